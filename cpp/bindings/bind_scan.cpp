@@ -1,0 +1,98 @@
+// Bindings of rapidgrade::scan. Spans are built as instances of the caller-supplied tuple
+// subclass (rapidgrade.scan.Span, a NamedTuple) with tuple.__new__, at C speed.
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <vector>
+
+#include "convert.hpp"
+#include "rapidgrade/scan.hpp"
+
+namespace rapidgrade::bindings {
+namespace {
+
+using scan::Span;
+
+void check_span_type(const py::handle& span_type) {
+  if (!PyType_Check(span_type.ptr()) ||
+      !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(span_type.ptr()), &PyTuple_Type)) {
+    throw py::type_error("span_type must be a tuple subclass");
+  }
+}
+
+py::list build_spans(const Text& text, std::vector<Span>& spans, const py::handle& span_type) {
+  std::vector<std::size_t*> offsets;
+  offsets.reserve(spans.size() * 4);
+  for (Span& s : spans) {
+    offsets.push_back(&s.start);
+    offsets.push_back(&s.end);
+    offsets.push_back(&s.outer_start);
+    offsets.push_back(&s.outer_end);
+  }
+  to_caller_units(text, offsets);
+  auto* type = reinterpret_cast<PyTypeObject*>(span_type.ptr());
+  py::list out(spans.size());
+  for (std::size_t k = 0; k < spans.size(); ++k) {
+    const Span& s = spans[k];
+    py::tuple fields = py::make_tuple(slice(text, s.start, s.end), s.start, s.end, s.outer_start,
+                                      s.outer_end, scan::kind_name(s.kind));
+    py::tuple args = py::make_tuple(fields);
+    PyObject* item = PyTuple_Type.tp_new(type, args.ptr(), nullptr);
+    if (item == nullptr) throw py::error_already_set();
+    PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(k), item);
+  }
+  return out;
+}
+
+py::list find_boxed(const py::handle& text_obj, const py::handle& span_type) {
+  check_span_type(span_type);
+  const Text text = as_text(text_obj, "find_boxed", "text");
+  std::vector<Span> spans = scan::find_boxed(text.utf8);
+  return build_spans(text, spans, span_type);
+}
+
+py::list find_math_spans(const py::handle& text_obj, const py::handle& span_type) {
+  check_span_type(span_type);
+  const Text text = as_text(text_obj, "find_math_spans", "text");
+  std::vector<Span> spans = scan::find_math_spans(text.utf8);
+  return build_spans(text, spans, span_type);
+}
+
+py::list find_boxed_many(const py::handle& texts_obj, const py::handle& span_type,
+                         const py::object& threads) {
+  check_span_type(span_type);
+  const unsigned n_threads = resolve_threads(threads, "find_boxed_many");
+  if (PyUnicode_Check(texts_obj.ptr()) || PyBytes_Check(texts_obj.ptr()) ||
+      !PySequence_Check(texts_obj.ptr())) {
+    throw py::type_error("find_boxed_many: texts must be a sequence of str");
+  }
+  const auto seq = py::reinterpret_borrow<py::sequence>(texts_obj);
+  const std::size_t n = py::len(seq);
+  std::vector<Text> texts;
+  texts.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string where = "texts[" + std::to_string(i) + "]";
+    texts.push_back(as_text(seq[i], "find_boxed_many", where.c_str()));
+  }
+  std::vector<std::vector<Span>> results(n);
+  run_released(n, n_threads, [&](std::size_t i) { results[i] = scan::find_boxed(texts[i].utf8); });
+  py::list out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    out[i] = build_spans(texts[i], results[i], span_type);
+  }
+  return out;
+}
+
+}  // namespace
+
+void bind_scan(py::module_& m) {
+  m.def("find_boxed", &find_boxed, py::arg("text"), py::arg("span_type"),
+        "Every \\boxed{...}/\\fbox{...} in text, as span_type instances ordered by outer_start.");
+  m.def("find_math_spans", &find_math_spans, py::arg("text"), py::arg("span_type"),
+        "Every $...$, $$...$$, \\(...\\) and \\[...\\] span in text, in order.");
+  m.def("find_boxed_many", &find_boxed_many, py::arg("texts"), py::arg("span_type"), py::kw_only(),
+        py::arg("threads") = py::none(),
+        "find_boxed over a sequence of texts on `threads` threads with the GIL released.");
+}
+
+}  // namespace rapidgrade::bindings

@@ -1,0 +1,20 @@
+// The extension module rapidgrade._core: the exception types, then each concern's functions.
+// The module is flat (no submodules) so that a single _core.pyi stub describes it exactly.
+#include <pybind11/pybind11.h>
+
+#include "rapidgrade/common.hpp"
+
+namespace py = pybind11;
+
+namespace rapidgrade::bindings {
+void bind_scan(py::module_& m);
+void bind_distance(py::module_& m);
+}  // namespace rapidgrade::bindings
+
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "rapidgrade's compiled core. Use the documented wrappers in the rapidgrade package.";
+  py::register_exception<rapidgrade::ParseError>(m, "ParseError", PyExc_ValueError);
+  py::register_exception<rapidgrade::LimitError>(m, "LimitError", PyExc_ValueError);
+  rapidgrade::bindings::bind_scan(m);
+  rapidgrade::bindings::bind_distance(m);
+}

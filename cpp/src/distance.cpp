@@ -1,0 +1,190 @@
+#include "rapidgrade/distance.hpp"
+
+#include <algorithm>
+#include <array>
+#include <unordered_map>
+#include <vector>
+
+namespace rapidgrade::distance {
+namespace {
+
+using Word = std::uint64_t;
+constexpr std::size_t kWordBits = 64;
+
+// Match vectors of a pattern of at most 64 code points: bit i of get(c) is set when
+// pattern[i] == c. Code points below 256 use a table; others a small open-addressing map
+// (at most 64 distinct keys in 128 slots, so probing always terminates).
+class SingleWordPM {
+ public:
+  template <typename C>
+  SingleWordPM(const C* p, std::size_t m) {
+    ascii_.fill(0);
+    for (std::size_t i = 0; i < m; ++i) insert(static_cast<std::uint32_t>(p[i]), Word{1} << i);
+  }
+  Word get(std::uint32_t c) const noexcept {
+    if (c < 256) return ascii_[c];
+    if (!has_extended_) return 0;
+    std::size_t slot = hash(c);
+    while (used_[slot]) {
+      if (keys_[slot] == c) return values_[slot];
+      slot = (slot + 1) & (kSlots - 1);
+    }
+    return 0;
+  }
+
+ private:
+  static constexpr std::size_t kSlots = 128;
+  static std::size_t hash(std::uint32_t c) noexcept { return (c * 2654435761u >> 7) & (kSlots - 1); }
+  void insert(std::uint32_t c, Word bit) noexcept {
+    if (c < 256) {
+      ascii_[c] |= bit;
+      return;
+    }
+    if (!has_extended_) {
+      used_.fill(false);
+      has_extended_ = true;
+    }
+    std::size_t slot = hash(c);
+    while (used_[slot] && keys_[slot] != c) slot = (slot + 1) & (kSlots - 1);
+    if (!used_[slot]) {
+      used_[slot] = true;
+      keys_[slot] = c;
+      values_[slot] = 0;
+    }
+    values_[slot] |= bit;
+  }
+  std::array<Word, 256> ascii_;
+  bool has_extended_ = false;
+  // Only initialized (used_) or written before being read (keys_, values_) once a code point
+  // of 256 or above occurs, so ASCII patterns pay for the table alone.
+  std::array<bool, kSlots> used_;
+  std::array<std::uint32_t, kSlots> keys_;
+  std::array<Word, kSlots> values_;
+};
+
+// Match vectors of a longer pattern: `words` words per code point.
+class BlockPM {
+ public:
+  template <typename C>
+  BlockPM(const C* p, std::size_t m) : words_((m + kWordBits - 1) / kWordBits), ascii_(256 * words_, 0) {
+    for (std::size_t i = 0; i < m; ++i) {
+      const auto c = static_cast<std::uint32_t>(p[i]);
+      Word* row = nullptr;
+      if (c < 256) {
+        row = &ascii_[c * words_];
+      } else {
+        auto it = extended_.find(c);
+        if (it == extended_.end()) it = extended_.emplace(c, std::vector<Word>(words_, 0)).first;
+        row = it->second.data();
+      }
+      row[i / kWordBits] |= Word{1} << (i % kWordBits);
+    }
+  }
+  std::size_t words() const noexcept { return words_; }
+  // Pointer to `words()` match words for c, or nullptr when c does not occur in the pattern.
+  const Word* get(std::uint32_t c) const noexcept {
+    if (c < 256) return &ascii_[c * words_];
+    auto it = extended_.find(c);
+    return it == extended_.end() ? nullptr : it->second.data();
+  }
+
+ private:
+  std::size_t words_;
+  std::vector<Word> ascii_;
+  std::unordered_map<std::uint32_t, std::vector<Word>> extended_;
+};
+
+// One column step of Myers' algorithm on one 64-row block (Myers 1999, "advance block").
+// h_in / the return value are the horizontal deltas (-1, 0, +1) entering at the bottom and
+// leaving at row `high_bit` of the block.
+inline int advance_block(Word& pv, Word& mv, Word eq, int h_in, Word high_bit) noexcept {
+  const Word xv = eq | mv;
+  if (h_in < 0) eq |= 1;
+  const Word xh = (((eq & pv) + pv) ^ pv) | eq;
+  Word ph = mv | ~(xh | pv);
+  Word mh = pv & xh;
+  int h_out = 0;
+  if (ph & high_bit) h_out = 1;
+  else if (mh & high_bit) h_out = -1;
+  ph <<= 1;
+  mh <<= 1;
+  if (h_in < 0) mh |= 1;
+  else if (h_in > 0) ph |= 1;
+  pv = mh | ~(xv | ph);
+  mv = ph & xv;
+  return h_out;
+}
+
+// Distance between pattern p (m >= 1 code points) and text t (n code points), with the
+// early exit "score minus remaining columns exceeds the limit".
+template <typename C1, typename C2>
+std::size_t myers(const C1* p, std::size_t m, const C2* t, std::size_t n, std::size_t max) {
+  std::size_t score = m;
+  if (m <= kWordBits) {
+    const SingleWordPM pm(p, m);
+    Word pv = ~Word{0};
+    Word mv = 0;
+    const Word high = Word{1} << (m - 1);
+    for (std::size_t j = 0; j < n; ++j) {
+      const int h = advance_block(pv, mv, pm.get(static_cast<std::uint32_t>(t[j])), 1, high);
+      score = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(score) + h);
+      const std::size_t remaining = n - j - 1;
+      if (score > remaining && score - remaining > max) return max + 1;
+    }
+    return score;
+  }
+  const BlockPM pm(p, m);
+  const std::size_t words = pm.words();
+  std::vector<Word> pv(words, ~Word{0});
+  std::vector<Word> mv(words, 0);
+  const Word last_high = Word{1} << ((m - 1) % kWordBits);
+  const Word top = Word{1} << (kWordBits - 1);
+  for (std::size_t j = 0; j < n; ++j) {
+    const Word* eq = pm.get(static_cast<std::uint32_t>(t[j]));
+    int h = 1;
+    for (std::size_t w = 0; w < words; ++w) {
+      h = advance_block(pv[w], mv[w], eq ? eq[w] : 0, h, w + 1 == words ? last_high : top);
+    }
+    score = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(score) + h);
+    const std::size_t remaining = n - j - 1;
+    if (score > remaining && score - remaining > max) return max + 1;
+  }
+  return score;
+}
+
+}  // namespace
+
+template <typename C1, typename C2>
+std::size_t levenshtein(const C1* a, std::size_t na, const C2* b, std::size_t nb,
+                        std::size_t max_distance) {
+  // Common prefix and suffix never change the distance.
+  while (na > 0 && nb > 0 && static_cast<std::uint32_t>(*a) == static_cast<std::uint32_t>(*b)) {
+    ++a, ++b, --na, --nb;
+  }
+  while (na > 0 && nb > 0 &&
+         static_cast<std::uint32_t>(a[na - 1]) == static_cast<std::uint32_t>(b[nb - 1])) {
+    --na, --nb;
+  }
+  const std::size_t lower = na > nb ? na - nb : nb - na;
+  const std::size_t limit = max_distance;
+  if (lower > limit) return limit + 1;
+  if (na == 0 || nb == 0) return lower;
+  std::size_t d = na <= nb ? myers(a, na, b, nb, limit) : myers(b, nb, a, na, limit);
+  return d > limit ? limit + 1 : d;
+}
+
+#define RAPIDGRADE_INSTANTIATE(C1, C2)                                                          \
+  template std::size_t levenshtein<C1, C2>(const C1*, std::size_t, const C2*, std::size_t, \
+                                           std::size_t);
+RAPIDGRADE_INSTANTIATE(std::uint8_t, std::uint8_t)
+RAPIDGRADE_INSTANTIATE(std::uint8_t, std::uint16_t)
+RAPIDGRADE_INSTANTIATE(std::uint8_t, std::uint32_t)
+RAPIDGRADE_INSTANTIATE(std::uint16_t, std::uint8_t)
+RAPIDGRADE_INSTANTIATE(std::uint16_t, std::uint16_t)
+RAPIDGRADE_INSTANTIATE(std::uint16_t, std::uint32_t)
+RAPIDGRADE_INSTANTIATE(std::uint32_t, std::uint8_t)
+RAPIDGRADE_INSTANTIATE(std::uint32_t, std::uint16_t)
+RAPIDGRADE_INSTANTIATE(std::uint32_t, std::uint32_t)
+#undef RAPIDGRADE_INSTANTIATE
+
+}  // namespace rapidgrade::distance

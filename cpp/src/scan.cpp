@@ -1,0 +1,203 @@
+#include "rapidgrade/scan.hpp"
+
+#include <algorithm>
+#include <string_view>
+
+namespace rapidgrade::scan {
+namespace {
+
+constexpr std::size_t kNpos = static_cast<std::size_t>(-1);
+
+constexpr bool is_ascii_letter(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+constexpr bool is_space(char c) noexcept {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+// The argument of "\boxed 5": a run up to whitespace, '$', '{', '}' or a backslash, without
+// trailing sentence punctuation. Returns the end of the run (== begin when empty).
+std::size_t bare_argument_end(std::string_view s, std::size_t begin) noexcept {
+  std::size_t k = begin;
+  while (k < s.size() && !is_space(s[k]) && s[k] != '$' && s[k] != '{' && s[k] != '}' &&
+         s[k] != '\\') {
+    ++k;
+  }
+  while (k > begin && (s[k - 1] == '.' || s[k - 1] == ',' || s[k - 1] == ';')) --k;
+  return k;
+}
+
+}  // namespace
+
+const char* kind_name(SpanKind kind) noexcept {
+  switch (kind) {
+    case SpanKind::kBoxed: return "boxed";
+    case SpanKind::kFbox: return "fbox";
+    case SpanKind::kInlineDollar: return "$";
+    case SpanKind::kDisplayDollar: return "$$";
+    case SpanKind::kInlineParen: return "\\(";
+    case SpanKind::kDisplayBracket: return "\\[";
+  }
+  return "?";
+}
+
+std::vector<Span> find_boxed(std::string_view s) {
+  std::vector<Span> spans;
+  // One entry per unmatched '{': index into `pending` of the box it opens, or kNpos.
+  std::vector<std::size_t> stack;
+  std::vector<Span> pending;
+  const std::size_t n = s.size();
+  std::size_t i = 0;
+  while (i < n) {
+    const char c = s[i];
+    if (c == '{') {
+      stack.push_back(kNpos);
+      ++i;
+    } else if (c == '}') {
+      if (!stack.empty()) {
+        const std::size_t box = stack.back();
+        stack.pop_back();
+        if (box != kNpos) {
+          Span span = pending[box];
+          span.end = i;
+          span.outer_end = i + 1;
+          spans.push_back(span);
+        }
+      }
+      ++i;
+    } else if (c == '\\') {
+      if (i + 1 >= n) break;
+      if (!is_ascii_letter(s[i + 1])) {  // escape such as \{ \} \\ \$ : skip both bytes
+        i += 2;
+        continue;
+      }
+      std::size_t j = i + 1;
+      while (j < n && is_ascii_letter(s[j])) ++j;
+      const std::string_view name = s.substr(i + 1, j - i - 1);
+      const bool boxed = name == "boxed";
+      if (!boxed && name != "fbox") {
+        i = j;
+        continue;
+      }
+      std::size_t k = j;
+      while (k < n && is_space(s[k])) ++k;
+      Span span;
+      span.outer_start = i;
+      span.kind = boxed ? SpanKind::kBoxed : SpanKind::kFbox;
+      if (k < n && s[k] == '{') {
+        span.start = k + 1;
+        stack.push_back(pending.size());
+        pending.push_back(span);
+        i = k + 1;
+      } else if (boxed) {
+        const std::size_t end = bare_argument_end(s, k);
+        if (end > k) {
+          span.start = k;
+          span.end = end;
+          span.outer_end = end;
+          spans.push_back(span);
+          i = end;
+        } else {
+          i = k;
+        }
+      } else {
+        i = k;
+      }
+    } else {
+      ++i;
+    }
+  }
+  std::stable_sort(spans.begin(), spans.end(),
+                   [](const Span& a, const Span& b) { return a.outer_start < b.outer_start; });
+  return spans;
+}
+
+std::size_t match_brace(std::string_view s, std::size_t open) noexcept {
+  std::size_t depth = 0;
+  std::size_t i = open;
+  while (i < s.size()) {
+    const char c = s[i];
+    if (c == '\\') {
+      i += 2;
+      continue;
+    }
+    if (c == '{') {
+      ++depth;
+    } else if (c == '}') {
+      if (depth == 0) return kNpos;
+      if (--depth == 0) return i;
+    }
+    ++i;
+  }
+  return kNpos;
+}
+
+namespace {
+
+// Searches forward from `from` (a token boundary) for the closing delimiter `close`
+// ("$", "$$", "\\)" or "\\]"), skipping escapes. Returns its offset or npos.
+std::size_t find_closer(std::string_view s, std::size_t from, std::string_view close) noexcept {
+  const std::size_t n = s.size();
+  for (std::size_t i = from; i < n;) {
+    const char c = s[i];
+    if (c == '\\') {
+      if (close[0] == '\\' && i + 1 < n && s[i + 1] == close[1]) return i;
+      i += 2;
+    } else if (c == '$') {
+      if (close == "$") return i;
+      if (close == "$$" && i + 1 < n && s[i + 1] == '$') return i;
+      ++i;
+    } else {
+      ++i;
+    }
+  }
+  return kNpos;
+}
+
+}  // namespace
+
+std::vector<Span> find_math_spans(std::string_view s) {
+  // A failed search for a closer proves there is none until the end of the text, so each kind
+  // of closer is searched for in vain at most once: O(n) overall, O(1) extra memory.
+  bool exhausted[4] = {false, false, false, false};
+  std::vector<Span> spans;
+  const std::size_t n = s.size();
+  for (std::size_t i = 0; i < n;) {
+    const char c = s[i];
+    int kind_index = -1;
+    std::size_t open_len = 0;
+    if (c == '\\') {
+      if (i + 1 < n && s[i + 1] == '(') kind_index = 2;
+      else if (i + 1 < n && s[i + 1] == '[') kind_index = 3;
+      if (kind_index < 0) {
+        i += 2;
+        continue;
+      }
+      open_len = 2;
+    } else if (c == '$') {
+      const bool display = i + 1 < n && s[i + 1] == '$';
+      kind_index = display ? 1 : 0;
+      open_len = display ? 2 : 1;
+    } else {
+      ++i;
+      continue;
+    }
+    static constexpr std::string_view kClosers[4] = {"$", "$$", "\\)", "\\]"};
+    static constexpr SpanKind kKinds[4] = {SpanKind::kInlineDollar, SpanKind::kDisplayDollar,
+                                           SpanKind::kInlineParen, SpanKind::kDisplayBracket};
+    const std::size_t close =
+        exhausted[kind_index] ? kNpos : find_closer(s, i + open_len, kClosers[kind_index]);
+    if (close == kNpos) {
+      exhausted[kind_index] = true;
+      i += open_len;
+      continue;
+    }
+    const std::size_t close_len = kClosers[kind_index].size();
+    spans.push_back(Span{i + open_len, close, i, close + close_len, kKinds[kind_index]});
+    i = close + close_len;
+  }
+  return spans;
+}
+
+}  // namespace rapidgrade::scan

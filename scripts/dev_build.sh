@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Incremental developer build: compiles the extension with CMake into build/dev and copies it
+# into python/rapidgrade/, so that `PYTHONPATH=python pytest` runs against the working tree.
+# (The installed package is built by `pip install .`; this is only a faster edit-compile loop.)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python=${PYTHON:-python3}
+pybind11_dir=$("$python" -m pybind11 --cmakedir)
+cmake -S . -B build/dev -G Ninja -DCMAKE_BUILD_TYPE=Release -DRAPIDGRADE_BUILD_PYTHON=ON \
+  -DPython_EXECUTABLE="$(command -v "$python")" -Dpybind11_DIR="$pybind11_dir" >/dev/null
+cmake --build build/dev -j "${JOBS:-2}"
+cp build/dev/_core*.so python/rapidgrade/
