@@ -94,60 +94,74 @@ class BlockPM {
   std::unordered_map<std::uint32_t, std::vector<Word>> extended_;
 };
 
-// One column step of Myers' algorithm on one 64-row block (Myers 1999, "advance block").
-// h_in / the return value are the horizontal deltas (-1, 0, +1) entering at the bottom and
-// leaving at row `high_bit` of the block.
-inline int advance_block(Word& pv, Word& mv, Word eq, int h_in, Word high_bit) noexcept {
-  const Word xv = eq | mv;
-  if (h_in < 0) eq |= 1;
-  const Word xh = (((eq & pv) + pv) ^ pv) | eq;
-  Word ph = mv | ~(xh | pv);
-  Word mh = pv & xh;
-  int h_out = 0;
-  if (ph & high_bit) h_out = 1;
-  else if (mh & high_bit) h_out = -1;
-  ph <<= 1;
-  mh <<= 1;
-  if (h_in < 0) mh |= 1;
-  else if (h_in > 0) ph |= 1;
-  pv = mh | ~(xv | ph);
-  mv = ph & xv;
-  return h_out;
+// Vertical delta vectors of one 64-row block: bit i of pv (mv) is set when the score rises
+// (falls) by one from row i-1 to row i of the current column.
+struct Block {
+  Word pv = ~Word{0};
+  Word mv = 0;
+};
+
+// One column step of Myers' algorithm on one block (Myers 1999, "advance block"), branch-free:
+// hp/hn carry the horizontal delta (+1 / -1 as a bit) into the block's bottom row and return
+// the delta leaving its row `out_bit`.
+inline void advance_block(Block& b, Word eq, Word& hp, Word& hn, unsigned out_bit) noexcept {
+  const Word xv = eq | b.mv;
+  eq |= hn;
+  const Word xh = (((eq & b.pv) + b.pv) ^ b.pv) | eq;
+  Word ph = b.mv | ~(xh | b.pv);
+  Word mh = b.pv & xh;
+  const Word hp_out = (ph >> out_bit) & 1;
+  const Word hn_out = (mh >> out_bit) & 1;
+  ph = (ph << 1) | hp;
+  mh = (mh << 1) | hn;
+  b.pv = mh | ~(xv | ph);
+  b.mv = ph & xv;
+  hp = hp_out;
+  hn = hn_out;
 }
 
-// Distance between pattern p (m >= 1 code points) and text t (n code points), with the
-// early exit "score minus remaining columns exceeds the limit".
-template <typename C1, typename C2>
+// Distance between pattern p (m >= 1 code points) and text t (n code points). With a limit,
+// stops as soon as the score minus the remaining columns exceeds it (each column lowers the
+// score by at most one).
+template <bool kLimited, typename C1, typename C2>
 std::size_t myers(const C1* p, std::size_t m, const C2* t, std::size_t n, std::size_t max) {
   std::size_t score = m;
   if (m <= kWordBits) {
     const SingleWordPM pm(p, m);
-    Word pv = ~Word{0};
-    Word mv = 0;
-    const Word high = Word{1} << (m - 1);
+    Block b;
+    const auto out_bit = static_cast<unsigned>(m - 1);
     for (std::size_t j = 0; j < n; ++j) {
-      const int h = advance_block(pv, mv, pm.get(static_cast<std::uint32_t>(t[j])), 1, high);
-      score = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(score) + h);
-      const std::size_t remaining = n - j - 1;
-      if (score > remaining && score - remaining > max) return max + 1;
+      Word hp = 1;
+      Word hn = 0;
+      advance_block(b, pm.get(static_cast<std::uint32_t>(t[j])), hp, hn, out_bit);
+      score = score + hp - hn;
+      if (kLimited) {
+        const std::size_t remaining = n - j - 1;
+        if (score > remaining && score - remaining > max) return max + 1;
+      }
     }
     return score;
   }
   const BlockPM pm(p, m);
   const std::size_t words = pm.words();
-  std::vector<Word> pv(words, ~Word{0});
-  std::vector<Word> mv(words, 0);
-  const Word last_high = Word{1} << ((m - 1) % kWordBits);
-  const Word top = Word{1} << (kWordBits - 1);
+  std::vector<Block> blocks(words);
+  const auto last_bit = static_cast<unsigned>((m - 1) % kWordBits);
   for (std::size_t j = 0; j < n; ++j) {
     const Word* eq = pm.get(static_cast<std::uint32_t>(t[j]));
-    int h = 1;
-    for (std::size_t w = 0; w < words; ++w) {
-      h = advance_block(pv[w], mv[w], eq ? eq[w] : 0, h, w + 1 == words ? last_high : top);
+    Word hp = 1;
+    Word hn = 0;
+    if (eq != nullptr) {
+      for (std::size_t w = 0; w + 1 < words; ++w) advance_block(blocks[w], eq[w], hp, hn, kWordBits - 1);
+      advance_block(blocks[words - 1], eq[words - 1], hp, hn, last_bit);
+    } else {
+      for (std::size_t w = 0; w + 1 < words; ++w) advance_block(blocks[w], 0, hp, hn, kWordBits - 1);
+      advance_block(blocks[words - 1], 0, hp, hn, last_bit);
     }
-    score = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(score) + h);
-    const std::size_t remaining = n - j - 1;
-    if (score > remaining && score - remaining > max) return max + 1;
+    score = score + hp - hn;
+    if (kLimited) {
+      const std::size_t remaining = n - j - 1;
+      if (score > remaining && score - remaining > max) return max + 1;
+    }
   }
   return score;
 }
@@ -169,7 +183,12 @@ std::size_t levenshtein(const C1* a, std::size_t na, const C2* b, std::size_t nb
   const std::size_t limit = max_distance;
   if (lower > limit) return limit + 1;
   if (na == 0 || nb == 0) return lower;
-  std::size_t d = na <= nb ? myers(a, na, b, nb, limit) : myers(b, nb, a, na, limit);
+  std::size_t d = 0;
+  if (limit == kNoLimit) {
+    d = na <= nb ? myers<false>(a, na, b, nb, limit) : myers<false>(b, nb, a, na, limit);
+  } else {
+    d = na <= nb ? myers<true>(a, na, b, nb, limit) : myers<true>(b, nb, a, na, limit);
+  }
   return d > limit ? limit + 1 : d;
 }
 

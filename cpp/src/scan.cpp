@@ -28,6 +28,30 @@ std::size_t bare_argument_end(std::string_view s, std::size_t begin) noexcept {
   return k;
 }
 
+// Bytes that can change the state of the boxed scanner.
+struct SpecialTable {
+  bool table[256] = {};
+  constexpr SpecialTable() {
+    table[static_cast<unsigned char>('{')] = true;
+    table[static_cast<unsigned char>('}')] = true;
+    table[static_cast<unsigned char>('\\')] = true;
+  }
+};
+constexpr SpecialTable kBoxedSpecial{};
+
+// First position at or after i holding a special byte, or n.
+inline std::size_t skip_plain(const char* s, std::size_t i, std::size_t n) noexcept {
+  while (i + 4 <= n) {
+    if (kBoxedSpecial.table[static_cast<unsigned char>(s[i])]) return i;
+    if (kBoxedSpecial.table[static_cast<unsigned char>(s[i + 1])]) return i + 1;
+    if (kBoxedSpecial.table[static_cast<unsigned char>(s[i + 2])]) return i + 2;
+    if (kBoxedSpecial.table[static_cast<unsigned char>(s[i + 3])]) return i + 3;
+    i += 4;
+  }
+  while (i < n && !kBoxedSpecial.table[static_cast<unsigned char>(s[i])]) ++i;
+  return i;
+}
+
 }  // namespace
 
 const char* kind_name(SpanKind kind) noexcept {
@@ -50,6 +74,8 @@ std::vector<Span> find_boxed(std::string_view s) {
   const std::size_t n = s.size();
   std::size_t i = 0;
   while (i < n) {
+    i = skip_plain(s.data(), i, n);
+    if (i >= n) break;
     const char c = s[i];
     if (c == '{') {
       stack.push_back(kNpos);
@@ -104,8 +130,6 @@ std::vector<Span> find_boxed(std::string_view s) {
       } else {
         i = k;
       }
-    } else {
-      ++i;
     }
   }
   std::stable_sort(spans.begin(), spans.end(),

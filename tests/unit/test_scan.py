@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import rapidgrade
 from rapidgrade import Span, find_boxed, find_boxed_many, find_math_spans
@@ -111,3 +113,36 @@ def test_deep_nesting_is_linear_and_safe() -> None:
 
 def test_version() -> None:
     assert rapidgrade.__version__.count(".") == 2
+
+
+balanced_bodies = st.recursive(
+    st.text(alphabet="ab 1+é가", max_size=5),
+    lambda inner: st.builds(lambda a, b: a + "{" + b + "}", inner, inner),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(balanced_bodies, st.text(alphabet="xy. ", max_size=10))
+def test_boxed_round_trip(body: str, prefix: str) -> None:
+    text = prefix + "\\boxed{" + body + "}" + prefix
+    spans = find_boxed(text)
+    assert spans[0].content == body
+    for s in spans:
+        assert text[s.start : s.end] == s.content
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="\\{}$()[]ab xboed😀", max_size=200))
+def test_any_text_gives_consistent_spans(text: str) -> None:
+    for s in find_boxed(text) + find_math_spans(text):
+        assert text[s.start : s.end] == s.content
+        assert 0 <= s.outer_start <= s.start <= s.end <= s.outer_end <= len(text)
+
+
+def test_huge_input_is_linear() -> None:
+    reasoning = "Let x = {2} so \\alpha is \\{x\\} and 5 > 3. " * 1_200_000  # about 50 MB
+    text = reasoning + "$\\boxed{42}$"
+    assert len(text) > 50_000_000
+    assert [s.content for s in find_boxed(text)] == ["42"]
+    assert [s.content for s in find_math_spans(text)] == ["\\boxed{42}"]

@@ -1,0 +1,79 @@
+"""Shared helpers of the benchmark scripts: corpus loading, timing, reporting."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import statistics
+import subprocess
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS_CANDIDATES = [
+    ROOT / "python" / "rapidgrade" / "data" / "qwen25_math_cot_800.jsonl",
+    ROOT.parent / "shared" / "corpora" / "qwen25_math_cot_800.jsonl",
+]
+
+
+def load_corpus() -> list[dict[str, Any]]:
+    """The 800 real model responses (gold, response, ...)."""
+    for path in CORPUS_CANDIDATES:
+        if path.exists():
+            with path.open(encoding="utf-8") as f:
+                return [json.loads(line) for line in f if line.strip()]
+    raise FileNotFoundError("corpus qwen25_math_cot_800.jsonl not found in " + ", ".join(map(str, CORPUS_CANDIDATES)))
+
+
+def median_time(fn: Callable[[], object], *, repeats: int = 7, min_time: float = 0.05) -> float:
+    """Median wall time of one call of fn, each sample looping until min_time has passed."""
+    fn()  # warm-up
+    samples = []
+    for _ in range(repeats):
+        loops = 0
+        start = time.perf_counter()
+        while True:
+            fn()
+            loops += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= min_time:
+                break
+        samples.append(elapsed / loops)
+    return statistics.median(samples)
+
+
+def machine_info() -> dict[str, Any]:
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False).stdout.strip()
+    except OSError:
+        commit = ""
+    return {
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+        "processor": platform.processor(),
+        "cpus": os.cpu_count(),
+        "commit": commit,
+    }
+
+
+class Report:
+    """Collects rows of (name, rapidgrade time, peer time) and prints them with ratios."""
+
+    def __init__(self, title: str) -> None:
+        self.title = title
+        self.rows: list[dict[str, Any]] = []
+
+    def add(self, name: str, ours: float, peer: float, peer_name: str, unit: str = "call", items: int = 1) -> None:
+        self.rows.append({"name": name, "rapidgrade_s": ours, "peer_s": peer, "peer": peer_name, "unit": unit, "items": items, "ratio": peer / ours})
+        per = f"{items / ours:,.0f} {unit}/s vs {items / peer:,.0f} {unit}/s"
+        print(f"{name:<58} {per:<42} ratio {peer / ours:8.2f}x  (vs {peer_name})", flush=True)
+
+    def save(self, stem: str) -> Path:
+        out_dir = ROOT / "benchmarks" / "results"
+        out_dir.mkdir(parents=True, exist_ok=True)
+        path = out_dir / f"{stem}.json"
+        path.write_text(json.dumps({"title": self.title, "machine": machine_info(), "rows": self.rows}, indent=2))
+        return path

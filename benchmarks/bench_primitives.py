@@ -1,0 +1,143 @@
+"""Brace scanning and edit distance: rapidgrade vs plain Python and vs rapidfuzz, one run.
+
+    python benchmarks/bench_primitives.py
+
+Peers, on the same data in the same process:
+- brace scanning: a plain-Python scanner with the same semantics as ``find_boxed`` (every
+  ``\\boxed{}``/``\\fbox{}``, escapes, nesting; character-by-character brace counting as in the
+  ``last_boxed_only_string`` approach), and, for reference, the literal
+  ``last_boxed_only_string`` (which only finds the last box, without escape handling);
+- edit distance: rapidfuzz's ``Levenshtein.distance`` (single calls) and ``process.cpdist``
+  with ``workers=1`` (batch).
+Prints medians and the ratio peer time / rapidgrade time (higher is better for rapidgrade).
+"""
+
+from __future__ import annotations
+
+import random
+
+from _common import Report, load_corpus, median_time
+
+import rapidgrade
+
+
+def python_find_boxed(text: str) -> list[str]:
+    """All boxed contents, plain Python, same rules as rapidgrade.find_boxed (braced form)."""
+    out: list[tuple[int, str]] = []
+    stack: list[tuple[int, int] | None] = []
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == "{":
+            stack.append(None)
+        elif c == "}":
+            if stack:
+                box = stack.pop()
+                if box is not None:
+                    out.append((box[0], text[box[1] : i]))
+        elif c == "\\":
+            j = i + 1
+            while j < n and text[j].isascii() and text[j].isalpha():
+                j += 1
+            if j == i + 1:
+                i += 2
+                continue
+            name = text[i + 1 : j]
+            if name in ("boxed", "fbox"):
+                k = j
+                while k < n and text[k].isspace():
+                    k += 1
+                if k < n and text[k] == "{":
+                    stack.append((i, k + 1))
+                    i = k + 1
+                    continue
+            i = j
+            continue
+        i += 1
+    out.sort()
+    return [content for _, content in out]
+
+
+def last_boxed_only_string(string: str) -> str | None:
+    idx = string.rfind("\\boxed")
+    if idx < 0:
+        idx = string.rfind("\\fbox")
+        if idx < 0:
+            return None
+    i = idx
+    right_brace_idx = None
+    num_left_braces_open = 0
+    while i < len(string):
+        if string[i] == "{":
+            num_left_braces_open += 1
+        if string[i] == "}":
+            num_left_braces_open -= 1
+            if num_left_braces_open == 0:
+                right_brace_idx = i
+                break
+        i += 1
+    return None if right_brace_idx is None else string[idx : right_brace_idx + 1]
+
+
+def bench_scan(report: Report) -> None:
+    responses = [row["response"] for row in load_corpus()]
+    for text in responses:  # same answers from both
+        assert [s.content for s in rapidgrade.find_boxed(text)] == python_find_boxed(text)
+    n = len(responses)
+    total_mb = sum(len(t.encode()) for t in responses) / 1e6
+    ours = median_time(lambda: [rapidgrade.find_boxed(t) for t in responses], repeats=5)
+    peer = median_time(lambda: [python_find_boxed(t) for t in responses], repeats=3, min_time=0.0)
+    report.add(f"find_boxed, 800 real responses ({total_mb:.1f} MB)", ours, peer, "plain-Python brace scan", "texts", n)
+    last = median_time(lambda: [last_boxed_only_string(t) for t in responses], repeats=5)
+    report.add("find_boxed (all boxes) vs last_boxed_only_string", ours, last, "last_boxed_only_string", "texts", n)
+    many1 = median_time(lambda: rapidgrade.find_boxed_many(responses, threads=1), repeats=5)
+    report.add("find_boxed_many threads=1, 800 responses", many1, peer, "plain-Python brace scan", "texts", n)
+    many2 = median_time(lambda: rapidgrade.find_boxed_many(responses, threads=2), repeats=5)
+    report.add("find_boxed_many threads=2 vs threads=1", many2, many1, "find_boxed_many threads=1", "texts", n)
+
+    long_text = ("We have $x^{2} + \\frac{1}{2}$ and {a} {b}. " * 25_000) + "\\boxed{42}"  # ~1 MB
+    mb = len(long_text.encode()) / 1e6
+    ours = median_time(lambda: rapidgrade.find_boxed(long_text), repeats=5)
+    peer = median_time(lambda: python_find_boxed(long_text), repeats=3, min_time=0.0)
+    report.add(f"find_boxed, one {mb:.1f} MB response ({mb / ours:,.0f} MB/s)", ours, peer, "plain-Python brace scan", "texts", 1)
+
+
+def bench_distance(report: Report) -> None:
+    from rapidfuzz import process
+    from rapidfuzz.distance import Levenshtein
+
+    rng = random.Random(0)
+
+    def word(lo: int, hi: int, alphabet: str) -> str:
+        return "".join(rng.choice(alphabet) for _ in range(rng.randint(lo, hi)))
+
+    cases = {
+        "short ASCII words (3-12)": [(word(3, 12, "abcdefghij"), word(3, 12, "abcdefghij")) for _ in range(5000)],
+        "short Korean words (2-8)": [(word(2, 8, "가나다라마바사아"), word(2, 8, "가나다라마바사아")) for _ in range(5000)],
+        "sentences (40-64 chars)": [(word(40, 64, "abcdefgh "), word(40, 64, "abcdefgh ")) for _ in range(5000)],
+        "long texts (200-500 chars)": [(word(200, 500, "abcdefghijklmnop"), word(200, 500, "abcdefghijklmnop")) for _ in range(1000)],
+    }
+    for name, pairs in cases.items():
+        assert [rapidgrade.edit_distance(a, b) for a, b in pairs] == [Levenshtein.distance(a, b) for a, b in pairs]
+        ed = rapidgrade.edit_distance
+        lv = Levenshtein.distance
+        ours = median_time(lambda: [ed(a, b) for a, b in pairs])
+        peer = median_time(lambda: [lv(a, b) for a, b in pairs])
+        report.add(f"edit_distance single calls, {name}", ours, peer, "rapidfuzz Levenshtein.distance", "pairs", len(pairs))
+        firsts = [a for a, _ in pairs]
+        seconds = [b for _, b in pairs]
+        ours = median_time(lambda: rapidgrade.edit_distance_many(pairs, threads=1))
+        peer = median_time(lambda: process.cpdist(firsts, seconds, scorer=Levenshtein.distance, workers=1))
+        report.add(f"edit_distance_many threads=1, {name}", ours, peer, "rapidfuzz process.cpdist workers=1", "pairs", len(pairs))
+
+
+def main() -> None:
+    report = Report("primitives")
+    print("ratio = peer time / rapidgrade time (medians); > 1 means rapidgrade is faster\n")
+    bench_scan(report)
+    bench_distance(report)
+    print(f"\nsaved {report.save('bench_primitives')}")
+
+
+if __name__ == "__main__":
+    main()

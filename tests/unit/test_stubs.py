@@ -1,0 +1,22 @@
+"""The type stubs of the compiled core match the module, and the package type-checks."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import rapidgrade
+
+
+def test_core_stub_matches_module() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "mypy.stubtest", "rapidgrade._core"], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_package_is_typed() -> None:
+    package = Path(rapidgrade.__file__).parent
+    assert (package / "py.typed").exists()
+    assert (package / "_core.pyi").exists()
