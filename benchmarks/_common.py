@@ -13,10 +13,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS_CANDIDATES = [
-    ROOT / "python" / "rapidgrade" / "data" / "qwen25_math_cot_800.jsonl",
-    ROOT.parent / "shared" / "corpora" / "qwen25_math_cot_800.jsonl",
-]
+CORPUS_CANDIDATES = [ROOT / "python" / "rapidgrade" / "data" / "qwen25_math_cot_800.jsonl"]
 
 
 def load_corpus() -> list[dict[str, Any]]:
