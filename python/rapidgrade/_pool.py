@@ -50,7 +50,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 __all__ = ["TaskResult", "WorkerPool", "WorkerStartError", "default_pool"]
 
@@ -196,6 +196,7 @@ class WorkerPool:
         self._idle: list[_Worker] = []
         self._all: set[_Worker] = set()
         self._slots_used = 0  # workers alive or starting
+        self._waiting = 0  # threads blocked in _checkout, waiting for a worker
         self._closed = False
         self._pid = os.getpid()
 
@@ -271,8 +272,8 @@ class WorkerPool:
                     continue
                 deadlines = [d for _, _, d in in_flight.values() if d is not None]
                 wait_for = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
-                for conn in wait(list(in_flight), timeout=wait_for):
-                    worker, index, _ = in_flight.pop(conn)  # type: ignore[arg-type]
+                for ready in wait(list(in_flight), timeout=wait_for):
+                    worker, index, _ = in_flight.pop(cast(Connection, ready))
                     results[index] = self._receive(worker)
                     bar.update(1)
                 now = time.monotonic()
@@ -367,6 +368,10 @@ class WorkerPool:
             while True:
                 if self._closed:
                     raise RuntimeError("WorkerPool: the pool is closed")
+                if not block and self._waiting:
+                    # This caller already has tasks running and another thread has none:
+                    # leave the free worker to the other thread, so no batch starves.
+                    return None
                 if self._idle:
                     return self._idle.pop()
                 if self._slots_used < self._size:
@@ -374,7 +379,11 @@ class WorkerPool:
                     break
                 if not block:
                     return None
-                self._cond.wait()
+                self._waiting += 1
+                try:
+                    self._cond.wait()
+                finally:
+                    self._waiting -= 1
         try:
             worker, _ = self._spawn()
             self._await_ready(worker)
@@ -402,7 +411,7 @@ class WorkerPool:
             else:
                 closed = False
                 self._idle.append(worker)
-                self._cond.notify()
+                self._cond.notify_all()
         if closed:
             worker.kill()
 
