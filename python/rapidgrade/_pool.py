@@ -104,7 +104,7 @@ def _describe(exc: BaseException) -> str:
 class _Worker:
     """One worker process and the parent's ends of its two pipes."""
 
-    __slots__ = ("process", "to_worker", "from_worker", "pid", "tasks")
+    __slots__ = ("process", "to_worker", "from_worker", "pid", "tasks", "_lock", "_closed")
 
     def __init__(
         self, process: subprocess.Popen[bytes], to_worker: Connection, from_worker: Connection
@@ -114,9 +114,20 @@ class _Worker:
         self.from_worker = from_worker
         self.pid = process.pid
         self.tasks = 0
+        # kill() may race between a batch and close() in another thread; closing a pipe twice
+        # could close an unrelated file that reused the descriptor number.
+        self._lock = threading.Lock()
+        self._closed = False
 
     def kill(self) -> None:
-        """Kill the process (if still running), reap it and close the pipes."""
+        """Kill the process (if still running), reap it and close the pipes. Idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            self._kill_locked()
+
+    def _kill_locked(self) -> None:
         if self.process.poll() is None:
             try:
                 self.process.kill()
@@ -128,6 +139,17 @@ class _Worker:
             pass  # stuck in uninterruptible sleep; the OS reaps it once the parent exits
         self.to_worker.close()
         self.from_worker.close()
+
+    def signal_kill(self) -> None:
+        """Send SIGKILL only. For workers another thread is using: that thread sees the pipe
+        close, then reaps the process and closes its pipes itself (see :meth:`kill`)."""
+        with self._lock:
+            if self._closed:
+                return
+            try:
+                self.process.kill()
+            except ProcessLookupError:
+                pass
 
     def stop(self, grace: float) -> None:
         """Ask the worker to exit, give it *grace* seconds, then kill it."""
@@ -238,6 +260,8 @@ class WorkerPool:
         """
         if timeout is not None and not timeout > 0:
             raise ValueError("WorkerPool.run_many: timeout must be positive or None")
+        if self._closed:
+            raise RuntimeError("WorkerPool: the pool is closed")
         tasks = list(args)
         results: list[TaskResult | None] = [None] * len(tasks)
         bar = _progress_bar(len(tasks), progress, description)
@@ -257,6 +281,12 @@ class WorkerPool:
                         next_task += 1
                         bar.update(1)
                         continue
+                    except RuntimeError:  # closed by another thread in the middle of the batch
+                        for index in range(next_task, len(tasks)):
+                            results[index] = TaskResult("error", error="the pool was closed")
+                        bar.update(len(tasks) - next_task)
+                        next_task = len(tasks)
+                        break
                     if worker is None:
                         break
                     index = next_task
@@ -295,7 +325,7 @@ class WorkerPool:
         """Stop every worker. Idle workers exit cleanly; busy ones are killed.
 
         Batches still running in other threads get error results for their unfinished tasks.
-        Closing twice is harmless; a closed pool refuses new work (``RuntimeError``).
+        Closing twice is harmless; a closed pool refuses new batches (``RuntimeError``).
         """
         with self._cond:
             self._closed = True
@@ -306,7 +336,7 @@ class WorkerPool:
         if os.getpid() != self._pid:
             return  # a forked child: these workers belong to the parent
         for worker in busy:
-            worker.kill()
+            worker.signal_kill()
         for worker in idle:
             worker.stop(grace=1.0)
 

@@ -233,3 +233,38 @@ def test_works_inside_a_daemonic_multiprocessing_worker() -> None:
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(1) as outer:
         assert outer.map(tasks.use_pool_from_daemonic_worker, [7]) == [(True, 49)]
+
+
+def test_interrupted_batch_kills_its_busy_workers(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    pid_file = tmp_path / "pid"
+
+    def interrupted_wait(*args: object, **kwargs: object) -> list[object]:
+        deadline = time.monotonic() + 5.0
+        while not pid_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        raise KeyboardInterrupt
+
+    with WorkerPool(workers=1) as p:
+        p.run(tasks.square, (1,), timeout=10.0)  # start the worker before patching
+        monkeypatch.setattr(_pool, "wait", interrupted_wait)
+        with pytest.raises(KeyboardInterrupt):
+            p.run(tasks.record_pid_and_hang, (str(pid_file),), timeout=60.0)
+        monkeypatch.undo()
+        busy = int(pid_file.read_text())
+        assert not _alive(busy)
+        assert p.worker_pids() == []
+        assert p.run(tasks.square, (9,), timeout=10.0).value == 81
+
+
+def test_closing_from_another_thread_ends_a_running_batch() -> None:
+    p = WorkerPool(workers=1)
+    p.run(tasks.square, (1,), timeout=10.0)
+    closer = threading.Timer(0.5, p.close)
+    closer.start()
+    start = time.monotonic()
+    results = p.run_many(tasks.sleep_then_return, [(1, 30.0), (2, 30.0), (3, 30.0)], timeout=60.0)
+    closer.join()
+    assert time.monotonic() - start < 10.0
+    assert [r.status for r in results] == ["error", "error", "error"]
+    assert "died" in results[0].error
+    assert results[2].error == "the pool was closed"
