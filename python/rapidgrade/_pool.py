@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any, Literal, cast
 
-__all__ = ["TaskResult", "WorkerPool", "WorkerStartError", "default_pool"]
+__all__ = ["TaskResult", "WorkerPool", "WorkerStartError", "default_pool", "in_worker"]
 
 TaskStatus = Literal["ok", "timeout", "error"]
 
@@ -60,6 +60,8 @@ TaskStatus = Literal["ok", "timeout", "error"]
 _START_TIMEOUT = 120.0
 #: Longest error text kept in a result (messages of SymPy errors can be huge).
 _MAX_ERROR_CHARS = 500
+#: Set in the environment of worker processes (see :func:`in_worker`).
+_WORKER_ENV = "RAPIDGRADE_WORKER"
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +177,11 @@ class _Worker:
                 name = f"signal {-code}"
             return f"worker process died ({name})"
         return f"worker process died (exit code {code})"
+
+
+def in_worker() -> bool:
+    """Whether this process is a rapidgrade worker (where arming ``signal.alarm`` is allowed)."""
+    return os.environ.get(_WORKER_ENV) == "1"
 
 
 def _default_size() -> int:
@@ -471,6 +478,7 @@ class WorkerPool:
                 pass_fds=(to_child_r, from_child_w),
                 stdin=subprocess.DEVNULL,
                 close_fds=True,
+                env={**os.environ, _WORKER_ENV: "1"},
             )
         except BaseException:
             for fd in (to_child_r, to_child_w, from_child_r, from_child_w):

@@ -31,7 +31,7 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from rapidgrade._pool import WorkerPool, default_pool
+from rapidgrade._pool import WorkerPool, default_pool, in_worker
 
 if TYPE_CHECKING:
     from sympy import Basic
@@ -65,7 +65,8 @@ def run_cascade(gold: str, extracted: str) -> tuple[bool, FallbackDecider, str]:
     Both are bare answers (``"\frac{1}{2}"``, ``"[0, 1)"``, ``"pi/2"``). Returns
     ``(correct, decided_by, reason)``; see the module documentation for the stages. Runs for as
     long as SymPy needs: call it through :func:`fallback_many` (or a :class:`WorkerPool` with a
-    timeout) unless the inputs are known to be small.
+    timeout) unless the inputs are known to be small. It never arms ``signal.alarm`` outside a
+    worker process.
 
     >>> run_cascade("0.5", r"\frac{1}{2}")   # doctest: +SKIP
     (True, 'math_verify', 'math-verify: equivalent')
@@ -73,8 +74,11 @@ def run_cascade(gold: str, extracted: str) -> tuple[bool, FallbackDecider, str]:
     import math_verify
     from math_verify import ExprExtractionConfig, LatexExtractionConfig
 
-    # math-verify arms signal.alarm, which only works in a main thread; elsewhere run without.
-    limit = 5 if threading.current_thread() is threading.main_thread() else None
+    # math-verify's time limit arms signal.alarm. That is only allowed on the main thread of a
+    # worker process (the pool's deadline covers everything anyway); anywhere else, in
+    # particular in the caller's process, math-verify runs without it.
+    in_worker_main_thread = in_worker() and threading.current_thread() is threading.main_thread()
+    limit = 5 if in_worker_main_thread else None
     config = (LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig())
     gold_parsed = math_verify.parse(_wrap(gold), extraction_config=config, parsing_timeout=limit)
     pred_parsed = math_verify.parse(

@@ -104,3 +104,28 @@ def test_fallback_many_turns_worker_failures_into_error_verdicts() -> None:
 def test_fallback_many_checks_lengths() -> None:
     with pytest.raises(ValueError, match="same length"):
         fallback_many(["1"], [])
+
+
+def test_in_process_cascade_leaves_the_callers_alarm_alone() -> None:
+    import signal
+
+    def handler(signum: int, frame: object) -> None:  # pragma: no cover - must never fire
+        raise AssertionError("alarm fired")
+
+    previous = signal.signal(signal.SIGALRM, handler)
+    try:
+        signal.alarm(1000)
+        assert run_cascade("\\frac{1}{2}", "0.5")[0] is True
+        assert signal.getsignal(signal.SIGALRM) is handler
+        assert signal.alarm(0) > 990
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_workers_know_they_are_workers() -> None:
+    from rapidgrade._pool import in_worker
+
+    assert not in_worker()
+    with WorkerPool(workers=1) as pool:
+        assert pool.run(in_worker, timeout=30.0).value is True
