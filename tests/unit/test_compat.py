@@ -319,3 +319,16 @@ def test_transport_keeps_unevaluated_objects() -> None:
         sympy.srepr(x) if isinstance(x, sympy.Basic) else x for x in parsed
     ]
     assert math_verify.verify(again, parsed)
+
+
+def test_import_rapidgrade_does_not_load_math_verify() -> None:
+    import os
+    import subprocess
+    import sys
+
+    code = "import sys, rapidgrade; print('math_verify' in sys.modules)"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    assert out.stdout.strip() == "False"
