@@ -6,16 +6,66 @@ documented public API on top of it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
 from rapidgrade.distance import closest, edit_distance, edit_distance_many
 from rapidgrade.errors import LimitError, ParseError
 from rapidgrade.scan import Span, find_boxed, find_boxed_many, find_math_spans
+from rapidgrade.verdict import GradeResults, Verdict
+
+if TYPE_CHECKING:
+    from rapidgrade.compat import (
+        ExprExtractionConfig,
+        LatexExtractionConfig,
+        LatexNormalizationConfig,
+        NormalizationConfig,
+        StringExtractionConfig,
+        parse,
+        verify,
+    )
+
+# The math-verify compatible API imports SymPy and math-verify (about half a second), so it is
+# loaded on first use rather than by ``import rapidgrade``.
+_COMPAT_NAMES = frozenset(
+    {
+        "ExprExtractionConfig",
+        "LatexExtractionConfig",
+        "LatexNormalizationConfig",
+        "NormalizationConfig",
+        "StringExtractionConfig",
+        "parse",
+        "verify",
+    }
+)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _COMPAT_NAMES:
+        from rapidgrade import compat
+
+        value = getattr(compat, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'rapidgrade' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | _COMPAT_NAMES)
+
 
 __all__ = [
+    "ExprExtractionConfig",
+    "GradeResults",
+    "LatexExtractionConfig",
+    "LatexNormalizationConfig",
     "LimitError",
+    "NormalizationConfig",
     "ParseError",
     "Span",
+    "StringExtractionConfig",
+    "Verdict",
     "__version__",
     "closest",
     "edit_distance",
@@ -23,4 +73,6 @@ __all__ = [
     "find_boxed",
     "find_boxed_many",
     "find_math_spans",
+    "parse",
+    "verify",
 ]

@@ -1,0 +1,90 @@
+"""The math-verify compatible API against math-verify itself, on the same 800 real responses.
+
+    python benchmarks/bench_compat.py [--repeats 3] [--corpus PATH]
+
+Times ``verify(parse(gold), parse(response))`` for every pair of the corpus with math-verify
+0.9.0 in this process, and with ``rapidgrade.parse``/``rapidgrade.verify`` (math-verify in worker
+processes, plus the in-process fast path where it is certain), from one thread and from four.
+Checks that every verdict agrees, prints pairs/s (median over repeats) and the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+DEFAULT_CORPUS = Path(__file__).resolve().parents[2] / "shared" / "corpora" / "qwen25_math_cot_800.jsonl"
+
+
+def load(path: Path) -> list[tuple[str, str]]:
+    with path.open(encoding="utf-8") as f:
+        rows = [json.loads(line) for line in f if line.strip()]
+    return [(row["gold"], row["response"]) for row in rows]
+
+
+def median_rate(run: Callable[[], list[bool]], pairs: int, repeats: int) -> tuple[float, list[bool]]:
+    times = []
+    verdicts: list[bool] = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        verdicts = run()
+        times.append(time.perf_counter() - start)
+    return pairs / statistics.median(times), verdicts
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    args = parser.parse_args()
+    data = load(args.corpus)
+
+    import math_verify
+
+    import rapidgrade
+
+    def peer() -> list[bool]:
+        return [math_verify.verify(math_verify.parse(g), math_verify.parse(r)) for g, r in data]
+
+    def ours_on(chunk: list[tuple[str, str]]) -> list[bool]:
+        return [rapidgrade.verify(rapidgrade.parse(g), rapidgrade.parse(r)) for g, r in chunk]
+
+    def ours() -> list[bool]:
+        return ours_on(data)
+
+    def ours_threads() -> list[bool]:
+        chunks = [data[i::4] for i in range(4)]
+        with ThreadPoolExecutor(max_workers=4) as executor:
+            parts = list(executor.map(ours_on, chunks))
+        merged: list[bool] = [False] * len(data)
+        for i, part in enumerate(parts):
+            merged[i::4] = part
+        return merged
+
+    ours()  # start and warm the worker processes (not timed; a long-lived process pays it once)
+    peer_rate, peer_verdicts = median_rate(peer, len(data), args.repeats)
+    ours_rate, ours_verdicts = median_rate(ours, len(data), args.repeats)
+    threads_rate, threads_verdicts = median_rate(ours_threads, len(data), args.repeats)
+    workers = rapidgrade._pool.default_pool().workers
+
+    disagreements = sum(a != b for a, b in zip(peer_verdicts, ours_verdicts))
+    disagreements += sum(a != b for a, b in zip(peer_verdicts, threads_verdicts))
+    print(f"corpus: {args.corpus.name}, {len(data)} pairs, median of {args.repeats}")
+    print(f"math-verify 0.9.0, in process, 1 thread:        {peer_rate:10.1f} pairs/s")
+    print(f"rapidgrade.parse/verify, 1 thread:              {ours_rate:10.1f} pairs/s"
+          f"  ratio {ours_rate / peer_rate:.2f}x")
+    print(f"rapidgrade.parse/verify, 4 threads, {workers} workers:  {threads_rate:10.1f} pairs/s"
+          f"  ratio {threads_rate / peer_rate:.2f}x")
+    print(f"verdicts: math-verify {sum(peer_verdicts)}/{len(data)} correct; "
+          f"rapidgrade disagrees on {disagreements} (must be 0)")
+    return 1 if disagreements else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

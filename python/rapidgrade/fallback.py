@@ -1,0 +1,298 @@
+r"""The slow path: math-verify, then SymPy, for the pairs the C++ core leaves UNKNOWN.
+
+:func:`run_cascade` decides one (gold, extracted answer) pair; it runs inside the worker processes
+of :mod:`rapidgrade._pool`, where it may take as long as SymPy takes — the pool kills it at the
+deadline. :func:`fallback_many` sends a batch of pairs there and turns timeouts and crashed
+workers into verdicts.
+
+The cascade, in order, stopping at the first proof of equality:
+
+1. **math-verify**: ``verify(parse(gold), parse(answer))``, each side wrapped as
+   ``\boxed{...}`` so that math-verify reads the whole bare answer as LaTeX (``2\pi`` is 2π and
+   ``(0, 1]`` an interval, not the numbers ``2`` and ``1`` it would find in unwrapped text).
+2. **SymPy**: ``simplify(a - b) == 0``, then ``trigsimp``, then ``expand``, on what parses. Plain
+   text (``pi/2``, ``sqrt(2)``, ``1e5``) is read with SymPy's ``parse_expr`` — after a strict
+   character and name check, since ``parse_expr`` evaluates Python — and LaTeX by math-verify's
+   parser. Symbols are compared by name (math-verify's are declared real, ``parse_expr``'s not).
+
+Each verdict is ``(correct, decided_by, reason)`` with ``decided_by`` one of ``"math_verify"``,
+``"sympy"`` (whichever stage decided; a ``False`` goes to the last stage that could compare the
+two), or ``"error"`` (neither side could be read); :func:`fallback_many` adds ``"timeout"``.
+Errors are caught by name and named in the reason.
+
+>>> run_cascade(r"\frac{\pi}{2}", "pi/2")   # doctest: +SKIP
+(True, 'sympy', 'sympy: simplify(a - b) == 0')
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal
+
+from rapidgrade._pool import WorkerPool, default_pool, in_worker
+
+if TYPE_CHECKING:
+    from sympy import Basic
+
+__all__ = ["FallbackDecider", "fallback_many", "run_cascade"]
+
+FallbackDecider = Literal["math_verify", "sympy", "timeout", "error"]
+
+#: Longest text the SymPy stage reads as plain text (longer answers are left to math-verify).
+_MAX_PLAIN_CHARS = 500
+#: Longest reason kept from an error message.
+_MAX_MESSAGE_CHARS = 160
+
+# Plain-text math that is safe to hand to ``parse_expr``: digits, letters, operators, brackets,
+# commas, spaces; a dot only before a digit (so no attribute access). e.g. "pi/2", "2*sqrt(3)"
+_PLAIN_CHARS = re.compile(r"[0-9A-Za-z+\-*/^().,\s]+")
+_DOT_NOT_BEFORE_DIGIT = re.compile(r"\.(?![0-9])")
+_NAME = re.compile(r"[A-Za-z]+")
+# Names parse_expr may see besides single letters. e.g. "sqrt", "pi"
+_ALLOWED_NAMES = frozenset(
+    {
+        "sqrt", "exp", "log", "ln", "sin", "cos", "tan", "cot", "sec", "csc",
+        "asin", "acos", "atan", "sinh", "cosh", "tanh", "pi", "oo", "E", "I", "e",
+    }
+)  # fmt: skip
+
+
+def run_cascade(gold: str, extracted: str) -> tuple[bool, FallbackDecider, str]:
+    r"""Decide whether *extracted* (an answer found in a response) equals *gold*.
+
+    Both are bare answers (``"\frac{1}{2}"``, ``"[0, 1)"``, ``"pi/2"``). Returns
+    ``(correct, decided_by, reason)``; see the module documentation for the stages. Runs for as
+    long as SymPy needs: call it through :func:`fallback_many` (or a :class:`WorkerPool` with a
+    timeout) unless the inputs are known to be small. It never arms ``signal.alarm`` outside a
+    worker process.
+
+    >>> run_cascade("0.5", r"\frac{1}{2}")   # doctest: +SKIP
+    (True, 'math_verify', 'math-verify: equivalent')
+    """
+    import math_verify
+    from math_verify import ExprExtractionConfig, LatexExtractionConfig
+
+    # math-verify's time limit arms signal.alarm. That is only allowed on the main thread of a
+    # worker process (the pool's deadline covers everything anyway); anywhere else, in
+    # particular in the caller's process, math-verify runs without it.
+    in_worker_main_thread = in_worker() and threading.current_thread() is threading.main_thread()
+    limit = 5 if in_worker_main_thread else None
+    config = (LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig())
+    gold_parsed = math_verify.parse(_wrap(gold), extraction_config=config, parsing_timeout=limit)
+    pred_parsed = math_verify.parse(
+        _wrap(extracted), extraction_config=config, parsing_timeout=limit
+    )
+    gold_mv, pred_mv = _first_sympy(gold_parsed), _first_sympy(pred_parsed)
+    mv_compared = gold_mv is not None and pred_mv is not None
+    if gold_parsed and pred_parsed:
+        if math_verify.verify(gold_parsed, pred_parsed, timeout_seconds=limit):
+            return True, "math_verify", "math-verify: equivalent"
+    mv_reason = (
+        "math-verify: not equivalent"
+        if mv_compared
+        else "math-verify: could not parse " + _sides(gold_mv is None, pred_mv is None)
+    )
+
+    gold_expr, gold_note = _to_sympy(gold, gold_mv)
+    pred_expr, pred_note = _to_sympy(extracted, pred_mv)
+    if gold_expr is None or pred_expr is None:
+        notes = "; ".join(
+            note
+            for note, failed in (
+                ("gold: " + gold_note, gold_expr is None),
+                ("answer: " + pred_note, pred_expr is None),
+            )
+            if failed
+        )
+        if mv_compared:
+            return False, "math_verify", f"{mv_reason}; sympy could not read {notes}"
+        return False, "error", f"{mv_reason}; sympy could not read {notes}"
+    equal, sympy_reason = _sympy_equal(gold_expr, pred_expr)
+    if equal:
+        return True, "sympy", sympy_reason
+    return False, "sympy", f"{mv_reason}; {sympy_reason}"
+
+
+def fallback_many(
+    golds: Sequence[str],
+    extracted: Sequence[str],
+    *,
+    pool: WorkerPool | None = None,
+    timeout: float = 5.0,
+    progress: bool = False,
+) -> list[tuple[bool, FallbackDecider, str]]:
+    """Run :func:`run_cascade` on every pair in worker processes, *timeout* seconds each.
+
+    Returns one ``(correct, decided_by, reason)`` per pair, in input order. A pair that runs out
+    of time is ``(False, "timeout", ...)`` (its worker is killed and replaced); one whose worker
+    fails (crash, out of memory, unexpected exception) is ``(False, "error", ...)`` with the
+    cause. *pool* defaults to the process's shared pool.
+
+    >>> fallback_many([r"\\frac{1}{2}"], ["0.5"])   # doctest: +SKIP
+    [(True, 'math_verify', 'math-verify: equivalent')]
+    """
+    if len(golds) != len(extracted):
+        raise ValueError("fallback_many: golds and extracted must have the same length")
+    runner = pool if pool is not None else default_pool()
+    outcomes = runner.run_many(
+        run_cascade,
+        list(zip(golds, extracted)),
+        timeout=timeout,
+        progress=progress,
+        description="fallback",
+    )
+    verdicts: list[tuple[bool, FallbackDecider, str]] = []
+    for outcome in outcomes:
+        if outcome.status == "ok":
+            correct, decided_by, reason = outcome.value
+            verdicts.append((bool(correct), decided_by, reason))
+        elif outcome.status == "timeout":
+            verdicts.append((False, "timeout", f"no decision within {timeout:g} s (worker killed)"))
+        else:
+            verdicts.append((False, "error", f"fallback failed: {outcome.error}"))
+    return verdicts
+
+
+# -- helpers (run in the worker) ----------------------------------------------------------------
+
+
+def _wrap(answer: str) -> str:
+    r"""The bare answer as math-verify expects it: inside ``\boxed{}``, unless already delimited."""
+    if "$" in answer or "\\boxed" in answer:
+        return answer
+    return "\\boxed{" + answer + "}"
+
+
+def _first_sympy(parsed: Sequence[Any]) -> Any:
+    from sympy import Basic, MatrixBase
+
+    for item in parsed:
+        if isinstance(item, (Basic, MatrixBase)):
+            return item
+    return None
+
+
+def _sides(gold_failed: bool, pred_failed: bool) -> str:
+    if gold_failed and pred_failed:
+        return "gold or answer"
+    return "gold" if gold_failed else "answer"
+
+
+def _message(err: BaseException) -> str:
+    text = " ".join(str(err).split())
+    if len(text) > _MAX_MESSAGE_CHARS:
+        text = text[: _MAX_MESSAGE_CHARS - 3] + "..."
+    return f"{type(err).__name__}: {text}" if text else type(err).__name__
+
+
+def _sympy_errors() -> tuple[type[BaseException], ...]:
+    from sympy import SympifyError
+    from sympy.parsing.sympy_parser import TokenError
+    from sympy.polys.polyerrors import BasePolynomialError
+
+    return (
+        SympifyError,
+        TokenError,
+        BasePolynomialError,
+        SyntaxError,
+        TypeError,
+        ValueError,
+        AttributeError,
+        KeyError,
+        IndexError,
+        NotImplementedError,
+        ArithmeticError,
+        RecursionError,
+        MemoryError,
+    )
+
+
+def _is_plain_text(text: str) -> bool:
+    r"""Whether *text* is plain-text math (``pi/2``), not LaTeX (``\frac{\pi}{2}``), and safe.
+
+    ``parse_expr`` runs ``eval`` on its input, so only digits, letters, operators, brackets and
+    known function names pass (no underscores, quotes, brackets or attribute dots).
+    """
+    if len(text) > _MAX_PLAIN_CHARS or _PLAIN_CHARS.fullmatch(text) is None:
+        return False
+    if _DOT_NOT_BEFORE_DIGIT.search(text):
+        return False
+    return all(len(name) == 1 or name in _ALLOWED_NAMES for name in _NAME.findall(text))
+
+
+def _to_sympy(text: str, mv_parsed: Any) -> tuple[Basic | None, str]:
+    """A SymPy reading of *text*: plain text via ``parse_expr``, else math-verify's parse."""
+    errors = _sympy_errors()
+    note = "nothing parsed"
+    if _is_plain_text(text):
+        from sympy import E, log
+        from sympy.parsing.sympy_parser import (
+            convert_xor,
+            implicit_multiplication_application,
+            parse_expr,
+            standard_transformations,
+        )
+
+        names = {"ln": log, "e": E}
+        try:
+            expr = parse_expr(
+                text,
+                local_dict=names,
+                transformations=(
+                    *standard_transformations,
+                    implicit_multiplication_application,
+                    convert_xor,
+                ),
+            )
+            return _plain_symbols(expr), "parse_expr"
+        except errors as err:
+            note = _message(err)
+    if mv_parsed is not None:
+        try:
+            return _plain_symbols(mv_parsed), "math-verify"
+        except errors as err:
+            note = _message(err)
+    return None, note
+
+
+def _plain_symbols(expr: Any) -> Any:
+    """*expr* with every symbol replaced by an assumption-free one of the same name."""
+    from sympy import Basic, Symbol
+
+    if not isinstance(expr, Basic):
+        return expr
+    mapping = {s: Symbol(s.name) for s in expr.free_symbols if isinstance(s, Symbol)}
+    return expr.xreplace(mapping) if mapping else expr
+
+
+def _sympy_equal(a: Any, b: Any) -> tuple[bool, str]:
+    """Whether SymPy can show ``a == b``: structurally, or ``a - b`` reducing to 0."""
+    from sympy import Expr, expand, simplify, trigsimp
+
+    errors = _sympy_errors()
+    try:
+        a = a.doit()
+        b = b.doit()
+    except errors as err:
+        return False, f"sympy: doit failed ({_message(err)})"
+    try:
+        if a == b:
+            return True, "sympy: structurally equal"
+    except errors as err:
+        return False, f"sympy: comparison failed ({_message(err)})"
+    if not (isinstance(a, Expr) and isinstance(b, Expr)):
+        if type(a) is type(b):
+            return False, f"sympy: the two {type(a).__name__} values differ"
+        return False, f"sympy: {type(a).__name__} differs from {type(b).__name__}"
+    failures: list[str] = []
+    difference = a - b
+    for name, reduce in (("simplify", simplify), ("trigsimp", trigsimp), ("expand", expand)):
+        try:
+            if reduce(difference) == 0:
+                return True, f"sympy: {name}(a - b) == 0"
+        except errors as err:
+            failures.append(f"{name}: {_message(err)}")
+    detail = f" ({'; '.join(failures)})" if failures else ""
+    return False, f"sympy: a - b does not reduce to 0{detail}"

@@ -1,0 +1,67 @@
+"""Task functions for the worker-pool tests (module level, so worker processes can import them)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+
+def square(x: int) -> int:
+    return x * x
+
+
+def sleep_then_return(value: int, seconds: float) -> int:
+    time.sleep(seconds)
+    return value
+
+
+def pid() -> int:
+    return os.getpid()
+
+
+def record_pid_and_hang(path: str) -> None:
+    Path(path).write_text(str(os.getpid()))
+    while True:
+        time.sleep(1.0)
+
+
+def segfault() -> None:
+    os.kill(os.getpid(), signal.SIGSEGV)
+    time.sleep(10.0)
+
+
+def raise_value_error() -> None:
+    raise ValueError("bad input 7")
+
+
+def raise_memory_error() -> bytes:
+    return bytes(1 << 62)  # MemoryError at once, nothing allocated
+
+
+def exit_worker() -> None:
+    raise SystemExit(3)
+
+
+def return_unpicklable() -> object:
+    return lambda: None
+
+
+def alarm_state() -> tuple[str, int]:
+    """What a task sees of SIGALRM in its worker: handler name and pending alarm."""
+    handler = signal.getsignal(signal.SIGALRM)
+    remaining = signal.alarm(0)
+    return getattr(handler, "__name__", str(handler)), remaining
+
+
+def use_pool_from_daemonic_worker(x: int) -> tuple[bool, int]:
+    """Run inside a multiprocessing.Pool worker (daemonic): start a rapidgrade pool there."""
+    import multiprocessing
+
+    from rapidgrade._pool import WorkerPool
+
+    daemonic = multiprocessing.current_process().daemon
+    with WorkerPool(workers=1) as pool:
+        result = pool.run(square, (x,), timeout=30.0)
+    return daemonic, result.value

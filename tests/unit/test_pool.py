@@ -1,0 +1,270 @@
+"""WorkerPool: deadlines kill and replace workers, order is kept, crashes stay contained."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import _pool_tasks as tasks
+import pytest
+
+from rapidgrade import _pool
+from rapidgrade._pool import TaskResult, WorkerPool, default_pool
+
+
+@pytest.fixture(scope="module")
+def pool() -> Iterator[WorkerPool]:
+    with WorkerPool(workers=2) as p:
+        yield p
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_results_come_back_in_input_order(pool: WorkerPool) -> None:
+    # Early tasks take longest, so they finish last.
+    args = [(i, 0.2 - 0.04 * i) for i in range(5)]
+    results = pool.run_many(tasks.sleep_then_return, args, timeout=10.0)
+    assert [r.status for r in results] == ["ok"] * 5
+    assert [r.value for r in results] == [0, 1, 2, 3, 4]
+
+
+def test_run_single_and_empty_batch(pool: WorkerPool) -> None:
+    assert pool.run(tasks.square, (12,), timeout=10.0) == TaskResult("ok", 144)
+    assert pool.run_many(tasks.square, [], timeout=10.0) == []
+
+
+def test_timeout_kills_and_replaces_the_worker(pool: WorkerPool, tmp_path: Path) -> None:
+    pid_file = tmp_path / "pid"
+    start = time.monotonic()
+    result = pool.run(tasks.record_pid_and_hang, (str(pid_file),), timeout=0.5)
+    assert time.monotonic() - start < 5.0
+    assert result.status == "timeout"
+    assert not result.ok
+    hung = int(pid_file.read_text())
+    assert not _alive(hung)  # killed and reaped
+    assert hung not in pool.worker_pids()
+    # The pool carries on with a fresh worker.
+    assert pool.run(tasks.square, (3,), timeout=10.0).value == 9
+    assert all(r.value != hung for r in pool.run_many(tasks.pid, [()] * 4, timeout=10.0))
+
+
+def test_a_hanging_task_does_not_block_the_others(pool: WorkerPool) -> None:
+    # One task hangs; eight quick ones still finish on the other worker while it does.
+    mixed_args = [(0, 3600.0)] + [(i, 0.05) for i in range(1, 9)]
+    start = time.monotonic()
+    results = pool.run_many(tasks.sleep_then_return, mixed_args, timeout=1.5)
+    elapsed = time.monotonic() - start
+    assert results[0].status == "timeout"
+    assert [r.value for r in results[1:]] == list(range(1, 9))
+    assert elapsed < 6.0
+
+
+def test_a_crashing_worker_yields_an_error_and_the_pool_survives(pool: WorkerPool) -> None:
+    results = pool.run_many(tasks.segfault, [()], timeout=10.0)
+    assert results[0].status == "error"
+    assert "SIGSEGV" in results[0].error
+    assert pool.run(tasks.square, (5,), timeout=10.0).value == 25
+
+
+def test_memory_error_and_exceptions_become_error_results() -> None:
+    with WorkerPool(workers=1) as p:
+        first = p.run(tasks.pid, timeout=10.0).value
+        results = p.run_many(tasks.raise_value_error, [(), ()], timeout=10.0)
+        assert [r.status for r in results] == ["error", "error"]
+        assert results[0].error == "ValueError: bad input 7"
+        memory = p.run(tasks.raise_memory_error, timeout=10.0)
+        assert memory.status == "error"
+        assert memory.error.startswith("MemoryError")
+        # The worker that raised is still the one serving (no process was lost).
+        assert p.run(tasks.pid, timeout=10.0).value == first
+
+
+def test_system_exit_in_a_task_replaces_the_worker(pool: WorkerPool) -> None:
+    result = pool.run(tasks.exit_worker, timeout=10.0)
+    assert result == TaskResult("error", error="SystemExit: 3")
+    assert pool.run(tasks.square, (4,), timeout=10.0).value == 16
+
+
+def test_unpicklable_task_or_result_is_an_error_not_an_exception(pool: WorkerPool) -> None:
+    local = lambda: 1  # noqa: E731 - deliberately not importable by name
+    bad_task = pool.run(local, timeout=10.0)
+    assert bad_task.status == "error"
+    assert "could not be pickled" in bad_task.error
+    bad_result = pool.run(tasks.return_unpicklable, timeout=10.0)
+    assert bad_result.status == "error"
+    assert "could not be pickled" in bad_result.error
+    assert pool.run(tasks.square, (6,), timeout=10.0).value == 36
+
+
+def test_four_threads_share_a_pool(pool: WorkerPool) -> None:
+    batches = [[(i * 100 + j,) for j in range(15)] for i in range(4)]
+    sequential = [pool.run_many(tasks.square, b, timeout=10.0) for b in batches]
+    with ThreadPoolExecutor(max_workers=4) as executor:
+        threaded = list(
+            executor.map(lambda b: pool.run_many(tasks.square, b, timeout=10.0), batches)
+        )
+    assert threaded == sequential
+    assert [r.value for r in threaded[3]] == [(300 + j) ** 2 for j in range(15)]
+
+
+def test_workers_are_started_lazily_and_capped() -> None:
+    with WorkerPool(workers=2) as p:
+        assert p.worker_pids() == []
+        p.run_many(tasks.square, [(i,) for i in range(6)], timeout=10.0)
+        assert 1 <= len(p.worker_pids()) <= 2
+
+
+def test_max_tasks_per_worker_recycles_processes() -> None:
+    with WorkerPool(workers=1, max_tasks_per_worker=2) as p:
+        pids = [p.run(tasks.pid, timeout=10.0).value for _ in range(4)]
+    assert pids[0] == pids[1]
+    assert pids[2] == pids[3]
+    assert pids[0] != pids[2]
+
+
+def test_warmup_modules_are_imported_before_tasks() -> None:
+    with WorkerPool(workers=1, warmup=("fractions",)) as p:
+        assert p.run(tasks.square, (2,), timeout=10.0).value == 4
+    with WorkerPool(workers=1, warmup=("no_such_module_anywhere",)) as p:
+        result = p.run(tasks.square, (2,), timeout=10.0)
+    assert result.status == "error"
+    assert "no_such_module_anywhere" in result.error
+
+
+def test_closed_pool_refuses_work() -> None:
+    p = WorkerPool(workers=1)
+    assert p.run(tasks.square, (2,), timeout=10.0).value == 4
+    pids = p.worker_pids()
+    p.close()
+    p.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        p.run(tasks.square, (2,), timeout=10.0)
+    deadline = time.monotonic() + 5.0
+    while any(_alive(pid) for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(_alive(pid) for pid in pids)
+
+
+def test_invalid_arguments() -> None:
+    with pytest.raises(ValueError):
+        WorkerPool(workers=0)
+    with pytest.raises(ValueError):
+        WorkerPool(max_tasks_per_worker=0)
+    with WorkerPool(workers=1) as p, pytest.raises(ValueError):
+        p.run_many(tasks.square, [(1,)], timeout=0)
+
+
+def test_progress_bar(pool: WorkerPool, capsys: pytest.CaptureFixture[str]) -> None:
+    results = pool.run_many(
+        tasks.square, [(i,) for i in range(3)], timeout=10.0, progress=True, description="squares"
+    )
+    assert [r.value for r in results] == [0, 1, 4]
+    err = capsys.readouterr().err
+    assert "squares" in err
+    assert "3/3" in err
+
+
+def test_callers_signal_state_is_untouched(pool: WorkerPool) -> None:
+    def handler(signum: int, frame: object) -> None:  # pragma: no cover - must never fire
+        raise AssertionError("alarm fired")
+
+    previous = signal.signal(signal.SIGALRM, handler)
+    try:
+        signal.alarm(1000)
+        # Workers are separate processes: the caller's alarm is not theirs.
+        assert pool.run(tasks.alarm_state, timeout=10.0).value[1] == 0
+        assert signal.getsignal(signal.SIGALRM) is handler
+        assert signal.alarm(0) > 990
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_default_pool_is_shared_and_rebuilt_after_fork() -> None:
+    first = default_pool()
+    assert default_pool() is first
+    read_fd, write_fd = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - runs in the child
+        try:
+            ok = _pool._default_pool is None and default_pool() is not first
+            ok = ok and default_pool()._pid == os.getpid()
+            os.write(write_fd, b"1" if ok else b"0")
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    answer = os.read(read_fd, 1)
+    os.close(read_fd)
+    os.waitpid(child, 0)
+    assert answer == b"1"
+    assert default_pool() is first
+
+
+def test_default_pool_is_thread_safe() -> None:
+    seen: list[WorkerPool] = []
+    lock = threading.Lock()
+
+    def grab() -> None:
+        p = default_pool()
+        with lock:
+            seen.append(p)
+
+    threads = [threading.Thread(target=grab) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len({id(p) for p in seen}) == 1
+
+
+def test_works_inside_a_daemonic_multiprocessing_worker() -> None:
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(1) as outer:
+        assert outer.map(tasks.use_pool_from_daemonic_worker, [7]) == [(True, 49)]
+
+
+def test_interrupted_batch_kills_its_busy_workers(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    pid_file = tmp_path / "pid"
+
+    def interrupted_wait(*args: object, **kwargs: object) -> list[object]:
+        deadline = time.monotonic() + 5.0
+        while not pid_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        raise KeyboardInterrupt
+
+    with WorkerPool(workers=1) as p:
+        p.run(tasks.square, (1,), timeout=10.0)  # start the worker before patching
+        monkeypatch.setattr(_pool, "wait", interrupted_wait)
+        with pytest.raises(KeyboardInterrupt):
+            p.run(tasks.record_pid_and_hang, (str(pid_file),), timeout=60.0)
+        monkeypatch.undo()
+        busy = int(pid_file.read_text())
+        assert not _alive(busy)
+        assert p.worker_pids() == []
+        assert p.run(tasks.square, (9,), timeout=10.0).value == 81
+
+
+def test_closing_from_another_thread_ends_a_running_batch() -> None:
+    p = WorkerPool(workers=1)
+    p.run(tasks.square, (1,), timeout=10.0)
+    closer = threading.Timer(0.5, p.close)
+    closer.start()
+    start = time.monotonic()
+    results = p.run_many(tasks.sleep_then_return, [(1, 30.0), (2, 30.0), (3, 30.0)], timeout=60.0)
+    closer.join()
+    assert time.monotonic() - start < 10.0
+    assert [r.status for r in results] == ["error", "error", "error"]
+    assert "died" in results[0].error
+    assert results[2].error == "the pool was closed"
