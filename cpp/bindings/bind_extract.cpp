@@ -1,0 +1,136 @@
+// Bindings of rapidgrade::extract. Extractions are built as instances of the caller-supplied
+// tuple subclass (rapidgrade.extract.Extraction, a NamedTuple) with tuple.__new__.
+#include <pybind11/pybind11.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "convert.hpp"
+#include "rapidgrade/extract.hpp"
+
+namespace rapidgrade::bindings {
+namespace {
+
+using extract::Extraction;
+using extract::Method;
+
+void check_tuple_type(const py::handle& type, const char* function) {
+  if (!PyType_Check(type.ptr()) ||
+      !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(type.ptr()), &PyTuple_Type)) {
+    throw py::type_error(std::string(function) + ": extraction_type must be a tuple subclass");
+  }
+}
+
+Method resolve_strategy(const py::handle& strategy, const char* function) {
+  if (!PyUnicode_Check(strategy.ptr())) {
+    throw py::type_error(std::string(function) + ": strategy must be a str");
+  }
+  const std::string name = strategy.cast<std::string>();
+  Method m = Method::kAuto;
+  if (!extract::parse_strategy(name, m)) {
+    throw py::value_error(std::string(function) + ": unknown strategy '" + name +
+                          "' (expected auto, boxed, answer_is, tagged, code_output or last_number)");
+  }
+  return m;
+}
+
+py::object build(const Text& text, std::optional<Extraction>& found, const py::handle& type) {
+  if (!found) return py::none();
+  Extraction& e = *found;
+  std::vector<std::size_t*> offsets{&e.start, &e.end};
+  for (auto& p : e.parts) {
+    offsets.push_back(&p.start);
+    offsets.push_back(&p.end);
+  }
+  to_caller_units(text, offsets);
+  py::object answer;
+  if (e.parts.empty()) {
+    answer = slice(text, e.start, e.end);
+  } else {
+    py::list pieces(e.parts.size());
+    for (std::size_t k = 0; k < e.parts.size(); ++k) pieces[k] = slice(text, e.parts[k].start, e.parts[k].end);
+    answer = text.is_bytes ? py::bytes(", ").attr("join")(pieces) : py::str(", ").attr("join")(pieces);
+  }
+  py::tuple fields = py::make_tuple(answer, e.start, e.end, extract::method_name(e.method));
+  py::tuple args = py::make_tuple(fields);
+  PyObject* item = PyTuple_Type.tp_new(reinterpret_cast<PyTypeObject*>(type.ptr()), args.ptr(), nullptr);
+  if (item == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(item);
+}
+
+py::object extract_answer(const py::handle& text_obj, const py::handle& type, const py::handle& strategy) {
+  check_tuple_type(type, "extract_answer");
+  const Method m = resolve_strategy(strategy, "extract_answer");
+  const Text text = as_text(text_obj, "extract_answer", "text");
+  std::optional<Extraction> found = extract::extract_answer(text.utf8, m);
+  return build(text, found, type);
+}
+
+py::list extract_many(const py::handle& texts_obj, const py::handle& type, const py::handle& strategy,
+                      const py::object& threads) {
+  check_tuple_type(type, "extract_many");
+  const Method m = resolve_strategy(strategy, "extract_many");
+  const unsigned n_threads = resolve_threads(threads, "extract_many");
+  if (PyUnicode_Check(texts_obj.ptr()) || PyBytes_Check(texts_obj.ptr()) || !PySequence_Check(texts_obj.ptr())) {
+    throw py::type_error("extract_many: texts must be a sequence of str");
+  }
+  const auto seq = py::reinterpret_borrow<py::sequence>(texts_obj);
+  const std::size_t n = py::len(seq);
+  std::vector<Text> texts;
+  texts.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string where = "texts[" + std::to_string(i) + "]";
+    texts.push_back(as_text(seq[i], "extract_many", where.c_str()));
+  }
+  std::vector<std::optional<Extraction>> results(n);
+  run_released(n, n_threads, [&](std::size_t i) { results[i] = extract::extract_answer(texts[i].utf8, m); });
+  py::list out(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = build(texts[i], results[i], type);
+  return out;
+}
+
+py::dict extract_fields(const py::handle& text_obj, const py::handle& function_obj, const py::handle& variable_obj) {
+  const Text text = as_text(text_obj, "extract_fields", "text");
+  if (!PyUnicode_Check(function_obj.ptr()) || !PyUnicode_Check(variable_obj.ptr())) {
+    throw py::type_error("extract_fields: function and variable must be str");
+  }
+  const std::string function = function_obj.cast<std::string>();
+  const std::string variable = variable_obj.cast<std::string>();
+  if (function.empty() || variable.empty()) {
+    throw py::value_error("extract_fields: function and variable must be non-empty");
+  }
+  extract::Fields f = extract::extract_fields(text.utf8, function, variable);
+  std::vector<std::size_t*> offsets;
+  if (f.solution) {
+    offsets.push_back(&f.solution->start);
+    offsets.push_back(&f.solution->end);
+  }
+  if (f.reasoning) {
+    offsets.push_back(&f.reasoning->start);
+    offsets.push_back(&f.reasoning->end);
+  }
+  to_caller_units(text, offsets);
+  py::dict out;
+  if (f.solution) out["solution"] = slice(text, f.solution->start, f.solution->end);
+  if (f.has_solution) out["has_solution"] = py::bool_(*f.has_solution);
+  if (f.solution_type) out["solution_type"] = py::str(*f.solution_type);
+  if (f.reasoning) out["reasoning"] = slice(text, f.reasoning->start, f.reasoning->end);
+  return out;
+}
+
+}  // namespace
+
+void bind_extract(py::module_& m) {
+  m.def("extract_answer", &extract_answer, py::arg("text"), py::arg("extraction_type"), py::kw_only(),
+        py::arg("strategy") = "auto",
+        "The final answer in text as an extraction_type(text, start, end, method), or None.");
+  m.def("extract_many", &extract_many, py::arg("texts"), py::arg("extraction_type"), py::kw_only(),
+        py::arg("strategy") = "auto", py::arg("threads") = py::none(),
+        "extract_answer over a sequence of texts on `threads` threads with the GIL released.");
+  m.def("extract_fields", &extract_fields, py::arg("text"), py::kw_only(), py::arg("function") = "u",
+        py::arg("variable") = "x",
+        "Key/value answer fields (solution, has_solution, solution_type, reasoning) found in text.");
+}
+
+}  // namespace rapidgrade::bindings
