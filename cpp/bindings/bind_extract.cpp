@@ -2,8 +2,10 @@
 // tuple subclass (rapidgrade.extract.Extraction, a NamedTuple) with tuple.__new__.
 #include <pybind11/pybind11.h>
 
+#include <initializer_list>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "convert.hpp"
@@ -26,13 +28,36 @@ Method resolve_strategy(const py::handle& strategy, const char* function) {
   if (!PyUnicode_Check(strategy.ptr())) {
     throw py::type_error(std::string(function) + ": strategy must be a str");
   }
-  const std::string name = strategy.cast<std::string>();
+  Py_ssize_t size = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(strategy.ptr(), &size);
+  if (data == nullptr) throw py::error_already_set();
+  const std::string_view name(data, static_cast<std::size_t>(size));
   Method m = Method::kAuto;
   if (!extract::parse_strategy(name, m)) {
-    throw py::value_error(std::string(function) + ": unknown strategy '" + name +
+    throw py::value_error(std::string(function) + ": unknown strategy '" + std::string(name) +
                           "' (expected auto, boxed, answer_is, tagged, code_output or last_number)");
   }
   return m;
+}
+
+// The method names as interned str objects, created once when the module is initialized and
+// kept for the life of the process (immutable; never freed, so never touched after finalization).
+constexpr int kMethodCount = static_cast<int>(Method::kLastNumber) + 1;
+PyObject* g_method_names[kMethodCount] = {};
+
+py::object method_object(Method m) {
+  return py::reinterpret_borrow<py::object>(g_method_names[static_cast<int>(m)]);
+}
+
+// An instance of the tuple subclass `type` holding `items`, allocated directly (what
+// tuple.__new__(type, items) does, without the intermediate tuples).
+py::object new_record(const py::handle& type, std::initializer_list<py::object> items) {
+  auto* t = reinterpret_cast<PyTypeObject*>(type.ptr());
+  PyObject* record = t->tp_alloc(t, static_cast<Py_ssize_t>(items.size()));
+  if (record == nullptr) throw py::error_already_set();
+  Py_ssize_t k = 0;
+  for (const py::object& item : items) PyTuple_SET_ITEM(record, k++, item.inc_ref().ptr());
+  return py::reinterpret_steal<py::object>(record);
 }
 
 py::object build(const Text& text, std::optional<Extraction>& found, const py::handle& type) {
@@ -52,11 +77,7 @@ py::object build(const Text& text, std::optional<Extraction>& found, const py::h
     for (std::size_t k = 0; k < e.parts.size(); ++k) pieces[k] = slice(text, e.parts[k].start, e.parts[k].end);
     answer = text.is_bytes ? py::bytes(", ").attr("join")(pieces) : py::str(", ").attr("join")(pieces);
   }
-  py::tuple fields = py::make_tuple(answer, e.start, e.end, extract::method_name(e.method));
-  py::tuple args = py::make_tuple(fields);
-  PyObject* item = PyTuple_Type.tp_new(reinterpret_cast<PyTypeObject*>(type.ptr()), args.ptr(), nullptr);
-  if (item == nullptr) throw py::error_already_set();
-  return py::reinterpret_steal<py::object>(item);
+  return new_record(type, {answer, py::int_(e.start), py::int_(e.end), method_object(e.method)});
 }
 
 py::object extract_answer(const py::handle& text_obj, const py::handle& type, const py::handle& strategy) {
@@ -122,6 +143,12 @@ py::dict extract_fields(const py::handle& text_obj, const py::handle& function_o
 }  // namespace
 
 void bind_extract(py::module_& m) {
+  for (int k = 0; k < kMethodCount; ++k) {
+    if (g_method_names[k] == nullptr) {
+      g_method_names[k] = PyUnicode_InternFromString(extract::method_name(static_cast<Method>(k)));
+      if (g_method_names[k] == nullptr) throw py::error_already_set();
+    }
+  }
   m.def("extract_answer", &extract_answer, py::arg("text"), py::arg("extraction_type"), py::kw_only(),
         py::arg("strategy") = "auto",
         "The final answer in text as an extraction_type(text, start, end, method), or None.");

@@ -94,9 +94,37 @@ Command box_command(std::string_view s, std::size_t i) noexcept {
   return c;
 }
 
-// Every top-level box (one not inside another box) in s[from, n), in order. Skips from
-// backslash to backslash with memchr, matches the braces of each box once and continues after
-// it, so the text inside a box is read once and the text outside is only searched for '\'.
+// The next \boxed or \fbox command starting at or after `pos`: the position of its backslash,
+// or kNpos. Searches for the byte 'x' (far rarer than '\\' in LaTeX-heavy text) with memchr and
+// looks back for the command around it. A backslash starts a command when it is preceded by an
+// even number of backslashes (a run of backslashes always starts at a token boundary, and
+// "\\\\" pairs are escapes), so the check is local.
+std::size_t next_box_command(std::string_view s, std::size_t pos, Command& cmd) noexcept {
+  const std::size_t n = s.size();
+  std::size_t i = pos;
+  while (true) {
+    const std::size_t x = find_byte(s, i, 'x');
+    if (x >= n) return kNpos;
+    i = x + 1;
+    std::size_t c = kNpos;
+    if (x >= pos + 3 && s.compare(x - 3, 6, "\\boxed") == 0 && (x + 3 >= n || !is_letter(s[x + 3]))) {
+      c = x - 3;
+      cmd = Command{x + 3, true};
+    } else if (x >= pos + 4 && s.compare(x - 4, 5, "\\fbox") == 0 && (x + 1 >= n || !is_letter(s[x + 1]))) {
+      c = x - 4;
+      cmd = Command{x + 1, false};
+    } else {
+      continue;
+    }
+    std::size_t k = c;
+    while (k > 0 && s[k - 1] == '\\') --k;
+    if ((c - k) % 2 == 0) return c;
+  }
+}
+
+// Every top-level box (one not inside another box) in s[from, n), in order. Finds box commands
+// with next_box_command, matches the braces of each box once and continues after it, so the
+// text inside a box is read once and the text outside is only searched with memchr.
 // An unclosed box hands the rest of the text to scan::find_boxed (one more linear pass), which
 // finds the closed boxes inside it, as a full scan would.
 std::vector<Box> top_level_boxes(std::string_view s, std::size_t from) {
@@ -104,19 +132,9 @@ std::vector<Box> top_level_boxes(std::string_view s, std::size_t from) {
   const std::size_t n = s.size();
   std::size_t i = from;
   while (true) {
-    i = find_byte(s, i, '\\');
-    if (i + 1 >= n) break;
-    if (!is_letter(s[i + 1])) {  // escape such as \{ \\ \$
-      i += 2;
-      continue;
-    }
-    const Command cmd = box_command(s, i);
-    if (cmd.name_end == kNpos) {
-      std::size_t j = i + 1;
-      while (j < n && is_letter(s[j])) ++j;
-      i = j;
-      continue;
-    }
+    Command cmd;
+    i = next_box_command(s, i, cmd);
+    if (i == kNpos) break;
     std::size_t k = cmd.name_end;
     while (k < n && is_space(s[k])) ++k;
     if (k < n && s[k] == '{') {
@@ -341,13 +359,16 @@ std::size_t after_marker(std::string_view s, std::size_t i) noexcept {
 
 std::optional<Extraction> find_answer_is(std::string_view s, std::size_t from) {
   const std::size_t n = s.size();
+  // Candidates are found by the 'w'/'W' of "answer" (memchr), the rarest letter of the word.
   std::size_t last = kNpos;
-  for (std::size_t i = from; i + 6 <= n; ++i) {
-    if ((s[i] | 0x20) != 'a') continue;
-    if (!istarts_with(s, i, "answer")) continue;
-    if (i > from && is_letter(s[i - 1])) continue;
-    const std::size_t j = after_marker(s, i);
-    if (j != kNpos) last = j;
+  for (const char w : {'w', 'W'}) {
+    for (std::size_t p = find_byte(s, from + 3, w); p < n; p = find_byte(s, p + 1, w)) {
+      const std::size_t i = p - 3;
+      if (!istarts_with(s, i, "answer")) continue;
+      if (i > from && is_letter(s[i - 1])) continue;
+      const std::size_t j = after_marker(s, i);
+      if (j != kNpos && (last == kNpos || j > last)) last = j;
+    }
   }
   if (last == kNpos) return std::nullopt;
   const Range r = answer_value(s, last);
@@ -546,11 +567,24 @@ std::size_t numeric_frac_end(std::string_view s, std::size_t j) noexcept {
   return d + 1;
 }
 
+// Bytes at which a number or a command can start: digits, '.', '\\'.
+struct NumberStartTable {
+  bool at[256] = {};
+  constexpr NumberStartTable() {
+    for (char c = '0'; c <= '9'; ++c) at[static_cast<unsigned char>(c)] = true;
+    at[static_cast<unsigned char>('.')] = true;
+    at[static_cast<unsigned char>('\\')] = true;
+  }
+};
+constexpr NumberStartTable kNumberStart{};
+
 std::optional<Extraction> find_last_number(std::string_view s, std::size_t from) {
   const std::size_t n = s.size();
   std::optional<Range> best;
   std::size_t i = from;
   while (i < n) {
+    while (i < n && !kNumberStart.at[static_cast<unsigned char>(s[i])]) ++i;
+    if (i >= n) break;
     const char c = s[i];
     if (c == '\\') {
       if (i + 1 < n && is_letter(s[i + 1])) {

@@ -482,6 +482,10 @@ std::string one_round(std::string_view s, const Options& options, bool& percent)
 Normalized normalize(std::string_view s, const Options& options) {
   Normalized result;
   std::string current = detail::one_round(s, options, result.percent);
+  if (current == s) {  // the input was already canonical: a fixed point after one round
+    result.text = std::move(current);
+    return result;
+  }
   for (int round = 1; round < kMaxRounds; ++round) {
     std::string next = detail::one_round(current, options, result.percent);
     if (next == current) break;

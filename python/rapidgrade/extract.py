@@ -85,6 +85,8 @@ def extract_answer(text: str | bytes, *, strategy: Strategy = "auto") -> Extract
         TypeError: *text* is not ``str`` or ``bytes``.
         ValueError: unknown *strategy*.
     """
+    if strategy == "auto":  # keyword arguments cost more than the scan of a typical response
+        return _core.extract_answer(text, Extraction)
     return _core.extract_answer(text, Extraction, strategy=strategy)
 
 

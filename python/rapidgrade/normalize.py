@@ -90,6 +90,8 @@ def normalize_latex(s: str | bytes, *, units: bool = True, equations: bool = Tru
     Raises:
         TypeError: *s* is not ``str`` or ``bytes``.
     """
+    if units and equations:  # keyword arguments cost more than normalizing a typical answer
+        return _core.normalize_latex(s)
     return _core.normalize_latex(s, units=units, equations=equations)
 
 
@@ -105,6 +107,8 @@ def normalize_answer(s: str | bytes, *, units: bool = True, equations: bool = Tr
     >>> normalize_answer("0.25")
     Normalized(text='0.25', percent=False)
     """
+    if units and equations:
+        return _core.normalize_answer(s, Normalized)
     return _core.normalize_answer(s, Normalized, units=units, equations=equations)
 
 
