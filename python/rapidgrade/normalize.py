@@ -38,6 +38,7 @@ until the text stops changing, at most 4 rounds, so normalization is idempotent)
    ``0.5`` stays ``0.5``.
 9. Thousands separators are removed when the whole answer is one number:
    ``1,234,567`` -> ``1234567``; tuples such as ``(1,2)`` or ``(100,200)`` keep their commas.
+   Spaces are gone by then (rule 5), so the bare list ``1, 234`` also reads as ``1234``.
 10. An integer fraction ``a/b`` that is the whole answer becomes ``\frac{a}{b}``:
     ``3/4`` -> ``\frac{3}{4}``, ``-3/4`` -> ``-\frac{3}{4}``.
 """
