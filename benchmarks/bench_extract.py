@@ -12,8 +12,11 @@ In one run, on the same data:
    boxed answer at the end): single-thread scan speed in MB/s and the ratio to the reference;
 3. ``extract_many`` on 2 threads vs 1 thread (long responses, and the real corpus).
 
-Times are medians over the repeats; every ratio compares the two implementations on the same
-inputs in the same process.
+Each sample loops a call until 50 ms have passed; the two sides of every ratio are sampled
+alternately and the medians over the repeats compared, on the same inputs in the same process.
+Single-thread figures use the CPU time of the calling thread (``time.thread_time``), so that
+other processes on shared cores do not skew them; the thread comparison uses wall time, and is
+only meaningful when two cores are free (the load average is printed).
 """
 
 from __future__ import annotations
@@ -39,22 +42,33 @@ import rapidgrade  # noqa: E402
 CORPUS = Path(os.environ.get("RAPIDGRADE_CORPUS", HERE.parent.parent / "shared" / "corpora" / "qwen25_math_cot_800.jsonl"))
 
 
-def median_time(fn: Callable[[], object], repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
+def sample(fn: Callable[[], object], clock: Callable[[], float], min_time: float = 0.05) -> float:
+    """Time of one call of fn on `clock`, looping until min_time has passed (as benchmarks/_common)."""
+    loops = 0
+    start = clock()
+    while True:
         fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
+        loops += 1
+        elapsed = clock() - start
+        if elapsed >= min_time:
+            return elapsed / loops
 
 
-def paired_medians(a: Callable[[], object], b: Callable[[], object], repeats: int) -> tuple[float, float]:
+def median_time(fn: Callable[[], object], repeats: int, clock: Callable[[], float] = time.thread_time) -> float:
+    fn()  # warm-up
+    return statistics.median(sample(fn, clock) for _ in range(repeats))
+
+
+def paired_medians(a: Callable[[], object], b: Callable[[], object], repeats: int,
+                   clock: Callable[[], float] = time.thread_time) -> tuple[float, float]:
+    """Medians of a and b, sampled alternately so that a change in the machine's load (the cores
+    may be shared) affects both alike."""
+    a()
+    b()
     ta, tb = [], []
     for _ in range(repeats):
-        for fn, acc in ((a, ta), (b, tb)):
-            t0 = time.perf_counter()
-            fn()
-            acc.append(time.perf_counter() - t0)
+        ta.append(sample(a, clock))
+        tb.append(sample(b, clock))
     return statistics.median(ta), statistics.median(tb)
 
 
@@ -123,9 +137,11 @@ def main() -> None:
     assert rg_one(corpus) == ref_one(corpus), "rapidgrade and the reference disagree on the corpus"
     n = len(corpus)
     mb = sum(len(t.encode()) for t in corpus) / 1e6
-    t_ref = median_time(lambda: ref_one(corpus), max(3, r // 2))
-    t_rg = median_time(lambda: rg_one(corpus), r)
-    t_batch = median_time(lambda: rg_batch(corpus, 1), r)
+    t_ref, t_rg = paired_medians(lambda: ref_one(corpus), lambda: rg_one(corpus), r)
+    t_ref2, t_batch = paired_medians(lambda: ref_one(corpus), lambda: rg_batch(corpus, 1), r)
+    t_ref = (t_ref + t_ref2) / 2
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"({os.cpu_count()} CPUs, load average {load:.1f} at the start)")
     print(f"== real corpus: {n} responses, {mb:.2f} MB (extract_answer + normalize_latex per response)")
     print(f"reference (plain Python)        {n / t_ref:>12,.0f} responses/s")
     print(f"rapidgrade, one call each       {n / t_rg:>12,.0f} responses/s   ratio {t_ref / t_rg:6.1f}x")
@@ -139,8 +155,8 @@ def main() -> None:
     long_mb = sum(len(t.encode()) for t in longs) / 1e6
     sample = longs[:10]
     sample_mb = sum(len(t.encode()) for t in sample) / 1e6
-    t_ref_long = median_time(lambda: [ref.extract_answer(t) for t in sample], max(3, r // 2))
-    t_rg_long_sample = median_time(lambda: [rapidgrade.extract_answer(t) for t in sample], r)
+    t_ref_long, t_rg_long_sample = paired_medians(lambda: [ref.extract_answer(t) for t in sample],
+                                                  lambda: [rapidgrade.extract_answer(t) for t in sample], r)
     t_rg_long = median_time(lambda: [rapidgrade.extract_answer(t) for t in longs], r)
     print(f"\n== long responses: {len(longs)} x {args.long_size // 1000} KB, answer at the end, single thread")
     print(f"reference (plain Python)        {sample_mb / t_ref_long:>12,.1f} MB/s")
@@ -149,15 +165,13 @@ def main() -> None:
     results["long"] = {"ref_mb_s": sample_mb / t_ref_long, "rg_mb_s": long_mb / t_rg_long,
                        "ratio": t_ref_long / t_rg_long_sample}
 
-    # 1 and 2 threads alternate within each repeat, so that a change in the machine's load (the
-    # cores may be shared) affects both alike.
     t1, t2 = paired_medians(lambda: rapidgrade.extract_many(longs, threads=1),
-                            lambda: rapidgrade.extract_many(longs, threads=2), 2 * r)
+                            lambda: rapidgrade.extract_many(longs, threads=2), 2 * r, time.perf_counter)
     big = corpus * 20
     c1, c2 = paired_medians(lambda: rapidgrade.extract_many(big, threads=1),
-                            lambda: rapidgrade.extract_many(big, threads=2), 2 * r)
+                            lambda: rapidgrade.extract_many(big, threads=2), 2 * r, time.perf_counter)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"\n== extract_many, 2 threads vs 1 thread ({os.cpu_count()} CPUs, load average {load:.1f})")
+    print(f"\n== extract_many, 2 threads vs 1 thread (load average {load:.1f})")
     print(f"long responses   1 thread {long_mb / t1:>9,.1f} MB/s   2 threads {long_mb / t2:>9,.1f} MB/s"
           f"   speed-up {t1 / t2:4.2f}x")
     print(f"real corpus x20  1 thread {len(big) / c1:>9,.0f} /s     2 threads {len(big) / c2:>9,.0f} /s"

@@ -700,6 +700,8 @@ def _one_round(s: str, units: bool, equations: bool) -> tuple[str, bool]:
 def normalize_answer(s: str, units: bool = True, equations: bool = True) -> tuple[str, bool]:
     """(normalized text, percent flag), the rules of rapidgrade.normalize repeated to a fixed point."""
     current, percent = _one_round(s, units, equations)
+    if current == s:
+        return current, percent
     for _ in range(3):
         nxt, p = _one_round(current, units, equations)
         percent = percent or p

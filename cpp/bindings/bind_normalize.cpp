@@ -38,13 +38,19 @@ std::vector<Text> texts_of(const py::handle& obj, const char* function) {
   if (PyUnicode_Check(obj.ptr()) || PyBytes_Check(obj.ptr()) || !PySequence_Check(obj.ptr())) {
     throw py::type_error(std::string(function) + ": strings must be a sequence of str");
   }
-  const auto seq = py::reinterpret_borrow<py::sequence>(obj);
-  const std::size_t n = py::len(seq);
+  py::object fast = py::reinterpret_steal<py::object>(PySequence_Fast(obj.ptr(), "not a sequence"));
+  if (!fast) throw py::error_already_set();
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
+  PyObject** items = PySequence_Fast_ITEMS(fast.ptr());
   std::vector<Text> texts;
-  texts.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::string where = "strings[" + std::to_string(i) + "]";
-    texts.push_back(as_text(seq[i], function, where.c_str()));
+  texts.reserve(static_cast<std::size_t>(n));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* item = items[i];
+    if (!PyUnicode_Check(item) && !PyBytes_Check(item)) {  // the message names the item
+      const std::string where = "strings[" + std::to_string(i) + "]";
+      as_text(item, function, where.c_str());
+    }
+    texts.push_back(as_text(item, function, "strings"));
   }
   return texts;
 }

@@ -107,10 +107,13 @@ std::size_t next_box_command(std::string_view s, std::size_t pos, Command& cmd) 
     if (x >= n) return kNpos;
     i = x + 1;
     std::size_t c = kNpos;
-    if (x >= pos + 3 && s.compare(x - 3, 6, "\\boxed") == 0 && (x + 3 >= n || !is_letter(s[x + 3]))) {
+    // Cheap byte tests first: most 'x' are variables, not part of a box command.
+    if (x >= pos + 3 && s[x - 3] == '\\' && s[x - 2] == 'b' && s[x - 1] == 'o' && x + 2 < n && s[x + 1] == 'e' &&
+        s[x + 2] == 'd' && (x + 3 >= n || !is_letter(s[x + 3]))) {
       c = x - 3;
       cmd = Command{x + 3, true};
-    } else if (x >= pos + 4 && s.compare(x - 4, 5, "\\fbox") == 0 && (x + 1 >= n || !is_letter(s[x + 1]))) {
+    } else if (x >= pos + 4 && s[x - 4] == '\\' && s[x - 3] == 'f' && s[x - 2] == 'b' && s[x - 1] == 'o' &&
+               (x + 1 >= n || !is_letter(s[x + 1]))) {
       c = x - 4;
       cmd = Command{x + 1, false};
     } else {

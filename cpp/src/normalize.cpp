@@ -479,8 +479,34 @@ std::string one_round(std::string_view s, const Options& options, bool& percent)
 
 }  // namespace detail
 
+namespace detail {
+
+// True when no rule can change s: only digits, letters and "+-*()[]|<>!'_", and not both a
+// letter and a digit (a letter after a digit may be a unit word). E.g. "420", "-3", "(A)", "x".
+bool already_canonical(std::string_view s) noexcept {
+  bool letter = false;
+  bool digit = false;
+  for (const char c : s) {
+    if (is_digit(c)) {
+      digit = true;
+    } else if (is_letter(c)) {
+      letter = true;
+    } else if (!(c == '+' || c == '-' || c == '*' || c == '(' || c == ')' || c == '[' || c == ']' || c == '|' ||
+                 c == '<' || c == '>' || c == '!' || c == '\'' || c == '_')) {
+      return false;
+    }
+  }
+  return !(letter && digit);
+}
+
+}  // namespace detail
+
 Normalized normalize(std::string_view s, const Options& options) {
   Normalized result;
+  if (detail::already_canonical(s)) {
+    result.text = std::string(s);
+    return result;
+  }
   std::string current = detail::one_round(s, options, result.percent);
   if (current == s) {  // the input was already canonical: a fixed point after one round
     result.text = std::move(current);
