@@ -184,7 +184,7 @@ def _top_level_boxes(s: str, start: int) -> list[tuple[int, int, int, int]]:
 _SENTENCE_END = re.compile(r"[.!?](?=[ \t\n\r\f\v$\\]|\Z)|\n[ \t\r]*\n")
 
 
-def _unwrap(s: str, a: int, b: int) -> tuple[int, int]:
+def _unwrap_raw(s: str, a: int, b: int) -> tuple[int, int]:
     for _ in range(8):
         ta, tb = _trim(s, a, b)
         if tb - ta < 2 or s[ta] != "\\":
@@ -207,6 +207,10 @@ def _unwrap(s: str, a: int, b: int) -> tuple[int, int]:
         else:
             return a, b
     return a, b
+
+
+def _unwrap(s: str, a: int, b: int) -> tuple[int, int]:
+    return _trim(s, *_unwrap_raw(s, a, b))
 
 
 def _boxed(s: str, start: int) -> RefExtraction | None:

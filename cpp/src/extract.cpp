@@ -173,27 +173,28 @@ std::vector<Box> top_level_boxes(std::string_view s, std::size_t from) {
 }
 
 // \boxed{\boxed{x}} -> x: while the whole (trimmed) content is itself one box, take its content.
+// The result is trimmed of whitespace: \boxed{ 42 } -> "42".
 Range unwrap_box(std::string_view s, Range r) noexcept {
   for (int level = 0; level < kMaxUnwrap; ++level) {
     const Range t = trim(s, r);
-    if (t.end - t.start < 2 || s[t.start] != '\\') return r;
+    if (t.end - t.start < 2 || s[t.start] != '\\') break;
     const std::string_view inner = s.substr(0, t.end);
     const Command cmd = box_command(inner, t.start);
-    if (cmd.name_end == kNpos) return r;
+    if (cmd.name_end == kNpos) break;
     std::size_t k = cmd.name_end;
     while (k < t.end && is_space(s[k])) ++k;
     if (k < t.end && s[k] == '{') {
       const std::size_t close = scan::match_brace(inner, k);
-      if (close != t.end - 1) return r;
+      if (close != t.end - 1) break;
       r = Range{k + 1, close};
     } else if (cmd.boxed && k < t.end) {
-      if (bare_argument_end(inner, k) != t.end) return r;
+      if (bare_argument_end(inner, k) != t.end) break;
       r = Range{k, t.end};
     } else {
-      return r;
+      break;
     }
   }
-  return r;
+  return trim(s, r);
 }
 
 // True when the text between two boxes ends a sentence: '.', '!' or '?' followed by

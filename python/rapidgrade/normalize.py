@@ -73,7 +73,8 @@ class Normalized(NamedTuple):
 def normalize_latex(s: str | bytes, *, units: bool = True, equations: bool = True) -> str | bytes:
     r"""Canonical form of the answer *s* (rules in the module documentation).
 
-    Returns ``str`` for ``str`` input and ``bytes`` for ``bytes`` input.
+    Returns ``str`` for ``str`` input and ``bytes`` for ``bytes`` input. A lone surrogate (which
+    has no UTF-8 form) comes back as ``?``.
 
     >>> normalize_latex(r"\dfrac12")
     '\\frac{1}{2}'

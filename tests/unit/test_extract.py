@@ -35,6 +35,14 @@ def test_boxed_simple_and_offsets() -> None:
     assert text_of(r"the answer is \boxed 5.") == "5"
 
 
+def test_boxed_content_trimmed_and_empty_box() -> None:
+    s = "so \\boxed{  42 \n}"
+    e = extract_answer(s)
+    assert e is not None and e.text == "42" and s[e.start : e.end] == "42"
+    e = extract_answer("nothing: \\boxed{ }")
+    assert e is not None and (e.text, e.method) == ("", "boxed")
+
+
 def test_last_box_wins() -> None:
     s = "First try \\boxed{1}.\n\nOn reflection the result is \\boxed{2}."
     assert text_of(s) == "2"
@@ -431,7 +439,7 @@ _balanced_no_box = st.recursive(
 @given(st.lists(_balanced_no_box, max_size=4).map("".join))
 def test_boxed_round_trip(s: str) -> None:
     e = extract_answer("\\boxed{" + s + "}", strategy="boxed")
-    assert e is not None and e.text == s
+    assert e is not None and e.text == s.strip(" \t\n\r\f\v")
 
 
 def test_docstring_examples() -> None:
