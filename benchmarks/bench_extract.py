@@ -89,7 +89,7 @@ def long_responses(corpus: list[str], count: int, size: int) -> list[str]:
 
 
 def rg_one(texts: list[str]) -> list[object]:
-    out = []
+    out: list[object] = []
     for t in texts:
         e = rapidgrade.extract_answer(t)
         out.append(rapidgrade.normalize_latex(e.text) if e is not None else None)
@@ -99,11 +99,11 @@ def rg_one(texts: list[str]) -> list[object]:
 def rg_batch(texts: list[str], threads: int) -> list[object]:
     found = rapidgrade.extract_many(texts, threads=threads)
     answers = [e.text for e in found if e is not None]
-    return rapidgrade.normalize_many(answers, threads=threads)
+    return list(rapidgrade.normalize_many(answers, threads=threads))
 
 
 def ref_one(texts: list[str]) -> list[object]:
-    out = []
+    out: list[object] = []
     for t in texts:
         e = ref.extract_answer(t)
         out.append(ref.strip_string(e.text) if e is not None else None)
