@@ -294,3 +294,35 @@ def test_any_text_is_accepted(s: str) -> None:
     out = normalize_latex(s)
     assert isinstance(out, str)
     assert normalize_latex(out) == out
+
+
+def test_keyword_defaults_match_core() -> None:
+    """The wrappers' keyword defaults are the compiled functions' defaults (and the stub's)."""
+    import ast
+    import inspect
+    from pathlib import Path
+
+    import rapidgrade
+    from rapidgrade import _core
+
+    stub = ast.parse((Path(rapidgrade.__file__).parent / "_core.pyi").read_text())
+    stub_defaults = {
+        node.name: {a.arg: ast.literal_eval(d) for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults) if d is not None}
+        for node in stub.body
+        if isinstance(node, ast.FunctionDef)
+    }
+    names = ["extract_answer", "extract_many", "extract_fields", "normalize_latex", "normalize_answer",
+             "normalize_many", "normalize_answer_many"]
+    for name in names:
+        signature = str(getattr(_core, name).__doc__).splitlines()[0]
+        core: dict[str, object] = {}
+        for part in signature.split("*, ", 1)[1].rsplit(")", 1)[0].split(", "):
+            key, value = part.split(" = ")
+            core[key.split(":")[0]] = ast.literal_eval(value)
+        wrapper = {
+            p.name: p.default
+            for p in inspect.signature(getattr(rapidgrade, name)).parameters.values()
+            if p.kind is inspect.Parameter.KEYWORD_ONLY
+        }
+        assert wrapper == core, name
+        assert stub_defaults[name] == core, name
