@@ -2,6 +2,9 @@
 // tuple subclass (rapidgrade.extract.Extraction, a NamedTuple) with tuple.__new__.
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <optional>
 #include <string>
@@ -60,15 +63,46 @@ py::object new_record(const py::handle& type, std::initializer_list<py::object> 
   return py::reinterpret_steal<py::object>(record);
 }
 
-py::object build(const Text& text, std::optional<Extraction>& found, const py::handle& type) {
-  if (!found) return py::none();
-  Extraction& e = *found;
+// Code points in s[from, to): bytes that are not UTF-8 continuation bytes (10xxxxxx), counted
+// eight at a time (the answer usually sits at the end of a long response, so this runs over the
+// whole text). Agrees with utf8::count_code_points.
+std::size_t count_code_points_fast(std::string_view s, std::size_t from, std::size_t to) noexcept {
+  std::size_t count = 0;
+  std::size_t i = from;
+  for (; i + 8 <= to; i += 8) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, s.data() + i, 8);
+    // bit 7 set and bit 6 clear in a byte marks a continuation byte
+    const std::uint64_t cont = (w & ~(w << 1)) & 0x8080808080808080ULL;
+    count += 8 - static_cast<std::size_t>(((cont >> 7) * 0x0101010101010101ULL) >> 56);
+  }
+  return count + utf8::count_code_points(s, i, to);
+}
+
+// Rewrites the byte offsets of an extraction into the caller's units (code points for str).
+// Touches no Python object, so batch workers call it with the GIL released.
+void convert_offsets(const Text& text, Extraction& e) {
+  if (text.ascii) return;
   std::vector<std::size_t*> offsets{&e.start, &e.end};
   for (auto& p : e.parts) {
     offsets.push_back(&p.start);
     offsets.push_back(&p.end);
   }
-  to_caller_units(text, offsets);
+  std::sort(offsets.begin(), offsets.end(), [](const std::size_t* x, const std::size_t* y) { return *x < *y; });
+  std::size_t byte = 0;
+  std::size_t cp = 0;
+  for (std::size_t* off : offsets) {
+    const std::size_t target = std::min(*off, text.utf8.size());
+    cp += count_code_points_fast(text.utf8, byte, target);
+    byte = target;
+    *off = cp;
+  }
+}
+
+// The record for `found`, whose offsets are already in the caller's units.
+py::object build(const Text& text, std::optional<Extraction>& found, const py::handle& type) {
+  if (!found) return py::none();
+  Extraction& e = *found;
   py::object answer;
   if (e.parts.empty()) {
     answer = slice(text, e.start, e.end);
@@ -105,6 +139,7 @@ py::object extract_answer(const py::handle& text_obj, const py::handle& type, co
   const Method m = resolve_strategy(strategy, "extract_answer");
   const Text text = as_text(text_obj, "extract_answer", "text");
   std::optional<Extraction> found = extract::extract_answer(text.utf8, m);
+  if (found) convert_offsets(text, *found);
   return build(text, found, type);
 }
 
@@ -119,7 +154,10 @@ py::list extract_many(const py::handle& texts_obj, const py::handle& type, const
   const std::vector<Text> texts = texts_of(texts_obj, "extract_many", "texts");
   const std::size_t n = texts.size();
   std::vector<std::optional<Extraction>> results(n);
-  run_released(n, n_threads, [&](std::size_t i) { results[i] = extract::extract_answer(texts[i].utf8, m); });
+  run_released(n, n_threads, [&](std::size_t i) {
+    results[i] = extract::extract_answer(texts[i].utf8, m);
+    if (results[i]) convert_offsets(texts[i], *results[i]);
+  });
   py::list out(n);
   for (std::size_t i = 0; i < n; ++i) out[i] = build(texts[i], results[i], type);
   return out;

@@ -276,6 +276,16 @@ def test_code_point_and_byte_offsets() -> None:
     assert multi is not None and multi.text == "α, β".encode()
 
 
+def test_offsets_in_long_non_ascii_text() -> None:
+    for prefix in ("", "a", "ab", "abc", "abcdefg"):
+        s = prefix + "é😀한x" * 5001 + " \\boxed{√2} and \\boxed{ü}"
+        for e in (extract_answer(s), extract_many([s], threads=2)[0]):
+            assert e is not None and e.text == "√2, ü"
+            assert e.start == s.index("√2") and e.end == s.index("ü}") + 1
+        last = extract_answer(s, strategy="last_number")
+        assert last is not None and s[last.start : last.end] == last.text == "2"
+
+
 def test_errors() -> None:
     with pytest.raises(TypeError, match="extract_answer: text must be str or bytes"):
         extract_answer(3)  # type: ignore[arg-type]
