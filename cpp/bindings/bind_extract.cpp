@@ -60,6 +60,11 @@ py::object new_record(const py::handle& type, std::initializer_list<py::object> 
   if (record == nullptr) throw py::error_already_set();
   Py_ssize_t k = 0;
   for (const py::object& item : items) PyTuple_SET_ITEM(record, k++, item.inc_ref().ptr());
+  // A record holds only str/bytes and int objects and has no __dict__, so it can never be part
+  // of a reference cycle: stop the cycle collector from tracking it, as CPython itself does for
+  // plain tuples of atoms. (A batch makes one record per input; tracked, they made the young-
+  // generation collections a tenth of the cost of extract_many.)
+  if (t->tp_dictoffset == 0 && PyType_IS_GC(t)) PyObject_GC_UnTrack(record);
   return py::reinterpret_steal<py::object>(record);
 }
 

@@ -20,6 +20,15 @@ py::object to_python(const std::string& s, bool as_bytes) {
   return py::reinterpret_steal<py::object>(out);
 }
 
+// The normalized text as the caller's type; the caller's own object when nothing changed (a
+// canonical answer, the common case), which saves decoding and allocating a new one.
+py::object result_object(const Text& text, const std::string& out) {
+  PyObject* original = text.original.ptr();
+  const bool exact = text.is_bytes ? PyBytes_CheckExact(original) : PyUnicode_CheckExact(original);
+  if (exact && !text.encoded && out.size() == text.utf8.size() && out == text.utf8) return text.original;
+  return to_python(out, text.is_bytes);
+}
+
 void check_tuple_type(const py::handle& type, const char* function) {
   if (!PyType_Check(type.ptr()) ||
       !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(type.ptr()), &PyTuple_Type)) {
@@ -27,8 +36,8 @@ void check_tuple_type(const py::handle& type, const char* function) {
   }
 }
 
-py::object build(const Normalized& r, bool as_bytes, const py::handle& type) {
-  py::tuple args = py::make_tuple(py::make_tuple(to_python(r.text, as_bytes), py::bool_(r.percent)));
+py::object build(const Normalized& r, const Text& text, const py::handle& type) {
+  py::tuple args = py::make_tuple(py::make_tuple(result_object(text, r.text), py::bool_(r.percent)));
   PyObject* item = PyTuple_Type.tp_new(reinterpret_cast<PyTypeObject*>(type.ptr()), args.ptr(), nullptr);
   if (item == nullptr) throw py::error_already_set();
   return py::reinterpret_steal<py::object>(item);
@@ -58,13 +67,13 @@ std::vector<Text> texts_of(const py::handle& obj, const char* function) {
 py::object normalize_latex(const py::handle& s, bool units, bool equations) {
   const Text text = as_text(s, "normalize_latex", "s");
   const Normalized r = normalize::normalize(text.utf8, Options{units, equations});
-  return to_python(r.text, text.is_bytes);
+  return result_object(text, r.text);
 }
 
 py::object normalize_answer(const py::handle& s, const py::handle& type, bool units, bool equations) {
   check_tuple_type(type, "normalize_answer");
   const Text text = as_text(s, "normalize_answer", "s");
-  return build(normalize::normalize(text.utf8, Options{units, equations}), text.is_bytes, type);
+  return build(normalize::normalize(text.utf8, Options{units, equations}), text, type);
 }
 
 std::vector<Normalized> run_many(const std::vector<Text>& texts, bool units, bool equations, const py::object& threads,
@@ -80,7 +89,7 @@ py::list normalize_many(const py::handle& strings, bool units, bool equations, c
   const std::vector<Text> texts = texts_of(strings, "normalize_many");
   const std::vector<Normalized> results = run_many(texts, units, equations, threads, "normalize_many");
   py::list out(texts.size());
-  for (std::size_t i = 0; i < texts.size(); ++i) out[i] = to_python(results[i].text, texts[i].is_bytes);
+  for (std::size_t i = 0; i < texts.size(); ++i) out[i] = result_object(texts[i], results[i].text);
   return out;
 }
 
@@ -90,7 +99,7 @@ py::list normalize_answer_many(const py::handle& strings, const py::handle& type
   const std::vector<Text> texts = texts_of(strings, "normalize_answer_many");
   const std::vector<Normalized> results = run_many(texts, units, equations, threads, "normalize_answer_many");
   py::list out(texts.size());
-  for (std::size_t i = 0; i < texts.size(); ++i) out[i] = build(results[i], texts[i].is_bytes, type);
+  for (std::size_t i = 0; i < texts.size(); ++i) out[i] = build(results[i], texts[i], type);
   return out;
 }
 

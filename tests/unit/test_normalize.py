@@ -326,3 +326,16 @@ def test_keyword_defaults_match_core() -> None:
         }
         assert wrapper == core, name
         assert stub_defaults[name] == core, name
+
+
+def test_returns_plain_str_and_bytes() -> None:
+    class Sub(str):
+        pass
+
+    class SubBytes(bytes):
+        pass
+
+    for value, kind in ((Sub("420"), str), (SubBytes(b"420"), bytes), ("420", str), (b"420", bytes)):
+        out = normalize_latex(value)
+        assert type(out) is kind and out == kind(value)
+    assert type(normalize_many([Sub("x")])[0]) is str
