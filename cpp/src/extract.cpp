@@ -389,6 +389,24 @@ std::optional<Extraction> find_answer_is(std::string_view s, std::size_t from) {
 
 std::size_t line_end(std::string_view s, std::size_t i) noexcept { return find_byte(s, i, '\n'); }
 
+// The position of the next `marker` at or after pos that begins a line of s[from, n) (only
+// blanks before it on its line), or kNpos; `line_start` is set to the start of that line.
+// Searches for the marker's first byte with memchr ('#' and '`' are rare in prose and LaTeX).
+std::size_t next_marker_line(std::string_view s, std::size_t from, std::size_t pos, std::string_view marker,
+                             std::size_t& line_start) noexcept {
+  const std::size_t n = s.size();
+  for (std::size_t p = find_byte(s, pos, marker[0]); p < n; p = find_byte(s, p + 1, marker[0])) {
+    if (!starts_with(s, p, marker)) continue;
+    std::size_t b = p;
+    while (b > from && is_blank(s[b - 1])) --b;
+    if (b == from || s[b - 1] == '\n') {
+      line_start = b;
+      return p;
+    }
+  }
+  return kNpos;
+}
+
 // "#### X": X is a plain number, possibly with '$', separators, sign, '/' and spaces.
 bool gsm8k_value(std::string_view s, Range r) noexcept {
   bool digit = false;
@@ -426,18 +444,14 @@ std::optional<Extraction> find_tagged(std::string_view s, std::size_t from) {
   }
   // #### X at the start of a line (after blanks), the last valid one.
   std::optional<Range> best;
-  const std::size_t n = s.size();
-  for (std::size_t i = from; i < n;) {
-    std::size_t k = i;
-    while (k < n && is_blank(s[k])) ++k;
+  std::size_t line_start = 0;
+  for (std::size_t k = next_marker_line(s, from, from, "####", line_start); k != kNpos;) {
     const std::size_t eol = line_end(s, k);
-    if (starts_with(s, k, "####")) {
-      Range r = trim(s, Range{k + 4, eol});
-      while (r.end > r.start && s[r.end - 1] == '.') --r.end;
-      r = trim(s, r);
-      if (r.end > r.start && gsm8k_value(s, r)) best = r;
-    }
-    i = eol + 1;
+    Range r = trim(s, Range{k + 4, eol});
+    while (r.end > r.start && s[r.end - 1] == '.') --r.end;
+    r = trim(s, r);
+    if (r.end > r.start && gsm8k_value(s, r)) best = r;
+    k = eol < s.size() ? next_marker_line(s, from, eol + 1, "####", line_start) : kNpos;
   }
   if (!best) return std::nullopt;
   Extraction e;
@@ -457,11 +471,10 @@ std::optional<Extraction> find_code_output(std::string_view s, std::size_t from)
   bool seen_code = false;
   std::size_t content_start = 0;
   std::optional<Range> best;
-  for (std::size_t i = from; i < n;) {
-    std::size_t k = i;
-    while (k < n && is_blank(s[k])) ++k;
+  std::size_t i = 0;  // start of the fence line
+  for (std::size_t k = next_marker_line(s, from, from, "```", i); k != kNpos;) {
     const std::size_t eol = line_end(s, k);
-    if (starts_with(s, k, "```")) {
+    {
       const Range info = trim(s, Range{k + 3, eol});
       if (!in_block) {
         std::size_t w = info.start;
@@ -482,7 +495,7 @@ std::optional<Extraction> find_code_output(std::string_view s, std::size_t from)
         in_block = false;
       }
     }
-    i = eol + 1;
+    k = eol < n ? next_marker_line(s, from, eol + 1, "```", i) : kNpos;
   }
   if (!best) return std::nullopt;
   Extraction e;
