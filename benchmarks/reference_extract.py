@@ -184,13 +184,16 @@ def _top_level_boxes(s: str, start: int) -> list[tuple[int, int, int, int]]:
 _SENTENCE_END = re.compile(r"[.!?](?=[ \t\n\r\f\v$\\]|\Z)|\n[ \t\r]*\n")
 
 
+_BOX_COMMAND = re.compile(r"\\(boxed|fbox)(?![A-Za-z])")
+
+
 def _unwrap_raw(s: str, a: int, b: int) -> tuple[int, int]:
     for _ in range(8):
         ta, tb = _trim(s, a, b)
         if tb - ta < 2 or s[ta] != "\\":
             return a, b
         inner = s[:tb]
-        m = re.compile(r"\\(boxed|fbox)(?![A-Za-z])").match(inner, ta)
+        m = _BOX_COMMAND.match(inner, ta)
         if m is None:
             return a, b
         k = m.end()
