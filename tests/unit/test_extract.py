@@ -69,6 +69,9 @@ def test_boxed_text_choice() -> None:
 def test_escaped_braces_inside_box() -> None:
     assert text_of(r"\boxed{\{1, 2\}}") == r"\{1, 2\}"
     assert text_of(r"\boxed{\left\{ 3 \right\}}") == r"\left\{ 3 \right\}"
+    assert text_of(r"\boxed{a\}}") == r"a\}"
+    # the only closing brace is escaped: the box never closes
+    assert extract_answer(r"\boxed{a\}", strategy="boxed") is None
 
 
 def test_escaped_backslash_is_not_a_box() -> None:
