@@ -12,6 +12,14 @@ __version__ = "0.1.0"
 
 from rapidgrade.distance import closest, edit_distance, edit_distance_many
 from rapidgrade.errors import LimitError, ParseError
+from rapidgrade.extract import Extraction, extract_answer, extract_fields, extract_many
+from rapidgrade.normalize import (
+    Normalized,
+    normalize_answer,
+    normalize_answer_many,
+    normalize_latex,
+    normalize_many,
+)
 from rapidgrade.scan import Span, find_boxed, find_boxed_many, find_math_spans
 from rapidgrade.verdict import GradeResults, Verdict
 
@@ -56,23 +64,32 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "closest",
+    "edit_distance",
+    "edit_distance_many",
     "ExprExtractionConfig",
+    "extract_answer",
+    "extract_fields",
+    "extract_many",
+    "Extraction",
+    "find_boxed",
+    "find_boxed_many",
+    "find_math_spans",
     "GradeResults",
     "LatexExtractionConfig",
     "LatexNormalizationConfig",
     "LimitError",
     "NormalizationConfig",
+    "normalize_answer",
+    "normalize_answer_many",
+    "normalize_latex",
+    "normalize_many",
+    "Normalized",
+    "parse",
     "ParseError",
     "Span",
     "StringExtractionConfig",
     "Verdict",
-    "__version__",
-    "closest",
-    "edit_distance",
-    "edit_distance_many",
-    "find_boxed",
-    "find_boxed_many",
-    "find_math_spans",
-    "parse",
     "verify",
+    "__version__",
 ]

@@ -21,3 +21,29 @@ def closest(word: str, choices: Iterable[str], *, max_distance: int | None = Non
 def edit_distance_many(
     pairs: Sequence[tuple[str, str]], *, max_distance: int | None = None, threads: int | None = None
 ) -> list[int]: ...
+
+# extract
+def extract_answer(text: str | bytes, extraction_type: type[_T], *, strategy: str = "auto") -> _T | None: ...
+def extract_many(
+    texts: Sequence[str | bytes], extraction_type: type[_T], *, strategy: str = "auto", threads: int | None = None
+) -> list[_T | None]: ...
+def extract_fields(text: str | bytes, *, function: str = "u", variable: str = "x") -> dict[str, object]: ...
+
+# normalize
+UNIT_WORDS: tuple[str, ...]
+
+def normalize_latex(s: str | bytes, *, units: bool = True, equations: bool = True) -> str | bytes: ...
+def normalize_answer(
+    s: str | bytes, normalized_type: type[_T], *, units: bool = True, equations: bool = True
+) -> _T: ...
+def normalize_many(
+    strings: Sequence[str | bytes], *, units: bool = True, equations: bool = True, threads: int | None = None
+) -> list[str | bytes]: ...
+def normalize_answer_many(
+    strings: Sequence[str | bytes],
+    normalized_type: type[_T],
+    *,
+    units: bool = True,
+    equations: bool = True,
+    threads: int | None = None,
+) -> list[_T]: ...

@@ -1,0 +1,220 @@
+// Bindings of rapidgrade::extract. Extractions are built as instances of the caller-supplied
+// tuple subclass (rapidgrade.extract.Extraction, a NamedTuple) with tuple.__new__.
+#include <pybind11/pybind11.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "convert.hpp"
+#include "rapidgrade/extract.hpp"
+
+namespace rapidgrade::bindings {
+namespace {
+
+using extract::Extraction;
+using extract::Method;
+
+void check_tuple_type(const py::handle& type, const char* function) {
+  if (!PyType_Check(type.ptr()) ||
+      !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(type.ptr()), &PyTuple_Type)) {
+    throw py::type_error(std::string(function) + ": extraction_type must be a tuple subclass");
+  }
+}
+
+Method resolve_strategy(const py::handle& strategy, const char* function) {
+  if (!PyUnicode_Check(strategy.ptr())) {
+    throw py::type_error(std::string(function) + ": strategy must be a str");
+  }
+  Py_ssize_t size = 0;
+  const char* data = PyUnicode_AsUTF8AndSize(strategy.ptr(), &size);
+  if (data == nullptr) throw py::error_already_set();
+  const std::string_view name(data, static_cast<std::size_t>(size));
+  Method m = Method::kAuto;
+  if (!extract::parse_strategy(name, m)) {
+    throw py::value_error(std::string(function) + ": unknown strategy '" + std::string(name) +
+                          "' (expected auto, boxed, answer_is, tagged, code_output or last_number)");
+  }
+  return m;
+}
+
+// The method names as interned str objects, created once when the module is initialized and
+// kept for the life of the process (immutable; never freed, so never touched after finalization).
+constexpr int kMethodCount = static_cast<int>(Method::kLastNumber) + 1;
+PyObject* g_method_names[kMethodCount] = {};
+
+py::object method_object(Method m) {
+  return py::reinterpret_borrow<py::object>(g_method_names[static_cast<int>(m)]);
+}
+
+// An instance of the tuple subclass `type` holding `items`, allocated directly (what
+// tuple.__new__(type, items) does, without the intermediate tuples).
+py::object new_record(const py::handle& type, std::initializer_list<py::object> items) {
+  auto* t = reinterpret_cast<PyTypeObject*>(type.ptr());
+  PyObject* record = t->tp_alloc(t, static_cast<Py_ssize_t>(items.size()));
+  if (record == nullptr) throw py::error_already_set();
+  Py_ssize_t k = 0;
+  for (const py::object& item : items) PyTuple_SET_ITEM(record, k++, item.inc_ref().ptr());
+  // A record holds only str/bytes and int objects and has no __dict__, so it can never be part
+  // of a reference cycle: stop the cycle collector from tracking it, as CPython itself does for
+  // plain tuples of atoms. (A batch makes one record per input; tracked, they made the young-
+  // generation collections a tenth of the cost of extract_many.)
+  if (t->tp_dictoffset == 0 && PyType_IS_GC(t)) PyObject_GC_UnTrack(record);
+  return py::reinterpret_steal<py::object>(record);
+}
+
+// Code points in s[from, to): bytes that are not UTF-8 continuation bytes (10xxxxxx), counted
+// eight at a time (the answer usually sits at the end of a long response, so this runs over the
+// whole text). Agrees with utf8::count_code_points.
+std::size_t count_code_points_fast(std::string_view s, std::size_t from, std::size_t to) noexcept {
+  std::size_t count = 0;
+  std::size_t i = from;
+  for (; i + 8 <= to; i += 8) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, s.data() + i, 8);
+    // bit 7 set and bit 6 clear in a byte marks a continuation byte
+    const std::uint64_t cont = (w & ~(w << 1)) & 0x8080808080808080ULL;
+    count += 8 - static_cast<std::size_t>(((cont >> 7) * 0x0101010101010101ULL) >> 56);
+  }
+  return count + utf8::count_code_points(s, i, to);
+}
+
+// Rewrites the byte offsets of an extraction into the caller's units (code points for str).
+// Touches no Python object, so batch workers call it with the GIL released.
+void convert_offsets(const Text& text, Extraction& e) {
+  if (text.ascii) return;
+  std::vector<std::size_t*> offsets{&e.start, &e.end};
+  for (auto& p : e.parts) {
+    offsets.push_back(&p.start);
+    offsets.push_back(&p.end);
+  }
+  std::sort(offsets.begin(), offsets.end(), [](const std::size_t* x, const std::size_t* y) { return *x < *y; });
+  std::size_t byte = 0;
+  std::size_t cp = 0;
+  for (std::size_t* off : offsets) {
+    const std::size_t target = std::min(*off, text.utf8.size());
+    cp += count_code_points_fast(text.utf8, byte, target);
+    byte = target;
+    *off = cp;
+  }
+}
+
+// The record for `found`, whose offsets are already in the caller's units.
+py::object build(const Text& text, std::optional<Extraction>& found, const py::handle& type) {
+  if (!found) return py::none();
+  Extraction& e = *found;
+  py::object answer;
+  if (e.parts.empty()) {
+    answer = slice(text, e.start, e.end);
+  } else {
+    py::list pieces(e.parts.size());
+    for (std::size_t k = 0; k < e.parts.size(); ++k) pieces[k] = slice(text, e.parts[k].start, e.parts[k].end);
+    answer = text.is_bytes ? py::bytes(", ").attr("join")(pieces) : py::str(", ").attr("join")(pieces);
+  }
+  return new_record(type, {answer, py::int_(e.start), py::int_(e.end), method_object(e.method)});
+}
+
+// The items of a sequence of str/bytes as Text, reading lists and tuples directly. The argument
+// name for an error message is only built when an item has the wrong type.
+std::vector<Text> texts_of(const py::handle& obj, const char* function, const char* argument) {
+  py::object fast = py::reinterpret_steal<py::object>(PySequence_Fast(obj.ptr(), "not a sequence"));
+  if (!fast) throw py::error_already_set();
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
+  PyObject** items = PySequence_Fast_ITEMS(fast.ptr());
+  std::vector<Text> texts;
+  texts.reserve(static_cast<std::size_t>(n));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* item = items[i];
+    if (!PyUnicode_Check(item) && !PyBytes_Check(item)) {
+      const std::string where = std::string(argument) + "[" + std::to_string(i) + "]";
+      as_text(item, function, where.c_str());  // raises the TypeError
+    }
+    texts.push_back(as_text(item, function, argument));
+  }
+  return texts;
+}
+
+py::object extract_answer(const py::handle& text_obj, const py::handle& type, const py::handle& strategy) {
+  check_tuple_type(type, "extract_answer");
+  const Method m = resolve_strategy(strategy, "extract_answer");
+  const Text text = as_text(text_obj, "extract_answer", "text");
+  std::optional<Extraction> found = extract::extract_answer(text.utf8, m);
+  if (found) convert_offsets(text, *found);
+  return build(text, found, type);
+}
+
+py::list extract_many(const py::handle& texts_obj, const py::handle& type, const py::handle& strategy,
+                      const py::object& threads) {
+  check_tuple_type(type, "extract_many");
+  const Method m = resolve_strategy(strategy, "extract_many");
+  const unsigned n_threads = resolve_threads(threads, "extract_many");
+  if (PyUnicode_Check(texts_obj.ptr()) || PyBytes_Check(texts_obj.ptr()) || !PySequence_Check(texts_obj.ptr())) {
+    throw py::type_error("extract_many: texts must be a sequence of str");
+  }
+  const std::vector<Text> texts = texts_of(texts_obj, "extract_many", "texts");
+  const std::size_t n = texts.size();
+  std::vector<std::optional<Extraction>> results(n);
+  run_released(n, n_threads, [&](std::size_t i) {
+    results[i] = extract::extract_answer(texts[i].utf8, m);
+    if (results[i]) convert_offsets(texts[i], *results[i]);
+  });
+  py::list out(n);
+  for (std::size_t i = 0; i < n; ++i) out[i] = build(texts[i], results[i], type);
+  return out;
+}
+
+py::dict extract_fields(const py::handle& text_obj, const py::handle& function_obj, const py::handle& variable_obj) {
+  const Text text = as_text(text_obj, "extract_fields", "text");
+  if (!PyUnicode_Check(function_obj.ptr()) || !PyUnicode_Check(variable_obj.ptr())) {
+    throw py::type_error("extract_fields: function and variable must be str");
+  }
+  const std::string function = function_obj.cast<std::string>();
+  const std::string variable = variable_obj.cast<std::string>();
+  if (function.empty() || variable.empty()) {
+    throw py::value_error("extract_fields: function and variable must be non-empty");
+  }
+  extract::Fields f = extract::extract_fields(text.utf8, function, variable);
+  std::vector<std::size_t*> offsets;
+  if (f.solution) {
+    offsets.push_back(&f.solution->start);
+    offsets.push_back(&f.solution->end);
+  }
+  if (f.reasoning) {
+    offsets.push_back(&f.reasoning->start);
+    offsets.push_back(&f.reasoning->end);
+  }
+  to_caller_units(text, offsets);
+  py::dict out;
+  if (f.solution) out["solution"] = slice(text, f.solution->start, f.solution->end);
+  if (f.has_solution) out["has_solution"] = py::bool_(*f.has_solution);
+  if (f.solution_type) out["solution_type"] = py::str(*f.solution_type);
+  if (f.reasoning) out["reasoning"] = slice(text, f.reasoning->start, f.reasoning->end);
+  return out;
+}
+
+}  // namespace
+
+void bind_extract(py::module_& m) {
+  for (int k = 0; k < kMethodCount; ++k) {
+    if (g_method_names[k] == nullptr) {
+      g_method_names[k] = PyUnicode_InternFromString(extract::method_name(static_cast<Method>(k)));
+      if (g_method_names[k] == nullptr) throw py::error_already_set();
+    }
+  }
+  m.def("extract_answer", &extract_answer, py::arg("text"), py::arg("extraction_type"), py::kw_only(),
+        py::arg("strategy") = "auto",
+        "The final answer in text as an extraction_type(text, start, end, method), or None.");
+  m.def("extract_many", &extract_many, py::arg("texts"), py::arg("extraction_type"), py::kw_only(),
+        py::arg("strategy") = "auto", py::arg("threads") = py::none(),
+        "extract_answer over a sequence of texts on `threads` threads with the GIL released.");
+  m.def("extract_fields", &extract_fields, py::arg("text"), py::kw_only(), py::arg("function") = "u",
+        py::arg("variable") = "x",
+        "Key/value answer fields (solution, has_solution, solution_type, reasoning) found in text.");
+}
+
+}  // namespace rapidgrade::bindings

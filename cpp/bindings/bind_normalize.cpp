@@ -1,0 +1,125 @@
+// Bindings of rapidgrade::normalize. str in, str out (bytes in, bytes out).
+#include <pybind11/pybind11.h>
+
+#include <string>
+#include <vector>
+
+#include "convert.hpp"
+#include "rapidgrade/normalize.hpp"
+
+namespace rapidgrade::bindings {
+namespace {
+
+using normalize::Normalized;
+using normalize::Options;
+
+py::object to_python(const std::string& s, bool as_bytes) {
+  PyObject* out = as_bytes ? PyBytes_FromStringAndSize(s.data(), static_cast<Py_ssize_t>(s.size()))
+                           : PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
+  if (out == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(out);
+}
+
+// The normalized text as the caller's type; the caller's own object when nothing changed (a
+// canonical answer, the common case), which saves decoding and allocating a new one.
+py::object result_object(const Text& text, const std::string& out) {
+  PyObject* original = text.original.ptr();
+  const bool exact = text.is_bytes ? PyBytes_CheckExact(original) : PyUnicode_CheckExact(original);
+  if (exact && !text.encoded && out.size() == text.utf8.size() && out == text.utf8) return text.original;
+  return to_python(out, text.is_bytes);
+}
+
+void check_tuple_type(const py::handle& type, const char* function) {
+  if (!PyType_Check(type.ptr()) ||
+      !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(type.ptr()), &PyTuple_Type)) {
+    throw py::type_error(std::string(function) + ": normalized_type must be a tuple subclass");
+  }
+}
+
+py::object build(const Normalized& r, const Text& text, const py::handle& type) {
+  py::tuple args = py::make_tuple(py::make_tuple(result_object(text, r.text), py::bool_(r.percent)));
+  PyObject* item = PyTuple_Type.tp_new(reinterpret_cast<PyTypeObject*>(type.ptr()), args.ptr(), nullptr);
+  if (item == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(item);
+}
+
+std::vector<Text> texts_of(const py::handle& obj, const char* function) {
+  if (PyUnicode_Check(obj.ptr()) || PyBytes_Check(obj.ptr()) || !PySequence_Check(obj.ptr())) {
+    throw py::type_error(std::string(function) + ": strings must be a sequence of str");
+  }
+  py::object fast = py::reinterpret_steal<py::object>(PySequence_Fast(obj.ptr(), "not a sequence"));
+  if (!fast) throw py::error_already_set();
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
+  PyObject** items = PySequence_Fast_ITEMS(fast.ptr());
+  std::vector<Text> texts;
+  texts.reserve(static_cast<std::size_t>(n));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* item = items[i];
+    if (!PyUnicode_Check(item) && !PyBytes_Check(item)) {  // the message names the item
+      const std::string where = "strings[" + std::to_string(i) + "]";
+      as_text(item, function, where.c_str());
+    }
+    texts.push_back(as_text(item, function, "strings"));
+  }
+  return texts;
+}
+
+py::object normalize_latex(const py::handle& s, bool units, bool equations) {
+  const Text text = as_text(s, "normalize_latex", "s");
+  const Normalized r = normalize::normalize(text.utf8, Options{units, equations});
+  return result_object(text, r.text);
+}
+
+py::object normalize_answer(const py::handle& s, const py::handle& type, bool units, bool equations) {
+  check_tuple_type(type, "normalize_answer");
+  const Text text = as_text(s, "normalize_answer", "s");
+  return build(normalize::normalize(text.utf8, Options{units, equations}), text, type);
+}
+
+std::vector<Normalized> run_many(const std::vector<Text>& texts, bool units, bool equations, const py::object& threads,
+                                 const char* function) {
+  const unsigned n_threads = resolve_threads(threads, function);
+  std::vector<Normalized> out(texts.size());
+  const Options options{units, equations};
+  run_released(texts.size(), n_threads, [&](std::size_t i) { out[i] = normalize::normalize(texts[i].utf8, options); });
+  return out;
+}
+
+py::list normalize_many(const py::handle& strings, bool units, bool equations, const py::object& threads) {
+  const std::vector<Text> texts = texts_of(strings, "normalize_many");
+  const std::vector<Normalized> results = run_many(texts, units, equations, threads, "normalize_many");
+  py::list out(texts.size());
+  for (std::size_t i = 0; i < texts.size(); ++i) out[i] = result_object(texts[i], results[i].text);
+  return out;
+}
+
+py::list normalize_answer_many(const py::handle& strings, const py::handle& type, bool units, bool equations,
+                               const py::object& threads) {
+  check_tuple_type(type, "normalize_answer_many");
+  const std::vector<Text> texts = texts_of(strings, "normalize_answer_many");
+  const std::vector<Normalized> results = run_many(texts, units, equations, threads, "normalize_answer_many");
+  py::list out(texts.size());
+  for (std::size_t i = 0; i < texts.size(); ++i) out[i] = build(results[i], texts[i], type);
+  return out;
+}
+
+}  // namespace
+
+void bind_normalize(py::module_& m) {
+  py::tuple units(normalize::kUnitWordCount);
+  for (std::size_t k = 0; k < normalize::kUnitWordCount; ++k) units[k] = py::str(std::string(normalize::kUnitWords[k]));
+  m.attr("UNIT_WORDS") = units;
+  m.def("normalize_latex", &normalize_latex, py::arg("s"), py::kw_only(), py::arg("units") = true,
+        py::arg("equations") = true, "Canonical form of an answer string (see rapidgrade.normalize_latex).");
+  m.def("normalize_answer", &normalize_answer, py::arg("s"), py::arg("normalized_type"), py::kw_only(),
+        py::arg("units") = true, py::arg("equations") = true,
+        "normalize_latex plus whether a percent sign was removed, as normalized_type(text, percent).");
+  m.def("normalize_many", &normalize_many, py::arg("strings"), py::kw_only(), py::arg("units") = true,
+        py::arg("equations") = true, py::arg("threads") = py::none(),
+        "normalize_latex over a sequence on `threads` threads with the GIL released.");
+  m.def("normalize_answer_many", &normalize_answer_many, py::arg("strings"), py::arg("normalized_type"),
+        py::kw_only(), py::arg("units") = true, py::arg("equations") = true, py::arg("threads") = py::none(),
+        "normalize_answer over a sequence on `threads` threads with the GIL released.");
+}
+
+}  // namespace rapidgrade::bindings

@@ -1,0 +1,91 @@
+// Final-answer extraction from free-form model output.
+//
+// All offsets are byte offsets into the UTF-8 input; the bindings convert them to the caller's
+// units (code points for Python str). Every routine is a hand-written scanner: O(n) time in the
+// input length, no recursion, no std::regex, any brace depth. Invalid UTF-8 is tolerated (the
+// scanners only compare ASCII bytes and the UTF-8 encoding of U+2212).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rapidgrade::extract {
+
+/// Which rule found an answer. kAuto is only a strategy, never a method.
+enum class Method : std::uint8_t {
+  kAuto,
+  kBoxed,        // the last top-level \boxed{...} / \fbox{...}
+  kBoxedMulti,   // several boxes in the final sentence, joined with ", "
+  kAnswerIs,     // "the answer is X", "Final Answer: X", "**Answer:** X", "answer: X"
+  kTagged,       // <answer>X</answer>, or GSM8K-style "#### X"
+  kCodeOutput,   // the last ```output / ```text block that follows a code block
+  kLastNumber,   // the last number in the text
+};
+
+/// Name exposed to Python: "auto", "boxed", "boxed_multi", "answer_is", "tagged", "code_output",
+/// "last_number".
+const char* method_name(Method method) noexcept;
+
+/// Parses a strategy name (any method name except "boxed_multi"). Returns false when unknown.
+bool parse_strategy(std::string_view name, Method& out) noexcept;
+
+/// A part [start, end) of the input.
+struct Range {
+  std::size_t start = 0;
+  std::size_t end = 0;
+};
+
+/// An extracted answer. For every method but kBoxedMulti the answer is text[start, end) and
+/// `parts` is empty. For kBoxedMulti, `parts` holds each box's content in order, the answer is
+/// their texts joined with ", ", and [start, end) runs from the first part's start to the last
+/// part's end.
+struct Extraction {
+  Method method = Method::kAuto;
+  std::size_t start = 0;
+  std::size_t end = 0;
+  std::vector<Range> parts;
+};
+
+/// Byte offset where the searched region begins: just after the last "</think>", or 0.
+/// O(n).
+std::size_t search_start(std::string_view text) noexcept;
+
+/// Finds the answer in `text` with one strategy, or with the cascade boxed -> answer_is ->
+/// tagged -> code_output -> last_number for kAuto (first hit wins). Only the text after the
+/// last "</think>" is searched when that tag is present. Returns nullopt when nothing is found.
+/// Complexity: O(n) time per strategy; the cascade runs at most five linear scans.
+/// Never throws for any input.
+std::optional<Extraction> extract_answer(std::string_view text, Method strategy = Method::kAuto);
+
+/// The answer text of `e` (for kBoxedMulti, the parts joined with ", ").
+std::string answer_text(std::string_view text, const Extraction& e);
+
+/// Key/value answers ("SOLUTION: u(x) = ...", "HAS_SOLUTION: no", "SOLUTION_TYPE: series",
+/// "REASONING:"), as found by extract_fields. Each optional is empty when the key is absent.
+struct Fields {
+  std::optional<Range> solution;
+  std::optional<bool> has_solution;
+  std::optional<std::string> solution_type;
+  std::optional<Range> reasoning;
+};
+
+/// Reads the key/value answer protocol used for function-valued solutions. `function` and
+/// `variable` name the unknown, e.g. "u" and "x" for "u(x) = ...". Line-based, O(n) time.
+/// - solution: right-hand side of the last "SOLUTION: u(x) = ..." line; failing that of the last
+///   "Solution: u(x) = ..." line (any other capitalization of the key); failing that of the last
+///   line that is a bare "u(x) = ..." (optionally opened by $, $$, \( or \[). Trailing '.', '$',
+///   "\)", "\]" and whitespace are removed.
+/// - has_solution: from the last "HAS_SOLUTION: yes|no|true|false" or "SOLUTION_EXISTS: ..."
+///   line; failing that, false when the text says "no solution exists" (any case).
+/// - solution_type: the last "SOLUTION_TYPE: v" with v one of exact_symbolic, approx_coef,
+///   series, family, discrete_points, regularized, none (lower-cased).
+/// - reasoning: the text after the last "REASONING:" marker, up to the next line that starts with
+///   one of the keys above, trimmed.
+Fields extract_fields(std::string_view text, std::string_view function = "u",
+                      std::string_view variable = "x");
+
+}  // namespace rapidgrade::extract

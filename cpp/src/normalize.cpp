@@ -1,0 +1,524 @@
+#include "rapidgrade/normalize.hpp"
+
+#include <vector>
+
+namespace rapidgrade::normalize {
+
+const std::string_view kUnitWords[] = {
+    "units", "unit", "sq", "square", "cubic",
+    "mm", "cm", "m", "km", "millimeters", "millimeter", "centimeters", "centimeter", "meters", "meter",
+    "metres", "metre", "kilometers", "kilometer",
+    "inches", "inch", "in", "feet", "foot", "ft", "yards", "yard", "yd", "miles", "mile", "mph",
+    "dollars", "dollar", "cents", "cent",
+    "degrees", "degree",
+    "seconds", "second", "sec", "minutes", "minute", "min", "hours", "hour", "hrs", "hr", "days",
+    "day", "weeks", "week", "months", "month", "years", "year",
+    "grams", "gram", "kg", "pounds", "pound", "lbs", "lb", "ounces", "ounce", "oz",
+    "liters", "liter", "litres", "litre", "ml", "mL",
+    "percent",
+};
+const std::size_t kUnitWordCount = sizeof(kUnitWords) / sizeof(kUnitWords[0]);
+
+namespace detail {
+
+constexpr bool is_letter(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+constexpr bool is_space(char c) noexcept {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+bool starts_with(std::string_view s, std::size_t i, std::string_view p) noexcept {
+  return i <= s.size() && s.size() - i >= p.size() && s.compare(i, p.size(), p) == 0;
+}
+
+bool ends_with(std::string_view s, std::string_view p) noexcept {
+  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
+}
+
+std::size_t letters_end(std::string_view s, std::size_t j) noexcept {
+  while (j < s.size() && is_letter(s[j])) ++j;
+  return j;
+}
+
+// Rule 1: commands, delimiters, degree and percent signs, unicode minus, {,}.
+std::string rewrite_commands(std::string_view s, bool& percent) {
+  std::string out;
+  out.reserve(s.size());
+  std::vector<bool> drop_close;  // one entry per open '{': drop its matching '}'
+  const std::size_t n = s.size();
+  std::size_t i = 0;
+  while (i < n) {
+    const char c = s[i];
+    if (c == '\\') {
+      if (i + 1 >= n) {
+        out += c;
+        break;
+      }
+      const char d = s[i + 1];
+      if (is_letter(d)) {
+        const std::size_t j = letters_end(s, i + 1);
+        const std::string_view name = s.substr(i + 1, j - i - 1);
+        if (name == "left" || name == "right") {
+          i = (j < n && s[j] == '.') ? j + 1 : j;
+        } else if (name == "displaystyle" || name == "degree") {
+          i = j;
+        } else if (name == "dfrac" || name == "tfrac" || name == "cfrac") {
+          out += "\\frac";
+          i = j;
+        } else if (name == "text" || name == "textbf" || name == "textit" || name == "textrm" ||
+                   name == "textnormal" || name == "mathrm" || name == "mbox") {
+          std::size_t k = j;
+          while (k < n && is_space(s[k])) ++k;
+          if (k < n && s[k] == '{') {
+            drop_close.push_back(true);
+            i = k + 1;
+          } else {
+            out.append(s.substr(i, j - i));
+            i = j;
+          }
+        } else {
+          out.append(s.substr(i, j - i));
+          i = j;
+        }
+        continue;
+      }
+      if (d == '!' || d == ',' || d == ';' || d == ':' || d == '$') {
+        i += 2;
+      } else if (d == ' ') {
+        out += ' ';
+        i += 2;
+      } else if (d == '%') {
+        percent = true;
+        i += 2;
+      } else {
+        out += c;
+        out += d;
+        i += 2;
+      }
+      continue;
+    }
+    if (c == '{') {
+      if (starts_with(s, i, "{,}") && i > 0 && is_digit(s[i - 1]) && i + 3 < n && is_digit(s[i + 3])) {
+        out += ',';
+        i += 3;
+        continue;
+      }
+      drop_close.push_back(false);
+      out += c;
+      ++i;
+      continue;
+    }
+    if (c == '}') {
+      bool drop = false;
+      if (!drop_close.empty()) {
+        drop = drop_close.back();
+        drop_close.pop_back();
+      }
+      if (!drop) out += c;
+      ++i;
+      continue;
+    }
+    if (c == '$') {
+      ++i;
+      continue;
+    }
+    if (c == '%') {
+      percent = true;
+      ++i;
+      continue;
+    }
+    if (c == '~') {
+      out += ' ';
+      ++i;
+      continue;
+    }
+    if (c == '^') {
+      if (starts_with(s, i, "^\\circ") && (i + 6 >= n || !is_letter(s[i + 6]))) {
+        i += 6;
+        continue;
+      }
+      if (starts_with(s, i, "^{\\circ}")) {
+        i += 8;
+        continue;
+      }
+    }
+    if (starts_with(s, i, "\xC2\xB0")) {  // U+00B0 degree sign
+      i += 2;
+      continue;
+    }
+    if (starts_with(s, i, "\xE2\x88\x92")) {  // U+2212 minus sign
+      out += '-';
+      i += 3;
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
+// Rule 2: whitespace runs -> one space; trimmed.
+std::string collapse_spaces(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  bool pending = false;
+  for (const char c : s) {
+    if (is_space(c)) {
+      pending = !out.empty();
+      continue;
+    }
+    if (pending) out += ' ';
+    pending = false;
+    out += c;
+  }
+  return out;
+}
+
+// Rule 3: trailing dots and whitespace.
+void strip_trailing_dots(std::string& s) {
+  while (!s.empty() && (s.back() == '.' || is_space(s.back()))) s.pop_back();
+}
+
+bool is_unit(std::string_view word) noexcept {
+  for (std::size_t k = 0; k < kUnitWordCount; ++k) {
+    if (kUnitWords[k] == word) return true;
+  }
+  return false;
+}
+
+// Rule 4: trailing unit words after a number (or a closing brace, e.g. \frac{1}{2} inch).
+void strip_units(std::string& s, bool& percent) {
+  std::string_view v = s;
+  std::size_t cut = std::string::npos;
+  bool saw_percent = false;
+  std::size_t e = v.size();
+  while (true) {
+    std::size_t p = e;
+    while (p > 0 && v[p - 1] == ' ') --p;
+    std::size_t q = p;
+    const std::string_view head = v.substr(0, p);
+    if (ends_with(head, "^{2}") || ends_with(head, "^{3}")) q -= 4;
+    else if (ends_with(head, "^2") || ends_with(head, "^3")) q -= 2;
+    std::size_t w = q;
+    while (w > 0 && is_letter(v[w - 1])) --w;
+    if (w == q || (w > 0 && v[w - 1] == '\\')) break;
+    const std::string_view word = v.substr(w, q - w);
+    if (!is_unit(word)) break;
+    saw_percent = saw_percent || word == "percent";
+    cut = w;
+    e = w;
+  }
+  if (cut == std::string::npos) return;
+  std::size_t r = cut;
+  while (r > 0 && v[r - 1] == ' ') --r;
+  if (r == 0 || !(is_digit(v[r - 1]) || v[r - 1] == '}')) return;
+  s.resize(r);
+  percent = percent || saw_percent;
+}
+
+// Rule 5: spaces removed except between a control word and a letter.
+std::string remove_spaces(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  const std::size_t n = s.size();
+  bool after_command = false;  // the last emitted character ends a control word
+  std::size_t i = 0;
+  while (i < n) {
+    const char c = s[i];
+    if (c == ' ') {
+      std::size_t k = i;
+      while (k < n && s[k] == ' ') ++k;
+      if (after_command && k < n && is_letter(s[k])) out += ' ';
+      after_command = false;
+      i = k;
+      continue;
+    }
+    if (c == '\\' && i + 1 < n) {
+      if (is_letter(s[i + 1])) {
+        const std::size_t j = letters_end(s, i + 1);
+        out.append(s.substr(i, j - i));
+        after_command = true;
+        i = j;
+      } else {
+        out += c;
+        out += s[i + 1];
+        after_command = false;
+        i += 2;
+      }
+      continue;
+    }
+    out += c;
+    after_command = false;
+    ++i;
+  }
+  return out;
+}
+
+// One argument token for \frac/\sqrt without braces at k: a control word or one character
+// (a whole UTF-8 sequence). Returns the end, or k when there is none.
+std::size_t bare_token_end(std::string_view s, std::size_t k) noexcept {
+  const std::size_t n = s.size();
+  if (k >= n) return k;
+  const char c = s[k];
+  if (c == '{' || c == '}' || c == ' ') return k;
+  if (c == '\\') {
+    if (k + 1 < n && is_letter(s[k + 1])) return letters_end(s, k + 1);
+    return k;
+  }
+  std::size_t e = k + 1;
+  if (static_cast<unsigned char>(c) >= 0xC0) {
+    while (e < n && (static_cast<unsigned char>(s[e]) & 0xC0u) == 0x80u) ++e;
+  }
+  return e;
+}
+
+// Rule 6: braces around \frac and \sqrt arguments.
+std::string brace_arguments(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 8);
+  std::vector<bool> frac_first;  // one entry per open '{': it is a \frac's first argument
+  const std::size_t n = s.size();
+  std::size_t i = 0;
+  auto skip_spaces = [&](std::size_t k) {
+    while (k < n && s[k] == ' ') ++k;
+    return k;
+  };
+  // Emits "{tok}" for a bare token at k; returns the position after it (k when none).
+  auto wrap = [&](std::size_t k) {
+    const std::size_t e = bare_token_end(s, k);
+    if (e == k) return k;
+    out += '{';
+    out.append(s.substr(k, e - k));
+    out += '}';
+    return e;
+  };
+  while (i < n) {
+    const char c = s[i];
+    if (c == '\\' && i + 1 < n) {
+      if (!is_letter(s[i + 1])) {
+        out += c;
+        out += s[i + 1];
+        i += 2;
+        continue;
+      }
+      const std::size_t j = letters_end(s, i + 1);
+      const std::string_view name = s.substr(i + 1, j - i - 1);
+      out.append(s.substr(i, j - i));
+      i = j;
+      if (name == "frac") {
+        std::size_t k = skip_spaces(j);
+        if (k < n && s[k] == '{') {
+          frac_first.push_back(true);
+          out += '{';
+          i = k + 1;
+          continue;
+        }
+        const std::size_t e1 = wrap(k);
+        if (e1 == k) continue;
+        k = skip_spaces(e1);
+        if (k < n && s[k] == '{') {
+          i = k;
+          continue;
+        }
+        i = wrap(k);
+        if (i == k) i = e1;
+      } else if (name == "sqrt") {
+        std::size_t k = skip_spaces(j);
+        if (k < n && s[k] == '[') {
+          std::size_t close = k;
+          while (close < n && s[close] != ']') ++close;
+          if (close >= n) continue;
+          out.append(s.substr(k, close + 1 - k));
+          k = skip_spaces(close + 1);
+          i = k;
+        }
+        if (k < n && s[k] == '{') {
+          i = k;
+          continue;
+        }
+        const std::size_t e = wrap(k);
+        if (e != k) i = e;
+      }
+      continue;
+    }
+    if (c == '{') {
+      frac_first.push_back(false);
+      out += c;
+      ++i;
+      continue;
+    }
+    if (c == '}') {
+      bool first = false;
+      if (!frac_first.empty()) {
+        first = frac_first.back();
+        frac_first.pop_back();
+      }
+      out += c;
+      ++i;
+      if (first) {
+        const std::size_t k = skip_spaces(i);
+        if (k < n && s[k] != '{') {
+          const std::size_t e = wrap(k);
+          if (e != k) i = e;
+        }
+      }
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+
+// Rule 7: "x=5" -> "5" for a single-symbol left side.
+bool single_symbol(std::string_view s) noexcept {
+  const std::size_t n = s.size();
+  std::size_t k = 0;
+  if (n == 0) return false;
+  if (is_letter(s[0])) {
+    k = 1;
+  } else if (s[0] == '\\' && n > 1 && is_letter(s[1])) {
+    k = letters_end(s, 1);
+  } else {
+    return false;
+  }
+  if (k == n) return true;
+  if (s[k] != '_' || k + 1 >= n) return false;
+  ++k;
+  if (s[k] == '{') {
+    std::size_t m = k + 1;
+    while (m < n && (is_letter(s[m]) || is_digit(s[m]))) ++m;
+    return m > k + 1 && m + 1 == n && s[m] == '}';
+  }
+  return (is_letter(s[k]) || is_digit(s[k])) && k + 1 == n;
+}
+
+void strip_equation(std::string& s) {
+  std::size_t eq = std::string::npos;
+  for (std::size_t k = 0; k < s.size(); ++k) {
+    if (s[k] == '=') {
+      if (eq != std::string::npos) return;
+      eq = k;
+    }
+  }
+  if (eq == std::string::npos || eq + 1 >= s.size()) return;
+  if (!single_symbol(std::string_view(s).substr(0, eq))) return;
+  s.erase(0, eq + 1);
+}
+
+// Rule 8: ".5" -> "0.5".
+std::string leading_zero(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 4);
+  static constexpr std::string_view kBefore = "{([,=+-*/^;:|<> ";
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (c == '.' && i + 1 < s.size() && is_digit(s[i + 1]) &&
+        (i == 0 || kBefore.find(s[i - 1]) != std::string_view::npos)) {
+      out += '0';
+    }
+    out += c;
+  }
+  return out;
+}
+
+// Rule 9: "1,234,567.5" -> "1234567.5" when the whole text is that number.
+void strip_thousands(std::string& s) {
+  const std::size_t n = s.size();
+  std::size_t k = (n > 0 && s[0] == '-') ? 1 : 0;
+  const std::size_t first = k;
+  while (k < n && is_digit(s[k])) ++k;
+  if (k == first || k - first > 3) return;
+  std::size_t groups = 0;
+  while (k + 4 <= n && s[k] == ',' && is_digit(s[k + 1]) && is_digit(s[k + 2]) && is_digit(s[k + 3])) {
+    k += 4;
+    ++groups;
+  }
+  if (groups == 0) return;
+  if (k < n && s[k] == '.') {
+    std::size_t m = k + 1;
+    while (m < n && is_digit(s[m])) ++m;
+    if (m == k + 1) return;
+    k = m;
+  }
+  if (k != n) return;
+  std::string out;
+  out.reserve(n);
+  for (const char c : s) {
+    if (c != ',') out += c;
+  }
+  s.swap(out);
+}
+
+// Rule 10: "a/b" -> "\frac{a}{b}" when the whole text is an integer fraction.
+void slash_to_frac(std::string& s) {
+  const std::size_t n = s.size();
+  const std::size_t sign = (n > 0 && s[0] == '-') ? 1 : 0;
+  std::size_t k = sign;
+  while (k < n && is_digit(s[k])) ++k;
+  if (k == sign || k >= n || s[k] != '/') return;
+  const std::size_t slash = k;
+  ++k;
+  while (k < n && is_digit(s[k])) ++k;
+  if (k != n || k == slash + 1) return;
+  std::string out = s.substr(0, sign) + "\\frac{" + s.substr(sign, slash - sign) + "}{" + s.substr(slash + 1) + "}";
+  s.swap(out);
+}
+
+std::string one_round(std::string_view s, const Options& options, bool& percent) {
+  std::string t = collapse_spaces(rewrite_commands(s, percent));
+  strip_trailing_dots(t);
+  if (options.units) strip_units(t, percent);
+  t = brace_arguments(remove_spaces(t));
+  if (options.equations) strip_equation(t);
+  t = leading_zero(t);
+  strip_thousands(t);
+  slash_to_frac(t);
+  return t;
+}
+
+}  // namespace detail
+
+namespace detail {
+
+// True when no rule can change s: only digits, letters and "+-*()[]|<>!'_", and not both a
+// letter and a digit (a letter after a digit may be a unit word). E.g. "420", "-3", "(A)", "x".
+bool already_canonical(std::string_view s) noexcept {
+  bool letter = false;
+  bool digit = false;
+  for (const char c : s) {
+    if (is_digit(c)) {
+      digit = true;
+    } else if (is_letter(c)) {
+      letter = true;
+    } else if (!(c == '+' || c == '-' || c == '*' || c == '(' || c == ')' || c == '[' || c == ']' || c == '|' ||
+                 c == '<' || c == '>' || c == '!' || c == '\'' || c == '_')) {
+      return false;
+    }
+  }
+  return !(letter && digit);
+}
+
+}  // namespace detail
+
+Normalized normalize(std::string_view s, const Options& options) {
+  Normalized result;
+  if (detail::already_canonical(s)) {
+    result.text = std::string(s);
+    return result;
+  }
+  std::string current = detail::one_round(s, options, result.percent);
+  if (current == s) {  // the input was already canonical: a fixed point after one round
+    result.text = std::move(current);
+    return result;
+  }
+  for (int round = 1; round < kMaxRounds; ++round) {
+    std::string next = detail::one_round(current, options, result.percent);
+    if (next == current) break;
+    current.swap(next);
+  }
+  result.text = std::move(current);
+  return result;
+}
+
+}  // namespace rapidgrade::normalize

@@ -1,0 +1,137 @@
+r"""Final-answer extraction from model output.
+
+:func:`extract_answer` finds the final answer of a response with a cascade of strategies, first
+hit wins (``strategy="auto"``):
+
+1. ``boxed``: the last top-level ``\boxed{...}`` / ``\fbox{...}`` (braces matched by counting,
+   escaped ``\{``/``\}`` ignored, ``\boxed 5`` accepted). A box whose whole content is another
+   box is unwrapped (``\boxed{\boxed{2}}`` gives ``2``, up to 8 levels). When several boxes sit
+   in the final sentence (no ``.``/``!``/``?`` followed by whitespace, ``$``, ``\`` or the end of
+   the gap, and no blank line between them), they are returned together, joined with ``", "``,
+   with method ``boxed_multi``.
+2. ``answer_is``: the last marker "answer is", "answer is:", "answer:", "answer**:",
+   "answer:**" (case-insensitive, "answer" starting a word, so "the answer is", "Final Answer:",
+   "**Answer:**" all count). The answer runs from the next non-blank character (newlines are
+   skipped) to the end of the line or of the sentence (``.``, ``!`` or ``?`` followed by
+   whitespace or the end, outside ``$...$``, ``\(...\)`` and braces), or is a whole display block
+   ``$$...$$`` / ``\[...\]``. One pair of surrounding ``**`` and one pair of math delimiters
+   (``$``, ``$$``, ``\(\)``, ``\[\]``) are removed. When the last marker has an empty answer,
+   nothing is found.
+3. ``tagged``: the content of the last ``<answer>...</answer>``; failing that, the last
+   GSM8K-style line ``#### X`` whose X is a plain number (digits, ``, . - + / $``, spaces).
+4. ``code_output``: the content of the last fenced block tagged ``output`` or ``text`` that
+   comes after a fenced code block (program-of-thought answers).
+5. ``last_number``: the last number: integers, decimals (``.5`` too), thousands separators
+   (``1,234,567``: groups of exactly three digits after one to three), exponents
+   (``1.5e-3``), integer fractions ``3/4``, and ``\frac{a}{b}`` with integer a, b. A ``-`` or
+   ``−`` (U+2212) right before the number is its sign when it follows the start, whitespace or
+   one of ``( [ { = , : ; $``: ``x = -5`` gives ``-5`` but ``pages 3-5`` gives ``5``.
+
+When the response contains ``</think>``, only the text after the last one is searched.
+
+Offsets are in the units of the input (code points for ``str``, bytes for ``bytes``), so
+``text[e.start:e.end] == e.text`` for every method but ``boxed_multi`` (whose ``text`` joins the
+boxes and whose span runs from the first box's content to the last one's).
+
+Every scan is linear in the input, without recursion or regular expressions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal, NamedTuple, Union
+
+from rapidgrade import _core
+
+__all__ = ["STRATEGIES", "Extraction", "Strategy", "extract_answer", "extract_fields", "extract_many"]
+
+Strategy = Literal["auto", "boxed", "answer_is", "tagged", "code_output", "last_number"]
+
+#: The strategies accepted by :func:`extract_answer`, in cascade order after ``"auto"``.
+STRATEGIES: tuple[str, ...] = ("auto", "boxed", "answer_is", "tagged", "code_output", "last_number")
+
+
+class Extraction(NamedTuple):
+    """An extracted answer.
+
+    ``text`` is the answer as written (``str`` or ``bytes``, like the input), ``start``/``end``
+    its span in the input, ``method`` the rule that found it: ``"boxed"``, ``"boxed_multi"``,
+    ``"answer_is"``, ``"tagged"``, ``"code_output"`` or ``"last_number"``.
+    """
+
+    text: Union[str, bytes]  # noqa: UP007 (NamedTuple field annotations are evaluated on 3.10)
+    start: int
+    end: int
+    method: str
+
+
+def extract_answer(text: str | bytes, *, strategy: Strategy = "auto") -> Extraction | None:
+    r"""The final answer in *text*, or ``None`` when no strategy finds one.
+
+    >>> extract_answer(r"so the total is $\boxed{\frac{1}{2}}$.")
+    Extraction(text='\\frac{1}{2}', start=24, end=35, method='boxed')
+    >>> extract_answer(r"The roots are $\boxed{2}$ and $\boxed{3}$.").text
+    '2, 3'
+    >>> extract_answer("Final Answer: $42$").text
+    '42'
+    >>> extract_answer("<think>maybe 7</think> it is 12, not 13").text
+    '13'
+    >>> extract_answer("no digits here") is None
+    True
+    >>> extract_answer("x = -5 and pages 3-5", strategy="last_number").text
+    '5'
+
+    Raises:
+        TypeError: *text* is not ``str`` or ``bytes``.
+        ValueError: unknown *strategy*.
+    """
+    if strategy == "auto":  # keyword arguments cost more than the scan of a typical response
+        return _core.extract_answer(text, Extraction)
+    return _core.extract_answer(text, Extraction, strategy=strategy)
+
+
+def extract_many(
+    texts: Sequence[str | bytes], *, strategy: Strategy = "auto", threads: int | None = None
+) -> list[Extraction | None]:
+    """:func:`extract_answer` over many texts, on *threads* threads (default: all cores).
+
+    The inputs are read while holding the GIL, the scans run with it released, and results come
+    back in input order (``None`` where nothing was found).
+
+    Raises:
+        TypeError: *texts* is not a sequence, or one of its items is not ``str``/``bytes``.
+        ValueError: unknown *strategy*, or *threads* < 1.
+    """
+    return _core.extract_many(texts, Extraction, strategy=strategy, threads=threads)
+
+
+def extract_fields(text: str | bytes, *, function: str = "u", variable: str = "x") -> dict[str, object]:
+    r"""Fields of the key/value answer protocol used for function-valued solutions.
+
+    Returns a dict holding only the keys found:
+
+    * ``solution`` (str): the right-hand side of the last ``SOLUTION: u(x) = ...`` line; failing
+      that of the last ``Solution: u(x) = ...`` line (key in any other capitalization); failing
+      that of the last line that is a bare ``u(x) = ...`` (possibly opened by ``$``, ``$$``,
+      ``\(`` or ``\[``). Trailing ``.``, ``$``, ``\)``, ``\]`` and whitespace are removed. Lines
+      may start with markdown decoration (``**``, ``-``, ``#``, ``>``).
+    * ``has_solution`` (bool): from the last ``HAS_SOLUTION:`` or ``SOLUTION_EXISTS:`` line
+      (``yes``/``true``/``no``/``false``, any case); failing that, ``False`` when the text says
+      "no solution exists".
+    * ``solution_type`` (str): the last ``SOLUTION_TYPE:`` value among ``exact_symbolic``,
+      ``approx_coef``, ``series``, ``family``, ``discrete_points``, ``regularized``, ``none``.
+    * ``reasoning`` (str): the text after the last ``REASONING:`` marker, up to the next line
+      starting with one of the keys above, trimmed.
+
+    *function* and *variable* name the unknown (``u`` and ``x`` in ``u(x)``).
+
+    >>> extract_fields("REASONING: guess\nSOLUTION: u(x) = x^2 + 1.\nHAS_SOLUTION: yes")
+    {'solution': 'x^2 + 1', 'has_solution': True, 'reasoning': 'guess'}
+    >>> extract_fields("We find:\n$\\phi(t) = e^t$.", function="\\phi", variable="t")
+    {'solution': 'e^t'}
+
+    Raises:
+        TypeError: *text* is not ``str``/``bytes`` or *function*/*variable* not ``str``.
+        ValueError: *function* or *variable* is empty.
+    """
+    return _core.extract_fields(text, function=function, variable=variable)

@@ -1,0 +1,133 @@
+r"""Canonical form of LaTeX/plain-text answers, so that equal answers compare equal as strings.
+
+The rules, in the order applied (each a linear pass in the C++ core; the sequence is repeated
+until the text stops changing, at most 4 rounds, so normalization is idempotent):
+
+1. Commands and signs:
+
+   * ``\dfrac``, ``\tfrac``, ``\cfrac`` become ``\frac``: ``\dfrac{1}{2}`` -> ``\frac{1}{2}``;
+   * ``\left``, ``\right`` (with a following ``.``) and ``\displaystyle`` are removed:
+     ``\left(1,2\right)`` -> ``(1,2)``; ``\rightarrow`` is another command and stays;
+   * the spacing commands ``\!``, ``\,``, ``\;``, ``\:`` are removed: ``3,\!250`` -> ``3250``;
+     ``\ `` and ``~`` become a space;
+   * ``\text{..}``, ``\textbf{..}``, ``\textit{..}``, ``\textrm{..}``, ``\textnormal{..}``,
+     ``\mathrm{..}``, ``\mbox{..}`` are unwrapped: ``\text{(A)}`` -> ``(A)``;
+   * ``$`` and ``\$`` are removed: ``\$6`` -> ``6``;
+   * degrees ``^\circ``, ``^{\circ}``, ``\degree`` and ``°`` are removed: ``120^\circ`` -> ``120``;
+   * ``\%`` and ``%`` are removed and the answer is flagged as a percentage:
+     ``25\%`` -> ``25`` (``percent=True`` in :func:`normalize_answer`);
+   * the minus sign ``−`` (U+2212) becomes ``-``;
+   * ``{,}`` between digits becomes ``,``: ``10{,}000`` -> ``10000``.
+
+2. Whitespace runs become one space; leading and trailing whitespace is removed.
+3. Trailing ``.`` is removed: ``5.`` -> ``5``.
+4. (``units=True``) Unit words after a number (or after ``}``) are removed, several in a row
+   and each optionally squared or cubed (``^2``, ``^3``, ``^{2}``, ``^{3}``):
+   ``5 cm`` -> ``5``, ``100 square units`` -> ``100``, ``12 cm^2`` -> ``12``. The list is
+   :data:`UNIT_WORDS` (matched case-sensitively, never after a backslash); ``percent`` also sets
+   the percentage flag.
+5. Spaces are removed, except one between a control word and a following letter:
+   ``1 + 2`` -> ``1+2``, ``2\pi r`` stays ``2\pi r``.
+6. ``\frac`` and ``\sqrt`` arguments get braces: ``\frac12`` -> ``\frac{1}{2}``,
+   ``\frac1b`` -> ``\frac{1}{b}``, ``\frac{1}2`` -> ``\frac{1}{2}``, ``\sqrt3`` -> ``\sqrt{3}``,
+   ``\frac\pi2`` -> ``\frac{\pi}{2}``.
+7. (``equations=True``) An equation with a single-symbol left side gives its right side:
+   ``x = 5`` -> ``5``, ``\theta=\pi`` -> ``\pi``, ``x_1=2`` -> ``2``; ``y = 2x`` -> ``2x``; but
+   ``x+y=5`` and ``x=y=5`` stay.
+8. A number starting with ``.`` gets a ``0``: ``.5`` -> ``0.5``, ``-.5`` -> ``-0.5``;
+   ``0.5`` stays ``0.5``.
+9. Thousands separators are removed when the whole answer is one number:
+   ``1,234,567`` -> ``1234567``; tuples such as ``(1,2)`` or ``(100,200)`` keep their commas.
+   Spaces are gone by then (rule 5), so the bare list ``1, 234`` also reads as ``1234``.
+10. An integer fraction ``a/b`` that is the whole answer becomes ``\frac{a}{b}``:
+    ``3/4`` -> ``\frac{3}{4}``, ``-3/4`` -> ``-\frac{3}{4}``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple, Union
+
+from rapidgrade import _core
+
+__all__ = [
+    "UNIT_WORDS",
+    "Normalized",
+    "normalize_answer",
+    "normalize_answer_many",
+    "normalize_latex",
+    "normalize_many",
+]
+
+#: Unit words removed after a number by rule 4 (case-sensitive).
+UNIT_WORDS: frozenset[str] = frozenset(_core.UNIT_WORDS)
+
+
+class Normalized(NamedTuple):
+    """A normalized answer: its canonical ``text`` and whether a percent sign was removed."""
+
+    text: Union[str, bytes]  # noqa: UP007 (NamedTuple field annotations are evaluated on 3.10)
+    percent: bool
+
+
+def normalize_latex(s: str | bytes, *, units: bool = True, equations: bool = True) -> str | bytes:
+    r"""Canonical form of the answer *s* (rules in the module documentation).
+
+    Returns ``str`` for ``str`` input and ``bytes`` for ``bytes`` input. A lone surrogate (which
+    has no UTF-8 form) comes back as ``?``.
+
+    >>> normalize_latex(r"\dfrac12")
+    '\\frac{1}{2}'
+    >>> normalize_latex(r"\left( 1, 2 \right)")
+    '(1,2)'
+    >>> normalize_latex(r"\$1,234.50")
+    '1234.50'
+    >>> normalize_latex(r"x = .5 \text{ cm}.")
+    '0.5'
+    >>> normalize_latex("5 cm", units=False)
+    '5cm'
+    >>> normalize_latex(r"\text{4:30 p.m.}")
+    '4:30p.m'
+
+    Raises:
+        TypeError: *s* is not ``str`` or ``bytes``.
+    """
+    if units and equations:  # keyword arguments cost more than normalizing a typical answer
+        return _core.normalize_latex(s)
+    return _core.normalize_latex(s, units=units, equations=equations)
+
+
+def normalize_answer(s: str | bytes, *, units: bool = True, equations: bool = True) -> Normalized:
+    r""":func:`normalize_latex`, also saying whether *s* was a percentage.
+
+    The grading layer uses the flag to accept ``25\%`` against ``0.25`` as well as ``25``.
+
+    >>> normalize_answer(r"25\%")
+    Normalized(text='25', percent=True)
+    >>> normalize_answer("12 percent")
+    Normalized(text='12', percent=True)
+    >>> normalize_answer("0.25")
+    Normalized(text='0.25', percent=False)
+    """
+    if units and equations:
+        return _core.normalize_answer(s, Normalized)
+    return _core.normalize_answer(s, Normalized, units=units, equations=equations)
+
+
+def normalize_many(
+    strings: Sequence[str | bytes], *, units: bool = True, equations: bool = True, threads: int | None = None
+) -> list[str | bytes]:
+    """:func:`normalize_latex` over many strings on *threads* threads with the GIL released.
+
+    Raises:
+        TypeError: *strings* is not a sequence, or an item is not ``str``/``bytes``.
+        ValueError: *threads* < 1.
+    """
+    return _core.normalize_many(strings, units=units, equations=equations, threads=threads)
+
+
+def normalize_answer_many(
+    strings: Sequence[str | bytes], *, units: bool = True, equations: bool = True, threads: int | None = None
+) -> list[Normalized]:
+    """:func:`normalize_answer` over many strings on *threads* threads with the GIL released."""
+    return _core.normalize_answer_many(strings, Normalized, units=units, equations=equations, threads=threads)

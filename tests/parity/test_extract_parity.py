@@ -1,0 +1,141 @@
+"""Parity of rapidgrade's extraction and normalization with the plain-Python reference
+(benchmarks/reference_extract.py): every strategy on the 800 real responses, the normalized
+answers and gold answers, hand-written nasty cases, and generated token soups.
+
+No difference between the two is known; a difference found later is either a bug of rapidgrade
+(fix it) or of the reference (fix or document it here with a test of its own)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rapidgrade
+from rapidgrade.extract import STRATEGIES
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import reference_extract as ref  # noqa: E402
+
+CORPUS_CANDIDATES = [
+    Path(rapidgrade.__file__).resolve().parent / "data" / "qwen25_math_cot_800.jsonl",
+    ROOT / "python" / "rapidgrade" / "data" / "qwen25_math_cot_800.jsonl",
+    ROOT.parent / "shared" / "corpora" / "qwen25_math_cot_800.jsonl",
+]
+
+
+def load_corpus() -> list[dict[str, object]]:
+    for path in CORPUS_CANDIDATES:
+        if path.exists():
+            with path.open(encoding="utf-8") as f:
+                return [json.loads(line) for line in f if line.strip()]
+    raise FileNotFoundError("qwen25_math_cot_800.jsonl not found in " + ", ".join(map(str, CORPUS_CANDIDATES)))
+
+
+CORPUS = load_corpus()
+
+
+def ours(text: str, strategy: str) -> tuple[object, ...] | None:
+    e = rapidgrade.extract_answer(text, strategy=strategy)  # type: ignore[arg-type]
+    return None if e is None else tuple(e)
+
+
+def theirs(text: str, strategy: str) -> tuple[object, ...] | None:
+    e = ref.extract_answer(text, strategy)
+    return None if e is None else tuple(e)
+
+
+def test_corpus_size() -> None:
+    assert len(CORPUS) == 800
+
+
+@pytest.mark.parametrize("strategy", STRATEGIES)
+def test_corpus_extraction_parity(strategy: str) -> None:
+    diffs = [
+        (row["id"], ours(str(row["response"]), strategy), theirs(str(row["response"]), strategy))
+        for row in CORPUS
+        if ours(str(row["response"]), strategy) != theirs(str(row["response"]), strategy)
+    ]
+    assert diffs == []
+
+
+def test_corpus_batch_parity() -> None:
+    texts = [str(row["response"]) for row in CORPUS]
+    expected = [theirs(t, "auto") for t in texts]
+    got = [None if e is None else tuple(e) for e in rapidgrade.extract_many(texts, threads=2)]
+    assert got == expected
+
+
+def test_corpus_normalization_parity() -> None:
+    strings = []
+    for row in CORPUS:
+        strings.append(str(row["gold"]))
+        for strategy in STRATEGIES:
+            e = rapidgrade.extract_answer(str(row["response"]), strategy=strategy)  # type: ignore[arg-type]
+            if e is not None:
+                strings.append(str(e.text))
+    assert len(strings) > 3000
+    diffs = [(s, tuple(rapidgrade.normalize_answer(s)), ref.normalize_answer(s)) for s in strings
+             if tuple(rapidgrade.normalize_answer(s)) != ref.normalize_answer(s)]
+    assert diffs == []
+    assert rapidgrade.normalize_many(strings, threads=2) == [ref.strip_string(s) for s in strings]
+
+
+NASTY = [
+    r"\boxed{\boxed{2}}",
+    r"$$\boxed{x^2}$$",
+    r"\boxed{\text{(A)}}",
+    r"\boxed{\{1,2\}}",
+    r"\boxed{a\}",
+    r"\\boxed{3} 4",
+    r"\boxed{open \boxed{3}",
+    r"$\boxed{2}$ and $\boxed{3}$.",
+    "\\boxed{1}.\n\\boxed{2}",
+    "The answer is (1,2).",
+    "so 1,234,567 and (1,2)",
+    "pages 3-5, x = -4, y = −2",
+    "Final Answer: $\\frac{1}{2}$",
+    "**Answer:** 12",
+    "the answer is $5$ or $6$",
+    "<think>\\boxed{1}</think><answer> 7 </answer>",
+    "#### 1,000\n",
+    "```python\nprint(2)\n```\n```output\n2\n```",
+    "values .5 and 1.5e-3 and 3/4 and \\frac{-1}{2}",
+    "\\\\frac{1}{2}",
+    "",
+    "\\",
+]
+
+
+@pytest.mark.parametrize("text", NASTY)
+def test_nasty_cases_parity(text: str) -> None:
+    for strategy in STRATEGIES:
+        assert ours(text, strategy) == theirs(text, strategy), strategy
+    e = rapidgrade.extract_answer(text)
+    if e is not None:
+        assert tuple(rapidgrade.normalize_answer(str(e.text))) == ref.normalize_answer(str(e.text))
+
+
+_pieces = st.sampled_from(
+    [
+        "\\boxed", "\\fbox", "{", "}", "\\{", "\\}", "\\\\", "$", "$$", "\\(", "\\)", "\\[", "\\]", " ", "\n",
+        "\n\n", ".", ". ", "!", "?", "answer", "Answer", "**", " is ", ":", "<answer>", "</answer>", "####",
+        "```", "```python", "```output", "\n```\n", "-", "−", "1", "23", "456", "7,890", ",", "/", "e", "+", "x",
+        "=", "\\frac", "\\dfrac", "\\text", "\\left", "\\right", "\\!", "^\\circ", "°", "%", "\\%", "\\$", "cm",
+        " units", "0.5", ".5", "\\sqrt", "(", ")", "</think>", "\\pi", "_", "{,}", "~", "é", "😀", "\r", "\t",
+    ]
+)
+
+
+@settings(deadline=None, max_examples=400)
+@given(st.lists(_pieces, max_size=16).map("".join))
+def test_generated_parity(text: str) -> None:
+    for strategy in STRATEGIES:
+        assert ours(text, strategy) == theirs(text, strategy), strategy
+    assert tuple(rapidgrade.normalize_answer(text)) == ref.normalize_answer(text)

@@ -1,0 +1,341 @@
+"""normalize_latex / normalize_answer (+ _many): one test per documented rule, options, types,
+idempotence, huge and junk input."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rapidgrade import Normalized, normalize_answer, normalize_answer_many, normalize_latex, normalize_many
+from rapidgrade.normalize import UNIT_WORDS
+
+
+def n(s: str) -> str:
+    out = normalize_latex(s)
+    assert isinstance(out, str)
+    return out
+
+
+# Rule 1: commands and signs ---------------------------------------------------------------
+
+
+def test_frac_variants() -> None:
+    assert n(r"\dfrac{1}{2}") == r"\frac{1}{2}"
+    assert n(r"\tfrac{3}{4}") == r"\frac{3}{4}"
+    assert n(r"\cfrac{a}{b}") == r"\frac{a}{b}"
+    assert n(r"\dfracx") == r"\dfracx"  # another command name
+
+
+def test_left_right_displaystyle() -> None:
+    assert n(r"\left( 1, 2 \right)") == "(1,2)"
+    assert n(r"\left. x \right|") == "x|"
+    assert n(r"\displaystyle \frac{1}{2}") == r"\frac{1}{2}"
+    assert n(r"x \rightarrow 0") == r"x\rightarrow0"  # \rightarrow is not \right
+
+
+def test_spacing_commands() -> None:
+    assert n(r"3,\!250") == "3250"
+    assert n(r"1\,000\;000") == "1000000"
+    assert n(r"a\:b") == "ab"
+    assert n(r"5\ \text{m}") == "5"
+    assert n("a~b") == "ab"
+
+
+def test_text_wrappers_unwrapped() -> None:
+    assert n(r"\text{(A)}") == "(A)"
+    assert n(r"\textbf{yes}") == "yes"
+    assert n(r"\mathrm{B}") == "B"
+    assert n(r"\mbox{no}") == "no"
+    assert n(r"\text{\textit{nested}}") == "nested"
+    assert n(r"\text {spaced}") == "spaced"
+    assert n(r"\text{4:30 p.m.}") == "4:30p.m"
+    assert n(r"\text") == r"\text"  # no argument: kept
+
+
+def test_dollars_removed() -> None:
+    assert n("$x$") == "x"
+    assert n(r"\$6") == "6"
+    assert n(r"$$\frac{1}{2}$$") == r"\frac{1}{2}"
+
+
+def test_degrees_removed() -> None:
+    assert n(r"120^\circ") == "120"
+    assert n(r"48^{\circ}") == "48"
+    assert n("30°") == "30"
+    assert n(r"45\degree") == "45"
+    assert n(r"x^\circle") == r"x^\circle"
+
+
+def test_percent_removed_and_flagged() -> None:
+    assert normalize_answer(r"25\%") == Normalized("25", True)
+    assert normalize_answer("198%") == Normalized("198", True)
+    assert normalize_answer("0.25") == Normalized("0.25", False)
+    assert normalize_answer("12 percent") == Normalized("12", True)
+    assert normalize_answer("12 percent", units=False) == Normalized("12percent", False)
+
+
+def test_unicode_minus() -> None:
+    assert n("−5") == "-5"
+    assert n("x = −\\frac{1}{2}") == r"-\frac{1}{2}"
+
+
+def test_latex_thousands_braces() -> None:
+    assert n("10{,}000") == "10000"
+    assert n("{,}") == "{,}"  # not between digits
+
+
+# Rules 2, 3, 5: whitespace and trailing dots -------------------------------------------------
+
+
+def test_whitespace() -> None:
+    assert n("  1 +\n\t2  ") == "1+2"
+    assert n(r"2\pi r") == r"2\pi r"
+    assert n(r"\pi  r^2") == r"\pi r^2"
+    assert n(r"\cdot 3") == r"\cdot3"
+
+
+def test_trailing_dots() -> None:
+    assert n("5.") == "5"
+    assert n("5 . ") == "5"
+    assert n("x..") == "x"
+    assert n("3.5") == "3.5"
+
+
+# Rule 4: units ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "out"),
+    [
+        ("5 cm", "5"),
+        ("5cm", "5"),
+        ("12 inches", "12"),
+        ("100 square units", "100"),
+        (r"100\text{ square units}", "100"),
+        ("3 m^2", "3"),
+        ("3 cm^{3}", "3"),
+        ("7 dollars", "7"),
+        ("90 degrees", "90"),
+        (r"\frac{1}{2} inch", r"\frac{1}{2}"),
+        ("2 hours 30", "2hours30"),  # not trailing
+        ("x cm", "xcm"),  # not after a number
+        (r"5 \cm", r"5\cm"),  # a command, not a word
+        ("5 Dollars", "5Dollars"),  # case-sensitive
+    ],
+)
+def test_units(raw: str, out: str) -> None:
+    assert n(raw) == out
+
+
+def test_units_option_and_list() -> None:
+    assert normalize_latex("5 cm", units=False) == "5cm"
+    assert {"cm", "m", "inches", "dollars", "units", "degrees"} <= UNIT_WORDS
+    for word in UNIT_WORDS:
+        assert n("3 " + word) == "3"
+
+
+# Rule 6: \frac and \sqrt arguments ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("raw", "out"),
+    [
+        (r"\frac12", r"\frac{1}{2}"),
+        (r"\frac1b", r"\frac{1}{b}"),
+        (r"\frac{1}2", r"\frac{1}{2}"),
+        (r"\frac1{2}", r"\frac{1}{2}"),
+        (r"\frac\pi2", r"\frac{\pi}{2}"),
+        (r"\frac{\frac12}{3}", r"\frac{\frac{1}{2}}{3}"),
+        (r"\frac123", r"\frac{1}{2}3"),
+        (r"\dfrac 1 2", r"\frac{1}{2}"),
+        (r"\sqrt3", r"\sqrt{3}"),
+        (r"\sqrt x", r"\sqrt{x}"),
+        (r"\sqrt[3]8", r"\sqrt[3]{8}"),
+        (r"\sqrt{2}", r"\sqrt{2}"),
+        (r"\frac", r"\frac"),
+        (r"\frac{1}", r"\frac{1}"),
+    ],
+)
+def test_braced_arguments(raw: str, out: str) -> None:
+    assert n(raw) == out
+
+
+# Rule 7: equations ------------------------------------------------------------------------
+
+
+def test_equations() -> None:
+    assert n("x = 5") == "5"
+    assert n(r"\theta = \frac{\pi}{2}") == r"\frac{\pi}{2}"
+    assert n("x_1 = 2") == "2"
+    assert n("x_{10} = 2") == "2"
+    assert n("y = 2x + 1") == "2x+1"
+    assert n("x + y = 5") == "x+y=5"
+    assert n("x = y = 5") == "x=y=5"
+    assert n("x =") == "x="
+    assert n("f(x) = 3") == "f(x)=3"
+    assert normalize_latex("x = 5", equations=False) == "x=5"
+
+
+# Rule 8: leading zero ---------------------------------------------------------------------
+
+
+def test_leading_zero() -> None:
+    assert n(".5") == "0.5"
+    assert n("-.5") == "-0.5"
+    assert n("0.5") == "0.5"
+    assert n("x = .25") == "0.25"
+    assert n("(.5, .25)") == "(0.5,0.25)"
+    assert n(r"\frac{.5}{2}") == r"\frac{0.5}{2}"
+    assert n("a.5") == "a.5"
+
+
+# Rule 9: thousands separators ---------------------------------------------------------------
+
+
+def test_thousands() -> None:
+    assert n("1,234,567") == "1234567"
+    assert n("-1,234.50") == "-1234.50"
+    assert n(r"\$1,234") == "1234"
+    assert n("1,234 dollars") == "1234"
+    assert n("x = 1,000") == "1000"
+    # tuples and lists keep their commas
+    assert n("(1,2)") == "(1,2)"
+    assert n("(100,200)") == "(100,200)"
+    assert n("1,2345") == "1,2345"
+    # spaces go (rule 5) before separators are recognized, so a bare two-item list whose second
+    # item has three digits reads as one number (documented ambiguity); bracketed tuples do not
+    assert n("1, 234") == "1234"
+    assert n("(1, 234)") == "(1,234)"
+
+
+# Rule 10: integer fractions -----------------------------------------------------------------
+
+
+def test_slash_fractions() -> None:
+    assert n("3/4") == r"\frac{3}{4}"
+    assert n("-3/4") == r"-\frac{3}{4}"
+    assert n("x/4") == "x/4"
+    assert n("3/4/5") == "3/4/5"
+    assert n("1.5/2") == "1.5/2"
+
+
+# types, batch, safety ---------------------------------------------------------------------
+
+
+def test_bytes_and_errors() -> None:
+    assert normalize_latex(r"\dfrac12".encode()) == rb"\frac{1}{2}"
+    assert normalize_answer(b"5\\%") == Normalized(b"5", True)
+    with pytest.raises(TypeError, match="normalize_latex: s must be str or bytes"):
+        normalize_latex(5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"strings\[1\]"):
+        normalize_many(["a", 1])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="threads"):
+        normalize_many(["a"], threads=0)
+
+
+def test_many_matches_single() -> None:
+    strings = [f"\\dfrac{{{i}}}{{7}} cm" for i in range(2000)] + ["", "25\\%", "x = .5"]
+    assert normalize_many(strings, threads=2) == [normalize_latex(s) for s in strings]
+    assert normalize_answer_many(strings, threads=2) == [normalize_answer(s) for s in strings]
+    assert normalize_many(strings, units=False, equations=False, threads=1) == [
+        normalize_latex(s, units=False, equations=False) for s in strings
+    ]
+
+
+def test_unicode_kept() -> None:
+    assert n("π r²") == "πr²"
+    assert n("\\frac😀2") == "\\frac{😀}{2}"
+
+
+def test_deep_nesting_and_size() -> None:
+    depth = 100_000
+    assert n("{" * depth + "1" + "}" * depth) == "{" * depth + "1" + "}" * depth
+    assert n("\\text{" * depth + "7" + "}" * depth) == "7"
+    assert n("\\frac{" * depth) == "\\frac{" * depth
+    big = "1 + \\dfrac12 " * 400_000  # 5 MB
+    out = n(big)
+    assert out.startswith("1+\\frac{1}{2}1+") and len(out) == 400_000 * len("1+\\frac{1}{2}")
+
+
+def test_binary_junk() -> None:
+    rng = random.Random(99)
+    for size in (1, 10, 1000, 100_000):
+        data = bytes(rng.getrandbits(8) for _ in range(size))
+        out = normalize_latex(data)
+        assert isinstance(out, bytes) and normalize_latex(out) == out
+        text = data.decode("latin-1")
+        assert isinstance(normalize_latex(text), str)
+
+
+_pieces = st.sampled_from(
+    [
+        "\\frac", "\\dfrac", "\\sqrt", "\\text", "\\left", "\\right", "{", "}", "\\{", "$", "\\$", "%", "\\%",
+        "^\\circ", "°", "−", " ", ".", ",", "=", "x", "\\pi", "1", "23", "456", "/", "cm", " units", "_", "{,}",
+        "\\!", "\\,", "~", "[", "]", "é",
+    ]
+)
+
+
+@settings(deadline=None, max_examples=500)
+@given(st.lists(_pieces | st.text(max_size=2), max_size=25).map("".join))
+def test_idempotent(s: str) -> None:
+    once = normalize_answer(s)
+    twice = normalize_answer(once.text)
+    assert twice.text == once.text
+    assert normalize_latex(s) == once.text
+
+
+@settings(deadline=None, max_examples=200)
+@given(st.text())
+def test_any_text_is_accepted(s: str) -> None:
+    out = normalize_latex(s)
+    assert isinstance(out, str)
+    assert normalize_latex(out) == out
+
+
+def test_keyword_defaults_match_core() -> None:
+    """The wrappers' keyword defaults are the compiled functions' defaults (and the stub's)."""
+    import ast
+    import inspect
+    from pathlib import Path
+
+    import rapidgrade
+    from rapidgrade import _core
+
+    stub = ast.parse((Path(rapidgrade.__file__).parent / "_core.pyi").read_text())
+    stub_defaults = {
+        node.name: {a.arg: ast.literal_eval(d) for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults) if d is not None}
+        for node in stub.body
+        if isinstance(node, ast.FunctionDef)
+    }
+    names = ["extract_answer", "extract_many", "extract_fields", "normalize_latex", "normalize_answer",
+             "normalize_many", "normalize_answer_many"]
+    for name in names:
+        signature = str(getattr(_core, name).__doc__).splitlines()[0]
+        core: dict[str, object] = {}
+        for part in signature.split("*, ", 1)[1].rsplit(")", 1)[0].split(", "):
+            key, value = part.split(" = ")
+            core[key.split(":")[0]] = ast.literal_eval(value)
+        wrapper = {
+            p.name: p.default
+            for p in inspect.signature(getattr(rapidgrade, name)).parameters.values()
+            if p.kind is inspect.Parameter.KEYWORD_ONLY
+        }
+        assert wrapper == core, name
+        assert stub_defaults[name] == core, name
+
+
+def test_returns_plain_str_and_bytes() -> None:
+    class Sub(str):
+        pass
+
+    class SubBytes(bytes):
+        pass
+
+    for value, kind in ((Sub("420"), str), (SubBytes(b"420"), bytes), ("420", str), (b"420", bytes)):
+        out = normalize_latex(value)
+        assert type(out) is kind and out == kind(value)
+    assert type(normalize_many([Sub("x")])[0]) is str
