@@ -1,7 +1,7 @@
 # Type stubs of the compiled core. The documented API is in the rapidgrade package; these are
 # the raw entry points it wraps. Kept exact by `python -m mypy.stubtest rapidgrade._core`.
 from collections.abc import Iterable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 _T = TypeVar("_T", bound=tuple[object, ...])
 
@@ -20,4 +20,30 @@ def edit_distance(a: str, b: str, *, max_distance: int | None = None) -> int: ..
 def closest(word: str, choices: Iterable[str], *, max_distance: int | None = None) -> tuple[str, int] | None: ...
 def edit_distance_many(
     pairs: Sequence[tuple[str, str]], *, max_distance: int | None = None, threads: int | None = None
+) -> list[int]: ...
+
+# expr
+class Expr:
+    @property
+    def free_symbols(self) -> frozenset[str]: ...
+    def tree(self) -> tuple[Any, ...]: ...
+    def evaluate(self, **values: Any) -> Any: ...
+    def to_sympy(self) -> Any: ...
+
+def parse_expr(text: str | bytes, *, syntax: str = "auto") -> Expr: ...
+def equivalent(
+    a: str | bytes | Expr,
+    b: str | bytes | Expr,
+    *,
+    rel_tol: float = 1e-09,
+    abs_tol: float = 1e-12,
+    float_rounding: int | None = None,
+) -> int: ...
+def equivalent_many(
+    pairs: Sequence[tuple[str | bytes | Expr, str | bytes | Expr]],
+    *,
+    rel_tol: float = 1e-09,
+    abs_tol: float = 1e-12,
+    float_rounding: int | None = None,
+    threads: int | None = None,
 ) -> list[int]: ...
