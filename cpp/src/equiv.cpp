@@ -354,7 +354,7 @@ class Comparer {
   }
 
   /// f_g / f_p is a nonzero constant (positive if `positive`) at every sample point.
-  enum class Ratio { Constant, Varies, Unknown };
+  enum class Ratio { Constant, Negative, Varies, Unknown };
   Ratio proportional(Ref gl, Ref gr, Ref pl, Ref pr, bool positive) {
     std::vector<std::string> vars = union_symbols(gl, gr);
     std::vector<std::string> more = union_symbols(pl, pr);
@@ -388,7 +388,11 @@ class Comparer {
       ++valid;
     }
     if (!have || valid < kMinValid || !f.analytic || !h.analytic) return Ratio::Unknown;
-    if (positive && !(ratio.real() > 0 && std::fabs(ratio.imag()) <= 1e-9 * std::abs(ratio))) return Ratio::Unknown;
+    if (positive && !(ratio.real() > 0 && std::fabs(ratio.imag()) <= 1e-9 * std::abs(ratio))) {
+      // a negative factor turns the inequality around: x > 2 against x < 2
+      if (ratio.real() < 0 && std::fabs(ratio.imag()) <= 1e-9 * std::abs(ratio)) return Ratio::Negative;
+      return Ratio::Unknown;
+    }
     return Ratio::Constant;
   }
 
@@ -447,6 +451,7 @@ class Comparer {
       const bool same_strictness = gops == pops;
       const Ratio r = proportional(go[1], go[0], po[1], po[0], true);
       if (r == Ratio::Constant) return same_strictness ? Tri::True : Tri::False;
+      if (r == Ratio::Negative) return Tri::False;  // opposite half-lines
       // same variable side, different bound: x < 2 vs x < 3
       for (int side = 0; side < 2; ++side) {
         if (tri(go[side], po[side]) != Tri::True) continue;

@@ -130,7 +130,7 @@ struct Tok {
 
 bool skipped_command(std::string_view c) {
   static const char* const kSkip[] = {
-      ",", ";", ":", "!", " ", "quad", "qquad", "left", "right", "big", "Big", "bigg", "Bigg",
+      ",", ";", ":", "!", " ", "[", "]", "quad", "qquad", "left", "right", "big", "Big", "bigg", "Bigg",
       "bigl", "bigr", "Bigl", "Bigr", "biggl", "biggr", "displaystyle", "textstyle", "limits",
       "nolimits", "middle", "$", "mathstrut", "strut", "relax", "hfill", "hspace*", "enspace",
       "thinspace", "negthinspace"};
@@ -217,6 +217,10 @@ std::vector<Tok> lex_latex(std::string_view s) {
       while (j < n && is_alpha(s[j])) ++j;
       t.type = T::Word;
       t.text = std::string(s.substr(i, j - i));
+      if (t.text == "and") {  // "1 and -2" lists answers
+        t.type = T::Punct;
+        t.text = ",";
+      }
       out.push_back(t);
       i = j;
       continue;
@@ -231,6 +235,15 @@ std::vector<Tok> lex_latex(std::string_view s) {
         ++j;
       }
       std::string name(s.substr(i + 1, j - i - 1));
+      // "\quadx" (a missing space after \quad): skip the spacing command, keep the letters
+      for (const char* sp : {"qquad", "quad"}) {
+        const std::size_t len = std::strlen(sp);
+        if (name.size() > len && name.compare(0, len, sp) == 0 && name.back() != '*') {
+          j = i + 1 + len;
+          name = sp;
+          break;
+        }
+      }
       i = j;
       if (skipped_command(name)) {
         space = true;
@@ -253,6 +266,10 @@ std::vector<Tok> lex_latex(std::string_view s) {
       } else if (name == "rbrack") {
         t.type = T::Punct;
         t.text = "]";
+      } else if (name == "(" || name == ")") {
+        // "\( 3, \frac{\pi}{2} \)" is read as brackets, as math-verify does
+        t.type = T::Punct;
+        t.text = name;
       } else if (name == "langle") {
         t.type = T::Punct;
         t.text = "(";
@@ -316,15 +333,41 @@ class LatexParser {
   LatexParser(std::string_view src, Ast& ast) : src_(src), ast_(ast), toks_(lex_latex(src)) {}
 
   std::uint32_t top() {
-    std::vector<std::uint32_t> items;
-    items.push_back(relation());
+    // "a, b; c, d": groups separated by ';' are tuples of a set; a bare list "1, 2" is a set
+    std::vector<std::vector<std::uint32_t>> groups(1);
+    groups.back().push_back(relation());
     while (is_punct(",") || is_punct(";")) {
+      if (is_punct(";")) groups.emplace_back();
       ++p_;
-      if (at_end()) break;  // trailing comma
-      items.push_back(relation());
+      if (at_end()) break;  // trailing separator
+      groups.back().push_back(relation());
     }
     if (!at_end()) fail("unexpected '" + tok().text + "'", tok().pos);
+    if (groups.back().empty()) groups.pop_back();
+    if (groups.size() > 1) {
+      std::vector<std::uint32_t> tuples;
+      for (auto& g : groups) {
+        tuples.push_back(g.size() == 1 ? g[0] : add(make(Kind::Tuple, {}, std::move(g))));
+      }
+      return add(make(Kind::Set, {}, std::move(tuples)));
+    }
+    std::vector<std::uint32_t>& items = groups[0];
     if (items.size() == 1) return items[0];
+    // "n = 1, 2, 3": the values of one unknown
+    const Node& first = ast_.at(items[0]);
+    if (first.kind == Kind::Relation && first.text == "=") {
+      bool rest_plain = true;
+      for (std::size_t k = 1; k < items.size(); ++k)
+        if (ast_.at(items[k]).kind == Kind::Relation) rest_plain = false;
+      const Kind lhs = ast_.at(first.kids[0]).kind;
+      if (rest_plain && (lhs == Kind::Symbol || lhs == Kind::Tuple)) {
+        const std::uint32_t l = first.kids[0];
+        std::vector<std::uint32_t> values{first.kids[1]};
+        values.insert(values.end(), items.begin() + 1, items.end());
+        const std::uint32_t set = add(make(Kind::Set, {}, std::move(values)));
+        return add(make(Kind::Relation, "=", {l, set}));
+      }
+    }
     return add(make(Kind::Set, {}, std::move(items)));
   }
 
@@ -367,7 +410,7 @@ class LatexParser {
       if (c == "lt") return '<';
       if (c == "gt") return '>';
       if (c == "ne" || c == "neq") return 'n';
-      if (c == "in") return '=';
+      if (c == "in" || c == "approx") return '=';
     }
     return 0;
   }
@@ -480,7 +523,7 @@ class LatexParser {
       if (is_punct("*") || is_cmd("cdot") || is_cmd("times") || is_cmd("ast")) {
         ++p_;
         factors.push_back(unary());
-      } else if (is_punct("/") || is_cmd("div")) {
+      } else if (is_punct("/") || is_cmd("div") || is_punct(":")) {  // "7:32" is a ratio
         const std::size_t at = tok().pos;
         ++p_;
         std::uint32_t left = flat(Kind::Mul, factors);
@@ -628,6 +671,36 @@ class LatexParser {
     return letter(name);
   }
 
+  /// "f(x)", "g(2)", "f(x, y)": a letter applied to atoms is a function application (as
+  /// latex2sympy reads it); "x(x+1)" with an operator inside is a product.
+  bool is_application() const {
+    if (!(tok().type == T::Punct && tok().text == "(")) return false;
+    std::size_t k = 1;
+    for (;;) {
+      const Tok& a = peek(k);
+      const bool atom = (a.type == T::Num) || (a.type == T::Word && a.text.size() == 1) ||
+                        (a.type == T::Cmd && is_greek(a.text));
+      if (!atom) return false;
+      const Tok& sep = peek(k + 1);
+      if (sep.type != T::Punct) return false;
+      if (sep.text == ")") return true;
+      if (sep.text != ",") return false;
+      k += 2;
+    }
+  }
+
+  std::uint32_t application(const std::string& name) {
+    ++p_;  // (
+    std::vector<std::uint32_t> args;
+    for (;;) {
+      args.push_back(primary());
+      if (is_punct(")")) break;
+      ++p_;  // ,
+    }
+    ++p_;  // )
+    return add(make(Kind::Func, name, std::move(args)));
+  }
+
   std::uint32_t bracket() {
     DepthGuard g(depth_, tok().pos);
     const Tok open = tok();
@@ -636,7 +709,7 @@ class LatexParser {
     const int saved_abs = abs_open_;
     abs_open_ = 0;
     std::vector<std::uint32_t> items{relation()};
-    while (is_punct(",")) {
+    while (is_punct(",") || is_punct(";")) {  // "(0;-2;6)"
       ++p_;
       items.push_back(relation());
     }
@@ -776,6 +849,7 @@ class LatexParser {
       if (!is_space(c)) inner += c;
     if (cmd == "operatorname") return function(inner, at);
     if (inner.empty()) fail("empty \\" + cmd, at);
+    if (inner.size() == 1 && is_alpha(inner[0])) return add(make(Kind::Symbol, inner));  // \text{e}
     // \text{5}, \mathrm{e}, \mathbf{x}: parse the content as math
     Ast sub;
     try {
@@ -811,7 +885,12 @@ class LatexParser {
         ++p_;
         std::vector<std::uint32_t> f;
         for (std::size_t k = 0; k + 1 < t.text.size(); ++k) f.push_back(letter(t.text.substr(k, 1)));
-        f.push_back(symbol_with_subscript(t.text.substr(t.text.size() - 1)));
+        const std::string last = t.text.substr(t.text.size() - 1);
+        if (last != "e" && last != "i" && is_application()) {
+          f.push_back(application(last));
+        } else {
+          f.push_back(symbol_with_subscript(last));
+        }
         return flat(Kind::Mul, f);
       }
       case T::Punct:
@@ -956,7 +1035,7 @@ bool looks_like_text(std::string_view s) {
       while (j < n && is_alpha(s[j])) ++j;
       std::string_view w = s.substr(i, j - i);
       // words glued to digits ("2xyz") still count
-      if (w.size() >= 3 && !is_function_name(w)) saw_word = true;
+      if (w.size() >= 3 && !is_function_name(w) && w != "and") saw_word = true;
       i = j;
       continue;
     }

@@ -78,6 +78,15 @@ def _func(name: str, args: list[Any]) -> Any:
     return sympy.Function(name)(*args)
 
 
+def _as_set(value: Any) -> Any:
+    """A union's part as a SymPy set: a pair (a, b) is the open interval, a number a singleton."""
+    if isinstance(value, sympy.Set):
+        return value
+    if isinstance(value, sympy.Tuple) and len(value) == 2:
+        return sympy.Interval.open(value[0], value[1])
+    return sympy.FiniteSet(value)
+
+
 def tree_to_sympy(node: tuple[Any, ...]) -> Any:
     """SymPy object for a node of :meth:`rapidgrade.Expr.tree`.
 
@@ -98,7 +107,7 @@ def tree_to_sympy(node: tuple[Any, ...]) -> Any:
     if kind == "rel":
         ops = node[1]
         operands = [tree_to_sympy(k) for k in node[2:]]
-        parts = [_RELATIONS[op](operands[i], operands[i + 1]) for i, op in enumerate(ops)]
+        parts = [_RELATIONS[op](operands[i], operands[i + 1], evaluate=False) for i, op in enumerate(ops)]
         return parts[0] if len(parts) == 1 else sympy.And(*parts)
     if kind == "interval":
         lo, hi = tree_to_sympy(node[3]), tree_to_sympy(node[4])
@@ -124,13 +133,18 @@ def tree_to_sympy(node: tuple[Any, ...]) -> Any:
     if kind == "percent":
         return kids[0] * sympy.Rational(1, 100)
     if kind == "degree":
-        return kids[0] * sympy.pi / 180
+        # the degree mark is dropped, as math-verify reads "90^\circ" (the number 90)
+        return kids[0]
     if kind == "pm":
         return sympy.FiniteSet(kids[0] + kids[1], kids[0] - kids[1])
     if kind == "tuple":
         return sympy.Tuple(*kids)
     if kind == "set":
-        return sympy.FiniteSet(*kids)
+        # "\{1 \pm \sqrt{5}, -2\}": the two values of a \pm element are elements of the set
+        items: list[Any] = []
+        for k, child in zip(kids, node[1:]):
+            items.extend(k.args if child[0] == "pm" else [k])
+        return sympy.FiniteSet(*items)
     if kind == "union":
-        return sympy.Union(*kids)
+        return sympy.Union(*[_as_set(k) for k in kids])
     raise ValueError(f"tree_to_sympy: unknown node kind {kind!r}")
