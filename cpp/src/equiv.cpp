@@ -117,6 +117,23 @@ std::vector<std::string> union_symbols(Ref a, Ref b) {
   return s;
 }
 
+/// A literal a double cannot hold exactly (beyond 2^53, or more than 15 significant digits):
+/// sampling in doubles cannot tell x + 10^20 from x + 10^20 + 1.
+bool has_inexact_literal(Ref r) {
+  const Node& n = r.node();
+  if (n.kind == Kind::Number) {
+    std::size_t digits = 0;
+    for (char c : n.text) {
+      if (c == 'e') break;
+      if (c >= '0' && c <= '9' && !(digits == 0 && c == '0')) ++digits;
+    }
+    return digits > 15;
+  }
+  for (std::size_t k = 0; k < n.kids.size(); ++k)
+    if (has_inexact_literal(r.kid(k))) return true;
+  return false;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Constant values
 
@@ -129,7 +146,39 @@ struct Val {
   bool decimal = false;
   int places = 0;
   int inf = 0;  // +1 / -1 for oo / -oo
+  bool overflowed = false;  // rational-valued, but past the 128-bit range: never TRUE by tolerance
 };
+
+/// Built only from numbers, + - * / integer powers, factorials, binomials, percent and abs:
+/// its value is rational, so a failed exact evaluation means overflow, not irrationality.
+bool rational_shaped(Ref r) {
+  const Node& n = r.node();
+  switch (n.kind) {
+    case Kind::Number:
+      return true;
+    case Kind::Add:
+    case Kind::Mul:
+    case Kind::Neg:
+    case Kind::Div:
+    case Kind::Factorial:
+    case Kind::Percent:
+    case Kind::Abs:
+      break;
+    case Kind::Pow: {
+      auto e = exact_value(*r.ast, n.kids[1]);
+      if (!e || e->den != 1) return false;
+      return rational_shaped(r.kid(0));
+    }
+    case Kind::Func:
+      if (n.text != "binomial") return false;
+      break;
+    default:
+      return false;
+  }
+  for (std::size_t k = 0; k < n.kids.size(); ++k)
+    if (!rational_shaped(r.kid(k))) return false;
+  return true;
+}
 
 int infinity_sign(Ref r) {
   const Node& n = r.node();
@@ -165,6 +214,7 @@ Val value(Ref r) {
     run_scaled(prog, inputs, 1, &v.num, &v.scale);
   }
   if (v.exact) v.num = C(v.exact->to_double(), 0);
+  v.overflowed = !v.exact && rational_shaped(r);
   const int places = decimal_places(r);
   v.decimal = places >= 0;
   v.places = std::max(places, 0);
@@ -314,7 +364,8 @@ class Comparer {
     const double d = std::abs(g.num - p.num);
     const double m = std::max(std::abs(g.num), std::abs(p.num));
     if (d <= std::max(o_.abs_tol, o_.rel_tol * m)) {
-      return (g.continuous && p.continuous) ? Tri::True : Tri::Unknown;
+      const bool exactness_lost = g.overflowed || p.overflowed;
+      return (g.continuous && p.continuous && !exactness_lost) ? Tri::True : Tri::Unknown;
     }
     if (d > kClear * std::max({g.scale, p.scale, m})) return Tri::False;
     return Tri::Unknown;
@@ -336,7 +387,10 @@ class Comparer {
         return Tri::False;
       }
     }
-    if (valid >= kMinValid && equal == valid && a.analytic && b.analytic) return Tri::True;
+    if (valid >= kMinValid && equal == valid && a.analytic && b.analytic && !has_inexact_literal(g) &&
+        !has_inexact_literal(p)) {
+      return Tri::True;
+    }
     return Tri::Unknown;
   }
 
