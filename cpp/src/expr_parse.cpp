@@ -849,7 +849,9 @@ class LatexParser {
       if (!is_space(c)) inner += c;
     if (cmd == "operatorname") return function(inner, at);
     if (inner.empty()) fail("empty \\" + cmd, at);
-    if (inner.size() == 1 && is_alpha(inner[0])) return add(make(Kind::Symbol, inner));  // \text{e}
+    // \mathrm{e} is Euler's number (math-verify's verify agrees); other letters are symbols
+    if (inner == "e") return add(make(Kind::Const, "E"));
+    if (inner.size() == 1 && is_alpha(inner[0])) return add(make(Kind::Symbol, inner));
     // \text{5}, \mathrm{e}, \mathbf{x}: parse the content as math
     Ast sub;
     try {

@@ -113,7 +113,8 @@ def canon(text: str, syntax: str = "latex") -> str:
         ("Yes", 'text("yes")'),
         (r"\text{ East }", 'text("east")'),
         (r"\text{5}", "5"),
-        (r"\mathrm{e}", "e"),
+        (r"\mathrm{e}", "E"),
+        (r"\text{x}", "x"),
     ],
 )
 def test_latex_constructs(latex: str, expected: str) -> None:
