@@ -1533,9 +1533,22 @@ Ast parse_rpn(std::string_view text) {
       std::uint32_t a = stack.back().first;
       stack.pop_back();
       std::uint32_t r;
-      if (w == "+") r = ast.add(make(Kind::Add, {}, {a, b}), i);
-      else if (w == "-") r = ast.add(make(Kind::Add, {}, {a, ast.add(make(Kind::Neg, {}, {b}), i)}), i);
-      else if (w == "*") r = ast.add(make(Kind::Mul, {}, {a, b}), i);
+      // sums and products are n-ary, as in the other parsers: "1 2 3 + +" is 1 + 2 + 3
+      auto nary = [&](Kind kind, std::uint32_t x, std::uint32_t y) {
+        std::vector<std::uint32_t> kids;
+        for (std::uint32_t k : {x, y}) {
+          if (ast.nodes[k].kind == kind) {
+            const auto& sub = ast.nodes[k].kids;
+            kids.insert(kids.end(), sub.begin(), sub.end());
+          } else {
+            kids.push_back(k);
+          }
+        }
+        return ast.add(make(kind, {}, std::move(kids)), i);
+      };
+      if (w == "+") r = nary(Kind::Add, a, b);
+      else if (w == "-") r = nary(Kind::Add, a, ast.add(make(Kind::Neg, {}, {b}), i));
+      else if (w == "*") r = nary(Kind::Mul, a, b);
       else if (w == "/") r = ast.add(make(Kind::Div, {}, {a, b}), i);
       else r = ast.add(make(Kind::Pow, {}, {a, b}), i);
       stack.emplace_back(r, i);
