@@ -16,8 +16,9 @@ namespace {
 using namespace expr;
 using C = std::complex<double>;
 
-constexpr std::size_t kPoints = 16;     // 8 real + 8 complex
-constexpr std::size_t kMinValid = 8;    // points where both sides must be finite for TRUE
+constexpr std::size_t kPoints = 24;     // 8 real + 16 complex
+constexpr std::size_t kReal = 8;
+constexpr std::size_t kMinValid = 12;   // points where both sides must be finite for TRUE
 constexpr double kClear = 1e-6;         // relative (to the intermediate scale) gap that is FALSE
 constexpr std::size_t kMaxElements = 64;
 constexpr double kPi = 3.14159265358979323846;
@@ -57,14 +58,15 @@ Points make_points(std::vector<std::string> vars) {
   Rng rng{0x5EEDu};
   for (std::size_t v = 0; v < p.vars.size(); ++v) {
     std::vector<C> vals(kPoints);
+    // magnitudes log-uniform in [1/20, 20], so that sub-expressions take values on both sides
+    // of 1 and of every branch cut (sqrt(u^2) = u only where Re u > 0)
     for (std::size_t k = 0; k < kPoints; ++k) {
-      if (k < kPoints / 2) {
-        const double mag = 0.2 + 2.3 * rng.uniform();
+      const double mag = std::exp((2 * rng.uniform() - 1) * std::log(20.0));
+      if (k < kReal) {
         vals[k] = C(rng.uniform() < 0.5 ? -mag : mag, 0);
       } else {
-        const double r = 0.3 + 1.7 * rng.uniform();
         const double t = 2 * kPi * rng.uniform();
-        vals[k] = C(r * std::cos(t), r * std::sin(t));
+        vals[k] = C(mag * std::cos(t), mag * std::sin(t));
       }
     }
     p.values.push_back(std::move(vals));
@@ -75,6 +77,7 @@ Points make_points(std::vector<std::string> vars) {
 struct Eval {
   std::vector<C> v;
   std::vector<double> scale;
+  std::vector<unsigned char> near_cut;  // branch chosen by rounding noise: the point is unusable
   bool evaluable = true;
   bool analytic = true;
   bool continuous = true;
@@ -88,10 +91,11 @@ Eval evaluate(Ref r, const Points& pts, std::size_t n) {
   e.continuous = prog.continuous;
   e.v.assign(n, C(0, 0));
   e.scale.assign(n, 0);
+  e.near_cut.assign(n, 0);
   if (!e.evaluable) return e;
   std::vector<const C*> inputs;
   for (const auto& vals : pts.values) inputs.push_back(vals.data());
-  run_scaled(prog, inputs, n, e.v.data(), e.scale.data());
+  run_scaled(prog, inputs, n, e.v.data(), e.scale.data(), e.near_cut.data());
   return e;
 }
 
@@ -100,6 +104,7 @@ Eval difference(Ref a, Ref b, const Points& pts, std::size_t n) {
   for (std::size_t k = 0; k < n; ++k) {
     x.v[k] -= y.v[k];
     x.scale[k] = std::max(x.scale[k], y.scale[k]);
+    x.near_cut[k] = x.near_cut[k] | y.near_cut[k];
   }
   x.evaluable = x.evaluable && y.evaluable;
   x.analytic = x.analytic && y.analytic;
@@ -147,6 +152,7 @@ struct Val {
   int places = 0;
   int inf = 0;  // +1 / -1 for oo / -oo
   bool overflowed = false;  // rational-valued, but past the 128-bit range: never TRUE by tolerance
+  bool near_cut = false;    // a branch was chosen by rounding noise: never FALSE
 };
 
 /// Built only from numbers, + - * / integer powers, factorials, binomials, percent and abs:
@@ -211,7 +217,9 @@ Val value(Ref r) {
   v.continuous = prog.continuous;
   if (v.evaluable) {
     std::vector<const C*> inputs;
-    run_scaled(prog, inputs, 1, &v.num, &v.scale);
+    unsigned char cut = 0;
+    run_scaled(prog, inputs, 1, &v.num, &v.scale, &cut);
+    v.near_cut = cut != 0;
   }
   if (v.exact) v.num = C(v.exact->to_double(), 0);
   v.overflowed = !v.exact && rational_shaped(r);
@@ -367,7 +375,7 @@ class Comparer {
       const bool exactness_lost = g.overflowed || p.overflowed;
       return (g.continuous && p.continuous && !exactness_lost) ? Tri::True : Tri::Unknown;
     }
-    if (d > kClear * std::max({g.scale, p.scale, m})) return Tri::False;
+    if (d > kClear * std::max({g.scale, p.scale, m}) && !g.near_cut && !p.near_cut) return Tri::False;
     return Tri::Unknown;
   }
 
@@ -375,10 +383,12 @@ class Comparer {
     const Points pts = make_points(union_symbols(g, p));
     const Eval a = evaluate(g, pts, kPoints), b = evaluate(p, pts, kPoints);
     if (!a.evaluable || !b.evaluable) return Tri::Unknown;
-    std::size_t valid = 0, equal = 0;
+    // Each point is equal (within tolerance), clearly different (beyond the rounding-error bound
+    // of the largest intermediate value), or inconclusive (cancellation: cosh(20)^2 - sinh(20)^2
+    // is 0 in doubles); poles, overflow and branch-cut noise make a point unusable.
+    std::size_t equal = 0;
     for (std::size_t k = 0; k < kPoints; ++k) {
-      if (!finite(a.v[k]) || !finite(b.v[k])) continue;
-      ++valid;
+      if (!finite(a.v[k]) || !finite(b.v[k]) || a.near_cut[k] || b.near_cut[k]) continue;
       const double d = std::abs(a.v[k] - b.v[k]);
       const double m = std::max(std::abs(a.v[k]), std::abs(b.v[k]));
       if (d <= std::max(o_.abs_tol, o_.rel_tol * m)) {
@@ -387,7 +397,7 @@ class Comparer {
         return Tri::False;
       }
     }
-    if (valid >= kMinValid && equal == valid && a.analytic && b.analytic && !has_inexact_literal(g) &&
+    if (equal >= kMinValid && a.analytic && b.analytic && !has_inexact_literal(g) &&
         !has_inexact_literal(p)) {
       return Tri::True;
     }
@@ -423,7 +433,7 @@ class Comparer {
     C ratio{0, 0};
     bool have = false;
     for (std::size_t k = 0; k < kPoints; ++k) {
-      if (!finite(f.v[k]) || !finite(h.v[k])) continue;
+      if (!finite(f.v[k]) || !finite(h.v[k]) || f.near_cut[k] || h.near_cut[k]) continue;
       const double sf = std::max(f.scale[k], 1e-300), sh = std::max(h.scale[k], 1e-300);
       const bool fz = std::abs(f.v[k]) <= 1e-9 * sf, hz = std::abs(h.v[k]) <= 1e-9 * sh;
       if (fz && hz) continue;

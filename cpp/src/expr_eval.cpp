@@ -6,6 +6,7 @@
 #include <locale>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "rapidgrade/expr.hpp"
@@ -560,6 +561,18 @@ std::complex<double> r_root(std::complex<double> x, std::complex<double> k) {
 double r_sqrt(double x) { return std::sqrt(x); }
 std::complex<double> r_sqrt(std::complex<double> x) { return std::sqrt(x); }
 
+/// Signed zeros pick the branch of a multivalued function: sqrt(-4 - 0i) is -2i. SymPy's
+/// principal values are those of +0 (sqrt(-4) = 2i, log(-1) = i*pi), so -0 is made +0.
+inline double unsign_zero(double v) { return v == 0 ? 0.0 : v; }
+inline std::complex<double> unsign_zero(std::complex<double> z) {
+  return {unsign_zero(z.real()), unsign_zero(z.imag())};
+}
+template <typename T>
+T branch_arg(T z) {
+  if constexpr (std::is_same_v<T, std::complex<double>>) return unsign_zero(z);
+  return z;
+}
+
 template <typename T>
 void kernel(const Instr& in, T* r, const T* a, const T* b, std::size_t m) {
   switch (in.op) {
@@ -567,7 +580,7 @@ void kernel(const Instr& in, T* r, const T* a, const T* b, std::size_t m) {
     case Op::Sub: for (std::size_t j = 0; j < m; ++j) r[j] = a[j] - b[j]; break;
     case Op::Mul: for (std::size_t j = 0; j < m; ++j) r[j] = a[j] * b[j]; break;
     case Op::Div: for (std::size_t j = 0; j < m; ++j) r[j] = a[j] / b[j]; break;
-    case Op::Pow: for (std::size_t j = 0; j < m; ++j) r[j] = std::pow(a[j], b[j]); break;
+    case Op::Pow: for (std::size_t j = 0; j < m; ++j) r[j] = std::pow(branch_arg(a[j]), b[j]); break;
     case Op::PowInt: {
       const int e = static_cast<int>(in.re);
       if (e == 2) {
@@ -590,23 +603,23 @@ void kernel(const Instr& in, T* r, const T* a, const T* b, std::size_t m) {
     case Op::Sec: for (std::size_t j = 0; j < m; ++j) r[j] = T(1) / std::cos(a[j]); break;
     case Op::Csc: for (std::size_t j = 0; j < m; ++j) r[j] = T(1) / std::sin(a[j]); break;
     case Op::Cot: for (std::size_t j = 0; j < m; ++j) r[j] = T(1) / std::tan(a[j]); break;
-    case Op::Asin: for (std::size_t j = 0; j < m; ++j) r[j] = std::asin(a[j]); break;
-    case Op::Acos: for (std::size_t j = 0; j < m; ++j) r[j] = std::acos(a[j]); break;
-    case Op::Atan: for (std::size_t j = 0; j < m; ++j) r[j] = std::atan(a[j]); break;
-    case Op::Asec: for (std::size_t j = 0; j < m; ++j) r[j] = std::acos(T(1) / a[j]); break;
-    case Op::Acsc: for (std::size_t j = 0; j < m; ++j) r[j] = std::asin(T(1) / a[j]); break;
-    case Op::Acot: for (std::size_t j = 0; j < m; ++j) r[j] = std::atan(T(1) / a[j]); break;
+    case Op::Asin: for (std::size_t j = 0; j < m; ++j) r[j] = std::asin(branch_arg(a[j])); break;
+    case Op::Acos: for (std::size_t j = 0; j < m; ++j) r[j] = std::acos(branch_arg(a[j])); break;
+    case Op::Atan: for (std::size_t j = 0; j < m; ++j) r[j] = std::atan(branch_arg(a[j])); break;
+    case Op::Asec: for (std::size_t j = 0; j < m; ++j) r[j] = std::acos(branch_arg(T(1) / a[j])); break;
+    case Op::Acsc: for (std::size_t j = 0; j < m; ++j) r[j] = std::asin(branch_arg(T(1) / a[j])); break;
+    case Op::Acot: for (std::size_t j = 0; j < m; ++j) r[j] = std::atan(branch_arg(T(1) / a[j])); break;
     case Op::Sinh: for (std::size_t j = 0; j < m; ++j) r[j] = std::sinh(a[j]); break;
     case Op::Cosh: for (std::size_t j = 0; j < m; ++j) r[j] = std::cosh(a[j]); break;
     case Op::Tanh: for (std::size_t j = 0; j < m; ++j) r[j] = std::tanh(a[j]); break;
-    case Op::Asinh: for (std::size_t j = 0; j < m; ++j) r[j] = std::asinh(a[j]); break;
-    case Op::Acosh: for (std::size_t j = 0; j < m; ++j) r[j] = std::acosh(a[j]); break;
-    case Op::Atanh: for (std::size_t j = 0; j < m; ++j) r[j] = std::atanh(a[j]); break;
+    case Op::Asinh: for (std::size_t j = 0; j < m; ++j) r[j] = std::asinh(branch_arg(a[j])); break;
+    case Op::Acosh: for (std::size_t j = 0; j < m; ++j) r[j] = std::acosh(branch_arg(a[j])); break;
+    case Op::Atanh: for (std::size_t j = 0; j < m; ++j) r[j] = std::atanh(branch_arg(a[j])); break;
     case Op::Exp: for (std::size_t j = 0; j < m; ++j) r[j] = std::exp(a[j]); break;
-    case Op::Log: for (std::size_t j = 0; j < m; ++j) r[j] = std::log(a[j]); break;
-    case Op::LogBase: for (std::size_t j = 0; j < m; ++j) r[j] = std::log(a[j]) / std::log(b[j]); break;
-    case Op::Sqrt: for (std::size_t j = 0; j < m; ++j) r[j] = r_sqrt(a[j]); break;
-    case Op::Root: for (std::size_t j = 0; j < m; ++j) r[j] = r_root(a[j], b[j]); break;
+    case Op::Log: for (std::size_t j = 0; j < m; ++j) r[j] = std::log(branch_arg(a[j])); break;
+    case Op::LogBase: for (std::size_t j = 0; j < m; ++j) r[j] = std::log(branch_arg(a[j])) / std::log(branch_arg(b[j])); break;
+    case Op::Sqrt: for (std::size_t j = 0; j < m; ++j) r[j] = r_sqrt(branch_arg(a[j])); break;
+    case Op::Root: for (std::size_t j = 0; j < m; ++j) r[j] = r_root(branch_arg(a[j]), b[j]); break;
     case Op::Abs: for (std::size_t j = 0; j < m; ++j) r[j] = r_abs(a[j]); break;
     case Op::Factorial: for (std::size_t j = 0; j < m; ++j) r[j] = r_factorial(a[j]); break;
     case Op::Floor: for (std::size_t j = 0; j < m; ++j) r[j] = r_floor(a[j]); break;
@@ -629,9 +642,43 @@ std::complex<double> make_const<std::complex<double>>(const Instr& in) {
 
 constexpr std::size_t kBlock = 256;
 
+/// Within rounding distance of the negative real axis (the cut of sqrt, log and powers), but
+/// not on it: a part that is exactly zero is taken as exact (and as +0, see unsign_zero).
+bool near_negative_axis(std::complex<double> z) {
+  return z.real() < 0 && z.imag() != 0 && std::fabs(z.imag()) <= 1e-9 * std::abs(z);
+}
+/// Within rounding distance of the real axis outside [lo, hi] (asin/acos/atanh: [-1, 1]).
+bool near_real_axis_outside(std::complex<double> z, double lo, double hi) {
+  return z.imag() != 0 && std::fabs(z.imag()) <= 1e-9 * std::abs(z) && (z.real() < lo || z.real() > hi);
+}
+/// Within rounding distance of the imaginary axis beyond +-i (atan, asinh).
+bool near_imaginary_axis_outside(std::complex<double> z) {
+  return z.real() != 0 && std::fabs(z.real()) <= 1e-9 * std::abs(z) && std::fabs(z.imag()) > 1;
+}
+
+void mark_cuts(const Instr& in, const std::complex<double>* a, const std::complex<double>* b, std::size_t m,
+               unsigned char* near_cut) {
+  for (std::size_t j = 0; j < m; ++j) {
+    bool cut = false;
+    const std::complex<double> z = a[j];
+    switch (in.op) {
+      case Op::Sqrt: case Op::Log: case Op::Root: cut = near_negative_axis(z); break;
+      case Op::LogBase: cut = near_negative_axis(z) || near_negative_axis(b[j]); break;
+      case Op::Pow: cut = near_negative_axis(z) && !(b[j].imag() == 0 && b[j].real() == std::round(b[j].real())); break;
+      case Op::Asin: case Op::Acos: case Op::Atanh: cut = near_real_axis_outside(z, -1, 1); break;
+      case Op::Acosh: cut = near_real_axis_outside(z, 1, std::numeric_limits<double>::infinity()); break;
+      case Op::Atan: case Op::Asinh: cut = near_imaginary_axis_outside(z); break;
+      case Op::Asec: case Op::Acsc: cut = near_real_axis_outside(1.0 / z, -1, 1); break;
+      case Op::Acot: cut = near_imaginary_axis_outside(1.0 / z); break;
+      default: break;
+    }
+    if (cut) near_cut[j] = 1;
+  }
+}
+
 template <typename T>
 void run_impl(const Program& prog, const std::vector<const T*>& inputs, const std::vector<std::size_t>& strides,
-              std::size_t n, T* out, double* scale) {
+              std::size_t n, T* out, double* scale, unsigned char* near_cut = nullptr) {
   const std::size_t nc = prog.code.size();
   if (nc == 0) {
     for (std::size_t j = 0; j < n; ++j) out[j] = T(std::nan(""));
@@ -658,9 +705,16 @@ void run_impl(const Program& prog, const std::vector<const T*>& inputs, const st
           for (std::size_t j = 0; j < m; ++j) r[j] = src[j];
         }
       } else {
+        if constexpr (std::is_same_v<T, std::complex<double>>) {
+          if (near_cut != nullptr) {
+            mark_cuts(in, regs.data() + in.a * kBlock, regs.data() + in.b * kBlock, m, near_cut + begin);
+          }
+        }
         kernel<T>(in, r, regs.data() + in.a * kBlock, regs.data() + in.b * kBlock, m);
       }
-      if (scale != nullptr) {
+      // constants and inputs carry no rounding error of their own: a large exponent (x^1000000)
+      // must not hide differences; cancellation shows in the computed intermediates
+      if (scale != nullptr && in.op != Op::Const && in.op != Op::Var) {
         for (std::size_t j = 0; j < m; ++j) {
           const double v = std::abs(r[j]);
           if (std::isfinite(v) && v > scale[begin + j]) scale[begin + j] = v;
@@ -693,10 +747,13 @@ void run(const Program& prog, const std::vector<const std::complex<double>*>& in
 }
 
 void run_scaled(const Program& prog, const std::vector<const std::complex<double>*>& inputs, std::size_t n,
-                std::complex<double>* out, double* scale) {
+                std::complex<double>* out, double* scale, unsigned char* near_cut) {
   std::vector<std::size_t> strides(inputs.size(), 1);
-  for (std::size_t j = 0; j < n; ++j) scale[j] = 0;
-  run_impl<std::complex<double>>(prog, inputs, strides, n, out, scale);
+  for (std::size_t j = 0; j < n; ++j) {
+    scale[j] = 0;
+    near_cut[j] = 0;
+  }
+  run_impl<std::complex<double>>(prog, inputs, strides, n, out, scale, near_cut);
 }
 
 }  // namespace rapidgrade::expr

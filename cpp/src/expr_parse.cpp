@@ -826,7 +826,12 @@ class LatexParser {
       args.push_back(flat(Kind::Mul, f));
     }
     std::uint32_t call;
-    if (name == "ln") {
+    if (name == "bare_log") {
+      if (args.size() == 1 && ast_.at(args[0]).kind == Kind::Tuple && ast_.at(args[0]).kids.size() == 2) {
+        args = ast_.at(args[0]).kids;
+      }
+      call = add(make(Kind::Func, "log", std::move(args)));
+    } else if (name == "ln") {
       call = add(make(Kind::Func, "log", std::move(args)));
     } else if (name == "log") {
       // LaTeX \log without a base is base 10 (as latex2sympy reads it); \log_b is base b
@@ -881,7 +886,8 @@ class LatexParser {
       case T::Word: {
         if (is_function_name(t.text) && peek().type == T::Punct && peek().text == "(") {
           ++p_;
-          return function(canonical_function(t.text), t.pos);
+          // a bare "log(x)" is Python's natural logarithm ("log(x, b)": base b); \log is base 10
+          return function(t.text == "log" ? "bare_log" : canonical_function(t.text), t.pos);
         }
         // a run of letters is a product of single-letter symbols; the last may carry a subscript
         ++p_;

@@ -16,7 +16,7 @@ Rules:
   ``50``); two percentages compare their numbers.
 * **Degrees**: ``x^\circ`` matches the bare number ``x`` and ``x\pi/180`` radians; a plain
   number is never read as degrees.
-* **Expressions with free symbols**: both sides are evaluated at 16 seeded points (8 real, 8
+* **Expressions with free symbols**: both sides are evaluated at 24 seeded points (8 real, 16
   complex). Equal at every point (within *rel_tol*/*abs_tol*) with only analytic operations
   (``+ - * /``, powers, roots, exp, log, trigonometric and hyperbolic functions) gives TRUE; a
   difference far above the rounding-error bound at any point gives FALSE; anything else

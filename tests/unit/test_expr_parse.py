@@ -62,6 +62,8 @@ def canon(text: str, syntax: str = "latex") -> str:
         (r"\log_{b}(x)", "log(x, b)"),
         (r"\exp(x)", "exp(x)"),
         ("sin(x)", "sin(x)"),
+        ("log(x)", "log(x)"),
+        ("log(8, 2)", "log(8, 2)"),
         ("f(x)", "f(x)"),
         # constants
         (r"\pi", "pi"),

@@ -24,7 +24,7 @@ struct Options {
 /// * numbers: exact rational comparison (checked 128-bit; overflow -> UNKNOWN); decimals per
 ///   the rounding rule above; `p%` matches `p/100` and `p`; `x^\circ` matches `x` and
 ///   `x*pi/180`;
-/// * expressions with free symbols: evaluation at 16 seeded points (8 real, 8 complex); equal
+/// * expressions with free symbols: evaluation at 24 seeded points (8 real, 16 complex, magnitudes from 1/20 to 20); equal
 ///   everywhere and only analytic operations -> TRUE; a difference far above the rounding
 ///   error bound -> FALSE; otherwise UNKNOWN;
 /// * tuples (ordered), sets (unordered, duplicates ignored), intervals (ends matter), unions,

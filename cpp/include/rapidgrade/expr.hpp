@@ -157,8 +157,10 @@ void run(const Program& prog, const std::vector<const double*>& inputs,
 void run(const Program& prog, const std::vector<const std::complex<double>*>& inputs,
          const std::vector<std::size_t>& strides, std::size_t n, std::complex<double>* out);
 /// Like run(complex) but also reports, per point, the largest modulus of any intermediate value
-/// (a scale for rounding-error bounds).
+/// (a scale for rounding-error bounds), and whether a multivalued function (sqrt, log,
+/// non-integer powers, inverse trigonometric) was evaluated within rounding distance of its
+/// branch cut, where the computed branch is a coin toss (`near_cut[j] = 1`).
 void run_scaled(const Program& prog, const std::vector<const std::complex<double>*>& inputs,
-                std::size_t n, std::complex<double>* out, double* scale);
+                std::size_t n, std::complex<double>* out, double* scale, unsigned char* near_cut);
 
 }  // namespace rapidgrade::expr
