@@ -159,18 +159,31 @@ std::vector<Tok> lex_latex(std::string_view s) {
       std::size_t j = i;
       while (j < n && is_digit(s[j])) ++j;
       // thousands separators at top level: "7,425,000" (groups of exactly three digits)
+      // separators: "," ",\!" "{,}" "\," "\ " or one space ("7,425,000", "10{,}000", "1 000")
       if (depth == 0 && j - i <= 3) {
         std::size_t k = j;
         std::size_t last = j;
-        while (k + 3 < n + 0 && s[k] == ',' && is_digit(s[k + 1]) && is_digit(s[k + 2]) &&
-               is_digit(s[k + 3]) && (k + 4 >= n || !is_digit(s[k + 4]))) {
-          k += 4;
+        for (;;) {
+          std::size_t sep = 0;
+          for (std::string_view cand : {std::string_view(",\\!"), std::string_view("{,}"), std::string_view("\\,"),
+                                        std::string_view("\\ "), std::string_view(","), std::string_view(" ")}) {
+            if (s.substr(k, cand.size()) == cand) {
+              sep = cand.size();
+              break;
+            }
+          }
+          const std::size_t d = k + sep;
+          if (sep == 0 || d + 3 > n || !is_digit(s[d]) || !is_digit(s[d + 1]) || !is_digit(s[d + 2]) ||
+              (d + 3 < n && is_digit(s[d + 3]))) {
+            break;
+          }
+          k = d + 3;
           last = k;
         }
         if (last != j) {
           std::string m;
           for (std::size_t q = i; q < last; ++q)
-            if (s[q] != ',') m += s[q];
+            if (is_digit(s[q])) m += s[q];
           j = last;
           std::string frac;
           if (j + 1 < n && s[j] == '.' && is_digit(s[j + 1])) {
