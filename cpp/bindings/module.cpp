@@ -11,6 +11,7 @@ void bind_scan(py::module_& m);
 void bind_distance(py::module_& m);
 void bind_extract(py::module_& m);
 void bind_normalize(py::module_& m);
+void bind_expr(py::module_& m);
 }  // namespace rapidgrade::bindings
 
 PYBIND11_MODULE(_core, m) {
@@ -21,4 +22,5 @@ PYBIND11_MODULE(_core, m) {
   rapidgrade::bindings::bind_distance(m);
   rapidgrade::bindings::bind_extract(m);
   rapidgrade::bindings::bind_normalize(m);
+  rapidgrade::bindings::bind_expr(m);
 }

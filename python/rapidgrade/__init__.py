@@ -11,7 +11,9 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 from rapidgrade.distance import closest, edit_distance, edit_distance_many
+from rapidgrade.equiv import Tri, equivalent, equivalent_many
 from rapidgrade.errors import LimitError, ParseError
+from rapidgrade.expr import Expr, parse_expr
 from rapidgrade.extract import Extraction, extract_answer, extract_fields, extract_many
 from rapidgrade.normalize import (
     Normalized,
@@ -64,32 +66,37 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "closest",
-    "edit_distance",
-    "edit_distance_many",
+    "Expr",
     "ExprExtractionConfig",
-    "extract_answer",
-    "extract_fields",
-    "extract_many",
     "Extraction",
-    "find_boxed",
-    "find_boxed_many",
-    "find_math_spans",
     "GradeResults",
     "LatexExtractionConfig",
     "LatexNormalizationConfig",
     "LimitError",
     "NormalizationConfig",
+    "Normalized",
+    "ParseError",
+    "Span",
+    "StringExtractionConfig",
+    "Tri",
+    "Verdict",
+    "__version__",
+    "closest",
+    "edit_distance",
+    "edit_distance_many",
+    "equivalent",
+    "equivalent_many",
+    "extract_answer",
+    "extract_fields",
+    "extract_many",
+    "find_boxed",
+    "find_boxed_many",
+    "find_math_spans",
     "normalize_answer",
     "normalize_answer_many",
     "normalize_latex",
     "normalize_many",
-    "Normalized",
     "parse",
-    "ParseError",
-    "Span",
-    "StringExtractionConfig",
-    "Verdict",
+    "parse_expr",
     "verify",
-    "__version__",
 ]

@@ -1,7 +1,7 @@
 # Type stubs of the compiled core. The documented API is in the rapidgrade package; these are
 # the raw entry points it wraps. Kept exact by `python -m mypy.stubtest rapidgrade._core`.
 from collections.abc import Iterable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 _T = TypeVar("_T", bound=tuple[object, ...])
 
@@ -47,3 +47,21 @@ def normalize_answer_many(
     equations: bool = True,
     threads: int | None = None,
 ) -> list[_T]: ...
+# expr
+class Expr:
+    @property
+    def free_symbols(self) -> frozenset[str]: ...
+    def tree(self) -> tuple[Any, ...]: ...
+    def evaluate(self, **values: Any) -> Any: ...
+    def to_sympy(self) -> Any: ...
+def parse_expr(text: str | bytes, *, syntax: str = "auto") -> Expr: ...
+def equivalent(
+    a: str | bytes | Expr,
+    b: str | bytes | Expr,
+    rel_tol: float = 1e-09,
+    abs_tol: float = 1e-12,
+    float_rounding: int | None = None,
+) -> int: ...
+def equivalent_many(
+    pairs: Sequence[tuple[str | bytes | Expr, str | bytes | Expr]],
+) -> list[int]: ...

@@ -1,0 +1,166 @@
+// The expression engine: one AST for LaTeX, infix (Python/SymPy style) and RPN answers, a
+// canonical printer, exact rational evaluation and vectorized numeric evaluation.
+//
+// Every routine here is bounded: the parsers reject nesting deeper than kMaxAstDepth (no
+// unbounded recursion, since every recursive walk is bounded by the tree depth), inputs longer
+// than kMaxExprBytes, and exact arithmetic reports overflow instead of growing without bound.
+#pragma once
+
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rapidgrade/common.hpp"
+
+namespace rapidgrade::expr {
+
+/// Depth bound of every AST (parser nesting and left-nested chains such as a/b/c/...).
+constexpr std::size_t kMaxAstDepth = kMaxDepth;
+/// Longest accepted expression, in bytes (longer input: LimitError).
+constexpr std::size_t kMaxExprBytes = 1u << 20;
+
+enum class Kind : std::uint8_t {
+  Number,     // text: decimal literal "12", "1.5", "15e-4" (digits, optional '.', optional e[+-]n)
+  Symbol,     // text: name, e.g. "x", "x_1", "alpha"
+  Const,      // text: "pi", "E", "I", "oo"
+  Add,        // n-ary sum; subtraction is Add(a, Neg(b))
+  Mul,        // n-ary product
+  Neg,        // unary minus
+  Div,        // a / b
+  Pow,        // a ^ b
+  Func,       // text: function name (sin, log, sqrt, root, binomial, ...); kids: arguments
+  Factorial,  // n!
+  Abs,        // |x|
+  Percent,    // x%  (value x/100)
+  Degree,     // x^\circ (value x*pi/180)
+  PlusMinus,  // a \pm b (the pair {a+b, a-b}); a unary \pm b has a = 0
+  Tuple,      // (a, b, ...)
+  Set,        // {a, b, ...}; also a bare top-level list "1, 2"
+  Interval,   // flags: kLeftOpen | kRightOpen; kids: lo, hi
+  Union,      // A \cup B \cup ...
+  Matrix,     // extra: column count; kids: entries row-major
+  Relation,   // text: one operator per gap: '=' '<' 'l'(<=) '>' 'g'(>=) 'n'(!=); kids: operands
+  Text,       // text: the normalized words of a plain-text answer
+};
+
+constexpr std::uint8_t kLeftOpen = 1;
+constexpr std::uint8_t kRightOpen = 2;
+
+struct Node {
+  Kind kind = Kind::Number;
+  std::uint8_t flags = 0;
+  std::uint16_t depth = 1;
+  std::uint32_t extra = 0;
+  std::string text;
+  std::vector<std::uint32_t> kids;
+};
+
+/// An immutable tree: nodes in a pool, children before parents, `root` last.
+struct Ast {
+  std::vector<Node> nodes;
+  std::uint32_t root = 0;
+
+  const Node& at(std::uint32_t i) const { return nodes[i]; }
+  /// Appends a node (children must already be in the pool) and returns its index.
+  /// Throws ParseError when the depth would exceed kMaxAstDepth (`offset` is reported).
+  std::uint32_t add(Node node, std::size_t offset = 0);
+};
+
+enum class Syntax { Auto, Latex, Infix, Rpn };
+
+/// Parses `text` (UTF-8). O(n) tokens, recursion bounded by kMaxAstDepth.
+/// Throws ParseError ("parse_expr: <problem> at offset <n>", byte offset) on malformed input,
+/// LimitError when the input is longer than kMaxExprBytes.
+Ast parse(std::string_view text, Syntax syntax = Syntax::Auto);
+Ast parse_latex(std::string_view text);
+Ast parse_infix(std::string_view text);
+/// RPN operator table: binary + - * / ^ ; unary neg sin cos tan exp log ln sqrt abs ;
+/// constants pi e ; numbers and identifiers are operands.
+Ast parse_rpn(std::string_view text);
+/// The syntax `parse(text, Syntax::Auto)` would use.
+Syntax detect_syntax(std::string_view text);
+
+/// Canonical form (SymPy-like infix: `x**2 + sin(x)`). Linear in the tree size.
+std::string to_string(const Ast& ast);
+std::string to_string(const Ast& ast, std::uint32_t node);
+
+/// Sorted, unique names of the symbols in the tree (constants excluded).
+std::vector<std::string> free_symbols(const Ast& ast);
+std::vector<std::string> free_symbols(const Ast& ast, std::uint32_t node);
+
+// ---------------------------------------------------------------------------------------------
+// Exact rational arithmetic: checked 128-bit numerator/denominator; overflow -> std::nullopt.
+
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef __int128 Int;
+#else
+typedef long long Int;
+#endif
+
+struct Rational {
+  Int num = 0;
+  Int den = 1;  // > 0, gcd(num, den) == 1
+  bool operator==(const Rational& o) const { return num == o.num && den == o.den; }
+  double to_double() const;
+  std::string to_string() const;
+};
+
+/// Exact value of a constant subtree (numbers, + - * / integer powers, perfect roots,
+/// factorials <= 33, binomials, percent, abs), or nullopt when the value is not rational,
+/// the tree has symbols or functions, or an integer would overflow the 128-bit range.
+/// Factorial/exponent caps make this O(tree size * 128).
+std::optional<Rational> exact_value(const Ast& ast, std::uint32_t node);
+/// a * b exactly (nullopt on overflow).
+std::optional<Rational> rational_mul(const Rational& a, const Rational& b);
+/// Parses a Number node's literal exactly (nullopt on overflow).
+std::optional<Rational> parse_decimal(std::string_view literal);
+
+// ---------------------------------------------------------------------------------------------
+// Numeric evaluation: the tree is compiled to a flat register program and run over blocks of
+// points, one instruction at a time (the hot loop of numeric comparison).
+
+enum class Op : std::uint8_t {
+  Const, Var, Add, Sub, Mul, Div, Pow, PowInt, Neg, Sin, Cos, Tan, Sec, Csc, Cot, Asin, Acos,
+  Atan, Asec, Acsc, Acot, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh, Exp, Log, LogBase, Sqrt, Root,
+  Abs, Factorial, Floor, Ceil, Binom, Nan,
+};
+
+struct Instr {
+  Op op;
+  std::uint32_t a = 0, b = 0;  // operand registers (register k holds instruction k's result)
+  double re = 0, im = 0;       // Const value; PowInt exponent in re; Var index in a
+};
+
+struct Program {
+  std::vector<Instr> code;
+  std::vector<std::string> vars;  // variable order for Var instructions
+  bool complex_constants = false;  // uses I
+  bool analytic = true;   // only + - * / pow roots exp log trig hyperbolic
+  bool evaluable = true;  // no opaque functions, structures, relations or text
+  bool continuous = true;  // no floor/ceiling (Abs is continuous but not analytic)
+};
+
+/// Compiles a scalar subtree; variables are numbered in the order of `vars`
+/// (names not in `vars` are appended). Linear in the tree size.
+Program compile(const Ast& ast, std::uint32_t node, std::vector<std::string> vars = {});
+
+/// Evaluates `prog` at n points. inputs[v] points to n values (or 1 value when strides[v]==0).
+/// Real evaluation follows NumPy's real semantics (sqrt(-1) -> nan); complex uses principal
+/// branches. NaN and inf propagate; nothing throws. O(n * program size).
+void run(const Program& prog, const std::vector<const double*>& inputs,
+         const std::vector<std::size_t>& strides, std::size_t n, double* out);
+void run(const Program& prog, const std::vector<const std::complex<double>*>& inputs,
+         const std::vector<std::size_t>& strides, std::size_t n, std::complex<double>* out);
+/// Like run(complex) but also reports, per point, the largest modulus of any intermediate value
+/// (a scale for rounding-error bounds), and whether a multivalued function (sqrt, log,
+/// non-integer powers, inverse trigonometric) was evaluated within rounding distance of its
+/// branch cut, where the computed branch is a coin toss (`near_cut[j] = 1`).
+void run_scaled(const Program& prog, const std::vector<const std::complex<double>*>& inputs,
+                std::size_t n, std::complex<double>* out, double* scale, unsigned char* near_cut);
+
+}  // namespace rapidgrade::expr

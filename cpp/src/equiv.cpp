@@ -1,0 +1,710 @@
+// Three-valued equivalence of two answers: exact rationals, seeded numeric identity testing,
+// and structural rules for tuples, sets, intervals, unions, matrices and relations.
+#include "rapidgrade/equiv.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rapidgrade::equiv {
+namespace {
+
+using namespace expr;
+using C = std::complex<double>;
+
+constexpr std::size_t kPoints = 24;     // 8 real + 16 complex
+constexpr std::size_t kReal = 8;
+constexpr std::size_t kMinValid = 12;   // points where both sides must be finite for TRUE
+constexpr double kClear = 1e-6;         // relative (to the intermediate scale) gap that is FALSE
+constexpr std::size_t kMaxElements = 64;
+constexpr double kPi = 3.14159265358979323846;
+
+struct Ref {
+  const Ast* ast;
+  std::uint32_t i;
+  const Node& node() const { return ast->at(i); }
+  Ref kid(std::size_t k) const { return Ref{ast, node().kids[k]}; }
+};
+
+bool is_structure(Kind k) {
+  return k == Kind::Tuple || k == Kind::Set || k == Kind::Interval || k == Kind::Union || k == Kind::Matrix ||
+         k == Kind::Relation || k == Kind::Text || k == Kind::PlusMinus;
+}
+
+// splitmix64: the fixed-seed generator of the sample points
+struct Rng {
+  std::uint64_t s;
+  std::uint64_t next() {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
+};
+
+struct Points {
+  std::vector<std::string> vars;
+  std::vector<std::vector<C>> values;  // per variable, kPoints values
+};
+
+Points make_points(std::vector<std::string> vars) {
+  Points p;
+  p.vars = std::move(vars);
+  Rng rng{0x5EEDu};
+  for (std::size_t v = 0; v < p.vars.size(); ++v) {
+    std::vector<C> vals(kPoints);
+    // magnitudes log-uniform in [1/20, 20], so that sub-expressions take values on both sides
+    // of 1 and of every branch cut (sqrt(u^2) = u only where Re u > 0)
+    for (std::size_t k = 0; k < kPoints; ++k) {
+      const double mag = std::exp((2 * rng.uniform() - 1) * std::log(20.0));
+      if (k < kReal) {
+        vals[k] = C(rng.uniform() < 0.5 ? -mag : mag, 0);
+      } else {
+        const double t = 2 * kPi * rng.uniform();
+        vals[k] = C(mag * std::cos(t), mag * std::sin(t));
+      }
+    }
+    p.values.push_back(std::move(vals));
+  }
+  return p;
+}
+
+struct Eval {
+  std::vector<C> v;
+  std::vector<double> scale;
+  std::vector<unsigned char> near_cut;  // branch chosen by rounding noise: the point is unusable
+  bool evaluable = true;
+  bool analytic = true;
+  bool continuous = true;
+};
+
+Eval evaluate(Ref r, const Points& pts, std::size_t n) {
+  Eval e;
+  Program prog = compile(*r.ast, r.i, pts.vars);
+  e.evaluable = prog.evaluable && prog.vars.size() == pts.vars.size();
+  e.analytic = prog.analytic;
+  e.continuous = prog.continuous;
+  e.v.assign(n, C(0, 0));
+  e.scale.assign(n, 0);
+  e.near_cut.assign(n, 0);
+  if (!e.evaluable) return e;
+  std::vector<const C*> inputs;
+  for (const auto& vals : pts.values) inputs.push_back(vals.data());
+  run_scaled(prog, inputs, n, e.v.data(), e.scale.data(), e.near_cut.data());
+  return e;
+}
+
+Eval difference(Ref a, Ref b, const Points& pts, std::size_t n) {
+  Eval x = evaluate(a, pts, n), y = evaluate(b, pts, n);
+  for (std::size_t k = 0; k < n; ++k) {
+    x.v[k] -= y.v[k];
+    x.scale[k] = std::max(x.scale[k], y.scale[k]);
+    x.near_cut[k] = x.near_cut[k] | y.near_cut[k];
+  }
+  x.evaluable = x.evaluable && y.evaluable;
+  x.analytic = x.analytic && y.analytic;
+  x.continuous = x.continuous && y.continuous;
+  return x;
+}
+
+bool finite(C z) { return std::isfinite(z.real()) && std::isfinite(z.imag()); }
+
+std::vector<std::string> union_symbols(Ref a, Ref b) {
+  std::vector<std::string> s = free_symbols(*a.ast, a.i), t = free_symbols(*b.ast, b.i);
+  s.insert(s.end(), t.begin(), t.end());
+  std::sort(s.begin(), s.end());
+  s.erase(std::unique(s.begin(), s.end()), s.end());
+  return s;
+}
+
+/// A literal a double cannot hold exactly (beyond 2^53, or more than 15 significant digits):
+/// sampling in doubles cannot tell x + 10^20 from x + 10^20 + 1.
+bool has_inexact_literal(Ref r) {
+  const Node& n = r.node();
+  if (n.kind == Kind::Number) {
+    std::size_t digits = 0;
+    for (char c : n.text) {
+      if (c == 'e') break;
+      if (c >= '0' && c <= '9' && !(digits == 0 && c == '0')) ++digits;
+    }
+    return digits > 15;
+  }
+  for (std::size_t k = 0; k < n.kids.size(); ++k)
+    if (has_inexact_literal(r.kid(k))) return true;
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Constant values
+
+struct Val {
+  std::optional<Rational> exact;
+  C num{0, 0};
+  double scale = 0;
+  bool evaluable = true;
+  bool continuous = true;
+  bool decimal = false;
+  int places = 0;
+  int inf = 0;  // +1 / -1 for oo / -oo
+  bool overflowed = false;  // rational-valued, but past the 128-bit range: never TRUE by tolerance
+  bool near_cut = false;    // a branch was chosen by rounding noise: never FALSE
+};
+
+/// Built only from numbers, + - * / integer powers, factorials, binomials, percent and abs:
+/// its value is rational, so a failed exact evaluation means overflow, not irrationality.
+bool rational_shaped(Ref r) {
+  const Node& n = r.node();
+  switch (n.kind) {
+    case Kind::Number:
+      return true;
+    case Kind::Add:
+    case Kind::Mul:
+    case Kind::Neg:
+    case Kind::Div:
+    case Kind::Factorial:
+    case Kind::Percent:
+    case Kind::Abs:
+      break;
+    case Kind::Pow: {
+      auto e = exact_value(*r.ast, n.kids[1]);
+      if (!e || e->den != 1) return false;
+      return rational_shaped(r.kid(0));
+    }
+    case Kind::Func:
+      if (n.text != "binomial") return false;
+      break;
+    default:
+      return false;
+  }
+  for (std::size_t k = 0; k < n.kids.size(); ++k)
+    if (!rational_shaped(r.kid(k))) return false;
+  return true;
+}
+
+int infinity_sign(Ref r) {
+  const Node& n = r.node();
+  if (n.kind == Kind::Const && n.text == "oo") return 1;
+  if (n.kind == Kind::Neg) return -infinity_sign(r.kid(0));
+  return 0;
+}
+
+/// Decimal places of a literal "1.25" (2), "1.5e-3" (4); -1 if not a decimal literal.
+int decimal_places(Ref r) {
+  const Node& n = r.node();
+  if (n.kind == Kind::Neg) return decimal_places(r.kid(0));
+  if (n.kind != Kind::Number) return -1;
+  const std::string& t = n.text;
+  const auto dot = t.find('.');
+  const auto e = t.find('e');
+  if (dot == std::string::npos && e == std::string::npos) return -1;
+  int places = 0;
+  if (dot != std::string::npos) places = static_cast<int>((e == std::string::npos ? t.size() : e) - dot - 1);
+  if (e != std::string::npos) places -= std::atoi(t.c_str() + e + 1);
+  return std::max(places, 0);
+}
+
+Val value(Ref r) {
+  Val v;
+  v.inf = infinity_sign(r);
+  v.exact = exact_value(*r.ast, r.i);
+  Program prog = compile(*r.ast, r.i);
+  v.evaluable = prog.evaluable && prog.vars.empty();
+  v.continuous = prog.continuous;
+  if (v.evaluable) {
+    std::vector<const C*> inputs;
+    unsigned char cut = 0;
+    run_scaled(prog, inputs, 1, &v.num, &v.scale, &cut);
+    v.near_cut = cut != 0;
+  }
+  if (v.exact) v.num = C(v.exact->to_double(), 0);
+  v.overflowed = !v.exact && rational_shaped(r);
+  const int places = decimal_places(r);
+  v.decimal = places >= 0;
+  v.places = std::max(places, 0);
+  return v;
+}
+
+Val scaled(Val v, Int num, Int den, int extra_places) {
+  if (v.exact) v.exact = rational_mul(*v.exact, Rational{num, den});
+  v.num *= static_cast<double>(num) / static_cast<double>(den);
+  v.places += extra_places;
+  return v;
+}
+
+Val times_pi_over_180(Val v) {
+  v.exact.reset();
+  v.num *= kPi / 180.0;
+  v.decimal = false;
+  return v;
+}
+
+/// round(x * 10^places) half away from zero, or nullopt when it cannot be decided.
+std::optional<long long> round_to(const Val& v, int places) {
+  if (places > 15) return std::nullopt;
+  if (v.exact) {
+    Int p = 1;
+    for (int k = 0; k < places; ++k) p *= 10;
+    const Int num = v.exact->num, den = v.exact->den;
+    // num * p may overflow: check through division
+    const Int lim = num < 0 ? -num : num;
+    if (lim != 0 && lim > (static_cast<Int>(1) << 100) / p) goto numeric;
+    {
+      Int x = num * p;
+      Int q = x / den, rem = x % den;
+      Int twice = (rem < 0 ? -rem : rem) * 2;
+      if (twice >= den) q += (x < 0 ? -1 : 1);
+      if (q > static_cast<Int>(1) << 62 || q < -(static_cast<Int>(1) << 62)) return std::nullopt;
+      return static_cast<long long>(q);
+    }
+  }
+numeric:
+  if (v.num.imag() != 0 || !std::isfinite(v.num.real())) return std::nullopt;
+  {
+    const double x = v.num.real() * std::pow(10.0, places);
+    if (std::fabs(x) > 4.0e15) return std::nullopt;
+    const double frac = std::fabs(x - std::trunc(x));
+    if (std::fabs(frac - 0.5) < 1e-6) return std::nullopt;  // too close to a tie to decide
+    return std::llround(x);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+Tri all_of(const std::vector<Tri>& ts) {
+  bool unknown = false;
+  for (Tri t : ts) {
+    if (t == Tri::False) return Tri::False;
+    if (t == Tri::Unknown) unknown = true;
+  }
+  return unknown ? Tri::Unknown : Tri::True;
+}
+
+Tri any_of(const std::vector<Tri>& ts) {
+  bool unknown = false;
+  for (Tri t : ts) {
+    if (t == Tri::True) return Tri::True;
+    if (t == Tri::Unknown) unknown = true;
+  }
+  return unknown ? Tri::Unknown : Tri::False;
+}
+
+class Comparer {
+ public:
+  explicit Comparer(const Options& o) : o_(o) {}
+
+  Tri tri(Ref g, Ref p) {
+    const Node& G = g.node();
+    const Node& P = p.node();
+    if (G.kind == Kind::Text || P.kind == Kind::Text) {
+      if (G.kind == Kind::Text && P.kind == Kind::Text) return G.text == P.text ? Tri::True : Tri::False;
+      return Tri::Unknown;
+    }
+    if (G.kind == Kind::Relation || P.kind == Kind::Relation) return relation(g, p);
+    if (G.kind == Kind::Set && G.kids.size() == 1 && !is_structure(P.kind)) return tri(g.kid(0), p);
+    if (P.kind == Kind::Set && P.kids.size() == 1 && !is_structure(G.kind)) return tri(g, p.kid(0));
+    const bool gs = is_structure(G.kind), ps = is_structure(P.kind);
+    if (gs || ps) {
+      if (gs && ps) return structures(g, p);
+      // a number against a tuple, interval, matrix or a set of several elements
+      Ref scalar = gs ? p : g;
+      Program prog = compile(*scalar.ast, scalar.i);
+      return prog.evaluable ? Tri::False : Tri::Unknown;
+    }
+    return scalar(g, p);
+  }
+
+ private:
+  Options o_;
+
+  // ---- scalars
+
+  Tri scalar(Ref g, Ref p) {
+    const Node& G = g.node();
+    const Node& P = p.node();
+    if (G.kind == Kind::Percent && P.kind == Kind::Percent) return scalar(g.kid(0), p.kid(0));
+    if (G.kind == Kind::Degree && P.kind == Kind::Degree) return scalar(g.kid(0), p.kid(0));
+    const bool g_const = free_symbols(*g.ast, g.i).empty();
+    const bool p_const = free_symbols(*p.ast, p.i).empty();
+    if (!g_const || !p_const) return functions(g, p);
+    std::vector<Val> gv = candidates(g), pv = candidates(p);
+    std::vector<Tri> results;
+    for (const Val& a : gv)
+      for (const Val& b : pv) results.push_back(values(a, b));
+    return any_of(results);
+  }
+
+  /// The values an answer may stand for: p% is p/100 or p; x° is x or x*pi/180.
+  std::vector<Val> candidates(Ref r) {
+    const Node& n = r.node();
+    if (n.kind == Kind::Percent) {
+      Val inner = value(r.kid(0));
+      return {scaled(inner, 1, 100, 2), inner};
+    }
+    if (n.kind == Kind::Degree) {
+      Val inner = value(r.kid(0));
+      return {inner, times_pi_over_180(inner)};
+    }
+    return {value(r)};
+  }
+
+  Tri values(const Val& g, const Val& p) {
+    if (g.inf || p.inf) {
+      if (g.inf && p.inf) return g.inf == p.inf ? Tri::True : Tri::False;
+      const Val& other = g.inf ? p : g;
+      if (other.exact) return Tri::False;
+      return Tri::Unknown;
+    }
+    if (!g.evaluable || !p.evaluable) return Tri::Unknown;
+    if (g.exact && p.exact && *g.exact == *p.exact) return Tri::True;
+    if (!finite(g.num) || !finite(p.num)) return Tri::Unknown;
+    if ((g.decimal || p.decimal) && g.num.imag() == 0 && p.num.imag() == 0) {
+      const int r = o_.float_rounding >= 0 ? o_.float_rounding : (g.decimal ? g.places : 6);
+      auto a = round_to(g, r), b = round_to(p, r);
+      if (!a || !b) return Tri::Unknown;
+      return *a == *b ? Tri::True : Tri::False;
+    }
+    if (g.exact && p.exact) return Tri::False;
+    const double d = std::abs(g.num - p.num);
+    const double m = std::max(std::abs(g.num), std::abs(p.num));
+    if (d <= std::max(o_.abs_tol, o_.rel_tol * m)) {
+      const bool exactness_lost = g.overflowed || p.overflowed;
+      return (g.continuous && p.continuous && !exactness_lost) ? Tri::True : Tri::Unknown;
+    }
+    if (d > kClear * std::max({g.scale, p.scale, m}) && !g.near_cut && !p.near_cut) return Tri::False;
+    return Tri::Unknown;
+  }
+
+  Tri functions(Ref g, Ref p) {
+    const Points pts = make_points(union_symbols(g, p));
+    const Eval a = evaluate(g, pts, kPoints), b = evaluate(p, pts, kPoints);
+    if (!a.evaluable || !b.evaluable) return Tri::Unknown;
+    // Each point is equal (within tolerance), clearly different (beyond the rounding-error bound
+    // of the largest intermediate value), or inconclusive (cancellation: cosh(20)^2 - sinh(20)^2
+    // is 0 in doubles); poles, overflow and branch-cut noise make a point unusable.
+    std::size_t equal = 0;
+    for (std::size_t k = 0; k < kPoints; ++k) {
+      if (!finite(a.v[k]) || !finite(b.v[k]) || a.near_cut[k] || b.near_cut[k]) continue;
+      const double d = std::abs(a.v[k] - b.v[k]);
+      const double m = std::max(std::abs(a.v[k]), std::abs(b.v[k]));
+      if (d <= std::max(o_.abs_tol, o_.rel_tol * m)) {
+        ++equal;
+      } else if (d > kClear * std::max({a.scale[k], b.scale[k], m})) {
+        return Tri::False;
+      }
+    }
+    if (equal >= kMinValid && a.analytic && b.analytic && !has_inexact_literal(g) &&
+        !has_inexact_literal(p)) {
+      return Tri::True;
+    }
+    return Tri::Unknown;
+  }
+
+  // ---- relations
+
+  static bool is_assignment_lhs(Ref r) {
+    const Node& n = r.node();
+    if (n.kind == Kind::Symbol) return true;
+    if (n.kind == Kind::Tuple) {
+      for (std::size_t k = 0; k < n.kids.size(); ++k)
+        if (r.kid(k).node().kind != Kind::Symbol) return false;
+      return true;
+    }
+    return false;
+  }
+
+  /// f_g / f_p is a nonzero constant (positive if `positive`) at every sample point.
+  enum class Ratio { Constant, Negative, Varies, Unknown };
+  Ratio proportional(Ref gl, Ref gr, Ref pl, Ref pr, bool positive) {
+    std::vector<std::string> vars = union_symbols(gl, gr);
+    std::vector<std::string> more = union_symbols(pl, pr);
+    vars.insert(vars.end(), more.begin(), more.end());
+    std::sort(vars.begin(), vars.end());
+    vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
+    if (vars.empty()) return Ratio::Unknown;
+    const Points pts = make_points(vars);
+    const Eval f = difference(gl, gr, pts, kPoints), h = difference(pl, pr, pts, kPoints);
+    if (!f.evaluable || !h.evaluable) return Ratio::Unknown;
+    std::size_t valid = 0;
+    C ratio{0, 0};
+    bool have = false;
+    for (std::size_t k = 0; k < kPoints; ++k) {
+      if (!finite(f.v[k]) || !finite(h.v[k]) || f.near_cut[k] || h.near_cut[k]) continue;
+      const double sf = std::max(f.scale[k], 1e-300), sh = std::max(h.scale[k], 1e-300);
+      const bool fz = std::abs(f.v[k]) <= 1e-9 * sf, hz = std::abs(h.v[k]) <= 1e-9 * sh;
+      if (fz && hz) continue;
+      if (fz != hz) {
+        // one side vanishes at a point where the other clearly does not
+        if ((fz && std::abs(h.v[k]) > kClear * sh) || (hz && std::abs(f.v[k]) > kClear * sf)) return Ratio::Varies;
+        return Ratio::Unknown;
+      }
+      const C r = f.v[k] / h.v[k];
+      if (!have) {
+        ratio = r;
+        have = true;
+      } else if (std::abs(r - ratio) > 1e-8 * std::abs(ratio)) {
+        return std::abs(r - ratio) > 1e-4 * std::abs(ratio) ? Ratio::Varies : Ratio::Unknown;
+      }
+      ++valid;
+    }
+    if (!have || valid < kMinValid || !f.analytic || !h.analytic) return Ratio::Unknown;
+    if (positive && !(ratio.real() > 0 && std::fabs(ratio.imag()) <= 1e-9 * std::abs(ratio))) {
+      // a negative factor turns the inequality around: x > 2 against x < 2
+      if (ratio.real() < 0 && std::fabs(ratio.imag()) <= 1e-9 * std::abs(ratio)) return Ratio::Negative;
+      return Ratio::Unknown;
+    }
+    return Ratio::Constant;
+  }
+
+  /// Operands and operators of a relation with every '>'/'>=' turned around ("x > 2" is
+  /// "2 < x"); false when a chain mixes directions.
+  static bool orient(Ref r, std::vector<Ref>& operands, std::string& ops) {
+    const Node& n = r.node();
+    operands.clear();
+    ops = n.text;
+    for (std::size_t k = 0; k < n.kids.size(); ++k) operands.push_back(r.kid(k));
+    bool up = false, down = false;
+    for (char c : ops) {
+      if (c == '<' || c == 'l') up = true;
+      if (c == '>' || c == 'g') down = true;
+    }
+    if (up && down) return false;
+    if (down) {
+      std::reverse(operands.begin(), operands.end());
+      std::reverse(ops.begin(), ops.end());
+      for (char& c : ops) c = c == '>' ? '<' : 'l';
+    }
+    return true;
+  }
+
+  Tri relation(Ref g, Ref p) {
+    const Node& G = g.node();
+    const Node& P = p.node();
+    if (G.kind != Kind::Relation || P.kind != Kind::Relation) {
+      // "x = 5" against "5"
+      Ref rel = G.kind == Kind::Relation ? g : p;
+      Ref other = G.kind == Kind::Relation ? p : g;
+      const Node& R = rel.node();
+      if (R.text == "=" && is_assignment_lhs(rel.kid(0))) {
+        return G.kind == Kind::Relation ? tri(rel.kid(1), other) : tri(other, rel.kid(1));
+      }
+      return Tri::Unknown;
+    }
+    const bool g_eq = G.text.find_first_not_of('=') == std::string::npos;
+    const bool p_eq = P.text.find_first_not_of('=') == std::string::npos;
+    if (G.text.size() == 1 && P.text.size() == 1 && ((g_eq && p_eq) || (G.text == "n" && P.text == "n"))) {
+      if (is_assignment_lhs(g.kid(0)) && is_assignment_lhs(p.kid(0)) &&
+          to_string(*g.ast, g.kid(0).i) == to_string(*p.ast, p.kid(0).i)) {
+        return tri(g.kid(1), p.kid(1));
+      }
+      const Ratio r = proportional(g.kid(0), g.kid(1), p.kid(0), p.kid(1), false);
+      if (r == Ratio::Constant) return Tri::True;
+      return Tri::Unknown;
+    }
+    if (g_eq || p_eq || G.text.find('n') != std::string::npos || P.text.find('n') != std::string::npos) {
+      return Tri::Unknown;
+    }
+    std::vector<Ref> go, po;
+    std::string gops, pops;
+    if (!orient(g, go, gops) || !orient(p, po, pops)) return Tri::Unknown;
+    if (go.size() == 2 && po.size() == 2) {
+      const bool same_strictness = gops == pops;
+      const Ratio r = proportional(go[1], go[0], po[1], po[0], true);
+      if (r == Ratio::Constant) return same_strictness ? Tri::True : Tri::False;
+      if (r == Ratio::Negative) return Tri::False;  // opposite half-lines
+      // same variable side, different bound: x < 2 vs x < 3
+      for (int side = 0; side < 2; ++side) {
+        if (tri(go[side], po[side]) != Tri::True) continue;
+        Ref a = go[1 - side], b = po[1 - side];
+        if (!free_symbols(*a.ast, a.i).empty() || !free_symbols(*b.ast, b.i).empty()) continue;
+        const Tri t = tri(a, b);
+        if (t == Tri::True) return same_strictness ? Tri::True : Tri::False;
+        if (t == Tri::False) return Tri::False;
+      }
+      return Tri::Unknown;
+    }
+    if (go.size() != po.size()) return Tri::Unknown;
+    std::vector<Tri> parts;
+    for (std::size_t k = 0; k < go.size(); ++k) parts.push_back(tri(go[k], po[k]));
+    const Tri all = all_of(parts);
+    if (all == Tri::True) return gops == pops ? Tri::True : Tri::False;
+    if (all == Tri::False && gops == pops) return Tri::False;
+    return Tri::Unknown;
+  }
+
+  // ---- structures
+
+  Tri elementwise(Ref g, Ref p) {
+    const Node& G = g.node();
+    const Node& P = p.node();
+    if (G.kids.size() != P.kids.size()) return Tri::False;
+    std::vector<Tri> parts;
+    for (std::size_t k = 0; k < G.kids.size(); ++k) {
+      parts.push_back(tri(g.kid(k), p.kid(k)));
+      if (parts.back() == Tri::False) return Tri::False;
+    }
+    return all_of(parts);
+  }
+
+  Tri unordered(const std::vector<Ref>& a, const std::vector<Ref>& b) {
+    if (a.size() > kMaxElements || b.size() > kMaxElements) return Tri::Unknown;
+    std::vector<std::vector<Tri>> m(a.size(), std::vector<Tri>(b.size(), Tri::Unknown));
+    for (std::size_t i = 0; i < a.size(); ++i)
+      for (std::size_t j = 0; j < b.size(); ++j) m[i][j] = tri(a[i], b[j]);
+    bool all_matched = true;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      bool any_true = false, all_false = true;
+      for (std::size_t j = 0; j < b.size(); ++j) {
+        any_true = any_true || m[i][j] == Tri::True;
+        all_false = all_false && m[i][j] == Tri::False;
+      }
+      if (all_false) return Tri::False;
+      all_matched = all_matched && any_true;
+    }
+    for (std::size_t j = 0; j < b.size(); ++j) {
+      bool any_true = false, all_false = true;
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        any_true = any_true || m[i][j] == Tri::True;
+        all_false = all_false && m[i][j] == Tri::False;
+      }
+      if (all_false) return Tri::False;
+      all_matched = all_matched && any_true;
+    }
+    return all_matched ? Tri::True : Tri::Unknown;
+  }
+
+  static std::vector<Ref> kids(Ref r) {
+    std::vector<Ref> out;
+    for (std::size_t k = 0; k < r.node().kids.size(); ++k) out.push_back(r.kid(k));
+    return out;
+  }
+
+  Tri interval(Ref g, Ref p) {
+    const Node& G = g.node();
+    const Node& P = p.node();
+    const Tri lo = tri(g.kid(0), p.kid(0));
+    const Tri hi = tri(g.kid(1), p.kid(1));
+    if (lo == Tri::False || hi == Tri::False) return Tri::False;
+    if (lo != Tri::True || hi != Tri::True) return Tri::Unknown;
+    // an infinite end is open whatever the bracket says (as in SymPy)
+    const bool lo_inf = infinity_sign(g.kid(0)) != 0, hi_inf = infinity_sign(g.kid(1)) != 0;
+    const bool lo_same = lo_inf || ((G.flags & kLeftOpen) == (P.flags & kLeftOpen));
+    const bool hi_same = hi_inf || ((G.flags & kRightOpen) == (P.flags & kRightOpen));
+    return lo_same && hi_same ? Tri::True : Tri::False;
+  }
+
+  Tri structures(Ref g, Ref p) {
+    const Node& G = g.node();
+    const Node& P = p.node();
+    if (G.kind == Kind::PlusMinus || P.kind == Kind::PlusMinus) return Tri::Unknown;  // expanded earlier
+    if (G.kind == P.kind) {
+      switch (G.kind) {
+        case Kind::Tuple: return elementwise(g, p);
+        case Kind::Set:
+        case Kind::Union: return unordered(kids(g), kids(p));
+        case Kind::Interval: return interval(g, p);
+        case Kind::Matrix:
+          if (G.extra != P.extra || G.kids.size() != P.kids.size()) return Tri::False;
+          return elementwise(g, p);
+        default: return Tri::Unknown;
+      }
+    }
+    // (a, b) against an open interval (a, b): LaTeX cannot tell them apart
+    auto open_pair = [](Ref r) {
+      const Node& n = r.node();
+      return n.kind == Kind::Interval && n.flags == (kLeftOpen | kRightOpen);
+    };
+    if ((G.kind == Kind::Tuple && open_pair(p)) || (P.kind == Kind::Tuple && open_pair(g))) {
+      const Ref t = G.kind == Kind::Tuple ? g : p;
+      if (t.node().kids.size() != 2) return Tri::False;
+      std::vector<Tri> parts{tri(g.kid(0), p.kid(0)), tri(g.kid(1), p.kid(1))};
+      return all_of(parts);
+    }
+    if ((G.kind == Kind::Tuple && P.kind == Kind::Interval) || (P.kind == Kind::Tuple && G.kind == Kind::Interval)) {
+      return Tri::False;  // a closed or half-open interval is not a point
+    }
+    return Tri::Unknown;
+  }
+};
+
+/// Rewrites a \pm b (at the root, or as an element of a top-level set/tuple) into the two
+/// values a+b and a-b. Returns false when the tree has no such node.
+bool expand_plus_minus(Ast& ast) {
+  bool any = false;
+  for (const Node& n : ast.nodes)
+    if (n.kind == Kind::PlusMinus) any = true;
+  if (!any) return false;
+  auto expand = [&](std::uint32_t i, std::vector<std::uint32_t>& out) {
+    const Node n = ast.nodes[i];
+    if (n.kind != Kind::PlusMinus) {
+      out.push_back(i);
+      return;
+    }
+    Node plus;
+    plus.kind = Kind::Add;
+    plus.kids = {n.kids[0], n.kids[1]};
+    Node neg;
+    neg.kind = Kind::Neg;
+    neg.kids = {n.kids[1]};
+    const std::uint32_t ni = ast.add(neg);
+    Node minus;
+    minus.kind = Kind::Add;
+    minus.kids = {n.kids[0], ni};
+    const bool zero = ast.nodes[n.kids[0]].kind == Kind::Number && ast.nodes[n.kids[0]].text == "0";
+    out.push_back(zero ? n.kids[1] : ast.add(plus));
+    out.push_back(zero ? ni : ast.add(minus));
+  };
+  const Node root = ast.nodes[ast.root];
+  std::vector<std::uint32_t> items;
+  if (root.kind == Kind::PlusMinus) {
+    expand(ast.root, items);
+  } else if (root.kind == Kind::Set) {
+    for (std::uint32_t k : root.kids) expand(k, items);
+  } else {
+    return false;
+  }
+  Node set;
+  set.kind = Kind::Set;
+  set.kids = std::move(items);
+  ast.root = ast.add(set);
+  return true;
+}
+
+}  // namespace
+
+Tri equivalent(const Ast& gold, const Ast& pred, const Options& options) {
+  Comparer c(options);
+  bool gpm = false, ppm = false;
+  for (const Node& n : gold.nodes) gpm = gpm || n.kind == Kind::PlusMinus;
+  for (const Node& n : pred.nodes) ppm = ppm || n.kind == Kind::PlusMinus;
+  try {
+    if (gpm || ppm) {
+      Ast g = gold, p = pred;
+      if (gpm) expand_plus_minus(g);
+      if (ppm) expand_plus_minus(p);
+      return c.tri(Ref{&g, g.root}, Ref{&p, p.root});
+    }
+    return c.tri(Ref{&gold, gold.root}, Ref{&pred, pred.root});
+  } catch (const ParseError&) {
+    return Tri::Unknown;  // a rewritten tree grew past the depth limit
+  }
+}
+
+Tri equivalent(std::string_view gold, std::string_view pred, const Options& options) {
+  Ast g, p;
+  try {
+    g = parse(gold);
+    p = parse(pred);
+  } catch (const ParseError&) {
+    return Tri::Unknown;
+  } catch (const LimitError&) {
+    return Tri::Unknown;
+  }
+  return equivalent(g, p, options);
+}
+
+}  // namespace rapidgrade::equiv

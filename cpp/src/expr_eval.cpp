@@ -1,0 +1,759 @@
+// Exact rational evaluation (checked 128-bit) and the numeric register machine.
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <locale>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "rapidgrade/expr.hpp"
+
+namespace rapidgrade::expr {
+namespace {
+
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 UInt;
+#else
+typedef unsigned long long UInt;
+#endif
+
+// The range is kept symmetric, [-kMax, kMax], so that negation and abs never overflow.
+constexpr Int kMax = static_cast<Int>(static_cast<UInt>(-1) >> 1);
+
+using Q = std::optional<Rational>;
+
+bool add_ok(Int a, Int b, Int& r) {
+  if ((b > 0 && a > kMax - b) || (b < 0 && a < -kMax - b)) return false;
+  r = a + b;
+  return true;
+}
+
+Int iabs(Int a) { return a < 0 ? -a : a; }
+
+bool mul_ok(Int a, Int b, Int& r) {
+  if (a == 0 || b == 0) {
+    r = 0;
+    return true;
+  }
+  if (iabs(a) > kMax / iabs(b)) return false;
+  r = a * b;
+  return true;
+}
+
+Int gcd(Int a, Int b) {
+  a = iabs(a);
+  b = iabs(b);
+  while (b != 0) {
+    Int t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+Q make_q(Int num, Int den) {
+  if (den == 0) return std::nullopt;
+  if (den < 0) {
+    num = -num;
+    den = -den;
+  }
+  Int g = gcd(num, den);
+  if (g > 1) {
+    num /= g;
+    den /= g;
+  }
+  return Rational{num, den};
+}
+
+Q q_add(const Rational& a, const Rational& b) {
+  Int g = gcd(a.den, b.den);
+  Int x, y, d, s;
+  if (!mul_ok(a.num, b.den / g, x) || !mul_ok(b.num, a.den / g, y) || !mul_ok(a.den / g, b.den, d) ||
+      !add_ok(x, y, s))
+    return std::nullopt;
+  return make_q(s, d);
+}
+
+Q q_mul(const Rational& a, const Rational& b) {
+  Int g1 = gcd(a.num, b.den), g2 = gcd(b.num, a.den);
+  if (g1 == 0) g1 = 1;
+  if (g2 == 0) g2 = 1;
+  Int n, d;
+  if (!mul_ok(a.num / g1, b.num / g2, n) || !mul_ok(a.den / g2, b.den / g1, d)) return std::nullopt;
+  return make_q(n, d);
+}
+
+Q q_inv(const Rational& a) {
+  if (a.num == 0) return std::nullopt;
+  return make_q(a.den, a.num);
+}
+
+Q q_pow_int(Rational base, Int e) {
+  if (e < 0) {
+    Q inv = q_inv(base);
+    if (!inv) return std::nullopt;
+    base = *inv;
+    e = -e;
+  }
+  if (base.den == 1 && (base.num == 1 || base.num == 0)) return e == 0 ? Rational{1, 1} : base;
+  if (base.den == 1 && base.num == -1) return Rational{(e % 2 == 0) ? Int(1) : Int(-1), 1};
+  if (e > 128) return std::nullopt;  // |base| != 0, 1 and an exponent this large overflows 128 bits
+  Rational r{1, 1};
+  while (e > 0) {
+    if (e & 1) {
+      Q m = q_mul(r, base);
+      if (!m) return std::nullopt;
+      r = *m;
+    }
+    e >>= 1;
+    if (e > 0) {
+      Q s = q_mul(base, base);
+      if (!s) return std::nullopt;
+      base = *s;
+    }
+  }
+  return r;
+}
+
+/// Exact k-th root of a non-negative integer, if it is one (results below 2^52 only).
+std::optional<Int> int_root(Int x, Int k) {
+  if (x < 0 || k < 1) return std::nullopt;
+  if (x < 2) return x;
+  const long double est = std::pow(static_cast<long double>(x), 1.0L / static_cast<long double>(k));
+  if (!(est < 4.0e15L)) return std::nullopt;
+  const Int r0 = static_cast<Int>(std::llround(static_cast<double>(est)));
+  for (Int r = std::max<Int>(0, r0 - 1); r <= r0 + 1; ++r) {
+    Q p = q_pow_int(Rational{r, 1}, k);
+    if (p && p->num == x) return r;
+  }
+  return std::nullopt;
+}
+
+/// x^(p/q) exactly when x's numerator and denominator are perfect q-th powers.
+Q q_pow(const Rational& base, const Rational& e) {
+  if (e.den == 1) return q_pow_int(base, e.num);
+  if (e.den > 64) return std::nullopt;
+  Int num = base.num;
+  bool neg = false;
+  if (num < 0) {
+    // principal root of a negative number is not real (SymPy: (-8)**(1/3) is complex)
+    return std::nullopt;
+  }
+  (void)neg;
+  auto rn = int_root(num, e.den);
+  auto rd = int_root(base.den, e.den);
+  if (!rn || !rd) return std::nullopt;
+  return q_pow_int(Rational{*rn, *rd}, e.num);
+}
+
+bool is_integer(const Rational& q) { return q.den == 1; }
+
+Q exact(const Ast& ast, std::uint32_t i) {
+  const Node& n = ast.at(i);
+  switch (n.kind) {
+    case Kind::Number:
+      return parse_decimal(n.text);
+    case Kind::Add: {
+      Rational acc{0, 1};
+      for (std::uint32_t k : n.kids) {
+        Q v = exact(ast, k);
+        if (!v) return std::nullopt;
+        Q s = q_add(acc, *v);
+        if (!s) return std::nullopt;
+        acc = *s;
+      }
+      return acc;
+    }
+    case Kind::Mul: {
+      Rational acc{1, 1};
+      for (std::uint32_t k : n.kids) {
+        Q v = exact(ast, k);
+        if (!v) return std::nullopt;
+        Q s = q_mul(acc, *v);
+        if (!s) return std::nullopt;
+        acc = *s;
+      }
+      return acc;
+    }
+    case Kind::Neg: {
+      Q v = exact(ast, n.kids[0]);
+      if (!v) return std::nullopt;
+      return Rational{-v->num, v->den};
+    }
+    case Kind::Div: {
+      Q a = exact(ast, n.kids[0]);
+      if (!a) return std::nullopt;
+      Q b = exact(ast, n.kids[1]);
+      if (!b) return std::nullopt;
+      Q inv = q_inv(*b);
+      if (!inv) return std::nullopt;
+      return q_mul(*a, *inv);
+    }
+    case Kind::Pow: {
+      Q b = exact(ast, n.kids[0]);
+      if (!b) return std::nullopt;
+      Q e = exact(ast, n.kids[1]);
+      if (!e) return std::nullopt;
+      if (b->num == 0 && e->num <= 0) return std::nullopt;  // 0^0, 0^-1: leave to SymPy
+      return q_pow(*b, *e);
+    }
+    case Kind::Percent: {
+      Q v = exact(ast, n.kids[0]);
+      if (!v) return std::nullopt;
+      return q_mul(*v, Rational{1, 100});
+    }
+    case Kind::Abs: {
+      Q v = exact(ast, n.kids[0]);
+      if (!v) return std::nullopt;
+      return Rational{iabs(v->num), v->den};
+    }
+    case Kind::Factorial: {
+      Q v = exact(ast, n.kids[0]);
+      if (!v || !is_integer(*v) || v->num < 0 || v->num > 33) return std::nullopt;
+      Int r = 1;
+      for (Int k = 2; k <= v->num; ++k) r *= k;
+      return Rational{r, 1};
+    }
+    case Kind::Func: {
+      if (n.text == "sqrt" && n.kids.size() == 1) {
+        Q v = exact(ast, n.kids[0]);
+        if (!v) return std::nullopt;
+        return q_pow(*v, Rational{1, 2});
+      }
+      if (n.text == "root" && n.kids.size() == 2) {
+        Q v = exact(ast, n.kids[0]);
+        Q k = exact(ast, n.kids[1]);
+        if (!v || !k || !is_integer(*k) || k->num < 1) return std::nullopt;
+        return q_pow(*v, Rational{1, k->num});
+      }
+      if (n.text == "binomial" && n.kids.size() == 2) {
+        Q a = exact(ast, n.kids[0]);
+        Q b = exact(ast, n.kids[1]);
+        if (!a || !b || !is_integer(*a) || !is_integer(*b) || a->num < 0) return std::nullopt;
+        Int nn = a->num, k = b->num;
+        if (k < 0 || k > nn) return Rational{0, 1};
+        if (k > nn - k) k = nn - k;
+        if (k > 200) return std::nullopt;
+        Rational r{1, 1};
+        for (Int j = 0; j < k; ++j) {
+          Q m = q_mul(r, Rational{nn - j, j + 1});
+          if (!m) return std::nullopt;
+          r = *m;
+        }
+        return r;
+      }
+      return std::nullopt;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+double literal_to_double(const std::string& lit) {
+  std::istringstream in(lit);
+  in.imbue(std::locale::classic());
+  double v = 0;
+  in >> v;
+  if (in.fail()) {
+    // out of range: inf (or 0 for tiny)
+    const auto e = lit.find('e');
+    if (e != std::string::npos && lit.find('-', e) != std::string::npos) return 0.0;
+    return std::numeric_limits<double>::infinity();
+  }
+  return v;
+}
+
+}  // namespace
+
+double Rational::to_double() const {
+  return static_cast<double>(static_cast<long double>(num) / static_cast<long double>(den));
+}
+
+static std::string int_to_string(Int v) {
+  if (v == 0) return "0";
+  bool neg = v < 0;
+  UInt u = neg ? static_cast<UInt>(-v) : static_cast<UInt>(v);
+  std::string s;
+  while (u > 0) {
+    s += static_cast<char>('0' + static_cast<int>(u % 10));
+    u /= 10;
+  }
+  if (neg) s += '-';
+  std::reverse(s.begin(), s.end());
+  return s;
+}
+
+std::string Rational::to_string() const {
+  return den == 1 ? int_to_string(num) : int_to_string(num) + "/" + int_to_string(den);
+}
+
+std::optional<Rational> parse_decimal(std::string_view lit) {
+  Int m = 0;
+  int frac = 0;
+  bool in_frac = false;
+  std::size_t i = 0;
+  for (; i < lit.size(); ++i) {
+    const char c = lit[i];
+    if (c == '.') {
+      in_frac = true;
+      continue;
+    }
+    if (c == 'e' || c == 'E') break;
+    if (c < '0' || c > '9') return std::nullopt;
+    if (!mul_ok(m, 10, m) || !add_ok(m, c - '0', m)) return std::nullopt;
+    if (in_frac) ++frac;
+  }
+  long long e = 0;
+  if (i < lit.size()) {
+    ++i;
+    bool neg = false;
+    if (i < lit.size() && (lit[i] == '-' || lit[i] == '+')) neg = lit[i++] == '-';
+    for (; i < lit.size(); ++i) {
+      if (lit[i] < '0' || lit[i] > '9') return std::nullopt;
+      e = e * 10 + (lit[i] - '0');
+      if (e > 100000) return std::nullopt;
+    }
+    if (neg) e = -e;
+  }
+  const long long scale = e - frac;
+  if (m == 0) return Rational{0, 1};
+  if (scale > 40 || scale < -40) return std::nullopt;
+  Int p = 1;
+  for (long long k = 0; k < (scale < 0 ? -scale : scale); ++k)
+    if (!mul_ok(p, 10, p)) return std::nullopt;
+  if (scale >= 0) {
+    Int r;
+    if (!mul_ok(m, p, r)) return std::nullopt;
+    return Rational{r, 1};
+  }
+  return make_q(m, p);
+}
+
+std::optional<Rational> exact_value(const Ast& ast, std::uint32_t node) { return exact(ast, node); }
+
+std::optional<Rational> rational_mul(const Rational& a, const Rational& b) { return q_mul(a, b); }
+
+// ============================================================================================
+// Compilation
+
+namespace {
+
+struct Compiler {
+  const Ast& ast;
+  Program& prog;
+
+  std::uint32_t emit(Instr in) {
+    prog.code.push_back(in);
+    return static_cast<std::uint32_t>(prog.code.size() - 1);
+  }
+  std::uint32_t constant(double re, double im = 0) {
+    Instr in{Op::Const};
+    in.re = re;
+    in.im = im;
+    return emit(in);
+  }
+  std::uint32_t bin(Op op, std::uint32_t a, std::uint32_t b) {
+    Instr in{op};
+    in.a = a;
+    in.b = b;
+    return emit(in);
+  }
+  std::uint32_t un(Op op, std::uint32_t a) {
+    Instr in{op};
+    in.a = a;
+    return emit(in);
+  }
+  std::uint32_t opaque() {
+    prog.evaluable = false;
+    prog.analytic = false;
+    return emit(Instr{Op::Nan});
+  }
+
+  std::uint32_t var(const std::string& name) {
+    auto it = std::find(prog.vars.begin(), prog.vars.end(), name);
+    std::size_t idx = static_cast<std::size_t>(it - prog.vars.begin());
+    if (it == prog.vars.end()) prog.vars.push_back(name);
+    Instr in{Op::Var};
+    in.a = static_cast<std::uint32_t>(idx);
+    return emit(in);
+  }
+
+  std::uint32_t func(const Node& n) {
+    const std::string& f = n.text;
+    static const struct {
+      const char* name;
+      Op op;
+    } kUnary[] = {{"sin", Op::Sin},   {"cos", Op::Cos},     {"tan", Op::Tan},     {"sec", Op::Sec},
+                  {"csc", Op::Csc},   {"cot", Op::Cot},     {"asin", Op::Asin},   {"acos", Op::Acos},
+                  {"atan", Op::Atan}, {"asec", Op::Asec},   {"acsc", Op::Acsc},   {"acot", Op::Acot},
+                  {"sinh", Op::Sinh}, {"cosh", Op::Cosh},   {"tanh", Op::Tanh},   {"asinh", Op::Asinh},
+                  {"acosh", Op::Acosh}, {"atanh", Op::Atanh}, {"exp", Op::Exp}, {"sqrt", Op::Sqrt}};
+    if (n.kids.size() == 1) {
+      for (const auto& u : kUnary) {
+        if (f == u.name) return un(u.op, go(n.kids[0]));
+      }
+      if (f == "log") return un(Op::Log, go(n.kids[0]));
+      if (f == "floor" || f == "ceiling") {
+        prog.analytic = false;
+        prog.continuous = false;
+        return un(f == "floor" ? Op::Floor : Op::Ceil, go(n.kids[0]));
+      }
+      if (f == "Abs") {
+        prog.analytic = false;
+        return un(Op::Abs, go(n.kids[0]));
+      }
+    }
+    if (n.kids.size() == 2) {
+      if (f == "log") {
+        std::uint32_t x = go(n.kids[0]);
+        std::uint32_t b = go(n.kids[1]);
+        return bin(Op::LogBase, x, b);
+      }
+      if (f == "root") {
+        std::uint32_t x = go(n.kids[0]);
+        std::uint32_t k = go(n.kids[1]);
+        return bin(Op::Root, x, k);
+      }
+      if (f == "binomial") {
+        prog.analytic = false;
+        std::uint32_t a = go(n.kids[0]);
+        std::uint32_t b = go(n.kids[1]);
+        return bin(Op::Binom, a, b);
+      }
+    }
+    return opaque();
+  }
+
+  std::uint32_t go(std::uint32_t i) {
+    const Node& n = ast.at(i);
+    switch (n.kind) {
+      case Kind::Number: {
+        auto q = parse_decimal(n.text);
+        return constant(q ? q->to_double() : literal_to_double(n.text));
+      }
+      case Kind::Symbol:
+        return var(n.text);
+      case Kind::Const:
+        if (n.text == "pi") return constant(3.14159265358979323846);
+        if (n.text == "E") return constant(2.71828182845904523536);
+        if (n.text == "I") {
+          prog.complex_constants = true;
+          return constant(0, 1);
+        }
+        return constant(std::numeric_limits<double>::infinity());
+      case Kind::Add: {
+        std::uint32_t acc = 0;
+        bool first = true;
+        for (std::uint32_t k : n.kids) {
+          const Node& c = ast.at(k);
+          if (!first && c.kind == Kind::Neg) {
+            std::uint32_t v = go(c.kids[0]);
+            acc = bin(Op::Sub, acc, v);
+          } else {
+            std::uint32_t v = go(k);
+            acc = first ? v : bin(Op::Add, acc, v);
+          }
+          first = false;
+        }
+        return acc;
+      }
+      case Kind::Mul: {
+        std::uint32_t acc = go(n.kids[0]);
+        for (std::size_t k = 1; k < n.kids.size(); ++k) {
+          std::uint32_t v = go(n.kids[k]);
+          acc = bin(Op::Mul, acc, v);
+        }
+        return acc;
+      }
+      case Kind::Neg:
+        return un(Op::Neg, go(n.kids[0]));
+      case Kind::Div: {
+        std::uint32_t a = go(n.kids[0]);
+        std::uint32_t b = go(n.kids[1]);
+        return bin(Op::Div, a, b);
+      }
+      case Kind::Pow: {
+        auto e = exact(ast, n.kids[1]);
+        if (e && e->den == 1 && e->num >= -64 && e->num <= 64) {
+          Instr in{Op::PowInt};
+          in.a = go(n.kids[0]);
+          in.re = static_cast<double>(e->num);
+          return emit(in);
+        }
+        if (e && e->den == 2 && e->num == 1) return un(Op::Sqrt, go(n.kids[0]));
+        std::uint32_t a = go(n.kids[0]);
+        std::uint32_t b = go(n.kids[1]);
+        return bin(Op::Pow, a, b);
+      }
+      case Kind::Func:
+        return func(n);
+      case Kind::Factorial:
+        prog.analytic = false;
+        return un(Op::Factorial, go(n.kids[0]));
+      case Kind::Abs:
+        prog.analytic = false;
+        return un(Op::Abs, go(n.kids[0]));
+      case Kind::Percent: {
+        std::uint32_t x = go(n.kids[0]);
+        return bin(Op::Mul, x, constant(0.01));
+      }
+      case Kind::Degree: {
+        std::uint32_t x = go(n.kids[0]);
+        return bin(Op::Mul, x, constant(3.14159265358979323846 / 180.0));
+      }
+      default:
+        return opaque();
+    }
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Kernels
+
+double r_factorial(double x) { return std::tgamma(x + 1.0); }
+std::complex<double> r_factorial(std::complex<double> x) {
+  if (x.imag() != 0) return {std::nan(""), 0};
+  return std::tgamma(x.real() + 1.0);
+}
+double r_floor(double x) { return std::floor(x); }
+std::complex<double> r_floor(std::complex<double> x) {
+  if (x.imag() != 0) return {std::nan(""), 0};
+  return std::floor(x.real());
+}
+double r_ceil(double x) { return std::ceil(x); }
+std::complex<double> r_ceil(std::complex<double> x) {
+  if (x.imag() != 0) return {std::nan(""), 0};
+  return std::ceil(x.real());
+}
+double r_abs(double x) { return std::fabs(x); }
+std::complex<double> r_abs(std::complex<double> x) { return std::abs(x); }
+double r_binom(double n, double k) {
+  if (k == std::floor(k) && n == std::floor(n) && n >= 0) {
+    if (k < 0 || k > n) return 0;
+    return std::round(std::exp(std::lgamma(n + 1) - std::lgamma(k + 1) - std::lgamma(n - k + 1)));
+  }
+  return std::tgamma(n + 1) / (std::tgamma(k + 1) * std::tgamma(n - k + 1));
+}
+std::complex<double> r_binom(std::complex<double> n, std::complex<double> k) {
+  if (n.imag() != 0 || k.imag() != 0) return {std::nan(""), 0};
+  return r_binom(n.real(), k.real());
+}
+template <typename T>
+T powi(T x, int e) {
+  bool neg = e < 0;
+  unsigned u = static_cast<unsigned>(neg ? -e : e);
+  T r = T(1);
+  T b = x;
+  while (u) {
+    if (u & 1) r *= b;
+    u >>= 1;
+    if (u) b *= b;
+  }
+  return neg ? T(1) / r : r;
+}
+double r_root(double x, double k) { return std::pow(x, 1.0 / k); }
+std::complex<double> r_root(std::complex<double> x, std::complex<double> k) {
+  return std::pow(x, std::complex<double>(1.0) / k);
+}
+double r_sqrt(double x) { return std::sqrt(x); }
+std::complex<double> r_sqrt(std::complex<double> x) { return std::sqrt(x); }
+
+/// Signed zeros pick the branch of a multivalued function: sqrt(-4 - 0i) is -2i. SymPy's
+/// principal values are those of +0 (sqrt(-4) = 2i, log(-1) = i*pi), so -0 is made +0.
+inline double unsign_zero(double v) { return v == 0 ? 0.0 : v; }
+inline std::complex<double> unsign_zero(std::complex<double> z) {
+  return {unsign_zero(z.real()), unsign_zero(z.imag())};
+}
+template <typename T>
+T branch_arg(T z) {
+  if constexpr (std::is_same_v<T, std::complex<double>>) return unsign_zero(z);
+  return z;
+}
+
+template <typename T>
+void kernel(const Instr& in, T* r, const T* a, const T* b, std::size_t m) {
+  switch (in.op) {
+    case Op::Add: for (std::size_t j = 0; j < m; ++j) r[j] = a[j] + b[j]; break;
+    case Op::Sub: for (std::size_t j = 0; j < m; ++j) r[j] = a[j] - b[j]; break;
+    case Op::Mul: for (std::size_t j = 0; j < m; ++j) r[j] = a[j] * b[j]; break;
+    case Op::Div: for (std::size_t j = 0; j < m; ++j) r[j] = a[j] / b[j]; break;
+    case Op::Pow: for (std::size_t j = 0; j < m; ++j) r[j] = std::pow(branch_arg(a[j]), b[j]); break;
+    case Op::PowInt: {
+      const int e = static_cast<int>(in.re);
+      if (e == 2) {
+        for (std::size_t j = 0; j < m; ++j) r[j] = a[j] * a[j];
+      } else if (e == 3) {
+        for (std::size_t j = 0; j < m; ++j) r[j] = a[j] * a[j] * a[j];
+      } else if (e == 1) {
+        for (std::size_t j = 0; j < m; ++j) r[j] = a[j];
+      } else if (e == -1) {
+        for (std::size_t j = 0; j < m; ++j) r[j] = T(1) / a[j];
+      } else {
+        for (std::size_t j = 0; j < m; ++j) r[j] = powi(a[j], e);
+      }
+      break;
+    }
+    case Op::Neg: for (std::size_t j = 0; j < m; ++j) r[j] = -a[j]; break;
+    case Op::Sin: for (std::size_t j = 0; j < m; ++j) r[j] = std::sin(a[j]); break;
+    case Op::Cos: for (std::size_t j = 0; j < m; ++j) r[j] = std::cos(a[j]); break;
+    case Op::Tan: for (std::size_t j = 0; j < m; ++j) r[j] = std::tan(a[j]); break;
+    case Op::Sec: for (std::size_t j = 0; j < m; ++j) r[j] = T(1) / std::cos(a[j]); break;
+    case Op::Csc: for (std::size_t j = 0; j < m; ++j) r[j] = T(1) / std::sin(a[j]); break;
+    case Op::Cot: for (std::size_t j = 0; j < m; ++j) r[j] = T(1) / std::tan(a[j]); break;
+    case Op::Asin: for (std::size_t j = 0; j < m; ++j) r[j] = std::asin(branch_arg(a[j])); break;
+    case Op::Acos: for (std::size_t j = 0; j < m; ++j) r[j] = std::acos(branch_arg(a[j])); break;
+    case Op::Atan: for (std::size_t j = 0; j < m; ++j) r[j] = std::atan(branch_arg(a[j])); break;
+    case Op::Asec: for (std::size_t j = 0; j < m; ++j) r[j] = std::acos(branch_arg(T(1) / a[j])); break;
+    case Op::Acsc: for (std::size_t j = 0; j < m; ++j) r[j] = std::asin(branch_arg(T(1) / a[j])); break;
+    case Op::Acot: for (std::size_t j = 0; j < m; ++j) r[j] = std::atan(branch_arg(T(1) / a[j])); break;
+    case Op::Sinh: for (std::size_t j = 0; j < m; ++j) r[j] = std::sinh(a[j]); break;
+    case Op::Cosh: for (std::size_t j = 0; j < m; ++j) r[j] = std::cosh(a[j]); break;
+    case Op::Tanh: for (std::size_t j = 0; j < m; ++j) r[j] = std::tanh(a[j]); break;
+    case Op::Asinh: for (std::size_t j = 0; j < m; ++j) r[j] = std::asinh(branch_arg(a[j])); break;
+    case Op::Acosh: for (std::size_t j = 0; j < m; ++j) r[j] = std::acosh(branch_arg(a[j])); break;
+    case Op::Atanh: for (std::size_t j = 0; j < m; ++j) r[j] = std::atanh(branch_arg(a[j])); break;
+    case Op::Exp: for (std::size_t j = 0; j < m; ++j) r[j] = std::exp(a[j]); break;
+    case Op::Log: for (std::size_t j = 0; j < m; ++j) r[j] = std::log(branch_arg(a[j])); break;
+    case Op::LogBase: for (std::size_t j = 0; j < m; ++j) r[j] = std::log(branch_arg(a[j])) / std::log(branch_arg(b[j])); break;
+    case Op::Sqrt: for (std::size_t j = 0; j < m; ++j) r[j] = r_sqrt(branch_arg(a[j])); break;
+    case Op::Root: for (std::size_t j = 0; j < m; ++j) r[j] = r_root(branch_arg(a[j]), b[j]); break;
+    case Op::Abs: for (std::size_t j = 0; j < m; ++j) r[j] = r_abs(a[j]); break;
+    case Op::Factorial: for (std::size_t j = 0; j < m; ++j) r[j] = r_factorial(a[j]); break;
+    case Op::Floor: for (std::size_t j = 0; j < m; ++j) r[j] = r_floor(a[j]); break;
+    case Op::Ceil: for (std::size_t j = 0; j < m; ++j) r[j] = r_ceil(a[j]); break;
+    case Op::Binom: for (std::size_t j = 0; j < m; ++j) r[j] = r_binom(a[j], b[j]); break;
+    default: for (std::size_t j = 0; j < m; ++j) r[j] = T(std::nan("")); break;
+  }
+}
+
+template <typename T>
+T make_const(const Instr& in);
+template <>
+double make_const<double>(const Instr& in) {
+  return in.im == 0 ? in.re : std::nan("");
+}
+template <>
+std::complex<double> make_const<std::complex<double>>(const Instr& in) {
+  return {in.re, in.im};
+}
+
+constexpr std::size_t kBlock = 256;
+
+/// Within rounding distance of the negative real axis (the cut of sqrt, log and powers), but
+/// not on it: a part that is exactly zero is taken as exact (and as +0, see unsign_zero).
+bool near_negative_axis(std::complex<double> z) {
+  return z.real() < 0 && z.imag() != 0 && std::fabs(z.imag()) <= 1e-9 * std::abs(z);
+}
+/// Within rounding distance of the real axis outside [lo, hi] (asin/acos/atanh: [-1, 1]).
+bool near_real_axis_outside(std::complex<double> z, double lo, double hi) {
+  return z.imag() != 0 && std::fabs(z.imag()) <= 1e-9 * std::abs(z) && (z.real() < lo || z.real() > hi);
+}
+/// Within rounding distance of the imaginary axis beyond +-i (atan, asinh).
+bool near_imaginary_axis_outside(std::complex<double> z) {
+  return z.real() != 0 && std::fabs(z.real()) <= 1e-9 * std::abs(z) && std::fabs(z.imag()) > 1;
+}
+
+void mark_cuts(const Instr& in, const std::complex<double>* a, const std::complex<double>* b, std::size_t m,
+               unsigned char* near_cut) {
+  for (std::size_t j = 0; j < m; ++j) {
+    bool cut = false;
+    const std::complex<double> z = a[j];
+    switch (in.op) {
+      case Op::Sqrt: case Op::Log: case Op::Root: cut = near_negative_axis(z); break;
+      case Op::LogBase: cut = near_negative_axis(z) || near_negative_axis(b[j]); break;
+      case Op::Pow: cut = near_negative_axis(z) && !(b[j].imag() == 0 && b[j].real() == std::round(b[j].real())); break;
+      case Op::Asin: case Op::Acos: case Op::Atanh: cut = near_real_axis_outside(z, -1, 1); break;
+      case Op::Acosh: cut = near_real_axis_outside(z, 1, std::numeric_limits<double>::infinity()); break;
+      case Op::Atan: case Op::Asinh: cut = near_imaginary_axis_outside(z); break;
+      case Op::Asec: case Op::Acsc: cut = near_real_axis_outside(1.0 / z, -1, 1); break;
+      case Op::Acot: cut = near_imaginary_axis_outside(1.0 / z); break;
+      default: break;
+    }
+    if (cut) near_cut[j] = 1;
+  }
+}
+
+template <typename T>
+void run_impl(const Program& prog, const std::vector<const T*>& inputs, const std::vector<std::size_t>& strides,
+              std::size_t n, T* out, double* scale, unsigned char* near_cut = nullptr) {
+  const std::size_t nc = prog.code.size();
+  if (nc == 0) {
+    for (std::size_t j = 0; j < n; ++j) out[j] = T(std::nan(""));
+    return;
+  }
+  std::vector<T> regs(nc * kBlock);
+  for (std::size_t begin = 0; begin < n; begin += kBlock) {
+    const std::size_t m = std::min(kBlock, n - begin);
+    for (std::size_t k = 0; k < nc; ++k) {
+      const Instr& in = prog.code[k];
+      T* r = regs.data() + k * kBlock;
+      if (in.op == Op::Const) {
+        const T c = make_const<T>(in);
+        for (std::size_t j = 0; j < m; ++j) r[j] = c;
+      } else if (in.op == Op::Var) {
+        const bool have = in.a < inputs.size() && inputs[in.a] != nullptr;
+        if (!have) {
+          for (std::size_t j = 0; j < m; ++j) r[j] = T(std::nan(""));
+        } else if (strides[in.a] == 0) {
+          const T v = inputs[in.a][0];
+          for (std::size_t j = 0; j < m; ++j) r[j] = v;
+        } else {
+          const T* src = inputs[in.a] + begin;
+          for (std::size_t j = 0; j < m; ++j) r[j] = src[j];
+        }
+      } else {
+        if constexpr (std::is_same_v<T, std::complex<double>>) {
+          if (near_cut != nullptr) {
+            mark_cuts(in, regs.data() + in.a * kBlock, regs.data() + in.b * kBlock, m, near_cut + begin);
+          }
+        }
+        kernel<T>(in, r, regs.data() + in.a * kBlock, regs.data() + in.b * kBlock, m);
+      }
+      // constants and inputs carry no rounding error of their own: a large exponent (x^1000000)
+      // must not hide differences; cancellation shows in the computed intermediates
+      if (scale != nullptr && in.op != Op::Const && in.op != Op::Var) {
+        for (std::size_t j = 0; j < m; ++j) {
+          const double v = std::abs(r[j]);
+          if (std::isfinite(v) && v > scale[begin + j]) scale[begin + j] = v;
+        }
+      }
+    }
+    const T* res = regs.data() + (nc - 1) * kBlock;
+    std::copy(res, res + m, out + begin);
+  }
+}
+
+}  // namespace
+
+Program compile(const Ast& ast, std::uint32_t node, std::vector<std::string> vars) {
+  Program prog;
+  prog.vars = std::move(vars);
+  Compiler c{ast, prog};
+  c.go(node);
+  return prog;
+}
+
+void run(const Program& prog, const std::vector<const double*>& inputs, const std::vector<std::size_t>& strides,
+         std::size_t n, double* out) {
+  run_impl<double>(prog, inputs, strides, n, out, nullptr);
+}
+
+void run(const Program& prog, const std::vector<const std::complex<double>*>& inputs,
+         const std::vector<std::size_t>& strides, std::size_t n, std::complex<double>* out) {
+  run_impl<std::complex<double>>(prog, inputs, strides, n, out, nullptr);
+}
+
+void run_scaled(const Program& prog, const std::vector<const std::complex<double>*>& inputs, std::size_t n,
+                std::complex<double>* out, double* scale, unsigned char* near_cut) {
+  std::vector<std::size_t> strides(inputs.size(), 1);
+  for (std::size_t j = 0; j < n; ++j) {
+    scale[j] = 0;
+    near_cut[j] = 0;
+  }
+  run_impl<std::complex<double>>(prog, inputs, strides, n, out, scale, near_cut);
+}
+
+}  // namespace rapidgrade::expr

@@ -1,0 +1,102 @@
+r"""Equivalence of answers in three-valued logic.
+
+:func:`equivalent` answers :attr:`Tri.TRUE` or :attr:`Tri.FALSE` only when it is certain, and
+:attr:`Tri.UNKNOWN` otherwise (the grader then falls back to SymPy). ``bool(Tri.TRUE)`` is
+``True``; ``bool(Tri.FALSE)`` and ``bool(Tri.UNKNOWN)`` are ``False``, so ``if equivalent(a, b):``
+means "known to be equal".
+
+Rules:
+
+* **Numbers** compare exactly as rationals (128-bit; past that, UNKNOWN). ``0.5`` equals
+  ``\frac12``. When either side is a decimal literal, both are rounded to *float_rounding*
+  decimals and compared; with ``float_rounding=None`` the precision rule applies: the gold's own
+  number of decimals (``0.33`` matches ``\frac13``), or 6 when only the prediction is a decimal
+  (math-verify's default).
+* **Percentages**: ``p\%`` matches both ``p/100`` and the bare ``p`` (``50\%`` = ``0.5`` =
+  ``50``); two percentages compare their numbers.
+* **Degrees**: ``x^\circ`` matches the bare number ``x`` and ``x\pi/180`` radians; a plain
+  number is never read as degrees.
+* **Expressions with free symbols**: both sides are evaluated at 24 seeded points (8 real, 16
+  complex). Equal at every point (within *rel_tol*/*abs_tol*) with only analytic operations
+  (``+ - * /``, powers, roots, exp, log, trigonometric and hyperbolic functions) gives TRUE; a
+  difference far above the rounding-error bound at any point gives FALSE; anything else
+  (``|x|``, floor, factorial, undefined points, overflow) gives UNKNOWN.
+* **Structures**: tuples are ordered, sets unordered with duplicates ignored, intervals compare
+  ends and brackets (an infinite end is always open), unions as sets of parts, matrices by shape
+  and entries, ``a \pm b`` as the set ``{a+b, a-b}``. Equations are equal up to a nonzero factor
+  (``y = 2x + 1`` vs ``2x - y + 1 = 0``), inequalities up to a positive factor in either
+  direction (``x > 2`` vs ``2 < x``), and ``x = 5`` matches ``5``.
+* **Text** answers are equal after normalization (case, spaces, ``\text{}``), otherwise FALSE.
+* An unparsable side gives UNKNOWN.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+
+from rapidgrade import _core
+from rapidgrade._core import Expr
+
+__all__ = ["Tri", "equivalent", "equivalent_many"]
+
+
+class Tri(enum.Enum):
+    """A three-valued verdict. ``bool()`` is ``True`` only for :attr:`TRUE`."""
+
+    FALSE = 0
+    TRUE = 1
+    UNKNOWN = 2
+
+    def __bool__(self) -> bool:
+        return self is Tri.TRUE
+
+
+_TRI = (Tri.FALSE, Tri.TRUE, Tri.UNKNOWN)
+
+
+def equivalent(
+    a: str | bytes | Expr,
+    b: str | bytes | Expr,
+    *,
+    rel_tol: float = 1e-9,
+    abs_tol: float = 1e-12,
+    float_rounding: int | None = None,
+) -> Tri:
+    r"""Whether *a* (the gold answer) and *b* (the prediction) denote the same answer.
+
+    >>> equivalent(r"\frac{1}{2}", "0.5")
+    <Tri.TRUE: 1>
+    >>> equivalent(r"(x+1)^2", "x^2 + 2x + 1")
+    <Tri.TRUE: 1>
+    >>> equivalent("x^2", "x^3")
+    <Tri.FALSE: 0>
+    >>> equivalent("|x|", "x")
+    <Tri.FALSE: 0>
+    >>> equivalent(r"\sqrt{x^2}", "|x|")
+    <Tri.UNKNOWN: 2>
+
+    Raises:
+        TypeError: an argument is not ``str``, ``bytes`` or :class:`Expr`.
+        ValueError: a negative tolerance, or *float_rounding* outside [0, 15].
+    """
+    return _TRI[_core.equivalent(a, b, rel_tol=rel_tol, abs_tol=abs_tol, float_rounding=float_rounding)]
+
+
+def equivalent_many(
+    pairs: Sequence[tuple[str | bytes | Expr, str | bytes | Expr]],
+    *,
+    rel_tol: float = 1e-9,
+    abs_tol: float = 1e-12,
+    float_rounding: int | None = None,
+    threads: int | None = None,
+) -> list[Tri]:
+    """:func:`equivalent` over many ``(gold, prediction)`` pairs, in order.
+
+    Parsing and comparison run on *threads* threads (default: all cores) with the GIL released.
+    A pair that does not parse yields :attr:`Tri.UNKNOWN`.
+    """
+    codes = _core.equivalent_many(
+        pairs, rel_tol=rel_tol, abs_tol=abs_tol, float_rounding=float_rounding, threads=threads
+    )
+    return [_TRI[c] for c in codes]

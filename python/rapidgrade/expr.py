@@ -1,0 +1,69 @@
+r"""Parsing answers into expressions: LaTeX, infix (Python/SymPy style) and RPN, one AST.
+
+:func:`parse_expr` returns an :class:`Expr`, a handle on a C++ syntax tree:
+
+* ``str(expr)`` is a canonical, SymPy-like form (``x**2 + sin(x)``);
+* ``expr.free_symbols`` is the frozenset of symbol names;
+* ``expr.evaluate(**values)`` evaluates numerically, vectorized over NumPy arrays;
+* ``expr.to_sympy()`` converts to an equivalent SymPy object (built in Python from
+  ``expr.tree()``, the AST as nested tuples).
+
+LaTeX conventions (those of latex2sympy, as math-verify reads answers): ``e`` is Euler's number,
+``i`` the imaginary unit, ``\log x`` is base 10 (``\ln x`` natural, ``\log_b x`` base *b*),
+``\sin^2 x`` is ``sin(x)**2`` and ``\sin^{-1} x`` is ``asin(x)``, ``x^23`` is ``x**2*3`` (a
+script without braces takes one character), ``a_{n}`` is the symbol ``a_n``, a run of letters
+``xy`` is a product, but a word of three or more letters that is not a function name makes the
+whole answer plain text (``"Yes"``). ``(a, b)`` is a tuple (an open interval if an end is
+infinite), ``[a, b]``, ``[a, b)``, ``(a, b]`` are intervals, a bare list ``1, 2`` is a set.
+``7,425,000`` outside brackets is one number. Scientific notation ``1.5e-3`` needs a decimal
+point in LaTeX (``2e-3`` is ``2e - 3``).
+
+Infix: ``**`` or ``^`` power, ``pi E I oo``, ``log(x)`` natural, ``log(x, b)``, unknown calls
+such as ``Integral(x, x)`` are kept as opaque function nodes.
+
+RPN (postfix, whitespace-separated): operands are numbers and identifiers; operators:
+
+======================  =====================================
+binary                  ``+ - * / ^``
+unary                   ``neg sin cos tan exp log ln sqrt abs``  (``log`` is natural)
+constants               ``pi e``
+======================  =====================================
+
+``syntax="auto"`` picks RPN when the last token is an RPN operator and the first is an operand,
+infix when the text has ``**``, ``oo`` or a call like ``Integral(``, and LaTeX otherwise.
+
+Limits: at most 1 MiB of text (:class:`~rapidgrade.LimitError`) and 256 levels of nesting
+(:class:`~rapidgrade.ParseError`).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from rapidgrade import _core
+from rapidgrade._core import Expr
+
+__all__ = ["Expr", "Syntax", "parse_expr"]
+
+Syntax = Literal["auto", "latex", "infix", "rpn"]
+
+
+def parse_expr(text: str | bytes, *, syntax: Syntax = "auto") -> Expr:
+    r"""Parses *text* into an :class:`Expr`.
+
+    >>> str(parse_expr(r"\frac{1}{2}x^2 + \sin x"))
+    '1/2*x**2 + sin(x)'
+    >>> str(parse_expr("x 2 ^ x sin +", syntax="rpn"))
+    'x**2 + sin(x)'
+    >>> parse_expr(r"\frac{1}{2}x^2", syntax="latex").evaluate(x=2.0)
+    2.0
+
+    Raises:
+        ParseError: malformed input; the message ends with ``at offset <n>`` (code points for
+            ``str``, bytes for ``bytes``), e.g. ``parse_expr: unclosed '(' at offset 0``; for
+            RPN, stack underflow or leftover operands, naming the token.
+        LimitError: input longer than 1 MiB.
+        TypeError: *text* is not ``str`` or ``bytes``.
+        ValueError: unknown *syntax*.
+    """
+    return _core.parse_expr(text, syntax=syntax)

@@ -1,0 +1,253 @@
+"""equivalent / equivalent_many: every rule of the three-valued comparison."""
+
+from __future__ import annotations
+
+import pytest
+
+from rapidgrade import Tri, equivalent, equivalent_many, parse_expr
+
+T, F, U = Tri.TRUE, Tri.FALSE, Tri.UNKNOWN
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "expected"),
+    [
+        # exact numbers
+        ("42", "42", T),
+        ("42", "43", F),
+        ("-5", "-5", T),
+        (r"\frac{1}{2}", r"\frac{2}{4}", T),
+        (r"\frac{1}{2}", "0.5", T),
+        ("0.5", r"\frac12", T),
+        ("7425000", "7,425,000", T),
+        ("123456789012345678901234567890", "123456789012345678901234567890", T),
+        ("123456789012345678901234567890", "123456789012345678901234567891", F),
+        (r"1.5\times10^{-3}", "0.0015", T),
+        ("1.5e-3", "0.0015", T),
+        (r"2^{10}", "1024", T),
+        (r"\sqrt{16}", "4", T),
+        (r"\sqrt[3]{-8}", "-2", F),  # the principal cube root of -8 is 1 + i*sqrt(3), as in SymPy
+        (r"\frac{\sqrt{2}}{2}", r"\frac{1}{\sqrt{2}}", T),
+        (r"\sqrt{8}", r"2\sqrt{2}", T),
+        (r"\sqrt{8}", r"3\sqrt{2}", F),
+        (r"\pi", r"\frac{22}{7}", F),
+        (r"\binom{5}{2}", "10", T),
+        ("5!", "120", T),
+        (r"\log_2 8", "3", T),
+        (r"\ln e^2", "2", T),
+        (r"e^{i\pi}", "-1", T),
+        ("|-3|", "3", T),
+        # decimals: the precision rule
+        ("0.33", r"\frac{1}{3}", T),
+        ("0.5", "0.54", T),
+        ("0.5", "0.56", F),
+        (r"\frac13", "0.333333", T),
+        (r"\frac13", "0.333", F),
+        ("3.14", r"\pi", T),
+        ("3.15", r"\pi", F),
+        # percentages
+        (r"50\%", "0.5", T),
+        (r"50\%", "50", T),
+        (r"50\%", r"\frac{1}{2}", T),
+        (r"50\%", "0.4", F),
+        (r"12.5\%", r"\frac{1}{8}", T),
+        (r"50\%", r"50\%", T),
+        # degrees
+        (r"30^\circ", r"\frac{\pi}{6}", T),
+        (r"30^\circ", "30", T),
+        (r"30^\circ", r"30^{\circ}", T),
+        (r"30^\circ", r"\frac{\pi}{3}", F),
+        ("30", r"\frac{\pi}{6}", F),  # an unmarked number is not degrees
+        # infinity
+        (r"\infty", r"\infty", T),
+        (r"-\infty", r"\infty", F),
+        (r"\infty", "5", F),
+    ],
+)
+def test_numbers(gold: str, pred: str, expected: Tri) -> None:
+    assert equivalent(gold, pred) is expected
+
+
+def test_float_rounding_option() -> None:
+    assert equivalent("0.5", "0.54", float_rounding=2) is F
+    assert equivalent("0.5", "0.504", float_rounding=2) is T
+    assert equivalent(r"\frac{1}{3}", "0.333", float_rounding=3) is T
+    assert equivalent("3.14159", r"\pi", float_rounding=4) is T
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "expected"),
+    [
+        ("(x+1)^2", "x^2+2x+1", T),
+        (r"\sin^2 x + \cos^2 x", "1", T),
+        (r"\frac{x^2-1}{x-1}", "x+1", T),
+        (r"e^{2\ln x}", "x^2", T),
+        (r"\sqrt{x}\sqrt{x}", "x", T),
+        ("2x", "x+x", T),
+        (r"\frac{1}{2}x", "0.5x", T),
+        (r"\tan x", r"\frac{\sin x}{\cos x}", T),
+        (r"\cosh^2 x - \sinh^2 x", "1", T),
+        ("x^2", "x^3", F),
+        ("x+1", "x+2", F),
+        ("x", "y", F),
+        (r"\sin x", r"\cos x", F),
+        ("(x+1)^2", "x^2+1", F),
+        # branches: SymPy does not simplify these to equal either
+        (r"\sqrt{x^2}", "x", F),
+        (r"\log(x^2)", r"2\log(x)", F),
+        # non-analytic: FALSE on a clear difference, never TRUE
+        ("|x|", "x", F),
+        (r"\sqrt{x^2}", "|x|", F),
+        ("|x|", "|x|", U),
+        (r"\lfloor x \rfloor", r"\lfloor x \rfloor", U),
+        # opaque
+        ("f(x)", "f(x)", U),
+        # multiple variables, symbols with subscripts and Greek letters
+        (r"\frac{a+b}{2}", r"\frac{a}{2}+\frac{b}{2}", T),
+        (r"x_1 + x_2", r"x_2 + x_1", T),
+        (r"2\alpha", r"\alpha + \alpha", T),
+        # floating rounding error must not make a FALSE
+        ("(x+1)^{30} - x^{30}", "(x+1)^{30} - x^{30}", T),
+        # literals beyond double precision: never TRUE by sampling
+        ("x + 100000000000000000000", "x + 100000000000000000001", U),
+    ],
+)
+def test_expressions(gold: str, pred: str, expected: Tri) -> None:
+    assert equivalent(gold, pred) is expected
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "expected"),
+    [
+        # tuples: ordered
+        ("(1, 2)", "(1, 2)", T),
+        ("(1, 2)", "(2, 1)", F),
+        ("(1, 2)", "(1, 2, 3)", F),
+        (r"(3, \frac{\pi}{2})", r"(3, \frac{\pi}{2})", T),
+        (r"(\frac12, 1)", "(0.5, 1)", T),
+        # sets: unordered, duplicates ignored
+        (r"\{1, 2\}", r"\{2, 1\}", T),
+        (r"\{1, 2\}", r"\{2, 1, 1\}", T),
+        (r"\{1, 2\}", r"\{1, 3\}", F),
+        ("1, 2", r"\{1, 2\}", T),
+        ("1 and 2", "2, 1", T),
+        (r"\{5\}", "5", T),
+        ("1, 2", "1", F),
+        # intervals: ends and brackets
+        ("[0, 1)", "[0, 1)", T),
+        ("[0, 1)", "[0, 1]", F),
+        ("[0, 1)", "(0, 1)", F),
+        ("[0, 1)", "[0, 2)", F),
+        (r"(-\infty, 3]", r"[-\infty, 3]", T),
+        (r"(0, \infty)", r"(0, \infty)", T),
+        ("(1, 2)", r"(1, 2)", T),
+        ("[1, 2]", "(1, 2)", F),
+        # unions
+        (r"[0,1] \cup (2,3)", r"(2,3) \cup [0,1]", T),
+        (r"[0,1] \cup (2,3)", r"[0,1] \cup (2,4)", F),
+        (r"[0,1] \cup [1,2]", "[0,2]", U),
+        # matrices
+        (r"\begin{pmatrix}1&2\\3&4\end{pmatrix}", r"\begin{bmatrix}1&2\\3&4\end{bmatrix}", T),
+        (r"\begin{pmatrix}1&2\\3&4\end{pmatrix}", r"\begin{pmatrix}1&2\\3&5\end{pmatrix}", F),
+        (r"\begin{pmatrix}1&2\end{pmatrix}", r"\begin{pmatrix}1\\2\end{pmatrix}", F),
+        (r"\begin{vmatrix}1&2\\3&4\end{vmatrix}", "-2", U),
+        # \pm
+        (r"1 \pm \sqrt{2}", r"\{1+\sqrt2, 1-\sqrt2\}", T),
+        (r"\pm 3", "3, -3", T),
+        (r"\pm 3", "3", F),
+        # a number against a structure
+        ("5", "(5, 6)", F),
+        ("5", "[0, 1]", F),
+    ],
+)
+def test_structures(gold: str, pred: str, expected: Tri) -> None:
+    assert equivalent(gold, pred) is expected
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "expected"),
+    [
+        ("y = 2x + 1", "2x - y + 1 = 0", T),
+        ("y = 2x + 1", "2y = 4x + 2", T),
+        ("y = 2x + 1", "y = 2x - 1", F),
+        ("x + y = 1", "x - y = 1", U),  # not proportional; equivalence of equations is left to SymPy
+        (r"\frac{x^2}{4} + \frac{y^2}{3} = 1", r"\frac{x^2}{16} + \frac{y^2}{12} = \frac14", T),
+        ("x = 5", "5", T),
+        ("5", "x = 5", T),
+        ("x = 5", "6", F),
+        ("x = 5", "x = 5", T),
+        ("x = 5", "x = 6", F),
+        ("(p, q) = (3, 2)", "(3, 2)", T),
+        ("n = 1, 2, 3", r"\{1, 2, 3\}", T),
+        ("x > 2", "2 < x", T),
+        ("x > 2", "x < 2", F),
+        (r"x \ge 2", "x > 2", F),
+        ("2x < 4", "x < 2", T),
+        ("x < 2", "x < 3", F),
+        (r"x \le 2", "x <= 2", T),
+        ("1 < x < 2", "2 > x > 1", T),
+        ("1 < x < 2", r"1 < x \le 2", F),
+        ("1 < x < 2", "1 < x < 3", F),
+        ("x = 2", "x < 2", U),
+    ],
+)
+def test_relations(gold: str, pred: str, expected: Tri) -> None:
+    assert equivalent(gold, pred) is expected
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "expected"),
+    [
+        ("Yes", "yes", T),
+        (r"\text{Yes}", "YES", T),
+        (r"\text{ odd }", "odd", T),
+        ("odd", "even", F),
+        ("east", "5", U),
+    ],
+)
+def test_text(gold: str, pred: str, expected: Tri) -> None:
+    assert equivalent(gold, pred) is expected
+
+
+def test_unparsable_is_unknown() -> None:
+    assert equivalent(r"\frac{1}{", "1") is U
+    assert equivalent("(" * 1000, "1") is U
+
+
+def test_accepts_expr_objects_and_bytes() -> None:
+    assert equivalent(parse_expr("x**2", syntax="infix"), r"x^2") is T
+    assert equivalent(b"0.5", parse_expr(r"\frac12")) is T
+    with pytest.raises(TypeError):
+        equivalent(1, "1")  # type: ignore[arg-type]
+
+
+def test_tri_bool_semantics() -> None:
+    assert bool(Tri.TRUE) is True
+    assert bool(Tri.FALSE) is False
+    assert bool(Tri.UNKNOWN) is False
+
+
+def test_options_validation() -> None:
+    with pytest.raises(ValueError):
+        equivalent("1", "1", rel_tol=-1)
+    with pytest.raises(ValueError):
+        equivalent("1", "1", float_rounding=99)
+    with pytest.raises(TypeError):
+        equivalent("1", "1", float_rounding=1.5)  # type: ignore[arg-type]
+
+
+def test_equivalent_many_matches_equivalent() -> None:
+    pairs = [("1/2", "0.5"), ("x^2", "x^3"), ("|x|", "|x|"), (r"\frac{1}{", "1"), ("(1,2)", "(1,2)")] * 50
+    assert equivalent_many(pairs) == [equivalent(a, b) for a, b in pairs]
+    assert equivalent_many(pairs, threads=1) == equivalent_many(pairs, threads=2)
+    assert equivalent_many([]) == []
+    with pytest.raises(TypeError):
+        equivalent_many(["ab"])  # type: ignore[list-item]
+    with pytest.raises(ValueError):
+        equivalent_many(pairs, threads=0)
+
+
+def test_deterministic() -> None:
+    pairs = [(r"\sin(x)^2", r"1 - \cos(x)^2"), (r"\sqrt{x^2}", "x")]
+    first = [equivalent(a, b) for a, b in pairs]
+    assert all([equivalent(a, b) for a, b in pairs] == first for _ in range(5))
