@@ -12,6 +12,7 @@ void bind_distance(py::module_& m);
 void bind_extract(py::module_& m);
 void bind_normalize(py::module_& m);
 void bind_expr(py::module_& m);
+void bind_grade(py::module_& m);
 }  // namespace rapidgrade::bindings
 
 PYBIND11_MODULE(_core, m) {
@@ -23,4 +24,5 @@ PYBIND11_MODULE(_core, m) {
   rapidgrade::bindings::bind_extract(m);
   rapidgrade::bindings::bind_normalize(m);
   rapidgrade::bindings::bind_expr(m);
+  rapidgrade::bindings::bind_grade(m);
 }

@@ -15,6 +15,7 @@ from rapidgrade.equiv import Tri, equivalent, equivalent_many
 from rapidgrade.errors import LimitError, ParseError
 from rapidgrade.expr import Expr, parse_expr
 from rapidgrade.extract import Extraction, extract_answer, extract_fields, extract_many
+from rapidgrade.grade import grade, grade_many
 from rapidgrade.normalize import (
     Normalized,
     normalize_answer,
@@ -92,6 +93,8 @@ __all__ = [
     "find_boxed",
     "find_boxed_many",
     "find_math_spans",
+    "grade",
+    "grade_many",
     "normalize_answer",
     "normalize_answer_many",
     "normalize_latex",

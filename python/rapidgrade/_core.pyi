@@ -65,3 +65,15 @@ def equivalent(
 def equivalent_many(
     pairs: Sequence[tuple[str | bytes | Expr, str | bytes | Expr]],
 ) -> list[int]: ...
+
+# grade
+def grade_fast_many(
+    golds: Sequence[str | bytes],
+    responses: Sequence[str | bytes],
+    *,
+    last_number: bool = True,
+    rel_tol: float = 1e-09,
+    abs_tol: float = 1e-12,
+    float_rounding: int | None = None,
+    threads: int | None = None,
+) -> tuple[list[int], list[str], list[str], list[str | None], list[str | None], list[str]]: ...

@@ -1,0 +1,95 @@
+// Bindings of rapidgrade::grade: the batch fast path of rapidgrade.grade_many.
+#include <pybind11/pybind11.h>
+
+#include <string>
+#include <vector>
+
+#include "convert.hpp"
+#include "rapidgrade/grade.hpp"
+
+namespace rapidgrade::bindings {
+namespace {
+
+py::object utf8_str(const std::string& s) {
+  PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
+  if (o == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(o);
+}
+
+std::vector<Text> texts_of(const py::handle& seq_obj, const char* argument) {
+  if (PyUnicode_Check(seq_obj.ptr()) || PyBytes_Check(seq_obj.ptr()) || !PySequence_Check(seq_obj.ptr())) {
+    throw py::type_error(std::string("grade_fast_many: ") + argument + " must be a sequence of str");
+  }
+  const auto seq = py::reinterpret_borrow<py::sequence>(seq_obj);
+  const std::size_t n = py::len(seq);
+  std::vector<Text> out;
+  out.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string where = std::string(argument) + "[" + std::to_string(i) + "]";
+    out.push_back(as_text(seq[i], "grade_fast_many", where.c_str()));
+  }
+  return out;
+}
+
+py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& responses_obj, bool last_number,
+                          double rel_tol, double abs_tol, const py::object& float_rounding,
+                          const py::object& threads) {
+  const unsigned n_threads = resolve_threads(threads, "grade_fast_many");
+  grade::Options options;
+  options.last_number = last_number;
+  if (!(rel_tol >= 0) || !(abs_tol >= 0)) throw py::value_error("grade_fast_many: tolerances must be >= 0");
+  options.equiv.rel_tol = rel_tol;
+  options.equiv.abs_tol = abs_tol;
+  if (!float_rounding.is_none()) {
+    const int digits = float_rounding.cast<int>();
+    if (digits < 0 || digits > 15) throw py::value_error("grade_fast_many: float_rounding must be in [0, 15]");
+    options.equiv.float_rounding = digits;
+  }
+  const std::vector<Text> golds = texts_of(golds_obj, "golds");
+  const std::vector<Text> responses = texts_of(responses_obj, "responses");
+  if (golds.size() != responses.size()) {
+    throw py::value_error("grade_fast_many: golds and responses must have the same length");
+  }
+  const std::size_t n = golds.size();
+  std::vector<grade::FastVerdict> verdicts(n);
+  run_released(n, n_threads, [&](std::size_t i) {
+    verdicts[i] = grade::grade(golds[i].utf8, responses[i].utf8, options);
+  });
+  // One str object per distinct reason and method, shared by every row (a million rows hold
+  // references, not a million copies).
+  std::vector<py::object> reason_strs, method_strs;
+  for (int r = 0; r <= static_cast<int>(grade::Reason::kUndecided); ++r) {
+    reason_strs.push_back(py::str(grade::reason_text(static_cast<grade::Reason>(r))));
+  }
+  for (int k = 0; k <= static_cast<int>(extract::Method::kLastNumber); ++k) {
+    method_strs.push_back(py::str(extract::method_name(static_cast<extract::Method>(k))));
+  }
+  py::list tri(n), gold(n), gold_raw(n), extracted(n), method(n), reason(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const grade::FastVerdict& v = verdicts[i];
+    tri[i] = py::int_(static_cast<int>(v.tri));
+    gold[i] = utf8_str(v.gold);
+    gold_raw[i] = utf8_str(v.gold_raw);
+    if (v.found) {
+      extracted[i] = utf8_str(v.answer);
+      method[i] = method_strs[static_cast<std::size_t>(v.method)];
+    } else {
+      extracted[i] = py::none();
+      method[i] = py::none();
+    }
+    reason[i] = reason_strs[static_cast<std::size_t>(v.reason)];
+  }
+  return py::make_tuple(tri, gold, gold_raw, extracted, method, reason);
+}
+
+}  // namespace
+
+void bind_grade(py::module_& m) {
+  m.def("grade_fast_many", &grade_fast_many, py::arg("golds"), py::arg("responses"), py::kw_only(),
+        py::arg("last_number") = true, py::arg("rel_tol") = 1e-9, py::arg("abs_tol") = 1e-12,
+        py::arg("float_rounding") = py::none(), py::arg("threads") = py::none(),
+        "The fast path of grade_many: (tri codes, normalized golds, unwrapped golds, extracted answers, "
+        "methods, reasons), computed on `threads` threads with the GIL released.");
+}
+
+}  // namespace rapidgrade::bindings

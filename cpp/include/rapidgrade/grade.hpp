@@ -1,0 +1,61 @@
+// The fast path of grading: extract the answer of a response, normalize both sides, and decide
+// equality with certainty or not at all.
+//
+// grade() composes the other concerns (extract, normalize, equiv) and adds the grading rules
+// that belong to neither: a gold given with math delimiters is unwrapped, a multiple-choice
+// letter matches its decorated forms, an answer found only as "the last number" can be
+// refused. It returns UNKNOWN whenever equiv does; the caller then asks SymPy / math-verify.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "rapidgrade/equiv.hpp"
+#include "rapidgrade/extract.hpp"
+
+namespace rapidgrade::grade {
+
+struct Options {
+  /// Accept an answer found only by the last-number strategy. Off for RL rewards where only
+  /// an explicit final answer may earn credit.
+  bool last_number = true;
+  equiv::Options equiv;
+};
+
+/// Why a fast verdict was reached; each has a one-line message (reason_text).
+enum class Reason : std::uint8_t {
+  kSameAfterNormalization,
+  kEquivalent,
+  kNotEquivalent,
+  kChoiceMatches,
+  kChoiceDiffers,
+  kNoAnswer,
+  kOnlyLastNumber,
+  kEmptyAnswer,
+  kEmptyGold,
+  kUndecided,
+};
+
+/// The one-line message of a reason, e.g. "same answer after normalization".
+const char* reason_text(Reason reason) noexcept;
+
+struct FastVerdict {
+  equiv::Tri tri = equiv::Tri::Unknown;
+  Reason reason = Reason::kUndecided;
+  std::string gold;           // the gold, unwrapped and normalized
+  std::string gold_raw;       // the gold, unwrapped (what the fallback receives)
+  bool found = false;         // an answer was extracted
+  extract::Method method = extract::Method::kAuto;
+  std::string answer;         // the extracted answer as written (what the fallback receives)
+};
+
+/// Grades one response against one gold answer (both UTF-8). Linear in the response plus the
+/// cost of equiv on the two answers; never throws for any input (parse failures are UNKNOWN).
+FastVerdict grade(std::string_view gold, std::string_view response, const Options& options = {});
+
+/// `s` without surrounding whitespace and one pair of math delimiters ($...$, $$...$$, \(...\),
+/// \[...\]) or a whole-string \boxed{...}: "$x^2$" -> "x^2".
+std::string_view unwrap_answer(std::string_view s) noexcept;
+
+}  // namespace rapidgrade::grade

@@ -1,0 +1,143 @@
+"""Native grading: grade / grade_many, the fast path, the fallback, bad input, threads."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+
+import rapidgrade
+from rapidgrade import GradeResults, Verdict, grade, grade_many
+
+DATA = Path(__file__).resolve().parent.parent / "data"
+
+
+@pytest.mark.parametrize(
+    "gold,response,expected",
+    [
+        (r"\frac{1}{2}", r"Thus the probability is $\boxed{0.5}$.", True),
+        ("42", r"so \boxed{42}", True),
+        ("$x^2$", r"\boxed{x \cdot x}", True),
+        ("[0, 1)", r"the set is $\boxed{[0,1)}$", True),
+        ("[0, 1)", r"the set is $\boxed{[0,1]}$", False),
+        (r"\frac{1}{2^{99}}", r"so $\boxed{\frac{1}{2^{98}}}$", False),
+        (r"1 - \frac{1}{\mathrm{e}}", r"$\boxed{1 + \frac{1}{\mathrm{e}}}$", False),
+        (r"\mathrm{e}", r"$\boxed{e}$", True),
+        ("2", r"We get $\boxed{2\sqrt{3}}$.", False),
+        ("-2", r"Final answer: $\boxed{-2*pi}$", False),
+        ("B", r"Answer: $\boxed{\text{(C)}}$", False),
+        (r"12\frac{3}{5}", r"\boxed{12\frac{3}{5}}", True),
+        (r"12\frac{3}{5}", r"\boxed{12.6}", True),
+        ("25\\%", r"\boxed{25}", True),
+        (r"100\text{ square units}", r"\boxed{100}", True),
+        ("x = 5", r"\boxed{5}", True),
+        ("y = 2x + 1", r"\boxed{2x - y + 1 = 0}", True),
+    ],
+)
+def test_fast_path_verdicts(gold: str, response: str, expected: bool) -> None:
+    v = grade(gold, response, fallback=False)
+    assert v.correct is expected, v
+    assert v.decided_by == "fast"
+
+
+def test_verdict_fields() -> None:
+    v = grade(r"\dfrac{1}{2}", r"Thus $\boxed{0.5}$.")
+    assert isinstance(v, Verdict)
+    assert (v.correct, v.decided_by, v.gold, v.extracted, v.method) == (True, "fast", r"\frac{1}{2}", "0.5", "boxed")
+    assert v.reason == "equivalent"
+    none = grade("3", "I do not know.")
+    assert (none.correct, none.decided_by, none.extracted, none.method) == (False, "fast", None, None)
+    assert none.reason == "no answer found in the response"
+
+
+def test_last_number_switch() -> None:
+    response = "After simplifying we get 7 apples"
+    assert grade("7", response).correct
+    strict = grade("7", response, last_number=False)
+    assert not strict.correct and strict.method == "last_number" and "last_number=False" in strict.reason
+    assert grade("7", r"\boxed{7}", last_number=False).correct
+
+
+def test_deliberate_differences_from_math_verify() -> None:
+    """Every case where grade() differs from math-verify on purpose, with the reason."""
+    from math_verify import parse, verify
+
+    rows = [json.loads(line) for line in (DATA / "deliberate_differences.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(rows) >= 10
+    for row in rows:
+        assert row["reason"]
+        assert grade(row["gold"], row["response"]).correct is row["grade"], row
+        # the difference is real: math-verify, called as users call it, says otherwise
+        assert verify(parse(row["gold"]), parse(row["response"])) is row["math_verify"], row
+        assert row["grade"] is not row["math_verify"]
+
+
+def test_bad_input_never_loses_the_batch() -> None:
+    results = grade_many(["1", 2, None, "3", "4"], [r"\boxed{1}", r"\boxed{2}", r"\boxed{3}", 7, r"\boxed{4}"], fallback=False)
+    assert len(results) == 5
+    assert results.correct.tolist() == [True, True, False, False, True]
+    assert [v.decided_by for v in results] == ["fast", "fast", "error", "error", "fast"]
+    assert results[2].reason == "gold must be a str, not NoneType"
+    assert results[3].reason == "response must be a str, not int"
+    with pytest.raises(ValueError, match="2 golds but 1 responses"):
+        grade_many(["1", "2"], ["1"])
+    with pytest.raises(TypeError, match="sequences"):
+        grade_many("1", "1")  # type: ignore[arg-type]
+    assert len(grade_many([], [])) == 0
+
+
+def test_junk_never_crashes() -> None:
+    junk = ["\\boxed{" * 50_000, "}" * 1000 + "\\frac", "\x00\xff\ud800", "$" * 10_000, "\\boxed{" + "(" * 5000 + "}"]
+    results = grade_many(["1"] * len(junk), junk, fallback=False)
+    assert len(results) == len(junk)
+    assert not results.correct.any()
+
+
+def test_undecided_pairs_go_to_the_fallback() -> None:
+    # 100! is past the core's exact integer range, and \int is outside its language
+    for gold, response in [("100!", r"\boxed{100! + 0}"), (r"\frac{1}{2}", r"\boxed{\int_0^1 x dx}")]:
+        fast = grade(gold, response, fallback=False)
+        assert (fast.correct, fast.decided_by, fast.reason) == (False, "fast", "undecided by the fast path")
+        v = grade(gold, response)
+        assert (v.correct, v.decided_by) == (True, "math_verify"), v
+    wrong = grade("100!", r"\boxed{100! + 1}")
+    assert not wrong.correct and wrong.decided_by in ("math_verify", "sympy")
+    # a fallback that runs out of time is a timeout verdict, counted wrong
+    late = grade("100!", r"\boxed{100! + 0}", timeout=1e-6)
+    assert (late.correct, late.decided_by) == (False, "timeout")
+    assert "no decision within" in late.reason
+
+
+def test_results_columns() -> None:
+    results = grade_many(["1", "2", "3"], [r"\boxed{1}", r"\boxed{5}", "x"], fallback=False)
+    assert isinstance(results, GradeResults)
+    assert results.correct.tolist() == [True, False, False]
+    assert results.decided_by.tolist() == ["fast"] * 3
+    assert results.accuracy == pytest.approx(1 / 3)
+
+
+def test_threads_give_the_same_results() -> None:
+    rows = [json.loads(line) for line in (Path(rapidgrade.__file__).parent / "data" / "qwen25_math_cot_800.jsonl").read_text(encoding="utf-8").splitlines()]
+    golds = [r["gold"] for r in rows]
+    responses = [r["response"] for r in rows]
+    expected = grade_many(golds, responses, fallback=False, threads=1)
+    outputs: list[GradeResults] = []
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            outputs.append(grade_many(golds, responses, fallback=False, threads=2))
+        except BaseException as exc:  # collected and re-raised below by the assertion
+            errors.append(exc)
+
+    workers = [threading.Thread(target=work) for _ in range(4)]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join()
+    assert not errors
+    assert len(outputs) == 4
+    for out in outputs:
+        assert list(out) == list(expected)
