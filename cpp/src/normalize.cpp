@@ -1,5 +1,7 @@
 #include "rapidgrade/normalize.hpp"
 
+#include "rapidgrade/unicode.hpp"
+
 #include <vector>
 
 namespace rapidgrade::normalize {
@@ -99,7 +101,11 @@ std::string rewrite_commands(std::string_view s, bool& percent) {
     }
     if (c == '{') {
       if (starts_with(s, i, "{,}") && i > 0 && is_digit(s[i - 1]) && i + 3 < n && is_digit(s[i + 3])) {
-        out += ',';
+        // "10{,}000": a thousands separator (exactly three digits follow); "0{,}5": a decimal
+        // comma (European notation).
+        std::size_t d = i + 3;
+        while (d < n && is_digit(s[d])) ++d;
+        out += d - (i + 3) == 3 ? ',' : '.';
         i += 3;
         continue;
       }
@@ -466,7 +472,9 @@ void slash_to_frac(std::string& s) {
 }
 
 std::string one_round(std::string_view s, const Options& options, bool& percent) {
-  std::string t = collapse_spaces(rewrite_commands(s, percent));
+  // Rule 0 runs in every round: removing '$' or spaces can join the bytes of junk input into a
+  // new character.
+  std::string t = collapse_spaces(rewrite_commands(unicode::fold_math(s), percent));
   strip_trailing_dots(t);
   if (options.units) strip_units(t, percent);
   t = brace_arguments(remove_spaces(t));

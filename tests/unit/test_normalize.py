@@ -245,9 +245,29 @@ def test_many_matches_single() -> None:
     ]
 
 
-def test_unicode_kept() -> None:
-    assert n("π r²") == "πr²"
+def test_rule0_unicode_math_folded() -> None:
+    assert n("π r²") == "\\pi r^{2}"
+    assert n("½") == "\\frac{1}{2}"
+    assert n("2½") == "2\\frac{1}{2}"
+    assert n("√2") == "\\sqrt{2}"
+    assert n("√(x+1)") == "\\sqrt{x+1}"
+    assert n("√(√(2)+1)") == "\\sqrt{\\sqrt{2}+1}"
+    assert n("１２") == "12"
+    assert n("10⁻³") == "10^{-3}"
+    assert n("a×b") == "a\\times b"
+    assert n("α ≤ β") == "\\alpha\\le\\beta"
+
+
+def test_other_unicode_kept() -> None:
     assert n("\\frac😀2") == "\\frac{😀}{2}"
+    assert n("답: 사과") == "답:사과"
+
+
+def test_decimal_comma() -> None:
+    assert n("0{,}5") == "0.5"
+    assert n("3{,}14159") == "3.14159"
+    assert n("10{,}000") == "10000"
+    assert n("1{,}234{,}567") == "1234567"
 
 
 def test_deep_nesting_and_size() -> None:

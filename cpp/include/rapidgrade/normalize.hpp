@@ -4,11 +4,14 @@
 // linear pass; the whole sequence is repeated until the text stops changing, at most
 // kMaxRounds times, so that normalize(normalize(s)) == normalize(s)):
 //
+//  0. Unicode math folded to LaTeX (unicode::fold_math): "½" -> "\frac{1}{2}", "√2" -> "\sqrt{2}",
+//     full-width digits -> ASCII, "x²" -> "x^{2}", "×" -> "\times".
 //  1. commands: \dfrac \tfrac \cfrac -> \frac; \left \right (and a following '.') and
 //     \displaystyle removed; \! \, \; \: removed; "\ " and '~' -> space; \text{..} \textbf{..}
 //     \textit{..} \textrm{..} \textnormal{..} \mathrm{..} \mbox{..} unwrapped; '$' and \$
 //     removed; ^\circ, ^{\circ}, \degree and U+00B0 removed; \% and % removed (sets `percent`);
-//     U+2212 -> '-'; "{,}" between digits -> ','.
+//     U+2212 -> '-'; "{,}" between digits -> ',' before exactly three digits ("10{,}000"),
+//     else '.' (a decimal comma: "0{,}5" -> "0.5").
 //  2. whitespace runs -> one space, then trimmed.
 //  3. trailing '.' (and whitespace) removed.
 //  4. (units) trailing unit words after a number or a closing brace removed (kUnitWords, each

@@ -1,0 +1,193 @@
+#include "rapidgrade/unicode.hpp"
+
+#include <cstdint>
+#include <vector>
+
+#include "rapidgrade/utf8.hpp"
+
+namespace rapidgrade::unicode {
+namespace {
+
+constexpr std::size_t kMaxGroup = 256;
+
+struct Fraction {
+  char32_t cp;
+  const char* latex;
+};
+constexpr Fraction kFractions[] = {
+    {0x00BD, "\\frac{1}{2}"}, {0x2153, "\\frac{1}{3}"}, {0x2154, "\\frac{2}{3}"}, {0x00BC, "\\frac{1}{4}"},
+    {0x00BE, "\\frac{3}{4}"}, {0x2155, "\\frac{1}{5}"}, {0x2156, "\\frac{2}{5}"}, {0x2157, "\\frac{3}{5}"},
+    {0x2158, "\\frac{4}{5}"}, {0x2159, "\\frac{1}{6}"}, {0x215A, "\\frac{5}{6}"}, {0x2150, "\\frac{1}{7}"},
+    {0x215B, "\\frac{1}{8}"}, {0x215C, "\\frac{3}{8}"}, {0x215D, "\\frac{5}{8}"}, {0x215E, "\\frac{7}{8}"},
+    {0x2151, "\\frac{1}{9}"}, {0x2152, "\\frac{1}{10}"},
+};
+
+struct Symbol {
+  char32_t cp;
+  const char* latex;  // followed by a space when it ends in a letter, so "×x" stays "\times x"
+};
+constexpr Symbol kSymbols[] = {
+    {0x00D7, "\\times"}, {0x00F7, "\\div"},   {0x00B7, "\\cdot"}, {0x22C5, "\\cdot"},  {0x00B1, "\\pm"},
+    {0x2213, "\\mp"},    {0x2264, "\\le"},    {0x2265, "\\ge"},   {0x2260, "\\ne"},    {0x2248, "\\approx"},
+    {0x221E, "\\infty"}, {0x03C0, "\\pi"},    {0x00B0, "^\\circ"}, {0x03B1, "\\alpha"}, {0x03B2, "\\beta"},
+    {0x03B3, "\\gamma"}, {0x03B4, "\\delta"}, {0x03B8, "\\theta"}, {0x03BB, "\\lambda"}, {0x03BC, "\\mu"},
+    {0x03C3, "\\sigma"}, {0x03C6, "\\phi"},   {0x03C9, "\\omega"}, {0x2208, "\\in"},    {0x222A, "\\cup"},
+    {0x2229, "\\cap"},
+};
+
+// Superscript / subscript forms of 0-9, '+', '-'; -1 when cp is none of them.
+int superscript(char32_t cp) noexcept {
+  switch (cp) {
+    case 0x2070: return '0';
+    case 0x00B9: return '1';
+    case 0x00B2: return '2';
+    case 0x00B3: return '3';
+    case 0x207A: return '+';
+    case 0x207B: return '-';
+    default: return (cp >= 0x2074 && cp <= 0x2079) ? static_cast<int>('4' + (cp - 0x2074)) : -1;
+  }
+}
+int subscript(char32_t cp) noexcept {
+  if (cp >= 0x2080 && cp <= 0x2089) return static_cast<int>('0' + (cp - 0x2080));
+  if (cp == 0x208A) return '+';
+  if (cp == 0x208B) return '-';
+  return -1;
+}
+
+char32_t simple_fold(char32_t cp) noexcept {
+  if (cp >= 0xFF01 && cp <= 0xFF5E) return cp - 0xFEE0;  // full-width ASCII
+  if (cp == 0x3000 || cp == 0x00A0 || cp == 0x2009 || cp == 0x202F || cp == 0x2007) return ' ';
+  if (cp == 0x2212 || cp == 0xFE63) return '-';
+  return cp;
+}
+
+bool is_alnum(char c) noexcept {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '.';
+}
+
+void append_utf8(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+}  // namespace
+
+std::string fold_math(std::string_view s) {
+  bool ascii = true;
+  for (char c : s) {
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      ascii = false;
+      break;
+    }
+  }
+  if (ascii) return std::string(s);
+  std::string out;
+  out.reserve(s.size() + 16);
+  // Offsets of the ')' closing a "√(" group, innermost last; each becomes '}'.
+  std::vector<std::size_t> closes;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    if (!closes.empty() && i == closes.back()) {
+      out += '}';
+      closes.pop_back();
+      ++i;
+      continue;
+    }
+    const std::size_t at = i;
+    const char32_t raw = utf8::decode(s, i);
+    // An invalid byte, or an overlong encoding of an ASCII character: copied through as is, so
+    // that folding junk twice gives the same bytes.
+    if ((raw == 0xFFFD && i - at == 1) || (raw < 0x80 && i - at > 1)) {
+      out.append(s.substr(at, i - at));
+      continue;
+    }
+    const char32_t cp = simple_fold(raw);
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+      continue;
+    }
+    bool done = false;
+    for (const Fraction& f : kFractions) {
+      if (f.cp == cp) {
+        out += f.latex;
+        done = true;
+        break;
+      }
+    }
+    if (done) continue;
+    for (const Symbol& sym : kSymbols) {
+      if (sym.cp == cp) {
+        out += sym.latex;
+        out += ' ';
+        done = true;
+        break;
+      }
+    }
+    if (done) continue;
+    if (cp == 0x221A || cp == 0x221B) {  // √ ∛
+      out += cp == 0x221A ? "\\sqrt" : "\\sqrt[3]";
+      std::size_t k = i;
+      while (k < s.size() && s[k] == ' ') ++k;
+      if (k < s.size() && s[k] == '(') {
+        std::size_t depth = 0;
+        std::size_t close = k;
+        for (; close < s.size() && close - k < kMaxGroup; ++close) {
+          if (s[close] == '(') ++depth;
+          if (s[close] == ')' && --depth == 0) break;
+        }
+        if (close < s.size() && s[close] == ')' && depth == 0) {
+          out += '{';
+          closes.push_back(close);
+          i = k + 1;
+          continue;
+        }
+      } else if (k < s.size() && is_alnum(s[k])) {
+        std::size_t e = k;
+        while (e < s.size() && is_alnum(s[e])) ++e;
+        out += '{';
+        out.append(s.substr(k, e - k));
+        out += '}';
+        i = e;
+        continue;
+      }
+      continue;  // "\sqrt" followed by a brace group or a command, as written
+    }
+    const int sup = superscript(cp);
+    const int sub = sup < 0 ? subscript(cp) : -1;
+    if (sup >= 0 || sub >= 0) {
+      out += sup >= 0 ? "^{" : "_{";
+      out += static_cast<char>(sup >= 0 ? sup : sub);
+      while (i < s.size()) {
+        std::size_t next = i;
+        const char32_t c2 = utf8::decode(s, next);
+        const int more = sup >= 0 ? superscript(c2) : subscript(c2);
+        if (more < 0) break;
+        out += static_cast<char>(more);
+        i = next;
+      }
+      out += '}';
+      continue;
+    }
+    if (cp == raw) {
+      out.append(s.substr(at, i - at));  // unchanged: the original bytes
+    } else {
+      append_utf8(out, cp);
+    }
+  }
+  return out;
+}
+
+}  // namespace rapidgrade::unicode
