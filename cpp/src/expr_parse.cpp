@@ -213,7 +213,10 @@ std::vector<Tok> lex_latex(std::string_view s) {
         if (k < n && (s[k] == '+' || s[k] == '-')) ++k;
         std::size_t d = k;
         while (k < n && is_digit(s[k])) ++k;
-        if (k > d && (k >= n || !is_alpha(s[k])) && mant.find('.') != std::string_view::npos) {
+        // An integer mantissa counts too when digits follow the e directly ("1e5"): a product
+        // 1*e*5 is written that way by nobody. "2e-3" with a sign is read as 2*10^-3 as well.
+        if (k > d && (k >= n || !is_alpha(s[k])) &&
+            (mant.find('.') != std::string_view::npos || k > j + 1)) {
           exp = s.substr(j + 1, k - j - 1);
           j = k;
         }
@@ -233,6 +236,8 @@ std::vector<Tok> lex_latex(std::string_view s) {
       if (t.text == "and") {  // "1 and -2" lists answers
         t.type = T::Punct;
         t.text = ",";
+      } else if (t.text == "pi") {  // plain-text "pi/2" means \pi/2, not p*i/2
+        t.type = T::Cmd;
       }
       out.push_back(t);
       i = j;
@@ -543,12 +548,39 @@ class LatexParser {
         std::uint32_t right = unary();
         factors.assign(1, ast_.add(make(Kind::Div, {}, {left, right}), at));
       } else if (starts_primary(true)) {
-        factors.push_back(postfix(primary()));
+        const bool negated = factors.size() == 1 && ast_.at(factors[0]).kind == Kind::Neg &&
+                             ast_.at(factors[0]).kids.size() == 1;
+        const std::uint32_t whole = negated ? ast_.at(factors[0]).kids[0] : factors[0];
+        const bool after_integer = factors.size() == 1 && is_integer_literal(whole);
+        std::uint32_t next = postfix(primary());
+        // A mixed number "12\frac{3}{5}" is 12 + 3/5 (and "-1\frac{1}{2}" is -(1 + 1/2)), as
+        // math-verify and every textbook read it: an integer literal directly followed by a
+        // fraction of two integer literals.
+        if (after_integer && is_integer_fraction(next)) {
+          std::uint32_t mixed = ast_.add(make(Kind::Add, {}, {whole, next}), tok().pos);
+          factors[0] = negated ? ast_.add(make(Kind::Neg, {}, {mixed}), tok().pos) : mixed;
+        } else {
+          factors.push_back(next);
+        }
       } else {
         break;
       }
     }
     return flat(Kind::Mul, factors);
+  }
+
+  bool is_integer_literal(std::uint32_t k) const {
+    const Node& n = ast_.at(k);
+    if (n.kind != Kind::Number || n.text.empty()) return false;
+    for (char c : n.text)
+      if (!is_digit(c)) return false;
+    return true;
+  }
+
+  bool is_integer_fraction(std::uint32_t k) const {
+    const Node& n = ast_.at(k);
+    return n.kind == Kind::Div && n.kids.size() == 2 && is_integer_literal(n.kids[0]) &&
+           is_integer_literal(n.kids[1]);
   }
 
   std::uint32_t unary() {
