@@ -1,0 +1,110 @@
+"""Grading throughput: rapidgrade.grade_many vs math-verify and vs a Hendrycks-style grader.
+
+    python benchmarks/bench_grade.py [--pairs 100000] [--mv-sample 800]
+
+In one run, on the same data:
+- the 800-pair demo corpus replicated to --pairs pairs, and long responses (20 KB of reasoning
+  before the corpus response) built from it;
+- grade_many with threads=1 vs math-verify's verify(parse("$gold$"), parse(response)) in one
+  process (math-verify is timed on --mv-sample pairs of the same data: at about 1,000 pairs/s
+  the full set would take minutes; the figures are pairs/s, so the ratio is fair);
+- grade_many threads=1 vs the plain-Python Hendrycks grader (hendrycks_grader.py), with each
+  grader's agreement with math-verify's recorded verdicts on the 800 pairs;
+- grade_many threads=2 vs threads=1;
+- peak memory (max RSS) of grade_many on 1,000,000 pairs, measured in a child process.
+Prints medians and ratios; saves benchmarks/results/bench_grade.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from _common import ROOT, Report, load_corpus, median_time
+from hendrycks_grader import hendrycks_grade
+
+import rapidgrade
+
+FILLER = "We consider the cases one by one and simplify each expression carefully. "
+
+
+def mv_pairs_per_s(golds: list[str], responses: list[str]) -> float:
+    from math_verify import parse, verify
+
+    start = time.perf_counter()
+    for g, r in zip(golds, responses):
+        verify(parse("$" + g + "$"), parse(r))
+    return len(golds) / (time.perf_counter() - start)
+
+
+def peak_memory_mb(pairs: int) -> float:
+    code = f"""
+import json, resource, rapidgrade
+rows = [json.loads(l) for l in open({str(ROOT / 'python' / 'rapidgrade' / 'data' / 'qwen25_math_cot_800.jsonl')!r}, encoding='utf-8')]
+golds = [r['gold'] for r in rows] * ({pairs} // 800)
+responses = [r['response'] for r in rows] * ({pairs} // 800)
+results = rapidgrade.grade_many(golds, responses, threads=2)
+assert len(results) == len(golds)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--pairs", type=int, default=100_000)
+    parser.add_argument("--mv-sample", type=int, default=800)
+    parser.add_argument("--memory-pairs", type=int, default=1_000_000)
+    args = parser.parse_args()
+
+    rows = load_corpus()
+    golds800 = [r["gold"] for r in rows]
+    responses800 = [r["response"] for r in rows]
+    reps = max(1, args.pairs // len(rows))
+    golds = golds800 * reps
+    responses = responses800 * reps
+    long_responses = [FILLER * (20_000 // len(FILLER)) + r for r in responses800]
+    report = Report("grade")
+    print("ratio = peer time / rapidgrade time (medians); > 1 means rapidgrade is faster\n")
+
+    reference = {r["id"]: r["math_verify"] for r in map(json.loads, (ROOT / "tests" / "data" / "corpus_math_verify_0.9.0.jsonl").read_text().splitlines())}
+    ours800 = rapidgrade.grade_many(golds800, responses800, threads=1)
+    agree_ours = sum(v.correct == reference[r["id"]] for r, v in zip(rows, ours800))
+    agree_hendrycks = sum(hendrycks_grade(r["gold"], r["response"]) == reference[r["id"]] for r in rows)
+    fast = sum(v.decided_by == "fast" for v in ours800)
+    print(f"agreement with math-verify on the 800 pairs: rapidgrade {agree_ours}/800, Hendrycks-style {agree_hendrycks}/800; fast path decided {fast}/800\n")
+
+    n = len(golds)
+    one = median_time(lambda: rapidgrade.grade_many(golds, responses, threads=1), repeats=3, min_time=0.0)
+    two = median_time(lambda: rapidgrade.grade_many(golds, responses, threads=2), repeats=3, min_time=0.0)
+    sample = args.mv_sample
+    mv_rate = mv_pairs_per_s(golds[:sample], responses[:sample])
+    report.add(f"grade_many threads=1, {n:,} corpus pairs", one, n / mv_rate, f"math-verify ({sample} pairs timed)", "pairs", n)
+    hend = median_time(lambda: [hendrycks_grade(g, r) for g, r in zip(golds, responses)], repeats=3, min_time=0.0)
+    report.add(f"grade_many threads=1, {n:,} corpus pairs", one, hend, "Hendrycks-style plain Python", "pairs", n)
+    report.add(f"grade_many threads=2 vs threads=1, {n:,} pairs", two, one, "grade_many threads=1", "pairs", n)
+
+    long_golds = golds800
+    m = len(long_responses)
+    one_long = median_time(lambda: rapidgrade.grade_many(long_golds, long_responses, threads=1), repeats=5)
+    two_long = median_time(lambda: rapidgrade.grade_many(long_golds, long_responses, threads=2), repeats=5)
+    mv_long = mv_pairs_per_s(long_golds[: min(sample, m)], long_responses[: min(sample, m)])
+    report.add(f"grade_many threads=1, {m} long responses (20 KB)", one_long, m / mv_long, "math-verify", "pairs", m)
+    hend_long = median_time(lambda: [hendrycks_grade(g, r) for g, r in zip(long_golds, long_responses)], repeats=5)
+    report.add(f"grade_many threads=1, {m} long responses (20 KB)", one_long, hend_long, "Hendrycks-style plain Python", "pairs", m)
+    report.add(f"grade_many threads=2 vs threads=1, long responses", two_long, one_long, "grade_many threads=1", "pairs", m)
+
+    if args.memory_pairs:
+        mb = peak_memory_mb(args.memory_pairs)
+        print(f"peak memory (max RSS) of grade_many on {args.memory_pairs:,} pairs: {mb:,.0f} MB")
+        report.rows.append({"name": "peak memory MB", "pairs": args.memory_pairs, "max_rss_mb": mb})
+    print(f"\nsaved {report.save('bench_grade')}")
+
+
+if __name__ == "__main__":
+    main()
