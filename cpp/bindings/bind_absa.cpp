@@ -4,7 +4,10 @@
 // the GIL held (type checks, field lookups: conversion only), then scores with it released.
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
+#include <exception>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -24,13 +27,20 @@ CodePoints view_of(PyObject* s) {
                     static_cast<unsigned>(PyUnicode_KIND(s))};
 }
 
-// `s` (a str) lower-cased when the core cannot do it alone; otherwise `s` itself.
-py::object fold(PyObject* s) {
-  if (!absa::needs_unicode_lower(view_of(s))) return py::reinterpret_borrow<py::object>(s);
-  PyObject* lowered = PyObject_CallMethod(s, "lower", nullptr);
+// Python's str.lower, looked up once per call of a binding.
+py::object str_lower() {
+  return py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(&PyUnicode_Type)).attr("lower");
+}
+
+// `s` (a str) lower-cased by `lower` (str.lower) when the core cannot do it alone; else `s`.
+py::object fold(PyObject* s, const py::object& lower) {
+  if (PyUnicode_IS_ASCII(s) || !absa::needs_unicode_lower(view_of(s))) return py::reinterpret_borrow<py::object>(s);
+  PyObject* lowered = PyObject_CallOneArg(lower.ptr(), s);
   if (lowered == nullptr) throw py::error_already_set();
   return py::reinterpret_steal<py::object>(lowered);
 }
+
+py::object fold(PyObject* s) { return fold(s, str_lower()); }
 
 py::str from_utf8(const std::string& s) {
   PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogatepass");
@@ -92,9 +102,18 @@ py::tuple canonicalize_polarity_with_repair(const py::handle& s, const py::objec
 
 // ----- record traversal ----------------------------------------------------------------------
 
+// Interned, so that lookups in dicts whose keys are interned too (literals, most JSON
+// decoders' keys) succeed on pointer equality.
+py::str interned(const char* s) {
+  PyObject* o = PyUnicode_InternFromString(s);
+  if (o == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(o);
+}
+
 struct Keys {
-  py::str id{"id"}, gold{"gold"}, stages{"stages"}, aspect_term{"aspect_term"},
-      opinion_term{"opinion_term"}, aspect_ref{"aspect_ref"}, term{"term"}, polarity{"polarity"};
+  py::str id = interned("id"), gold = interned("gold"), stages = interned("stages"),
+          aspect_term = interned("aspect_term"), opinion_term = interned("opinion_term"),
+          aspect_ref = interned("aspect_ref"), term = interned("term"), polarity = interned("polarity");
 };
 
 // Where a field sits, e.g. "stages.final[2]" or "gold[0].opinion_term"; spelled out only when
@@ -204,6 +223,12 @@ class Collector {
     }
   }
 
+  // Forgets the collected records (and releases the strings held for them).
+  void clear() {
+    in_.clear_records();
+    keep_.clear();
+  }
+
   // Appends the rows of one record; on a bad record, rolls back and returns the reason.
   std::string add_record(PyObject* record) {
     if (!PyDict_Check(record)) return "record is not an object (got " + type_name(record) + ")";
@@ -281,9 +306,9 @@ class Collector {
     }
     PyObject* polarity = string_field(t, keys.polarity, where, reason);
     if (!reason.empty()) return;
-    if (term != nullptr) row.term = hold(fold(term));
+    if (term != nullptr) row.term = hold(fold(term, lower_));
     if (polarity != nullptr) {
-      row.polarity = hold(fold(polarity));
+      row.polarity = hold(fold(polarity, lower_));
       row.has_polarity = true;
     }
     if (ref != nullptr) {
@@ -301,10 +326,51 @@ class Collector {
   }
 
   absa::BatchInput& in_;
+  py::object lower_ = str_lower();
   std::vector<py::str> stages_;
   std::vector<std::string> top_level_names_, nested_names_;
   const std::string gold_name_ = "gold";
   std::vector<py::object> keep_;
+};
+
+// Runs one job at a time on a background thread (the scoring of a chunk, while the next chunk is
+// collected under the GIL). The destructor waits, so no job outlives the data it reads.
+class Worker {
+ public:
+  Worker() = default;
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+  ~Worker() {
+    if (thread_.joinable()) thread_.join();
+  }
+
+  template <typename F>
+  void start(F job) {
+    thread_ = std::thread([this, job]() {
+      try {
+        job();
+      } catch (...) {
+        error_ = std::current_exception();
+      }
+    });
+  }
+
+  // Waits for the running job with the GIL released; rethrows its exception.
+  void wait() {
+    if (thread_.joinable()) {
+      py::gil_scoped_release release;
+      thread_.join();
+    }
+    if (error_) {
+      std::exception_ptr e = error_;
+      error_ = nullptr;
+      std::rethrow_exception(e);
+    }
+  }
+
+ private:
+  std::thread thread_;
+  std::exception_ptr error_;
 };
 
 py::dict counts_dict(const absa::GroupCounts& c) {
@@ -354,32 +420,49 @@ py::dict score(const py::handle& records, const py::handle& stages_obj, bool rep
     }
   }
 
+  std::sort(in.allowlist.begin(), in.allowlist.end());
+  in.clear_records();
+
   const py::object seq = py::reinterpret_steal<py::object>(PySequence_Fast(records.ptr(), "score: records must be a sequence"));
   if (!seq) throw py::error_already_set();
   const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq.ptr());
   PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
-  Collector collector(in, stages);
-  in.groups.push_back(0);
-  py::list bad;
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject* record = items[i];
-    std::string reason = collector.add_record(record);
-    if (!reason.empty()) {
-      py::object id = py::none();
-      if (PyDict_Check(record)) {
-        PyObject* v = lookup(record, collector.keys.id);
-        if (v != nullptr) id = py::reinterpret_borrow<py::object>(v);
-      }
-      bad.append(py::make_tuple(i, id, from_utf8(reason)));
-    }
-    if ((i & 4095) == 4095 && PyErr_CheckSignals() != 0) throw py::error_already_set();
-  }
 
+  // Records are taken in chunks into two buffers: while one chunk is scored on the worker
+  // thread (no GIL), the next is collected. Memory stays bounded by two chunks.
+  constexpr Py_ssize_t kChunk = 4096;
+  absa::BatchInput buffers[2] = {in, in};
+  Collector collectors[2] = {Collector(buffers[0], stages), Collector(buffers[1], stages)};
   absa::BatchResult result;
-  {
-    py::gil_scoped_release release;
-    result = absa::score_batch(in, n_threads);
+  py::list bad;
+  Worker worker;  // declared last: destroyed (joined) first
+  int current = 0;
+  for (Py_ssize_t start = 0; start < n; start += kChunk) {
+    Collector& collector = collectors[current];
+    collector.clear();
+    const Py_ssize_t stop = std::min(n, start + kChunk);
+    for (Py_ssize_t i = start; i < stop; ++i) {
+      PyObject* record = items[i];
+      std::string reason = collector.add_record(record);
+      if (!reason.empty()) {
+        py::object id = py::none();
+        if (PyDict_Check(record)) {
+          PyObject* v = lookup(record, collector.keys.id);
+          if (v != nullptr) id = py::reinterpret_borrow<py::object>(v);
+        }
+        bad.append(py::make_tuple(i, id, from_utf8(reason)));
+      }
+    }
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    worker.wait();
+    const absa::BatchInput* chunk = &buffers[current];
+    worker.start([chunk, n_threads, &result]() { absa::score_batch(*chunk, n_threads, result); });
+    current ^= 1;
   }
+  worker.wait();
+  result.stages.resize(in.n_stages);
+  result.transitions.resize(in.transitions.size());
+
   py::dict out;
   out["records"] = static_cast<std::size_t>(n);
   out["scored"] = result.records;

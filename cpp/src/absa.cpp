@@ -58,6 +58,7 @@ constexpr std::array<std::pair<char32_t, char32_t>, 21> kCaseless = {{
 }};
 
 bool caseless(char32_t c) noexcept {
+  if (c >= 0xAC00 && c <= 0xD7A3) return true;  // Hangul syllables, the common case
   for (const auto& [lo, hi] : kCaseless) {
     if (c < lo) return false;  // ranges are sorted
     if (c <= hi) return true;
@@ -100,18 +101,27 @@ static_assert(sorted_strictly(kEdgePunct), "kEdgePunct must be sorted for binary
 
 }  // namespace detail
 
-bool is_space(char32_t c) noexcept {
+namespace detail {
+
+inline bool space(char32_t c) noexcept {
   if (c < 0x80) return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20);
   return c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
          c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
 }
 
-bool is_edge_punct(char32_t c) noexcept {
+inline bool edge_punct(char32_t c) noexcept {
   if (c < 0x80) {
     return c == '.' || c == ',' || c == ';' || c == ':' || c == '!' || c == '?' || c == '"' || c == '\'';
   }
-  return std::binary_search(detail::kEdgePunct.begin(), detail::kEdgePunct.end(), c);
+  if (c < kEdgePunct.front() || c > kEdgePunct.back()) return false;
+  return std::binary_search(kEdgePunct.begin(), kEdgePunct.end(), c);
 }
+
+}  // namespace detail
+
+bool is_space(char32_t c) noexcept { return detail::space(c); }
+
+bool is_edge_punct(char32_t c) noexcept { return detail::edge_punct(c); }
 
 bool needs_unicode_lower(CodePoints s) noexcept {
   if (s.width == 1) {
@@ -128,17 +138,31 @@ bool needs_unicode_lower(CodePoints s) noexcept {
   return false;
 }
 
-void normalize_for_eval(CodePoints s, std::string& out) {
-  out.clear();
+namespace detail {
+
+template <typename C>
+void normalize_for_eval(const C* s, std::size_t n, std::string& out) {
   std::size_t begin = 0;
-  std::size_t end = s.size;
-  while (begin < end && (is_space(s.at(begin)) || is_edge_punct(s.at(begin)))) ++begin;
-  while (end > begin && (is_space(s.at(end - 1)) || is_edge_punct(s.at(end - 1)))) --end;
+  std::size_t end = n;
+  while (begin < end && (space(s[begin]) || edge_punct(s[begin]))) ++begin;
+  while (end > begin && (space(s[end - 1]) || edge_punct(s[end - 1]))) --end;
   out.reserve(end - begin);
   bool in_space = false;
   for (std::size_t i = begin; i < end; ++i) {
-    const char32_t c = s.at(i);
-    if (is_space(c)) {
+    const char32_t c = s[i];
+    if (c < 0x80) {
+      if ((c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20)) {
+        in_space = true;
+        continue;
+      }
+      if (in_space) {
+        out.push_back(' ');
+        in_space = false;
+      }
+      out.push_back(static_cast<char>(ascii_lower(c)));
+      continue;
+    }
+    if (space(c)) {
       in_space = true;
       continue;
     }
@@ -146,7 +170,18 @@ void normalize_for_eval(CodePoints s, std::string& out) {
       out.push_back(' ');
       in_space = false;
     }
-    detail::append_utf8(out, detail::ascii_lower(c));
+    append_utf8(out, c);
+  }
+}
+
+}  // namespace detail
+
+void normalize_for_eval(CodePoints s, std::string& out) {
+  out.clear();
+  switch (s.width) {
+    case 1: return detail::normalize_for_eval(static_cast<const std::uint8_t*>(s.data), s.size, out);
+    case 2: return detail::normalize_for_eval(static_cast<const std::uint16_t*>(s.data), s.size, out);
+    default: return detail::normalize_for_eval(static_cast<const std::uint32_t*>(s.data), s.size, out);
   }
 }
 
@@ -181,8 +216,8 @@ const char* polarity_name(Polarity p) noexcept {
 std::pair<std::size_t, std::size_t> strip_bounds(CodePoints s) noexcept {
   std::size_t begin = 0;
   std::size_t end = s.size;
-  while (begin < end && is_space(s.at(begin))) ++begin;
-  while (end > begin && is_space(s.at(end - 1))) --end;
+  while (begin < end && detail::space(s.at(begin))) ++begin;
+  while (end > begin && detail::space(s.at(end - 1))) --end;
   return {begin, end};
 }
 
@@ -356,12 +391,11 @@ void add(GroupCounts& into, const GroupCounts& c) {
 
 }  // namespace detail
 
-BatchResult score_batch(const BatchInput& input, unsigned threads) {
+void score_batch(const BatchInput& input, unsigned threads, BatchResult& total) {
   const BatchInput& data = input;
   const std::size_t per_record = data.n_stages + 1;
   const std::size_t n_records = data.groups.empty() ? 0 : (data.groups.size() - 1) / per_record;
-  std::vector<std::string> allowlist = data.allowlist;
-  std::sort(allowlist.begin(), allowlist.end());
+  const std::vector<std::string>& allowlist = data.allowlist;
 
   constexpr std::size_t kBlock = 512;
   const std::size_t n_blocks = (n_records + kBlock - 1) / kBlock;
@@ -399,9 +433,8 @@ BatchResult score_batch(const BatchInput& input, unsigned threads) {
     }
   });
 
-  BatchResult total;
-  total.stages.assign(data.n_stages, GroupCounts{});
-  total.transitions.assign(data.transitions.size(), TransitionCounts{});
+  total.stages.resize(data.n_stages);
+  total.transitions.resize(data.transitions.size());
   for (const BatchResult& r : partial) {
     total.records += r.records;
     detail::add(total.gold, r.gold);
@@ -412,7 +445,6 @@ BatchResult score_batch(const BatchInput& input, unsigned threads) {
       total.transitions[t].fixed += r.transitions[t].fixed;
     }
   }
-  return total;
 }
 
 }  // namespace rapidgrade::absa

@@ -21,3 +21,24 @@ def closest(word: str, choices: Iterable[str], *, max_distance: int | None = Non
 def edit_distance_many(
     pairs: Sequence[tuple[str, str]], *, max_distance: int | None = None, threads: int | None = None
 ) -> list[int]: ...
+
+# absa (sentiment tuples; wrapped by rapidgrade.tasks.absa)
+from typing import Any as _Any
+
+_D = TypeVar("_D")
+
+def absa_normalize_for_eval(s: str | None) -> str: ...
+def absa_normalize_ref_for_eval(s: str | None) -> str: ...
+def absa_normalize_polarity(s: str | None, default_missing: _D) -> str | _D: ...
+def absa_canonicalize_polarity_with_repair(s: str | None, default_missing: _D) -> tuple[str | _D | None, bool]: ...
+def absa_gold_aspect_term(row: dict[str, object]) -> str: ...
+def absa_score(
+    records: Sequence[object],
+    stages: Iterable[str],
+    *,
+    repair: bool,
+    default_missing: str | None,
+    ref_allowlist: Iterable[str] | None,
+    transitions: Iterable[tuple[int, int]],
+    threads: int | None = None,
+) -> dict[str, _Any]: ...

@@ -123,7 +123,13 @@ struct BatchInput {
   bool repair = false;                              // predicted polarities only
   Polarity default_missing = Polarity::kNeutral;    // for missing or empty polarities
   bool check_refs = false;                          // count predicted refs outside `allowlist`
-  std::vector<std::string> allowlist;               // normalize_ref_for_eval forms, any order
+  std::vector<std::string> allowlist;               // normalize_ref_for_eval forms, sorted
+
+  /// Empties rows and groups (keeping their capacity) for the next chunk of records.
+  void clear_records() {
+    rows.clear();
+    groups.assign(1, 0);
+  }
 };
 
 struct GroupCounts {
@@ -150,11 +156,12 @@ struct BatchResult {
   std::vector<TransitionCounts> transitions;
 };
 
-/// Scores every record: per record, each group becomes the set of its keys
+/// Scores every record of `input` and adds the counts to `total` (sized on first use), so that
+/// records can be scored in chunks. Per record, each group becomes the set of its keys
 /// (normalize_for_eval(term), polarity); an invalid polarity keeps its folded text in the key,
 /// so it still counts for `changed`, but never matches gold. matched = |gold ∩ stage| over
 /// valid keys; exact when matched == |gold| == |stage|. Runs on `threads` threads; O(total
 /// tuples * log(tuples per record)). Requires well-formed `groups` (the bindings build them).
-BatchResult score_batch(const BatchInput& input, unsigned threads);
+void score_batch(const BatchInput& input, unsigned threads, BatchResult& total);
 
 }  // namespace rapidgrade::absa
