@@ -423,9 +423,13 @@ py::dict score(const py::handle& records, const py::handle& stages_obj, bool rep
   std::sort(in.allowlist.begin(), in.allowlist.end());
   in.clear_records();
 
-  const py::object seq = py::reinterpret_steal<py::object>(PySequence_Fast(records.ptr(), "score: records must be a sequence"));
+  // A tuple copy: the item array stays valid whatever the records list goes through meanwhile.
+  if (!PySequence_Check(records.ptr()) || PyUnicode_Check(records.ptr()) || PyBytes_Check(records.ptr())) {
+    throw py::type_error("score: records must be a sequence, not " + type_name(records.ptr()));
+  }
+  const py::object seq = py::reinterpret_steal<py::object>(PySequence_Tuple(records.ptr()));
   if (!seq) throw py::error_already_set();
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(seq.ptr());
+  const Py_ssize_t n = PyTuple_GET_SIZE(seq.ptr());
   PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
 
   // Records are taken in chunks into two buffers: while one chunk is scored on the worker

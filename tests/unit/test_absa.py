@@ -744,3 +744,35 @@ def test_python_dash_m(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "RuntimeWarning" not in proc.stderr
     assert json.loads(out.read_text(encoding="utf-8")) == score_file(src).to_dict()
+
+
+# ---------------------------------------------------------------------------------------------
+# junk and size
+
+
+def test_score_junk_and_huge_inputs() -> None:
+    big_term = "배터리 " * 1_000_000 + "!"
+    junk = "".join(chr(c) for c in range(0, 0x3000, 7)) + "\ud800\udfff"
+    records = [
+        rec([T(big_term)], [T(big_term.upper())], [T(junk)]),
+        rec([T(junk, junk)], [T(junk, junk)], [T("\x00", "\x00")]),
+        rec([T(f"t{i}") for i in range(50_000)], [T(f"T{i}.") for i in range(50_000)], []),
+    ]
+    card = score(records, repair=True)
+    assert card.scored == 3
+    assert card.stages["stage1"].matched == 1 + 50_000
+    assert card.stages["stage1"].invalid_polarity == 1 and card.gold.invalid_polarity == 1
+    assert card.stages["final"].matched == 0
+    with pytest.raises(TypeError):
+        score("not records")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        score(5)  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        score({"gold": [], "stage1": [], "final": []})  # type: ignore[arg-type]
+
+
+def test_score_survives_records_mutated_afterwards() -> None:
+    records = [rec([T("a")], [T("a")], [T("a")]) for _ in range(10)]
+    card = score(records)
+    records.clear()
+    assert card.scored == 10 and card.f1("final") == 1.0

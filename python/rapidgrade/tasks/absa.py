@@ -612,7 +612,8 @@ def score(
     (1, 1, 0)
 
     Raises:
-        TypeError: *records* is not iterable, or an option has the wrong type.
+        TypeError: *records* is not an iterable of records (a ``str`` or a single mapping is
+            not), or an option has the wrong type.
         ValueError: *stages* is empty or repeats a name, *default_missing* is not a label, or
             *threads* < 1.
     """
@@ -626,6 +627,8 @@ def score(
         raise ValueError(f"score: stage names must be distinct, got {list(names)}")
     if default_missing not in POLARITIES:
         raise ValueError(f"score: default_missing must be one of {', '.join(POLARITIES)}, got {default_missing!r}")
+    if isinstance(records, (str, bytes, Mapping)):
+        raise TypeError(f"score: records must be an iterable of records, not {type(records).__name__}")
     if not isinstance(records, (list, tuple)):
         records = list(records)
     allow = None if ref_allowlist is None else list(ref_allowlist)
