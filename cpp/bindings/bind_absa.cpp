@@ -389,7 +389,9 @@ py::dict counts_dict(const absa::GroupCounts& c) {
 py::dict score(const py::handle& records, const py::handle& stages_obj, bool repair,
                const py::handle& default_missing, const py::handle& ref_allowlist,
                const py::handle& transitions, const py::object& threads) {
-  const unsigned n_threads = resolve_threads(threads, "score");
+  // The walk over the records needs the GIL and is the slower half: one scoring thread beside it
+  // keeps up, so None means 1 here, not all cores.
+  const unsigned n_threads = threads.is_none() ? 1u : resolve_threads(threads, "score");
   absa::BatchInput in;
   std::vector<py::str> stages;
   for (const py::handle s : py::iter(stages_obj)) {

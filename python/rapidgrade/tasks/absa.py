@@ -96,6 +96,7 @@ __all__ = [
     "normalize_polarity_distribution",
     "normalize_ref_for_eval",
     "normalize_span",
+    "run",
     "score",
     "score_file",
 ]
@@ -598,8 +599,11 @@ def score(
     :data:`POLARITIES`) replaces missing or empty polarities. With *ref_allowlist*, predicted
     non-empty ``aspect_ref`` values whose :func:`normalize_ref_for_eval` form is not in the
     (likewise normalized) allowlist are counted as ``invalid_ref``: a diagnostic only; gold refs
-    are never checked. Bad records are reported in ``bad_records`` and skipped. The matching runs
-    in the core on *threads* threads (default: all cores) with the GIL released.
+    are never checked. Bad records are reported in ``bad_records`` and skipped.
+
+    Records are walked in chunks with the GIL held (field look-ups, type checks) while the
+    previous chunk is normalized and matched in the core with the GIL released, on *threads*
+    threads. The walk is the slower half, so the default is one scoring thread.
 
     >>> card = score([{"id": 1,
     ...     "gold": [{"aspect_term": "배터리", "polarity": "positive"}],
@@ -773,7 +777,7 @@ def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.Argu
     parser.add_argument(
         "--ref-allowlist", default=None, help="file of allowed aspect refs, one per line (diagnostic only)"
     )
-    parser.add_argument("--threads", type=int, default=None, help="worker threads (default: all cores)")
+    parser.add_argument("--threads", type=int, default=None, help="scoring threads (default: 1)")
     return parser
 
 
