@@ -389,8 +389,9 @@ py::dict counts_dict(const absa::GroupCounts& c) {
 py::dict score(const py::handle& records, const py::handle& stages_obj, bool repair,
                const py::handle& default_missing, const py::handle& ref_allowlist,
                const py::handle& transitions, const py::object& threads) {
-  // The walk over the records needs the GIL and is the slower half: one scoring thread beside it
-  // keeps up, so None means 1 here, not all cores.
+  // threads == 1 (the default): walk a small chunk of records, score it at once (with the GIL
+  // released) while its objects are still in cache, repeat. threads >= 2: score each chunk on a
+  // worker thread (with threads - 1 scoring threads) while the next chunk is walked.
   const unsigned n_threads = threads.is_none() ? 1u : resolve_threads(threads, "score");
   absa::BatchInput in;
   std::vector<py::str> stages;
@@ -434,9 +435,11 @@ py::dict score(const py::handle& records, const py::handle& stages_obj, bool rep
   const Py_ssize_t n = PyTuple_GET_SIZE(seq.ptr());
   PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
 
-  // Records are taken in chunks into two buffers: while one chunk is scored on the worker
-  // thread (no GIL), the next is collected. Memory stays bounded by two chunks.
-  constexpr Py_ssize_t kChunk = 4096;
+  // Records are taken in chunks into two buffers, so that one chunk can be scored on the worker
+  // thread while the next is collected. Memory stays bounded by two chunks.
+  const bool pipelined = n_threads >= 2;
+  const Py_ssize_t kChunk = pipelined ? 4096 : 256;
+  const unsigned scoring_threads = pipelined ? n_threads - 1 : 1;
   absa::BatchInput buffers[2] = {in, in};
   Collector collectors[2] = {Collector(buffers[0], stages), Collector(buffers[1], stages)};
   absa::BatchResult result;
@@ -460,9 +463,14 @@ py::dict score(const py::handle& records, const py::handle& stages_obj, bool rep
       }
     }
     if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    if (!pipelined) {
+      py::gil_scoped_release release;
+      absa::score_batch(buffers[current], 1, result);
+      continue;
+    }
     worker.wait();
     const absa::BatchInput* chunk = &buffers[current];
-    worker.start([chunk, n_threads, &result]() { absa::score_batch(*chunk, n_threads, result); });
+    worker.start([chunk, scoring_threads, &result]() { absa::score_batch(*chunk, scoring_threads, result); });
     current ^= 1;
   }
   worker.wait();
