@@ -60,6 +60,29 @@ recall = matched / gold keys, F1 their harmonic mean (0.0 where a denominator is
 stages (and, with more than two stages, the first against the last): ``changed`` counts records
 whose two sets differ, ``break`` records exactly right in the earlier stage but not the later,
 ``fix`` the reverse; rates divide by the number of scored records.
+
+Scorecard JSON (``Scorecard.to_dict()``, what the command line writes)
+----------------------------------------------------------------------
+.. code-block:: text
+
+    {"task": "absa",
+     "options": {"stages": ["stage1", "final"], "repair": false, "default_missing": "neutral",
+                 "ref_allowlist": null},            # allowlist size when one was given
+     "records": {"total": 3, "scored": 2, "bad": 1},
+     "bad_records": [{"index": 2, "id": "r3", "reason": "missing stage 'final'"}],
+     "gold": {"tuples": 4, "unique": 4, "invalid_polarity": 0, "missing_polarity": 0},
+     "stages": {"stage1": {"precision": 0.75, "recall": 0.75, "f1": 0.75, "matched": 3,
+                           "predicted": 4, "gold": 4, "tuples": 5, "exact": 1,
+                           "invalid_polarity": 1, "repaired_polarity": 0,
+                           "missing_polarity": 0, "invalid_ref": null},
+                "final": {...}},
+     "transitions": [{"from": "stage1", "to": "final", "changed": 1, "changed_rate": 0.5,
+                      "break": 0, "break_rate": 0.0, "fix": 1, "fix_rate": 0.5}]}
+
+Command line: ``python -m rapidgrade.tasks.absa FILE [--out scorecard.json] [--stages
+stage1,final] [--repair] [--default-missing neutral] [--ref-allowlist refs.txt]``. The general
+``rapidgrade`` command can mount the same arguments with :func:`build_parser` and run them with
+:func:`run`.
 """
 
 from __future__ import annotations
@@ -680,10 +703,6 @@ def score(
 
 # ---------------------------------------------------------------------------------------------
 # Files and the command line
-
-
-class _Unreadable(NamedTuple):
-    reason: str
 
 
 def load_records(path: str | Path) -> tuple[list[Any], list[int], dict[int, str]]:
