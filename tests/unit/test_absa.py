@@ -645,15 +645,18 @@ def test_bad_record_ids_are_echoed() -> None:
     assert card.to_dict()["bad_records"][0] == {"index": 0, "id": "r-1", "reason": "'gold' is not a list (got int)"}
 
 
-def test_bad_records_across_chunks() -> None:
-    # the scorer works in chunks of 4096 records; bad records anywhere keep their index
+@pytest.mark.parametrize("threads", [1, 2])
+def test_bad_records_across_chunks(threads: int) -> None:
+    # the scorer works in chunks (256 records in turn, 4096 with a worker); bad records anywhere
+    # keep their index
     records: list[object] = [rec([T("a")], [T("a")], [T("b")]) for _ in range(10_000)]
-    for i in (0, 4095, 4096, 8191, 9999):
+    bad_at = [0, 255, 256, 4095, 4096, 8191, 9999]
+    for i in bad_at:
         records[i] = {"gold": 1}
-    card = score(records, threads=2)
-    assert [b.index for b in card.bad_records] == [0, 4095, 4096, 8191, 9999]
-    assert card.scored == 9995
-    assert card.stages["stage1"].matched == 9995 and card.transition("stage1", "final").breaks == 9995
+    card = score(records, threads=threads)
+    assert [b.index for b in card.bad_records] == bad_at
+    assert card.scored == 10_000 - len(bad_at)
+    assert card.stages["stage1"].matched == card.scored == card.transition("stage1", "final").breaks
 
 
 def test_threads_do_not_change_results() -> None:
