@@ -13,6 +13,7 @@ void bind_extract(py::module_& m);
 void bind_normalize(py::module_& m);
 void bind_expr(py::module_& m);
 void bind_grade(py::module_& m);
+void bind_absa(py::module_& m);
 }  // namespace rapidgrade::bindings
 
 PYBIND11_MODULE(_core, m) {
@@ -25,4 +26,5 @@ PYBIND11_MODULE(_core, m) {
   rapidgrade::bindings::bind_normalize(m);
   rapidgrade::bindings::bind_expr(m);
   rapidgrade::bindings::bind_grade(m);
+  rapidgrade::bindings::bind_absa(m);
 }

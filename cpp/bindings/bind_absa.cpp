@@ -1,0 +1,515 @@
+// Bindings of rapidgrade::absa. Strings are read in place (1, 2 or 4 bytes per code point);
+// strings with cased non-ASCII letters are lower-cased with Python's str.lower() first (see the
+// note on case folding in absa.hpp), once per string. The batch scorer walks the records with
+// the GIL held (type checks, field lookups: conversion only), then scores with it released.
+#include <pybind11/pybind11.h>
+
+#include <algorithm>
+#include <exception>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "convert.hpp"
+#include "rapidgrade/absa.hpp"
+
+namespace rapidgrade::bindings {
+namespace {
+
+using absa::CodePoints;
+
+CodePoints view_of(PyObject* s) {
+#if PY_VERSION_HEX < 0x030C0000
+  if (PyUnicode_READY(s) < 0) throw py::error_already_set();
+#endif
+  return CodePoints{PyUnicode_DATA(s), static_cast<std::size_t>(PyUnicode_GET_LENGTH(s)),
+                    static_cast<unsigned>(PyUnicode_KIND(s))};
+}
+
+// Python's str.lower, looked up once per call of a binding.
+py::object str_lower() {
+  return py::reinterpret_borrow<py::object>(reinterpret_cast<PyObject*>(&PyUnicode_Type)).attr("lower");
+}
+
+// `s` (a str) lower-cased by `lower` (str.lower) when the core cannot do it alone; else `s`.
+py::object fold(PyObject* s, const py::object& lower) {
+  if (PyUnicode_IS_ASCII(s) || !absa::needs_unicode_lower(view_of(s))) return py::reinterpret_borrow<py::object>(s);
+  PyObject* lowered = PyObject_CallOneArg(lower.ptr(), s);
+  if (lowered == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(lowered);
+}
+
+py::object fold(PyObject* s) { return fold(s, str_lower()); }
+
+py::str from_utf8(const std::string& s) {
+  PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogatepass");
+  if (o == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(o);
+}
+
+std::string type_name(PyObject* o) { return Py_TYPE(o)->tp_name; }
+
+// Throws TypeError unless `obj` is str or None; returns nullptr for None.
+PyObject* str_or_none(const py::handle& obj, const char* function, const char* argument) {
+  if (obj.is_none()) return nullptr;
+  if (!PyUnicode_Check(obj.ptr())) {
+    throw py::type_error(std::string(function) + ": " + argument + " must be str or None, not " +
+                         type_name(obj.ptr()));
+  }
+  return obj.ptr();
+}
+
+// ----- single-value rules --------------------------------------------------------------------
+
+py::str normalize_for_eval(const py::handle& s) {
+  PyObject* text = str_or_none(s, "normalize_for_eval", "s");
+  if (text == nullptr) return py::str("");
+  const py::object folded = fold(text);
+  std::string out;
+  absa::normalize_for_eval(view_of(folded.ptr()), out);
+  return from_utf8(out);
+}
+
+py::str normalize_ref_for_eval(const py::handle& s) {
+  PyObject* text = str_or_none(s, "normalize_ref_for_eval", "s");
+  if (text == nullptr) return py::str("");
+  std::string out;
+  absa::normalize_ref_for_eval(view_of(text), out);
+  return from_utf8(out);
+}
+
+py::object normalize_polarity(const py::handle& s, const py::object& default_missing) {
+  PyObject* text = str_or_none(s, "normalize_polarity", "s");
+  if (text == nullptr) return default_missing;
+  const py::object folded = fold(text);
+  std::string invalid;
+  const absa::PolarityResult r = absa::canonicalize_polarity(view_of(folded.ptr()), false, &invalid);
+  if (r.missing) return default_missing;
+  if (r.label != absa::Polarity::kInvalid) return py::str(absa::polarity_name(r.label));
+  return from_utf8(invalid);
+}
+
+py::tuple canonicalize_polarity_with_repair(const py::handle& s, const py::object& default_missing) {
+  PyObject* text = str_or_none(s, "canonicalize_polarity_with_repair", "s");
+  if (text == nullptr) return py::make_tuple(default_missing, false);
+  const py::object folded = fold(text);
+  const absa::PolarityResult r = absa::canonicalize_polarity(view_of(folded.ptr()), true);
+  if (r.missing) return py::make_tuple(default_missing, false);
+  if (r.label == absa::Polarity::kInvalid) return py::make_tuple(py::none(), false);
+  return py::make_tuple(py::str(absa::polarity_name(r.label)), r.repaired);
+}
+
+// ----- record traversal ----------------------------------------------------------------------
+
+// Interned, so that lookups in dicts whose keys are interned too (literals, most JSON
+// decoders' keys) succeed on pointer equality.
+py::str interned(const char* s) {
+  PyObject* o = PyUnicode_InternFromString(s);
+  if (o == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(o);
+}
+
+struct Keys {
+  py::str id = interned("id"), gold = interned("gold"), stages = interned("stages"),
+          aspect_term = interned("aspect_term"), opinion_term = interned("opinion_term"),
+          aspect_ref = interned("aspect_ref"), term = interned("term"), polarity = interned("polarity");
+};
+
+// Where a field sits, e.g. "stages.final[2]" or "gold[0].opinion_term"; spelled out only when
+// there is something to report, since building the string for every tuple would be wasteful.
+struct Where {
+  const std::string* list = nullptr;  // nullptr: `name` alone
+  Py_ssize_t index = 0;
+  const char* suffix = "";
+  const char* name = "";
+
+  std::string str() const {
+    if (list == nullptr) return std::string(name) + suffix;
+    return *list + "[" + std::to_string(index) + "]" + suffix;
+  }
+  Where nested(const char* s) const {
+    Where w = *this;
+    w.suffix = s;
+    return w;
+  }
+};
+
+// Looks up `key` in dict `d`: the value (borrowed) or nullptr when missing.
+PyObject* lookup(PyObject* d, const py::str& key) {
+  PyObject* v = PyDict_GetItemWithError(d, key.ptr());
+  if (v == nullptr && PyErr_Occurred()) throw py::error_already_set();
+  return v;
+}
+
+// A string field: nullptr when missing or null; `reason` set when it is another type.
+PyObject* string_field(PyObject* d, const py::str& key, const Where& where, std::string& reason) {
+  PyObject* v = lookup(d, key);
+  if (v == nullptr || v == Py_None) return nullptr;
+  if (!PyUnicode_Check(v)) {
+    reason = where.str() + "." + key.cast<std::string>() + ": expected a string or null, got " + type_name(v);
+    return nullptr;
+  }
+  return v;
+}
+
+// The gold aspect term of tuple `d` (borrowed str or nullptr for ""), with its strip bounds.
+struct GoldTerm {
+  PyObject* source = nullptr;
+  std::size_t begin = 0, end = 0;
+};
+
+GoldTerm gold_term(PyObject* d, const Keys& k, const Where& where, std::string& reason) {
+  GoldTerm out;
+  PyObject* aspect_term = string_field(d, k.aspect_term, where, reason);
+  if (!reason.empty()) return out;
+  PyObject* aspect_ref = string_field(d, k.aspect_ref, where, reason);
+  if (!reason.empty()) return out;
+  PyObject* term = string_field(d, k.term, where, reason);
+  if (!reason.empty()) return out;
+  PyObject* opinion_term = nullptr;
+  PyObject* opinion = lookup(d, k.opinion_term);
+  if (opinion != nullptr && opinion != Py_None) {
+    if (!PyDict_Check(opinion)) {
+      reason = where.str() + ".opinion_term: expected an object or null, got " + type_name(opinion);
+      return out;
+    }
+    opinion_term = string_field(opinion, k.term, where.nested(".opinion_term"), reason);
+    if (!reason.empty()) return out;
+  }
+  auto field = [](PyObject* s) {
+    absa::Field f;
+    if (s != nullptr) {
+      f.present = true;
+      f.text = view_of(s);
+    }
+    return f;
+  };
+  const absa::GoldTermSource which =
+      absa::select_gold_term(field(aspect_term), field(opinion_term), field(aspect_ref), field(term));
+  switch (which) {
+    case absa::GoldTermSource::kAspectTerm: out.source = aspect_term; break;
+    case absa::GoldTermSource::kOpinionTerm: out.source = opinion_term; break;
+    case absa::GoldTermSource::kAspectRef: out.source = aspect_ref; break;
+    case absa::GoldTermSource::kTerm: out.source = term; break;
+    case absa::GoldTermSource::kNone: return out;
+  }
+  std::tie(out.begin, out.end) = absa::strip_bounds(view_of(out.source));
+  return out;
+}
+
+py::str gold_aspect_term(const py::handle& row) {
+  if (!PyDict_Check(row.ptr())) {
+    throw py::type_error("gold_aspect_term: row must be a dict, not " + type_name(row.ptr()));
+  }
+  const Keys keys;
+  std::string reason;
+  Where where;
+  where.name = "row";
+  const GoldTerm t = gold_term(row.ptr(), keys, where, reason);
+  if (!reason.empty()) throw py::type_error("gold_aspect_term: " + reason);
+  if (t.source == nullptr) return py::str("");
+  PyObject* out = PyUnicode_Substring(t.source, static_cast<Py_ssize_t>(t.begin), static_cast<Py_ssize_t>(t.end));
+  if (out == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(out);
+}
+
+class Collector {
+ public:
+  Collector(absa::BatchInput& in, std::vector<py::str> stages) : in_(in), stages_(std::move(stages)) {
+    for (const py::str& name : stages_) {
+      top_level_names_.push_back(name.cast<std::string>());
+      nested_names_.push_back("stages." + top_level_names_.back());
+    }
+  }
+
+  // Forgets the collected records (and releases the strings held for them).
+  void clear() {
+    in_.clear_records();
+    keep_.clear();
+  }
+
+  // Appends the rows of one record; on a bad record, rolls back and returns the reason.
+  std::string add_record(PyObject* record) {
+    if (!PyDict_Check(record)) return "record is not an object (got " + type_name(record) + ")";
+    const std::size_t rows_before = in_.rows.size();
+    const std::size_t groups_before = in_.groups.size();
+    const std::size_t keep_before = keep_.size();
+    std::string reason = add_groups(record);
+    if (!reason.empty()) {
+      in_.rows.resize(rows_before);
+      in_.groups.resize(groups_before);
+      keep_.resize(keep_before);
+    }
+    return reason;
+  }
+
+  const Keys keys;
+
+ private:
+  std::string add_groups(PyObject* record) {
+    std::string reason;
+    PyObject* gold = lookup(record, keys.gold);
+    if (gold == nullptr || gold == Py_None) return "missing 'gold'";
+    if (!PyList_Check(gold)) return "'gold' is not a list (got " + type_name(gold) + ")";
+    add_list(gold, gold_name_, true, reason);
+    if (!reason.empty()) return reason;
+    PyObject* source = record;
+    const std::vector<std::string>* names = &top_level_names_;
+    PyObject* container = lookup(record, keys.stages);
+    if (container != nullptr) {
+      if (!PyDict_Check(container)) return "'stages' is not an object (got " + type_name(container) + ")";
+      source = container;
+      names = &nested_names_;
+    }
+    for (std::size_t k = 0; k < stages_.size(); ++k) {
+      PyObject* list = lookup(source, stages_[k]);
+      const std::string& where = (*names)[k];
+      if (list == nullptr || list == Py_None) return "missing stage '" + where + "'";
+      if (!PyList_Check(list)) return "'" + where + "' is not a list (got " + type_name(list) + ")";
+      add_list(list, where, false, reason);
+      if (!reason.empty()) return reason;
+    }
+    return reason;
+  }
+
+  void add_list(PyObject* list, const std::string& name, bool is_gold, std::string& reason) {
+    const Py_ssize_t n = PyList_GET_SIZE(list);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      PyObject* t = PyList_GET_ITEM(list, i);
+      if (!PyDict_Check(t)) {
+        reason = name + "[" + std::to_string(i) + "]: not an object (got " + type_name(t) + ")";
+        return;
+      }
+      add_tuple(t, name, i, is_gold, reason);
+      if (!reason.empty()) return;
+    }
+    in_.groups.push_back(in_.rows.size());
+  }
+
+  void add_tuple(PyObject* t, const std::string& name, Py_ssize_t i, bool is_gold, std::string& reason) {
+    Where where;
+    where.list = &name;
+    where.index = i;
+    absa::TupleRow row;
+    PyObject* term = nullptr;
+    PyObject* ref = nullptr;
+    if (is_gold) {
+      const GoldTerm g = gold_term(t, keys, where, reason);
+      if (!reason.empty()) return;
+      term = g.source;
+    } else {
+      term = string_field(t, keys.aspect_term, where, reason);
+      if (!reason.empty()) return;
+      ref = string_field(t, keys.aspect_ref, where, reason);
+      if (!reason.empty()) return;
+    }
+    PyObject* polarity = string_field(t, keys.polarity, where, reason);
+    if (!reason.empty()) return;
+    if (term != nullptr) row.term = hold(fold(term, lower_));
+    if (polarity != nullptr) {
+      row.polarity = hold(fold(polarity, lower_));
+      row.has_polarity = true;
+    }
+    if (ref != nullptr) {
+      row.ref = hold(py::reinterpret_borrow<py::object>(ref));
+      row.has_ref = true;
+    }
+    in_.rows.push_back(row);
+  }
+
+  // Keeps `s` alive while the GIL is released (the records could change under us otherwise).
+  CodePoints hold(py::object s) {
+    const CodePoints v = view_of(s.ptr());
+    keep_.push_back(std::move(s));
+    return v;
+  }
+
+  absa::BatchInput& in_;
+  py::object lower_ = str_lower();
+  std::vector<py::str> stages_;
+  std::vector<std::string> top_level_names_, nested_names_;
+  const std::string gold_name_ = "gold";
+  std::vector<py::object> keep_;
+};
+
+// Runs one job at a time on a background thread (the scoring of a chunk, while the next chunk is
+// collected under the GIL). The destructor waits, so no job outlives the data it reads.
+class Worker {
+ public:
+  Worker() = default;
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+  ~Worker() {
+    if (thread_.joinable()) thread_.join();
+  }
+
+  template <typename F>
+  void start(F job) {
+    thread_ = std::thread([this, job]() {
+      try {
+        job();
+      } catch (...) {
+        error_ = std::current_exception();
+      }
+    });
+  }
+
+  // Waits for the running job with the GIL released; rethrows its exception.
+  void wait() {
+    if (thread_.joinable()) {
+      py::gil_scoped_release release;
+      thread_.join();
+    }
+    if (error_) {
+      std::exception_ptr e = error_;
+      error_ = nullptr;
+      std::rethrow_exception(e);
+    }
+  }
+
+ private:
+  std::thread thread_;
+  std::exception_ptr error_;
+};
+
+py::dict counts_dict(const absa::GroupCounts& c) {
+  py::dict d;
+  d["tuples"] = c.tuples;
+  d["unique"] = c.unique;
+  d["matched"] = c.matched;
+  d["exact"] = c.exact;
+  d["invalid_polarity"] = c.invalid_polarity;
+  d["repaired_polarity"] = c.repaired_polarity;
+  d["missing_polarity"] = c.missing_polarity;
+  d["invalid_ref"] = c.invalid_ref;
+  return d;
+}
+
+py::dict score(const py::handle& records, const py::handle& stages_obj, bool repair,
+               const py::handle& default_missing, const py::handle& ref_allowlist,
+               const py::handle& transitions, const py::object& threads) {
+  // threads == 1 (the default): walk a small chunk of records, score it at once (with the GIL
+  // released) while its objects are still in cache, repeat. threads >= 2: score each chunk on a
+  // worker thread (with threads - 1 scoring threads) while the next chunk is walked.
+  const unsigned n_threads = threads.is_none() ? 1u : resolve_threads(threads, "score");
+  absa::BatchInput in;
+  std::vector<py::str> stages;
+  for (const py::handle s : py::iter(stages_obj)) {
+    if (!PyUnicode_Check(s.ptr())) throw py::type_error("score: stage names must be str, not " + type_name(s.ptr()));
+    stages.push_back(py::reinterpret_borrow<py::str>(s));
+  }
+  in.n_stages = stages.size();
+  for (const py::handle pair : py::iter(transitions)) {
+    const auto a = pair[py::int_(0)].cast<std::size_t>();
+    const auto b = pair[py::int_(1)].cast<std::size_t>();
+    if (a >= in.n_stages || b >= in.n_stages) throw py::value_error("score: transition out of range");
+    in.transitions.emplace_back(a, b);
+  }
+  in.repair = repair;
+  PyObject* dm = str_or_none(default_missing, "score", "default_missing");
+  const absa::PolarityResult d = dm == nullptr ? absa::PolarityResult{} : absa::canonicalize_polarity(view_of(fold(dm).ptr()), false);
+  if (d.label == absa::Polarity::kInvalid) {
+    throw py::value_error("score: default_missing must be one of positive, negative, neutral, mixed");
+  }
+  in.default_missing = d.label;
+  if (!ref_allowlist.is_none()) {
+    in.check_refs = true;
+    for (const py::handle r : py::iter(ref_allowlist)) {
+      if (!PyUnicode_Check(r.ptr())) throw py::type_error("score: ref_allowlist items must be str, not " + type_name(r.ptr()));
+      std::string norm;
+      absa::normalize_ref_for_eval(view_of(r.ptr()), norm);
+      in.allowlist.push_back(std::move(norm));
+    }
+  }
+
+  std::sort(in.allowlist.begin(), in.allowlist.end());
+  in.clear_records();
+
+  // A tuple copy: the item array stays valid whatever the records list goes through meanwhile.
+  if (!PySequence_Check(records.ptr()) || PyUnicode_Check(records.ptr()) || PyBytes_Check(records.ptr())) {
+    throw py::type_error("score: records must be a sequence, not " + type_name(records.ptr()));
+  }
+  const py::object seq = py::reinterpret_steal<py::object>(PySequence_Tuple(records.ptr()));
+  if (!seq) throw py::error_already_set();
+  const Py_ssize_t n = PyTuple_GET_SIZE(seq.ptr());
+  PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
+
+  // Records are taken in chunks into two buffers, so that one chunk can be scored on the worker
+  // thread while the next is collected. Memory stays bounded by two chunks.
+  const bool pipelined = n_threads >= 2;
+  const Py_ssize_t kChunk = pipelined ? 4096 : 256;
+  const unsigned scoring_threads = pipelined ? n_threads - 1 : 1;
+  absa::BatchInput buffers[2] = {in, in};
+  Collector collectors[2] = {Collector(buffers[0], stages), Collector(buffers[1], stages)};
+  absa::BatchResult result;
+  py::list bad;
+  Worker worker;  // declared last: destroyed (joined) first
+  int current = 0;
+  for (Py_ssize_t start = 0; start < n; start += kChunk) {
+    Collector& collector = collectors[current];
+    collector.clear();
+    const Py_ssize_t stop = std::min(n, start + kChunk);
+    for (Py_ssize_t i = start; i < stop; ++i) {
+      PyObject* record = items[i];
+      std::string reason = collector.add_record(record);
+      if (!reason.empty()) {
+        py::object id = py::none();
+        if (PyDict_Check(record)) {
+          PyObject* v = lookup(record, collector.keys.id);
+          if (v != nullptr) id = py::reinterpret_borrow<py::object>(v);
+        }
+        bad.append(py::make_tuple(i, id, from_utf8(reason)));
+      }
+    }
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    if (!pipelined) {
+      py::gil_scoped_release release;
+      absa::score_batch(buffers[current], 1, result);
+      continue;
+    }
+    worker.wait();
+    const absa::BatchInput* chunk = &buffers[current];
+    worker.start([chunk, scoring_threads, &result]() { absa::score_batch(*chunk, scoring_threads, result); });
+    current ^= 1;
+  }
+  worker.wait();
+  result.stages.resize(in.n_stages);
+  result.transitions.resize(in.transitions.size());
+
+  py::dict out;
+  out["records"] = static_cast<std::size_t>(n);
+  out["scored"] = result.records;
+  out["bad"] = bad;
+  out["gold"] = counts_dict(result.gold);
+  py::list stage_list;
+  for (const auto& c : result.stages) stage_list.append(counts_dict(c));
+  out["stages"] = stage_list;
+  py::list trans;
+  for (const auto& t : result.transitions) trans.append(py::make_tuple(t.changed, t.broke, t.fixed));
+  out["transitions"] = trans;
+  return out;
+}
+
+}  // namespace
+
+void bind_absa(py::module_& m) {
+  m.def("absa_normalize_for_eval", &normalize_for_eval, py::arg("s"),
+        "Evaluation form of an aspect term (rapidgrade.tasks.absa.normalize_for_eval).");
+  m.def("absa_normalize_ref_for_eval", &normalize_ref_for_eval, py::arg("s"),
+        "Evaluation form of an aspect reference (rapidgrade.tasks.absa.normalize_ref_for_eval).");
+  m.def("absa_normalize_polarity", &normalize_polarity, py::arg("s"), py::arg("default_missing"),
+        "Whitelisted polarity label (rapidgrade.tasks.absa.normalize_polarity).");
+  m.def("absa_canonicalize_polarity_with_repair", &canonicalize_polarity_with_repair, py::arg("s"),
+        py::arg("default_missing"),
+        "Polarity label with edit-distance repair (rapidgrade.tasks.absa.canonicalize_polarity_with_repair).");
+  m.def("absa_gold_aspect_term", &gold_aspect_term, py::arg("row"),
+        "Aspect term of a gold tuple (rapidgrade.tasks.absa.gold_aspect_term).");
+  m.def("absa_score", &score, py::arg("records"), py::arg("stages"), py::kw_only(), py::arg("repair"),
+        py::arg("default_missing"), py::arg("ref_allowlist"), py::arg("transitions"),
+        py::arg("threads") = py::none(),
+        "Counts behind rapidgrade.tasks.absa.score; records are walked with the GIL held, scored "
+        "with it released.");
+}
+
+}  // namespace rapidgrade::bindings

@@ -1,0 +1,848 @@
+"""Sentiment-tuple evaluation: normalization, polarity repair and tuple F1 across stages.
+
+Aspect-based sentiment analysis (ABSA) pipelines extract ``(aspect_term, polarity)`` tuples from
+reviews (Korean and English), often in stages (a first extraction, a review stage, a final
+stage). This module gives them one normalization, applied identically when loading gold, when
+parsing model output and when evaluating, and one scorer.
+
+Policies
+--------
+* **P0**: the evaluation key is ``(aspect_term, polarity)`` only. ``aspect_ref`` (a category
+  reference such as ``"제품 전체#품질"``) is metadata: it is never used for F1, ``changed``,
+  ``break`` or ``fix``. One key, built by one implementation, serves every metric, so a stage
+  can never report ``changed == 0`` while its F1 moves.
+* **P1**: nothing here overwrites the caller's data. :func:`finalize_refs` returns new tuples and
+  keeps the original reference in ``aspect_ref_original``.
+* **P2**: strict normalization (a whitelist of polarity labels plus surface clean-up of terms)
+  is the same everywhere. Edit-distance repair of polarities is off by default and applies only
+  where asked for (``repair=True``: parsing repair of *predicted* polarities; gold is never
+  repaired).
+
+The rules are implemented once, in the C++ core (``rapidgrade._core.absa_*``); the functions
+below and the batch scorer both call that implementation. Lower-casing is Unicode-aware: ASCII
+is lower-cased by the core, and strings with other cased letters (Latin, Greek with its final
+sigma, Cyrillic, full-width ``Ａ``...) by Python's :meth:`str.lower` first. Hangul has no case.
+
+Record shape (one JSON object per line in a ``.jsonl`` file)
+------------------------------------------------------------
+.. code-block:: json
+
+    {"id": "review-17",
+     "gold": [{"aspect_term": "배터리", "aspect_ref": "제품 전체#품질", "polarity": "positive",
+               "span": [0, 3], "opinion_term": {"term": "오래 가요"}}],
+     "stages": {"stage1": [{"aspect_term": "배터리", "polarity": "pos"}],
+                "final":  [{"aspect_term": "배터리.", "aspect_ref": "제품 전체 # 품질",
+                            "polarity": "positive"}]}}
+
+* ``gold`` (required): a list of tuple objects. Each gold tuple's term is
+  :func:`gold_aspect_term` of it.
+* The predicted tuples of stage ``name`` are ``record["stages"][name]`` when the record has a
+  ``stages`` object, else ``record[name]``. Every requested stage must be present (an empty list
+  is fine).
+* Tuple fields: ``aspect_term``, ``aspect_ref``, ``polarity`` and ``term`` are strings or null;
+  ``opinion_term`` is an object with a string-or-null ``term``, or null. Predicted tuples use
+  ``aspect_term`` only (missing or null: the empty term); ``span`` and any other field are
+  ignored by the scorer. A missing, null or empty polarity takes ``default_missing``.
+* ``id`` (optional, any JSON value) is echoed in the report of a bad record.
+
+A record that breaks this shape (not an object, no ``gold``, a missing stage, a tuple that is
+not an object, a field of the wrong type) is *bad*: it is reported with its index and a reason,
+counted, and left out of every metric; the other records are scored as usual.
+
+Scoring
+-------
+Per record, gold and each stage become *sets* of keys ``(normalize_for_eval(term), polarity)``
+(a repeated key counts once). A predicted polarity outside the whitelist (after repair, if
+enabled) stays in the set under its folded text, so it changes ``changed``, but it never matches
+gold; the same holds for an invalid gold polarity. Micro precision = matched / predicted keys,
+recall = matched / gold keys, F1 their harmonic mean (0.0 where a denominator is 0). A stage is
+*exactly right* on a record when its set equals gold with every polarity valid. For consecutive
+stages (and, with more than two stages, the first against the last): ``changed`` counts records
+whose two sets differ, ``break`` records exactly right in the earlier stage but not the later,
+``fix`` the reverse; rates divide by the number of scored records.
+
+Scorecard JSON (``Scorecard.to_dict()``, what the command line writes)
+----------------------------------------------------------------------
+.. code-block:: text
+
+    {"task": "absa",
+     "options": {"stages": ["stage1", "final"], "repair": false, "default_missing": "neutral",
+                 "ref_allowlist": null},            # allowlist size when one was given
+     "records": {"total": 3, "scored": 2, "bad": 1},
+     "bad_records": [{"index": 2, "id": "r3", "reason": "missing stage 'final'"}],
+     "gold": {"tuples": 4, "unique": 4, "invalid_polarity": 0, "missing_polarity": 0},
+     "stages": {"stage1": {"precision": 0.75, "recall": 0.75, "f1": 0.75, "matched": 3,
+                           "predicted": 4, "gold": 4, "tuples": 5, "exact": 1,
+                           "invalid_polarity": 1, "repaired_polarity": 0,
+                           "missing_polarity": 0, "invalid_ref": null},
+                "final": {...}},
+     "transitions": [{"from": "stage1", "to": "final", "changed": 1, "changed_rate": 0.5,
+                      "break": 0, "break_rate": 0.0, "fix": 1, "fix_rate": 0.5}]}
+
+Command line: ``python -m rapidgrade.tasks.absa FILE [--out scorecard.json] [--stages
+stage1,final] [--repair] [--default-missing neutral] [--ref-allowlist refs.txt]``. The general
+``rapidgrade`` command can mount the same arguments with :func:`build_parser` and run them with
+:func:`run`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import re
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from rapidgrade import _core
+
+__all__ = [
+    "POLARITIES",
+    "BadRecord",
+    "EvalKey",
+    "GoldSummary",
+    "Scorecard",
+    "StageScore",
+    "TransitionScore",
+    "build_parser",
+    "canonicalize_polarity_with_repair",
+    "eval_key",
+    "finalize_refs",
+    "gold_aspect_term",
+    "load_records",
+    "main",
+    "normalize_for_eval",
+    "normalize_polarity",
+    "normalize_polarity_distribution",
+    "normalize_ref_for_eval",
+    "normalize_span",
+    "run",
+    "score",
+    "score_file",
+]
+
+#: The canonical polarity labels (the whitelist's targets).
+POLARITIES: tuple[str, ...] = ("positive", "negative", "neutral", "mixed")
+
+
+# ---------------------------------------------------------------------------------------------
+# Rules
+
+
+def normalize_for_eval(s: str | None) -> str:
+    """The evaluation form of an aspect term.
+
+    ``None`` gives ``""``; otherwise: strip, lower-case (Unicode-aware), collapse runs of
+    whitespace to one space, and strip leading and trailing punctuation (``.,;:!?"'`` and their
+    full-width and typographic forms: ``，。、．！？：；＂＇“”‘’…`` ...) together with any
+    whitespace this exposes.
+
+    >>> normalize_for_eval("  The   Battery Life!! ")
+    'the battery life'
+    >>> normalize_for_eval("“배터리  수명”。")
+    '배터리 수명'
+    >>> normalize_for_eval("ＳＣＲＥＥＮ！")
+    'ｓｃｒｅｅｎ'
+    >>> normalize_for_eval(None)
+    ''
+
+    Raises:
+        TypeError: *s* is neither ``str`` nor ``None``.
+    """
+    return _core.absa_normalize_for_eval(s)
+
+
+def normalize_ref_for_eval(s: str | None) -> str:
+    """The evaluation form of an aspect reference (category) such as ``"제품 전체#품질"``.
+
+    ``None`` gives ``""``; otherwise: strip, collapse whitespace to one space and remove the
+    spaces around ``#``. Case and every symbol are kept: ``#`` is never removed or replaced.
+
+    >>> normalize_ref_for_eval(" 제품 전체 # 품질 ")
+    '제품 전체#품질'
+    >>> normalize_ref_for_eval("FOOD  #QUALITY")
+    'FOOD#QUALITY'
+    >>> normalize_ref_for_eval("a#b#c")
+    'a#b#c'
+
+    Raises:
+        TypeError: *s* is neither ``str`` nor ``None``.
+    """
+    return _core.absa_normalize_ref_for_eval(s)
+
+
+def normalize_polarity(s: str | None, default_missing: str = "neutral") -> str:
+    """The whitelisted polarity label of *s*.
+
+    Case-insensitive, surrounding whitespace ignored: ``pos``/``neg``/``neu`` become
+    ``positive``/``negative``/``neutral``; ``positive``, ``negative``, ``neutral`` and ``mixed``
+    stay. ``None``, ``""`` or whitespace give *default_missing* (returned as given). Anything
+    else is returned stripped and lower-cased, which is not in :data:`POLARITIES`: the caller
+    sees it is invalid. No repair (see :func:`canonicalize_polarity_with_repair`).
+
+    >>> normalize_polarity("POS")
+    'positive'
+    >>> normalize_polarity(" Mixed ")
+    'mixed'
+    >>> normalize_polarity(None)
+    'neutral'
+    >>> normalize_polarity("", default_missing="positive")
+    'positive'
+    >>> normalize_polarity("Positve")
+    'positve'
+    >>> normalize_polarity("긍정")
+    '긍정'
+
+    Raises:
+        TypeError: *s* is neither ``str`` nor ``None``.
+    """
+    return _core.absa_normalize_polarity(s, default_missing)
+
+
+def canonicalize_polarity_with_repair(
+    s: str | None, *, default_missing: str = "neutral"
+) -> tuple[str | None, bool]:
+    """``(label, was_repaired)``: the whitelist first, then edit-distance repair.
+
+    A whitelisted value (see :func:`normalize_polarity`) gives ``(label, False)``. Otherwise, if
+    the stripped, lower-cased value is at edit distance 1 or 2 (:func:`rapidgrade.edit_distance`,
+    in the core) from exactly one of ``positive``/``negative``/``neutral``, it gives
+    ``(that label, True)``. A value farther away, or as near to two labels, gives
+    ``(None, False)``. ``None`` or empty gives ``(default_missing, False)``, as in
+    :func:`normalize_polarity`.
+
+    >>> canonicalize_polarity_with_repair("neg")
+    ('negative', False)
+    >>> canonicalize_polarity_with_repair("positve")
+    ('positive', True)
+    >>> canonicalize_polarity_with_repair("NEGATVE")
+    ('negative', True)
+    >>> canonicalize_polarity_with_repair("positiveitive")
+    (None, False)
+    >>> canonicalize_polarity_with_repair("긍정")
+    (None, False)
+
+    Raises:
+        TypeError: *s* is neither ``str`` nor ``None``.
+    """
+    return _core.absa_canonicalize_polarity_with_repair(s, default_missing)
+
+
+def normalize_polarity_distribution(d: Mapping[str, float] | None) -> dict[str, float]:
+    """A polarity distribution with full label names; values of merged keys are summed.
+
+    Keys go through :func:`normalize_polarity` (an empty key stays ``""``), so ``pos``, ``POS``
+    and ``positive`` merge. Key order is that of first occurrence. ``None`` gives ``{}``.
+
+    >>> normalize_polarity_distribution({"pos": 0.5, "Positive": 0.25, "neg": 0.25})
+    {'positive': 0.75, 'negative': 0.25}
+    >>> normalize_polarity_distribution({"neu": 3, "mixed": 1})
+    {'neutral': 3, 'mixed': 1}
+
+    Raises:
+        TypeError: a key is not ``str`` or a value is not a real number.
+    """
+    out: dict[str, float] = {}
+    if d is None:
+        return out
+    for key, value in d.items():
+        if not isinstance(key, str):
+            raise TypeError(f"normalize_polarity_distribution: keys must be str, not {type(key).__name__}")
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(
+                f"normalize_polarity_distribution: value of {key!r} must be a number, not {type(value).__name__}"
+            )
+        label = normalize_polarity(key, default_missing="")
+        out[label] = out[label] + value if label in out else value
+    return out
+
+
+def _optional_str(t: Mapping[str, Any], field: str, function: str) -> str | None:
+    value = t.get(field)
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"{function}: {field} must be str or None, not {type(value).__name__}")
+    return value
+
+
+def finalize_refs(tuples: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Unify ``aspect_ref`` within groups of tuples that share an aspect term.
+
+    Tuples are grouped by ``normalize_for_eval(aspect_term)``, or by
+    ``normalize_ref_for_eval(aspect_ref)`` when the term is empty. Every member's ``aspect_ref``
+    becomes the first member's ``aspect_term`` (stripped) or, when that is empty, its
+    ``aspect_ref``. Returns new dicts (the input is not modified, policy P1); each keeps its
+    original reference in ``aspect_ref_original`` (an existing ``aspect_ref_original`` is kept,
+    so finalizing twice does not lose it). The evaluation key never uses ``aspect_ref`` (P0), so
+    this changes no metric.
+
+    >>> out = finalize_refs([
+    ...     {"aspect_term": "배터리", "aspect_ref": "제품 전체#품질", "polarity": "positive"},
+    ...     {"aspect_term": "배터리!", "aspect_ref": "배터리#일반", "polarity": "negative"},
+    ...     {"aspect_term": "", "aspect_ref": "서비스#일반", "polarity": "neutral"},
+    ... ])
+    >>> [(t["aspect_ref"], t["aspect_ref_original"]) for t in out]
+    [('배터리', '제품 전체#품질'), ('배터리', '배터리#일반'), ('서비스#일반', '서비스#일반')]
+
+    Raises:
+        TypeError: a tuple is not a mapping, or its ``aspect_term``/``aspect_ref`` is neither
+            ``str`` nor ``None``.
+    """
+    first: dict[tuple[str, str], str | None] = {}
+    out: list[dict[str, Any]] = []
+    for t in tuples:
+        if not isinstance(t, Mapping):
+            raise TypeError(f"finalize_refs: tuples must be mappings, not {type(t).__name__}")
+        term = _optional_str(t, "aspect_term", "finalize_refs")
+        ref = _optional_str(t, "aspect_ref", "finalize_refs")
+        norm_term = normalize_for_eval(term)
+        key = ("term", norm_term) if norm_term else ("ref", normalize_ref_for_eval(ref))
+        if key not in first:
+            stripped = term.strip() if term is not None else ""
+            first[key] = stripped or ref
+        new = dict(t)
+        if "aspect_ref_original" not in new:
+            new["aspect_ref_original"] = ref
+        new["aspect_ref"] = first[key]
+        out.append(new)
+    return out
+
+
+def gold_aspect_term(row: Mapping[str, Any]) -> str:
+    """The aspect term of a gold tuple, as gold loading and the scorer take it.
+
+    An explicit empty ``aspect_term`` (present, a string, empty after stripping) stays ``""``:
+    it is *not* filled from ``aspect_ref`` (implicit aspects stay implicit). Otherwise the first
+    non-empty of ``aspect_term``, ``opinion_term["term"]``, ``aspect_ref``, ``term``, stripped;
+    ``""`` when there is none. A null field counts as missing.
+
+    >>> gold_aspect_term({"aspect_term": " 배터리 ", "aspect_ref": "제품 전체#품질"})
+    '배터리'
+    >>> gold_aspect_term({"aspect_term": "", "aspect_ref": "제품 전체#품질"})
+    ''
+    >>> gold_aspect_term({"opinion_term": {"term": "fast"}, "aspect_ref": "SPEED"})
+    'fast'
+    >>> gold_aspect_term({"aspect_term": None, "aspect_ref": "제품 전체#품질"})
+    '제품 전체#품질'
+    >>> gold_aspect_term({"term": "screen"})
+    'screen'
+
+    Raises:
+        TypeError: *row* is not a mapping, or a field has the wrong type (a string field that is
+            not ``str``/``None``, an ``opinion_term`` that is not a mapping/``None``).
+    """
+    if not isinstance(row, dict):
+        if not isinstance(row, Mapping):
+            raise TypeError(f"gold_aspect_term: row must be a mapping, not {type(row).__name__}")
+        row = dict(row)
+    if isinstance(row.get("opinion_term"), Mapping) and not isinstance(row["opinion_term"], dict):
+        row = {**row, "opinion_term": dict(row["opinion_term"])}
+    return _core.absa_gold_aspect_term(row)
+
+
+_SPAN_TEXT = re.compile(r"\s*(\d{1,18})\s*[,:\-]\s*(\d{1,18})\s*", re.ASCII)
+
+
+def _span(start: object, end: object) -> dict[str, int] | None:
+    if isinstance(start, bool) or isinstance(end, bool):
+        return None
+    if not isinstance(start, int) or not isinstance(end, int):
+        return None
+    if not 0 <= start <= end:
+        return None
+    return {"start": start, "end": end}
+
+
+def normalize_span(v: object) -> dict[str, int] | None:
+    """A character span as ``{"start": s, "end": e}``, or ``None`` when *v* is not one.
+
+    Accepted: a mapping with integer ``start`` and ``end``; a list or tuple ``[start, end]``; a
+    string ``"12,18"``, ``"12-18"`` or ``"12:18"`` (ASCII digits, spaces allowed). In every case
+    ``0 <= start <= end``. Booleans, floats, negative or reversed bounds, and anything else give
+    ``None``.
+
+    >>> normalize_span({"start": 3, "end": 7})
+    {'start': 3, 'end': 7}
+    >>> normalize_span([0, 3])
+    {'start': 0, 'end': 3}
+    >>> normalize_span("12-18")
+    {'start': 12, 'end': 18}
+    >>> normalize_span(" 12 : 18 ")
+    {'start': 12, 'end': 18}
+    >>> normalize_span([5, 2]) is None
+    True
+    >>> normalize_span("12~18") is None
+    True
+    """
+    if isinstance(v, Mapping):
+        return _span(v.get("start"), v.get("end"))
+    if isinstance(v, (list, tuple)):
+        return _span(v[0], v[1]) if len(v) == 2 else None
+    if isinstance(v, str):
+        m = _SPAN_TEXT.fullmatch(v) if len(v) <= 64 else None
+        return _span(int(m.group(1)), int(m.group(2))) if m else None
+    return None
+
+
+class EvalKey(NamedTuple):
+    """The evaluation key of one tuple (policy P0): ``(term, polarity)``.
+
+    ``polarity`` is a label from :data:`POLARITIES`, or the folded text of an invalid polarity,
+    in which case ``valid`` is false and the key never matches.
+    """
+
+    term: str
+    polarity: str
+    valid: bool
+
+
+def eval_key(
+    t: Mapping[str, Any], *, gold: bool = False, repair: bool = False, default_missing: str = "neutral"
+) -> EvalKey:
+    """The key :func:`score` uses for tuple *t*, for inspecting single tuples.
+
+    The term is :func:`gold_aspect_term` for gold tuples and ``aspect_term`` for predicted ones
+    (``aspect_ref`` is never used), through :func:`normalize_for_eval`. The polarity goes
+    through :func:`normalize_polarity`, or, for predicted tuples with *repair*, through
+    :func:`canonicalize_polarity_with_repair`.
+
+    >>> eval_key({"aspect_term": "Battery!", "aspect_ref": "X#Y", "polarity": "POS"})
+    EvalKey(term='battery', polarity='positive', valid=True)
+    >>> eval_key({"aspect_term": "화면", "polarity": "negatve"}, repair=True)
+    EvalKey(term='화면', polarity='negative', valid=True)
+    >>> eval_key({"aspect_term": "", "aspect_ref": "제품 전체#품질", "polarity": "good"}, gold=True)
+    EvalKey(term='', polarity='good', valid=False)
+    """
+    if gold:
+        term = gold_aspect_term(t)
+    else:
+        term = _optional_str(t, "aspect_term", "eval_key") or ""
+    polarity = _optional_str(t, "polarity", "eval_key")
+    label = normalize_polarity(polarity, default_missing)
+    if label not in POLARITIES and repair and not gold:
+        repaired, _ = canonicalize_polarity_with_repair(polarity, default_missing=default_missing)
+        if repaired is not None:
+            label = repaired
+    return EvalKey(normalize_for_eval(term), label, label in POLARITIES)
+
+
+# ---------------------------------------------------------------------------------------------
+# Scorecard
+
+
+def _ratio(numerator: int, denominator: int) -> float:
+    return numerator / denominator if denominator else 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class BadRecord:
+    """A record left out of the scores: its position, its ``id`` (if any) and why."""
+
+    index: int
+    id: Any
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "id": self.id, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class GoldSummary:
+    """Gold tuples of the scored records: given, distinct keys, polarity diagnostics."""
+
+    tuples: int
+    unique: int
+    invalid_polarity: int
+    missing_polarity: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "tuples": self.tuples,
+            "unique": self.unique,
+            "invalid_polarity": self.invalid_polarity,
+            "missing_polarity": self.missing_polarity,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class StageScore:
+    """Micro precision/recall/F1 of one stage and its diagnostics.
+
+    ``matched``, ``predicted`` and ``gold`` count distinct keys per record, summed; ``tuples``
+    counts the predicted tuples as given; ``exact`` the records where the stage is exactly right.
+    ``invalid_ref`` is ``None`` when no reference allowlist was given.
+    """
+
+    precision: float
+    recall: float
+    f1: float
+    matched: int
+    predicted: int
+    gold: int
+    tuples: int
+    exact: int
+    invalid_polarity: int
+    repaired_polarity: int
+    missing_polarity: int
+    invalid_ref: int | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "precision": self.precision,
+            "recall": self.recall,
+            "f1": self.f1,
+            "matched": self.matched,
+            "predicted": self.predicted,
+            "gold": self.gold,
+            "tuples": self.tuples,
+            "exact": self.exact,
+            "invalid_polarity": self.invalid_polarity,
+            "repaired_polarity": self.repaired_polarity,
+            "missing_polarity": self.missing_polarity,
+            "invalid_ref": self.invalid_ref,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TransitionScore:
+    """Changes from stage ``source`` to stage ``target`` over the scored records."""
+
+    source: str
+    target: str
+    changed: int
+    changed_rate: float
+    breaks: int
+    break_rate: float
+    fixes: int
+    fix_rate: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "from": self.source,
+            "to": self.target,
+            "changed": self.changed,
+            "changed_rate": self.changed_rate,
+            "break": self.breaks,
+            "break_rate": self.break_rate,
+            "fix": self.fixes,
+            "fix_rate": self.fix_rate,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Scorecard:
+    """The result of :func:`score`; :meth:`to_dict` gives the JSON form."""
+
+    stage_names: tuple[str, ...]
+    repair: bool
+    default_missing: str
+    ref_allowlist_size: int | None
+    records: int
+    scored: int
+    bad_records: tuple[BadRecord, ...]
+    gold: GoldSummary
+    stages: dict[str, StageScore]
+    transitions: tuple[TransitionScore, ...]
+
+    @property
+    def bad(self) -> int:
+        """Number of bad records."""
+        return len(self.bad_records)
+
+    def f1(self, stage: str) -> float:
+        """Micro F1 of *stage*."""
+        return self.stages[stage].f1
+
+    def transition(self, source: str, target: str) -> TransitionScore:
+        """The :class:`TransitionScore` from *source* to *target* (KeyError if not computed)."""
+        for t in self.transitions:
+            if t.source == source and t.target == target:
+                return t
+        raise KeyError((source, target))
+
+    def to_dict(self) -> dict[str, Any]:
+        """The scorecard as plain JSON-able values (the CLI writes this)."""
+        return {
+            "task": "absa",
+            "options": {
+                "stages": list(self.stage_names),
+                "repair": self.repair,
+                "default_missing": self.default_missing,
+                "ref_allowlist": self.ref_allowlist_size,
+            },
+            "records": {"total": self.records, "scored": self.scored, "bad": self.bad},
+            "bad_records": [b.to_dict() for b in self.bad_records],
+            "gold": self.gold.to_dict(),
+            "stages": {name: s.to_dict() for name, s in self.stages.items()},
+            "transitions": [t.to_dict() for t in self.transitions],
+        }
+
+
+def _transition_pairs(n: int) -> list[tuple[int, int]]:
+    pairs = [(k, k + 1) for k in range(n - 1)]
+    if n > 2:
+        pairs.append((0, n - 1))
+    return pairs
+
+
+def _stage_score(c: Mapping[str, int], gold_unique: int, check_refs: bool) -> StageScore:
+    precision = _ratio(c["matched"], c["unique"])
+    recall = _ratio(c["matched"], gold_unique)
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return StageScore(
+        precision=precision,
+        recall=recall,
+        f1=f1,
+        matched=c["matched"],
+        predicted=c["unique"],
+        gold=gold_unique,
+        tuples=c["tuples"],
+        exact=c["exact"],
+        invalid_polarity=c["invalid_polarity"],
+        repaired_polarity=c["repaired_polarity"],
+        missing_polarity=c["missing_polarity"],
+        invalid_ref=c["invalid_ref"] if check_refs else None,
+    )
+
+
+def score(
+    records: Iterable[Any],
+    *,
+    stages: Sequence[str] = ("stage1", "final"),
+    repair: bool = False,
+    default_missing: str = "neutral",
+    ref_allowlist: Iterable[str] | None = None,
+    threads: int | None = None,
+) -> Scorecard:
+    """Score records (see the module docstring for their shape) for every stage in *stages*.
+
+    *repair* enables edit-distance repair of predicted polarities. *default_missing* (one of
+    :data:`POLARITIES`) replaces missing or empty polarities. With *ref_allowlist*, predicted
+    non-empty ``aspect_ref`` values whose :func:`normalize_ref_for_eval` form is not in the
+    (likewise normalized) allowlist are counted as ``invalid_ref``: a diagnostic only; gold refs
+    are never checked. Bad records are reported in ``bad_records`` and skipped.
+
+    Records are walked in chunks with the GIL held (field look-ups, type checks), and each chunk
+    is normalized and matched in the core with the GIL released. With *threads* = 1 (the
+    default, ``None`` too) a small chunk is scored right after its walk, while its objects are
+    still in cache: the least CPU time. With *threads* >= 2 a worker scores each chunk on
+    ``threads - 1`` threads while the next chunk is walked: less wall time when cores are free.
+
+    >>> card = score([{"id": 1,
+    ...     "gold": [{"aspect_term": "배터리", "polarity": "positive"}],
+    ...     "stages": {"stage1": [{"aspect_term": "배터리.", "polarity": "pos"}],
+    ...                "final": [{"aspect_term": "화면", "polarity": "negative"}]}}])
+    >>> card.f1("stage1"), card.f1("final")
+    (1.0, 0.0)
+    >>> t = card.transition("stage1", "final")
+    >>> t.changed, t.breaks, t.fixes
+    (1, 1, 0)
+
+    Raises:
+        TypeError: *records* is not an iterable of records (a ``str`` or a single mapping is
+            not), or an option has the wrong type.
+        ValueError: *stages* is empty or repeats a name, *default_missing* is not a label, or
+            *threads* < 1.
+    """
+    names = tuple(stages) if not isinstance(stages, str) else (stages,)
+    if not names:
+        raise ValueError("score: stages must name at least one stage")
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"score: stage names must be str, not {type(name).__name__}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"score: stage names must be distinct, got {list(names)}")
+    if default_missing not in POLARITIES:
+        raise ValueError(f"score: default_missing must be one of {', '.join(POLARITIES)}, got {default_missing!r}")
+    if isinstance(records, (str, bytes, Mapping)):
+        raise TypeError(f"score: records must be an iterable of records, not {type(records).__name__}")
+    if not isinstance(records, (list, tuple)):
+        records = list(records)
+    allow = None if ref_allowlist is None else list(ref_allowlist)
+    pairs = _transition_pairs(len(names))
+    raw = _core.absa_score(
+        records,
+        list(names),
+        repair=bool(repair),
+        default_missing=default_missing,
+        ref_allowlist=allow,
+        transitions=pairs,
+        threads=threads,
+    )
+    scored: int = raw["scored"]
+    gold = raw["gold"]
+    stage_scores = {
+        name: _stage_score(c, gold["unique"], allow is not None) for name, c in zip(names, raw["stages"])
+    }
+    transitions = tuple(
+        TransitionScore(
+            source=names[a],
+            target=names[b],
+            changed=changed,
+            changed_rate=_ratio(changed, scored),
+            breaks=broke,
+            break_rate=_ratio(broke, scored),
+            fixes=fixed,
+            fix_rate=_ratio(fixed, scored),
+        )
+        for (a, b), (changed, broke, fixed) in zip(pairs, raw["transitions"])
+    )
+    return Scorecard(
+        stage_names=names,
+        repair=bool(repair),
+        default_missing=default_missing,
+        ref_allowlist_size=None if allow is None else len(allow),
+        records=raw["records"],
+        scored=scored,
+        bad_records=tuple(BadRecord(i, rid, reason) for i, rid, reason in raw["bad"]),
+        gold=GoldSummary(gold["tuples"], gold["unique"], gold["invalid_polarity"], gold["missing_polarity"]),
+        stages=stage_scores,
+        transitions=transitions,
+    )
+
+
+# ---------------------------------------------------------------------------------------------
+# Files and the command line
+
+
+def load_records(path: str | Path) -> tuple[list[Any], list[int], dict[int, str]]:
+    """Read a JSONL file: ``(records, line_numbers, unreadable)``.
+
+    Blank lines are skipped. A line that is not UTF-8 or not JSON still takes a place in
+    *records* (as ``None``), and *unreadable* maps its index to the reason, so that indices and
+    line numbers stay aligned with the file.
+
+    Raises:
+        OSError: the file cannot be opened.
+    """
+    records: list[Any] = []
+    lines: list[int] = []
+    unreadable: dict[int, str] = {}
+    with open(path, "rb") as f:
+        for number, raw in enumerate(f, start=1):
+            if not raw.strip():
+                continue
+            try:
+                records.append(json.loads(raw.decode("utf-8")))
+            except UnicodeDecodeError as e:
+                unreadable[len(records)] = f"not UTF-8 ({e.reason} at byte {e.start})"
+                records.append(None)
+            except json.JSONDecodeError as e:
+                unreadable[len(records)] = f"invalid JSON ({e.msg} at column {e.colno})"
+                records.append(None)
+            lines.append(number)
+    return records, lines, unreadable
+
+
+def score_file(path: str | Path, **options: Any) -> Scorecard:
+    """:func:`score` of the records in the JSONL file *path* (one record per line).
+
+    Takes the keyword options of :func:`score`. Each bad record's reason starts with its line
+    number (``"line 7: missing 'gold'"``); unreadable lines (not UTF-8, not JSON) are bad records.
+
+    Raises:
+        OSError: the file cannot be opened.
+    """
+    records, lines, unreadable = load_records(path)
+    card = score(records, **options)
+    bad = tuple(
+        BadRecord(b.index, b.id, f"line {lines[b.index]}: {unreadable.get(b.index, b.reason)}")
+        for b in card.bad_records
+    )
+    return Scorecard(
+        stage_names=card.stage_names,
+        repair=card.repair,
+        default_missing=card.default_missing,
+        ref_allowlist_size=card.ref_allowlist_size,
+        records=card.records,
+        scored=card.scored,
+        bad_records=bad,
+        gold=card.gold,
+        stages=card.stages,
+        transitions=card.transitions,
+    )
+
+
+def _json_safe(value: Any) -> Any:
+    # NaN cannot appear in a scorecard (rates use 0.0 for empty denominators); this guards the
+    # echoed record ids, which come from the input and may be any JSON value.
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
+
+
+def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
+    """The ``absa`` command's arguments, added to *parser* (a new one if ``None``).
+
+    The general ``rapidgrade score --task absa FILE`` command can pass its sub-parser here and
+    call :func:`run` with the parsed namespace.
+    """
+    if parser is None:
+        parser = argparse.ArgumentParser(
+            prog="python -m rapidgrade.tasks.absa",
+            description="Score aspect-based sentiment tuples across pipeline stages; writes the scorecard as JSON.",
+        )
+    parser.add_argument("file", help="JSONL file, one record per line (see rapidgrade.tasks.absa)")
+    parser.add_argument("--out", "-o", default="-", help="where to write the scorecard JSON (default: stdout)")
+    parser.add_argument(
+        "--stages",
+        default="stage1,final",
+        help="comma-separated stage names, in pipeline order (default: stage1,final)",
+    )
+    parser.add_argument("--repair", action="store_true", help="repair predicted polarities by edit distance")
+    parser.add_argument(
+        "--default-missing", default="neutral", choices=POLARITIES, help="label for missing polarities"
+    )
+    parser.add_argument(
+        "--ref-allowlist", default=None, help="file of allowed aspect refs, one per line (diagnostic only)"
+    )
+    parser.add_argument("--threads", type=int, default=None, help="1 (default): walk and score in turn; >= 2: score on threads - 1 threads beside the walk")
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the ``absa`` command for parsed *args* (see :func:`build_parser`); the exit code."""
+    allowlist: list[str] | None = None
+    try:
+        if args.ref_allowlist is not None:
+            with open(args.ref_allowlist, encoding="utf-8") as f:
+                allowlist = [line.strip() for line in f if line.strip()]
+        card = score_file(
+            args.file,
+            stages=[s.strip() for s in args.stages.split(",") if s.strip()],
+            repair=args.repair,
+            default_missing=args.default_missing,
+            ref_allowlist=allowlist,
+            threads=args.threads,
+        )
+    except (OSError, ValueError) as e:
+        print(f"rapidgrade absa: error: {e}", file=sys.stderr)
+        return 1
+    data = card.to_dict()
+    for b in data["bad_records"]:
+        b["id"] = _json_safe(b["id"])
+    text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    if args.out == "-":
+        sys.stdout.write(text)
+    else:
+        try:
+            Path(args.out).write_text(text, encoding="utf-8")
+        except OSError as e:
+            print(f"rapidgrade absa: error: {e}", file=sys.stderr)
+            return 1
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m rapidgrade.tasks.absa FILE [--out scorecard.json] [options]``; the exit code.
+
+    Exit codes: 0 scored (bad records are reported in the scorecard, not as a failure), 1 when
+    a file cannot be read or written or an option is invalid, 2 for usage errors.
+    """
+    return run(build_parser().parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
