@@ -23,7 +23,9 @@ from rapidgrade.normalize import (
     normalize_latex,
     normalize_many,
 )
+from rapidgrade.metrics import Metrics
 from rapidgrade.scan import Span, find_boxed, find_boxed_many, find_math_spans
+from rapidgrade.score import score_file
 from rapidgrade.verdict import GradeResults, Verdict
 
 if TYPE_CHECKING:
@@ -74,6 +76,7 @@ __all__ = [
     "LatexExtractionConfig",
     "LatexNormalizationConfig",
     "LimitError",
+    "Metrics",
     "NormalizationConfig",
     "Normalized",
     "ParseError",
@@ -101,5 +104,6 @@ __all__ = [
     "normalize_many",
     "parse",
     "parse_expr",
+    "score_file",
     "verify",
 ]

@@ -1,0 +1,238 @@
+"""Metrics of a scoring job: accuracy, who decided, pass@k, majority vote, per-group figures.
+
+:class:`MetricsAccumulator` is fed one graded row at a time and can be saved to and restored
+from JSON, so that an interrupted job resumes with its counts intact.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["GROUP_KEYS", "DECIDERS", "Metrics", "MetricsAccumulator", "pass_at_k"]
+
+#: Row fields that, when present, give a per-group breakdown.
+GROUP_KEYS = ("type", "subject", "level")
+#: The paths that can decide a verdict.
+DECIDERS = ("fast", "sympy", "math_verify", "timeout", "error")
+#: How many notable rows (disagreements, timeouts, errors) are kept for the report.
+MAX_NOTABLE = 500
+
+
+def pass_at_k(n: int, c: int, k: int) -> float:
+    """Unbiased pass@k for one problem with *n* samples of which *c* are correct:
+    ``1 - C(n - c, k) / C(n, k)`` (Chen et al., 2021). Requires ``1 <= k <= n``.
+
+    >>> pass_at_k(8, 2, 1)
+    0.25
+    >>> round(pass_at_k(8, 2, 4), 4)
+    0.7857
+    """
+    if not 1 <= k <= n:
+        raise ValueError(f"pass_at_k: k must be in [1, n={n}], got {k}")
+    if n - c < k:
+        return 1.0
+    return 1.0 - math.comb(n - c, k) / math.comb(n, k)
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Summary of a scoring job (also written as ``metrics.json``).
+
+    ``total`` counts graded pairs (a row with a list of n responses counts n), ``rows`` input
+    rows. ``pass_at_k`` and ``majority_accuracy`` are present when some rows had lists of
+    responses. ``groups`` maps a group field (``type``, ``subject``, ``level``) to per-value
+    ``{"total", "correct", "accuracy"}``. ``reference`` compares with a verdict column of the
+    input, when one was named.
+    """
+
+    rows: int
+    total: int
+    correct: int
+    accuracy: float
+    decided_by: dict[str, int]
+    timeouts: int
+    errors: int
+    input_errors: int
+    elapsed_s: float
+    pairs_per_s: float
+    pass_at_k: dict[str, float] = field(default_factory=dict)
+    majority_accuracy: float | None = None
+    groups: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
+    reference: dict[str, Any] | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {
+            "rows": self.rows,
+            "total": self.total,
+            "correct": self.correct,
+            "accuracy": self.accuracy,
+            "decided_by": dict(self.decided_by),
+            "timeouts": self.timeouts,
+            "errors": self.errors,
+            "input_errors": self.input_errors,
+            "elapsed_s": self.elapsed_s,
+            "pairs_per_s": self.pairs_per_s,
+            "groups": self.groups,
+        }
+        if self.pass_at_k:
+            out["pass_at_k"] = dict(self.pass_at_k)
+            out["majority_accuracy"] = self.majority_accuracy
+        if self.reference is not None:
+            out["reference"] = self.reference
+        return out
+
+
+class MetricsAccumulator:
+    """Running counts of a scoring job; JSON round-trip with :meth:`state` / :meth:`from_state`."""
+
+    def __init__(self) -> None:
+        self.rows = 0
+        self.total = 0
+        self.correct = 0
+        self.input_errors = 0
+        self.decided_by: Counter[str] = Counter()
+        self.groups: dict[str, dict[str, list[int]]] = {}
+        # (n samples, c correct) -> number of problems, for pass@k of list-response rows
+        self.samples_histogram: Counter[str] = Counter()
+        self.majority = [0, 0]  # [problems voted, majority correct]
+        self.reference = [0, 0]  # [rows compared, agreements]
+        self.notable: list[dict[str, Any]] = []
+        self.elapsed_s = 0.0
+
+    def add_row(
+        self,
+        row: Mapping[str, Any] | None,
+        verdicts: Sequence[Mapping[str, Any]],
+        *,
+        is_list: bool,
+        input_error: bool,
+        majority_correct: bool | None = None,
+        reference: bool | None = None,
+        label: str = "",
+    ) -> None:
+        """Count one input row graded into *verdicts* (one per response sample)."""
+        self.rows += 1
+        if input_error:
+            self.input_errors += 1
+        n = len(verdicts)
+        c = sum(1 for v in verdicts if v["correct"])
+        self.total += n
+        self.correct += c
+        for v in verdicts:
+            self.decided_by[str(v["decided_by"])] += 1
+        if row is not None:
+            for key in GROUP_KEYS:
+                if key in row and row[key] is not None and not isinstance(row[key], (list, dict)):
+                    bucket = self.groups.setdefault(key, {}).setdefault(str(row[key]), [0, 0])
+                    bucket[0] += n
+                    bucket[1] += c
+        if is_list and n > 0:
+            self.samples_histogram[f"{n},{c}"] += 1
+            if majority_correct is not None:
+                self.majority[0] += 1
+                self.majority[1] += int(majority_correct)
+        if reference is not None and n == 1:
+            self.reference[0] += 1
+            agree = reference == bool(verdicts[0]["correct"])
+            self.reference[1] += int(agree)
+            if not agree:
+                self._note("disagreement", label, verdicts[0], reference=reference)
+        for v in verdicts:
+            if v["decided_by"] in ("timeout", "error"):
+                self._note(str(v["decided_by"]), label, v)
+
+    def _note(self, kind: str, label: str, verdict: Mapping[str, Any], **extra: Any) -> None:
+        if len(self.notable) >= MAX_NOTABLE:
+            return
+        self.notable.append(
+            {
+                "kind": kind,
+                "row": label,
+                "gold": verdict.get("gold"),
+                "extracted": verdict.get("extracted"),
+                "correct": bool(verdict["correct"]),
+                "decided_by": verdict["decided_by"],
+                "reason": verdict.get("reason", ""),
+                **extra,
+            }
+        )
+
+    def finish(self) -> Metrics:
+        """The metrics so far."""
+        pass_k: dict[str, float] = {}
+        if self.samples_histogram:
+            pairs = [(tuple(map(int, key.split(","))), count) for key, count in self.samples_histogram.items()]
+            max_n = max(n for (n, _), _ in pairs)
+            ks = sorted({k for k in (2**i for i in range(max_n.bit_length())) if k <= max_n} | {max_n})
+            for k in ks:
+                eligible = [(n, c, count) for (n, c), count in pairs if n >= k]
+                problems = sum(count for _, _, count in eligible)
+                if problems:
+                    pass_k[str(k)] = sum(pass_at_k(n, c, k) * count for n, c, count in eligible) / problems
+        groups = {
+            key: {
+                value: {"total": t, "correct": c, "accuracy": c / t if t else 0.0}
+                for value, (t, c) in sorted(values.items())
+            }
+            for key, values in self.groups.items()
+        }
+        reference = None
+        if self.reference[0]:
+            reference = {
+                "compared": self.reference[0],
+                "agree": self.reference[1],
+                "agreement": self.reference[1] / self.reference[0],
+            }
+        return Metrics(
+            rows=self.rows,
+            total=self.total,
+            correct=self.correct,
+            accuracy=self.correct / self.total if self.total else 0.0,
+            decided_by={name: self.decided_by.get(name, 0) for name in DECIDERS}
+            | {k: v for k, v in self.decided_by.items() if k not in DECIDERS},
+            timeouts=self.decided_by.get("timeout", 0),
+            errors=self.decided_by.get("error", 0),
+            input_errors=self.input_errors,
+            elapsed_s=self.elapsed_s,
+            pairs_per_s=self.total / self.elapsed_s if self.elapsed_s > 0 else 0.0,
+            pass_at_k=pass_k,
+            majority_accuracy=self.majority[1] / self.majority[0] if self.majority[0] else None,
+            groups=groups,
+            reference=reference,
+        )
+
+    def state(self) -> dict[str, Any]:
+        """JSON-serializable state, for resuming."""
+        return {
+            "rows": self.rows,
+            "total": self.total,
+            "correct": self.correct,
+            "input_errors": self.input_errors,
+            "decided_by": dict(self.decided_by),
+            "groups": self.groups,
+            "samples_histogram": dict(self.samples_histogram),
+            "majority": self.majority,
+            "reference": self.reference,
+            "notable": self.notable,
+            "elapsed_s": self.elapsed_s,
+        }
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any]) -> MetricsAccumulator:
+        acc = cls()
+        acc.rows = int(state["rows"])
+        acc.total = int(state["total"])
+        acc.correct = int(state["correct"])
+        acc.input_errors = int(state["input_errors"])
+        acc.decided_by = Counter({str(k): int(v) for k, v in state["decided_by"].items()})
+        acc.groups = {k: {g: [int(x) for x in tc] for g, tc in v.items()} for k, v in state["groups"].items()}
+        acc.samples_histogram = Counter({str(k): int(v) for k, v in state["samples_histogram"].items()})
+        acc.majority = [int(x) for x in state["majority"]]
+        acc.reference = [int(x) for x in state["reference"]]
+        acc.notable = list(state["notable"])
+        acc.elapsed_s = float(state["elapsed_s"])
+        return acc

@@ -1,0 +1,107 @@
+"""Building blocks of the scoring job: streaming readers, metrics, pass@k, the HTML report."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from rapidgrade._io import UsageError, detect_format, iter_rows
+from rapidgrade.metrics import MetricsAccumulator, pass_at_k
+from rapidgrade.report import render_report
+
+
+def brute_pass_at_k(n: int, c: int, k: int) -> float:
+    """Probability that a random k-subset of n samples holds a correct one, by counting."""
+    from itertools import combinations
+
+    samples = [True] * c + [False] * (n - c)
+    subsets = list(combinations(range(n), k))
+    return sum(any(samples[i] for i in s) for s in subsets) / len(subsets)
+
+
+@pytest.mark.parametrize("n,c,k", [(8, 0, 1), (8, 2, 1), (8, 2, 4), (8, 8, 8), (5, 3, 2), (6, 1, 6)])
+def test_pass_at_k_matches_counting(n: int, c: int, k: int) -> None:
+    assert math.isclose(pass_at_k(n, c, k), brute_pass_at_k(n, c, k))
+
+
+def test_pass_at_k_rejects_bad_k() -> None:
+    with pytest.raises(ValueError, match="k must be"):
+        pass_at_k(4, 1, 5)
+
+
+def verdict(correct: bool, decided_by: str = "fast") -> dict[str, object]:
+    return {"correct": correct, "decided_by": decided_by, "gold": "1", "extracted": "1", "reason": "r"}
+
+
+def test_accumulator_counts_and_round_trips() -> None:
+    acc = MetricsAccumulator()
+    acc.add_row({"level": "L1"}, [verdict(True)], is_list=False, input_error=False, reference=True, label="a")
+    acc.add_row({"level": "L1"}, [verdict(False, "timeout")], is_list=False, input_error=False, reference=True, label="b")
+    acc.add_row({"level": "L2", "subject": "algebra"}, [verdict(True), verdict(False), verdict(True), verdict(False)], is_list=True, input_error=False, majority_correct=True, label="c")
+    acc.add_row(None, [verdict(False, "error")], is_list=False, input_error=True, label="d")
+    restored = MetricsAccumulator.from_state(json.loads(json.dumps(acc.state())))
+    for m in (acc.finish(), restored.finish()):
+        assert (m.rows, m.total, m.correct) == (4, 7, 3)
+        assert m.decided_by["fast"] == 5 and m.timeouts == 1 and m.errors == 1 and m.input_errors == 1
+        assert m.groups["level"]["L1"] == {"total": 2, "correct": 1, "accuracy": 0.5}
+        assert m.groups["level"]["L2"]["total"] == 4
+        assert m.pass_at_k == {"1": 0.5, "2": pass_at_k(4, 2, 2), "4": 1.0}
+        assert m.majority_accuracy == 1.0
+        assert m.reference == {"compared": 2, "agree": 1, "agreement": 0.5}
+    kinds = [n["kind"] for n in acc.notable]
+    assert kinds == ["disagreement", "timeout", "error"]
+
+
+class _Collector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.text: list[str] = []
+        self.tags: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def test_report_is_self_contained_and_escaped() -> None:
+    acc = MetricsAccumulator()
+    acc.add_row({"type": "<b>x</b>"}, [verdict(False, "error")], is_list=False, input_error=True, label="<script>alert(1)</script>")
+    html = render_report(acc.finish(), acc.notable, title="t", inputs=["in.jsonl"])
+    assert "<script>" not in html and "&lt;script&gt;" in html
+    assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in html
+    parser = _Collector()
+    parser.feed(html)
+    assert {"html", "svg", "table"} <= set(parser.tags)
+
+
+def test_readers(tmp_path: Path) -> None:
+    rows = [{"gold": "1", "response": "\\boxed{1}"}, {"gold": "2", "response": ["a", "b"]}]
+    jsonl = tmp_path / "in.jsonl"
+    jsonl.write_text(json.dumps(rows[0]) + "\n\n{not json\n[1, 2]\n" + json.dumps(rows[1]) + "\n")
+    got = list(iter_rows(jsonl))
+    assert [r.line for r in got] == [1, 3, 4, 5]
+    assert got[0].data == rows[0] and got[3].data == rows[1]
+    assert got[1].data is None and got[1].error is not None and "line 3: invalid JSON" in got[1].error and got[1].raw == "{not json"
+    assert got[2].error == "line 4: expected a JSON object, got list"
+
+    gz = tmp_path / "in.jsonl.gz"
+    with gzip.open(gz, "wt") as f:
+        f.write(json.dumps(rows[0]) + "\n")
+    assert [r.data for r in iter_rows(gz)] == [rows[0]]
+
+    csv_path = tmp_path / "in.csv"
+    csv_path.write_text('gold,response\n1,"multi\nline \\boxed{1}"\n2,x,extra\n')
+    got = list(iter_rows(csv_path))
+    assert got[0].data == {"gold": "1", "response": "multi\nline \\boxed{1}"}
+    assert got[1].error is not None and "more field" in got[1].error
+
+    assert detect_format(Path("a.PARQUET")) == "parquet"
+    with pytest.raises(UsageError, match="unknown input format"):
+        detect_format(Path("a.txt"))
