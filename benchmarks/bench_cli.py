@@ -1,0 +1,75 @@
+"""End to end: `rapidgrade score` on a big JSONL file vs a math-verify script over the same file.
+
+    python benchmarks/bench_cli.py [--rows 1000000] [--mv-rows 2000]
+
+Writes the demo corpus replicated to --rows rows into a temporary JSONL file, then times, in one
+run:
+- `rapidgrade score FILE --quiet` (a subprocess: reading, grading, writing evaluated.jsonl,
+  metrics.json and report.html);
+- a script that reads the same file and runs math-verify's verify(parse("$gold$"),
+  parse(response)) on each row in one process, on its first --mv-rows rows (math-verify grades
+  about 1,000 pairs/s, so a million rows would take a quarter of an hour; the figures compared
+  are rows/s, each measured on its own file prefix, stated as such in the output).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _common import load_corpus
+
+MV_SCRIPT = """
+import json, sys, time
+from math_verify import parse, verify
+path, limit = sys.argv[1], int(sys.argv[2])
+start = time.perf_counter()
+done = correct = 0
+with open(path, encoding="utf-8") as f:
+    for line in f:
+        if done >= limit:
+            break
+        row = json.loads(line)
+        correct += bool(verify(parse("$" + row["gold"] + "$"), parse(row["response"])))
+        done += 1
+print(json.dumps({"rows": done, "correct": correct, "seconds": time.perf_counter() - start}))
+"""
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rows", type=int, default=1_000_000)
+    parser.add_argument("--mv-rows", type=int, default=2000)
+    args = parser.parse_args()
+    corpus = load_corpus()
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp) / "rows.jsonl"
+        with data.open("w", encoding="utf-8") as f:
+            for i in range(args.rows):
+                row = corpus[i % len(corpus)]
+                f.write(json.dumps({"id": f"{row['id']}#{i}", "gold": row["gold"], "response": row["response"], "level": row["level"]}) + "\n")
+        size_gb = data.stat().st_size / 1e9
+        print(f"input: {args.rows:,} rows, {size_gb:.2f} GB")
+
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "rapidgrade", "score", str(data), "--out", str(Path(tmp) / "out"), "--quiet"], check=True, stdout=subprocess.DEVNULL)
+        ours = time.perf_counter() - start
+        metrics = json.loads((Path(tmp) / "out" / "metrics.json").read_text())
+        assert metrics["rows"] == args.rows
+        ours_rate = args.rows / ours
+        print(f"rapidgrade score: {args.rows:,} rows in {ours:.1f} s = {ours_rate:,.0f} rows/s end to end (accuracy {metrics['accuracy']:.4f})")
+
+        out = subprocess.run([sys.executable, "-c", MV_SCRIPT, str(data), str(args.mv_rows)], check=True, capture_output=True, text=True)
+        mv = json.loads(out.stdout.strip().splitlines()[-1])
+        mv_rate = mv["rows"] / mv["seconds"]
+        print(f"math-verify script: {mv['rows']:,} rows (a sample of the same file) in {mv['seconds']:.1f} s = {mv_rate:,.0f} rows/s")
+        print(f"ratio: {ours_rate / mv_rate:,.1f}x rows/s (rapidgrade end to end on {args.rows:,} rows vs math-verify on {mv['rows']:,})")
+
+
+if __name__ == "__main__":
+    main()
