@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 
 from _common import Report, load_corpus, median_time
+from hendrycks_grader import last_boxed_only_string
 
 import rapidgrade
 
@@ -56,27 +57,6 @@ def python_find_boxed(text: str) -> list[str]:
         i += 1
     out.sort()
     return [content for _, content in out]
-
-
-def last_boxed_only_string(string: str) -> str | None:
-    idx = string.rfind("\\boxed")
-    if idx < 0:
-        idx = string.rfind("\\fbox")
-        if idx < 0:
-            return None
-    i = idx
-    right_brace_idx = None
-    num_left_braces_open = 0
-    while i < len(string):
-        if string[i] == "{":
-            num_left_braces_open += 1
-        if string[i] == "}":
-            num_left_braces_open -= 1
-            if num_left_braces_open == 0:
-                right_brace_idx = i
-                break
-        i += 1
-    return None if right_brace_idx is None else string[idx : right_brace_idx + 1]
 
 
 def bench_scan(report: Report) -> None:

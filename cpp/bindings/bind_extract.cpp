@@ -119,26 +119,6 @@ py::object build(const Text& text, std::optional<Extraction>& found, const py::h
   return new_record(type, {answer, py::int_(e.start), py::int_(e.end), method_object(e.method)});
 }
 
-// The items of a sequence of str/bytes as Text, reading lists and tuples directly. The argument
-// name for an error message is only built when an item has the wrong type.
-std::vector<Text> texts_of(const py::handle& obj, const char* function, const char* argument) {
-  py::object fast = py::reinterpret_steal<py::object>(PySequence_Fast(obj.ptr(), "not a sequence"));
-  if (!fast) throw py::error_already_set();
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
-  PyObject** items = PySequence_Fast_ITEMS(fast.ptr());
-  std::vector<Text> texts;
-  texts.reserve(static_cast<std::size_t>(n));
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject* item = items[i];
-    if (!PyUnicode_Check(item) && !PyBytes_Check(item)) {
-      const std::string where = std::string(argument) + "[" + std::to_string(i) + "]";
-      as_text(item, function, where.c_str());  // raises the TypeError
-    }
-    texts.push_back(as_text(item, function, argument));
-  }
-  return texts;
-}
-
 py::object extract_answer(const py::handle& text_obj, const py::handle& type, const py::handle& strategy) {
   check_tuple_type(type, "extract_answer");
   const Method m = resolve_strategy(strategy, "extract_answer");
@@ -153,9 +133,6 @@ py::list extract_many(const py::handle& texts_obj, const py::handle& type, const
   check_tuple_type(type, "extract_many");
   const Method m = resolve_strategy(strategy, "extract_many");
   const unsigned n_threads = resolve_threads(threads, "extract_many");
-  if (PyUnicode_Check(texts_obj.ptr()) || PyBytes_Check(texts_obj.ptr()) || !PySequence_Check(texts_obj.ptr())) {
-    throw py::type_error("extract_many: texts must be a sequence of str");
-  }
   const std::vector<Text> texts = texts_of(texts_obj, "extract_many", "texts");
   const std::size_t n = texts.size();
   std::vector<std::optional<Extraction>> results(n);

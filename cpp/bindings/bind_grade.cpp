@@ -16,21 +16,6 @@ py::object utf8_str(const std::string& s) {
   return py::reinterpret_steal<py::object>(o);
 }
 
-std::vector<Text> texts_of(const py::handle& seq_obj, const char* argument) {
-  if (PyUnicode_Check(seq_obj.ptr()) || PyBytes_Check(seq_obj.ptr()) || !PySequence_Check(seq_obj.ptr())) {
-    throw py::type_error(std::string("grade_fast_many: ") + argument + " must be a sequence of str");
-  }
-  const auto seq = py::reinterpret_borrow<py::sequence>(seq_obj);
-  const std::size_t n = py::len(seq);
-  std::vector<Text> out;
-  out.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::string where = std::string(argument) + "[" + std::to_string(i) + "]";
-    out.push_back(as_text(seq[i], "grade_fast_many", where.c_str()));
-  }
-  return out;
-}
-
 py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& responses_obj, bool last_number,
                           double rel_tol, double abs_tol, const py::object& float_rounding,
                           const py::object& threads) {
@@ -45,8 +30,8 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
     if (digits < 0 || digits > 15) throw py::value_error("grade_fast_many: float_rounding must be in [0, 15]");
     options.equiv.float_rounding = digits;
   }
-  const std::vector<Text> golds = texts_of(golds_obj, "golds");
-  const std::vector<Text> responses = texts_of(responses_obj, "responses");
+  const std::vector<Text> golds = texts_of(golds_obj, "grade_fast_many", "golds");
+  const std::vector<Text> responses = texts_of(responses_obj, "grade_fast_many", "responses");
   if (golds.size() != responses.size()) {
     throw py::value_error("grade_fast_many: golds and responses must have the same length");
   }

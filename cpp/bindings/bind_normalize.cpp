@@ -43,27 +43,6 @@ py::object build(const Normalized& r, const Text& text, const py::handle& type) 
   return py::reinterpret_steal<py::object>(item);
 }
 
-std::vector<Text> texts_of(const py::handle& obj, const char* function) {
-  if (PyUnicode_Check(obj.ptr()) || PyBytes_Check(obj.ptr()) || !PySequence_Check(obj.ptr())) {
-    throw py::type_error(std::string(function) + ": strings must be a sequence of str");
-  }
-  py::object fast = py::reinterpret_steal<py::object>(PySequence_Fast(obj.ptr(), "not a sequence"));
-  if (!fast) throw py::error_already_set();
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
-  PyObject** items = PySequence_Fast_ITEMS(fast.ptr());
-  std::vector<Text> texts;
-  texts.reserve(static_cast<std::size_t>(n));
-  for (Py_ssize_t i = 0; i < n; ++i) {
-    PyObject* item = items[i];
-    if (!PyUnicode_Check(item) && !PyBytes_Check(item)) {  // the message names the item
-      const std::string where = "strings[" + std::to_string(i) + "]";
-      as_text(item, function, where.c_str());
-    }
-    texts.push_back(as_text(item, function, "strings"));
-  }
-  return texts;
-}
-
 py::object normalize_latex(const py::handle& s, bool units, bool equations) {
   const Text text = as_text(s, "normalize_latex", "s");
   const Normalized r = normalize::normalize(text.utf8, Options{units, equations});
@@ -86,7 +65,7 @@ std::vector<Normalized> run_many(const std::vector<Text>& texts, bool units, boo
 }
 
 py::list normalize_many(const py::handle& strings, bool units, bool equations, const py::object& threads) {
-  const std::vector<Text> texts = texts_of(strings, "normalize_many");
+  const std::vector<Text> texts = texts_of(strings, "normalize_many", "strings");
   const std::vector<Normalized> results = run_many(texts, units, equations, threads, "normalize_many");
   py::list out(texts.size());
   for (std::size_t i = 0; i < texts.size(); ++i) out[i] = result_object(texts[i], results[i].text);
@@ -96,7 +75,7 @@ py::list normalize_many(const py::handle& strings, bool units, bool equations, c
 py::list normalize_answer_many(const py::handle& strings, const py::handle& type, bool units, bool equations,
                                const py::object& threads) {
   check_tuple_type(type, "normalize_answer_many");
-  const std::vector<Text> texts = texts_of(strings, "normalize_answer_many");
+  const std::vector<Text> texts = texts_of(strings, "normalize_answer_many", "strings");
   const std::vector<Normalized> results = run_many(texts, units, equations, threads, "normalize_answer_many");
   py::list out(texts.size());
   for (std::size_t i = 0; i < texts.size(); ++i) out[i] = build(results[i], texts[i], type);

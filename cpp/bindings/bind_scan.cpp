@@ -62,18 +62,8 @@ py::list find_boxed_many(const py::handle& texts_obj, const py::handle& span_typ
                          const py::object& threads) {
   check_span_type(span_type);
   const unsigned n_threads = resolve_threads(threads, "find_boxed_many");
-  if (PyUnicode_Check(texts_obj.ptr()) || PyBytes_Check(texts_obj.ptr()) ||
-      !PySequence_Check(texts_obj.ptr())) {
-    throw py::type_error("find_boxed_many: texts must be a sequence of str");
-  }
-  const auto seq = py::reinterpret_borrow<py::sequence>(texts_obj);
-  const std::size_t n = py::len(seq);
-  std::vector<Text> texts;
-  texts.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const std::string where = "texts[" + std::to_string(i) + "]";
-    texts.push_back(as_text(seq[i], "find_boxed_many", where.c_str()));
-  }
+  const std::vector<Text> texts = texts_of(texts_obj, "find_boxed_many", "texts");
+  const std::size_t n = texts.size();
   std::vector<std::vector<Span>> results(n);
   run_released(n, n_threads, [&](std::size_t i) { results[i] = scan::find_boxed(texts[i].utf8); });
   py::list out(n);

@@ -35,6 +35,27 @@ Text as_text(py::handle obj, const char* function, const char* argument) {
                        Py_TYPE(o)->tp_name);
 }
 
+std::vector<Text> texts_of(py::handle obj, const char* function, const char* argument) {
+  if (PyUnicode_Check(obj.ptr()) || PyBytes_Check(obj.ptr()) || !PySequence_Check(obj.ptr())) {
+    throw py::type_error(std::string(function) + ": " + argument + " must be a sequence of str");
+  }
+  py::object fast = py::reinterpret_steal<py::object>(PySequence_Fast(obj.ptr(), "not a sequence"));
+  if (!fast) throw py::error_already_set();
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
+  PyObject** items = PySequence_Fast_ITEMS(fast.ptr());
+  std::vector<Text> texts;
+  texts.reserve(static_cast<std::size_t>(n));
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    PyObject* item = items[i];
+    if (!PyUnicode_Check(item) && !PyBytes_Check(item)) {
+      const std::string where = std::string(argument) + "[" + std::to_string(i) + "]";
+      as_text(item, function, where.c_str());  // raises the TypeError naming the item
+    }
+    texts.push_back(as_text(item, function, argument));
+  }
+  return texts;
+}
+
 void to_caller_units(const Text& text, std::vector<std::size_t*>& offsets) {
   if (text.ascii || offsets.empty()) return;
   utf8::bytes_to_code_points(text.utf8, offsets);

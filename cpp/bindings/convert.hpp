@@ -30,6 +30,11 @@ struct Text {
 /// Converts `obj` or raises TypeError naming the function and argument.
 Text as_text(py::handle obj, const char* function, const char* argument);
 
+/// The items of a sequence of str/bytes (lists and tuples read directly) as Text. Raises
+/// TypeError "<function>: <argument> must be a sequence of str" for a str, bytes or non-sequence,
+/// and names the item ("<argument>[i]") when one has the wrong type.
+std::vector<Text> texts_of(py::handle obj, const char* function, const char* argument);
+
 /// Converts every byte offset in `offsets` to the caller's units (code points for str).
 void to_caller_units(const Text& text, std::vector<std::size_t*>& offsets);
 
