@@ -47,6 +47,7 @@ def normalize_answer_many(
     equations: bool = True,
     threads: int | None = None,
 ) -> list[_T]: ...
+
 # expr
 class Expr:
     @property
@@ -54,16 +55,23 @@ class Expr:
     def tree(self) -> tuple[Any, ...]: ...
     def evaluate(self, **values: Any) -> Any: ...
     def to_sympy(self) -> Any: ...
+
 def parse_expr(text: str | bytes, *, syntax: str = "auto") -> Expr: ...
 def equivalent(
     a: str | bytes | Expr,
     b: str | bytes | Expr,
+    *,
     rel_tol: float = 1e-09,
     abs_tol: float = 1e-12,
     float_rounding: int | None = None,
 ) -> int: ...
 def equivalent_many(
     pairs: Sequence[tuple[str | bytes | Expr, str | bytes | Expr]],
+    *,
+    rel_tol: float = 1e-09,
+    abs_tol: float = 1e-12,
+    float_rounding: int | None = None,
+    threads: int | None = None,
 ) -> list[int]: ...
 
 # grade
@@ -77,9 +85,12 @@ def grade_fast_many(
     float_rounding: int | None = None,
     threads: int | None = None,
 ) -> tuple[list[int], list[str], list[str], list[str | None], list[str | None], list[str]]: ...
+
 # absa (sentiment tuples; wrapped by rapidgrade.tasks.absa)
 from typing import Any as _Any
+
 _D = TypeVar("_D")
+
 def absa_normalize_for_eval(s: str | None) -> str: ...
 def absa_normalize_ref_for_eval(s: str | None) -> str: ...
 def absa_normalize_polarity(s: str | None, default_missing: _D) -> str | _D: ...
@@ -88,8 +99,10 @@ def absa_gold_aspect_term(row: dict[str, object]) -> str: ...
 def absa_score(
     records: Sequence[object],
     stages: Iterable[str],
+    *,
     repair: bool,
     default_missing: str | None,
     ref_allowlist: Iterable[str] | None,
     transitions: Iterable[tuple[int, int]],
+    threads: int | None = None,
 ) -> dict[str, _Any]: ...

@@ -89,7 +89,7 @@ def _iter_csv(path: Path) -> Iterator[InputRow]:
         for record in reader:
             number = reader.line_num
             if None in record:  # more fields than the header names
-                extra = record.pop(None)  # type: ignore[call-overload]
+                extra = record.pop(None)
                 yield InputRow(source, number, None, f"line {number}: {len(extra)} more field(s) than the header", json.dumps(record | {"_extra": extra}), raw.tell())
                 continue
             yield InputRow(source, number, dict(record), position=raw.tell())

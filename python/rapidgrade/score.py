@@ -125,7 +125,7 @@ def _answer_key(extracted: str | None) -> str | None:
         return None
     from rapidgrade import normalize_latex
 
-    return normalize_latex(extracted)
+    return str(normalize_latex(extracted))
 
 
 def _finish_row(pending: _Pending, verdicts: Sequence[Mapping[str, Any]]) -> tuple[dict[str, Any], bool | None]:
@@ -146,9 +146,9 @@ def _finish_row(pending: _Pending, verdicts: Sequence[Mapping[str, Any]]) -> tup
     out["n_correct"] = sum(1 for v in verdicts if v["correct"])
     votes: dict[str, list[int]] = {}
     for i, v in enumerate(verdicts):
-        key = _answer_key(v["extracted"])
-        if key is not None:
-            votes.setdefault(key, []).append(i)
+        answer = _answer_key(v["extracted"])
+        if answer is not None:
+            votes.setdefault(answer, []).append(i)
     majority_correct: bool | None = None
     out["majority_answer"] = None
     if votes:
