@@ -9,6 +9,7 @@ namespace py = pybind11;
 namespace rapidgrade::bindings {
 void bind_scan(py::module_& m);
 void bind_distance(py::module_& m);
+void bind_mvcompat(py::module_& m);
 }  // namespace rapidgrade::bindings
 
 PYBIND11_MODULE(_core, m) {
@@ -17,4 +18,5 @@ PYBIND11_MODULE(_core, m) {
   py::register_exception<rapidgrade::LimitError>(m, "LimitError", PyExc_ValueError);
   rapidgrade::bindings::bind_scan(m);
   rapidgrade::bindings::bind_distance(m);
+  rapidgrade::bindings::bind_mvcompat(m);
 }

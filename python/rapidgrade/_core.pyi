@@ -21,3 +21,6 @@ def closest(word: str, choices: Iterable[str], *, max_distance: int | None = Non
 def edit_distance_many(
     pairs: Sequence[tuple[str, str]], *, max_distance: int | None = None, threads: int | None = None
 ) -> list[int]: ...
+
+# mvcompat
+def mv_boxed_winner(text: str | bytes) -> tuple[str, bool, str | bytes | None, int, int]: ...
