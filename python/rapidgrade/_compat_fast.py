@@ -45,13 +45,14 @@ from rapidgrade import _core
 # Digits are bounded so that no int/str conversion limit is ever reached.
 # e.g. "42", "-007", "3.25", "\dfrac{1}{9}", "-\frac{10}{3}"
 _NUMBER = re.compile(
-    r"(?P<sign>-?)(?:(?P<int>[0-9]{1,60})"
+    r"(?P<sign>-?)(?:(?P<int>[0-9]{1,60})(?:\^\\circ|\^\{\\circ\})?"
+    r"|(?P<grouped>[1-9][0-9]{0,2}(?:,[0-9]{3}){1,20})"
+    r"|(?P<percent>[0-9]{1,60}(?:\.[0-9]{1,60})?)\\%"
+    r"|(?P<pi>[0-9]{1,60})\\pi"
     r"|(?P<whole>[0-9]{1,60})\.(?P<fraction>[0-9]{1,60})"
     r"|(?:(?P<mixed>[0-9]{1,60}) ?)?\\frac\{(?P<num>[0-9]{1,60})\}\{(?P<den>[0-9]{1,60})\})"
 )
 
-# e.g. "\dfrac" in "\dfrac{1}{9}"; math-verify's normalization makes it "\frac".
-_OTHER_FRAC = re.compile(r"\\[dtc]frac")
 
 # math-verify's priority-50 "final answer ... is" patterns start with this (Unicode case folding
 # included: "ſ" matches "s"), e.g. "The FINAL ANSWER is".
@@ -192,8 +193,13 @@ def _final_answer_patterns() -> list[tuple[re.Pattern[str], int]]:
     ]
 
 
+@lru_cache(maxsize=256)
 def _normalized(latex: str, plain: bool) -> tuple[Any, str] | None:
-    """math-verify's ``normalize_latex`` of the matched group (``boxed="last"`` for pattern B)."""
+    """math-verify's ``normalize_latex`` of the matched group (``boxed="last"`` for pattern B).
+
+    Memoized like math-verify's own conversions (a gold answer is parsed once per response);
+    the results are a string and an immutable SymPy number, safe to share.
+    """
     from latex2sympy2_extended.latex2sympy2 import normalize_latex
     from latex2sympy2_extended.math_normalization import extract_boxed_content
 
@@ -251,7 +257,8 @@ def _number(latex: str) -> tuple[Any, str] | None:
     if latex == "0.5":
         normalized = "\\frac{1}{2}"
     elif "frac" in latex:
-        normalized = _OTHER_FRAC.sub(r"\\frac", latex, count=1)
+        normalized = latex.replace("\\dfrac", "\\frac").replace("\\tfrac", "\\frac")
+        normalized = normalized.replace("\\cfrac", "\\frac")
     else:
         normalized = latex
     value = number_value(normalized)
@@ -261,13 +268,19 @@ def _number(latex: str) -> tuple[Any, str] | None:
 def number_value(latex: str) -> Any:
     r"""``latex2sympy(latex)`` (as math-verify calls it) for a normalized plain number, or ``None``.
 
-    * ``-?[0-9]+`` is an ``Integer``;
+    * ``-?[0-9]+`` is an ``Integer``, also with ``^\circ`` or ``^{\circ}`` after it (degrees are
+      not converted: math-verify passes ``convert_degrees=False``);
+    * ``-?[1-9][0-9]{0,2}(,[0-9]{3})+`` (``1,000``) is the ``Integer`` without the commas
+      (latex2sympy reads a list of such groups as one number, ``comma_number_regex``);
     * ``-?[0-9]+\.[0-9]+`` a ``Float`` of the digits without leading zeros (latex2sympy's
       ``convert_number``; ``sympy.Number`` of a decimal string is that ``Float``);
     * ``-?\frac{a}{b}`` is ``Rational(a, b)`` (``b`` nonzero);
     * ``-?w\frac{a}{b}`` or ``-?w \frac{a}{b}`` with ``a > 0`` is a mixed number
       (``w + a/b``, latex2sympy's ``interpret_as_mixed_fractions``);
-    a leading ``-`` negates the whole number.
+    * ``n\%`` (``n`` an unsigned integer or decimal) is latex2sympy's percentage
+      ``Mul(n, UnevaluatedExpr(1/100))``, unevaluated; ``n\pi`` (``n`` an unsigned integer) is
+      ``Mul(n, pi)``, unevaluated;
+    a leading ``-`` negates the whole number (not a percentage or a multiple of pi).
 
     >>> number_value("-2\\frac{1}{4}")
     -9/4
@@ -281,6 +294,18 @@ def number_value(latex: str) -> Any:
 
     if m["int"] is not None:
         value = sympy.Integer(int(m["int"]))
+    elif m["grouped"] is not None:
+        value = sympy.Integer(int(m["grouped"].replace(",", "")))
+    elif m["percent"] is not None or m["pi"] is not None:
+        if m["sign"]:
+            return None  # the sign is multiplied in as a third factor
+        if m["pi"] is not None:
+            return sympy.Mul(sympy.Integer(int(m["pi"])), sympy.pi, evaluate=False)
+        from latex2sympy2_extended.latex2sympy2 import convert_to_pct
+
+        digits = m["percent"]
+        number = sympy.Float(digits.lstrip("0")) if "." in digits else sympy.Integer(int(digits))
+        return convert_to_pct(number)
     elif m["whole"] is not None:
         value = sympy.Float(f"{m['whole']}.{m['fraction']}".lstrip("0"))
     else:
@@ -293,3 +318,8 @@ def number_value(latex: str) -> Any:
                 return None  # not read as a mixed number: a product
             value = sympy.Rational(int(m["mixed"]) * value.q + value.p, value.q)
     return -value if m["sign"] == "-" else value
+
+
+def clear_caches() -> None:
+    """Forget the memoized normalizations."""
+    _normalized.cache_clear()

@@ -430,8 +430,10 @@ def _remote_latex(latex: str, parsing_timeout: Any) -> tuple[str, bytes]:
 
 
 def clear_caches() -> None:
-    """Forget the memoized LaTeX conversions (for benchmarks that must start cold)."""
+    """Forget the memoized LaTeX normalizations and conversions (for benchmarks that must start
+    cold)."""
     _LATEX_VALUES.clear()
+    _compat_fast.clear_caches()
 
 
 def _fast_verify(
@@ -562,12 +564,27 @@ def _floats_equal(g: Any, t: Any, float_rounding: Any) -> bool:
     """
     if g == t:
         return True
+    if _clearly_apart(g, t, float_rounding):
+        return False  # both rounded values differ, and so does g - t
     try:
         if g.round(float_rounding) == t.round(float_rounding):
             return True
     except Exception:  # what sympy_numeric_eq does with any Exception
         logger.debug("rounding failed", exc_info=True)
     return bool((g - t).is_zero)
+
+
+def _clearly_apart(a: Any, b: Any, float_rounding: Any) -> bool:
+    """Whether rounding *a* and *b* to ``float_rounding`` decimals (sympy's ``round``) cannot
+    make them equal: each moves by at most half a unit of the last place kept, so values more
+    than two units apart (well above the floats' own precision) stay apart.
+    """
+    if type(float_rounding) is not int or not 0 <= float_rounding <= 12:
+        return False
+    fa, fb = float(a), float(b)
+    if not (math.isfinite(fa) and math.isfinite(fb)):
+        return False
+    return abs(fa - fb) > 2 * 10.0**-float_rounding + 1e-12 * max(abs(fa), abs(fb))
 
 
 def _percent_float_equal(pct: Any, other: Any, float_rounding: Any) -> bool | None:
@@ -578,6 +595,8 @@ def _percent_float_equal(pct: Any, other: Any, float_rounding: Any) -> bool | No
     values agree: a clear difference is ``False``, a near-tie is left to math-verify.
     """
     value = pct / 100
+    if _clearly_apart(value, other, float_rounding):
+        return False
     try:
         if value.round(float_rounding) == other.round(float_rounding):
             return True
