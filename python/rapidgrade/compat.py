@@ -536,15 +536,16 @@ def _decide_pair(
             return _percent_float_equal(pct, other, float_rounding) if _finite(other, floating) else None
         return _percent_equal(g, t, g_pct, t_pct, rational)
     if (
-        g == t
-        and (strict or not g.free_symbols)
+        isinstance(g, sympy.Expr)
+        and not isinstance(g, sympy.MatrixExpr)
         and g is not sympy.nan
         and g is not sympy.zoo
-        and not isinstance(g, (sympy.MatrixBase, sympy.MatrixExpr))
+        and g == t
+        and (strict or not g.free_symbols)
     ):
-        # Equal trees: whatever the assignment/equation unwrapping does, it does to both, and
-        # sympy_str_eq then finds them equal (it rejects only nan and zoo). Without strict,
-        # free symbols are substituted in set order, which is left to math-verify.
+        # Equal expression trees (no relation, set, tuple or matrix, so no unwrapping or
+        # conversion applies): sympy_str_eq finds them equal; it rejects only nan and zoo.
+        # Without strict, free symbols are substituted in set order: left to math-verify.
         return True
     return None
 

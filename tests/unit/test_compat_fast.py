@@ -205,6 +205,11 @@ _number_item = st.one_of(
     st.decimals(min_value=-300, max_value=300, places=4, allow_nan=False).map(lambda d: sympy.Float(str(d))),
     st.integers(0, 300).map(lambda n: convert_to_pct(sympy.Integer(n))),
     st.sampled_from([sympy.Symbol("a"), sympy.Symbol("A"), sympy.Symbol("ab"), sympy.Symbol("e", real=True)]),
+    st.sampled_from([
+        sympy.Mul(7, sympy.pi, evaluate=False), 7 * sympy.pi, sympy.Symbol("x") + 1, sympy.Symbol("y") + 1,
+        sympy.Eq(sympy.Symbol("x"), 1), sympy.FiniteSet(1, 2), sympy.Interval(0, 1), sympy.nan, sympy.zoo,
+        sympy.oo, sympy.E, sympy.Float("1e400"), sympy.Mul(0, sympy.nan, evaluate=False),
+    ]),
     st.sampled_from(["1", " 1", "", "a", "25\\%", "0.5"]),
 )
 
