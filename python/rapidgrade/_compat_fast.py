@@ -4,33 +4,33 @@ emulated where its outcome is certain.
 math-verify's ``parse(text)`` with the default ``[LatexExtractionConfig(), ExprExtractionConfig()]``
 runs its extraction patterns by priority group (``math_verify/parser.py``,
 ``extract_target_from_pred``): within a group, every match of every pattern is sorted rightmost end
-first, and the first match whose LaTeX or expression *parses* gives the answer; the first matched
-string is appended (``fallback_mode="first_match"``). This module answers two shapes, and nothing
-else (``None`` means "ask math-verify"):
+first (then leftmost start, then pattern order), and the first match whose LaTeX or expression
+*parses* gives the answer; the first matched string is appended (``fallback_mode="first_match"``).
+:func:`extract_default` answers these shapes, and nothing else (``None``: ask math-verify):
 
-* a response whose priority-50 ``\boxed`` patterns decide (the model's ``\boxed{...}``): the
-  priority-0 patterns need the literal ``I hope`` and the other priority-50 patterns need
-  ``final answer`` (case-insensitive); when neither occurs, the match tried first is found by
-  :func:`rapidgrade._core.mv_boxed_winner`, which emulates those two regular expressions exactly
-  (including math-verify's sort);
-* a string that is exactly ``$X$`` (how the corpus gold answers are given to math-verify): the
-  inline-dollar pattern of the priority-300 group takes it whole, and no other pattern reaches its
-  last character.
+* a response whose priority-50 group decides (the model's ``\boxed{...}``). The priority-0
+  patterns need the literal ``I hope``: then nothing is decided here. The boxed match tried first
+  is found by :func:`rapidgrade._core.mv_boxed_winner`, which emulates math-verify's two boxed
+  regular expressions and their sort exactly (or says it cannot). When ``final answer`` occurs
+  (case-insensitive), math-verify's own two "final answer ... is" patterns are run and sorted
+  with it; a LaTeX "final answer" match may win, an expression one is left to math-verify;
+* a string that is exactly ``$X$`` (how gold answers are given to math-verify): with no
+  ``answer``, no unescaped ``$`` and no newline in it, the inline-dollar pattern of the
+  priority-300 group takes it whole, and every other match there ends earlier or starts later.
 
-In both, the matched LaTeX is normalized by math-verify (``normalize_latex``: ``\boxed`` content
-extracted, ``\dfrac`` made ``\frac``, ``0.5`` made ``\frac{1}{2}``, ...), and the result is
-predicted only when the boxed content (or ``X``) is a plain number of the grammar below, whose
-normalization and ``latex2sympy`` conversion are known exactly:
-
-* an integer ``-?[0-9]+`` (e.g. ``42``, ``-7``, ``007``): ``Integer``, string unchanged;
-* a decimal ``-?[0-9]+\.[0-9]+`` (e.g. ``3.25``): ``Float`` from the digits without leading zeros,
-  as latex2sympy's ``convert_number`` builds it (``sympy.Number`` of a decimal string is that ``Float``), string unchanged; ``0.5`` exactly is
-  normalized to ``\frac{1}{2}`` first (math-verify's ``nits``), so it is ``Rational(1, 2)``;
-* a fraction ``-?\(d|t|c)?frac{[0-9]+}{[0-9]+}`` with a nonzero denominator (e.g.
-  ``\dfrac{1}{9}``): ``Rational``, string with ``\frac``.
+The matched LaTeX group is normalized as math-verify does (``normalize_latex``: ``\boxed``
+content extracted, ``\dfrac`` made ``\frac``, ``0.5`` made ``\frac{1}{2}``, units and
+``\text{...}`` suffixes dropped, ...). For a box holding a plain number the normalization is
+emulated (it only touches ``\dfrac`` and ``0.5`` there); otherwise math-verify's function is
+called. The value is then predicted when the normalized LaTeX is a plain number
+(:func:`number_value`: integers, decimals, fractions, mixed numbers, grouped thousands, degrees,
+integer or decimal percentages, integer multiples of pi, built exactly as latex2sympy builds
+them); any other LaTeX is left to the caller, who has math-verify's ``parse_latex_cached``
+convert it in a worker.
 
 ``tests/unit/test_compat_fast.py`` checks every step against math-verify itself (the regular
-expressions, ``normalize_latex``, ``latex2sympy`` and the whole ``parse``), on generated inputs.
+expressions, ``normalize_latex``, ``latex2sympy`` and the whole ``parse``/``verify``), on generated
+inputs, and ``tests/parity/test_compat_corpus.py`` on the 800 corpus pairs.
 """
 
 from __future__ import annotations
@@ -80,6 +80,7 @@ def extract_default(text: str) -> tuple[Any, str] | None:
     math-verify's ``parse_latex_cached``: if that succeeds, its result is math-verify's answer.
     Plain numbers (see :func:`number_value`) are predicted here, others are not.
 
+    >>> from rapidgrade._compat_fast import extract_default
     >>> extract_default("So the answer is \\[ \\boxed{\\dfrac{1}{9}} \\]")
     (1/9, '\\frac{1}{9}')
     >>> extract_default("$0.5$")
@@ -282,6 +283,7 @@ def number_value(latex: str) -> Any:
       ``Mul(n, pi)``, unevaluated;
     a leading ``-`` negates the whole number (not a percentage or a multiple of pi).
 
+    >>> from rapidgrade._compat_fast import number_value
     >>> number_value("-2\\frac{1}{4}")
     -9/4
     >>> number_value("0.50")

@@ -29,9 +29,12 @@ True
 
 The fast path. ``verify`` first asks :func:`_fast_verify` and ``parse`` asks :func:`_fast_parse`;
 each answers only where it is *proven* to agree with math-verify and returns ``None`` otherwise.
-Under the default configs they cover responses whose ``\boxed{...}`` holds a plain number
-(integer, decimal or fraction), golds given as ``$X$``, plain integers, and ``verify`` on lists of
-strings and SymPy numbers (:mod:`rapidgrade._compat_fast`).
+Under the default configs ``parse`` covers responses whose ``\boxed{...}`` (or LaTeX "final
+answer ... is") decides, golds given as ``$X$``, and plain integers (:mod:`rapidgrade._compat_fast`
+finds math-verify's match and normalizes it; plain numbers are built here, other LaTeX is
+converted by math-verify's ``parse_latex_cached`` in a worker and memoized). ``verify`` decides
+strings, numbers, integer percentages, symbols against atoms, and equal expression trees in
+process, with math-verify's own comparison steps; every other pair goes to math-verify.
 """
 
 from __future__ import annotations
