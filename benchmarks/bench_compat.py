@@ -30,18 +30,12 @@ def load(path: Path) -> list[tuple[str, str]]:
     return [("$" + row["gold"] + "$", row["response"]) for row in rows]
 
 
-def median_rate(
-    run: Callable[[], list[bool]], pairs: int, repeats: int, before: Callable[[], None] | None = None
-) -> tuple[float, list[bool]]:
-    times = []
-    verdicts: list[bool] = []
-    for _ in range(repeats):
-        if before is not None:
-            before()  # e.g. forget memoized results, so that every repeat does the same work
-        start = time.perf_counter()
-        verdicts = run()
-        times.append(time.perf_counter() - start)
-    return pairs / statistics.median(times), verdicts
+def timed(run: Callable[[], list[bool]], before: Callable[[], None] | None = None) -> tuple[float, list[bool]]:
+    if before is not None:
+        before()  # e.g. forget memoized results, so that every repeat does the same work
+    start = time.perf_counter()
+    verdicts = run()
+    return time.perf_counter() - start, verdicts
 
 
 def main() -> int:
@@ -77,9 +71,19 @@ def main() -> int:
     # rapidgrade memoizes LaTeX conversions as math-verify does (its lru_cache of 20 entries);
     # the memo is emptied before each timed repeat so that no repeat reuses an earlier one.
     cold = rapidgrade.compat.clear_caches
-    peer_rate, peer_verdicts = median_rate(peer, len(data), args.repeats)
-    ours_rate, ours_verdicts = median_rate(ours, len(data), args.repeats, cold)
-    threads_rate, threads_verdicts = median_rate(ours_threads, len(data), args.repeats, cold)
+    # The runs are interleaved, one of each per repeat, so that a change in the machine's load
+    # (other processes share its cores) affects both sides alike.
+    times: dict[str, list[float]] = {"peer": [], "ours": [], "threads": []}
+    for _ in range(args.repeats):
+        seconds, peer_verdicts = timed(peer)
+        times["peer"].append(seconds)
+        seconds, ours_verdicts = timed(ours, cold)
+        times["ours"].append(seconds)
+        seconds, threads_verdicts = timed(ours_threads, cold)
+        times["threads"].append(seconds)
+    peer_rate, ours_rate, threads_rate = (
+        len(data) / statistics.median(times[key]) for key in ("peer", "ours", "threads")
+    )
     workers = rapidgrade._pool.default_pool().workers
 
     disagreements = sum(a != b for a, b in zip(peer_verdicts, ours_verdicts))
