@@ -313,9 +313,12 @@ def _fast_parse(
 ) -> list[Any] | None:
     r"""``math_verify.parse(pred, ...)`` where it is certain without math-verify, else ``None``.
 
-    Covered, with the default ``[LatexExtractionConfig(), ExprExtractionConfig()]``: a response
-    whose ``\boxed{...}`` decides and holds a plain number, and a string that is exactly ``$X$``
-    with ``X`` a plain number (see :mod:`rapidgrade._compat_fast`); and, with the default config or
+    Covered, with the default ``[LatexExtractionConfig(), ExprExtractionConfig()]`` (or
+    ``[LatexExtractionConfig()]``): a response whose ``\boxed{...}`` (or LaTeX "final answer ...
+    is") match decides, and a string that is exactly ``$X$`` (see :mod:`rapidgrade._compat_fast`);
+    the value is built here for plain numbers, and otherwise is math-verify's
+    ``parse_latex_cached`` of the normalized LaTeX, computed in a worker (:func:`_latex_value`;
+    if it fails, ``None``: math-verify would go on to other matches). With the default config or
     ``[ExprExtractionConfig()]``, *pred* a plain integer (``"42"``, ``"-7"``): no LaTeX pattern can
     match such a string (every one needs ``$``, ``\(``, ``\[`` or ``\boxed``), and math-verify's
     number pattern takes it whole, so math-verify returns ``[Number(pred), pred]``
@@ -334,20 +337,26 @@ def _fast_parse(
         return None
     if parsing_timeout is not None and type(parsing_timeout) is not int:
         return None
-    if extraction_config is DEFAULT_EXTRACTION_CONFIG:
-        default = True
-    else:
+    latex = expr = True  # which of the default configs are given (in the default order)
+    if extraction_config is not DEFAULT_EXTRACTION_CONFIG:
         if not isinstance(extraction_config, (list, tuple)):
             return None
         configs = list(extraction_config)
         if any(type(c) not in (LatexExtractionConfig, ExprExtractionConfig) for c in configs):
             return None  # subclasses may change behaviour
-        default = configs == _DEFAULT_CONFIG_LIST
-        if not default and configs != [ExprExtractionConfig()]:
+        if configs == _DEFAULT_CONFIG_LIST:
+            pass
+        elif configs == [LatexExtractionConfig()]:
+            expr = False
+        elif configs == [ExprExtractionConfig()]:
+            latex = False
+        else:
             return None
-    found = _compat_fast.extract_default(pred) if default else None
+    # Without the expression config, its patterns are absent: extract_default only relies on
+    # them not winning (it declines when the expression "final answer" pattern would).
+    found = _compat_fast.extract_default(pred) if latex else None
     if found is None:
-        if _PLAIN_INTEGER.fullmatch(pred) is None:
+        if not expr or _PLAIN_INTEGER.fullmatch(pred) is None:
             return None
         from sympy import Number
 

@@ -187,9 +187,14 @@ def _mv_parse(text: str) -> list[Any]:
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(shape=st.sampled_from(_SHAPES), answer=_answer, gold=_answer)
-def test_parse_and_verify_equal_math_verify(shape: str, answer: str, gold: str) -> None:
+@given(shape=st.sampled_from(_SHAPES), answer=_answer, gold=_answer, latex_only=st.booleans())
+def test_parse_and_verify_equal_math_verify(shape: str, answer: str, gold: str, latex_only: bool) -> None:
     text = shape.format(answer, answer)
+    if latex_only:
+        config = [math_verify.LatexExtractionConfig()]
+        ours_latex, reference_latex = rapidgrade.parse(text, config), math_verify.parse(text, config)
+        assert len(ours_latex) == len(reference_latex)
+        assert all(_same(a, b) if not isinstance(a, str) else a == b for a, b in zip(ours_latex, reference_latex))
     ours, reference = rapidgrade.parse(text), _mv_parse(text)
     assert len(ours) == len(reference)
     assert all(_same(a, b) if not isinstance(a, str) else a == b for a, b in zip(ours, reference))
