@@ -70,6 +70,6 @@ def test_most_pairs_need_no_worker(
     for row, ref in pairs:
         verdict = rapidgrade.verify(rapidgrade.parse("$" + row["gold"] + "$"), rapidgrade.parse(row["response"]))
         assert verdict is ref["math_verify"], row["id"]
-    # 800 pairs are 2,400 calls; today about 35 reach a worker (unusual answers, chained
-    # environments, distinct LaTeX conversions, symbolic comparisons).
-    assert len(calls) <= 80, sorted(set(calls))
+    # 800 pairs are 2,400 calls; today about 10 reach a worker (a chained environment, the
+    # distinct non-numeric LaTeX answers such as 4a-2, symbolic comparisons that differ).
+    assert len(calls) <= 30, calls
