@@ -66,9 +66,12 @@ _MAX_BOXED_CONTENT = 200
 
 # Largest LaTeX group normalized here with math-verify's normalize_latex, its number of boxes,
 # and the longest text its regular expressions are run on (the boxed content).
-_MAX_GROUP = 50_000
+_MAX_GROUP = 20_000
 _MAX_BOXES = 16
 _MAX_NORMALIZE = 4000
+
+# Longest LaTeX group whose normalization is memoized.
+_MAX_MEMOIZED = 2000
 
 
 def extract_default(text: str) -> tuple[Any, str] | None:
@@ -194,13 +197,23 @@ def _final_answer_patterns() -> list[tuple[re.Pattern[str], int]]:
     ]
 
 
-@lru_cache(maxsize=256)
 def _normalized(latex: str, plain: bool) -> tuple[Any, str] | None:
     """math-verify's ``normalize_latex`` of the matched group (``boxed="last"`` for pattern B).
 
-    Memoized like math-verify's own conversions (a gold answer is parsed once per response);
-    the results are a string and an immutable SymPy number, safe to share.
+    Short groups are memoized like math-verify's own conversions (a gold answer is parsed once
+    per response); the results are a string and an immutable SymPy number, safe to share.
     """
+    if len(latex) <= _MAX_MEMOIZED:
+        return _normalized_memo(latex, plain)
+    return _normalize_now(latex, plain)
+
+
+@lru_cache(maxsize=256)
+def _normalized_memo(latex: str, plain: bool) -> tuple[Any, str] | None:
+    return _normalize_now(latex, plain)
+
+
+def _normalize_now(latex: str, plain: bool) -> tuple[Any, str] | None:
     from latex2sympy2_extended.latex2sympy2 import normalize_latex
     from latex2sympy2_extended.math_normalization import extract_boxed_content
 
@@ -324,4 +337,4 @@ def number_value(latex: str) -> Any:
 
 def clear_caches() -> None:
     """Forget the memoized normalizations."""
-    _normalized.cache_clear()
+    _normalized_memo.cache_clear()
