@@ -102,16 +102,19 @@ def extract_default(text: str) -> tuple[Any, str] | None:
     else:
         has_final_answer = _FINAL_ANSWER.search(text) is not None
     status, plain, latex, start, end = _core.mv_boxed_winner(text)
-    if status == "unknown":
+    if status == "unknown" or (status == "found" and not isinstance(latex, str)):
         return None
     if has_final_answer:
-        first = _first_final_answer(text, start, end, plain) if status == "found" else _first_final_answer(text)
+        if status == "found":
+            first = _first_final_answer(text, start, end, plain)
+        else:
+            first = _first_final_answer(text)
         if first is not None:
             # A "final answer ... is" match sorts first; only its LaTeX form is handled.
             return _from_final_answer(first) if first is not _EXPRESSION else None
         if status != "found":
             return None
-    if status == "found":
+    if status == "found" and isinstance(latex, str):
         return _from_latex(latex, plain)
     # "$X$": the inline-dollar pattern (priority 300) matches all of it when X holds no "$" but
     # escaped ones, no

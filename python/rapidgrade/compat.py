@@ -534,12 +534,16 @@ def _decide_pair(
     if isinstance(g, (rational, floating)) and isinstance(t, (rational, floating)):
         if _finite(g, floating) and _finite(t, floating):
             return _floats_equal(g, t, float_rounding)
-        return _numbers_equal(g, t, float_rounding, numeric_precision, allow_set_relation_comp, strict, raise_on_error)
+        return _numbers_equal(
+            g, t, float_rounding, numeric_precision, allow_set_relation_comp, strict, raise_on_error
+        )
     atom = (sympy.Symbol, sympy.Number)
     if isinstance(g, atom) and isinstance(t, atom):
         # A symbol against a symbol or a number: sympy_compare_symbols compares names or
         # strings; with strict=False a lone symbol is renamed first. No simplify is reached.
-        return _numbers_equal(g, t, float_rounding, numeric_precision, allow_set_relation_comp, strict, raise_on_error)
+        return _numbers_equal(
+            g, t, float_rounding, numeric_precision, allow_set_relation_comp, strict, raise_on_error
+        )
     g_pct, t_pct = _integer_percent(g, sympy), _integer_percent(t, sympy)
     if g_pct is not None or t_pct is not None:
         other = t if g_pct is not None else g
