@@ -110,15 +110,20 @@ def test_boxed_winner_on_junk_and_huge_inputs() -> None:
 
 _digits = st.from_regex(r"[0-9]{1,25}", fullmatch=True)
 _sign = st.sampled_from(["", "-"])
+_lead = st.from_regex(r"[0-9]{1,4}", fullmatch=True)  # may start with 0: not a grouped number
+_unsigned = st.from_regex(r"[0-9]{1,6}(\.[0-9]{1,4})?", fullmatch=True)
 _grouped = st.lists(st.from_regex(r"[0-9]{3}", fullmatch=True), min_size=1, max_size=4).map(",".join)
 _normalized_numbers = st.one_of(
     st.builds(lambda s, d: s + d, _sign, _digits),
     st.builds(lambda s, d, c: s + d + c, _sign, _digits, st.sampled_from(["^\\circ", "^{\\circ}"])),
-    st.builds(lambda s, d, g: f"{s}{d},{g}", _sign, st.from_regex(r"[0-9]{1,4}", fullmatch=True), _grouped),
-    st.builds(lambda s, d, u: f"{s}{d}{u}", _sign, st.from_regex(r"[0-9]{1,6}(\.[0-9]{1,4})?", fullmatch=True), st.sampled_from(["\\%", "\\pi", " \\%"])),
+    st.builds(lambda s, d, g: f"{s}{d},{g}", _sign, _lead, _grouped),
+    st.builds(lambda s, d, u: f"{s}{d}{u}", _sign, _unsigned, st.sampled_from(["\\%", "\\pi", " \\%"])),
     st.builds(lambda s, a, b: f"{s}{a}.{b}", _sign, _digits, _digits),
     st.builds(lambda s, a, b: f"{s}\\frac{{{a}}}{{{b}}}", _sign, _digits, _digits),
-    st.builds(lambda s, w, sp, a, b: f"{s}{w}{sp}\\frac{{{a}}}{{{b}}}", _sign, _digits, st.sampled_from(["", " "]), _digits, _digits),
+    st.builds(
+        lambda s, w, sp, a, b: f"{s}{w}{sp}\\frac{{{a}}}{{{b}}}",
+        _sign, _digits, st.sampled_from(["", " "]), _digits, _digits,
+    ),
 )
 
 
