@@ -73,3 +73,18 @@ def test_most_pairs_need_no_worker(
     # 800 pairs are 2,400 calls; today about 10 reach a worker (a chained environment, the
     # distinct non-numeric LaTeX answers such as 4a-2, symbolic comparisons that differ).
     assert len(calls) <= 30, calls
+
+
+def test_parse_results_equal_math_verify_own(pairs: list[tuple[dict[str, Any], dict[str, Any]]]) -> None:
+    """The objects themselves (type, tree, precision), against math-verify run here."""
+    import math_verify
+    import sympy
+
+    texts = sorted({"$" + row["gold"] + "$" for row, _ in pairs}) + [row["response"] for row, _ in pairs]
+    for text in texts:
+        ours, reference = rapidgrade.parse(text), math_verify.parse(text)
+        assert ours == reference, text
+        assert [type(x) for x in ours] == [type(x) for x in reference], text
+        assert [x if isinstance(x, str) else sympy.srepr(x) for x in ours] == [
+            x if isinstance(x, str) else sympy.srepr(x) for x in reference
+        ], text
