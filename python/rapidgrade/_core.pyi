@@ -106,3 +106,6 @@ def absa_score(
     transitions: Iterable[tuple[int, int]],
     threads: int | None = None,
 ) -> dict[str, _Any]: ...
+
+# mvcompat
+def mv_boxed_winner(text: str | bytes) -> tuple[str, bool, str | bytes | None, int, int]: ...

@@ -29,8 +29,12 @@ True
 
 The fast path. ``verify`` first asks :func:`_fast_verify` and ``parse`` asks :func:`_fast_parse`;
 each answers only where it is *proven* to agree with math-verify and returns ``None`` otherwise.
-Today they cover plain integers under the default configs (``parse("42")``, and ``verify`` on
-lists of SymPy integers and strings); the native expression engine will widen them later.
+Under the default configs ``parse`` covers responses whose ``\boxed{...}`` (or LaTeX "final
+answer ... is") decides, golds given as ``$X$``, and plain integers (:mod:`rapidgrade._compat_fast`
+finds math-verify's match and normalizes it; plain numbers are built here, other LaTeX is
+converted by math-verify's ``parse_latex_cached`` in a worker and memoized). ``verify`` decides
+strings, numbers, integer percentages, symbols against atoms, and equal expression trees in
+process, with math-verify's own comparison steps; every other pair goes to math-verify.
 """
 
 from __future__ import annotations
@@ -40,6 +44,8 @@ import math
 import pickle
 import re
 import sys
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from itertools import product
 from typing import Any, Literal, Union
@@ -48,7 +54,7 @@ from latex2sympy2_extended.latex2sympy2 import NormalizationConfig
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, StringExtractionConfig
 from math_verify.errors import TimeoutException
 
-from rapidgrade import _transport
+from rapidgrade import _compat_fast, _transport
 from rapidgrade._pool import TaskResult, default_pool
 
 __all__ = [
@@ -148,7 +154,7 @@ def parse(
         "parsing_timeout": parsing_timeout,
         "raise_on_error": raise_on_error,
     }
-    fast = _fast_parse(pred, extraction_config, fallback_mode, extraction_mode)
+    fast = _fast_parse(pred, extraction_config, fallback_mode, extraction_mode, parsing_timeout)
     if fast is not None:
         return ParseResult(fast, source=pred, options=options)
 
@@ -295,37 +301,151 @@ def _remote_verify(payload: bytes, kwargs: dict[str, Any]) -> tuple[str, Any]:
 # e.g. "42", "-7", "0"
 _PLAIN_INTEGER = re.compile(r"-?[1-9][0-9]{0,17}|0")
 
+_DEFAULT_CONFIG_LIST = list(DEFAULT_EXTRACTION_CONFIG)
+
 
 def _fast_parse(
-    pred: Any, extraction_config: Any, fallback_mode: Any, extraction_mode: Any
+    pred: Any,
+    extraction_config: Any,
+    fallback_mode: Any,
+    extraction_mode: Any,
+    parsing_timeout: Any = 5,
 ) -> list[Any] | None:
-    """``math_verify.parse(pred, ...)`` where it is certain without math-verify, else ``None``.
+    r"""``math_verify.parse(pred, ...)`` where it is certain without math-verify, else ``None``.
 
-    Covered: *pred* is a plain integer (``"42"``, ``"-7"``) and the config is the default
-    ``[LatexExtractionConfig(), ExprExtractionConfig()]`` or ``[ExprExtractionConfig()]``.
-    No LaTeX pattern can match such a string (every one needs ``$``, ``\\(``, ``\\[`` or
-    ``\\boxed``), and math-verify's number pattern takes it whole, so math-verify returns
-    ``[Number(pred), pred]`` (``[Number(pred)]`` without fallback). ``tests/unit/test_compat.py``
-    checks this against math-verify itself.
+    Covered, with the default ``[LatexExtractionConfig(), ExprExtractionConfig()]`` (or
+    ``[LatexExtractionConfig()]``): a response whose ``\boxed{...}`` (or LaTeX "final answer ...
+    is") match decides, and a string that is exactly ``$X$`` (see :mod:`rapidgrade._compat_fast`);
+    the value is built here for plain numbers, and otherwise is math-verify's
+    ``parse_latex_cached`` of the normalized LaTeX, computed in a worker (:func:`_latex_value`;
+    if it fails, ``None``: math-verify would go on to other matches). With the default config or
+    ``[ExprExtractionConfig()]``, *pred* a plain integer (``"42"``, ``"-7"``): no LaTeX pattern can
+    match such a string (every one needs ``$``, ``\(``, ``\[`` or ``\boxed``), and math-verify's
+    number pattern takes it whole, so math-verify returns ``[Number(pred), pred]``
+    (``[Number(pred)]`` without fallback). When the first match parses, ``extraction_mode`` makes
+    no difference. ``parsing_timeout`` must be ``None`` or an ``int``: math-verify's
+    ``signal.alarm`` rejects any other positive limit, and then ``parse`` returns ``[]``.
+    ``tests/unit/test_compat.py`` and ``tests/unit/test_compat_fast.py`` check this against
+    math-verify itself.
     """
-    if type(pred) is not str or _PLAIN_INTEGER.fullmatch(pred) is None:
+    if type(pred) is not str:
         return None
     if fallback_mode not in ("first_match", "no_fallback") or extraction_mode not in (
         "first_match",
         "any_match",
     ):
         return None
-    if not isinstance(extraction_config, (list, tuple)):
+    if parsing_timeout is not None and type(parsing_timeout) is not int:
         return None
-    configs = list(extraction_config)
-    if configs != list(DEFAULT_EXTRACTION_CONFIG) and configs != [ExprExtractionConfig()]:
-        return None
-    if any(type(c) not in (LatexExtractionConfig, ExprExtractionConfig) for c in configs):
-        return None  # subclasses may change behaviour
-    from sympy import Number
+    latex = expr = True  # which of the default configs are given (in the default order)
+    if extraction_config is not DEFAULT_EXTRACTION_CONFIG:
+        if not isinstance(extraction_config, (list, tuple)):
+            return None
+        configs = list(extraction_config)
+        if any(type(c) not in (LatexExtractionConfig, ExprExtractionConfig) for c in configs):
+            return None  # subclasses may change behaviour
+        if configs == _DEFAULT_CONFIG_LIST:
+            pass
+        elif configs == [LatexExtractionConfig()]:
+            expr = False
+        elif configs == [ExprExtractionConfig()]:
+            latex = False
+        else:
+            return None
+    # Without the expression config, its patterns are absent: extract_default only relies on
+    # them not winning (it declines when the expression "final answer" pattern would).
+    found = _compat_fast.extract_default(pred) if latex else None
+    if found is None:
+        if not expr or _PLAIN_INTEGER.fullmatch(pred) is None:
+            return None
+        from sympy import Number
 
-    number = Number(pred)
-    return [number, pred] if fallback_mode == "first_match" else [number]
+        found = (Number(pred), pred)
+    value, matched = found
+    if value is None:
+        value = _latex_value(matched, parsing_timeout)
+        if value is None:
+            return None
+    return [value, matched] if fallback_mode == "first_match" else [value]
+
+
+class _ValueCache:
+    """A small thread-safe LRU memo of ``parse_latex_cached(latex)`` results from the workers.
+
+    The same role as math-verify's own ``lru_cache`` on that function: a gold answer is parsed
+    once per sampled response, and models repeat their final answers. Only immutable SymPy
+    objects (``Basic``) are kept, so a cached object can be shared by several parse results.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Any:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: str, value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+_LATEX_VALUES = _ValueCache(256)
+
+
+def _latex_value(latex: str, parsing_timeout: Any) -> Any:
+    """math-verify's ``parse_latex_cached(latex)``, computed in a worker, or ``None`` on failure.
+
+    A failure (an exception, a timeout, ``None``) makes math-verify go on to its next match, so
+    the caller then leaves the whole parse to math-verify.
+    """
+    cached = _LATEX_VALUES.get(latex)
+    if cached is not None:
+        return cached
+    outcome = default_pool().run(
+        _remote_latex, (latex, parsing_timeout), timeout=_backstop(parsing_timeout, 1)
+    )
+    if outcome.status != "ok" or outcome.value[0] != "ok":
+        return None
+    (value,) = _transport.loads(outcome.value[1])
+    from sympy import Basic
+
+    if isinstance(value, Basic):
+        _LATEX_VALUES.put(latex, value)
+        return value
+    return None
+
+
+def _remote_latex(latex: str, parsing_timeout: Any) -> tuple[str, bytes]:
+    """Worker side of :func:`_latex_value`, under math-verify's own time limit."""
+    from math_verify.parser import parse_latex_cached
+    from math_verify.utils import timeout
+
+    try:
+        value = timeout(timeout_seconds=parsing_timeout)(parse_latex_cached)(latex)
+    except BaseException as err:  # noqa: BLE001 - any failure sends the caller to math-verify
+        return "fail", type(err).__name__.encode()
+    if value is None:
+        return "fail", b"None"
+    return "ok", _transport.dumps([value])
+
+
+def clear_caches() -> None:
+    """Forget the memoized LaTeX normalizations and conversions (for benchmarks that must start
+    cold)."""
+    _LATEX_VALUES.clear()
+    _compat_fast.clear_caches()
 
 
 def _fast_verify(
@@ -342,14 +462,19 @@ def _fast_verify(
     """``math_verify.verify(gold, target, ...)`` where it is certain, else ``None``.
 
     Covered: every element on both sides (after math-verify's wrapping of a non-list in a list)
-    is a ``str`` or a SymPy ``Integer``. math-verify then decides each pair as follows, and any
-    pair that matches makes the answer ``True``:
+    is a ``str`` or a SymPy number of type ``Rational`` (``Integer`` included) or ``Float``.
+    math-verify decides each pair in ``compare_single_extraction``, and any pair that matches
+    makes the answer ``True``:
 
-    * integer and integer: ``sympy_expr_eq`` finds them equal by ``a == b`` (then its numeric
-      comparison of two integers is again ``a == b``, and ``simplify(a - b)`` is a nonzero integer
-      when they differ), whatever ``float_rounding``, ``numeric_precision`` or ``strict`` say;
+    * two rationals: ``sympy_expr_eq`` finds them equal by ``a == b``; when they differ, its
+      numeric comparison of two rationals is again ``a == b`` and ``simplify(a - b)`` is a nonzero
+      rational, so they are unequal, whatever ``float_rounding``, ``numeric_precision``,
+      ``strict`` or ``allow_set_relation_comp`` say (no free symbols, no relations, no sets);
+    * a float and a number: math-verify's own ``sympy_expr_eq`` is called here, in process (it
+      rounds and compares numbers, which cannot hang; no alarm is needed); an exception counts as
+      ``False``, or is raised with ``raise_on_error``, as in math-verify;
     * string and string: equal after ``strip()`` and not empty;
-    * string and integer: never equal.
+    * string and number: never equal.
 
     The time limit only matters when math-verify cannot arm it: ``signal.alarm`` accepts only an
     ``int``, so any other positive limit makes every comparison fail, and that case is left to
@@ -364,23 +489,197 @@ def _fast_verify(
             return None
     golds = list(gold) if isinstance(gold, list) else [gold]
     targets = list(target) if isinstance(target, list) else [target]
-    sympy = sys.modules.get("sympy")  # a SymPy integer cannot exist unless SymPy is loaded
-    integer_type = sympy.Integer if sympy is not None else None
-
-    def simple(x: Any) -> bool:
-        return type(x) is str or (integer_type is not None and isinstance(x, integer_type))
-
-    if not all(simple(x) for x in golds) or not all(simple(x) for x in targets):
+    sympy = sys.modules.get("sympy")  # a SymPy object cannot exist unless SymPy is loaded
+    if sympy is None:
+        if all(type(x) is str for x in golds) and all(type(x) is str for x in targets):
+            return any(_strings_equal(g, t) for g, t in product(golds, targets))
         return None
+    basic = sympy.Basic
+    for x in (*golds, *targets):
+        if type(x) is not str and not isinstance(x, basic):
+            return None  # other objects (Python numbers, matrices): left to math-verify
     for g, t in product(golds, targets):
-        if type(g) is str and type(t) is str:
-            g_text, t_text = g.strip(), t.strip()
-            if g_text and t_text and g_text == t_text:
-                return True
-        elif type(g) is not str and type(t) is not str:
-            if g == t:
-                return True
+        decided = _decide_pair(
+            g, t, sympy, float_rounding, numeric_precision, allow_set_relation_comp, strict, raise_on_error
+        )
+        if decided is None:
+            return None
+        if decided:
+            return True
     return False
+
+
+def _strings_equal(g: str, t: str) -> bool:
+    g_text, t_text = g.strip(), t.strip()
+    return bool(g_text) and g_text == t_text
+
+
+def _decide_pair(
+    g: Any,
+    t: Any,
+    sympy: Any,
+    float_rounding: Any,
+    numeric_precision: Any,
+    allow_set_relation_comp: Any,
+    strict: Any,
+    raise_on_error: Any,
+) -> bool | None:
+    """math-verify's ``compare_single_extraction(g, t)`` where it is certain, else ``None``."""
+    g_str, t_str = type(g) is str, type(t) is str
+    if g_str or t_str:
+        return _strings_equal(g, t) if g_str and t_str else False
+    rational, floating = sympy.Rational, sympy.Float
+    if isinstance(g, rational) and isinstance(t, rational):
+        return bool(g == t)
+    if isinstance(g, (rational, floating)) and isinstance(t, (rational, floating)):
+        if _finite(g, floating) and _finite(t, floating):
+            return _floats_equal(g, t, float_rounding)
+        return _numbers_equal(
+            g, t, float_rounding, numeric_precision, allow_set_relation_comp, strict, raise_on_error
+        )
+    atom = (sympy.Symbol, sympy.Number)
+    if isinstance(g, atom) and isinstance(t, atom):
+        # A symbol against a symbol or a number: sympy_compare_symbols compares names or
+        # strings; with strict=False a lone symbol is renamed first. No simplify is reached.
+        return _numbers_equal(
+            g, t, float_rounding, numeric_precision, allow_set_relation_comp, strict, raise_on_error
+        )
+    g_pct, t_pct = _integer_percent(g, sympy), _integer_percent(t, sympy)
+    if g_pct is not None or t_pct is not None:
+        other = t if g_pct is not None else g
+        if isinstance(other, floating) and (g_pct is None or t_pct is None):
+            pct = g_pct if g_pct is not None else t_pct
+            return _percent_float_equal(pct, other, float_rounding) if _finite(other, floating) else None
+        return _percent_equal(g, t, g_pct, t_pct, rational)
+    if (
+        isinstance(g, sympy.Expr)
+        and not isinstance(g, sympy.MatrixExpr)
+        and g is not sympy.nan
+        and g is not sympy.zoo
+        and g == t
+        and (strict or not g.free_symbols)
+    ):
+        # Equal expression trees (no relation, set, tuple or matrix, so no unwrapping or
+        # conversion applies): sympy_str_eq finds them equal; it rejects only nan and zoo.
+        # Without strict, free symbols are substituted in set order: left to math-verify.
+        return True
+    return None
+
+
+def _finite(x: Any, floating: Any) -> bool:
+    """A rational, or a Float of finite value (sympy turns nan and infinities into singletons)."""
+    return not isinstance(x, floating) or math.isfinite(float(x))
+
+
+def _floats_equal(g: Any, t: Any, float_rounding: Any) -> bool:
+    """math-verify's ``sympy_expr_eq`` on two finite numbers, at least one a ``Float``.
+
+    The steps, in its order: ``sympy_str_eq`` (``g == t``); ``sympy_numeric_eq``, which for a
+    Float rounds both (``doit`` leaves numbers alone) and returns that comparison, an exception
+    counting as ``False``; ``sympy_symbolic_eq``, ``simplify(g - t).is_zero``, where ``g - t`` is
+    a number, which ``simplify`` returns as it is (zero, or an atom), so ``(g - t).is_zero``.
+    """
+    if g == t:
+        return True
+    if _clearly_apart(g, t, float_rounding):
+        return False  # both rounded values differ, and so does g - t
+    try:
+        if g.round(float_rounding) == t.round(float_rounding):
+            return True
+    except Exception:  # what sympy_numeric_eq does with any Exception
+        logger.debug("rounding failed", exc_info=True)
+    return bool((g - t).is_zero)
+
+
+def _clearly_apart(a: Any, b: Any, float_rounding: Any) -> bool:
+    """Whether rounding *a* and *b* to ``float_rounding`` decimals (sympy's ``round``) cannot
+    make them equal: each moves by at most half a unit of the last place kept, so values more
+    than two units apart (well above the floats' own precision) stay apart.
+    """
+    if type(float_rounding) is not int or not 0 <= float_rounding <= 12:
+        return False
+    fa, fb = float(a), float(b)
+    if not (math.isfinite(fa) and math.isfinite(fb)):
+        return False
+    return abs(fa - fb) > 2 * 10.0**-float_rounding + 1e-12 * max(abs(fa), abs(fb))
+
+
+def _percent_float_equal(pct: Any, other: Any, float_rounding: Any) -> bool | None:
+    """math-verify on ``pct%`` (an integer percentage) against a finite ``Float``.
+
+    ``sympy_numeric_eq`` rounds ``pct/100`` (``doit`` evaluates the percentage) and the float,
+    and when that fails ``simplify`` of the unevaluated difference can only be zero if the
+    values agree: a clear difference is ``False``, a near-tie is left to math-verify.
+    """
+    value = pct / 100
+    if _clearly_apart(value, other, float_rounding):
+        return False
+    try:
+        if value.round(float_rounding) == other.round(float_rounding):
+            return True
+    except Exception:  # what sympy_numeric_eq does with any Exception
+        logger.debug("rounding failed", exc_info=True)
+    difference = abs(float(value) - float(other))
+    return False if difference > 1e-6 * max(1.0, abs(float(other))) else None
+
+
+def _integer_percent(x: Any, sympy: Any) -> Any:
+    """``p`` when *x* is latex2sympy's percentage ``p * UnevaluatedExpr(1/100)`` of an Integer."""
+    if type(x) is sympy.Mul and len(x.args) == 2:
+        first, second = x.args
+        if isinstance(first, sympy.Integer) and type(second) is sympy.UnevaluatedExpr:
+            if second.args == (sympy.Rational(1, 100),):
+                return first
+    return None
+
+
+def _percent_equal(g: Any, t: Any, g_pct: Any, t_pct: Any, rational: Any) -> bool | None:
+    """math-verify on a percentage ``p%`` of an integer against a rational or another such.
+
+    ``sympy_numeric_eq`` compares ``p`` itself with an integer (so ``25%`` equals ``25``, a known
+    bug kept here), ``p/100`` with another rational; two percentages by ``p``. When that fails,
+    ``simplify(a - b).is_zero`` can only hold if the values are equal: ``p/100`` against an
+    integer equal to it (``100%`` and ``1``) is left to math-verify.
+    """
+    if g_pct is not None and t_pct is not None:
+        return bool(g_pct == t_pct)
+    pct, other = (g_pct, t) if g_pct is not None else (t_pct, g)
+    if not isinstance(other, rational):
+        return None
+    value = pct / 100
+    if other.is_Integer:
+        if pct == other:
+            return True
+        return None if value == other else False
+    return bool(value == other)
+
+
+def _numbers_equal(
+    gold: Any,
+    target: Any,
+    float_rounding: Any,
+    numeric_precision: Any,
+    allow_set_relation_comp: Any,
+    strict: Any,
+    raise_on_error: Any,
+) -> bool:
+    """math-verify's ``sympy_expr_eq`` on two SymPy atoms, in process, without its alarm.
+
+    Only called where it cannot take long: numbers with a ``Float`` (rounding, then at most
+    ``simplify`` of a number), or symbols against symbols or numbers (name comparison).
+    """
+    from math_verify.grader import sympy_expr_eq
+
+    try:
+        return bool(
+            sympy_expr_eq(gold, target, float_rounding, numeric_precision, allow_set_relation_comp, strict)
+        )
+    except Exception:
+        # What math-verify's compare_single_extraction_wrapper does with any Exception.
+        if raise_on_error:
+            raise
+        logger.debug("Error during comparison", exc_info=True)
+        return False
 
 
 # -- failures -----------------------------------------------------------------------------------

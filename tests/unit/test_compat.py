@@ -113,6 +113,8 @@ def test_raise_on_error_raises_what_math_verify_raises() -> None:
 def test_worker_timeout_follows_math_verify_conventions(monkeypatch: pytest.MonkeyPatch) -> None:
     timeout = rapidgrade._pool.TaskResult("timeout")
     crash = rapidgrade._pool.TaskResult("error", error="worker process died (SIGSEGV)")
+    # Objects the in-process fast path does not decide (two different sums).
+    x_plus_1, y_plus_1 = sympy.Symbol("x") + 1, sympy.Symbol("y") + 1
 
     class FakePool:
         def __init__(self, outcome: rapidgrade._pool.TaskResult) -> None:
@@ -124,15 +126,15 @@ def test_worker_timeout_follows_math_verify_conventions(monkeypatch: pytest.Monk
     for outcome in (timeout, crash):
         monkeypatch.setattr(compat, "default_pool", lambda o=outcome: FakePool(o))
         assert rapidgrade.parse("$x$") == []
-        assert rapidgrade.verify(sympy.Symbol("x"), sympy.Symbol("y")) is False
+        assert rapidgrade.verify(x_plus_1, y_plus_1) is False
     monkeypatch.setattr(compat, "default_pool", lambda: FakePool(timeout))
     with pytest.raises(math_verify.errors.TimeoutException):
         rapidgrade.parse("$x$", raise_on_error=True)
     with pytest.raises(math_verify.errors.TimeoutException):
-        rapidgrade.verify(sympy.Symbol("x"), sympy.Symbol("y"), raise_on_error=True)
+        rapidgrade.verify(x_plus_1, y_plus_1, raise_on_error=True)
     monkeypatch.setattr(compat, "default_pool", lambda: FakePool(crash))
     with pytest.raises(RuntimeError, match="SIGSEGV"):
-        rapidgrade.verify(sympy.Symbol("x"), sympy.Symbol("y"), raise_on_error=True)
+        rapidgrade.verify(x_plus_1, y_plus_1, raise_on_error=True)
 
 
 def test_backstop_deadline() -> None:
@@ -224,8 +226,11 @@ def test_fast_verify_declines_other_objects() -> None:
         "allow_set_relation_comp": False,
         "raise_on_error": False,
     }
-    half = sympy.Rational(1, 2)
-    assert _fast_verify([half], [half], timeout_seconds=5, **options) is None
+    x, y = sympy.Symbol("x"), sympy.Symbol("y")
+    assert _fast_verify([x + 1], [y + 1], timeout_seconds=5, **options) is None
+    assert _fast_verify([sympy.pi], [sympy.E], timeout_seconds=5, **options) is None
+    assert _fast_verify([x + 1], [y + 1], timeout_seconds=5, **{**options, "strict": False}) is None
+    assert _fast_verify([sympy.zoo], [sympy.zoo], timeout_seconds=5, **options) is None
     assert _fast_verify([sympy.Float(2)], [2], timeout_seconds=5, **options) is None
     assert _fast_verify([sympy.Integer(2)], [2], timeout_seconds=5, **options) is None  # int
     # A float time limit makes math-verify's signal.alarm fail: left to math-verify.

@@ -8,10 +8,10 @@ import types
 import pytest
 
 import rapidgrade
-from rapidgrade import _core, scan
+from rapidgrade import _compat_fast, _core, scan
 
 # rapidgrade.distance re-exports the compiled functions, whose examples live in _core.
-MODULES = [scan, _core]
+MODULES = [scan, _core, _compat_fast]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)
