@@ -52,10 +52,19 @@ from typing import Any, Literal, Union
 
 from latex2sympy2_extended.latex2sympy2 import NormalizationConfig
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, StringExtractionConfig
-from math_verify.errors import TimeoutException
+from math_verify.errors import TimeoutException as _MathVerifyTimeout
 
 from rapidgrade import _compat_fast, _transport
 from rapidgrade._pool import TaskResult, default_pool
+
+
+class TimeoutException(TimeoutError, _MathVerifyTimeout):
+    """Raised by ``parse``/``verify`` with ``raise_on_error=True`` when the time limit passes.
+
+    It is a ``math_verify.errors.TimeoutException`` (so code written for math-verify catches it)
+    and, unlike that one, an ``Exception`` (a ``TimeoutError``), so that only
+    ``KeyboardInterrupt`` and ``SystemExit`` leave rapidgrade outside ``except Exception``.
+    """
 
 __all__ = [
     "ExprExtractionConfig",

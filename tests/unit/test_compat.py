@@ -130,8 +130,10 @@ def test_worker_timeout_follows_math_verify_conventions(monkeypatch: pytest.Monk
     monkeypatch.setattr(compat, "default_pool", lambda: FakePool(timeout))
     with pytest.raises(math_verify.errors.TimeoutException):
         rapidgrade.parse("$x$", raise_on_error=True)
-    with pytest.raises(math_verify.errors.TimeoutException):
+    with pytest.raises(math_verify.errors.TimeoutException) as raised:
         rapidgrade.verify(x_plus_1, y_plus_1, raise_on_error=True)
+    # caught by code written for math-verify, and still an Exception (not a bare BaseException)
+    assert isinstance(raised.value, Exception) and isinstance(raised.value, TimeoutError)
     monkeypatch.setattr(compat, "default_pool", lambda: FakePool(crash))
     with pytest.raises(RuntimeError, match="SIGSEGV"):
         rapidgrade.verify(x_plus_1, y_plus_1, raise_on_error=True)
