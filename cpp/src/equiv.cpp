@@ -23,6 +23,7 @@ constexpr std::size_t kMinValid = 16;   // points where both sides must agree fo
 constexpr double kClear = 1000;         // a gap this many times the error bound is a difference
 constexpr double kClearRel = 1e-9;      // ... and at least this large relative to the values
 constexpr std::size_t kMaxElements = 64;
+constexpr std::size_t kMaxComparisons = 20000;  // sub-comparisons per call (nested sets)
 constexpr double kPi = 3.14159265358979323846;
 
 struct Ref {
@@ -312,6 +313,9 @@ class Comparer {
   explicit Comparer(const Options& o) : o_(o) {}
 
   Tri tri(Ref g, Ref p) {
+    // nested sets compare element by element at every level: bound the total work
+    if (budget_ == 0) return Tri::Unknown;
+    --budget_;
     const Node& G = g.node();
     const Node& P = p.node();
     if (G.kind == Kind::Text || P.kind == Kind::Text) {
@@ -334,6 +338,7 @@ class Comparer {
 
  private:
   Options o_;
+  std::size_t budget_ = kMaxComparisons;
 
   // ---- scalars
 

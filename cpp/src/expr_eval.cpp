@@ -642,6 +642,36 @@ std::complex<double> make_const<std::complex<double>>(const Instr& in) {
 
 constexpr std::size_t kBlock = 256;
 
+int arity(Op op) {
+  switch (op) {
+    case Op::Const: case Op::Var: case Op::Nan: return 0;
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Pow: case Op::LogBase:
+    case Op::Root: case Op::Binom: return 2;
+    default: return 1;
+  }
+}
+
+/// Every value of a tree program is used exactly once, so an operand's register is free as
+/// soon as its user runs (kernels are elementwise, so the result may overwrite an operand).
+/// The register count is then bounded by the tree's depth, not its size.
+void allocate_registers(Program& prog) {
+  std::vector<std::uint32_t> free_regs;
+  prog.reg.assign(prog.code.size(), 0);
+  prog.n_regs = 0;
+  for (std::size_t k = 0; k < prog.code.size(); ++k) {
+    const Instr& in = prog.code[k];
+    const int n = arity(in.op);
+    if (n >= 1) free_regs.push_back(prog.reg[in.a]);
+    if (n >= 2) free_regs.push_back(prog.reg[in.b]);
+    if (free_regs.empty()) {
+      prog.reg[k] = prog.n_regs++;
+    } else {
+      prog.reg[k] = free_regs.back();
+      free_regs.pop_back();
+    }
+  }
+}
+
 template <typename T>
 void run_impl(const Program& prog, const std::vector<const T*>& inputs, const std::vector<std::size_t>& strides,
               std::size_t n, T* out) {
@@ -650,12 +680,12 @@ void run_impl(const Program& prog, const std::vector<const T*>& inputs, const st
     for (std::size_t j = 0; j < n; ++j) out[j] = T(std::nan(""));
     return;
   }
-  std::vector<T> regs(nc * kBlock);
+  std::vector<T> regs(static_cast<std::size_t>(prog.n_regs) * kBlock);
   for (std::size_t begin = 0; begin < n; begin += kBlock) {
     const std::size_t m = std::min(kBlock, n - begin);
     for (std::size_t k = 0; k < nc; ++k) {
       const Instr& in = prog.code[k];
-      T* r = regs.data() + k * kBlock;
+      T* r = regs.data() + static_cast<std::size_t>(prog.reg[k]) * kBlock;
       if (in.op == Op::Const) {
         const T c = make_const<T>(in);
         for (std::size_t j = 0; j < m; ++j) r[j] = c;
@@ -671,10 +701,13 @@ void run_impl(const Program& prog, const std::vector<const T*>& inputs, const st
           for (std::size_t j = 0; j < m; ++j) r[j] = src[j];
         }
       } else {
-        kernel<T>(in, r, regs.data() + in.a * kBlock, regs.data() + in.b * kBlock, m);
+        const int n_args = arity(in.op);
+        const T* a = regs.data() + static_cast<std::size_t>(n_args >= 1 ? prog.reg[in.a] : 0) * kBlock;
+        const T* b = regs.data() + static_cast<std::size_t>(n_args >= 2 ? prog.reg[in.b] : 0) * kBlock;
+        kernel<T>(in, r, a, b, m);
       }
     }
-    const T* res = regs.data() + (nc - 1) * kBlock;
+    const T* res = regs.data() + static_cast<std::size_t>(prog.reg[nc - 1]) * kBlock;
     std::copy(res, res + m, out + begin);
   }
 }
@@ -686,6 +719,7 @@ Program compile(const Ast& ast, std::uint32_t node, std::vector<std::string> var
   prog.vars = std::move(vars);
   Compiler c{ast, prog};
   c.go(node);
+  allocate_registers(prog);
   return prog;
 }
 

@@ -251,3 +251,16 @@ def test_deterministic() -> None:
     pairs = [(r"\sin(x)^2", r"1 - \cos(x)^2"), (r"\sqrt{x^2}", "x")]
     first = [equivalent(a, b) for a, b in pairs]
     assert all([equivalent(a, b) for a, b in pairs] == first for _ in range(5))
+
+
+def test_bounded_work_on_huge_or_nested_input() -> None:
+    import time
+
+    start = time.perf_counter()
+    nested = "{" + ", ".join("{" + ", ".join(f"{{{i}, {j}}}" for j in range(60)) + "}" for i in range(60)) + "}"
+    assert equivalent(nested, nested) in (T, U)
+    long_sum = "+".join(f"x^{{{k % 7}}}" for k in range(100_000))
+    assert equivalent(long_sum, long_sum) in (T, U)
+    assert equivalent("\x00\xff" * 500_000, "1") is U
+    assert equivalent(b"\xff\xfe" * 100_000, b"1") is U
+    assert time.perf_counter() - start < 10

@@ -138,6 +138,8 @@ struct Instr {
 
 struct Program {
   std::vector<Instr> code;
+  std::vector<std::uint32_t> reg;  // physical register of each instruction's result (reused)
+  std::uint32_t n_regs = 0;
   std::vector<std::string> vars;  // variable order for Var instructions
   bool complex_constants = false;  // uses I
   bool analytic = true;   // only + - * / pow roots exp log trig hyperbolic
