@@ -303,6 +303,42 @@ Tri any_of(const std::vector<Tri>& ts) {
   return unknown ? Tri::Unknown : Tri::False;
 }
 
+/// A multivalued function applied to a non-constant argument. sqrt, root, log and non-integer
+/// or symbolic powers all go through the principal logarithm (u^(p/q) = exp(p/q Log u)), so
+/// they share the key "log"; inverse trigonometric functions have their own.
+struct CutApplication {
+  const char* key;
+  Ref arg;
+};
+
+bool has_symbols(Ref r) {
+  const Node& n = r.node();
+  if (n.kind == Kind::Symbol) return true;
+  for (std::size_t k = 0; k < n.kids.size(); ++k)
+    if (has_symbols(r.kid(k))) return true;
+  return false;
+}
+
+void collect_cuts(Ref r, std::vector<CutApplication>& out) {
+  const Node& n = r.node();
+  if (!has_symbols(r)) return;
+  if (n.kind == Kind::Pow) {
+    auto e = exact_value(*r.ast, n.kids[1]);
+    if (!(e && e->den == 1) && has_symbols(r.kid(0))) out.push_back({"log", r.kid(0)});
+  } else if (n.kind == Kind::Func) {
+    static const char* const kInverse[][2] = {{"asin", "asin"}, {"acos", "asin"}, {"atan", "atan"},
+                                              {"acot", "acot"}, {"asec", "asec"}, {"acsc", "asec"},
+                                              {"asinh", "asinh"}, {"acosh", "acosh"}, {"atanh", "atanh"}};
+    if (n.text == "sqrt" || n.text == "root" || n.text == "log") {
+      for (std::size_t k = 0; k < n.kids.size(); ++k)
+        if (has_symbols(r.kid(k))) out.push_back({"log", r.kid(k)});
+    }
+    for (const auto& kv : kInverse)
+      if (n.text == kv[0] && !n.kids.empty()) out.push_back({kv[1], r.kid(0)});
+  }
+  for (std::size_t k = 0; k < n.kids.size(); ++k) collect_cuts(r.kid(k), out);
+}
+
 /// A gap between two computed values that rounding cannot explain.
 bool clearly_different(double gap, double magnitude, double error_bound) {
   return gap > kClear * error_bound && gap > kClearRel * magnitude;
@@ -417,10 +453,39 @@ class Comparer {
       }
     }
     if (equal >= kMinValid && a.analytic && b.analytic && !has_inexact_literal(g) &&
-        !has_inexact_literal(p)) {
+        !has_inexact_literal(p) && same_branches({g}, {p})) {
       return Tri::True;
     }
     return Tri::Unknown;
+  }
+
+  /// Every multivalued function applied on one side is applied, to an equivalent argument,
+  /// on the other. Then both sides are analytic functions of x and of the same branches
+  /// s_i(x), and agreement on an open set carries over to every branch (analytic
+  /// continuation); without it, sqrt(u^2) and u, or log(exp(u)) and u, agree on a region
+  /// that the sample points may not leave.
+  bool same_branches(const std::vector<Ref>& gs, const std::vector<Ref>& ps) {
+    std::vector<CutApplication> a, b;
+    for (Ref r : gs) collect_cuts(r, a);
+    for (Ref r : ps) collect_cuts(r, b);
+    if (a.empty() && b.empty()) return true;
+    if (a.size() > 16 || b.size() > 16) return false;
+    auto covered = [&](const std::vector<CutApplication>& xs, const std::vector<CutApplication>& ys, bool gold_first) {
+      for (const auto& x : xs) {
+        bool found = false;
+        for (const auto& y : ys) {
+          if (std::string(x.key) != y.key) continue;
+          const Tri t = gold_first ? tri(x.arg, y.arg) : tri(y.arg, x.arg);
+          if (t == Tri::True) {
+            found = true;
+            break;
+          }
+        }
+        if (!found) return false;
+      }
+      return true;
+    };
+    return covered(a, b, true) && covered(b, a, false);
   }
 
   // ---- relations
@@ -468,6 +533,7 @@ class Comparer {
       ++valid;
     }
     if (!have || valid < kMinValid || !f.analytic || !h.analytic) return Ratio::Unknown;
+    if (!same_branches({gl, gr}, {pl, pr})) return Ratio::Unknown;
     if (positive && !(ratio.real() > 0 && std::fabs(ratio.imag()) <= 1e-9 * std::abs(ratio))) {
       // a negative factor turns the inequality around: x > 2 against x < 2
       if (ratio.real() < 0 && std::fabs(ratio.imag()) <= 1e-9 * std::abs(ratio)) return Ratio::Negative;

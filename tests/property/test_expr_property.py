@@ -162,6 +162,20 @@ def test_any_text_parses_or_raises_parse_error(text: str) -> None:
         e.tree()
 
 
+@SETTINGS
+@given(st.binary(max_size=40))
+def test_any_bytes_parse_or_raise_parse_error(data: bytes) -> None:
+    for syntax in ("auto", "latex", "infix", "rpn"):
+        try:
+            e = rapidgrade.parse_expr(data, syntax=syntax)  # type: ignore[arg-type]
+        except ParseError as error:
+            str(error).encode("ascii")  # messages quote input with non-ASCII bytes as '?'
+            continue
+        str(e)
+        e.free_symbols
+        e.tree()
+
+
 latex_alphabet = st.sampled_from(
     list("0123456789xy+-*/^_()[]{}|,.=<>!% ") + [r"\frac", r"\sqrt", r"\pi", r"\sin", r"\left(", r"\right)",
                                                  r"\{", r"\}", r"\cup", r"\le", r"\pm", r"\circ", r"\text{a}",
