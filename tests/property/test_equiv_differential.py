@@ -107,9 +107,12 @@ def sympy_verdict(a: sympy.Expr, b: sympy.Expr) -> bool | None:
     diff = a - b
     if sympy.expand(diff) == 0:
         return True
-    for probe in PROBES:  # cheap, and simplify cannot reach 0 when a probe is nonzero
-        value = sympy.N(diff.subs(probe), 30)
-        if value.is_number and value.is_finite and abs(complex(value)) > 1e-12:
+    for probe in PROBES:  # cheap, and simplify cannot reach 0 when a probe differs
+        va, vb = sympy.N(a.subs(probe), 30), sympy.N(b.subs(probe), 30)
+        if not (va.is_number and vb.is_number and va.is_finite and vb.is_finite):
+            continue
+        za, zb = complex(va), complex(vb)
+        if abs(za - zb) > 1e-12 * max(abs(za), abs(zb), 1.0):
             return False
     if sympy.simplify(diff) == 0:
         return True
