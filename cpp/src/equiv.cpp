@@ -226,9 +226,11 @@ Val value(Ref r) {
     run_bounded(prog, inputs, 1, &v.num, &v.err, &cut);
     v.near_cut = cut != 0;
   }
-  if (v.exact) {
+  if (v.exact) {  // e.g. a determinant, which has no numeric program
     v.num = C(v.exact->to_double(), 0);
     v.err = 2.3e-16 * std::abs(v.num);
+    v.evaluable = true;
+    v.near_cut = false;
   }
   v.overflowed = !v.exact && rational_shaped(r);
   const int places = decimal_places(r);

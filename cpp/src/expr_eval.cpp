@@ -229,6 +229,45 @@ Q exact(const Ast& ast, std::uint32_t i) {
         if (!v || !k || !is_integer(*k) || k->num < 1) return std::nullopt;
         return q_pow(*v, Rational{1, k->num});
       }
+      if (n.text == "det" && n.kids.size() == 1 && ast.at(n.kids[0]).kind == Kind::Matrix) {
+        // exact Gaussian elimination on a square matrix of at most 6 x 6 rational entries
+        const Node& m = ast.at(n.kids[0]);
+        const std::size_t size = m.extra;
+        if (size == 0 || size > 6 || m.kids.size() != size * size) return std::nullopt;
+        std::vector<Rational> a(size * size);
+        for (std::size_t k = 0; k < a.size(); ++k) {
+          Q v = exact(ast, m.kids[k]);
+          if (!v) return std::nullopt;
+          a[k] = *v;
+        }
+        Rational det{1, 1};
+        for (std::size_t col = 0; col < size; ++col) {
+          std::size_t pivot = col;
+          while (pivot < size && a[pivot * size + col].num == 0) ++pivot;
+          if (pivot == size) return Rational{0, 1};
+          if (pivot != col) {
+            for (std::size_t c = 0; c < size; ++c) std::swap(a[pivot * size + c], a[col * size + c]);
+            det.num = -det.num;
+          }
+          Q d = q_mul(det, a[col * size + col]);
+          if (!d) return std::nullopt;
+          det = *d;
+          Q inv = q_inv(a[col * size + col]);
+          if (!inv) return std::nullopt;
+          for (std::size_t r = col + 1; r < size; ++r) {
+            Q f = q_mul(a[r * size + col], *inv);
+            if (!f) return std::nullopt;
+            for (std::size_t c = col; c < size; ++c) {
+              Q t = q_mul(*f, a[col * size + c]);
+              if (!t) return std::nullopt;
+              Q u = q_add(a[r * size + c], Rational{-t->num, t->den});
+              if (!u) return std::nullopt;
+              a[r * size + c] = *u;
+            }
+          }
+        }
+        return det;
+      }
       if (n.text == "binomial" && n.kids.size() == 2) {
         Q a = exact(ast, n.kids[0]);
         Q b = exact(ast, n.kids[1]);

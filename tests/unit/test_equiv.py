@@ -158,7 +158,10 @@ def test_expressions(gold: str, pred: str, expected: Tri) -> None:
         (r"\begin{pmatrix}1&2\\3&4\end{pmatrix}", r"\begin{bmatrix}1&2\\3&4\end{bmatrix}", T),
         (r"\begin{pmatrix}1&2\\3&4\end{pmatrix}", r"\begin{pmatrix}1&2\\3&5\end{pmatrix}", F),
         (r"\begin{pmatrix}1&2\end{pmatrix}", r"\begin{pmatrix}1\\2\end{pmatrix}", F),
-        (r"\begin{vmatrix}1&2\\3&4\end{vmatrix}", "-2", U),
+        (r"\begin{vmatrix}1&2\\3&4\end{vmatrix}", "-2", T),
+        (r"\begin{vmatrix}2&0&1\\1&3&2\\1&1&2\end{vmatrix}", "6", T),
+        (r"\begin{vmatrix}1&2\\3&4\end{vmatrix}", "2", F),
+        (r"\begin{vmatrix}x&2\\3&4\end{vmatrix}", "4x-6", U),
         # \pm
         (r"1 \pm \sqrt{2}", r"\{1+\sqrt2, 1-\sqrt2\}", T),
         (r"\pm 3", "3, -3", T),
