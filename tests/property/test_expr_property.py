@@ -109,6 +109,8 @@ def oracle(n: Node, env: dict[str, complex]) -> complex:
     a = oracle(n.kids[0], env)
     if n.op == "neg":
         return -a
+    # SymPy's principal branch on a cut is that of +0: sqrt(-1 - 0j) is i, not -i as in cmath
+    a = complex(a.real + 0.0, a.imag + 0.0)
     if n.op == "log":
         return cmath.log(a)
     return getattr(cmath, n.op)(a)
