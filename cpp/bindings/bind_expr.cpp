@@ -25,6 +25,14 @@ struct PyExpr {
   std::shared_ptr<const Ast> ast;
 };
 
+/// str from UTF-8 the core produced; input given as bytes may be invalid UTF-8, so bad bytes
+/// become U+FFFD instead of raising.
+py::str text_to_py(const std::string& s) {
+  PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
+  if (o == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(o);
+}
+
 expr::Syntax parse_syntax(const std::string& s) {
   if (s == "auto") return expr::Syntax::Auto;
   if (s == "latex") return expr::Syntax::Latex;
@@ -100,7 +108,7 @@ py::tuple tree(const Ast& ast, std::uint32_t i) {
     case Kind::Const:
     case Kind::Text:
     case Kind::Func:
-      items.append(n.text);
+      items.append(text_to_py(n.text));
       break;
     case Kind::Relation: {
       std::string ops;
@@ -130,14 +138,14 @@ py::tuple tree(const Ast& ast, std::uint32_t i) {
 
 py::frozenset free_symbols(const PyExpr& e) {
   py::set out;
-  for (const auto& s : expr::free_symbols(*e.ast)) out.add(py::str(s));
+  for (const auto& s : expr::free_symbols(*e.ast)) out.add(text_to_py(s));
   return py::frozenset(out);
 }
 
 py::object evaluate(const PyExpr& e, const py::kwargs& values) {
   const expr::Program prog = expr::compile(*e.ast, e.ast->root);
   if (!prog.evaluable) {
-    throw py::value_error("evaluate: '" + expr::to_string(*e.ast) +
+    throw py::value_error("evaluate: '" + std::string(text_to_py(expr::to_string(*e.ast))) +
                           "' is not a numeric expression (structure, relation, text or unknown function)");
   }
   for (auto item : values) {
@@ -317,8 +325,8 @@ std::vector<int> equivalent_many(const py::handle& pairs_obj, double rel_tol, do
 
 void bind_expr(py::module_& m) {
   py::class_<PyExpr>(m, "Expr", "A parsed answer; owns its AST. Build with parse_expr().")
-      .def("__str__", [](const PyExpr& e) { return expr::to_string(*e.ast); })
-      .def("__repr__", [](const PyExpr& e) { return "Expr('" + expr::to_string(*e.ast) + "')"; })
+      .def("__str__", [](const PyExpr& e) { return text_to_py(expr::to_string(*e.ast)); })
+      .def("__repr__", [](const PyExpr& e) { return text_to_py("Expr('" + expr::to_string(*e.ast) + "')"); })
       .def_property_readonly("free_symbols", &free_symbols, "Names of the free symbols, as a frozenset of str.")
       .def("tree", [](const PyExpr& e) { return tree(*e.ast, e.ast->root); },
            "The AST as nested tuples: (kind, payload..., children...).")

@@ -16,11 +16,14 @@ namespace {
 using namespace expr;
 using C = std::complex<double>;
 
-constexpr std::size_t kPoints = 24;     // 8 real + 16 complex
+constexpr std::size_t kPoints = 32;     // 8 real + 24 complex
 constexpr std::size_t kReal = 8;
-constexpr std::size_t kMinValid = 12;   // points where both sides must be finite for TRUE
-constexpr double kClear = 1e-6;         // relative (to the intermediate scale) gap that is FALSE
+constexpr std::size_t kNear = 16;       // complex points of moderate size (|z| in [1/4, 4])
+constexpr std::size_t kMinValid = 16;   // points where both sides must agree for TRUE
+constexpr double kClear = 1000;         // a gap this many times the error bound is a difference
+constexpr double kClearRel = 1e-9;      // ... and at least this large relative to the values
 constexpr std::size_t kMaxElements = 64;
+constexpr std::size_t kMaxComparisons = 20000;  // sub-comparisons per call (nested sets)
 constexpr double kPi = 3.14159265358979323846;
 
 struct Ref {
@@ -58,10 +61,12 @@ Points make_points(std::vector<std::string> vars) {
   Rng rng{0x5EEDu};
   for (std::size_t v = 0; v < p.vars.size(); ++v) {
     std::vector<C> vals(kPoints);
-    // magnitudes log-uniform in [1/20, 20], so that sub-expressions take values on both sides
-    // of 1 and of every branch cut (sqrt(u^2) = u only where Re u > 0)
+    // magnitudes log-uniform in [1/20, 20] (and [1/4, 4] for the bulk of the complex points,
+    // where nested exponentials stay finite), in all directions, so that sub-expressions take
+    // values on both sides of 1 and of every branch cut (sqrt(u^2) = u only where Re u > 0)
     for (std::size_t k = 0; k < kPoints; ++k) {
-      const double mag = std::exp((2 * rng.uniform() - 1) * std::log(20.0));
+      const bool near = k >= kReal && k < kReal + kNear;
+      const double mag = std::exp((2 * rng.uniform() - 1) * std::log(near ? 4.0 : 20.0));
       if (k < kReal) {
         vals[k] = C(rng.uniform() < 0.5 ? -mag : mag, 0);
       } else {
@@ -76,7 +81,7 @@ Points make_points(std::vector<std::string> vars) {
 
 struct Eval {
   std::vector<C> v;
-  std::vector<double> scale;
+  std::vector<double> err;               // rounding-error bound of each value
   std::vector<unsigned char> near_cut;  // branch chosen by rounding noise: the point is unusable
   bool evaluable = true;
   bool analytic = true;
@@ -90,12 +95,12 @@ Eval evaluate(Ref r, const Points& pts, std::size_t n) {
   e.analytic = prog.analytic;
   e.continuous = prog.continuous;
   e.v.assign(n, C(0, 0));
-  e.scale.assign(n, 0);
+  e.err.assign(n, 0);
   e.near_cut.assign(n, 0);
   if (!e.evaluable) return e;
   std::vector<const C*> inputs;
   for (const auto& vals : pts.values) inputs.push_back(vals.data());
-  run_scaled(prog, inputs, n, e.v.data(), e.scale.data(), e.near_cut.data());
+  run_bounded(prog, inputs, n, e.v.data(), e.err.data(), e.near_cut.data());
   return e;
 }
 
@@ -103,7 +108,7 @@ Eval difference(Ref a, Ref b, const Points& pts, std::size_t n) {
   Eval x = evaluate(a, pts, n), y = evaluate(b, pts, n);
   for (std::size_t k = 0; k < n; ++k) {
     x.v[k] -= y.v[k];
-    x.scale[k] = std::max(x.scale[k], y.scale[k]);
+    x.err[k] = x.err[k] + y.err[k] + 2.3e-16 * std::abs(x.v[k]);
     x.near_cut[k] = x.near_cut[k] | y.near_cut[k];
   }
   x.evaluable = x.evaluable && y.evaluable;
@@ -145,7 +150,7 @@ bool has_inexact_literal(Ref r) {
 struct Val {
   std::optional<Rational> exact;
   C num{0, 0};
-  double scale = 0;
+  double err = 0;  // rounding-error bound of num
   bool evaluable = true;
   bool continuous = true;
   bool decimal = false;
@@ -218,10 +223,15 @@ Val value(Ref r) {
   if (v.evaluable) {
     std::vector<const C*> inputs;
     unsigned char cut = 0;
-    run_scaled(prog, inputs, 1, &v.num, &v.scale, &cut);
+    run_bounded(prog, inputs, 1, &v.num, &v.err, &cut);
     v.near_cut = cut != 0;
   }
-  if (v.exact) v.num = C(v.exact->to_double(), 0);
+  if (v.exact) {  // e.g. a determinant, which has no numeric program
+    v.num = C(v.exact->to_double(), 0);
+    v.err = 2.3e-16 * std::abs(v.num);
+    v.evaluable = true;
+    v.near_cut = false;
+  }
   v.overflowed = !v.exact && rational_shaped(r);
   const int places = decimal_places(r);
   v.decimal = places >= 0;
@@ -232,6 +242,7 @@ Val value(Ref r) {
 Val scaled(Val v, Int num, Int den, int extra_places) {
   if (v.exact) v.exact = rational_mul(*v.exact, Rational{num, den});
   v.num *= static_cast<double>(num) / static_cast<double>(den);
+  v.err = v.err * std::fabs(static_cast<double>(num) / static_cast<double>(den)) + 2.3e-16 * std::abs(v.num);
   v.places += extra_places;
   return v;
 }
@@ -239,6 +250,7 @@ Val scaled(Val v, Int num, Int den, int extra_places) {
 Val times_pi_over_180(Val v) {
   v.exact.reset();
   v.num *= kPi / 180.0;
+  v.err = v.err * (kPi / 180.0) + 4.6e-16 * std::abs(v.num);
   v.decimal = false;
   return v;
 }
@@ -293,11 +305,55 @@ Tri any_of(const std::vector<Tri>& ts) {
   return unknown ? Tri::Unknown : Tri::False;
 }
 
+/// A multivalued function applied to a non-constant argument. sqrt, root, log and non-integer
+/// or symbolic powers all go through the principal logarithm (u^(p/q) = exp(p/q Log u)), so
+/// they share the key "log"; inverse trigonometric functions have their own.
+struct CutApplication {
+  const char* key;
+  Ref arg;
+};
+
+bool has_symbols(Ref r) {
+  const Node& n = r.node();
+  if (n.kind == Kind::Symbol) return true;
+  for (std::size_t k = 0; k < n.kids.size(); ++k)
+    if (has_symbols(r.kid(k))) return true;
+  return false;
+}
+
+void collect_cuts(Ref r, std::vector<CutApplication>& out) {
+  const Node& n = r.node();
+  if (!has_symbols(r)) return;
+  if (n.kind == Kind::Pow) {
+    auto e = exact_value(*r.ast, n.kids[1]);
+    if (!(e && e->den == 1) && has_symbols(r.kid(0))) out.push_back({"log", r.kid(0)});
+  } else if (n.kind == Kind::Func) {
+    static const char* const kInverse[][2] = {{"asin", "asin"}, {"acos", "asin"}, {"atan", "atan"},
+                                              {"acot", "acot"}, {"asec", "asec"}, {"acsc", "asec"},
+                                              {"asinh", "asinh"}, {"acosh", "acosh"}, {"atanh", "atanh"}};
+    if (n.text == "sqrt" || n.text == "root" || n.text == "log") {
+      for (std::size_t k = 0; k < n.kids.size(); ++k)
+        if (has_symbols(r.kid(k))) out.push_back({"log", r.kid(k)});
+    }
+    for (const auto& kv : kInverse)
+      if (n.text == kv[0] && !n.kids.empty()) out.push_back({kv[1], r.kid(0)});
+  }
+  for (std::size_t k = 0; k < n.kids.size(); ++k) collect_cuts(r.kid(k), out);
+}
+
+/// A gap between two computed values that rounding cannot explain.
+bool clearly_different(double gap, double magnitude, double error_bound) {
+  return gap > kClear * error_bound && gap > kClearRel * magnitude;
+}
+
 class Comparer {
  public:
   explicit Comparer(const Options& o) : o_(o) {}
 
   Tri tri(Ref g, Ref p) {
+    // nested sets compare element by element at every level: bound the total work
+    if (budget_ == 0) return Tri::Unknown;
+    --budget_;
     const Node& G = g.node();
     const Node& P = p.node();
     if (G.kind == Kind::Text || P.kind == Kind::Text) {
@@ -320,6 +376,7 @@ class Comparer {
 
  private:
   Options o_;
+  std::size_t budget_ = kMaxComparisons;
 
   // ---- scalars
 
@@ -375,7 +432,7 @@ class Comparer {
       const bool exactness_lost = g.overflowed || p.overflowed;
       return (g.continuous && p.continuous && !exactness_lost) ? Tri::True : Tri::Unknown;
     }
-    if (d > kClear * std::max({g.scale, p.scale, m}) && !g.near_cut && !p.near_cut) return Tri::False;
+    if (clearly_different(d, m, g.err + p.err) && !g.near_cut && !p.near_cut) return Tri::False;
     return Tri::Unknown;
   }
 
@@ -393,15 +450,44 @@ class Comparer {
       const double m = std::max(std::abs(a.v[k]), std::abs(b.v[k]));
       if (d <= std::max(o_.abs_tol, o_.rel_tol * m)) {
         ++equal;
-      } else if (d > kClear * std::max({a.scale[k], b.scale[k], m})) {
+      } else if (clearly_different(d, m, a.err[k] + b.err[k])) {
         return Tri::False;
       }
     }
     if (equal >= kMinValid && a.analytic && b.analytic && !has_inexact_literal(g) &&
-        !has_inexact_literal(p)) {
+        !has_inexact_literal(p) && same_branches({g}, {p})) {
       return Tri::True;
     }
     return Tri::Unknown;
+  }
+
+  /// Every multivalued function applied on one side is applied, to an equivalent argument,
+  /// on the other. Then both sides are analytic functions of x and of the same branches
+  /// s_i(x), and agreement on an open set carries over to every branch (analytic
+  /// continuation); without it, sqrt(u^2) and u, or log(exp(u)) and u, agree on a region
+  /// that the sample points may not leave.
+  bool same_branches(const std::vector<Ref>& gs, const std::vector<Ref>& ps) {
+    std::vector<CutApplication> a, b;
+    for (Ref r : gs) collect_cuts(r, a);
+    for (Ref r : ps) collect_cuts(r, b);
+    if (a.empty() && b.empty()) return true;
+    if (a.size() > 16 || b.size() > 16) return false;
+    auto covered = [&](const std::vector<CutApplication>& xs, const std::vector<CutApplication>& ys, bool gold_first) {
+      for (const auto& x : xs) {
+        bool found = false;
+        for (const auto& y : ys) {
+          if (std::string(x.key) != y.key) continue;
+          const Tri t = gold_first ? tri(x.arg, y.arg) : tri(y.arg, x.arg);
+          if (t == Tri::True) {
+            found = true;
+            break;
+          }
+        }
+        if (!found) return false;
+      }
+      return true;
+    };
+    return covered(a, b, true) && covered(b, a, false);
   }
 
   // ---- relations
@@ -434,14 +520,11 @@ class Comparer {
     bool have = false;
     for (std::size_t k = 0; k < kPoints; ++k) {
       if (!finite(f.v[k]) || !finite(h.v[k]) || f.near_cut[k] || h.near_cut[k]) continue;
-      const double sf = std::max(f.scale[k], 1e-300), sh = std::max(h.scale[k], 1e-300);
-      const bool fz = std::abs(f.v[k]) <= 1e-9 * sf, hz = std::abs(h.v[k]) <= 1e-9 * sh;
-      if (fz && hz) continue;
-      if (fz != hz) {
-        // one side vanishes at a point where the other clearly does not
-        if ((fz && std::abs(h.v[k]) > kClear * sh) || (hz && std::abs(f.v[k]) > kClear * sf)) return Ratio::Varies;
-        return Ratio::Unknown;
-      }
+      // |f| within its error bound: zero as far as doubles can tell
+      const bool fz = std::abs(f.v[k]) <= kClear * f.err[k], hz = std::abs(h.v[k]) <= kClear * h.err[k];
+      if (fz || hz) continue;
+      // ill-conditioned at this point: the ratio would carry the rounding error
+      if (f.err[k] > 1e-10 * std::abs(f.v[k]) || h.err[k] > 1e-10 * std::abs(h.v[k])) continue;
       const C r = f.v[k] / h.v[k];
       if (!have) {
         ratio = r;
@@ -452,6 +535,7 @@ class Comparer {
       ++valid;
     }
     if (!have || valid < kMinValid || !f.analytic || !h.analytic) return Ratio::Unknown;
+    if (!same_branches({gl, gr}, {pl, pr})) return Ratio::Unknown;
     if (positive && !(ratio.real() > 0 && std::fabs(ratio.imag()) <= 1e-9 * std::abs(ratio))) {
       // a negative factor turns the inequality around: x > 2 against x < 2
       if (ratio.real() < 0 && std::fabs(ratio.imag()) <= 1e-9 * std::abs(ratio)) return Ratio::Negative;

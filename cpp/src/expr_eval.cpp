@@ -229,6 +229,45 @@ Q exact(const Ast& ast, std::uint32_t i) {
         if (!v || !k || !is_integer(*k) || k->num < 1) return std::nullopt;
         return q_pow(*v, Rational{1, k->num});
       }
+      if (n.text == "det" && n.kids.size() == 1 && ast.at(n.kids[0]).kind == Kind::Matrix) {
+        // exact Gaussian elimination on a square matrix of at most 6 x 6 rational entries
+        const Node& m = ast.at(n.kids[0]);
+        const std::size_t size = m.extra;
+        if (size == 0 || size > 6 || m.kids.size() != size * size) return std::nullopt;
+        std::vector<Rational> a(size * size);
+        for (std::size_t k = 0; k < a.size(); ++k) {
+          Q v = exact(ast, m.kids[k]);
+          if (!v) return std::nullopt;
+          a[k] = *v;
+        }
+        Rational det{1, 1};
+        for (std::size_t col = 0; col < size; ++col) {
+          std::size_t pivot = col;
+          while (pivot < size && a[pivot * size + col].num == 0) ++pivot;
+          if (pivot == size) return Rational{0, 1};
+          if (pivot != col) {
+            for (std::size_t c = 0; c < size; ++c) std::swap(a[pivot * size + c], a[col * size + c]);
+            det.num = -det.num;
+          }
+          Q d = q_mul(det, a[col * size + col]);
+          if (!d) return std::nullopt;
+          det = *d;
+          Q inv = q_inv(a[col * size + col]);
+          if (!inv) return std::nullopt;
+          for (std::size_t r = col + 1; r < size; ++r) {
+            Q f = q_mul(a[r * size + col], *inv);
+            if (!f) return std::nullopt;
+            for (std::size_t c = col; c < size; ++c) {
+              Q t = q_mul(*f, a[col * size + c]);
+              if (!t) return std::nullopt;
+              Q u = q_add(a[r * size + c], Rational{-t->num, t->den});
+              if (!u) return std::nullopt;
+              a[r * size + c] = *u;
+            }
+          }
+        }
+        return det;
+      }
       if (n.text == "binomial" && n.kids.size() == 2) {
         Q a = exact(ast, n.kids[0]);
         Q b = exact(ast, n.kids[1]);
@@ -642,54 +681,50 @@ std::complex<double> make_const<std::complex<double>>(const Instr& in) {
 
 constexpr std::size_t kBlock = 256;
 
-/// Within rounding distance of the negative real axis (the cut of sqrt, log and powers), but
-/// not on it: a part that is exactly zero is taken as exact (and as +0, see unsign_zero).
-bool near_negative_axis(std::complex<double> z) {
-  return z.real() < 0 && z.imag() != 0 && std::fabs(z.imag()) <= 1e-9 * std::abs(z);
-}
-/// Within rounding distance of the real axis outside [lo, hi] (asin/acos/atanh: [-1, 1]).
-bool near_real_axis_outside(std::complex<double> z, double lo, double hi) {
-  return z.imag() != 0 && std::fabs(z.imag()) <= 1e-9 * std::abs(z) && (z.real() < lo || z.real() > hi);
-}
-/// Within rounding distance of the imaginary axis beyond +-i (atan, asinh).
-bool near_imaginary_axis_outside(std::complex<double> z) {
-  return z.real() != 0 && std::fabs(z.real()) <= 1e-9 * std::abs(z) && std::fabs(z.imag()) > 1;
+int arity(Op op) {
+  switch (op) {
+    case Op::Const: case Op::Var: case Op::Nan: return 0;
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Pow: case Op::LogBase:
+    case Op::Root: case Op::Binom: return 2;
+    default: return 1;
+  }
 }
 
-void mark_cuts(const Instr& in, const std::complex<double>* a, const std::complex<double>* b, std::size_t m,
-               unsigned char* near_cut) {
-  for (std::size_t j = 0; j < m; ++j) {
-    bool cut = false;
-    const std::complex<double> z = a[j];
-    switch (in.op) {
-      case Op::Sqrt: case Op::Log: case Op::Root: cut = near_negative_axis(z); break;
-      case Op::LogBase: cut = near_negative_axis(z) || near_negative_axis(b[j]); break;
-      case Op::Pow: cut = near_negative_axis(z) && !(b[j].imag() == 0 && b[j].real() == std::round(b[j].real())); break;
-      case Op::Asin: case Op::Acos: case Op::Atanh: cut = near_real_axis_outside(z, -1, 1); break;
-      case Op::Acosh: cut = near_real_axis_outside(z, 1, std::numeric_limits<double>::infinity()); break;
-      case Op::Atan: case Op::Asinh: cut = near_imaginary_axis_outside(z); break;
-      case Op::Asec: case Op::Acsc: cut = near_real_axis_outside(1.0 / z, -1, 1); break;
-      case Op::Acot: cut = near_imaginary_axis_outside(1.0 / z); break;
-      default: break;
+/// Every value of a tree program is used exactly once, so an operand's register is free as
+/// soon as its user runs (kernels are elementwise, so the result may overwrite an operand).
+/// The register count is then bounded by the tree's depth, not its size.
+void allocate_registers(Program& prog) {
+  std::vector<std::uint32_t> free_regs;
+  prog.reg.assign(prog.code.size(), 0);
+  prog.n_regs = 0;
+  for (std::size_t k = 0; k < prog.code.size(); ++k) {
+    const Instr& in = prog.code[k];
+    const int n = arity(in.op);
+    if (n >= 1) free_regs.push_back(prog.reg[in.a]);
+    if (n >= 2) free_regs.push_back(prog.reg[in.b]);
+    if (free_regs.empty()) {
+      prog.reg[k] = prog.n_regs++;
+    } else {
+      prog.reg[k] = free_regs.back();
+      free_regs.pop_back();
     }
-    if (cut) near_cut[j] = 1;
   }
 }
 
 template <typename T>
 void run_impl(const Program& prog, const std::vector<const T*>& inputs, const std::vector<std::size_t>& strides,
-              std::size_t n, T* out, double* scale, unsigned char* near_cut = nullptr) {
+              std::size_t n, T* out) {
   const std::size_t nc = prog.code.size();
   if (nc == 0) {
     for (std::size_t j = 0; j < n; ++j) out[j] = T(std::nan(""));
     return;
   }
-  std::vector<T> regs(nc * kBlock);
+  std::vector<T> regs(static_cast<std::size_t>(prog.n_regs) * kBlock);
   for (std::size_t begin = 0; begin < n; begin += kBlock) {
     const std::size_t m = std::min(kBlock, n - begin);
     for (std::size_t k = 0; k < nc; ++k) {
       const Instr& in = prog.code[k];
-      T* r = regs.data() + k * kBlock;
+      T* r = regs.data() + static_cast<std::size_t>(prog.reg[k]) * kBlock;
       if (in.op == Op::Const) {
         const T c = make_const<T>(in);
         for (std::size_t j = 0; j < m; ++j) r[j] = c;
@@ -705,23 +740,13 @@ void run_impl(const Program& prog, const std::vector<const T*>& inputs, const st
           for (std::size_t j = 0; j < m; ++j) r[j] = src[j];
         }
       } else {
-        if constexpr (std::is_same_v<T, std::complex<double>>) {
-          if (near_cut != nullptr) {
-            mark_cuts(in, regs.data() + in.a * kBlock, regs.data() + in.b * kBlock, m, near_cut + begin);
-          }
-        }
-        kernel<T>(in, r, regs.data() + in.a * kBlock, regs.data() + in.b * kBlock, m);
-      }
-      // constants and inputs carry no rounding error of their own: a large exponent (x^1000000)
-      // must not hide differences; cancellation shows in the computed intermediates
-      if (scale != nullptr && in.op != Op::Const && in.op != Op::Var) {
-        for (std::size_t j = 0; j < m; ++j) {
-          const double v = std::abs(r[j]);
-          if (std::isfinite(v) && v > scale[begin + j]) scale[begin + j] = v;
-        }
+        const int n_args = arity(in.op);
+        const T* a = regs.data() + static_cast<std::size_t>(n_args >= 1 ? prog.reg[in.a] : 0) * kBlock;
+        const T* b = regs.data() + static_cast<std::size_t>(n_args >= 2 ? prog.reg[in.b] : 0) * kBlock;
+        kernel<T>(in, r, a, b, m);
       }
     }
-    const T* res = regs.data() + (nc - 1) * kBlock;
+    const T* res = regs.data() + static_cast<std::size_t>(prog.reg[nc - 1]) * kBlock;
     std::copy(res, res + m, out + begin);
   }
 }
@@ -733,27 +758,170 @@ Program compile(const Ast& ast, std::uint32_t node, std::vector<std::string> var
   prog.vars = std::move(vars);
   Compiler c{ast, prog};
   c.go(node);
+  allocate_registers(prog);
   return prog;
 }
 
 void run(const Program& prog, const std::vector<const double*>& inputs, const std::vector<std::size_t>& strides,
          std::size_t n, double* out) {
-  run_impl<double>(prog, inputs, strides, n, out, nullptr);
+  run_impl<double>(prog, inputs, strides, n, out);
 }
 
 void run(const Program& prog, const std::vector<const std::complex<double>*>& inputs,
          const std::vector<std::size_t>& strides, std::size_t n, std::complex<double>* out) {
-  run_impl<std::complex<double>>(prog, inputs, strides, n, out, nullptr);
+  run_impl<std::complex<double>>(prog, inputs, strides, n, out);
 }
 
-void run_scaled(const Program& prog, const std::vector<const std::complex<double>*>& inputs, std::size_t n,
-                std::complex<double>* out, double* scale, unsigned char* near_cut) {
-  std::vector<std::size_t> strides(inputs.size(), 1);
+namespace {
+
+using Cx = std::complex<double>;
+constexpr double kEps = 2.220446049250313e-16;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// Distance from z to the negative real axis (the cut of sqrt, log and non-integer powers).
+double to_negative_axis(Cx z) { return z.real() <= 0 ? std::fabs(z.imag()) : std::abs(z); }
+/// Distance from z to the real axis outside [lo, hi] (asin, acos, atanh: [-1, 1]).
+double to_real_rays(Cx z, double lo, double hi) {
+  if (z.real() <= lo || z.real() >= hi) return std::fabs(z.imag());
+  return std::min(std::abs(z - Cx(lo, 0)), std::abs(z - Cx(hi, 0)));
+}
+/// Distance from z to the imaginary axis beyond +-i (atan, asinh).
+double to_imaginary_rays(Cx z) {
+  if (std::fabs(z.imag()) >= 1) return std::fabs(z.real());
+  return std::min(std::abs(z - Cx(0, 1)), std::abs(z + Cx(0, 1)));
+}
+
+/// An argument whose error disk touches the cut: the branch taken is not determined.
+/// (An exact argument, error 0, is on its principal branch even when it lies on the cut.)
+bool straddles(double distance, double err) { return err > 0 && distance <= 8 * err; }
+
+}  // namespace
+
+void run_bounded(const Program& prog, const std::vector<const Cx*>& inputs, std::size_t n, Cx* out,
+                 double* error, unsigned char* near_cut) {
+  const std::size_t nc = prog.code.size();
+  std::vector<Cx> v(nc);
+  std::vector<double> e(nc);
+  std::vector<unsigned char> cut(nc);
   for (std::size_t j = 0; j < n; ++j) {
-    scale[j] = 0;
-    near_cut[j] = 0;
+    for (std::size_t k = 0; k < nc; ++k) {
+      const Instr& in = prog.code[k];
+      Cx r;
+      double err = 0;
+      unsigned char c = 0;
+      if (in.op == Op::Const) {
+        r = Cx(in.re, in.im);
+        // integers below 2^53 (and i) are exact; pi, e and decimals carry one rounding
+        const bool exact = in.re == std::round(in.re) && std::fabs(in.re) < 9007199254740992.0 &&
+                           in.im == std::round(in.im);
+        err = exact ? 0 : kEps * std::abs(r);
+      } else if (in.op == Op::Var) {
+        r = in.a < inputs.size() && inputs[in.a] != nullptr ? inputs[in.a][j] : Cx(std::nan(""), 0);
+      } else {
+        const Cx a = v[in.a];
+        const Cx b = v[in.b];
+        const double ea = e[in.a], eb = e[in.b];
+        c = cut[in.a] | cut[in.b];
+        kernel<Cx>(in, &r, &a, &b, 1);
+        const double ar = std::abs(r), aa = std::abs(a), ab = std::abs(b);
+        const double own = 4 * kEps * ar;  // the operation's own rounding (libm: a few ulp)
+        switch (in.op) {
+          case Op::Add: case Op::Sub: err = ea + eb + kEps * ar; break;
+          case Op::Mul: err = ab * ea + aa * eb + ea * eb + kEps * ar; break;
+          case Op::Div: err = ab > eb ? (ea + ar * eb) / (ab - eb) + kEps * ar : kInf; break;
+          case Op::Neg: err = ea; break;
+          case Op::PowInt: {
+            const double m = std::fabs(in.re);
+            if (aa > ea) {
+              err = ar * (std::pow(1 + ea / aa, m) - 1) + m * kEps * ar;
+              if (in.re < 0) err = ar * (std::pow(1 - ea / aa, -m) - 1) + m * kEps * ar;
+            } else {
+              err = in.re > 0 ? std::pow(aa + ea, m) + ar : kInf;
+            }
+            break;
+          }
+          case Op::Pow:
+            err = aa > ea ? ar * (std::abs(b) * ea / (aa - ea) + std::abs(std::log(a)) * eb) + own : kInf;
+            if (!(b.imag() == 0 && b.real() == std::round(b.real())) || eb > 0) {
+              if (straddles(to_negative_axis(a), ea)) c = 1;
+            }
+            break;
+          case Op::Sqrt:
+            err = ar > 0 ? ea / (2 * ar) + own : std::sqrt(ea);
+            if (straddles(to_negative_axis(a), ea)) c = 1;
+            break;
+          case Op::Root:
+            err = aa > ea && ab > 0 ? ar * ea / (ab * (aa - ea)) + own : kInf;
+            if (straddles(to_negative_axis(a), ea)) c = 1;
+            break;
+          case Op::Exp: err = ar * ea * (1 + ea) + own; break;
+          case Op::Log:
+            err = aa > ea ? ea / (aa - ea) + own + 4 * kEps : kInf;
+            if (straddles(to_negative_axis(a), ea)) c = 1;
+            break;
+          case Op::LogBase: {
+            const Cx la = std::log(a), lb = std::log(b);
+            const double ela = aa > ea ? ea / (aa - ea) + 4 * kEps * (std::abs(la) + 1) : kInf;
+            const double elb = ab > eb ? eb / (ab - eb) + 4 * kEps * (std::abs(lb) + 1) : kInf;
+            const double alb = std::abs(lb);
+            err = alb > elb ? (ela + ar * elb) / (alb - elb) + own : kInf;
+            if (straddles(to_negative_axis(a), ea) || straddles(to_negative_axis(b), eb)) c = 1;
+            break;
+          }
+          case Op::Sin: err = std::abs(std::cos(a)) * ea + own + kEps; break;
+          case Op::Cos: err = std::abs(std::sin(a)) * ea + own + kEps; break;
+          case Op::Tan: err = std::abs(Cx(1) + r * r) * ea + own + kEps; break;
+          case Op::Sec: err = std::abs(r * std::tan(a)) * ea + own; break;
+          case Op::Csc: err = std::abs(r / std::tan(a)) * ea + own; break;
+          case Op::Cot: err = std::abs(Cx(1) + r * r) * ea + own + kEps; break;
+          case Op::Sinh: err = std::abs(std::cosh(a)) * ea + own + kEps; break;
+          case Op::Cosh: err = std::abs(std::sinh(a)) * ea + own + kEps; break;
+          case Op::Tanh: err = std::abs(Cx(1) - r * r) * ea + own + kEps; break;
+          case Op::Asin: case Op::Acos:
+            err = ea / std::abs(std::sqrt(Cx(1) - a * a)) + own + kEps;
+            if (straddles(to_real_rays(a, -1, 1), ea)) c = 1;
+            break;
+          case Op::Atanh:
+            err = ea / std::abs(Cx(1) - a * a) + own + kEps;
+            if (straddles(to_real_rays(a, -1, 1), ea)) c = 1;
+            break;
+          case Op::Acosh:
+            err = ea / std::abs(std::sqrt(a * a - Cx(1))) + own + kEps;
+            if (straddles(to_real_rays(a, 1, kInf), ea)) c = 1;
+            break;
+          case Op::Atan: case Op::Asinh:
+            err = ea / std::abs(in.op == Op::Atan ? Cx(1) + a * a : std::sqrt(a * a + Cx(1))) + own + kEps;
+            if (straddles(to_imaginary_rays(a), ea)) c = 1;
+            break;
+          case Op::Asec: case Op::Acsc: case Op::Acot: {
+            const Cx inv = Cx(1) / a;
+            const double einv = aa > ea ? ea / (aa * (aa - ea)) : kInf;
+            const Cx d = in.op == Op::Acot ? Cx(1) + inv * inv : std::sqrt(Cx(1) - inv * inv);
+            err = einv / std::abs(d) + own + kEps;
+            const double dist = in.op == Op::Acot ? to_imaginary_rays(inv) : to_real_rays(inv, -1, 1);
+            if (straddles(dist, einv)) c = 1;
+            break;
+          }
+          case Op::Abs: err = ea + kEps * ar; break;
+          case Op::Floor: case Op::Ceil: {
+            const double frac = std::fabs(a.real() - std::round(a.real()));
+            err = frac <= ea ? kInf : 0;
+            break;
+          }
+          case Op::Factorial: err = ar * ea * (std::log(aa + 2) + 2) + own; break;
+          case Op::Binom: err = ar * (ea + eb) * (std::log(aa + 2) + 2) + own; break;
+          default: err = kInf; break;
+        }
+      }
+      if (!std::isfinite(r.real()) || !std::isfinite(r.imag()) || std::isnan(err)) err = kInf;
+      v[k] = r;
+      e[k] = err;
+      cut[k] = c;
+    }
+    out[j] = nc ? v[nc - 1] : Cx(std::nan(""), 0);
+    error[j] = nc ? e[nc - 1] : kInf;
+    near_cut[j] = nc ? cut[nc - 1] : 0;
   }
-  run_impl<std::complex<double>>(prog, inputs, strides, n, out, scale, near_cut);
 }
 
 }  // namespace rapidgrade::expr

@@ -30,7 +30,20 @@ namespace detail {
 namespace {
 
 [[noreturn]] void fail(const std::string& problem, std::size_t offset) {
-  throw ParseError("parse_expr: " + problem + " at offset " + std::to_string(offset), offset);
+  // the message quotes input; non-ASCII bytes (possibly invalid UTF-8 from bytes input) become '?'
+  std::string safe = problem;
+  for (char& c : safe)
+    if (static_cast<unsigned char>(c) >= 0x80) c = '?';
+  throw ParseError("parse_expr: " + safe + " at offset " + std::to_string(offset), offset);
+}
+
+/// Length of the UTF-8 sequence starting at s[i] (1 for ASCII or a stray byte).
+std::size_t utf8_length(std::string_view s, std::size_t i) {
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+  std::size_t k = 1;
+  while (k < len && i + k < s.size() && (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80) ++k;
+  return k;
 }
 
 void check_size(std::string_view text) {
@@ -249,8 +262,7 @@ std::vector<Tok> lex_latex(std::string_view s) {
         while (j < n && is_alpha(s[j])) ++j;
         if (j < n && s[j] == '*') ++j;
       } else if (j < n) {
-        // one UTF-8 character (an escaped byte of a multi-byte sequence would be junk anyway)
-        ++j;
+        j += utf8_length(s, j);  // "\{", "\%", "\," or an escaped non-ASCII character
       }
       std::string name(s.substr(i + 1, j - i - 1));
       // "\quadx" (a missing space after \quad): skip the spacing command, keep the letters
@@ -1106,7 +1118,7 @@ std::string normalize_text(std::string_view s) {
     if (c == '\\') {
       std::size_t j = i + 1;
       while (j < n && is_alpha(s[j])) ++j;
-      if (j == i + 1 && j < n) ++j;
+      if (j == i + 1 && j < n) j += utf8_length(s, j);
       i = j;
       space = true;
       continue;

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import sympy
+import sympy  # type: ignore[import-untyped]
 
 __all__ = ["tree_to_sympy"]
 
@@ -49,7 +49,7 @@ _FUNCTIONS: dict[str, Callable[..., Any]] = {
     "Integral": sympy.Integral,
 }
 
-_RELATIONS: dict[str, Callable[[Any, Any], Any]] = {
+_RELATIONS: dict[str, Callable[..., Any]] = {
     "=": sympy.Eq,
     "<": sympy.Lt,
     "<=": sympy.Le,

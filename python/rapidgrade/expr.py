@@ -32,6 +32,15 @@ constants               ``pi e``
 ``syntax="auto"`` picks RPN when the last token is an RPN operator and the first is an operand,
 infix when the text has ``**``, ``oo`` or a call like ``Integral(``, and LaTeX otherwise.
 
+``Expr.evaluate(**values)`` takes one value per free symbol (all of them, no others): Python
+numbers, NumPy arrays (or lists) of one common shape, or scalars broadcast against them. It
+computes in float64 when every value is real and the expression has no ``i``, following NumPy's
+real semantics (``sqrt(-1)`` is nan, ``1/0`` is inf); otherwise in complex128 with principal
+branches (as SymPy). NaN and inf propagate. It returns a float/complex for scalar values, an
+array otherwise. The expression is compiled to a register program run over blocks of points,
+with the GIL released and on all cores from 131072 points. Structures, relations, text and
+unknown functions raise ``ValueError``.
+
 Limits: at most 1 MiB of text (:class:`~rapidgrade.LimitError`) and 256 levels of nesting
 (:class:`~rapidgrade.ParseError`).
 """

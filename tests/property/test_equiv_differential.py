@@ -62,6 +62,12 @@ NEAR_MISSES: list[Callable[[sympy.Expr], sympy.Expr]] = [
     lambda e: e + sympy.Rational(1, 1000),
     lambda e: sympy.sqrt(e**2),
     lambda e: e.subs(x, -x),
+    # equal on a large region only: branch cuts of log, roots and inverse functions
+    lambda e: sympy.log(sympy.exp(e)),
+    lambda e: (e**3) ** sympy.Rational(1, 3),
+    lambda e: sympy.asin(sympy.sin(e)),
+    lambda e: sympy.atan(sympy.tan(e)),
+    lambda e: sympy.sqrt(e) * sympy.sqrt(e + 1) - sympy.sqrt(e * (e + 1)) + e,
 ]
 
 
@@ -90,6 +96,8 @@ def make_pairs(n: int, seed: int) -> list[tuple[str, str, str, sympy.Expr, sympy
 PROBES = [
     {x: sympy.Rational(3, 7) + sympy.I / 3, y: sympy.Rational(-5, 11) + sympy.I * 2 / 5},
     {x: sympy.Rational(-6, 5) - sympy.I / 7, y: sympy.Rational(4, 3) - sympy.I * 3 / 4},
+    {x: sympy.Rational(-7, 3) + sympy.I * 5 / 2, y: sympy.Rational(-1, 4) - sympy.I * 13 / 5},
+    {x: sympy.Rational(1, 5) - sympy.I * 3, y: sympy.Rational(-3, 1) + sympy.I / 9},
 ]
 
 
@@ -97,12 +105,18 @@ def sympy_verdict(a: sympy.Expr, b: sympy.Expr) -> bool | None:
     """True when simplify(a - b) == 0; False when a - b is clearly nonzero at a probe point
     (30-digit evalf; SymPy's own .equals() is randomized and wrong now and then); else None."""
     diff = a - b
-    if sympy.expand(diff) == 0 or sympy.simplify(diff) == 0:
+    if sympy.expand(diff) == 0:
         return True
-    for probe in PROBES:
-        value = sympy.N(diff.subs(probe), 30)
-        if value.is_number and value.is_finite and abs(complex(value)) > 1e-12:
+    for probe in PROBES:  # cheap, and simplify cannot reach 0 when a probe differs
+        va, vb = sympy.N(a.subs(probe), 30), sympy.N(b.subs(probe), 30)
+        if not (va.is_number and vb.is_number and va.is_finite and vb.is_finite):
+            continue
+        # in SymPy numbers: values such as exp(10^5) overflow Python floats
+        gap = sympy.Abs(va - vb) / sympy.Max(sympy.Abs(va), sympy.Abs(vb), 1)
+        if sympy.N(gap, 15) > sympy.Float("1e-12"):
             return False
+    if sympy.simplify(diff) == 0:
+        return True
     return None
 
 
@@ -128,7 +142,7 @@ def run(n: int, seed: int) -> None:
 
 
 def test_differential_against_sympy() -> None:
-    run(1500, seed=1)
+    run(1000, seed=1)
 
 
 @pytest.mark.slow

@@ -109,6 +109,8 @@ def oracle(n: Node, env: dict[str, complex]) -> complex:
     a = oracle(n.kids[0], env)
     if n.op == "neg":
         return -a
+    # SymPy's principal branch on a cut is that of +0: sqrt(-1 - 0j) is i, not -i as in cmath
+    a = complex(a.real + 0.0, a.imag + 0.0)
     if n.op == "log":
         return cmath.log(a)
     return getattr(cmath, n.op)(a)
@@ -156,6 +158,20 @@ def test_any_text_parses_or_raises_parse_error(text: str) -> None:
         try:
             e = rapidgrade.parse_expr(text, syntax=syntax)  # type: ignore[arg-type]
         except (ParseError, LimitError):
+            continue
+        str(e)
+        e.free_symbols
+        e.tree()
+
+
+@SETTINGS
+@given(st.binary(max_size=40))
+def test_any_bytes_parse_or_raise_parse_error(data: bytes) -> None:
+    for syntax in ("auto", "latex", "infix", "rpn"):
+        try:
+            e = rapidgrade.parse_expr(data, syntax=syntax)  # type: ignore[arg-type]
+        except ParseError as error:
+            str(error).encode("ascii")  # messages quote input with non-ASCII bytes as '?'
             continue
         str(e)
         e.free_symbols

@@ -24,9 +24,12 @@ struct Options {
 /// * numbers: exact rational comparison (checked 128-bit; overflow -> UNKNOWN); decimals per
 ///   the rounding rule above; `p%` matches `p/100` and `p`; `x^\circ` matches `x` and
 ///   `x*pi/180`;
-/// * expressions with free symbols: evaluation at 24 seeded points (8 real, 16 complex, magnitudes from 1/20 to 20); equal
-///   everywhere and only analytic operations -> TRUE; a difference far above the rounding
-///   error bound -> FALSE; otherwise UNKNOWN;
+/// * expressions with free symbols: evaluation at 32 seeded points (8 real, 24 complex,
+///   magnitudes from 1/20 to 20); equal on at least 16 points, no point clearly different,
+///   only analytic operations, and the same branches of every multivalued function on both
+///   sides (sqrt/log/powers/inverse trig of equivalent arguments) -> TRUE; a difference at any
+///   point far above the rounding error bound (propagated through every operation) -> FALSE;
+///   otherwise UNKNOWN;
 /// * tuples (ordered), sets (unordered, duplicates ignored), intervals (ends matter), unions,
 ///   matrices (shape and entries), equations (up to a nonzero factor), inequalities (up to a
 ///   positive factor, either direction), `x = 5` vs `5`, `a \pm b` as the set {a+b, a-b};

@@ -138,6 +138,8 @@ struct Instr {
 
 struct Program {
   std::vector<Instr> code;
+  std::vector<std::uint32_t> reg;  // physical register of each instruction's result (reused)
+  std::uint32_t n_regs = 0;
   std::vector<std::string> vars;  // variable order for Var instructions
   bool complex_constants = false;  // uses I
   bool analytic = true;   // only + - * / pow roots exp log trig hyperbolic
@@ -156,11 +158,13 @@ void run(const Program& prog, const std::vector<const double*>& inputs,
          const std::vector<std::size_t>& strides, std::size_t n, double* out);
 void run(const Program& prog, const std::vector<const std::complex<double>*>& inputs,
          const std::vector<std::size_t>& strides, std::size_t n, std::complex<double>* out);
-/// Like run(complex) but also reports, per point, the largest modulus of any intermediate value
-/// (a scale for rounding-error bounds), and whether a multivalued function (sqrt, log,
-/// non-integer powers, inverse trigonometric) was evaluated within rounding distance of its
-/// branch cut, where the computed branch is a coin toss (`near_cut[j] = 1`).
-void run_scaled(const Program& prog, const std::vector<const std::complex<double>*>& inputs,
-                std::size_t n, std::complex<double>* out, double* scale, unsigned char* near_cut);
+/// Like run(complex), point by point, with a first-order bound on the rounding error of each
+/// result (`error[j]`: every operation's own rounding plus the propagation of its operands'
+/// errors through its derivative), and a flag for results that went through a multivalued
+/// function (sqrt, log, non-integer powers, inverse trigonometric) whose argument was within
+/// its error bound of the branch cut, where the computed branch is a coin toss
+/// (`near_cut[j] = 1`). Exact inputs on a cut take SymPy's principal branch. O(n * program size).
+void run_bounded(const Program& prog, const std::vector<const std::complex<double>*>& inputs, std::size_t n,
+                 std::complex<double>* out, double* error, unsigned char* near_cut);
 
 }  // namespace rapidgrade::expr
