@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import sympy  # type: ignore[import-untyped]
+import sympy
 
 __all__ = ["tree_to_sympy"]
 

@@ -58,7 +58,7 @@ from rapidgrade import _compat_fast, _transport
 from rapidgrade._pool import TaskResult, default_pool
 
 
-class TimeoutException(TimeoutError, _MathVerifyTimeout):
+class TimeoutException(TimeoutError, _MathVerifyTimeout):  # type: ignore[misc]  # untyped base
     """Raised by ``parse``/``verify`` with ``raise_on_error=True`` when the time limit passes.
 
     It is a ``math_verify.errors.TimeoutException`` (so code written for math-verify catches it)
