@@ -91,25 +91,37 @@ py::list edit_distance_many(const py::handle& pairs_obj, const py::object& max_d
   if (PyUnicode_Check(pairs_obj.ptr()) || !PySequence_Check(pairs_obj.ptr())) {
     throw py::type_error("edit_distance_many: pairs must be a sequence of (str, str) pairs");
   }
-  const auto seq = py::reinterpret_borrow<py::sequence>(pairs_obj);
-  const std::size_t n = py::len(seq);
-  std::vector<py::object> keep;  // holds every pair (and so its strings) while the GIL is released
-  keep.reserve(n);
+  // A tuple of the pairs (the same object for a tuple, a copy of the references for a list, which
+  // another thread could change while the GIL is released) holds every pair, and so its
+  // strings, for the whole computation; items are then read without Python calls.
+  py::object held = py::reinterpret_steal<py::object>(PySequence_Tuple(pairs_obj.ptr()));
+  if (!held) throw py::error_already_set();
+  const std::size_t n = static_cast<std::size_t>(PyTuple_GET_SIZE(held.ptr()));
+  std::vector<py::object> keep;  // items of pairs that are not tuples or lists
   std::vector<std::pair<CodePoints, CodePoints>> items;
   items.reserve(n);
   for (std::size_t i = 0; i < n; ++i) {
-    py::object pair = seq[i];
-    if (!PySequence_Check(pair.ptr()) || PyUnicode_Check(pair.ptr()) || py::len(pair) != 2) {
+    PyObject* pair = PyTuple_GET_ITEM(held.ptr(), static_cast<Py_ssize_t>(i));
+    PyObject* a = nullptr;
+    PyObject* b = nullptr;
+    if (PyTuple_Check(pair) && PyTuple_GET_SIZE(pair) == 2) {
+      a = PyTuple_GET_ITEM(pair, 0);
+      b = PyTuple_GET_ITEM(pair, 1);
+    } else if (PyList_Check(pair) && PyList_GET_SIZE(pair) == 2) {
+      // a list could change while the GIL is released: keep its items alive ourselves
+      keep.push_back(py::reinterpret_borrow<py::object>(PyList_GET_ITEM(pair, 0)));
+      keep.push_back(py::reinterpret_borrow<py::object>(PyList_GET_ITEM(pair, 1)));
+      a = keep[keep.size() - 2].ptr();
+      b = keep.back().ptr();
+    } else {
       throw py::type_error("edit_distance_many: pairs[" + std::to_string(i) + "] must be a pair of str");
     }
-    py::object a = pair[py::int_(0)];
-    py::object b = pair[py::int_(1)];
-    const std::string where_a = "pairs[" + std::to_string(i) + "][0]";
-    const std::string where_b = "pairs[" + std::to_string(i) + "][1]";
-    items.emplace_back(as_code_points(a, "edit_distance_many", where_a.c_str()),
-                       as_code_points(b, "edit_distance_many", where_b.c_str()));
-    keep.push_back(std::move(a));
-    keep.push_back(std::move(b));
+    if (!PyUnicode_Check(a) || !PyUnicode_Check(b)) {
+      const std::string where = "pairs[" + std::to_string(i) + "][" + (PyUnicode_Check(a) ? "1" : "0") + "]";
+      as_code_points(PyUnicode_Check(a) ? b : a, "edit_distance_many", where.c_str());  // raises
+    }
+    items.emplace_back(as_code_points(a, "edit_distance_many", "pairs"),
+                       as_code_points(b, "edit_distance_many", "pairs"));
   }
   std::vector<std::size_t> out(n);
   run_released(n, n_threads, [&](std::size_t i) { out[i] = levenshtein(items[i].first, items[i].second, max); });
