@@ -22,12 +22,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
+
 from rapidgrade import _core
-from rapidgrade.verdict import GradeResults, Verdict
+from rapidgrade.verdict import DECIDERS, GradeResults, Verdict
 
 __all__ = ["grade", "grade_many"]
 
 _CHUNK = 65536
+_DECIDER_CODE = {name: code for code, name in enumerate(DECIDERS)}
 _TRUE, _FALSE, _UNKNOWN = 1, 0, 2
 
 
@@ -83,34 +86,27 @@ def grade_many(
     if timeout <= 0:
         raise ValueError(f"grade_many: timeout must be > 0, got {timeout}")
 
-    correct = [False] * n
-    decided_by = ["fast"] * n
-    gold_out = [""] * n
-    gold_raw = [""] * n
-    extracted: list[str | None] = [None] * n
-    method: list[str | None] = [None] * n
-    reason = [""] * n
+    # The common case, every input a str, takes no per-pair Python work: the core's columns
+    # become the result's columns as they are.
+    all_str = all(type(g) is str for g in golds) and all(type(r) is str for r in responses)
+    if all_str:
+        valid: Sequence[int] = range(n)
+        valid_golds: list[str] = golds
+        valid_responses: list[str] = responses
+        errors: dict[int, tuple[str, str]] = {}
+    else:
+        valid, valid_golds, valid_responses, errors = _split_valid(golds, responses)
 
-    valid: list[int] = []
-    valid_golds: list[str] = []
-    valid_responses: list[str] = []
-    for i in range(n):
-        g, g_err = _as_text(golds[i], "gold")
-        r, r_err = _as_text(responses[i], "response")
-        if g is None or r is None:
-            decided_by[i] = "error"
-            reason[i] = g_err or r_err or ""
-            gold_out[i] = g if g is not None else repr(golds[i])[:200]
-            continue
-        valid.append(i)
-        valid_golds.append(g)
-        valid_responses.append(r)
-
+    tri: list[int] = []
+    g_norm: list[str] = []
+    g_raw: list[str] = []
+    ext: list[str | None] = []
+    meth: list[str | None] = []
+    why: list[str] = []
     bar = _progress_bar(len(valid), progress, "fast path")
-    undecided: list[int] = []
     for begin in range(0, len(valid), _CHUNK):
         end = min(len(valid), begin + _CHUNK)
-        tri, g_norm, g_raw, ext, meth, why = _core.grade_fast_many(
+        columns = _core.grade_fast_many(
             valid_golds[begin:end],
             valid_responses[begin:end],
             last_number=last_number,
@@ -119,19 +115,34 @@ def grade_many(
             float_rounding=float_rounding,
             threads=threads,
         )
-        for k, i in enumerate(valid[begin:end]):
-            correct[i] = tri[k] == _TRUE
-            gold_out[i] = g_norm[k]
-            gold_raw[i] = g_raw[k]
-            extracted[i] = ext[k]
-            method[i] = meth[k]
-            reason[i] = why[k]
-            if tri[k] == _UNKNOWN:
-                undecided.append(i)
+        for column, part in zip((tri, g_norm, g_raw, ext, meth, why), columns):
+            column.extend(part)  # type: ignore[attr-defined]
         if bar is not None:
             bar.update(end - begin)
     if bar is not None:
         bar.close()
+
+    tri_array = np.asarray(tri, dtype=np.int8)
+    decided = np.zeros(n, dtype=np.int8)  # indices into DECIDERS; 0 is "fast"
+    if all_str:
+        correct = tri_array == _TRUE
+        gold_out, gold_raw, extracted, method, reason = g_norm, g_raw, ext, meth, why
+        undecided = np.flatnonzero(tri_array == _UNKNOWN).tolist()
+    else:
+        correct = np.zeros(n, dtype=bool)
+        gold_out = [""] * n
+        gold_raw = [""] * n
+        extracted = [None] * n
+        method = [None] * n
+        reason = [""] * n
+        for i, (shown_gold, message) in errors.items():
+            decided[i] = _DECIDER_CODE["error"]
+            gold_out[i] = shown_gold
+            reason[i] = message
+        for k, i in enumerate(valid):
+            correct[i] = tri[k] == _TRUE
+            gold_out[i], gold_raw[i], extracted[i], method[i], reason[i] = g_norm[k], g_raw[k], ext[k], meth[k], why[k]
+        undecided = [valid[k] for k in np.flatnonzero(tri_array == _UNKNOWN).tolist()]
 
     if fallback and undecided:
         from rapidgrade.fallback import fallback_many
@@ -154,11 +165,29 @@ def grade_many(
                 pool.close()
         for i, (ok, by, why_fb) in zip(undecided, outcomes):
             correct[i] = ok
-            decided_by[i] = by
+            decided[i] = _DECIDER_CODE[by]
             reason[i] = why_fb
-    return GradeResults.from_columns(
-        correct=correct, decided_by=decided_by, gold=gold_out, extracted=extracted, method=method, reason=reason
-    )
+    return GradeResults._from_codes(correct, decided, gold_out, extracted, method, reason)
+
+
+def _split_valid(
+    golds: list[Any], responses: list[Any]
+) -> tuple[list[int], list[str], list[str], dict[int, tuple[str, str]]]:
+    """Indices and texts of the usable pairs, and (gold as shown, reason) for the others."""
+    valid: list[int] = []
+    valid_golds: list[str] = []
+    valid_responses: list[str] = []
+    errors: dict[int, tuple[str, str]] = {}
+    for i, (gold, response) in enumerate(zip(golds, responses)):
+        g, g_err = _as_text(gold, "gold")
+        r, r_err = _as_text(response, "response")
+        if g is None or r is None:
+            errors[i] = (g if g is not None else repr(gold)[:200], g_err or r_err or "")
+            continue
+        valid.append(i)
+        valid_golds.append(g)
+        valid_responses.append(r)
+    return valid, valid_golds, valid_responses, errors
 
 
 def grade(

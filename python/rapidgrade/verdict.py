@@ -40,6 +40,8 @@ DecidedBy = Literal["fast", "sympy", "math_verify", "timeout", "error"]
 DECIDERS: tuple[str, ...] = ("fast", "sympy", "math_verify", "timeout", "error")
 
 _DECIDED_BY_DTYPE = np.dtype(f"<U{max(len(d) for d in DECIDERS)}")
+_DECIDER_ARRAY = np.array(DECIDERS, dtype=_DECIDED_BY_DTYPE)
+_DECIDER_ARRAY.flags.writeable = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,6 +127,25 @@ class GradeResults(Sequence[Verdict]):
         results._correct = correct_array
         results._decided_by = decided_raw.astype(_DECIDED_BY_DTYPE)
         results._gold, results._extracted, results._method, results._reason = columns
+        results._freeze()
+        return results
+
+    @classmethod
+    def _from_codes(
+        cls,
+        correct: npt.NDArray[np.bool_],
+        decided_codes: npt.NDArray[np.int8],
+        gold: list[str],
+        extracted: list[str | None],
+        method: list[str | None],
+        reason: list[str],
+    ) -> GradeResults:
+        """Internal constructor for the grader, which owns the lists it passes and encodes
+        ``decided_by`` as indices into :data:`DECIDERS`: no copies, no validation pass."""
+        results = cls.__new__(cls)
+        results._correct = correct
+        results._decided_by = _DECIDER_ARRAY[decided_codes]
+        results._gold, results._extracted, results._method, results._reason = gold, extracted, method, reason
         results._freeze()
         return results
 
