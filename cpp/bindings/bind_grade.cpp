@@ -54,7 +54,8 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
     const grade::FastVerdict& v = verdicts[i];
     tri[i] = py::int_(static_cast<int>(v.tri));
     gold[i] = utf8_str(v.gold);
-    gold_raw[i] = utf8_str(v.gold_raw);
+    // only the undecided pairs need the unwrapped gold (for the fallback)
+    gold_raw[i] = v.tri == equiv::Tri::Unknown ? utf8_str(v.gold_raw) : py::none();
     if (v.found) {
       extracted[i] = utf8_str(v.answer);
       method[i] = method_strs[static_cast<std::size_t>(v.method)];
@@ -73,8 +74,8 @@ void bind_grade(py::module_& m) {
   m.def("grade_fast_many", &grade_fast_many, py::arg("golds"), py::arg("responses"), py::kw_only(),
         py::arg("last_number") = true, py::arg("rel_tol") = 1e-9, py::arg("abs_tol") = 1e-12,
         py::arg("float_rounding") = py::none(), py::arg("threads") = py::none(),
-        "The fast path of grade_many: (tri codes, normalized golds, unwrapped golds, extracted answers, "
-        "methods, reasons), computed on `threads` threads with the GIL released.");
+        "The fast path of grade_many: (tri codes, normalized golds, unwrapped golds of the undecided "
+        "pairs (None elsewhere), extracted answers, methods, reasons), computed on `threads` threads with the GIL released.");
 }
 
 }  // namespace rapidgrade::bindings

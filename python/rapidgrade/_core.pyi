@@ -84,7 +84,7 @@ def grade_fast_many(
     abs_tol: float = 1e-12,
     float_rounding: int | None = None,
     threads: int | None = None,
-) -> tuple[list[int], list[str], list[str], list[str | None], list[str | None], list[str]]: ...
+) -> tuple[list[int], list[str], list[str | None], list[str | None], list[str | None], list[str]]: ...
 
 # absa (sentiment tuples; wrapped by rapidgrade.tasks.absa)
 from typing import Any as _Any

@@ -99,7 +99,7 @@ def grade_many(
 
     tri: list[int] = []
     g_norm: list[str] = []
-    g_raw: list[str] = []
+    g_raw: list[str | None] = []
     ext: list[str | None] = []
     meth: list[str | None] = []
     why: list[str] = []
@@ -131,7 +131,7 @@ def grade_many(
     else:
         correct = np.zeros(n, dtype=bool)
         gold_out = [""] * n
-        gold_raw = [""] * n
+        gold_raw = [None] * n
         extracted = [None] * n
         method = [None] * n
         reason = [""] * n
@@ -154,7 +154,7 @@ def grade_many(
             pool = WorkerPool(workers, warmup=DEFAULT_WARMUP)
         try:
             outcomes = fallback_many(
-                [gold_raw[i] for i in undecided],
+                [gold_raw[i] or "" for i in undecided],
                 [extracted[i] or "" for i in undecided],
                 pool=pool,
                 timeout=timeout,
