@@ -42,6 +42,23 @@ def median_time(fn: Callable[[], object], *, repeats: int = 7, min_time: float =
     return statistics.median(samples)
 
 
+def paired_median_times(
+    fn_a: Callable[[], object], fn_b: Callable[[], object], *, repeats: int = 7
+) -> tuple[float, float]:
+    """Median wall times of fn_a and fn_b, timed alternately (a, b, a, b, ...), so that a
+    change of machine load during the run hits both sides alike."""
+    fn_a()
+    fn_b()
+    times_a: list[float] = []
+    times_b: list[float] = []
+    for _ in range(repeats):
+        for fn, out in ((fn_a, times_a), (fn_b, times_b)):
+            start = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - start)
+    return statistics.median(times_a), statistics.median(times_b)
+
+
 def machine_info() -> dict[str, Any]:
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False).stdout.strip()

@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-from _common import ROOT, Report, load_corpus, median_time
+from _common import ROOT, Report, load_corpus, paired_median_times
 from hendrycks_grader import hendrycks_grade
 
 import rapidgrade
@@ -81,23 +81,37 @@ def main() -> None:
     print(f"agreement with math-verify on the 800 pairs: rapidgrade {agree_ours}/800, Hendrycks-style {agree_hendrycks}/800; fast path decided {fast}/800\n")
 
     n = len(golds)
-    one = median_time(lambda: rapidgrade.grade_many(golds, responses, threads=1), repeats=3, min_time=0.0)
-    two = median_time(lambda: rapidgrade.grade_many(golds, responses, threads=2), repeats=3, min_time=0.0)
+    one, two = paired_median_times(
+        lambda: rapidgrade.grade_many(golds, responses, threads=1),
+        lambda: rapidgrade.grade_many(golds, responses, threads=2),
+        repeats=5,
+    )
     sample = args.mv_sample
     mv_rate = mv_pairs_per_s(golds[:sample], responses[:sample])
     report.add(f"grade_many threads=1, {n:,} corpus pairs", one, n / mv_rate, f"math-verify ({sample} pairs timed)", "pairs", n)
-    hend = median_time(lambda: [hendrycks_grade(g, r) for g, r in zip(golds, responses)], repeats=3, min_time=0.0)
-    report.add(f"grade_many threads=1, {n:,} corpus pairs", one, hend, "Hendrycks-style plain Python", "pairs", n)
+    one_h, hend = paired_median_times(
+        lambda: rapidgrade.grade_many(golds, responses, threads=1),
+        lambda: [hendrycks_grade(g, r) for g, r in zip(golds, responses)],
+        repeats=5,
+    )
+    report.add(f"grade_many threads=1, {n:,} corpus pairs", one_h, hend, "Hendrycks-style plain Python", "pairs", n)
     report.add(f"grade_many threads=2 vs threads=1, {n:,} pairs", two, one, "grade_many threads=1", "pairs", n)
 
     long_golds = golds800
     m = len(long_responses)
-    one_long = median_time(lambda: rapidgrade.grade_many(long_golds, long_responses, threads=1), repeats=5)
-    two_long = median_time(lambda: rapidgrade.grade_many(long_golds, long_responses, threads=2), repeats=5)
+    one_long, two_long = paired_median_times(
+        lambda: rapidgrade.grade_many(long_golds, long_responses, threads=1),
+        lambda: rapidgrade.grade_many(long_golds, long_responses, threads=2),
+        repeats=15,
+    )
     mv_long = mv_pairs_per_s(long_golds[: min(sample, m)], long_responses[: min(sample, m)])
     report.add(f"grade_many threads=1, {m} long responses (20 KB)", one_long, m / mv_long, "math-verify", "pairs", m)
-    hend_long = median_time(lambda: [hendrycks_grade(g, r) for g, r in zip(long_golds, long_responses)], repeats=5)
-    report.add(f"grade_many threads=1, {m} long responses (20 KB)", one_long, hend_long, "Hendrycks-style plain Python", "pairs", m)
+    one_lh, hend_long = paired_median_times(
+        lambda: rapidgrade.grade_many(long_golds, long_responses, threads=1),
+        lambda: [hendrycks_grade(g, r) for g, r in zip(long_golds, long_responses)],
+        repeats=15,
+    )
+    report.add(f"grade_many threads=1, {m} long responses (20 KB)", one_lh, hend_long, "Hendrycks-style plain Python", "pairs", m)
     report.add(f"grade_many threads=2 vs threads=1, long responses", two_long, one_long, "grade_many threads=1", "pairs", m)
 
     if args.memory_pairs:
