@@ -68,40 +68,15 @@ py::object new_record(const py::handle& type, std::initializer_list<py::object> 
   return py::reinterpret_steal<py::object>(record);
 }
 
-// Code points in s[from, to): bytes that are not UTF-8 continuation bytes (10xxxxxx), counted
-// eight at a time (the answer usually sits at the end of a long response, so this runs over the
-// whole text). Agrees with utf8::count_code_points.
-std::size_t count_code_points_fast(std::string_view s, std::size_t from, std::size_t to) noexcept {
-  std::size_t count = 0;
-  std::size_t i = from;
-  for (; i + 8 <= to; i += 8) {
-    std::uint64_t w = 0;
-    std::memcpy(&w, s.data() + i, 8);
-    // bit 7 set and bit 6 clear in a byte marks a continuation byte
-    const std::uint64_t cont = (w & ~(w << 1)) & 0x8080808080808080ULL;
-    count += 8 - static_cast<std::size_t>(((cont >> 7) * 0x0101010101010101ULL) >> 56);
-  }
-  return count + utf8::count_code_points(s, i, to);
-}
-
 // Rewrites the byte offsets of an extraction into the caller's units (code points for str).
 // Touches no Python object, so batch workers call it with the GIL released.
 void convert_offsets(const Text& text, Extraction& e) {
-  if (text.ascii) return;
   std::vector<std::size_t*> offsets{&e.start, &e.end};
   for (auto& p : e.parts) {
     offsets.push_back(&p.start);
     offsets.push_back(&p.end);
   }
-  std::sort(offsets.begin(), offsets.end(), [](const std::size_t* x, const std::size_t* y) { return *x < *y; });
-  std::size_t byte = 0;
-  std::size_t cp = 0;
-  for (std::size_t* off : offsets) {
-    const std::size_t target = std::min(*off, text.utf8.size());
-    cp += count_code_points_fast(text.utf8, byte, target);
-    byte = target;
-    *off = cp;
-  }
+  to_caller_units(text, offsets);
 }
 
 // The record for `found`, whose offsets are already in the caller's units.
