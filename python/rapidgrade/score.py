@@ -339,7 +339,8 @@ def score_file(
     for p in paths:
         if not p.is_file():
             raise FileNotFoundError(f"input not found: {p}")
-        count_progress_total(p)  # validates the format (and pyarrow for Parquet) before any work
+    # Also validates every format (and pyarrow for Parquet) before any work.
+    progress_total = sum(count_progress_total(p) for p in paths)
     options = _Options(gold_key, response_key, id_key, reference_key, threads, workers, timeout, fallback)
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -364,7 +365,7 @@ def score_file(
         if progress:
             from tqdm import tqdm
 
-            bar = tqdm(total=sum(count_progress_total(p) for p in paths), unit="B", unit_scale=True, file=sys.stderr, desc="grading", dynamic_ncols=True)
+            bar = tqdm(total=progress_total, unit="B", unit_scale=True, file=sys.stderr, desc="grading", dynamic_ncols=True)
         try:
             started = time.perf_counter()
             elapsed_before = acc.elapsed_s
