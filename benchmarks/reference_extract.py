@@ -458,6 +458,107 @@ def extract_answer(text: str, strategy: str = "auto") -> RefExtraction | None:
 # --------------------------------------------------------------------------------------------
 # normalization (Hendrycks-style strip_string with rapidgrade's documented rules)
 
+# Rule 0: Unicode math folded to LaTeX.
+_FRACTIONS = {
+    "\u00bd": "\\frac{1}{2}", "\u2153": "\\frac{1}{3}", "\u2154": "\\frac{2}{3}", "\u00bc": "\\frac{1}{4}",
+    "\u00be": "\\frac{3}{4}", "\u2155": "\\frac{1}{5}", "\u2156": "\\frac{2}{5}", "\u2157": "\\frac{3}{5}",
+    "\u2158": "\\frac{4}{5}", "\u2159": "\\frac{1}{6}", "\u215a": "\\frac{5}{6}", "\u2150": "\\frac{1}{7}",
+    "\u215b": "\\frac{1}{8}", "\u215c": "\\frac{3}{8}", "\u215d": "\\frac{5}{8}", "\u215e": "\\frac{7}{8}",
+    "\u2151": "\\frac{1}{9}", "\u2152": "\\frac{1}{10}",
+}
+# Each is written followed by one space, so that "×x" stays "\times x".
+_SYMBOLS = {
+    "\u00d7": "\\times", "\u00f7": "\\div", "\u00b7": "\\cdot", "\u22c5": "\\cdot", "\u00b1": "\\pm",
+    "\u2213": "\\mp", "\u2264": "\\le", "\u2265": "\\ge", "\u2260": "\\ne", "\u2248": "\\approx",
+    "\u221e": "\\infty", "\u03c0": "\\pi", "\u00b0": "^\\circ", "\u03b1": "\\alpha", "\u03b2": "\\beta",
+    "\u03b3": "\\gamma", "\u03b4": "\\delta", "\u03b8": "\\theta", "\u03bb": "\\lambda", "\u03bc": "\\mu",
+    "\u03c3": "\\sigma", "\u03c6": "\\phi", "\u03c9": "\\omega", "\u2208": "\\in", "\u222a": "\\cup",
+    "\u2229": "\\cap",
+}
+_SUPERSCRIPTS = dict(zip("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207a\u207b", "0123456789+-"))
+_SUBSCRIPTS = dict(zip("\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089\u208a\u208b", "0123456789+-"))
+_FOLD_SPACES = "\u3000\u00a0\u2009\u202f\u2007"
+_ROOT_GROUP_BYTES = 256  # how far ahead a "√(" looks for its ")", in UTF-8 bytes
+
+
+def _simple_fold(c: str) -> str:
+    if "\uff01" <= c <= "\uff5e":
+        return chr(ord(c) - 0xFEE0)
+    if c in _FOLD_SPACES:
+        return " "
+    if c in "\u2212\ufe63":
+        return "-"
+    return c
+
+
+def _root_group_close(s: str, k: int) -> int:
+    """Index of the ')' closing the '(' at k, looked for within the group byte budget; -1 if none."""
+    depth = 0
+    used = 0
+    for close in range(k, len(s)):
+        if used >= _ROOT_GROUP_BYTES:
+            return -1
+        c = s[close]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return close
+        used += len(c.encode("utf-8", "surrogatepass"))
+    return -1
+
+
+def _fold_math(s: str) -> str:
+    if s.isascii():
+        return s
+    out: list[str] = []
+    closes: list[int] = []  # indices of the ')' that close "√(" groups, innermost last
+    i, n = 0, len(s)
+    while i < n:
+        if closes and i == closes[-1]:
+            out.append("}")
+            closes.pop()
+            i += 1
+            continue
+        c = _simple_fold(s[i])
+        i += 1
+        if c.isascii():
+            out.append(c)
+        elif c in _FRACTIONS:
+            out.append(_FRACTIONS[c])
+        elif c in _SYMBOLS:
+            out.append(_SYMBOLS[c] + " ")
+        elif c in "\u221a\u221b":
+            out.append("\\sqrt" if c == "\u221a" else "\\sqrt[3]")
+            k = i
+            while k < n and s[k] == " ":
+                k += 1
+            if k < n and s[k] == "(":
+                close = _root_group_close(s, k)
+                if close >= 0:
+                    out.append("{")
+                    closes.append(close)
+                    i = k + 1
+            elif k < n and (s[k].isascii() and (s[k].isalnum() or s[k] == ".")):
+                e = k
+                while e < n and s[e].isascii() and (s[e].isalnum() or s[e] == "."):
+                    e += 1
+                out.append("{" + s[k:e] + "}")
+                i = e
+        elif c in _SUPERSCRIPTS or c in _SUBSCRIPTS:
+            table = _SUPERSCRIPTS if c in _SUPERSCRIPTS else _SUBSCRIPTS
+            j = i
+            while j < n and s[j] in table:
+                j += 1
+            out.append(("^{" if table is _SUPERSCRIPTS else "_{") + "".join(table[x] for x in s[i - 1 : j]) + "}")
+            i = j
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+# Rule 1: commands, delimiters, degree and percent signs, {,}.
 _UNWRAP = ("text", "textbf", "textit", "textrm", "textnormal", "mathrm", "mbox")
 _UNITS = frozenset(
     """units unit sq square cubic mm cm m km millimeters millimeter centimeters centimeter meters
@@ -518,7 +619,9 @@ def _rewrite_commands(s: str) -> tuple[str, bool]:
             continue
         if c == "{":
             if s.startswith("{,}", i) and i > 0 and "0" <= s[i - 1] <= "9" and i + 3 < n and "0" <= s[i + 3] <= "9":
-                out.append(",")
+                # "10{,}000" groups thousands (exactly three digits follow); "0{,}5" is a decimal comma.
+                digits = re.match(r"[0-9]*", s[i + 3 :])
+                out.append("," if digits is not None and len(digits.group(0)) == 3 else ".")
                 i += 3
                 continue
             drop.append(False)
@@ -684,7 +787,7 @@ _SLASH = re.compile(r"(-?)([0-9]+)/([0-9]+)")
 
 
 def _one_round(s: str, units: bool, equations: bool) -> tuple[str, bool]:
-    s, percent = _rewrite_commands(s)
+    s, percent = _rewrite_commands(_fold_math(s))
     s = _WS_RUN.sub(" ", s).strip(" ")
     s = s.rstrip("." + _SPACE)
     if units:

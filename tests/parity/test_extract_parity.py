@@ -110,6 +110,18 @@ NASTY = [
     "\\\\frac{1}{2}",
     "",
     "\\",
+    # Rule 0 (Unicode math folded to LaTeX) next to the other rules.
+    "\\boxed°cm",
+    "\\pi°cm",
+    "90° and 45°.",
+    "The answer is ½ cm.",
+    "√(x+1) + √2 − ∛8",
+    "√(unclosed",
+    "√(" + "x" * 300 + ")",
+    "x² + y₁₂ = 10⁻³",
+    "１２,３４５ units",
+    "3×4÷2 ≤ π",
+    "0{,}5 and 10{,}000 and 1{,}23456",
 ]
 
 
@@ -117,6 +129,7 @@ NASTY = [
 def test_nasty_cases_parity(text: str) -> None:
     for strategy in STRATEGIES:
         assert ours(text, strategy) == theirs(text, strategy), strategy
+    assert tuple(rapidgrade.normalize_answer(text)) == ref.normalize_answer(text)
     e = rapidgrade.extract_answer(text)
     if e is not None:
         assert tuple(rapidgrade.normalize_answer(str(e.text))) == ref.normalize_answer(str(e.text))
@@ -129,6 +142,7 @@ _pieces = st.sampled_from(
         "```", "```python", "```output", "\n```\n", "-", "−", "1", "23", "456", "7,890", ",", "/", "e", "+", "x",
         "=", "\\frac", "\\dfrac", "\\text", "\\left", "\\right", "\\!", "^\\circ", "°", "%", "\\%", "\\$", "cm",
         " units", "0.5", ".5", "\\sqrt", "(", ")", "</think>", "\\pi", "_", "{,}", "~", "é", "😀", "\r", "\t",
+        "½", "√", "∛", "²", "⁻", "₃", "π", "×", "≤", "１", "\u3000", "\u00a0",
     ]
 )
 
