@@ -43,19 +43,27 @@ def median_time(fn: Callable[[], object], *, repeats: int = 7, min_time: float =
 
 
 def paired_median_times(
-    fn_a: Callable[[], object], fn_b: Callable[[], object], *, repeats: int = 7
+    fn_a: Callable[[], object], fn_b: Callable[[], object], *, repeats: int = 7, min_time: float = 0.0
 ) -> tuple[float, float]:
-    """Median wall times of fn_a and fn_b, timed alternately (a, b, a, b, ...), so that a
-    change of machine load during the run hits both sides alike."""
+    """Median wall times of one call of fn_a and of fn_b, sampled alternately (a, b, a, b, ...),
+    so that a change of machine load during the run hits both sides alike. Each sample loops
+    its function until min_time has passed (at least one call), so a fast side is not timed on
+    a single call of a few microseconds."""
     fn_a()
     fn_b()
     times_a: list[float] = []
     times_b: list[float] = []
     for _ in range(repeats):
         for fn, out in ((fn_a, times_a), (fn_b, times_b)):
+            loops = 0
             start = time.perf_counter()
-            fn()
-            out.append(time.perf_counter() - start)
+            while True:
+                fn()
+                loops += 1
+                elapsed = time.perf_counter() - start
+                if elapsed >= min_time:
+                    break
+            out.append(elapsed / loops)
     return statistics.median(times_a), statistics.median(times_b)
 
 

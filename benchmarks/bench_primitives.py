@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from _common import Report, load_corpus, median_time
+from _common import Report, load_corpus, paired_median_times
 from hendrycks_grader import last_boxed_only_string
 
 import rapidgrade
@@ -65,20 +65,26 @@ def bench_scan(report: Report) -> None:
         assert [s.content for s in rapidgrade.find_boxed(text)] == python_find_boxed(text)
     n = len(responses)
     total_mb = sum(len(t.encode()) for t in responses) / 1e6
-    ours = median_time(lambda: [rapidgrade.find_boxed(t) for t in responses], repeats=5)
-    peer = median_time(lambda: [python_find_boxed(t) for t in responses], repeats=3, min_time=0.0)
+    scan_ours = lambda: [rapidgrade.find_boxed(t) for t in responses]  # noqa: E731
+    scan_peer = lambda: [python_find_boxed(t) for t in responses]  # noqa: E731
+    ours, peer = paired_median_times(scan_ours, scan_peer, repeats=7, min_time=0.05)
     report.add(f"find_boxed, 800 real responses ({total_mb:.1f} MB)", ours, peer, "plain-Python brace scan", "texts", n)
-    last = median_time(lambda: [last_boxed_only_string(t) for t in responses], repeats=5)
+    ours, last = paired_median_times(scan_ours, lambda: [last_boxed_only_string(t) for t in responses], min_time=0.05)
     report.add("find_boxed (all boxes) vs last_boxed_only_string", ours, last, "last_boxed_only_string", "texts", n)
-    many1 = median_time(lambda: rapidgrade.find_boxed_many(responses, threads=1), repeats=5)
+    many1, peer = paired_median_times(lambda: rapidgrade.find_boxed_many(responses, threads=1), scan_peer, min_time=0.05)
     report.add("find_boxed_many threads=1, 800 responses", many1, peer, "plain-Python brace scan", "texts", n)
-    many2 = median_time(lambda: rapidgrade.find_boxed_many(responses, threads=2), repeats=5)
+    many2, many1 = paired_median_times(
+        lambda: rapidgrade.find_boxed_many(responses, threads=2),
+        lambda: rapidgrade.find_boxed_many(responses, threads=1),
+        min_time=0.05,
+    )
     report.add("find_boxed_many threads=2 vs threads=1", many2, many1, "find_boxed_many threads=1", "texts", n)
 
     long_text = ("We have $x^{2} + \\frac{1}{2}$ and {a} {b}. " * 25_000) + "\\boxed{42}"  # ~1 MB
     mb = len(long_text.encode()) / 1e6
-    ours = median_time(lambda: rapidgrade.find_boxed(long_text), repeats=5)
-    peer = median_time(lambda: python_find_boxed(long_text), repeats=3, min_time=0.0)
+    ours, peer = paired_median_times(
+        lambda: rapidgrade.find_boxed(long_text), lambda: python_find_boxed(long_text), repeats=5, min_time=0.05
+    )
     report.add(f"find_boxed, one {mb:.1f} MB response ({mb / ours:,.0f} MB/s)", ours, peer, "plain-Python brace scan", "texts", 1)
 
 
@@ -101,13 +107,17 @@ def bench_distance(report: Report) -> None:
         assert [rapidgrade.edit_distance(a, b) for a, b in pairs] == [Levenshtein.distance(a, b) for a, b in pairs]
         ed = rapidgrade.edit_distance
         lv = Levenshtein.distance
-        ours = median_time(lambda: [ed(a, b) for a, b in pairs])
-        peer = median_time(lambda: [lv(a, b) for a, b in pairs])
+        ours, peer = paired_median_times(
+            lambda: [ed(a, b) for a, b in pairs], lambda: [lv(a, b) for a, b in pairs], min_time=0.05
+        )
         report.add(f"edit_distance single calls, {name}", ours, peer, "rapidfuzz Levenshtein.distance", "pairs", len(pairs))
         firsts = [a for a, _ in pairs]
         seconds = [b for _, b in pairs]
-        ours = median_time(lambda: rapidgrade.edit_distance_many(pairs, threads=1))
-        peer = median_time(lambda: process.cpdist(firsts, seconds, scorer=Levenshtein.distance, workers=1))
+        ours, peer = paired_median_times(
+            lambda: rapidgrade.edit_distance_many(pairs, threads=1),
+            lambda: process.cpdist(firsts, seconds, scorer=Levenshtein.distance, workers=1),
+            min_time=0.05,
+        )
         report.add(f"edit_distance_many threads=1, {name}", ours, peer, "rapidfuzz process.cpdist workers=1", "pairs", len(pairs))
 
 
