@@ -111,12 +111,19 @@ py::list extract_many(const py::handle& texts_obj, const py::handle& type, const
   const std::vector<Text> texts = texts_of(texts_obj, "extract_many", "texts");
   const std::size_t n = texts.size();
   std::vector<std::optional<Extraction>> results(n);
-  run_released(n, n_threads, [&](std::size_t i) {
-    results[i] = extract::extract_answer(texts[i].utf8, m);
-    if (results[i]) convert_offsets(texts[i], *results[i]);
-  });
   py::list out(n);
-  for (std::size_t i = 0; i < n; ++i) out[i] = build(texts[i], results[i], type);
+  run_pipelined(
+      n, n_threads,
+      [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+          results[i] = extract::extract_answer(texts[i].utf8, m);
+          if (results[i]) convert_offsets(texts[i], *results[i]);
+        }
+      },
+      [&](std::size_t i) {
+        PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i), build(texts[i], results[i], type).release().ptr());
+        results[i].reset();
+      });
   return out;
 }
 

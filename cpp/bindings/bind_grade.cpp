@@ -16,6 +16,11 @@ py::object utf8_str(const std::string& s) {
   return py::reinterpret_steal<py::object>(o);
 }
 
+// Stores `value` in the fresh list slot i (which holds NULL), stealing a new reference.
+void set_item(py::list& list, std::size_t i, py::object value) {
+  PyList_SET_ITEM(list.ptr(), static_cast<Py_ssize_t>(i), value.release().ptr());
+}
+
 py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& responses_obj, bool last_number,
                           double rel_tol, double abs_tol, const py::object& float_rounding,
                           const py::object& threads) {
@@ -30,16 +35,12 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
     if (digits < 0 || digits > 15) throw py::value_error("grade_fast_many: float_rounding must be in [0, 15]");
     options.equiv.float_rounding = digits;
   }
-  const std::vector<Text> golds = texts_of(golds_obj, "grade_fast_many", "golds");
-  const std::vector<Text> responses = texts_of(responses_obj, "grade_fast_many", "responses");
+  const std::vector<Text> golds = texts_of(golds_obj, "grade_fast_many", "golds", false);
+  const std::vector<Text> responses = texts_of(responses_obj, "grade_fast_many", "responses", false);
   if (golds.size() != responses.size()) {
     throw py::value_error("grade_fast_many: golds and responses must have the same length");
   }
   const std::size_t n = golds.size();
-  std::vector<grade::FastVerdict> verdicts(n);
-  run_released(n, n_threads, [&](std::size_t i) {
-    verdicts[i] = grade::grade(golds[i].utf8, responses[i].utf8, options);
-  });
   // One str object per distinct reason and method, shared by every row (a million rows hold
   // references, not a million copies).
   std::vector<py::object> reason_strs, method_strs;
@@ -49,23 +50,42 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
   for (int k = 0; k <= static_cast<int>(extract::Method::kLastNumber); ++k) {
     method_strs.push_back(py::str(extract::method_name(static_cast<extract::Method>(k))));
   }
-  py::list tri(n), gold(n), gold_raw(n), extracted(n), method(n), reason(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const grade::FastVerdict& v = verdicts[i];
-    tri[i] = py::int_(static_cast<int>(v.tri));
-    gold[i] = utf8_str(v.gold);
-    // only the undecided pairs need the unwrapped gold (for the fallback)
-    gold_raw[i] = v.tri == equiv::Tri::Unknown ? utf8_str(v.gold_raw) : py::none();
-    if (v.found) {
-      extracted[i] = utf8_str(v.answer);
-      method[i] = method_strs[static_cast<std::size_t>(v.method)];
-    } else {
-      extracted[i] = py::none();
-      method[i] = py::none();
-    }
-    reason[i] = reason_strs[static_cast<std::size_t>(v.reason)];
-  }
-  return py::make_tuple(tri, gold, gold_raw, extracted, method, reason);
+  py::bytearray tri_codes(std::string(n, '\0'));
+  char* tri = PyByteArray_AS_STRING(tri_codes.ptr());
+  py::list gold(n), gold_raw(n), extracted(n), method(n), reason(n);
+  std::vector<grade::FastVerdict> verdicts(n);
+  run_pipelined(
+      n, n_threads,
+      [&](std::size_t begin, std::size_t end) {
+        // Consecutive pairs often share their gold (n samples of a problem): prepare it once.
+        grade::PreparedGold gold;
+        std::string_view prepared_for;
+        bool have = false;
+        for (std::size_t i = begin; i < end; ++i) {
+          if (!have || golds[i].utf8 != prepared_for) {
+            gold = grade::prepare_gold(golds[i].utf8);
+            prepared_for = golds[i].utf8;
+            have = true;
+          }
+          verdicts[i] = grade::grade(gold, responses[i].utf8, options);
+        }
+      },
+      [&](std::size_t i) {
+        grade::FastVerdict v = std::move(verdicts[i]);  // freed as soon as it is read
+        tri[i] = static_cast<char>(v.tri);
+        set_item(gold, i, utf8_str(v.gold));
+        // only the undecided pairs need the unwrapped gold (for the fallback)
+        set_item(gold_raw, i, v.tri == equiv::Tri::Unknown ? utf8_str(v.gold_raw) : py::none());
+        if (v.found) {
+          set_item(extracted, i, utf8_str(v.answer));
+          set_item(method, i, method_strs[static_cast<std::size_t>(v.method)]);
+        } else {
+          set_item(extracted, i, py::none());
+          set_item(method, i, py::none());
+        }
+        set_item(reason, i, reason_strs[static_cast<std::size_t>(v.reason)]);
+      });
+  return py::make_tuple(tri_codes, gold, gold_raw, extracted, method, reason);
 }
 
 }  // namespace
@@ -74,7 +94,7 @@ void bind_grade(py::module_& m) {
   m.def("grade_fast_many", &grade_fast_many, py::arg("golds"), py::arg("responses"), py::kw_only(),
         py::arg("last_number") = true, py::arg("rel_tol") = 1e-9, py::arg("abs_tol") = 1e-12,
         py::arg("float_rounding") = py::none(), py::arg("threads") = py::none(),
-        "The fast path of grade_many: (tri codes, normalized golds, unwrapped golds of the undecided "
+        "The fast path of grade_many: (tri codes as a bytearray, one byte per pair, normalized golds, unwrapped golds of the undecided "
         "pairs (None elsewhere), extracted answers, methods, reasons), computed on `threads` threads with the GIL released.");
 }
 

@@ -55,31 +55,40 @@ py::object normalize_answer(const py::handle& s, const py::handle& type, bool un
   return build(normalize::normalize(text.utf8, Options{units, equations}), text, type);
 }
 
-std::vector<Normalized> run_many(const std::vector<Text>& texts, bool units, bool equations, const py::object& threads,
-                                 const char* function) {
+// normalize over `texts` on `threads` threads, make(i, result) building each output item (GIL
+// held, in order) while the rest is still being normalized.
+template <typename Make>
+py::list run_many(const std::vector<Text>& texts, bool units, bool equations, const py::object& threads,
+                  const char* function, Make&& make) {
   const unsigned n_threads = resolve_threads(threads, function);
-  std::vector<Normalized> out(texts.size());
+  const std::size_t n = texts.size();
+  std::vector<Normalized> results(n);
   const Options options{units, equations};
-  run_released(texts.size(), n_threads, [&](std::size_t i) { out[i] = normalize::normalize(texts[i].utf8, options); });
+  py::list out(n);
+  run_pipelined(
+      n, n_threads,
+      [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) results[i] = normalize::normalize(texts[i].utf8, options);
+      },
+      [&](std::size_t i) {
+        PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i), make(i, results[i]).release().ptr());
+        results[i] = Normalized{};
+      });
   return out;
 }
 
 py::list normalize_many(const py::handle& strings, bool units, bool equations, const py::object& threads) {
   const std::vector<Text> texts = texts_of(strings, "normalize_many", "strings");
-  const std::vector<Normalized> results = run_many(texts, units, equations, threads, "normalize_many");
-  py::list out(texts.size());
-  for (std::size_t i = 0; i < texts.size(); ++i) out[i] = result_object(texts[i], results[i].text);
-  return out;
+  return run_many(texts, units, equations, threads, "normalize_many",
+                  [&](std::size_t i, const Normalized& r) { return result_object(texts[i], r.text); });
 }
 
 py::list normalize_answer_many(const py::handle& strings, const py::handle& type, bool units, bool equations,
                                const py::object& threads) {
   check_tuple_type(type, "normalize_answer_many");
   const std::vector<Text> texts = texts_of(strings, "normalize_answer_many", "strings");
-  const std::vector<Normalized> results = run_many(texts, units, equations, threads, "normalize_answer_many");
-  py::list out(texts.size());
-  for (std::size_t i = 0; i < texts.size(); ++i) out[i] = build(results[i], texts[i], type);
-  return out;
+  return run_many(texts, units, equations, threads, "normalize_answer_many",
+                  [&](std::size_t i, const Normalized& r) { return build(r, texts[i], type); });
 }
 
 }  // namespace

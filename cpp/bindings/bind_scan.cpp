@@ -20,7 +20,10 @@ void check_span_type(const py::handle& span_type) {
   }
 }
 
-py::list build_spans(const Text& text, std::vector<Span>& spans, const py::handle& span_type) {
+// Rewrites the byte offsets of spans into the caller's units (code points for str). Touches no
+// Python object, so batch workers call it with the GIL released.
+void convert_spans(const Text& text, std::vector<Span>& spans) {
+  if (spans.empty()) return;
   std::vector<std::size_t*> offsets;
   offsets.reserve(spans.size() * 4);
   for (Span& s : spans) {
@@ -30,6 +33,10 @@ py::list build_spans(const Text& text, std::vector<Span>& spans, const py::handl
     offsets.push_back(&s.outer_end);
   }
   to_caller_units(text, offsets);
+}
+
+// The spans, with offsets already in the caller's units, as span_type instances.
+py::list build_spans(const Text& text, const std::vector<Span>& spans, const py::handle& span_type) {
   auto* type = reinterpret_cast<PyTypeObject*>(span_type.ptr());
   py::list out(spans.size());
   for (std::size_t k = 0; k < spans.size(); ++k) {
@@ -48,6 +55,7 @@ py::list find_boxed(const py::handle& text_obj, const py::handle& span_type) {
   check_span_type(span_type);
   const Text text = as_text(text_obj, "find_boxed", "text");
   std::vector<Span> spans = scan::find_boxed(text.utf8);
+  convert_spans(text, spans);
   return build_spans(text, spans, span_type);
 }
 
@@ -55,6 +63,7 @@ py::list find_math_spans(const py::handle& text_obj, const py::handle& span_type
   check_span_type(span_type);
   const Text text = as_text(text_obj, "find_math_spans", "text");
   std::vector<Span> spans = scan::find_math_spans(text.utf8);
+  convert_spans(text, spans);
   return build_spans(text, spans, span_type);
 }
 
@@ -65,11 +74,20 @@ py::list find_boxed_many(const py::handle& texts_obj, const py::handle& span_typ
   const std::vector<Text> texts = texts_of(texts_obj, "find_boxed_many", "texts");
   const std::size_t n = texts.size();
   std::vector<std::vector<Span>> results(n);
-  run_released(n, n_threads, [&](std::size_t i) { results[i] = scan::find_boxed(texts[i].utf8); });
   py::list out(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    out[i] = build_spans(texts[i], results[i], span_type);
-  }
+  run_pipelined(
+      n, n_threads,
+      [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) {
+          results[i] = scan::find_boxed(texts[i].utf8);
+          convert_spans(texts[i], results[i]);
+        }
+      },
+      [&](std::size_t i) {
+        PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i),
+                        build_spans(texts[i], results[i], span_type).release().ptr());
+        std::vector<Span>().swap(results[i]);
+      });
   return out;
 }
 

@@ -35,7 +35,7 @@ Text as_text(py::handle obj, const char* function, const char* argument) {
                        Py_TYPE(o)->tp_name);
 }
 
-std::vector<Text> texts_of(py::handle obj, const char* function, const char* argument) {
+std::vector<Text> texts_of(py::handle obj, const char* function, const char* argument, bool allow_bytes) {
   if (PyUnicode_Check(obj.ptr()) || PyBytes_Check(obj.ptr()) || !PySequence_Check(obj.ptr())) {
     throw py::type_error(std::string(function) + ": " + argument + " must be a sequence of str");
   }
@@ -47,8 +47,11 @@ std::vector<Text> texts_of(py::handle obj, const char* function, const char* arg
   texts.reserve(static_cast<std::size_t>(n));
   for (Py_ssize_t i = 0; i < n; ++i) {
     PyObject* item = items[i];
-    if (!PyUnicode_Check(item) && !PyBytes_Check(item)) {
+    if (!PyUnicode_Check(item) && !(allow_bytes && PyBytes_Check(item))) {
       const std::string where = std::string(argument) + "[" + std::to_string(i) + "]";
+      if (!allow_bytes) {
+        throw py::type_error(std::string(function) + ": " + where + " must be str, not " + Py_TYPE(item)->tp_name);
+      }
       as_text(item, function, where.c_str());  // raises the TypeError naming the item
     }
     texts.push_back(as_text(item, function, argument));

@@ -3,9 +3,16 @@
 
 #include <pybind11/pybind11.h>
 
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
 #include <cstddef>
+#include <exception>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "rapidgrade/parallel.hpp"
@@ -32,8 +39,9 @@ Text as_text(py::handle obj, const char* function, const char* argument);
 
 /// The items of a sequence of str/bytes (lists and tuples read directly) as Text. Raises
 /// TypeError "<function>: <argument> must be a sequence of str" for a str, bytes or non-sequence,
-/// and names the item ("<argument>[i]") when one has the wrong type.
-std::vector<Text> texts_of(py::handle obj, const char* function, const char* argument);
+/// and names the item ("<argument>[i]") when one has the wrong type. With allow_bytes=false,
+/// bytes items are refused too.
+std::vector<Text> texts_of(py::handle obj, const char* function, const char* argument, bool allow_bytes = true);
 
 /// Converts every byte offset in `offsets` to the caller's units (code points for str).
 void to_caller_units(const Text& text, std::vector<std::size_t*>& offsets);
@@ -57,6 +65,100 @@ void run_released(std::size_t n, unsigned threads, F&& f) {
       parallel_for(end - begin, threads, [&](std::size_t k) { f(begin + k); });
     }
     if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+  }
+}
+
+/// Runs work(begin, end) over blocks [begin, end) covering [0, n) on `threads` threads with the
+/// GIL released, and emit(i)
+/// (which builds Python objects) on the calling thread with the GIL held, in order of i, while
+/// the work goes on. Items are handed out in blocks; the calling thread works on blocks too and
+/// emits each block as soon as it and every block before it are done, so the serial Python
+/// part of a batch overlaps the parallel part instead of following it, and results are read
+/// back while still in cache. Between blocks the calling thread lets Ctrl-C through
+/// (PyErr_CheckSignals). The first exception, of a worker or of emit, stops the other threads
+/// and is rethrown on the calling thread with the GIL held.
+///
+/// work must be safe to call concurrently for distinct blocks and must not touch Python
+/// objects; emit(i) is called exactly once per i, only after the work of i's block has
+/// returned, unless an exception ends the batch.
+template <typename Work, typename Emit>
+void run_pipelined(std::size_t n, unsigned threads, Work&& work, Emit&& emit) {
+  constexpr std::size_t kBlock = 256;
+  const std::size_t blocks = (n + kBlock - 1) / kBlock;
+  if (blocks == 0) return;
+  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::min<std::size_t>(blocks, 1024))));
+
+  std::unique_ptr<std::atomic<bool>[]> done(new std::atomic<bool>[blocks]);
+  for (std::size_t b = 0; b < blocks; ++b) done[b].store(false, std::memory_order_relaxed);
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stop{false};
+  std::mutex mutex;  // guards worker_error; with cv, wakes the calling thread when a block is done
+  std::condition_variable cv;
+  std::exception_ptr worker_error;
+
+  // Claims and runs one block; false when none is left or the batch is stopping.
+  auto run_one_block = [&]() -> bool {
+    if (stop.load(std::memory_order_relaxed)) return false;
+    const std::size_t b = next.fetch_add(1, std::memory_order_relaxed);
+    if (b >= blocks) return false;
+    const std::size_t end = std::min(n, (b + 1) * kBlock);
+    try {
+      work(b * kBlock, end);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!worker_error) worker_error = std::current_exception();
+      stop.store(true, std::memory_order_relaxed);
+    }
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      done[b].store(true, std::memory_order_release);
+    }
+    cv.notify_all();
+    return true;
+  };
+
+  struct Workers {  // joined on every way out, so no worker outlives the references it holds
+    std::vector<std::thread> pool;
+    std::atomic<bool>& stop;
+    ~Workers() {
+      stop.store(true, std::memory_order_relaxed);
+      for (auto& t : pool) t.join();
+    }
+  } workers{{}, stop};
+  workers.pool.reserve(threads - 1);
+  for (unsigned t = 1; t < threads; ++t) {
+    workers.pool.emplace_back([&]() {
+      while (run_one_block()) {
+      }
+    });
+  }
+
+  std::size_t emitted = 0;  // blocks already emitted
+  while (emitted < blocks) {
+    // Emit every block that is ready, in order (GIL held).
+    while (emitted < blocks && done[emitted].load(std::memory_order_acquire)) {
+      if (stop.load(std::memory_order_relaxed)) break;
+      const std::size_t end = std::min(n, (emitted + 1) * kBlock);
+      for (std::size_t i = emitted * kBlock; i < end; ++i) emit(i);
+      ++emitted;
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    }
+    if (stop.load(std::memory_order_relaxed) || emitted == blocks) break;
+    // Nothing to emit: work on a block, or wait for the next one in order (GIL released).
+    py::gil_scoped_release release;
+    if (!run_one_block()) {
+      std::unique_lock<std::mutex> lock(mutex);
+      cv.wait(lock, [&]() { return stop.load(std::memory_order_relaxed) || done[emitted].load(std::memory_order_acquire); });
+    }
+  }
+  if (stop.load(std::memory_order_relaxed)) {
+    {
+      py::gil_scoped_release release;  // workers never take the GIL, but joining can take a while
+      for (auto& t : workers.pool) t.join();
+      workers.pool.clear();
+    }
+    std::lock_guard<std::mutex> lock(mutex);
+    if (worker_error) std::rethrow_exception(worker_error);
   }
 }
 

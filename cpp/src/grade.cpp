@@ -80,15 +80,35 @@ std::string_view unwrap_answer(std::string_view s) noexcept {
   return s;
 }
 
-FastVerdict grade(std::string_view gold, std::string_view response, const Options& options) {
-  FastVerdict v;
-  const std::string_view gold_raw = unwrap_answer(gold);
-  v.gold_raw = std::string(gold_raw);
-  // Equations are kept whole ("y = 2x + 1" is not "2x + 1"): equiv knows that "x = 5" matches 5.
+namespace {
+
+// Equations are kept whole ("y = 2x + 1" is not "2x + 1"): equiv knows that "x = 5" matches 5.
+normalize::Options answer_normalization() noexcept {
   normalize::Options norm;
   norm.equations = false;
-  normalize::Normalized g = normalize::normalize(gold_raw, norm);
+  return norm;
+}
+
+}  // namespace
+
+PreparedGold prepare_gold(std::string_view gold) {
+  PreparedGold prepared;
+  const std::string_view raw = unwrap_answer(gold);
+  prepared.raw = std::string(raw);
+  prepared.normalized = normalize::normalize(raw, answer_normalization());
+  return prepared;
+}
+
+FastVerdict grade(std::string_view gold, std::string_view response, const Options& options) {
+  return grade(prepare_gold(gold), response, options);
+}
+
+FastVerdict grade(const PreparedGold& gold, std::string_view response, const Options& options) {
+  FastVerdict v;
+  v.gold_raw = gold.raw;
+  const normalize::Normalized& g = gold.normalized;
   v.gold = g.text;
+  const normalize::Options norm = answer_normalization();
   const auto found = extract::extract_answer(response, extract::Method::kAuto);
   if (!found) {
     v.tri = equiv::Tri::False;

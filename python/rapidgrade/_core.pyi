@@ -76,15 +76,15 @@ def equivalent_many(
 
 # grade
 def grade_fast_many(
-    golds: Sequence[str | bytes],
-    responses: Sequence[str | bytes],
+    golds: Sequence[str],
+    responses: Sequence[str],
     *,
     last_number: bool = True,
     rel_tol: float = 1e-09,
     abs_tol: float = 1e-12,
     float_rounding: int | None = None,
     threads: int | None = None,
-) -> tuple[list[int], list[str], list[str | None], list[str | None], list[str | None], list[str]]: ...
+) -> tuple[bytearray, list[str], list[str | None], list[str | None], list[str | None], list[str]]: ...
 
 # absa (sentiment tuples; wrapped by rapidgrade.tasks.absa)
 from typing import Any as _Any

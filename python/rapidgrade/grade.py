@@ -86,43 +86,25 @@ def grade_many(
     if timeout <= 0:
         raise ValueError(f"grade_many: timeout must be > 0, got {timeout}")
 
-    # The common case, every input a str, takes no per-pair Python work: the core's columns
-    # become the result's columns as they are.
-    all_str = all(type(g) is str for g in golds) and all(type(r) is str for r in responses)
-    if all_str:
-        valid: Sequence[int] = range(n)
-        valid_golds: list[str] = golds
-        valid_responses: list[str] = responses
-        errors: dict[int, tuple[str, str]] = {}
-    else:
-        valid, valid_golds, valid_responses, errors = _split_valid(golds, responses)
-
-    tri: list[int] = []
-    g_norm: list[str] = []
-    g_raw: list[str | None] = []
-    ext: list[str | None] = []
-    meth: list[str | None] = []
-    why: list[str] = []
-    bar = _progress_bar(len(valid), progress, "fast path")
-    for begin in range(0, len(valid), _CHUNK):
-        end = min(len(valid), begin + _CHUNK)
-        columns = _core.grade_fast_many(
-            valid_golds[begin:end],
-            valid_responses[begin:end],
-            last_number=last_number,
-            rel_tol=rel_tol,
-            abs_tol=abs_tol,
-            float_rounding=float_rounding,
-            threads=threads,
-        )
-        for column, part in zip((tri, g_norm, g_raw, ext, meth, why), columns):
-            column.extend(part)  # type: ignore[attr-defined]
+    # The common case, every input a str, takes no per-pair Python work: the core checks the
+    # types as it reads the inputs, and its columns become the result's columns as they are.
+    # Only when it refuses an input are the pairs sorted into usable ones and error verdicts.
+    bar = _progress_bar(n, progress, "fast path")
+    try:
+        columns = _fast_columns(golds, responses, bar, last_number, rel_tol, abs_tol, float_rounding, threads)
+        all_str = True
+    except TypeError:
+        all_str = False
+    if not all_str:
         if bar is not None:
-            bar.update(end - begin)
+            bar.reset()
+        valid, valid_golds, valid_responses, errors = _split_valid(golds, responses)
+        columns = _fast_columns(valid_golds, valid_responses, bar, last_number, rel_tol, abs_tol, float_rounding, threads)
     if bar is not None:
         bar.close()
+    tri_codes, g_norm, g_raw, ext, meth, why = columns
 
-    tri_array = np.asarray(tri, dtype=np.int8)
+    tri_array = np.frombuffer(tri_codes, dtype=np.int8)
     decided = np.zeros(n, dtype=np.int8)  # indices into DECIDERS; 0 is "fast"
     if all_str:
         correct = tri_array == _TRUE
@@ -140,7 +122,7 @@ def grade_many(
             gold_out[i] = shown_gold
             reason[i] = message
         for k, i in enumerate(valid):
-            correct[i] = tri[k] == _TRUE
+            correct[i] = tri_codes[k] == _TRUE
             gold_out[i], gold_raw[i], extracted[i], method[i], reason[i] = g_norm[k], g_raw[k], ext[k], meth[k], why[k]
         undecided = [valid[k] for k in np.flatnonzero(tri_array == _UNKNOWN).tolist()]
 
@@ -168,6 +150,45 @@ def grade_many(
             decided[i] = _DECIDER_CODE[by]
             reason[i] = why_fb
     return GradeResults._from_codes(correct, decided, gold_out, extracted, method, reason)
+
+
+_Columns = tuple[bytearray, list[str], list["str | None"], list["str | None"], list["str | None"], list[str]]
+
+
+def _fast_columns(
+    golds: list[str],
+    responses: list[str],
+    bar: Any,
+    last_number: bool,
+    rel_tol: float,
+    abs_tol: float,
+    float_rounding: int | None,
+    threads: int | None,
+) -> _Columns:
+    """The C++ fast path over every pair, in chunks (for the progress bar): (tri codes, one byte
+    per pair; normalized golds; unwrapped golds of the undecided pairs; extracted answers;
+    methods; reasons). Raises TypeError when an input is not a str."""
+    n = len(golds)
+    if n <= _CHUNK:
+        columns = _core.grade_fast_many(
+            golds, responses, last_number=last_number, rel_tol=rel_tol, abs_tol=abs_tol,
+            float_rounding=float_rounding, threads=threads,
+        )
+        if bar is not None:
+            bar.update(n)
+        return columns
+    out: _Columns = (bytearray(), [], [], [], [], [])
+    for begin in range(0, n, _CHUNK):
+        end = min(n, begin + _CHUNK)
+        part = _core.grade_fast_many(
+            golds[begin:end], responses[begin:end], last_number=last_number, rel_tol=rel_tol,
+            abs_tol=abs_tol, float_rounding=float_rounding, threads=threads,
+        )
+        for column, piece in zip(out, part):
+            column.extend(piece)  # type: ignore[attr-defined]
+        if bar is not None:
+            bar.update(end - begin)
+    return out
 
 
 def _split_valid(

@@ -13,6 +13,7 @@
 
 #include "rapidgrade/equiv.hpp"
 #include "rapidgrade/extract.hpp"
+#include "rapidgrade/normalize.hpp"
 
 namespace rapidgrade::grade {
 
@@ -50,9 +51,23 @@ struct FastVerdict {
   std::string answer;         // the extracted answer as written (what the fallback receives)
 };
 
+/// A gold answer made ready for grading: unwrapped and normalized once, then compared with
+/// any number of responses (n samples of one problem share their gold).
+struct PreparedGold {
+  std::string raw;  // unwrapped (what the fallback receives)
+  normalize::Normalized normalized;
+};
+
+/// Unwraps and normalizes a gold answer (UTF-8).
+PreparedGold prepare_gold(std::string_view gold);
+
 /// Grades one response against one gold answer (both UTF-8). Linear in the response plus the
-/// cost of equiv on the two answers; never throws for any input (parse failures are UNKNOWN).
+/// cost of equiv on the two answers; never throws for any input (parse failures are UNKNOWN)
+/// except std::bad_alloc.
 FastVerdict grade(std::string_view gold, std::string_view response, const Options& options = {});
+
+/// grade() with a gold prepared by prepare_gold(): the same verdict.
+FastVerdict grade(const PreparedGold& gold, std::string_view response, const Options& options = {});
 
 /// `s` without surrounding whitespace and one pair of math delimiters ($...$, $$...$$, \(...\),
 /// \[...\]) or a whole-string \boxed{...}: "$x^2$" -> "x^2".

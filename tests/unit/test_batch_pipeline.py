@@ -1,0 +1,104 @@
+"""The batch entry points that build their Python results while the C++ work goes on
+(extract_many, find_boxed_many, normalize_many, normalize_answer_many, grade_many): results in
+input order across many blocks, on any number of threads, other Python threads keep running,
+and Ctrl-C stops a batch promptly."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import rapidgrade
+
+ROWS = [
+    json.loads(line)
+    for line in (Path(rapidgrade.__file__).parent / "data" / "qwen25_math_cot_800.jsonl").read_text(encoding="utf-8").splitlines()
+]
+# Not a multiple of any block size, with non-ASCII texts among ASCII ones (offsets in code points).
+RESPONSES = [str(r["response"]) for r in ROWS] * 3 + ["é😀 \\boxed{½}", "", "no answer"] * 7
+GOLDS = [str(r["gold"]) for r in ROWS] * 3 + ["\\frac12", "1", "x"] * 7
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3, 8])
+def test_batches_equal_single_calls_in_order(threads: int) -> None:
+    assert rapidgrade.extract_many(RESPONSES, threads=threads) == [rapidgrade.extract_answer(t) for t in RESPONSES]
+    assert rapidgrade.find_boxed_many(RESPONSES, threads=threads) == [rapidgrade.find_boxed(t) for t in RESPONSES]
+    assert rapidgrade.normalize_many(GOLDS, threads=threads) == [rapidgrade.normalize_latex(g) for g in GOLDS]
+    assert rapidgrade.normalize_answer_many(GOLDS, threads=threads) == [rapidgrade.normalize_answer(g) for g in GOLDS]
+    batch = rapidgrade.grade_many(GOLDS, RESPONSES, threads=threads, fallback=False)
+    single = [rapidgrade.grade(g, r, fallback=False) for g, r in zip(GOLDS, RESPONSES)]
+    assert list(batch) == single
+
+
+def test_shared_gold_gives_the_verdicts_of_separate_golds() -> None:
+    # Consecutive pairs with the same gold share one normalization; equal strings that are
+    # different objects, and a gold that changes back and forth, must grade alike.
+    golds = ["\\frac{1}{2}", "".join(["\\frac{1}", "{2}"]), "3", "\\frac{1}{2}", "3", "3"]
+    responses = ["\\boxed{0.5}", "\\boxed{1/2}", "\\boxed{0.5}", "\\boxed{3}", "\\boxed{3.0}", "\\boxed{4}"]
+    got = rapidgrade.grade_many(golds, responses, fallback=False, threads=1).correct.tolist()
+    assert got == [True, True, False, False, True, False]
+    assert got == [rapidgrade.grade(g, r, fallback=False).correct for g, r in zip(golds, responses)]
+
+
+def test_other_python_threads_run_during_a_batch() -> None:
+    texts = [t + " " * 20_000 for t in RESPONSES[:400]] * 10
+    ticks = 0
+    stop = threading.Event()
+
+    def count() -> None:
+        nonlocal ticks
+        while not stop.is_set():
+            ticks += 1
+            time.sleep(0)
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    try:
+        time.sleep(0.01)
+        before = ticks
+        rapidgrade.extract_many(texts, threads=1)
+        during = ticks - before
+    finally:
+        stop.set()
+        counter.join()
+    assert during > 0
+
+
+def test_bytes_and_str_inputs_of_grade_many() -> None:
+    results = rapidgrade.grade_many([b"1", "1"], ["\\boxed{1}", "\\boxed{1}"], fallback=False)  # type: ignore[list-item]
+    assert [v.decided_by for v in results] == ["error", "fast"]
+    assert results[0].reason == "gold must be a str, not bytes"
+    assert results.correct.tolist() == [False, True]
+
+
+def test_ctrl_c_stops_a_batch_promptly() -> None:
+    # In a child process: a batch of several seconds (no box and no marker: the whole cascade
+    # scans 2.4 GB down to the last number) is interrupted after 0.3 s by a simulated
+    # Ctrl-C; KeyboardInterrupt must arrive within a block or two, and the interpreter must
+    # stay usable (the worker threads were stopped and joined).
+    script = textwrap.dedent(
+        """
+        import _thread, threading, time, rapidgrade
+        texts = ["x = 1 " * 20_000] * 20_000
+        threading.Timer(0.3, _thread.interrupt_main).start()
+        start = time.perf_counter()
+        try:
+            rapidgrade.extract_many(texts, threads=2)
+            print("finished")
+        except KeyboardInterrupt:
+            print("interrupted", round(time.perf_counter() - start, 2))
+        print(rapidgrade.extract_many(["\\\\boxed{7}"], threads=2)[0].text)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True)
+    lines = out.stdout.split()
+    assert lines[0] == "interrupted", out.stdout + out.stderr
+    assert float(lines[1]) < 5.0
+    assert lines[2] == "7"
