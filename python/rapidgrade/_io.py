@@ -16,7 +16,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-__all__ = ["InputRow", "UsageError", "detect_format", "iter_rows"]
+import orjson
+
+__all__ = ["InputRow", "UsageError", "detect_format", "dump_json_line", "iter_rows", "load_json_line"]
 
 FORMATS = ("jsonl", "csv", "parquet")
 
@@ -35,6 +37,62 @@ class InputRow:
     error: str | None = None
     raw: str | None = None
     position: int = 0  # bytes of the (compressed) file consumed so far, for progress
+    # Read by the standard library's JSON parser (see load_json_line): write it back with the
+    # standard library's writer, so that what only it reads (NaN, huge integers, lone
+    # surrogates) survives the round trip.
+    lenient: bool = False
+
+
+# orjson reads an integer beyond 64 bits as a float; every such float is at least 2**63 in size.
+_HUGE = 2.0**63
+
+
+def _may_hold_huge_integer(value: Any) -> bool:
+    """Whether a value orjson read holds a float of magnitude >= 2**63 (possibly an integer
+    orjson could not read exactly). Iterative: any nesting depth."""
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        t = type(v)
+        if t is dict:
+            stack.extend(v.values())
+        elif t is list:
+            stack.extend(v)
+        elif t is float and not -_HUGE < v < _HUGE:
+            return True
+    return False
+
+
+def load_json_line(line: str) -> tuple[Any, bool]:
+    """The JSON value of *line* and whether the lenient (standard library) parser read it.
+
+    orjson reads standard JSON several times faster than the standard library; the rest (NaN
+    and Infinity, integers beyond 64 bits, escaped lone surrogates) is read by ``json.loads``,
+    whose ``JSONDecodeError`` (with its message and column) is raised for invalid JSON.
+    """
+    try:
+        value = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return json.loads(line), True
+    if _may_hold_huge_integer(value):
+        return json.loads(line), True
+    return value, False
+
+
+def dump_json_line(value: Any, lenient: bool = False) -> bytes:
+    """*value* as one line of UTF-8 JSON (without the newline); objects JSON has no type for
+    are written as their ``str``. Values read leniently, and those orjson cannot write (integers
+    beyond 64 bits, strings with lone surrogates), are written by the standard library, lone
+    surrogates as ``\\u`` escapes. NaN floats from Parquet inputs are written as ``null``."""
+    if not lenient:
+        try:
+            return orjson.dumps(value, default=str)
+        except TypeError:
+            pass
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str).encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates have no UTF-8 form: escape them
+        return json.dumps(value, ensure_ascii=True, default=str).encode("ascii")
 
 
 def detect_format(path: Path) -> str:
@@ -71,14 +129,17 @@ def _iter_jsonl(path: Path) -> Iterator[InputRow]:
             if not stripped:
                 continue
             try:
-                value = json.loads(stripped)
+                value, lenient = load_json_line(stripped)
             except json.JSONDecodeError as exc:
                 yield InputRow(source, number, None, f"line {number}: invalid JSON ({exc.msg} at column {exc.colno})", stripped, raw.tell())
+                continue
+            except RecursionError:
+                yield InputRow(source, number, None, f"line {number}: invalid JSON (nested too deeply)", stripped, raw.tell())
                 continue
             if not isinstance(value, dict):
                 yield InputRow(source, number, None, f"line {number}: expected a JSON object, got {type(value).__name__}", stripped, raw.tell())
                 continue
-            yield InputRow(source, number, value, position=raw.tell())
+            yield InputRow(source, number, value, position=raw.tell(), lenient=lenient)
 
 
 def _iter_csv(path: Path) -> Iterator[InputRow]:

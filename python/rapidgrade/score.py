@@ -29,7 +29,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from rapidgrade._io import FORMATS, InputRow, UsageError, count_progress_total, iter_rows
+from rapidgrade._io import FORMATS, InputRow, UsageError, count_progress_total, dump_json_line, iter_rows, load_json_line
 from rapidgrade.metrics import Metrics, MetricsAccumulator
 from rapidgrade.report import render_report
 
@@ -166,19 +166,22 @@ def _row_label(pending: _Pending, id_key: str) -> str:
     return f"{Path(pending.row.source).name}:{pending.row.line}"
 
 
-def _verdict_dict(v: Any) -> dict[str, Any]:
-    return {"correct": bool(v.correct), "extracted": v.extracted, "decided_by": v.decided_by, "reason": v.reason, "method": v.method, "gold": v.gold}
-
-
-def _grade_chunk(chunk: list[InputRow], options: _Options, acc: MetricsAccumulator) -> str:
+def _grade_chunk(chunk: list[InputRow], options: _Options, acc: MetricsAccumulator) -> bytes:
     """Grades *chunk*, counts it into *acc* and returns its evaluated.jsonl lines."""
     from rapidgrade import grade_many
 
     golds: list[str] = []
     responses: list[str] = []
     pending = [_prepare(row, options, golds, responses) for row in chunk]
-    results = grade_many(golds, responses, threads=options.threads, workers=options.workers, timeout=options.timeout, fallback=options.fallback) if golds else []
-    verdicts = [_verdict_dict(v) for v in results]
+    verdicts: list[dict[str, Any]] = []
+    if golds:
+        results = grade_many(golds, responses, threads=options.threads, workers=options.workers, timeout=options.timeout, fallback=options.fallback)
+        verdicts = [
+            {"correct": c, "extracted": e, "decided_by": d, "reason": r, "method": m, "gold": g}
+            for c, e, d, r, m, g in zip(
+                results.correct.tolist(), results.extracted, results.decided_by.tolist(), results.reason, results.method, results.gold
+            )
+        ]
     lines = []
     for p in pending:
         mine = verdicts[p.first : p.first + p.count]
@@ -191,8 +194,9 @@ def _grade_chunk(chunk: list[InputRow], options: _Options, acc: MetricsAccumulat
         if p.error is not None:
             mine = [row_out]
         acc.add_row(p.row.data, mine, is_list=p.is_list, input_error=p.error is not None, majority_correct=majority, reference=reference, label=_row_label(p, options.id_key))
-        lines.append(json.dumps(row_out, ensure_ascii=False, default=str))
-    return "\n".join(lines) + "\n"
+        lines.append(dump_json_line(row_out, p.row.lenient))
+    lines.append(b"")
+    return b"\n".join(lines)
 
 
 def _chunks(paths: Sequence[Path], skip: int, chunk_size: int, progress: Any) -> Iterator[list[InputRow]]:
@@ -230,32 +234,45 @@ def _convert_output(out_dir: Path, fmt: str) -> None:
     taken from a first pass over the file (each column's type is the same in every row)."""
     src = out_dir / "evaluated.jsonl"
     columns: dict[str, set[str]] = {}
+
+    def kind(value: Any) -> str:
+        # An integer beyond 64 bits fits no numeric column: such a column is written as text.
+        if type(value) is int and not -(2**63) <= value < 2**63:
+            return "bigint"
+        return type(value).__name__
+
     with src.open(encoding="utf-8") as f:
         for line in f:
-            for key, value in json.loads(line).items():
-                columns.setdefault(key, set()).add(type(value).__name__)
+            for key, value in load_json_line(line)[0].items():
+                columns.setdefault(key, set()).add(kind(value))
     names = list(columns)
+
+    def text(value: str) -> str:
+        # A lone surrogate (from a JSON escape) has no UTF-8 form: written as its escape.
+        return value if value.isascii() else value.encode("utf-8", "backslashreplace").decode("utf-8")
 
     def cell(value: Any, kinds: set[str]) -> Any:
         if value is None:
             return None
         scalar = kinds - {"NoneType"}
-        if len(scalar) == 1 and scalar <= {"str", "bool", "int", "float"}:
+        if len(scalar) == 1 and scalar <= {"bool", "int", "float"}:
             return value
+        if scalar == {"str"}:
+            return text(value)
         if scalar <= {"int", "float"} and scalar:
             return float(value)
-        return value if isinstance(value, str) and scalar == {"str"} else json.dumps(value, ensure_ascii=False)
+        return text(value) if isinstance(value, str) else text(json.dumps(value, ensure_ascii=False))
 
     def rows() -> Iterator[list[Any]]:
         with src.open(encoding="utf-8") as f:
             for line in f:
-                record = json.loads(line)
+                record = load_json_line(line)[0]
                 yield [cell(record.get(n), columns[n]) for n in names]
 
     if fmt == "csv":
         import csv
 
-        with (out_dir / "evaluated.csv").open("w", encoding="utf-8", newline="") as f:
+        with (out_dir / "evaluated.csv").open("w", encoding="utf-8", errors="backslashreplace", newline="") as f:
             writer = csv.writer(f)
             writer.writerow(names)
             writer.writerows(rows())
@@ -370,7 +387,7 @@ def score_file(
             started = time.perf_counter()
             elapsed_before = acc.elapsed_s
             for chunk in _chunks(paths, done_rows, chunk_size, bar):
-                raw.write(_grade_chunk(chunk, options, acc).encode("utf-8"))
+                raw.write(_grade_chunk(chunk, options, acc))
                 raw.flush()
                 os.fsync(raw.fileno())
                 done_rows += len(chunk)
@@ -384,7 +401,8 @@ def score_file(
     metrics = acc.finish()
     (out_dir / "metrics.json").write_text(json.dumps(metrics.to_dict(), indent=2) + "\n", encoding="utf-8")
     report = render_report(metrics, acc.notable, title=title or "rapidgrade report", inputs=[str(p) for p in paths])
-    (out_dir / "report.html").write_text(report, encoding="utf-8")
+    # A row id or answer with a lone surrogate (from a JSON escape) has no UTF-8 form.
+    (out_dir / "report.html").write_text(report, encoding="utf-8", errors="backslashreplace")
     if fmt != "jsonl":
         _convert_output(out_dir, fmt)
     _write_state(out_dir, {"fingerprint": fingerprint, "rows_done": done_rows, "offset": evaluated.stat().st_size, "metrics": acc.state(), "complete": True})

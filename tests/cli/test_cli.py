@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import gzip
 import json
+import math
 import os
 import signal
 import subprocess
@@ -220,3 +221,31 @@ def test_absa_task(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     card = json.loads((tmp_path / "card.json").read_text(encoding="utf-8"))
     assert card["stages"]["stage1"]["f1"] == 1.0 and card["stages"]["final"]["f1"] == 0.0
+
+
+def test_rows_only_the_standard_library_reads_survive(tmp_path: Path) -> None:
+    # An escaped lone surrogate, NaN and an integer beyond 64 bits: graded, and written back as
+    # read; the job must not fail on text that has no UTF-8 form.
+    lines = [
+        '{"id": "s", "gold": "1", "response": "\\\\boxed{1} \\ud800"}',
+        '{"id": "n", "gold": "2", "response": "\\\\boxed{2}", "score": NaN}',
+        '{"id": 123456789012345678901234567890, "gold": "3", "response": "\\\\boxed{4}"}',
+    ]
+    (tmp_path / "in.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run("score", "in.jsonl", "--out", "out", "--quiet", "--format", "csv", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    out = read_jsonl(tmp_path / "out" / "evaluated.jsonl")
+    assert [r["correct"] for r in out] == [True, True, False]
+    assert out[0]["response"].endswith("\ud800") and math.isnan(out[1]["score"])
+    assert out[2]["id"] == 123456789012345678901234567890
+    assert (tmp_path / "out" / "report.html").exists()
+    with (tmp_path / "out" / "evaluated.csv").open(encoding="utf-8") as f:
+        csv_rows = list(csv.DictReader(f))
+    assert csv_rows[0]["response"].endswith("\\ud800") and csv_rows[2]["id"] == "123456789012345678901234567890"
+    result = run("score", "in.jsonl", "--out", "out-pq", "--quiet", "--format", "parquet", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    import pyarrow.parquet as pq
+
+    table = pq.read_table(tmp_path / "out-pq" / "evaluated.parquet").to_pylist()
+    assert [r["correct"] for r in table] == [True, True, False]
+    assert table[0]["response"].endswith("\\ud800") and table[2]["id"] == "123456789012345678901234567890"

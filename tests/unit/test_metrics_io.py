@@ -105,3 +105,36 @@ def test_readers(tmp_path: Path) -> None:
     assert detect_format(Path("a.PARQUET")) == "parquet"
     with pytest.raises(UsageError, match="unknown input format"):
         detect_format(Path("a.txt"))
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        '{"gold": "1", "response": "\\\\boxed{1}", "level": "Level 5"}',
+        '{"id": 123456789012345678901234567890, "n": -98765432109876543210}',
+        '{"a": [1, {"b": [2.5, -1e300, 18446744073709551615]}]}',
+        '{"a": NaN, "b": Infinity, "c": -Infinity}',
+        '{"text": "lone \\ud800 surrogate", "ok": "é😀 \\u00e9"}',
+        '{"deep": ' + "[" * 500 + "]" * 500 + "}",
+    ],
+)
+def test_json_lines_round_trip_exactly(line: str) -> None:
+    # Whatever the standard library reads, a line is written back to the same value: orjson for
+    # the common case, the standard library for NaN, integers beyond 64 bits and lone surrogates.
+    from rapidgrade._io import dump_json_line, load_json_line
+
+    value, lenient = load_json_line(line)
+    expected = json.loads(line)
+    assert repr(value) == repr(expected)  # repr: NaN != NaN, and 1e300 vs int must not pass
+    written = dump_json_line(value, lenient)
+    written.decode("utf-8")  # always valid UTF-8
+    assert repr(json.loads(written)) == repr(expected)
+
+
+def test_unreadable_json_rows_are_reported(tmp_path: Path) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_text('{"gold": "1", "response": "x"}\n' + "[" * 100_000 + "]" * 100_000 + "\n{\"a\": tru}\n", encoding="utf-8")
+    got = list(iter_rows(path))
+    assert got[0].error is None
+    assert got[1].error == "line 2: invalid JSON (nested too deeply)"
+    assert got[2].error is not None and got[2].error.startswith("line 3: invalid JSON (Expecting value at column")
