@@ -125,19 +125,21 @@ def _iter_jsonl(path: Path) -> Iterator[InputRow]:
     source = str(path)
     with text:
         for number, line in enumerate(text, 1):
-            stripped = line.strip()
-            if not stripped:
+            if not line or line.isspace():
                 continue
             try:
-                value, lenient = load_json_line(stripped)
+                # JSON allows whitespace around the value: the line is parsed as read (no copy).
+                value, lenient = load_json_line(line)
             except json.JSONDecodeError as exc:
-                yield InputRow(source, number, None, f"line {number}: invalid JSON ({exc.msg} at column {exc.colno})", stripped, raw.tell())
+                stripped = line.strip()
+                column = exc.colno - (len(line) - len(line.lstrip())) if exc.lineno == 1 else exc.colno
+                yield InputRow(source, number, None, f"line {number}: invalid JSON ({exc.msg} at column {column})", stripped, raw.tell())
                 continue
             except RecursionError:
-                yield InputRow(source, number, None, f"line {number}: invalid JSON (nested too deeply)", stripped, raw.tell())
+                yield InputRow(source, number, None, f"line {number}: invalid JSON (nested too deeply)", line.strip(), raw.tell())
                 continue
             if not isinstance(value, dict):
-                yield InputRow(source, number, None, f"line {number}: expected a JSON object, got {type(value).__name__}", stripped, raw.tell())
+                yield InputRow(source, number, None, f"line {number}: expected a JSON object, got {type(value).__name__}", line.strip(), raw.tell())
                 continue
             yield InputRow(source, number, value, position=raw.tell(), lenient=lenient)
 

@@ -57,7 +57,7 @@ class _Options:
     fallback: bool
 
 
-@dataclass
+@dataclass(slots=True)
 class _Pending:
     """A row waiting for its verdicts: its samples occupy golds/responses[first:first+count]."""
 
