@@ -84,7 +84,7 @@ def main() -> None:
     one, two = paired_median_times(
         lambda: rapidgrade.grade_many(golds, responses, threads=1),
         lambda: rapidgrade.grade_many(golds, responses, threads=2),
-        repeats=5,
+        repeats=9,
     )
     sample = args.mv_sample
     mv_rate = mv_pairs_per_s(golds[:sample], responses[:sample])
@@ -92,7 +92,7 @@ def main() -> None:
     one_h, hend = paired_median_times(
         lambda: rapidgrade.grade_many(golds, responses, threads=1),
         lambda: [hendrycks_grade(g, r) for g, r in zip(golds, responses)],
-        repeats=5,
+        repeats=9,
     )
     report.add(f"grade_many threads=1, {n:,} corpus pairs", one_h, hend, "Hendrycks-style plain Python", "pairs", n)
     report.add(f"grade_many threads=2 vs threads=1, {n:,} pairs", two, one, "grade_many threads=1", "pairs", n)
@@ -103,6 +103,7 @@ def main() -> None:
         lambda: rapidgrade.grade_many(long_golds, long_responses, threads=1),
         lambda: rapidgrade.grade_many(long_golds, long_responses, threads=2),
         repeats=15,
+        min_time=0.05,  # a call takes a few ms: loop it, so that each sample is not one call
     )
     mv_long = mv_pairs_per_s(long_golds[: min(sample, m)], long_responses[: min(sample, m)])
     report.add(f"grade_many threads=1, {m} long responses (20 KB)", one_long, m / mv_long, "math-verify", "pairs", m)
@@ -110,6 +111,7 @@ def main() -> None:
         lambda: rapidgrade.grade_many(long_golds, long_responses, threads=1),
         lambda: [hendrycks_grade(g, r) for g, r in zip(long_golds, long_responses)],
         repeats=15,
+        min_time=0.05,
     )
     report.add(f"grade_many threads=1, {m} long responses (20 KB)", one_lh, hend_long, "Hendrycks-style plain Python", "pairs", m)
     report.add(f"grade_many threads=2 vs threads=1, long responses", two_long, one_long, "grade_many threads=1", "pairs", m)

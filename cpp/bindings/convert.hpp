@@ -83,10 +83,12 @@ void run_released(std::size_t n, unsigned threads, F&& f) {
 /// returned, unless an exception ends the batch.
 template <typename Work, typename Emit>
 void run_pipelined(std::size_t n, unsigned threads, Work&& work, Emit&& emit) {
-  constexpr std::size_t kBlock = 256;
-  const std::size_t blocks = (n + kBlock - 1) / kBlock;
-  if (blocks == 0) return;
-  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::min<std::size_t>(blocks, 1024))));
+  if (n == 0) return;
+  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::min<std::size_t>(n, 1024))));
+  // At most 256 items a block, and at least 8 blocks a thread when there are enough items, so
+  // that a batch of a few long texts still spreads over every thread.
+  const std::size_t block = std::clamp<std::size_t>(n / (std::size_t{threads} * 8), 1, 256);
+  const std::size_t blocks = (n + block - 1) / block;
 
   std::unique_ptr<std::atomic<bool>[]> done(new std::atomic<bool>[blocks]);
   for (std::size_t b = 0; b < blocks; ++b) done[b].store(false, std::memory_order_relaxed);
@@ -101,9 +103,9 @@ void run_pipelined(std::size_t n, unsigned threads, Work&& work, Emit&& emit) {
     if (stop.load(std::memory_order_relaxed)) return false;
     const std::size_t b = next.fetch_add(1, std::memory_order_relaxed);
     if (b >= blocks) return false;
-    const std::size_t end = std::min(n, (b + 1) * kBlock);
+    const std::size_t end = std::min(n, (b + 1) * block);
     try {
-      work(b * kBlock, end);
+      work(b * block, end);
     } catch (...) {
       std::lock_guard<std::mutex> lock(mutex);
       if (!worker_error) worker_error = std::current_exception();
@@ -138,8 +140,8 @@ void run_pipelined(std::size_t n, unsigned threads, Work&& work, Emit&& emit) {
     // Emit every block that is ready, in order (GIL held).
     while (emitted < blocks && done[emitted].load(std::memory_order_acquire)) {
       if (stop.load(std::memory_order_relaxed)) break;
-      const std::size_t end = std::min(n, (emitted + 1) * kBlock);
-      for (std::size_t i = emitted * kBlock; i < end; ++i) emit(i);
+      const std::size_t end = std::min(n, (emitted + 1) * block);
+      for (std::size_t i = emitted * block; i < end; ++i) emit(i);
       ++emitted;
       if (PyErr_CheckSignals() != 0) throw py::error_already_set();
     }
