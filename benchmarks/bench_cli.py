@@ -5,7 +5,7 @@
 Writes the demo corpus replicated to --rows rows into a temporary JSONL file, then times, in one
 run:
 - `rapidgrade score FILE --quiet` (a subprocess: reading, grading, writing evaluated.jsonl,
-  metrics.json and report.html);
+  metrics.json and report.html), and its peak memory;
 - a script that reads the same file and runs math-verify's verify(parse("$gold$"),
   parse(response)) on each row in one process, on its first --mv-rows rows (math-verify grades
   about 1,000 pairs/s, so a million rows would take a quarter of an hour; the figures compared
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import subprocess
 import sys
 import tempfile
@@ -63,6 +64,9 @@ def main() -> None:
         assert metrics["rows"] == args.rows
         ours_rate = args.rows / ours
         print(f"rapidgrade score: {args.rows:,} rows in {ours:.1f} s = {ours_rate:,.0f} rows/s end to end (accuracy {metrics['accuracy']:.4f})")
+        # The first child process of this script: its peak memory, against the input's size.
+        peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        print(f"rapidgrade score peak memory (max RSS): {peak_mb:,.0f} MB for a {size_gb:.2f} GB input (streamed)")
 
         out = subprocess.run([sys.executable, "-c", MV_SCRIPT, str(data), str(args.mv_rows)], check=True, capture_output=True, text=True)
         mv = json.loads(out.stdout.strip().splitlines()[-1])
