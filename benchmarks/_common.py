@@ -25,45 +25,37 @@ def load_corpus() -> list[dict[str, Any]]:
     raise FileNotFoundError("corpus qwen25_math_cot_800.jsonl not found in " + ", ".join(map(str, CORPUS_CANDIDATES)))
 
 
+def sample_time(fn: Callable[[], object], min_time: float) -> float:
+    """Wall time of one call of fn, calling it in a loop until min_time has passed (at least
+    once), so that a call of a few microseconds is not timed alone."""
+    loops = 0
+    start = time.perf_counter()
+    while True:
+        fn()
+        loops += 1
+        elapsed = time.perf_counter() - start
+        if elapsed >= min_time:
+            return elapsed / loops
+
+
 def median_time(fn: Callable[[], object], *, repeats: int = 7, min_time: float = 0.05) -> float:
-    """Median wall time of one call of fn, each sample looping until min_time has passed."""
+    """Median wall time of one call of fn over `repeats` samples (see sample_time)."""
     fn()  # warm-up
-    samples = []
-    for _ in range(repeats):
-        loops = 0
-        start = time.perf_counter()
-        while True:
-            fn()
-            loops += 1
-            elapsed = time.perf_counter() - start
-            if elapsed >= min_time:
-                break
-        samples.append(elapsed / loops)
-    return statistics.median(samples)
+    return statistics.median(sample_time(fn, min_time) for _ in range(repeats))
 
 
 def paired_median_times(
     fn_a: Callable[[], object], fn_b: Callable[[], object], *, repeats: int = 7, min_time: float = 0.0
 ) -> tuple[float, float]:
     """Median wall times of one call of fn_a and of fn_b, sampled alternately (a, b, a, b, ...),
-    so that a change of machine load during the run hits both sides alike. Each sample loops
-    its function until min_time has passed (at least one call), so a fast side is not timed on
-    a single call of a few microseconds."""
+    so that a change of machine load during the run hits both sides alike (see sample_time)."""
     fn_a()
     fn_b()
     times_a: list[float] = []
     times_b: list[float] = []
     for _ in range(repeats):
-        for fn, out in ((fn_a, times_a), (fn_b, times_b)):
-            loops = 0
-            start = time.perf_counter()
-            while True:
-                fn()
-                loops += 1
-                elapsed = time.perf_counter() - start
-                if elapsed >= min_time:
-                    break
-            out.append(elapsed / loops)
+        times_a.append(sample_time(fn_a, min_time))
+        times_b.append(sample_time(fn_b, min_time))
     return statistics.median(times_a), statistics.median(times_b)
 
 
