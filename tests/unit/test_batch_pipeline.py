@@ -80,13 +80,13 @@ def test_bytes_and_str_inputs_of_grade_many() -> None:
 
 def test_ctrl_c_stops_a_batch_promptly() -> None:
     # In a child process: a batch of several seconds (no box and no marker: the whole cascade
-    # scans 2.4 GB down to the last number) is interrupted after 0.3 s by a simulated
+    # scans 12 GB down to the last number) is interrupted after 0.3 s by a simulated
     # Ctrl-C; KeyboardInterrupt must arrive within a block or two, and the interpreter must
     # stay usable (the worker threads were stopped and joined).
     script = textwrap.dedent(
         """
         import _thread, threading, time, rapidgrade
-        texts = ["x = 1 " * 20_000] * 20_000
+        texts = ["x = 1 " * 20_000] * 100_000
         threading.Timer(0.3, _thread.interrupt_main).start()
         start = time.perf_counter()
         try:
