@@ -121,7 +121,7 @@ py::list extract_many(const py::handle& texts_obj, const py::handle& type, const
         }
       },
       [&](std::size_t i) {
-        PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i), build(texts[i], results[i], type).release().ptr());
+        set_item(out, i, build(texts[i], results[i], type));
         results[i].reset();
       });
   return out;

@@ -16,11 +16,6 @@ py::object utf8_str(const std::string& s) {
   return py::reinterpret_steal<py::object>(o);
 }
 
-// Stores `value` in the fresh list slot i (which holds NULL), stealing a new reference.
-void set_item(py::list& list, std::size_t i, py::object value) {
-  PyList_SET_ITEM(list.ptr(), static_cast<Py_ssize_t>(i), value.release().ptr());
-}
-
 py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& responses_obj, bool last_number,
                           double rel_tol, double abs_tol, const py::object& float_rounding,
                           const py::object& threads) {

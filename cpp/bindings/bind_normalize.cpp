@@ -71,7 +71,7 @@ py::list run_many(const std::vector<Text>& texts, bool units, bool equations, co
         for (std::size_t i = begin; i < end; ++i) results[i] = normalize::normalize(texts[i].utf8, options);
       },
       [&](std::size_t i) {
-        PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i), make(i, results[i]).release().ptr());
+        set_item(out, i, make(i, results[i]));
         results[i] = Normalized{};
       });
   return out;

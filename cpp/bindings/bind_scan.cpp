@@ -84,8 +84,7 @@ py::list find_boxed_many(const py::handle& texts_obj, const py::handle& span_typ
         }
       },
       [&](std::size_t i) {
-        PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(i),
-                        build_spans(texts[i], results[i], span_type).release().ptr());
+        set_item(out, i, build_spans(texts[i], results[i], span_type));
         std::vector<Span>().swap(results[i]);
       });
   return out;

@@ -50,6 +50,12 @@ void to_caller_units(const Text& text, std::vector<std::size_t*>& offsets);
 /// the original object so that the characters are exactly the caller's.
 py::object slice(const Text& text, std::size_t start, std::size_t end);
 
+/// Stores `value` in slot i of a list made with py::list(n) (whose slots hold NULL until set),
+/// handing over its reference: how the batch entry points fill their result lists.
+inline void set_item(py::list& list, std::size_t i, py::object value) {
+  PyList_SET_ITEM(list.ptr(), static_cast<Py_ssize_t>(i), value.release().ptr());
+}
+
 /// Validates the `threads` keyword: None means all hardware threads; otherwise an int >= 1.
 unsigned resolve_threads(const py::object& threads, const char* function);
 
