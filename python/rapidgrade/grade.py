@@ -169,25 +169,29 @@ def _fast_columns(
     per pair; normalized golds; unwrapped golds of the undecided pairs; extracted answers;
     methods; reasons). Raises TypeError when an input is not a str."""
     n = len(golds)
-    if n <= _CHUNK:
-        columns = _core.grade_fast_many(
-            golds, responses, last_number=last_number, rel_tol=rel_tol, abs_tol=abs_tol,
-            float_rounding=float_rounding, threads=threads,
-        )
-        if bar is not None:
-            bar.update(n)
-        return columns
-    out: _Columns = (bytearray(), [], [], [], [], [])
-    for begin in range(0, n, _CHUNK):
+    parts: list[_Columns] = []
+    for begin in range(0, max(n, 1), _CHUNK):
         end = min(n, begin + _CHUNK)
-        part = _core.grade_fast_many(
-            golds[begin:end], responses[begin:end], last_number=last_number, rel_tol=rel_tol,
-            abs_tol=abs_tol, float_rounding=float_rounding, threads=threads,
+        whole = begin == 0 and end == n  # one chunk: the caller's lists, not copies
+        parts.append(
+            _core.grade_fast_many(
+                golds if whole else golds[begin:end],
+                responses if whole else responses[begin:end],
+                last_number=last_number,
+                rel_tol=rel_tol,
+                abs_tol=abs_tol,
+                float_rounding=float_rounding,
+                threads=threads,
+            )
         )
-        for column, piece in zip(out, part):
-            column.extend(piece)  # type: ignore[attr-defined]
         if bar is not None:
             bar.update(end - begin)
+    if len(parts) == 1:
+        return parts[0]
+    out: _Columns = (bytearray(), [], [], [], [], [])
+    for part in parts:
+        for column, piece in zip(out, part):
+            column.extend(piece)  # type: ignore[attr-defined]
     return out
 
 

@@ -102,3 +102,14 @@ def test_ctrl_c_stops_a_batch_promptly() -> None:
     assert lines[0] == "interrupted", out.stdout + out.stderr
     assert float(lines[1]) < 5.0
     assert lines[2] == "7"
+
+
+def test_grade_many_past_one_core_call() -> None:
+    # grade_many hands the core at most 65,536 pairs a call; the columns of several calls join up.
+    golds = [str(r["gold"]) for r in ROWS]
+    responses = [str(r["response"]) for r in ROWS]
+    once = rapidgrade.grade_many(golds, responses, fallback=False)
+    many = rapidgrade.grade_many(golds * 90, responses * 90, fallback=False)
+    assert len(many) == 72_000
+    assert many.correct.tolist() == once.correct.tolist() * 90
+    assert many.extracted == once.extracted * 90 and many.reason == once.reason * 90
