@@ -1,8 +1,10 @@
 #include "rapidgrade/normalize.hpp"
 
-#include "rapidgrade/unicode.hpp"
-
 #include <vector>
+
+#include "rapidgrade/detail/text.hpp"
+#include "rapidgrade/unicode.hpp"
+#include "rapidgrade/utf8.hpp"
 
 namespace rapidgrade::normalize {
 
@@ -21,26 +23,14 @@ const std::string_view kUnitWords[] = {
 };
 const std::size_t kUnitWordCount = sizeof(kUnitWords) / sizeof(kUnitWords[0]);
 
-namespace detail {
+namespace {
 
-constexpr bool is_letter(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
-constexpr bool is_space(char c) noexcept {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-bool starts_with(std::string_view s, std::size_t i, std::string_view p) noexcept {
-  return i <= s.size() && s.size() - i >= p.size() && s.compare(i, p.size(), p) == 0;
-}
-
-bool ends_with(std::string_view s, std::string_view p) noexcept {
-  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
-}
-
-std::size_t letters_end(std::string_view s, std::size_t j) noexcept {
-  while (j < s.size() && is_letter(s[j])) ++j;
-  return j;
-}
+using detail::ends_with;
+using detail::is_digit;
+using detail::is_letter;
+using detail::is_space;
+using detail::letters_end;
+using detail::starts_with;
 
 // Rule 1: commands, delimiters, degree and percent signs, unicode minus, {,}.
 std::string rewrite_commands(std::string_view s, bool& percent) {
@@ -273,7 +263,7 @@ std::size_t bare_token_end(std::string_view s, std::size_t k) noexcept {
   }
   std::size_t e = k + 1;
   if (static_cast<unsigned char>(c) >= 0xC0) {
-    while (e < n && (static_cast<unsigned char>(s[e]) & 0xC0u) == 0x80u) ++e;
+    while (e < n && utf8::is_continuation(static_cast<unsigned char>(s[e]))) ++e;
   }
   return e;
 }
@@ -485,10 +475,6 @@ std::string one_round(std::string_view s, const Options& options, bool& percent)
   return t;
 }
 
-}  // namespace detail
-
-namespace detail {
-
 // True when no rule can change s: only digits, letters and "+-*()[]|<>!'_", and not both a
 // letter and a digit (a letter after a digit may be a unit word). E.g. "420", "-3", "(A)", "x".
 bool already_canonical(std::string_view s) noexcept {
@@ -507,21 +493,21 @@ bool already_canonical(std::string_view s) noexcept {
   return !(letter && digit);
 }
 
-}  // namespace detail
+}  // namespace
 
 Normalized normalize(std::string_view s, const Options& options) {
   Normalized result;
-  if (detail::already_canonical(s)) {
+  if (already_canonical(s)) {
     result.text = std::string(s);
     return result;
   }
-  std::string current = detail::one_round(s, options, result.percent);
+  std::string current = one_round(s, options, result.percent);
   if (current == s) {  // the input was already canonical: a fixed point after one round
     result.text = std::move(current);
     return result;
   }
   for (int round = 1; round < kMaxRounds; ++round) {
-    std::string next = detail::one_round(current, options, result.percent);
+    std::string next = one_round(current, options, result.percent);
     if (next == current) break;
     current.swap(next);
   }

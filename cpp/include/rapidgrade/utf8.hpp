@@ -1,4 +1,4 @@
-// UTF-8 helpers shared by the scanners.
+// UTF-8 helpers shared by the scanners: the one place that knows the encoding.
 //
 // Inputs are assumed to be UTF-8 as produced by Python's encoder; invalid bytes are tolerated
 // (each counts as one code point) so that junk input never crashes or loops.
@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -13,6 +14,39 @@ namespace rapidgrade::utf8 {
 
 /// True when `b` is a UTF-8 continuation byte (10xxxxxx).
 constexpr bool is_continuation(unsigned char b) noexcept { return (b & 0xC0u) == 0x80u; }
+
+/// Length in bytes of the UTF-8 sequence that starts at s[i]: the length its lead byte announces,
+/// cut short at the first byte that is not a continuation byte or at the end of `s`; 1 for ASCII,
+/// a stray continuation byte or an invalid lead byte. Requires i < s.size(). O(1).
+/// E.g. "é" (C3 A9) -> 2, "€" -> 3, "\xC3(" -> 1.
+constexpr std::size_t sequence_length(std::string_view s, std::size_t i) noexcept {
+  const auto c = static_cast<unsigned char>(s[i]);
+  const std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 1;
+  std::size_t k = 1;
+  while (k < len && i + k < s.size() && is_continuation(static_cast<unsigned char>(s[i + k]))) ++k;
+  return k;
+}
+
+/// Appends the UTF-8 encoding of `cp` to `out` (1 to 4 bytes). Surrogates U+D800..U+DFFF are
+/// encoded like any other code point below U+10000 (as Python's "surrogatepass" does); `cp` must
+/// be at most U+10FFFF. O(1); throws only std::bad_alloc.
+inline void append_utf8(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
 
 /// Number of code points in `s[from, to)`. Linear; invalid bytes count as one code point each.
 std::size_t count_code_points(std::string_view s, std::size_t from, std::size_t to) noexcept;

@@ -1,0 +1,104 @@
+// Byte-level text helpers shared by the scanners (scan, extract, fields, normalize, grade).
+//
+// One home for the character classes and prefix tests that every scanner needs. All of them
+// look at single bytes (ASCII): a UTF-8 sequence never matches, since all its bytes are >= 0x80.
+// Everything here is constexpr or inline, O(1) or O(length of the pattern) unless stated, and
+// never throws; positions past the end of the text are allowed and simply do not match.
+#pragma once
+
+#include <cstddef>
+#include <cstring>
+#include <string_view>
+
+namespace rapidgrade::detail {
+
+/// "Not found" for byte offsets (the same value as std::string_view::npos).
+inline constexpr std::size_t kNpos = std::string_view::npos;
+
+/// ASCII letter A-Z or a-z: 'x' -> true, '1' -> false, '\xC3' -> false.
+constexpr bool is_letter(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+/// ASCII digit 0-9.
+constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+
+/// C isspace in the "C" locale: ' ', '\t', '\n', '\r', '\f', '\v' (not the separators \x1c-\x1f
+/// that Python's str.isspace() also accepts).
+constexpr bool is_space(char c) noexcept {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+/// Blank within a line: ' ' or '\t'.
+constexpr bool is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
+
+/// ASCII lower case: 'A' -> 'a'; every other byte is returned as is.
+constexpr char to_lower(char c) noexcept { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
+
+/// True when `p` occurs in `s` at byte `i` ("\\frac12", 1, "frac" -> true). i may exceed s.size().
+constexpr bool starts_with(std::string_view s, std::size_t i, std::string_view p) noexcept {
+  return i <= s.size() && s.size() - i >= p.size() && s.compare(i, p.size(), p) == 0;
+}
+
+/// starts_with ignoring ASCII case ("Answer", 0, "answer" -> true).
+constexpr bool istarts_with(std::string_view s, std::size_t i, std::string_view p) noexcept {
+  if (i > s.size() || s.size() - i < p.size()) return false;
+  for (std::size_t k = 0; k < p.size(); ++k) {
+    if (to_lower(s[i + k]) != to_lower(p[k])) return false;
+  }
+  return true;
+}
+
+/// True when `s` ends with `p`.
+constexpr bool ends_with(std::string_view s, std::string_view p) noexcept {
+  return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
+}
+
+/// End of the run of ASCII letters starting at `i` (i itself when there is none).
+constexpr std::size_t letters_end(std::string_view s, std::size_t i) noexcept {
+  while (i < s.size() && is_letter(s[i])) ++i;
+  return i;
+}
+
+/// End of the run of ASCII digits starting at `i` (i itself when there is none).
+constexpr std::size_t digits_end(std::string_view s, std::size_t i) noexcept {
+  while (i < s.size() && is_digit(s[i])) ++i;
+  return i;
+}
+
+/// `s` without leading and trailing is_space bytes: " 42\n" -> "42".
+constexpr std::string_view trim(std::string_view s) noexcept {
+  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
+  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+/// Narrows [start, end) of `s` past leading and trailing is_space bytes (for offset ranges).
+constexpr void trim_bounds(std::string_view s, std::size_t& start, std::size_t& end) noexcept {
+  while (start < end && is_space(s[start])) ++start;
+  while (end > start && is_space(s[end - 1])) --end;
+}
+
+/// Byte offset of `part` in `whole`; `part` must be a view into `whole` (e.g. from substr).
+inline std::size_t offset_in(std::string_view whole, std::string_view part) noexcept {
+  return static_cast<std::size_t>(part.data() - whole.data());
+}
+
+/// Next occurrence of byte `c` in s[i, n), or s.size() (memchr).
+inline std::size_t find_byte(std::string_view s, std::size_t i, char c) noexcept {
+  if (i >= s.size()) return s.size();
+  const void* p = std::memchr(s.data() + i, c, s.size() - i);
+  return p == nullptr ? s.size() : static_cast<std::size_t>(static_cast<const char*>(p) - s.data());
+}
+
+/// Next occurrence of the non-empty `needle` in s[i, n), or kNpos. O(n * |needle|) worst case,
+/// O(n) with memchr for needles whose first byte is rare.
+inline std::size_t find_str(std::string_view s, std::size_t i, std::string_view needle) noexcept {
+  while (i < s.size()) {
+    i = find_byte(s, i, needle[0]);
+    if (i >= s.size()) return kNpos;
+    if (starts_with(s, i, needle)) return i;
+    ++i;
+  }
+  return kNpos;
+}
+
+}  // namespace rapidgrade::detail
