@@ -13,6 +13,7 @@
 
 #include "convert.hpp"
 #include "rapidgrade/extract.hpp"
+#include "rapidgrade/fields.hpp"
 
 namespace rapidgrade::bindings {
 namespace {
@@ -137,7 +138,7 @@ py::dict extract_fields(const py::handle& text_obj, const py::handle& function_o
   if (function.empty() || variable.empty()) {
     throw py::value_error("extract_fields: function and variable must be non-empty");
   }
-  extract::Fields f = extract::extract_fields(text.utf8, function, variable);
+  fields::Fields f = fields::extract_fields(text.utf8, function, variable);
   std::vector<std::size_t*> offsets;
   if (f.solution) {
     offsets.push_back(&f.solution->start);

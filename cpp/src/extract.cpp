@@ -1,59 +1,36 @@
 #include "rapidgrade/extract.hpp"
 
-#include <cstring>
 #include <string_view>
 
+#include "rapidgrade/detail/delimiters.hpp"
+#include "rapidgrade/detail/text.hpp"
 #include "rapidgrade/scan.hpp"
 
 namespace rapidgrade::extract {
-namespace detail {
+namespace {
 
-constexpr std::size_t kNpos = static_cast<std::size_t>(-1);
+using detail::digits_end;
+using detail::find_byte;
+using detail::find_str;
+using detail::is_blank;
+using detail::is_digit;
+using detail::is_letter;
+using detail::is_space;
+using detail::istarts_with;
+using detail::kNpos;
+using detail::starts_with;
+
 constexpr std::string_view kUnicodeMinus = "\xE2\x88\x92";  // U+2212
-constexpr int kMaxUnwrap = 8;  // \boxed{\boxed{x}} unwraps at most this many levels
-
-constexpr bool is_letter(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
-constexpr bool is_space(char c) noexcept {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-constexpr bool is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
-constexpr char lower(char c) noexcept { return (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c; }
-
-bool starts_with(std::string_view s, std::size_t i, std::string_view p) noexcept {
-  return i <= s.size() && s.size() - i >= p.size() && s.compare(i, p.size(), p) == 0;
-}
-
-bool istarts_with(std::string_view s, std::size_t i, std::string_view p) noexcept {
-  if (i > s.size() || s.size() - i < p.size()) return false;
-  for (std::size_t k = 0; k < p.size(); ++k) {
-    if (lower(s[i + k]) != lower(p[k])) return false;
-  }
-  return true;
-}
-
-// Next occurrence of byte c in s[i, n), or n.
-std::size_t find_byte(std::string_view s, std::size_t i, char c) noexcept {
-  if (i >= s.size()) return s.size();
-  const void* p = std::memchr(s.data() + i, c, s.size() - i);
-  return p == nullptr ? s.size() : static_cast<std::size_t>(static_cast<const char*>(p) - s.data());
-}
-
-// Next occurrence of `needle` (non-empty) in s[i, n), or kNpos.
-std::size_t find_str(std::string_view s, std::size_t i, std::string_view needle) noexcept {
-  while (i < s.size()) {
-    i = find_byte(s, i, needle[0]);
-    if (i >= s.size()) return kNpos;
-    if (starts_with(s, i, needle)) return i;
-    ++i;
-  }
-  return kNpos;
-}
 
 Range trim(std::string_view s, Range r) noexcept {
-  while (r.start < r.end && is_space(s[r.start])) ++r.start;
-  while (r.end > r.start && is_space(s[r.end - 1])) --r.end;
+  detail::trim_bounds(s, r.start, r.end);
   return r;
+}
+
+// The range of `part`, a view into s.
+Range range_of(std::string_view s, std::string_view part) noexcept {
+  const std::size_t start = detail::offset_in(s, part);
+  return Range{start, start + part.size()};
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -63,36 +40,12 @@ struct Box {
   std::size_t outer_start, start, end, outer_end;
 };
 
-// The argument of "\boxed 5" (same rule as scan::find_boxed): a run up to whitespace, '$', '{',
-// '}' or a backslash, without trailing '.', ',' or ';'.
-std::size_t bare_argument_end(std::string_view s, std::size_t begin) noexcept {
-  std::size_t k = begin;
-  while (k < s.size() && !is_space(s[k]) && s[k] != '$' && s[k] != '{' && s[k] != '}' && s[k] != '\\') ++k;
-  while (k > begin && (s[k - 1] == '.' || s[k - 1] == ',' || s[k - 1] == ';')) --k;
-  return k;
-}
-
-// If s[i, ...) is the command \boxed or \fbox (i indexes a backslash at a token boundary), the
-// position after its name and the kind; name_end == kNpos otherwise.
+// The command at a \boxed or \fbox found by next_box_command: the position after its name and
+// whether it is \boxed.
 struct Command {
   std::size_t name_end = kNpos;
   bool boxed = false;
 };
-
-Command box_command(std::string_view s, std::size_t i) noexcept {
-  const std::size_t n = s.size();
-  std::size_t j = i + 1;
-  while (j < n && is_letter(s[j])) ++j;
-  const std::string_view name = s.substr(i + 1, j - i - 1);
-  Command c;
-  if (name == "boxed") {
-    c.name_end = j;
-    c.boxed = true;
-  } else if (name == "fbox") {
-    c.name_end = j;
-  }
-  return c;
-}
 
 // The next \boxed or \fbox command starting at or after `pos`: the position of its backslash,
 // or kNpos. Searches for the byte 'x' (far rarer than '\\' in LaTeX-heavy text) with memchr and
@@ -158,7 +111,7 @@ std::vector<Box> top_level_boxes(std::string_view s, std::size_t from) {
       out.push_back(Box{i, k + 1, close, close + 1});
       i = close + 1;
     } else if (cmd.boxed) {
-      const std::size_t end = bare_argument_end(s, k);
+      const std::size_t end = detail::bare_box_argument_end(s, k);
       if (end > k) {
         out.push_back(Box{i, k, end, end});
         i = end;
@@ -175,26 +128,8 @@ std::vector<Box> top_level_boxes(std::string_view s, std::size_t from) {
 // \boxed{\boxed{x}} -> x: while the whole (trimmed) content is itself one box, take its content.
 // The result is trimmed of whitespace: \boxed{ 42 } -> "42".
 Range unwrap_box(std::string_view s, Range r) noexcept {
-  for (int level = 0; level < kMaxUnwrap; ++level) {
-    const Range t = trim(s, r);
-    if (t.end - t.start < 2 || s[t.start] != '\\') break;
-    const std::string_view inner = s.substr(0, t.end);
-    const Command cmd = box_command(inner, t.start);
-    if (cmd.name_end == kNpos) break;
-    std::size_t k = cmd.name_end;
-    while (k < t.end && is_space(s[k])) ++k;
-    if (k < t.end && s[k] == '{') {
-      const std::size_t close = scan::match_brace(inner, k);
-      if (close != t.end - 1) break;
-      r = Range{k + 1, close};
-    } else if (cmd.boxed && k < t.end) {
-      if (bare_argument_end(inner, k) != t.end) break;
-      r = Range{k, t.end};
-    } else {
-      break;
-    }
-  }
-  return trim(s, r);
+  return range_of(s, detail::unwrap(s.substr(r.start, r.end - r.start), detail::Wrappers::kBoxes,
+                                    detail::kMaxWrapperLayers));
 }
 
 // True when the text between two boxes ends a sentence: '.', '!' or '?' followed by
@@ -255,46 +190,14 @@ std::size_t find_display_close(std::string_view s, std::size_t i, bool dollars) 
   return kNpos;
 }
 
-// True when s[r) holds no unescaped '$'.
-bool has_no_dollar(std::string_view s, Range r) noexcept {
-  for (std::size_t k = r.start; k < r.end; ++k) {
-    if (s[k] == '\\') {
-      ++k;
-    } else if (s[k] == '$') {
-      return false;
-    }
-  }
-  return true;
-}
-
-bool contains(std::string_view s, Range r, std::string_view needle) noexcept {
-  const std::size_t at = find_str(s.substr(0, r.end), r.start, needle);
-  return at != kNpos;
-}
-
-// Removes one pair of surrounding markdown "**" and one pair of math delimiters.
+// Removes one pair of surrounding markdown "**", then one layer of math delimiters around the
+// whole value (detail::unwrap; one layer, so "$\(x\)$" keeps "\(x\)", as extraction always has).
 Range strip_answer_delimiters(std::string_view s, Range r) noexcept {
   r = trim(s, r);
   if (r.end - r.start >= 4 && starts_with(s, r.start, "**") && s.compare(r.end - 2, 2, "**") == 0) {
-    r = trim(s, Range{r.start + 2, r.end - 2});
+    r = Range{r.start + 2, r.end - 2};
   }
-  const std::size_t len = r.end - r.start;
-  if (len >= 4 && starts_with(s, r.start, "$$") && s.compare(r.end - 2, 2, "$$") == 0 &&
-      has_no_dollar(s, Range{r.start + 2, r.end - 2})) {
-    return trim(s, Range{r.start + 2, r.end - 2});
-  }
-  if (len >= 2 && s[r.start] == '$' && s[r.end - 1] == '$' && (len < 3 || s[r.end - 2] != '\\') &&
-      has_no_dollar(s, Range{r.start + 1, r.end - 1})) {
-    return trim(s, Range{r.start + 1, r.end - 1});
-  }
-  if (len >= 4 && (starts_with(s, r.start, "\\(") || starts_with(s, r.start, "\\["))) {
-    const char close = s[r.start + 1] == '(' ? ')' : ']';
-    const char pat[3] = {'\\', close, '\0'};
-    if (s[r.end - 2] == '\\' && s[r.end - 1] == close && !contains(s, Range{r.start + 2, r.end - 2}, pat)) {
-      return trim(s, Range{r.start + 2, r.end - 2});
-    }
-  }
-  return r;
+  return range_of(s, detail::unwrap(s.substr(r.start, r.end - r.start), detail::Wrappers::kMath, 1));
 }
 
 // The answer after a marker, starting at j: whitespace (newlines too) skipped, then a display
@@ -529,11 +432,6 @@ std::size_t with_sign(std::string_view s, std::size_t from, std::size_t i) noexc
   return i;
 }
 
-std::size_t digits_end(std::string_view s, std::size_t k) noexcept {
-  while (k < s.size() && is_digit(s[k])) ++k;
-  return k;
-}
-
 // End of the number starting at i (a digit, or '.' followed by a digit).
 // Grammar: 1,234,567 (groups of exactly three digits after a first run of one to three),
 // decimals 3.25 and .5, exponents 1.5e-3, integer fractions 3/4.
@@ -638,115 +536,7 @@ std::optional<Extraction> find_last_number(std::string_view s, std::size_t from)
   return e;
 }
 
-// ---------------------------------------------------------------------------------------------
-// fields
-
-struct Line {
-  std::size_t start, end;  // without the newline (and a trailing '\r')
-};
-
-std::vector<Line> split_lines(std::string_view s) {
-  std::vector<Line> lines;
-  const std::size_t n = s.size();
-  for (std::size_t i = 0; i <= n;) {
-    std::size_t eol = line_end(s, i);
-    std::size_t end = eol;
-    if (end > i && s[end - 1] == '\r') --end;
-    lines.push_back(Line{i, end});
-    if (eol >= n) break;
-    i = eol + 1;
-  }
-  return lines;
-}
-
-// Skips markdown emphasis/list decoration at a line start: blanks, '*', '-', '#', '>'.
-std::size_t skip_decoration(std::string_view s, std::size_t i, std::size_t end) noexcept {
-  while (i < end && (is_blank(s[i]) || s[i] == '*' || s[i] == '#' || s[i] == '>' || s[i] == '-')) ++i;
-  return i;
-}
-
-// "KEY:" (case-insensitive when `exact_case` is false) at i, followed by optional "**" and
-// blanks; the position after it, or kNpos.
-std::size_t after_key(std::string_view s, std::size_t i, std::size_t end, std::string_view key, bool exact_case) noexcept {
-  const std::string_view line = s.substr(0, end);
-  if (exact_case ? !starts_with(line, i, key) : !istarts_with(line, i, key)) return kNpos;
-  std::size_t j = i + key.size();
-  if (starts_with(line, j, "**")) j += 2;
-  while (j < end && is_blank(s[j])) ++j;
-  if (j >= end || s[j] != ':') return kNpos;
-  ++j;
-  if (starts_with(line, j, "**")) j += 2;
-  while (j < end && is_blank(s[j])) ++j;
-  return j;
-}
-
-// "u(x) =" at i (blanks allowed around the parentheses and before '='): position after '=' or
-// kNpos.
-std::size_t after_function(std::string_view s, std::size_t i, std::size_t end, std::string_view function,
-                           std::string_view variable) noexcept {
-  const std::string_view line = s.substr(0, end);
-  if (function.empty() || !starts_with(line, i, function)) return kNpos;
-  std::size_t j = i + function.size();
-  while (j < end && is_blank(s[j])) ++j;
-  if (j >= end || s[j] != '(') return kNpos;
-  ++j;
-  while (j < end && is_blank(s[j])) ++j;
-  if (!starts_with(line, j, variable)) return kNpos;
-  j += variable.size();
-  while (j < end && is_blank(s[j])) ++j;
-  if (j >= end || s[j] != ')') return kNpos;
-  ++j;
-  while (j < end && is_blank(s[j])) ++j;
-  if (j >= end || s[j] != '=') return kNpos;
-  return j + 1;
-}
-
-Range clean_rhs(std::string_view s, Range r) noexcept {
-  for (bool changed = true; changed;) {
-    changed = false;
-    r = trim(s, r);
-    if (r.end > r.start && s[r.end - 1] == '.') {
-      --r.end;
-      changed = true;
-    } else if (r.end > r.start && s[r.end - 1] == '$') {
-      --r.end;
-      changed = true;
-    } else if (r.end - r.start >= 2 && s[r.end - 2] == '\\' && (s[r.end - 1] == ')' || s[r.end - 1] == ']')) {
-      r.end -= 2;
-      changed = true;
-    }
-  }
-  return r;
-}
-
-std::size_t skip_math_opener(std::string_view s, std::size_t i, std::size_t end) noexcept {
-  const std::string_view line = s.substr(0, end);
-  if (starts_with(line, i, "$$")) i += 2;
-  else if (starts_with(line, i, "$")) i += 1;
-  else if (starts_with(line, i, "\\(") || starts_with(line, i, "\\[")) i += 2;
-  while (i < end && is_blank(s[i])) ++i;
-  return i;
-}
-
-bool parse_yes_no(std::string_view s, Range r, bool& out) noexcept {
-  r = trim(s, r);
-  while (r.end > r.start && (s[r.end - 1] == '.' || s[r.end - 1] == '*')) --r.end;
-  const std::string_view v = s.substr(r.start, r.end - r.start);
-  auto is = [&](std::string_view w) { return v.size() == w.size() && istarts_with(v, 0, w); };
-  if (is("yes") || is("true")) {
-    out = true;
-    return true;
-  }
-  if (is("no") || is("false")) {
-    out = false;
-    return true;
-  }
-  return false;
-}
-
-}  // namespace detail
-
-using namespace detail;
+}  // namespace
 
 const char* method_name(Method method) noexcept {
   switch (method) {
@@ -805,86 +595,6 @@ std::string answer_text(std::string_view text, const Extraction& e) {
     out.append(text.substr(e.parts[k].start, e.parts[k].end - e.parts[k].start));
   }
   return out;
-}
-
-Fields extract_fields(std::string_view text, std::string_view function, std::string_view variable) {
-  Fields f;
-  const std::vector<Line> lines = split_lines(text);
-  std::optional<Range> solution[3];
-  std::optional<bool> explicit_has;
-  std::optional<std::size_t> reasoning_line;
-  static constexpr std::string_view kTypes[] = {"exact_symbolic", "approx_coef", "series", "family",
-                                                "discrete_points", "regularized", "none"};
-  auto is_key_line = [&](const Line& l) {
-    const std::size_t i = skip_decoration(text, l.start, l.end);
-    for (std::string_view key : {"SOLUTION", "HAS_SOLUTION", "SOLUTION_TYPE", "SOLUTION_EXISTS", "REASONING"}) {
-      if (after_key(text, i, l.end, key, false) != kNpos) return true;
-    }
-    return false;
-  };
-  for (std::size_t li = 0; li < lines.size(); ++li) {
-    const Line& l = lines[li];
-    const std::size_t i = skip_decoration(text, l.start, l.end);
-    std::size_t j = kNpos;
-    if ((j = after_key(text, i, l.end, "SOLUTION", false)) != kNpos) {
-      const bool exact = starts_with(text, i, "SOLUTION");
-      const std::size_t k = after_function(text, skip_math_opener(text, j, l.end), l.end, function, variable);
-      if (k != kNpos) {
-        const Range r = clean_rhs(text, Range{k, l.end});
-        if (r.end > r.start) solution[exact ? 0 : 1] = r;
-      }
-    } else if ((j = after_key(text, i, l.end, "HAS_SOLUTION", false)) != kNpos ||
-               (j = after_key(text, i, l.end, "SOLUTION_EXISTS", false)) != kNpos) {
-      bool v = false;
-      if (parse_yes_no(text, Range{j, l.end}, v)) explicit_has = v;
-    } else if ((j = after_key(text, i, l.end, "SOLUTION_TYPE", false)) != kNpos) {
-      Range r = trim(text, Range{j, l.end});
-      while (r.end > r.start && (text[r.end - 1] == '.' || text[r.end - 1] == '*' || text[r.end - 1] == '`')) --r.end;
-      while (r.start < r.end && text[r.start] == '`') ++r.start;
-      const std::string_view v = text.substr(r.start, r.end - r.start);
-      for (std::string_view t : kTypes) {
-        if (v.size() == t.size() && istarts_with(v, 0, t)) f.solution_type = std::string(t);
-      }
-    } else if ((j = after_key(text, i, l.end, "REASONING", false)) != kNpos) {
-      reasoning_line = li;
-    } else {
-      const std::size_t k = after_function(text, skip_math_opener(text, i, l.end), l.end, function, variable);
-      if (k != kNpos) {
-        const Range r = clean_rhs(text, Range{k, l.end});
-        if (r.end > r.start) solution[2] = r;
-      }
-    }
-  }
-  for (const auto& s : solution) {
-    if (s) {
-      f.solution = s;
-      break;
-    }
-  }
-  if (explicit_has) {
-    f.has_solution = explicit_has;
-  } else {
-    for (std::size_t i = 0; i + 17 <= text.size(); ++i) {
-      if ((text[i] | 0x20) == 'n' && istarts_with(text, i, "no solution exists")) {
-        f.has_solution = false;
-        break;
-      }
-    }
-  }
-  if (reasoning_line) {
-    const Line& l = lines[*reasoning_line];
-    const std::size_t start = after_key(text, skip_decoration(text, l.start, l.end), l.end, "REASONING", false);
-    std::size_t end = text.size();
-    for (std::size_t li = *reasoning_line + 1; li < lines.size(); ++li) {
-      if (is_key_line(lines[li])) {
-        end = lines[li].start;
-        break;
-      }
-    }
-    const Range r = trim(text, Range{start, end});
-    if (r.end > r.start) f.reasoning = r;
-  }
-  return f;
 }
 
 }  // namespace rapidgrade::extract

@@ -1,7 +1,7 @@
 #include "rapidgrade/grade.hpp"
 
+#include "rapidgrade/detail/delimiters.hpp"
 #include "rapidgrade/normalize.hpp"
-#include "rapidgrade/scan.hpp"
 
 namespace rapidgrade::grade {
 namespace {
@@ -14,11 +14,6 @@ std::string_view trim(std::string_view s) noexcept {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
   while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
   return s;
-}
-
-bool starts_with(std::string_view s, std::string_view p) noexcept { return s.substr(0, p.size()) == p; }
-bool ends_with(std::string_view s, std::string_view p) noexcept {
-  return s.size() >= p.size() && s.substr(s.size() - p.size()) == p;
 }
 
 // The letter of a multiple-choice answer written as "C", "(C)", "C)" or "(C" after
@@ -53,31 +48,8 @@ const char* reason_text(Reason reason) noexcept {
 }
 
 std::string_view unwrap_answer(std::string_view s) noexcept {
-  s = trim(s);
   // Each wrapper must enclose the whole string: "$a$ and $b$" is left alone.
-  for (int round = 0; round < 4; ++round) {
-    std::string_view inner;
-    if (s.size() >= 4 && starts_with(s, "$$") && ends_with(s, "$$")) {
-      inner = s.substr(2, s.size() - 4);
-      if (inner.find('$') != std::string_view::npos) break;
-    } else if (s.size() >= 2 && s.front() == '$' && s.back() == '$') {
-      inner = s.substr(1, s.size() - 2);
-      if (inner.find('$') != std::string_view::npos) break;
-    } else if (s.size() >= 4 && (starts_with(s, "\\(") && ends_with(s, "\\)"))) {
-      inner = s.substr(2, s.size() - 4);
-    } else if (s.size() >= 4 && (starts_with(s, "\\[") && ends_with(s, "\\]"))) {
-      inner = s.substr(2, s.size() - 4);
-    } else {
-      const auto boxes = scan::find_boxed(s);
-      if (!boxes.empty() && boxes.front().outer_start == 0 && boxes.front().outer_end == s.size()) {
-        inner = s.substr(boxes.front().start, boxes.front().end - boxes.front().start);
-      } else {
-        break;
-      }
-    }
-    s = trim(inner);
-  }
-  return s;
+  return detail::unwrap(s, detail::Wrappers::kAll, detail::kMaxWrapperLayers);
 }
 
 namespace {

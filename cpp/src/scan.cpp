@@ -3,30 +3,15 @@
 #include <algorithm>
 #include <string_view>
 
+#include "rapidgrade/detail/delimiters.hpp"
+#include "rapidgrade/detail/text.hpp"
+
 namespace rapidgrade::scan {
 namespace {
 
-constexpr std::size_t kNpos = static_cast<std::size_t>(-1);
-
-constexpr bool is_ascii_letter(char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-}
-
-constexpr bool is_space(char c) noexcept {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-}
-
-// The argument of "\boxed 5": a run up to whitespace, '$', '{', '}' or a backslash, without
-// trailing sentence punctuation. Returns the end of the run (== begin when empty).
-std::size_t bare_argument_end(std::string_view s, std::size_t begin) noexcept {
-  std::size_t k = begin;
-  while (k < s.size() && !is_space(s[k]) && s[k] != '$' && s[k] != '{' && s[k] != '}' &&
-         s[k] != '\\') {
-    ++k;
-  }
-  while (k > begin && (s[k - 1] == '.' || s[k - 1] == ',' || s[k - 1] == ';')) --k;
-  return k;
-}
+using detail::is_letter;
+using detail::is_space;
+using detail::kNpos;
 
 // Bytes that can change the state of the boxed scanner.
 struct SpecialTable {
@@ -94,12 +79,12 @@ std::vector<Span> find_boxed(std::string_view s) {
       ++i;
     } else if (c == '\\') {
       if (i + 1 >= n) break;
-      if (!is_ascii_letter(s[i + 1])) {  // escape such as \{ \} \\ \$ : skip both bytes
+      if (!is_letter(s[i + 1])) {  // escape such as \{ \} \\ \$ : skip both bytes
         i += 2;
         continue;
       }
       std::size_t j = i + 1;
-      while (j < n && is_ascii_letter(s[j])) ++j;
+      while (j < n && is_letter(s[j])) ++j;
       const std::string_view name = s.substr(i + 1, j - i - 1);
       const bool boxed = name == "boxed";
       if (!boxed && name != "fbox") {
@@ -117,7 +102,7 @@ std::vector<Span> find_boxed(std::string_view s) {
         pending.push_back(span);
         i = k + 1;
       } else if (boxed) {
-        const std::size_t end = bare_argument_end(s, k);
+        const std::size_t end = detail::bare_box_argument_end(s, k);
         if (end > k) {
           span.start = k;
           span.end = end;

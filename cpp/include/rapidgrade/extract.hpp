@@ -64,28 +64,6 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy 
 /// The answer text of `e` (for kBoxedMulti, the parts joined with ", ").
 std::string answer_text(std::string_view text, const Extraction& e);
 
-/// Key/value answers ("SOLUTION: u(x) = ...", "HAS_SOLUTION: no", "SOLUTION_TYPE: series",
-/// "REASONING:"), as found by extract_fields. Each optional is empty when the key is absent.
-struct Fields {
-  std::optional<Range> solution;
-  std::optional<bool> has_solution;
-  std::optional<std::string> solution_type;
-  std::optional<Range> reasoning;
-};
-
-/// Reads the key/value answer protocol used for function-valued solutions. `function` and
-/// `variable` name the unknown, e.g. "u" and "x" for "u(x) = ...". Line-based, O(n) time.
-/// - solution: right-hand side of the last "SOLUTION: u(x) = ..." line; failing that of the last
-///   "Solution: u(x) = ..." line (any other capitalization of the key); failing that of the last
-///   line that is a bare "u(x) = ..." (optionally opened by $, $$, \( or \[). Trailing '.', '$',
-///   "\)", "\]" and whitespace are removed.
-/// - has_solution: from the last "HAS_SOLUTION: yes|no|true|false" or "SOLUTION_EXISTS: ..."
-///   line; failing that, false when the text says "no solution exists" (any case).
-/// - solution_type: the last "SOLUTION_TYPE: v" with v one of exact_symbolic, approx_coef,
-///   series, family, discrete_points, regularized, none (lower-cased).
-/// - reasoning: the text after the last "REASONING:" marker, up to the next line that starts with
-///   one of the keys above, trimmed.
-Fields extract_fields(std::string_view text, std::string_view function = "u",
-                      std::string_view variable = "x");
+// The key/value field protocol ("SOLUTION: u(x) = ...") is in fields.hpp.
 
 }  // namespace rapidgrade::extract

@@ -69,8 +69,10 @@ FastVerdict grade(std::string_view gold, std::string_view response, const Option
 /// grade() with a gold prepared by prepare_gold(): the same verdict.
 FastVerdict grade(const PreparedGold& gold, std::string_view response, const Options& options = {});
 
-/// `s` without surrounding whitespace and one pair of math delimiters ($...$, $$...$$, \(...\),
-/// \[...\]) or a whole-string \boxed{...}: "$x^2$" -> "x^2".
+/// `s` without surrounding whitespace and the wrappers that enclose all of it, up to
+/// detail::kMaxWrapperLayers layers: math delimiters ($...$, $$...$$, \(...\), \[...\]) and
+/// \boxed{...} / \fbox{...}: "$x^2$" -> "x^2", "$\boxed{5}$" -> "5"; "$a$ and $b$" is kept.
+/// The rules are detail::unwrap's (rapidgrade/detail/delimiters.hpp), shared with extraction.
 std::string_view unwrap_answer(std::string_view s) noexcept;
 
 }  // namespace rapidgrade::grade
