@@ -1,44 +1,58 @@
 r"""Canonical form of LaTeX/plain-text answers, so that equal answers compare equal as strings.
 
 The rules, in the order applied (each a linear pass in the C++ core; the sequence is repeated
-until the text stops changing, at most 4 rounds, so normalization is idempotent):
+until the text stops changing, at most 4 rounds, so normalization is idempotent). They are the
+normative rules of ``cpp/include/rapidgrade/normalize.hpp``. Every example written as two
+literals joined by an arrow holds with the default options (the first normalizes to the
+second; checked by ``tests/unit/test_normalize_examples.py``, like the examples in the header).
+
+0. Unicode math is folded to LaTeX: ``½`` -> ``\frac{1}{2}``, ``2½`` -> ``2\frac{1}{2}``,
+   ``√2`` -> ``\sqrt{2}``, ``√(x+1)`` -> ``\sqrt{x+1}``, full-width digits ``１２`` -> ``12``,
+   ``x²`` -> ``x^{2}``, ``3×4`` -> ``3\times4``, the minus sign ``−5`` -> ``-5``.
 
 1. Commands and signs:
 
    * ``\dfrac``, ``\tfrac``, ``\cfrac`` become ``\frac``: ``\dfrac{1}{2}`` -> ``\frac{1}{2}``;
    * ``\left``, ``\right`` (with a following ``.``) and ``\displaystyle`` are removed:
-     ``\left(1,2\right)`` -> ``(1,2)``; ``\rightarrow`` is another command and stays;
+     ``\left( 1, 2 \right)`` -> ``(1,2)``, ``\left. x \right|`` -> ``x|``; other commands stay:
+     ``x \rightarrow 0`` -> ``x\rightarrow0``;
    * the spacing commands ``\!``, ``\,``, ``\;``, ``\:`` are removed: ``3,\!250`` -> ``3250``;
-     ``\ `` and ``~`` become a space;
+     a backslash-space and ``~`` become a space: ``\pi~r`` -> ``\pi r``;
    * ``\text{..}``, ``\textbf{..}``, ``\textit{..}``, ``\textrm{..}``, ``\textnormal{..}``,
-     ``\mathrm{..}``, ``\mbox{..}`` are unwrapped: ``\text{(A)}`` -> ``(A)``;
-   * ``$`` and ``\$`` are removed: ``\$6`` -> ``6``;
-   * degrees ``^\circ``, ``^{\circ}``, ``\degree`` and ``°`` are removed: ``120^\circ`` -> ``120``;
+     ``\mathrm{..}``, ``\mbox{..}`` are unwrapped: ``\text{(A)}`` -> ``(A)``,
+     ``\mathrm{B}`` -> ``B``;
+   * every ``$`` and ``\$`` is removed: ``$x$`` -> ``x``, ``\$6`` -> ``6``,
+     ``$5$ and $6$`` -> ``5and6``; the other math delimiters stay: ``\(x\)`` -> ``\(x\)``
+     (grading removes delimiters that enclose the whole answer before normalizing);
+   * degrees ``^\circ``, ``^{\circ}``, ``\degree`` and ``°`` are removed: ``120^\circ`` -> ``120``,
+     ``90°`` -> ``90``;
    * ``\%`` and ``%`` are removed and the answer is flagged as a percentage:
      ``25\%`` -> ``25`` (``percent=True`` in :func:`normalize_answer`);
-   * the minus sign ``−`` (U+2212) becomes ``-``;
-   * ``{,}`` between digits becomes ``,``: ``10{,}000`` -> ``10000``.
+   * ``{,}`` between digits is a thousands separator before exactly three digits and a decimal
+     comma otherwise: ``10{,}000`` -> ``10000``, ``0{,}5`` -> ``0.5``.
 
-2. Whitespace runs become one space; leading and trailing whitespace is removed.
+2. Whitespace runs become one space; leading and trailing whitespace is removed:
+   ``\pi   r`` -> ``\pi r`` (rule 5 keeps that one space).
 3. Trailing ``.`` is removed: ``5.`` -> ``5``.
 4. (``units=True``) Unit words after a number (or after ``}``) are removed, several in a row
    and each optionally squared or cubed (``^2``, ``^3``, ``^{2}``, ``^{3}``):
    ``5 cm`` -> ``5``, ``100 square units`` -> ``100``, ``12 cm^2`` -> ``12``. The list is
    :data:`UNIT_WORDS` (matched case-sensitively, never after a backslash); ``percent`` also sets
-   the percentage flag.
+   the percentage flag: ``12 percent`` -> ``12``.
 5. Spaces are removed, except one between a control word and a following letter:
-   ``1 + 2`` -> ``1+2``, ``2\pi r`` stays ``2\pi r``.
+   ``1 + 2`` -> ``1+2``, ``2\pi r`` -> ``2\pi r``.
 6. ``\frac`` and ``\sqrt`` arguments get braces: ``\frac12`` -> ``\frac{1}{2}``,
    ``\frac1b`` -> ``\frac{1}{b}``, ``\frac{1}2`` -> ``\frac{1}{2}``, ``\sqrt3`` -> ``\sqrt{3}``,
    ``\frac\pi2`` -> ``\frac{\pi}{2}``.
 7. (``equations=True``) An equation with a single-symbol left side gives its right side:
-   ``x = 5`` -> ``5``, ``\theta=\pi`` -> ``\pi``, ``x_1=2`` -> ``2``; ``y = 2x`` -> ``2x``; but
-   ``x+y=5`` and ``x=y=5`` stay.
-8. A number starting with ``.`` gets a ``0``: ``.5`` -> ``0.5``, ``-.5`` -> ``-0.5``;
-   ``0.5`` stays ``0.5``.
+   ``x = 5`` -> ``5``, ``\theta=\pi`` -> ``\pi``, ``x_1=2`` -> ``2``, ``y = 2x`` -> ``2x``; other
+   equations stay: ``x+y=5`` -> ``x+y=5``, ``x=y=5`` -> ``x=y=5``.
+8. A number starting with ``.`` gets a ``0``: ``.5`` -> ``0.5``, ``-.5`` -> ``-0.5``,
+   ``0.5`` -> ``0.5``.
 9. Thousands separators are removed when the whole answer is one number:
-   ``1,234,567`` -> ``1234567``; tuples such as ``(1,2)`` or ``(100,200)`` keep their commas.
-   Spaces are gone by then (rule 5), so the bare list ``1, 234`` also reads as ``1234``.
+   ``1,234,567`` -> ``1234567``; tuples keep their commas: ``(1,2)`` -> ``(1,2)``,
+   ``(100,200)`` -> ``(100,200)``. Spaces are gone by then (rule 5), so the bare list
+   ``1, 234`` -> ``1234`` also reads as one number.
 10. An integer fraction ``a/b`` that is the whole answer becomes ``\frac{a}{b}``:
     ``3/4`` -> ``\frac{3}{4}``, ``-3/4`` -> ``-\frac{3}{4}``.
 """

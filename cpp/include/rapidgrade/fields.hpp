@@ -47,6 +47,7 @@ inline constexpr std::string_view kSolutionTypes[] = {"exact_symbolic", "approx_
 /// - solution_type: the last "SOLUTION_TYPE: v" with v one of kSolutionTypes (lower-cased).
 /// - reasoning: the text after the last "REASONING:" marker, up to the next line that starts with
 ///   one of the keys above, trimmed.
-Fields extract_fields(std::string_view text, std::string_view function = "u", std::string_view variable = "x");
+Fields extract_fields(std::string_view text, std::string_view function = "u",
+                      std::string_view variable = "x");
 
 }  // namespace rapidgrade::fields

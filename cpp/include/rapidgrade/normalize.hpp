@@ -1,29 +1,58 @@
 // Canonical form of a LaTeX/plain-text answer, for string comparison of extracted answers.
 //
-// Input is UTF-8 (invalid bytes are copied through). The rules, in the order applied (each one a
-// linear pass; the whole sequence is repeated until the text stops changing, at most
-// kMaxRounds times, so that normalize(normalize(s)) == normalize(s)):
+// Input is UTF-8 (invalid bytes are copied through). The rules below are normative. They are
+// applied in the order given (each one a linear pass), and the whole sequence is repeated until
+// the text stops changing, at most kMaxRounds times, so that normalize(normalize(s)) ==
+// normalize(s). Every example written as two quoted strings joined by an arrow holds for the
+// whole sequence with the default Options: normalize(first).text == second.
+// tests/unit/test_normalize_examples.py reads every such example from this file and checks it;
+// the Python docstring (python/rapidgrade/normalize.py) states the same rules, and its examples
+// are checked the same way.
 //
-//  0. Unicode math folded to LaTeX (unicode::fold_math): "½" -> "\frac{1}{2}", "√2" -> "\sqrt{2}",
-//     full-width digits -> ASCII, "x²" -> "x^{2}", "×" -> "\times".
-//  1. commands: \dfrac \tfrac \cfrac -> \frac; \left \right (and a following '.') and
-//     \displaystyle removed; \! \, \; \: removed; "\ " and '~' -> space; \text{..} \textbf{..}
-//     \textit{..} \textrm{..} \textnormal{..} \mathrm{..} \mbox{..} unwrapped; '$' and \$
-//     removed; ^\circ, ^{\circ}, \degree and U+00B0 removed; \% and % removed (sets `percent`);
-//     U+2212 -> '-'; "{,}" between digits -> ',' before exactly three digits ("10{,}000"),
-//     else '.' (a decimal comma: "0{,}5" -> "0.5").
-//  2. whitespace runs -> one space, then trimmed.
-//  3. trailing '.' (and whitespace) removed.
-//  4. (units) trailing unit words after a number or a closing brace removed (kUnitWords, each
-//     optionally with ^2, ^3, ^{2}, ^{3}): "5 cm" -> "5", "100 square units" -> "100".
-//  5. spaces removed, except one between a control word and a following letter ("\pi r").
-//  6. \frac and \sqrt arguments braced: \frac12 -> \frac{1}{2}, \frac1b -> \frac{1}{b},
-//     \frac{1}2 -> \frac{1}{2}, \sqrt3 -> \sqrt{3}, \frac\pi2 -> \frac{\pi}{2}.
-//  7. (equations) "x=5" -> "5" when the text has exactly one '=' and its left side is a single
-//     symbol: a letter or a control word (\alpha), optionally with a subscript (x_1, x_{10}).
-//  8. ".5" -> "0.5" where '.' starts a number (at the start or after one of "{([,=+-*/^;:|<> ").
-//  9. thousands separators: when the whole text is one number "1,234,567.5" -> "1234567.5".
-// 10. when the whole text is an integer fraction "a/b" -> "\frac{a}{b}" ("-3/4" -> "-\frac{3}{4}").
+//  0. Unicode math folded to LaTeX (unicode::fold_math): "½" -> "\frac{1}{2}",
+//     "2½" -> "2\frac{1}{2}", "√2" -> "\sqrt{2}", "√(x+1)" -> "\sqrt{x+1}", full-width digits
+//     "１２" -> "12", "x²" -> "x^{2}", "3×4" -> "3\times4", "−5" -> "-5".
+//  1. commands and signs:
+//     - \dfrac \tfrac \cfrac -> \frac: "\dfrac{1}{2}" -> "\frac{1}{2}";
+//     - \left \right (and a '.' right after them) and \displaystyle removed:
+//       "\left( 1, 2 \right)" -> "(1,2)", "\left. x \right|" -> "x|",
+//       "\displaystyle \frac{1}{2}" -> "\frac{1}{2}"; other commands stay:
+//       "x \rightarrow 0" -> "x\rightarrow0";
+//     - spacing \! \, \; \: removed: "3,\!250" -> "3250", "1\,000" -> "1000"; a backslash-space
+//       and '~' become a space: "\pi~r" -> "\pi r";
+//     - text wrappers \text{..} \textbf{..} \textit{..} \textrm{..} \textnormal{..} \mathrm{..}
+//       \mbox{..} unwrapped: "\text{(A)}" -> "(A)", "\mathrm{B}" -> "B",
+//       "\text{\textit{nested}}" -> "nested";
+//     - every '$' and \$ removed, wherever it is: "$x$" -> "x", "\$6" -> "6",
+//       "$5$ and $6$" -> "5and6" (the other math delimiters stay: "\(x\)" -> "\(x\)"; peeling
+//       delimiters that enclose a whole answer is detail::unwrap's job, before normalization);
+//     - degrees ^\circ, ^{\circ}, \degree and U+00B0 removed: "120^\circ" -> "120",
+//       "45^{\circ}" -> "45", "90°" -> "90";
+//     - \% and % removed (and `percent` set): "25\%" -> "25", "25%" -> "25";
+//     - U+2212 -> '-' (also done by rule 0);
+//     - "{,}" between digits: ',' before exactly three digits, else '.' (a decimal comma):
+//       "10{,}000" -> "10000", "0{,}5" -> "0.5".
+//  2. whitespace runs -> one space, then trimmed: " \pi   r " -> "\pi r" (rule 5 keeps that space).
+//  3. trailing '.' (and whitespace) removed: "5." -> "5".
+//  4. (units) trailing unit words after a number or a closing brace removed (kUnitWords, several
+//     in a row, each optionally with ^2, ^3, ^{2}, ^{3}; "percent" also sets `percent`):
+//     "5 cm" -> "5", "100 square units" -> "100", "12 cm^2" -> "12",
+//     "\frac{1}{2} inch" -> "\frac{1}{2}", "12 percent" -> "12"; not after a letter: "x cm" -> "xcm".
+//  5. spaces removed, except one between a control word and a following letter:
+//     "1 + 2" -> "1+2", "2\pi r" -> "2\pi r".
+//  6. \frac and \sqrt arguments braced: "\frac12" -> "\frac{1}{2}", "\frac1b" -> "\frac{1}{b}",
+//     "\frac{1}2" -> "\frac{1}{2}", "\sqrt3" -> "\sqrt{3}", "\frac\pi2" -> "\frac{\pi}{2}",
+//     "\sqrt[3]8" -> "\sqrt[3]{8}".
+//  7. (equations) the right side when the text has exactly one '=' and its left side is a single
+//     symbol: a letter or a control word, optionally with a subscript: "x=5" -> "5",
+//     "\theta = \pi" -> "\pi", "x_1=2" -> "2", "x_{10}=3" -> "3", "y = 2x" -> "2x"; other
+//     equations stay: "x+y=5" -> "x+y=5", "x=y=5" -> "x=y=5".
+//  8. a '0' before a '.' that starts a number (at the start or after one of { ( [ , = + - * / ^
+//     ; : | < > or a space): ".5" -> "0.5", "-.5" -> "-0.5", "x+.5" -> "x+0.5".
+//  9. thousands separators removed when the whole text is one number: "1,234,567.5" -> "1234567.5";
+//     tuples keep their commas: "(1,2)" -> "(1,2)"; spaces are gone by then: "1, 234" -> "1234".
+// 10. an integer fraction that is the whole text -> \frac: "3/4" -> "\frac{3}{4}",
+//     "-3/4" -> "-\frac{3}{4}"; "x/4" -> "x/4".
 #pragma once
 
 #include <cstddef>
