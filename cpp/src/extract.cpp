@@ -173,23 +173,6 @@ std::optional<Extraction> find_boxed_answer(std::string_view s, std::size_t from
 // ---------------------------------------------------------------------------------------------
 // answer_is
 
-// Closing delimiter of display math opened at i ("$$" or "\["), or kNpos. Escapes are skipped.
-std::size_t find_display_close(std::string_view s, std::size_t i, bool dollars) noexcept {
-  const std::size_t n = s.size();
-  for (std::size_t k = i; k < n;) {
-    const char c = s[k];
-    if (c == '\\') {
-      if (!dollars && k + 1 < n && s[k + 1] == ']') return k;
-      k += 2;
-    } else if (dollars && c == '$' && k + 1 < n && s[k + 1] == '$') {
-      return k;
-    } else {
-      ++k;
-    }
-  }
-  return kNpos;
-}
-
 // Removes one pair of surrounding markdown "**", then one layer of math delimiters around the
 // whole value (detail::unwrap; one layer, so "$\(x\)$" keeps "\(x\)", as extraction always has).
 Range strip_answer_delimiters(std::string_view s, Range r) noexcept {
@@ -208,7 +191,7 @@ Range answer_value(std::string_view s, std::size_t j) noexcept {
   if (j == n) return Range{j, j};
   if (starts_with(s, j, "$$") || starts_with(s, j, "\\[")) {
     const bool dollars = s[j] == '$';
-    const std::size_t close = find_display_close(s, j + 2, dollars);
+    const std::size_t close = detail::find_math_closer(s, j + 2, dollars ? "$$" : "\\]");
     if (close != kNpos) return strip_answer_delimiters(s, Range{j, close + 2});
   }
   bool in_dollar = false;

@@ -142,30 +142,6 @@ std::size_t match_brace(std::string_view s, std::size_t open) noexcept {
   return kNpos;
 }
 
-namespace {
-
-// Searches forward from `from` (a token boundary) for the closing delimiter `close`
-// ("$", "$$", "\\)" or "\\]"), skipping escapes. Returns its offset or npos.
-std::size_t find_closer(std::string_view s, std::size_t from, std::string_view close) noexcept {
-  const std::size_t n = s.size();
-  for (std::size_t i = from; i < n;) {
-    const char c = s[i];
-    if (c == '\\') {
-      if (close[0] == '\\' && i + 1 < n && s[i + 1] == close[1]) return i;
-      i += 2;
-    } else if (c == '$') {
-      if (close == "$") return i;
-      if (close == "$$" && i + 1 < n && s[i + 1] == '$') return i;
-      ++i;
-    } else {
-      ++i;
-    }
-  }
-  return kNpos;
-}
-
-}  // namespace
-
 std::vector<Span> find_math_spans(std::string_view s) {
   // A failed search for a closer proves there is none until the end of the text, so each kind
   // of closer is searched for in vain at most once: O(n) overall, O(1) extra memory.
@@ -196,7 +172,7 @@ std::vector<Span> find_math_spans(std::string_view s) {
     static constexpr SpanKind kKinds[4] = {SpanKind::kInlineDollar, SpanKind::kDisplayDollar,
                                            SpanKind::kInlineParen, SpanKind::kDisplayBracket};
     const std::size_t close =
-        exhausted[kind_index] ? kNpos : find_closer(s, i + open_len, kClosers[kind_index]);
+        exhausted[kind_index] ? kNpos : detail::find_math_closer(s, i + open_len, kClosers[kind_index]);
     if (close == kNpos) {
       exhausted[kind_index] = true;
       i += open_len;

@@ -24,6 +24,28 @@ constexpr std::size_t bare_box_argument_end(std::string_view s, std::size_t begi
   return k;
 }
 
+/// The next closing math delimiter `close` ("$", "$$", "\)" or "\]") at or after `from`, a
+/// token boundary, or kNpos. A backslash escapes the byte after it (so "\$" closes nothing),
+/// except that it starts the closers "\)" and "\]". E.g. "$$" in "a$b$$" -> 3. O(n).
+constexpr std::size_t find_math_closer(std::string_view s, std::size_t from,
+                                       std::string_view close) noexcept {
+  const std::size_t n = s.size();
+  for (std::size_t i = from; i < n;) {
+    const char c = s[i];
+    if (c == '\\') {
+      if (close[0] == '\\' && i + 1 < n && s[i + 1] == close[1]) return i;
+      i += 2;
+    } else if (c == '$') {
+      if (close == "$") return i;
+      if (close == "$$" && i + 1 < n && s[i + 1] == '$') return i;
+      ++i;
+    } else {
+      ++i;
+    }
+  }
+  return kNpos;
+}
+
 /// Which wrappers unwrap() peels off (a bit set).
 enum class Wrappers : std::uint8_t {
   kMath = 1,   // $$..$$, $..$, \(..\), \[..\]   (see unwrap)
