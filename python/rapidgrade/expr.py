@@ -93,4 +93,4 @@ def _to_sympy(self: Expr) -> Any:
 # method is attached when rapidgrade.expr is imported, which importing rapidgrade (and so
 # rapidgrade._core) always does first.
 _to_sympy.__name__ = _to_sympy.__qualname__ = "to_sympy"
-Expr.to_sympy = _to_sympy
+setattr(Expr, "to_sympy", _to_sympy)  # noqa: B010 (mypy refuses assigning to a method)
