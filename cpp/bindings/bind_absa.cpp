@@ -1,18 +1,20 @@
 // Bindings of rapidgrade::absa. Strings are read in place (1, 2 or 4 bytes per code point);
 // strings with cased non-ASCII letters are lower-cased with Python's str.lower() first (see the
-// note on case folding in absa.hpp), once per string. The batch scorer walks the records with
-// the GIL held (type checks, field lookups: conversion only), then scores with it released.
+// note on case folding in absa.hpp), once per string. The record schema and the scoring pipeline
+// are the core's (absa_records.hpp, absa::score_chunks): the binding gives them a view of the
+// Python objects (PyDoc, read with the GIL held) and releases the GIL while the core scores.
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
-#include <exception>
+#include <functional>
+#include <memory>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include "convert.hpp"
 #include "rapidgrade/absa.hpp"
+#include "rapidgrade/absa_records.hpp"
 
 namespace rapidgrade::bindings {
 namespace {
@@ -42,11 +44,8 @@ py::object fold(PyObject* s, const py::object& lower) {
 
 py::object fold(PyObject* s) { return fold(s, str_lower()); }
 
-py::str from_utf8(const std::string& s) {
-  PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogatepass");
-  if (o == nullptr) throw py::error_already_set();
-  return py::reinterpret_steal<py::str>(o);
-}
+// The core re-encodes the lone surrogates a str may hold, so they decode back as they were.
+py::str from_utf8(const std::string& s) { return to_str(s, "surrogatepass"); }
 
 std::string type_name(PyObject* o) { return Py_TYPE(o)->tp_name; }
 
@@ -116,25 +115,6 @@ struct Keys {
           aspect_ref = interned("aspect_ref"), term = interned("term"), polarity = interned("polarity");
 };
 
-// Where a field sits, e.g. "stages.final[2]" or "gold[0].opinion_term"; spelled out only when
-// there is something to report, since building the string for every tuple would be wasteful.
-struct Where {
-  const std::string* list = nullptr;  // nullptr: `name` alone
-  Py_ssize_t index = 0;
-  const char* suffix = "";
-  const char* name = "";
-
-  std::string str() const {
-    if (list == nullptr) return std::string(name) + suffix;
-    return *list + "[" + std::to_string(index) + "]" + suffix;
-  }
-  Where nested(const char* s) const {
-    Where w = *this;
-    w.suffix = s;
-    return w;
-  }
-};
-
 // Looks up `key` in dict `d`: the value (borrowed) or nullptr when missing.
 PyObject* lookup(PyObject* d, const py::str& key) {
   PyObject* v = PyDict_GetItemWithError(d, key.ptr());
@@ -142,71 +122,69 @@ PyObject* lookup(PyObject* d, const py::str& key) {
   return v;
 }
 
-// A string field: nullptr when missing or null; `reason` set when it is another type.
-PyObject* string_field(PyObject* d, const py::str& key, const Where& where, std::string& reason) {
-  PyObject* v = lookup(d, key);
-  if (v == nullptr || v == Py_None) return nullptr;
-  if (!PyUnicode_Check(v)) {
-    reason = where.str() + "." + key.cast<std::string>() + ": expected a string or null, got " + type_name(v);
-    return nullptr;
-  }
-  return v;
-}
+// Python objects as the document model of the core's record schema (absa_records.hpp): dicts,
+// lists and str read in place. Strings the rows point into are kept alive here until the rows
+// are scored (the records could change under us while the GIL is released).
+class PyDoc {
+ public:
+  using Value = PyObject*;  // borrowed; nullptr: missing
 
-// The gold aspect term of tuple `d` (borrowed str or nullptr for ""), with its strip bounds.
-struct GoldTerm {
-  PyObject* source = nullptr;
-  std::size_t begin = 0, end = 0;
+  explicit PyDoc(std::vector<py::str> stages = {}) : stages_(std::move(stages)) {}
+
+  bool missing(Value v) const noexcept { return v == nullptr; }
+  bool is_null(Value v) const noexcept { return v == Py_None; }
+  bool is_dict(Value v) const noexcept { return PyDict_Check(v); }
+  bool is_list(Value v) const noexcept { return PyList_Check(v); }
+  bool is_str(Value v) const noexcept { return PyUnicode_Check(v); }
+  std::string type_name(Value v) const { return Py_TYPE(v)->tp_name; }
+  Value get(Value d, absa::RecordField f) const { return lookup(d, key(f)); }
+  Value stage(Value d, std::size_t k) const { return lookup(d, stages_[k]); }
+  std::size_t size(Value list) const noexcept { return static_cast<std::size_t>(PyList_GET_SIZE(list)); }
+  Value item(Value list, std::size_t i) const noexcept { return PyList_GET_ITEM(list, static_cast<Py_ssize_t>(i)); }
+  CodePoints view(Value s) const { return view_of(s); }
+  CodePoints keep(Value s) { return hold(py::reinterpret_borrow<py::object>(s)); }
+  CodePoints keep_folded(Value s) { return hold(fold(s, lower_)); }
+  std::size_t mark() const noexcept { return keep_.size(); }
+  void rollback(std::size_t mark) { keep_.resize(mark); }
+  void clear() { keep_.clear(); }
+
+  const Keys keys;
+
+ private:
+  const py::str& key(absa::RecordField f) const {
+    switch (f) {
+      case absa::RecordField::kId: return keys.id;
+      case absa::RecordField::kGold: return keys.gold;
+      case absa::RecordField::kStages: return keys.stages;
+      case absa::RecordField::kAspectTerm: return keys.aspect_term;
+      case absa::RecordField::kOpinionTerm: return keys.opinion_term;
+      case absa::RecordField::kAspectRef: return keys.aspect_ref;
+      case absa::RecordField::kTerm: return keys.term;
+      case absa::RecordField::kPolarity: return keys.polarity;
+    }
+    return keys.id;
+  }
+
+  CodePoints hold(py::object s) {
+    const CodePoints v = view_of(s.ptr());
+    keep_.push_back(std::move(s));
+    return v;
+  }
+
+  std::vector<py::str> stages_;
+  py::object lower_ = str_lower();
+  std::vector<py::object> keep_;
 };
-
-GoldTerm gold_term(PyObject* d, const Keys& k, const Where& where, std::string& reason) {
-  GoldTerm out;
-  PyObject* aspect_term = string_field(d, k.aspect_term, where, reason);
-  if (!reason.empty()) return out;
-  PyObject* aspect_ref = string_field(d, k.aspect_ref, where, reason);
-  if (!reason.empty()) return out;
-  PyObject* term = string_field(d, k.term, where, reason);
-  if (!reason.empty()) return out;
-  PyObject* opinion_term = nullptr;
-  PyObject* opinion = lookup(d, k.opinion_term);
-  if (opinion != nullptr && opinion != Py_None) {
-    if (!PyDict_Check(opinion)) {
-      reason = where.str() + ".opinion_term: expected an object or null, got " + type_name(opinion);
-      return out;
-    }
-    opinion_term = string_field(opinion, k.term, where.nested(".opinion_term"), reason);
-    if (!reason.empty()) return out;
-  }
-  auto field = [](PyObject* s) {
-    absa::Field f;
-    if (s != nullptr) {
-      f.present = true;
-      f.text = view_of(s);
-    }
-    return f;
-  };
-  const absa::GoldTermSource which =
-      absa::select_gold_term(field(aspect_term), field(opinion_term), field(aspect_ref), field(term));
-  switch (which) {
-    case absa::GoldTermSource::kAspectTerm: out.source = aspect_term; break;
-    case absa::GoldTermSource::kOpinionTerm: out.source = opinion_term; break;
-    case absa::GoldTermSource::kAspectRef: out.source = aspect_ref; break;
-    case absa::GoldTermSource::kTerm: out.source = term; break;
-    case absa::GoldTermSource::kNone: return out;
-  }
-  std::tie(out.begin, out.end) = absa::strip_bounds(view_of(out.source));
-  return out;
-}
 
 py::str gold_aspect_term(const py::handle& row) {
   if (!PyDict_Check(row.ptr())) {
     throw py::type_error("gold_aspect_term: row must be a dict, not " + type_name(row.ptr()));
   }
-  const Keys keys;
+  PyDoc doc;
   std::string reason;
-  Where where;
+  absa::detail::Where where;
   where.name = "row";
-  const GoldTerm t = gold_term(row.ptr(), keys, where, reason);
+  const absa::GoldTerm<PyDoc> t = absa::gold_term(doc, row.ptr(), where, reason);
   if (!reason.empty()) throw py::type_error("gold_aspect_term: " + reason);
   if (t.source == nullptr) return py::str("");
   PyObject* out = PyUnicode_Substring(t.source, static_cast<Py_ssize_t>(t.begin), static_cast<Py_ssize_t>(t.end));
@@ -214,163 +192,68 @@ py::str gold_aspect_term(const py::handle& row) {
   return py::reinterpret_steal<py::str>(out);
 }
 
-class Collector {
+// The records of one absa_score call, read chunk by chunk for absa::score_chunks (which owns
+// the scoring thread): each chunk is walked with the GIL held, and the GIL is released while
+// the core scores or waits.
+class RecordSource final : public absa::ChunkSource {
  public:
-  Collector(absa::BatchInput& in, std::vector<py::str> stages) : in_(in), stages_(std::move(stages)) {
-    for (const py::str& name : stages_) {
-      top_level_names_.push_back(name.cast<std::string>());
-      nested_names_.push_back("stages." + top_level_names_.back());
+  RecordSource(PyObject** items, Py_ssize_t n, Py_ssize_t chunk, const std::vector<py::str>& stages)
+      : items_(items), n_(n), chunk_(chunk), stages_(stages) {
+    for (const py::str& name : stages_) stage_names_.push_back(name.cast<std::string>());
+  }
+
+  bool next_chunk(absa::BatchInput& buffer) override {
+    if (next_ >= n_) return false;
+    Reader& reader = reader_for(buffer);
+    reader.doc.clear();  // the buffer's previous chunk is scored: its strings may go
+    const Py_ssize_t stop = std::min(n_, next_ + chunk_);
+    for (Py_ssize_t i = next_; i < stop; ++i) {
+      PyObject* record = items_[i];
+      std::string reason = reader.records.add_record(record);
+      if (!reason.empty()) {
+        py::object id = py::none();
+        if (PyDict_Check(record)) {
+          PyObject* v = lookup(record, reader.doc.keys.id);
+          if (v != nullptr) id = py::reinterpret_borrow<py::object>(v);
+        }
+        bad.append(py::make_tuple(i, id, from_utf8(reason)));
+      }
     }
+    next_ = stop;
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    return true;
   }
 
-  // Forgets the collected records (and releases the strings held for them).
-  void clear() {
-    in_.clear_records();
-    keep_.clear();
+  void blocking(const std::function<void()>& wait) override {
+    py::gil_scoped_release release;
+    wait();
   }
 
-  // Appends the rows of one record; on a bad record, rolls back and returns the reason.
-  std::string add_record(PyObject* record) {
-    if (!PyDict_Check(record)) return "record is not an object (got " + type_name(record) + ")";
-    const std::size_t rows_before = in_.rows.size();
-    const std::size_t groups_before = in_.groups.size();
-    const std::size_t keep_before = keep_.size();
-    std::string reason = add_groups(record);
-    if (!reason.empty()) {
-      in_.rows.resize(rows_before);
-      in_.groups.resize(groups_before);
-      keep_.resize(keep_before);
-    }
-    return reason;
-  }
-
-  const Keys keys;
+  py::list bad;  // (index, id, reason) of every record that does not follow the schema
 
  private:
-  std::string add_groups(PyObject* record) {
-    std::string reason;
-    PyObject* gold = lookup(record, keys.gold);
-    if (gold == nullptr || gold == Py_None) return "missing 'gold'";
-    if (!PyList_Check(gold)) return "'gold' is not a list (got " + type_name(gold) + ")";
-    add_list(gold, gold_name_, true, reason);
-    if (!reason.empty()) return reason;
-    PyObject* source = record;
-    const std::vector<std::string>* names = &top_level_names_;
-    PyObject* container = lookup(record, keys.stages);
-    if (container != nullptr) {
-      if (!PyDict_Check(container)) return "'stages' is not an object (got " + type_name(container) + ")";
-      source = container;
-      names = &nested_names_;
+  // One reader per buffer: its PyDoc keeps the strings of the buffer's rows alive until the
+  // buffer is refilled.
+  struct Reader {
+    Reader(absa::BatchInput& buffer, const std::vector<py::str>& stages, const std::vector<std::string>& names)
+        : doc(stages), records(doc, buffer, names) {}
+    PyDoc doc;
+    absa::RecordReader<PyDoc> records;
+  };
+
+  Reader& reader_for(absa::BatchInput& buffer) {
+    for (auto& [owner, reader] : readers_) {
+      if (owner == &buffer) return *reader;
     }
-    for (std::size_t k = 0; k < stages_.size(); ++k) {
-      PyObject* list = lookup(source, stages_[k]);
-      const std::string& where = (*names)[k];
-      if (list == nullptr || list == Py_None) return "missing stage '" + where + "'";
-      if (!PyList_Check(list)) return "'" + where + "' is not a list (got " + type_name(list) + ")";
-      add_list(list, where, false, reason);
-      if (!reason.empty()) return reason;
-    }
-    return reason;
+    readers_.emplace_back(&buffer, std::make_unique<Reader>(buffer, stages_, stage_names_));
+    return *readers_.back().second;
   }
 
-  void add_list(PyObject* list, const std::string& name, bool is_gold, std::string& reason) {
-    const Py_ssize_t n = PyList_GET_SIZE(list);
-    for (Py_ssize_t i = 0; i < n; ++i) {
-      PyObject* t = PyList_GET_ITEM(list, i);
-      if (!PyDict_Check(t)) {
-        reason = name + "[" + std::to_string(i) + "]: not an object (got " + type_name(t) + ")";
-        return;
-      }
-      add_tuple(t, name, i, is_gold, reason);
-      if (!reason.empty()) return;
-    }
-    in_.groups.push_back(in_.rows.size());
-  }
-
-  void add_tuple(PyObject* t, const std::string& name, Py_ssize_t i, bool is_gold, std::string& reason) {
-    Where where;
-    where.list = &name;
-    where.index = i;
-    absa::TupleRow row;
-    PyObject* term = nullptr;
-    PyObject* ref = nullptr;
-    if (is_gold) {
-      const GoldTerm g = gold_term(t, keys, where, reason);
-      if (!reason.empty()) return;
-      term = g.source;
-    } else {
-      term = string_field(t, keys.aspect_term, where, reason);
-      if (!reason.empty()) return;
-      ref = string_field(t, keys.aspect_ref, where, reason);
-      if (!reason.empty()) return;
-    }
-    PyObject* polarity = string_field(t, keys.polarity, where, reason);
-    if (!reason.empty()) return;
-    if (term != nullptr) row.term = hold(fold(term, lower_));
-    if (polarity != nullptr) {
-      row.polarity = hold(fold(polarity, lower_));
-      row.has_polarity = true;
-    }
-    if (ref != nullptr) {
-      row.ref = hold(py::reinterpret_borrow<py::object>(ref));
-      row.has_ref = true;
-    }
-    in_.rows.push_back(row);
-  }
-
-  // Keeps `s` alive while the GIL is released (the records could change under us otherwise).
-  CodePoints hold(py::object s) {
-    const CodePoints v = view_of(s.ptr());
-    keep_.push_back(std::move(s));
-    return v;
-  }
-
-  absa::BatchInput& in_;
-  py::object lower_ = str_lower();
+  PyObject** items_;
+  Py_ssize_t n_, chunk_, next_ = 0;
   std::vector<py::str> stages_;
-  std::vector<std::string> top_level_names_, nested_names_;
-  const std::string gold_name_ = "gold";
-  std::vector<py::object> keep_;
-};
-
-// Runs one job at a time on a background thread (the scoring of a chunk, while the next chunk is
-// collected under the GIL). The destructor waits, so no job outlives the data it reads.
-class Worker {
- public:
-  Worker() = default;
-  Worker(const Worker&) = delete;
-  Worker& operator=(const Worker&) = delete;
-  ~Worker() {
-    if (thread_.joinable()) thread_.join();
-  }
-
-  template <typename F>
-  void start(F job) {
-    thread_ = std::thread([this, job]() {
-      try {
-        job();
-      } catch (...) {
-        error_ = std::current_exception();
-      }
-    });
-  }
-
-  // Waits for the running job with the GIL released; rethrows its exception.
-  void wait() {
-    if (thread_.joinable()) {
-      py::gil_scoped_release release;
-      thread_.join();
-    }
-    if (error_) {
-      std::exception_ptr e = error_;
-      error_ = nullptr;
-      std::rethrow_exception(e);
-    }
-  }
-
- private:
-  std::thread thread_;
-  std::exception_ptr error_;
+  std::vector<std::string> stage_names_;
+  std::vector<std::pair<const absa::BatchInput*, std::unique_ptr<Reader>>> readers_;
 };
 
 py::dict counts_dict(const absa::GroupCounts& c) {
@@ -389,9 +272,6 @@ py::dict counts_dict(const absa::GroupCounts& c) {
 py::dict score(const py::handle& records, const py::handle& stages_obj, bool repair,
                const py::handle& default_missing, const py::handle& ref_allowlist,
                const py::handle& transitions, const py::object& threads) {
-  // threads == 1 (the default): walk a small chunk of records, score it at once (with the GIL
-  // released) while its objects are still in cache, repeat. threads >= 2: score each chunk on a
-  // worker thread (with threads - 1 scoring threads) while the next chunk is walked.
   const unsigned n_threads = threads.is_none() ? 1u : resolve_threads(threads, "score");
   absa::BatchInput in;
   std::vector<py::str> stages;
@@ -435,47 +315,13 @@ py::dict score(const py::handle& records, const py::handle& stages_obj, bool rep
   const Py_ssize_t n = PyTuple_GET_SIZE(seq.ptr());
   PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
 
-  // Records are taken in chunks into two buffers, so that one chunk can be scored on the worker
-  // thread while the next is collected. Memory stays bounded by two chunks.
-  const bool pipelined = n_threads >= 2;
-  const Py_ssize_t kChunk = pipelined ? 4096 : 256;
-  const unsigned scoring_threads = pipelined ? n_threads - 1 : 1;
-  absa::BatchInput buffers[2] = {in, in};
-  Collector collectors[2] = {Collector(buffers[0], stages), Collector(buffers[1], stages)};
+  // threads >= 2: larger chunks, each scored on the core's scoring thread while the next one is
+  // walked; threads == 1: small chunks, each scored while its objects are still in cache.
+  const Py_ssize_t chunk = n_threads >= 2 ? 4096 : 256;
+  RecordSource source(items, n, chunk, stages);
   absa::BatchResult result;
-  py::list bad;
-  Worker worker;  // declared last: destroyed (joined) first
-  int current = 0;
-  for (Py_ssize_t start = 0; start < n; start += kChunk) {
-    Collector& collector = collectors[current];
-    collector.clear();
-    const Py_ssize_t stop = std::min(n, start + kChunk);
-    for (Py_ssize_t i = start; i < stop; ++i) {
-      PyObject* record = items[i];
-      std::string reason = collector.add_record(record);
-      if (!reason.empty()) {
-        py::object id = py::none();
-        if (PyDict_Check(record)) {
-          PyObject* v = lookup(record, collector.keys.id);
-          if (v != nullptr) id = py::reinterpret_borrow<py::object>(v);
-        }
-        bad.append(py::make_tuple(i, id, from_utf8(reason)));
-      }
-    }
-    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-    if (!pipelined) {
-      py::gil_scoped_release release;
-      absa::score_batch(buffers[current], 1, result);
-      continue;
-    }
-    worker.wait();
-    const absa::BatchInput* chunk = &buffers[current];
-    worker.start([chunk, scoring_threads, &result]() { absa::score_batch(*chunk, scoring_threads, result); });
-    current ^= 1;
-  }
-  worker.wait();
-  result.stages.resize(in.n_stages);
-  result.transitions.resize(in.transitions.size());
+  absa::score_chunks(in, source, n_threads, result);
+  py::list bad = source.bad;
 
   py::dict out;
   out["records"] = static_cast<std::size_t>(n);
