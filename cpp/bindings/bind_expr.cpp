@@ -236,22 +236,6 @@ py::object evaluate(const PyExpr& e, const py::kwargs& values) {
   return run_typed(double{});
 }
 
-equiv::Options make_options(double rel_tol, double abs_tol, const py::object& float_rounding, const char* fn) {
-  equiv::Options o;
-  if (!(rel_tol >= 0) || !(abs_tol >= 0)) throw py::value_error(std::string(fn) + ": tolerances must be >= 0");
-  o.rel_tol = rel_tol;
-  o.abs_tol = abs_tol;
-  if (!float_rounding.is_none()) {
-    if (!PyLong_Check(float_rounding.ptr()) || PyBool_Check(float_rounding.ptr())) {
-      throw py::type_error(std::string(fn) + ": float_rounding must be an int or None");
-    }
-    const long long r = float_rounding.cast<long long>();
-    if (r < 0 || r > 15) throw py::value_error(std::string(fn) + ": float_rounding must be in [0, 15]");
-    o.float_rounding = static_cast<int>(r);
-  }
-  return o;
-}
-
 /// An argument of equivalent(): an Expr (shared) or a string (parsed; a parse error -> null).
 struct Operand {
   std::shared_ptr<const Ast> ast;
@@ -288,17 +272,17 @@ int compare(Operand& a, Operand& b, const equiv::Options& o) {
   return static_cast<int>(equiv::equivalent(*a.ast, *b.ast, o));
 }
 
-int equivalent(const py::handle& a, const py::handle& b, double rel_tol, double abs_tol,
+int equivalent(const py::handle& a, const py::handle& b, const py::object& rel_tol, const py::object& abs_tol,
                const py::object& float_rounding) {
-  const equiv::Options o = make_options(rel_tol, abs_tol, float_rounding, "equivalent");
+  const equiv::Options o = equiv_options(rel_tol, abs_tol, float_rounding, "equivalent");
   Operand x = operand(a, "equivalent", "a"), y = operand(b, "equivalent", "b");
   py::gil_scoped_release release;
   return compare(x, y, o);
 }
 
-std::vector<int> equivalent_many(const py::handle& pairs_obj, double rel_tol, double abs_tol,
+std::vector<int> equivalent_many(const py::handle& pairs_obj, const py::object& rel_tol, const py::object& abs_tol,
                                  const py::object& float_rounding, const py::object& threads) {
-  const equiv::Options o = make_options(rel_tol, abs_tol, float_rounding, "equivalent_many");
+  const equiv::Options o = equiv_options(rel_tol, abs_tol, float_rounding, "equivalent_many");
   const unsigned n_threads = resolve_threads(threads, "equivalent_many");
   if (PyUnicode_Check(pairs_obj.ptr()) || !PySequence_Check(pairs_obj.ptr())) {
     throw py::type_error("equivalent_many: pairs must be a sequence of (a, b) pairs");

@@ -16,20 +16,11 @@ py::object utf8_str(const std::string& s) {
   return py::reinterpret_steal<py::object>(o);
 }
 
-py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& responses_obj, bool last_number,
-                          double rel_tol, double abs_tol, const py::object& float_rounding,
+py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& responses_obj, const py::object& last_number,
+                          const py::object& rel_tol, const py::object& abs_tol, const py::object& float_rounding,
                           const py::object& threads) {
+  const grade::Options options = grade_options(last_number, rel_tol, abs_tol, float_rounding, "grade_fast_many");
   const unsigned n_threads = resolve_threads(threads, "grade_fast_many");
-  grade::Options options;
-  options.last_number = last_number;
-  if (!(rel_tol >= 0) || !(abs_tol >= 0)) throw py::value_error("grade_fast_many: tolerances must be >= 0");
-  options.equiv.rel_tol = rel_tol;
-  options.equiv.abs_tol = abs_tol;
-  if (!float_rounding.is_none()) {
-    const int digits = float_rounding.cast<int>();
-    if (digits < 0 || digits > 15) throw py::value_error("grade_fast_many: float_rounding must be in [0, 15]");
-    options.equiv.float_rounding = digits;
-  }
   const std::vector<Text> golds = texts_of(golds_obj, "grade_fast_many", "golds", false);
   const std::vector<Text> responses = texts_of(responses_obj, "grade_fast_many", "responses", false);
   if (golds.size() != responses.size()) {

@@ -1,6 +1,7 @@
 #include "convert.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace rapidgrade::bindings {
 
@@ -76,14 +77,72 @@ py::object slice(const Text& text, std::size_t start, std::size_t end) {
   return py::reinterpret_steal<py::object>(out);
 }
 
+namespace {
+
+[[noreturn]] void option_type_error(const char* function, const char* option, const char* expected, py::handle value) {
+  throw py::type_error(std::string(function) + ": " + option + " must be " + expected + ", not " +
+                       std::string(py::str(py::type::handle_of(value).attr("__name__"))));
+}
+
+/// A real number (int or float, not bool), or TypeError.
+double real_option(py::handle value, const char* function, const char* option) {
+  PyObject* o = value.ptr();
+  if (PyBool_Check(o) || !(PyFloat_Check(o) || PyLong_Check(o))) option_type_error(function, option, "a number", value);
+  const double x = PyFloat_AsDouble(o);
+  if (x == -1.0 && PyErr_Occurred()) throw py::error_already_set();  // an int too large for a double
+  return x;
+}
+
+double tolerance_option(py::handle value, const char* function, const char* option) {
+  const double x = real_option(value, function, option);
+  if (!(std::isfinite(x) && x >= 0)) {
+    throw py::value_error(std::string(function) + ": " + option + " must be a finite number >= 0, got " +
+                          std::string(py::repr(value)));
+  }
+  return x;
+}
+
+}  // namespace
+
+equiv::Options equiv_options(py::handle rel_tol, py::handle abs_tol, py::handle float_rounding, const char* function) {
+  equiv::Options options;
+  options.rel_tol = tolerance_option(rel_tol, function, "rel_tol");
+  options.abs_tol = tolerance_option(abs_tol, function, "abs_tol");
+  if (!float_rounding.is_none()) {
+    PyObject* o = float_rounding.ptr();
+    if (PyBool_Check(o) || !PyLong_Check(o)) option_type_error(function, "float_rounding", "an int or None", float_rounding);
+    int overflow = 0;
+    const long long digits = PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow != 0 || digits < 0 || digits > 15) {
+      throw py::value_error(std::string(function) + ": float_rounding must be in [0, 15], got " +
+                            std::string(py::repr(float_rounding)));
+    }
+    options.float_rounding = static_cast<int>(digits);
+  }
+  return options;
+}
+
+grade::Options grade_options(py::handle last_number, py::handle rel_tol, py::handle abs_tol,
+                             py::handle float_rounding, const char* function) {
+  grade::Options options;
+  if (!PyBool_Check(last_number.ptr())) option_type_error(function, "last_number", "a bool", last_number);
+  options.last_number = last_number.ptr() == Py_True;
+  options.equiv = equiv_options(rel_tol, abs_tol, float_rounding, function);
+  return options;
+}
+
 unsigned resolve_threads(const py::object& threads, const char* function) {
   if (threads.is_none()) return default_threads();
   if (!PyLong_Check(threads.ptr()) || PyBool_Check(threads.ptr())) {
-    throw py::type_error(std::string(function) + ": threads must be an int or None");
+    option_type_error(function, "threads", "an int or None", threads);
   }
-  const long n = threads.cast<long>();
-  if (n < 1) throw py::value_error(std::string(function) + ": threads must be >= 1, got " + std::to_string(n));
-  return static_cast<unsigned>(std::min<long>(n, 1024));
+  int overflow = 0;
+  const long long n = PyLong_AsLongLongAndOverflow(threads.ptr(), &overflow);
+  if (overflow > 0) return 1024;
+  if (overflow < 0 || n < 1) {
+    throw py::value_error(std::string(function) + ": threads must be >= 1, got " + std::string(py::repr(threads)));
+  }
+  return static_cast<unsigned>(std::min<long long>(n, 1024));
 }
 
 }  // namespace rapidgrade::bindings

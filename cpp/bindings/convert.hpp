@@ -15,6 +15,8 @@
 #include <thread>
 #include <vector>
 
+#include "rapidgrade/equiv.hpp"
+#include "rapidgrade/grade.hpp"
 #include "rapidgrade/parallel.hpp"
 #include "rapidgrade/utf8.hpp"
 
@@ -58,6 +60,16 @@ inline void set_item(py::list& list, std::size_t i, py::object value) {
 
 /// Validates the `threads` keyword: None means all hardware threads; otherwise an int >= 1.
 unsigned resolve_threads(const py::object& threads, const char* function);
+
+/// The one conversion of the equivalence options (the keywords rel_tol, abs_tol,
+/// float_rounding of every binding that takes them) to equiv::Options. Same rules and messages
+/// as python/rapidgrade/config.py: "<function>: <option> must be ..."; TypeError for a wrong
+/// type (a bool is not a number), ValueError for a value out of range.
+equiv::Options equiv_options(py::handle rel_tol, py::handle abs_tol, py::handle float_rounding, const char* function);
+
+/// grade::Options from the keywords last_number (a bool) and the equivalence options.
+grade::Options grade_options(py::handle last_number, py::handle rel_tol, py::handle abs_tol,
+                             py::handle float_rounding, const char* function);
 
 /// Runs f(i) for i in [0, n) on `threads` threads with the GIL released, in chunks; between
 /// chunks the GIL is taken back to let Ctrl-C through (PyErr_CheckSignals).

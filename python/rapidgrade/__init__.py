@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+from rapidgrade.config import EquivConfig, GradeConfig
 from rapidgrade.distance import closest, edit_distance, edit_distance_many
 from rapidgrade.equiv import Tri, equivalent, equivalent_many
 from rapidgrade.errors import LimitError, ParseError
@@ -80,9 +81,11 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
+    "EquivConfig",
     "Expr",
     "ExprExtractionConfig",
     "Extraction",
+    "GradeConfig",
     "GradeResults",
     "LatexExtractionConfig",
     "LatexNormalizationConfig",

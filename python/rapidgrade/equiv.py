@@ -43,6 +43,7 @@ from collections.abc import Sequence
 
 from rapidgrade import _core
 from rapidgrade._core import Expr
+from rapidgrade.config import UNSET, EquivConfig, Unset, check_threads
 
 __all__ = ["Tri", "equivalent", "equivalent_many"]
 
@@ -65,9 +66,10 @@ def equivalent(
     a: str | bytes | Expr,
     b: str | bytes | Expr,
     *,
-    rel_tol: float = 1e-9,
-    abs_tol: float = 1e-12,
-    float_rounding: int | None = None,
+    config: EquivConfig | None = None,
+    rel_tol: float | Unset = UNSET,
+    abs_tol: float | Unset = UNSET,
+    float_rounding: int | None | Unset = UNSET,
 ) -> Tri:
     r"""Whether *a* (the gold answer) and *b* (the prediction) denote the same answer.
 
@@ -82,27 +84,35 @@ def equivalent(
     >>> equivalent("|x|", "|x|")  # not analytic: left to SymPy
     <Tri.UNKNOWN: 2>
 
+    The options come from *config* (an :class:`~rapidgrade.EquivConfig`; default: its
+    defaults); *rel_tol*, *abs_tol* and *float_rounding*, when given, override its fields.
+
     Raises:
-        TypeError: an argument is not ``str``, ``bytes`` or :class:`Expr`.
-        ValueError: a negative tolerance, or *float_rounding* outside [0, 15].
+        TypeError: an argument is not ``str``, ``bytes`` or :class:`Expr`, or an option has
+            the wrong type (``float_rounding=2.7``, ``float_rounding=True``).
+        ValueError: a negative or non-finite tolerance, or *float_rounding* outside [0, 15].
     """
-    return _TRI[_core.equivalent(a, b, rel_tol=rel_tol, abs_tol=abs_tol, float_rounding=float_rounding)]
+    cfg = EquivConfig.build("equivalent", config, rel_tol=rel_tol, abs_tol=abs_tol, float_rounding=float_rounding)
+    return _TRI[_core.equivalent(a, b, rel_tol=cfg.rel_tol, abs_tol=cfg.abs_tol, float_rounding=cfg.float_rounding)]
 
 
 def equivalent_many(
     pairs: Sequence[tuple[str | bytes | Expr, str | bytes | Expr]],
     *,
-    rel_tol: float = 1e-9,
-    abs_tol: float = 1e-12,
-    float_rounding: int | None = None,
+    config: EquivConfig | None = None,
+    rel_tol: float | Unset = UNSET,
+    abs_tol: float | Unset = UNSET,
+    float_rounding: int | None | Unset = UNSET,
     threads: int | None = None,
 ) -> list[Tri]:
     """:func:`equivalent` over many ``(gold, prediction)`` pairs, in order.
 
     Parsing and comparison run on *threads* threads (default: all cores) with the GIL released.
-    A pair that does not parse yields :attr:`Tri.UNKNOWN`.
+    A pair that does not parse yields :attr:`Tri.UNKNOWN`. Options as for :func:`equivalent`.
     """
+    cfg = EquivConfig.build("equivalent_many", config, rel_tol=rel_tol, abs_tol=abs_tol, float_rounding=float_rounding)
+    check_threads("equivalent_many", threads)
     codes = _core.equivalent_many(
-        pairs, rel_tol=rel_tol, abs_tol=abs_tol, float_rounding=float_rounding, threads=threads
+        pairs, rel_tol=cfg.rel_tol, abs_tol=cfg.abs_tol, float_rounding=cfg.float_rounding, threads=threads
     )
     return [_TRI[c] for c in codes]

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from rapidgrade import _core
+from rapidgrade.config import UNSET, GradeConfig, Unset, check_threads, check_workers
 from rapidgrade.verdict import DECIDERS, GradeResults, Verdict
 
 __all__ = ["grade", "grade_many"]
@@ -47,15 +48,16 @@ def grade_many(
     golds: Sequence[Any],
     responses: Sequence[Any],
     *,
+    config: GradeConfig | None = None,
     threads: int | None = None,
     workers: int | None = None,
-    timeout: float = 5.0,
-    fallback: bool = True,
     progress: bool = False,
-    last_number: bool = True,
-    rel_tol: float = 1e-9,
-    abs_tol: float = 1e-12,
-    float_rounding: int | None = None,
+    timeout: float | None | Unset = UNSET,
+    fallback: bool | Unset = UNSET,
+    last_number: bool | Unset = UNSET,
+    rel_tol: float | Unset = UNSET,
+    abs_tol: float | Unset = UNSET,
+    float_rounding: int | None | Unset = UNSET,
 ) -> GradeResults:
     r"""Grade ``responses[i]`` against ``golds[i]`` for every i; results in input order.
 
@@ -68,14 +70,34 @@ def grade_many(
     number of the response (for RL rewards). *rel_tol*, *abs_tol* and *float_rounding* are
     passed to :func:`~rapidgrade.equivalent`. ``progress=True`` shows a progress bar.
 
+    The grading options come from *config* (a :class:`~rapidgrade.GradeConfig`; default: its
+    defaults, e.g. ``timeout=5.0``); each of *timeout*, *fallback*, *last_number*, *rel_tol*,
+    *abs_tol* and *float_rounding* that is given overrides its field. ``timeout=None`` (or
+    ``math.inf``) means no limit. *threads*, *workers* and *progress* say how to run, not what
+    to decide, and are not part of the config.
+
     >>> r = grade_many(["\\frac{1}{2}", "3"], ["so \\boxed{0.5}", "The answer is 4."])
     >>> r.correct.tolist(), r[0].decided_by, r[1].reason
     ([True, False], 'fast', 'not equivalent')
 
     Raises:
-        ValueError: *golds* and *responses* differ in length, or a bad option.
-        TypeError: *golds* or *responses* is not a sequence.
+        ValueError: *golds* and *responses* differ in length, or an option out of range
+            (``timeout=0``, ``float_rounding=99``), named in the message.
+        TypeError: *golds* or *responses* is not a sequence, or an option of the wrong type
+            (``float_rounding=2.7``, ``last_number=1``).
     """
+    cfg = GradeConfig.build(
+        "grade_many",
+        config,
+        timeout=timeout,
+        fallback=fallback,
+        last_number=last_number,
+        rel_tol=rel_tol,
+        abs_tol=abs_tol,
+        float_rounding=float_rounding,
+    )
+    check_threads("grade_many", threads)
+    check_workers("grade_many", workers)
     if isinstance(golds, (str, bytes)) or isinstance(responses, (str, bytes)):
         raise TypeError("grade_many: golds and responses must be sequences of str (use grade() for one pair)")
     golds = list(golds)
@@ -83,15 +105,13 @@ def grade_many(
     n = len(golds)
     if n != len(responses):
         raise ValueError(f"grade_many: {n} golds but {len(responses)} responses")
-    if timeout <= 0:
-        raise ValueError(f"grade_many: timeout must be > 0, got {timeout}")
 
     # The common case, every input a str, takes no per-pair Python work: the core checks the
     # types as it reads the inputs, and its columns become the result's columns as they are.
     # Only when it refuses an input are the pairs sorted into usable ones and error verdicts.
     bar = _progress_bar(n, progress, "fast path")
     try:
-        columns = _fast_columns(golds, responses, bar, last_number, rel_tol, abs_tol, float_rounding, threads)
+        columns = _fast_columns(golds, responses, bar, cfg, threads)
         all_str = True
     except TypeError:
         all_str = False
@@ -99,7 +119,7 @@ def grade_many(
         if bar is not None:
             bar.reset()
         valid, valid_golds, valid_responses, errors = _split_valid(golds, responses)
-        columns = _fast_columns(valid_golds, valid_responses, bar, last_number, rel_tol, abs_tol, float_rounding, threads)
+        columns = _fast_columns(valid_golds, valid_responses, bar, cfg, threads)
     if bar is not None:
         bar.close()
     tri_codes, g_norm, g_raw, ext, meth, why = columns
@@ -126,7 +146,7 @@ def grade_many(
             gold_out[i], gold_raw[i], extracted[i], method[i], reason[i] = g_norm[k], g_raw[k], ext[k], meth[k], why[k]
         undecided = [valid[k] for k in np.flatnonzero(tri_array == _UNKNOWN).tolist()]
 
-    if fallback and undecided:
+    if cfg.fallback and undecided:
         from rapidgrade.fallback import fallback_many
 
         pool = None
@@ -134,12 +154,13 @@ def grade_many(
             from rapidgrade._pool import DEFAULT_WARMUP, WorkerPool
 
             pool = WorkerPool(workers, warmup=DEFAULT_WARMUP)
+        limit: Any = cfg.timeout  # None: no limit
         try:
             outcomes = fallback_many(
                 [gold_raw[i] or "" for i in undecided],
                 [extracted[i] or "" for i in undecided],
                 pool=pool,
-                timeout=timeout,
+                timeout=limit,
                 progress=progress,
             )
         finally:
@@ -159,10 +180,7 @@ def _fast_columns(
     golds: list[str],
     responses: list[str],
     bar: Any,
-    last_number: bool,
-    rel_tol: float,
-    abs_tol: float,
-    float_rounding: int | None,
+    cfg: GradeConfig,
     threads: int | None,
 ) -> _Columns:
     """The C++ fast path over every pair, in chunks (for the progress bar): (tri codes, one byte
@@ -177,10 +195,10 @@ def _fast_columns(
             _core.grade_fast_many(
                 golds if whole else golds[begin:end],
                 responses if whole else responses[begin:end],
-                last_number=last_number,
-                rel_tol=rel_tol,
-                abs_tol=abs_tol,
-                float_rounding=float_rounding,
+                last_number=cfg.last_number,
+                rel_tol=cfg.equiv.rel_tol,
+                abs_tol=cfg.equiv.abs_tol,
+                float_rounding=cfg.equiv.float_rounding,
                 threads=threads,
             )
         )
@@ -219,12 +237,13 @@ def grade(
     gold: Any,
     response: Any,
     *,
-    timeout: float = 5.0,
-    fallback: bool = True,
-    last_number: bool = True,
-    rel_tol: float = 1e-9,
-    abs_tol: float = 1e-12,
-    float_rounding: int | None = None,
+    config: GradeConfig | None = None,
+    timeout: float | None | Unset = UNSET,
+    fallback: bool | Unset = UNSET,
+    last_number: bool | Unset = UNSET,
+    rel_tol: float | Unset = UNSET,
+    abs_tol: float | Unset = UNSET,
+    float_rounding: int | None | Unset = UNSET,
 ) -> Verdict:
     r"""Grade one response against one gold answer; see :func:`grade_many` for the options.
 
@@ -234,17 +253,17 @@ def grade(
     >>> grade("2", "We get $2\\sqrt{3}$, so the answer is $2\\sqrt{3}$.").correct
     False
     """
-    return grade_many(
-        [gold],
-        [response],
-        threads=1,
+    cfg = GradeConfig.build(
+        "grade",
+        config,
         timeout=timeout,
         fallback=fallback,
         last_number=last_number,
         rel_tol=rel_tol,
         abs_tol=abs_tol,
         float_rounding=float_rounding,
-    )[0]
+    )
+    return grade_many([gold], [response], config=cfg, threads=1)[0]
 
 
 def _progress_bar(total: int, enabled: bool, description: str) -> Any:

@@ -1,0 +1,262 @@
+r"""Options of grading and equivalence as values: :class:`EquivConfig` and :class:`GradeConfig`.
+
+A config is frozen, slotted and hashable, so one value can be shared by threads, used as a cache
+key and written into a report. Each default is written once, here; the keyword arguments of
+:func:`~rapidgrade.equivalent`, :func:`~rapidgrade.grade` and :func:`~rapidgrade.grade_many` are
+a thin layer over them.
+
+>>> cfg = GradeConfig(last_number=False, equiv=EquivConfig(float_rounding=2))
+>>> cfg.timeout, cfg.equiv.rel_tol
+(5.0, 1e-09)
+>>> cfg == GradeConfig(last_number=False, equiv=EquivConfig(float_rounding=2))
+True
+
+Keywords and a config together: the config is the base and every keyword that is given
+overrides its field (``grade_many(g, r, config=cfg, timeout=1.0)`` grades with ``cfg`` except
+for the timeout).
+
+Validation is one set of rules with one error style, ``"<where>: <option> must be ..."``, where
+``<where>`` is the function that received the option, or the class name when a config is built
+directly. ``bool`` is not accepted where a number is expected (``float_rounding=True`` is a
+``TypeError``):
+
+>>> EquivConfig(float_rounding=2.7)
+Traceback (most recent call last):
+  ...
+TypeError: EquivConfig: float_rounding must be an int or None, not float
+>>> GradeConfig(timeout=0)
+Traceback (most recent call last):
+  ...
+ValueError: GradeConfig: timeout must be a positive number or None, got 0
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import math
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+__all__ = ["UNSET", "EquivConfig", "GradeConfig", "Unset"]
+
+
+class Unset(enum.Enum):
+    """The type of :data:`UNSET`."""
+
+    UNSET = "UNSET"
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+UNSET = Unset.UNSET
+"""The default of a keyword option that was not given: the value then comes from the config
+(``config=``, or the defaults of :class:`GradeConfig` / :class:`EquivConfig`)."""
+
+_MAX_FLOAT_ROUNDING = 15
+
+
+def _real(where: str, name: str, value: object) -> float:
+    """*value* as a float: an int or float, never a bool; else TypeError."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"{where}: {name} must be a number, not {type(value).__name__}")
+    return float(value)
+
+
+def check_tolerance(where: str, name: str, value: object) -> float:
+    """A tolerance: a finite number >= 0."""
+    x = _real(where, name, value)
+    if not (math.isfinite(x) and x >= 0):
+        raise ValueError(f"{where}: {name} must be a finite number >= 0, got {value!r}")
+    return x
+
+
+def check_float_rounding(where: str, value: object) -> int | None:
+    """None (the precision rule) or an int of decimal places in [0, 15]."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(
+            f"{where}: float_rounding must be an int or None, not {type(value).__name__}"
+        )
+    if not 0 <= value <= _MAX_FLOAT_ROUNDING:
+        raise ValueError(
+            f"{where}: float_rounding must be in [0, {_MAX_FLOAT_ROUNDING}], got {value!r}"
+        )
+    return int(value)
+
+
+def check_flag(where: str, name: str, value: object) -> bool:
+    """A bool (not 0/1, not None)."""
+    if not isinstance(value, bool):
+        raise TypeError(f"{where}: {name} must be a bool, not {type(value).__name__}")
+    return value
+
+
+def check_timeout(where: str, value: object) -> float | None:
+    """Seconds per fallback pair: a positive finite number, or None / ``math.inf`` (no limit,
+    returned as None)."""
+    if value is None:
+        return None
+    x = _real(where, "timeout", value)
+    if x == math.inf:
+        return None
+    if not (math.isfinite(x) and x > 0):
+        raise ValueError(
+            f"{where}: timeout must be a positive number or None, got {value!r}"
+        )
+    return x
+
+
+def _check_type(where: str, name: str, value: object, cls: type) -> None:
+    if not isinstance(value, cls):
+        article = "an" if cls.__name__[0] in "AEIOU" else "a"
+        raise TypeError(
+            f"{where}: {name} must be {article} {cls.__name__}, not {type(value).__name__}"
+        )
+
+
+def check_threads(where: str, value: object) -> int | None:
+    """C++ threads of a batch: None (all cores) or an int >= 1 (not a config field: it changes
+    how fast, never what)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(
+            f"{where}: threads must be an int or None, not {type(value).__name__}"
+        )
+    if value < 1:
+        raise ValueError(f"{where}: threads must be >= 1, got {value!r}")
+    return value
+
+
+def check_workers(where: str, value: object) -> int | None:
+    """Fallback worker processes: None (the shared pool) or an int >= 1."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(
+            f"{where}: workers must be an int or None, not {type(value).__name__}"
+        )
+    if value < 1:
+        raise ValueError(f"{where}: workers must be >= 1, got {value!r}")
+    return value
+
+
+def _validate_equiv(config: EquivConfig, where: str) -> None:
+    check_tolerance(where, "rel_tol", config.rel_tol)
+    check_tolerance(where, "abs_tol", config.abs_tol)
+    check_float_rounding(where, config.float_rounding)
+
+
+def _validate_grade(config: GradeConfig, where: str) -> None:
+    check_flag(where, "last_number", config.last_number)
+    check_flag(where, "fallback", config.fallback)
+    timeout = check_timeout(where, config.timeout)
+    if timeout is None and config.timeout is not None:
+        object.__setattr__(config, "timeout", None)  # math.inf is stored as None
+    _check_type(where, "equiv", config.equiv, EquivConfig)
+
+
+@dataclass(frozen=True, slots=True)
+class EquivConfig:
+    """Options of :func:`~rapidgrade.equivalent`.
+
+    Attributes:
+        rel_tol: relative tolerance of numeric agreement at a sample point (finite, >= 0).
+        abs_tol: absolute tolerance of numeric agreement at a sample point (finite, >= 0).
+        float_rounding: decimal places both sides are rounded to when either is a decimal
+            literal, in [0, 15]; None for the precision rule (the gold's own number of
+            decimals, or 6 when only the prediction is a decimal).
+    """
+
+    rel_tol: float = 1e-9
+    abs_tol: float = 1e-12
+    float_rounding: int | None = None
+
+    def __post_init__(self) -> None:
+        _validate_equiv(self, type(self).__name__)
+
+    @classmethod
+    def build(
+        cls, where: str, config: EquivConfig | None = None, **options: Any
+    ) -> EquivConfig:
+        """*config* (default: the defaults) with the given options replaced; errors name
+        *where* (the calling function). Options equal to :data:`UNSET` are not given."""
+        return _build(cls, where, config, options)
+
+
+@dataclass(frozen=True, slots=True)
+class GradeConfig:
+    """Options of :func:`~rapidgrade.grade` and :func:`~rapidgrade.grade_many`.
+
+    Attributes:
+        last_number: accept an answer found only as the last number of the response (False
+            for RL rewards, where only an explicit final answer may earn credit).
+        fallback: send the pairs the fast path cannot decide to math-verify and SymPy; when
+            False they are counted wrong.
+        timeout: seconds allowed per fallback pair (positive); None (or ``math.inf``, stored
+            as None) means no limit.
+        equiv: the options of the equivalence test (:class:`EquivConfig`).
+    """
+
+    last_number: bool = True
+    fallback: bool = True
+    timeout: float | None = 5.0
+    equiv: EquivConfig = EquivConfig()
+
+    def __post_init__(self) -> None:
+        _validate_grade(self, type(self).__name__)
+
+    @classmethod
+    def build(
+        cls, where: str, config: GradeConfig | None = None, **options: Any
+    ) -> GradeConfig:
+        """*config* (default: the defaults) with the given options replaced; errors name
+        *where*. The equivalence options (``rel_tol``, ``abs_tol``, ``float_rounding``) may be
+        given flat and replace the fields of ``equiv``."""
+        base = _DEFAULT_GRADE if config is None else config
+        _check_type(where, "config", base, GradeConfig)
+        options = {k: v for k, v in options.items() if v is not UNSET}
+        equiv_options = {k: options.pop(k) for k in _EQUIV_FIELDS if k in options}
+        if equiv_options:
+            options["equiv"] = EquivConfig.build(where, base.equiv, **equiv_options)
+        return _build(cls, where, base, options)
+
+
+_EQUIV_FIELDS = tuple(f.name for f in dataclasses.fields(EquivConfig))
+
+
+_VALIDATORS: dict[type, Any] = {
+    EquivConfig: _validate_equiv,
+    GradeConfig: _validate_grade,
+}
+
+
+_DEFAULT_EQUIV = EquivConfig()
+_DEFAULT_GRADE = GradeConfig()
+_DEFAULTS: dict[type, Any] = {EquivConfig: _DEFAULT_EQUIV, GradeConfig: _DEFAULT_GRADE}
+
+
+_C = TypeVar("_C", EquivConfig, GradeConfig)
+
+
+def _build(cls: type[_C], where: str, config: _C | None, options: dict[str, Any]) -> _C:
+    base: _C = _DEFAULTS[cls] if config is None else config
+    _check_type(where, "config", base, cls)
+    options = {k: v for k, v in options.items() if v is not UNSET}
+    if not options:
+        return base
+    names = {f.name for f in dataclasses.fields(cls)}
+    unknown = sorted(set(options) - names)
+    if unknown:
+        raise TypeError(f"{where}: unexpected option {unknown[0]!r}")
+    # Validate with the caller's name first, so that the error names the function, not the class.
+    candidate = object.__new__(cls)
+    for f in dataclasses.fields(cls):
+        object.__setattr__(
+            candidate, f.name, options.get(f.name, getattr(base, f.name))
+        )
+    _VALIDATORS[cls](candidate, where)
+    return dataclasses.replace(base, **options)
