@@ -46,7 +46,7 @@ def build_parser(task: str | Task = "math", *, registry: Registry | None = None)
         "--task",
         choices=names,
         default="math",
-        help=f"what to grade: {'; '.join(f'{n}: {registry.get(n).help}' if n == task.name else n for n in names)}. "
+        help=f"what to grade ({'; '.join(f'{n}: {registry.get(n).help}' for n in names)}); "
         "'rapidgrade score --task NAME --help' lists the options of a task",
     )
     score.add_argument("--out", "-o", default="rapidgrade-out", help="output directory (default: ./rapidgrade-out/)")

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from rapidgrade._io import InputRow, UsageError
+from rapidgrade.config import GradeConfig
 from rapidgrade.grade import grade_many
 from rapidgrade.metrics import Metrics, MetricsAccumulator
 from rapidgrade.normalize import normalize_latex
@@ -47,8 +48,8 @@ def demo_set_path() -> Path:
 
 @dataclass(frozen=True, slots=True)
 class MathConfig:
-    """Options of the math task. ``grade`` is a :class:`rapidgrade.config.GradeConfig` (when
-    given, the grading options not set here come from it)."""
+    """Options of the math task: which fields hold what, how to run, and the grading options
+    (a :class:`~rapidgrade.config.GradeConfig`: timeout, fallback, last number, tolerances)."""
 
     gold_key: str = "gold"
     response_key: str = "response"
@@ -56,15 +57,7 @@ class MathConfig:
     reference_key: str | None = None
     threads: int | None = None
     workers: int | None = None
-    timeout: float = 5.0
-    fallback: bool = True
-    grade: Any = None
-
-    def __post_init__(self) -> None:
-        if isinstance(self.timeout, bool) or not isinstance(self.timeout, (int, float)):
-            raise UsageError(f"timeout must be a number, got {type(self.timeout).__name__}")
-        if not self.timeout > 0:
-            raise UsageError(f"timeout must be > 0, got {self.timeout}")
+    grade: GradeConfig = GradeConfig()
 
 
 @dataclass(slots=True)
@@ -213,10 +206,7 @@ def _row_label(pending: _Pending, id_key: str) -> str:
 
 def _grade_kwargs(config: MathConfig) -> dict[str, Any]:
     """The options of :func:`~rapidgrade.grade.grade_many` for *config*."""
-    kwargs: dict[str, Any] = {"threads": config.threads, "workers": config.workers, "timeout": config.timeout, "fallback": config.fallback}
-    if config.grade is not None:
-        kwargs["config"] = config.grade
-    return kwargs
+    return {"config": config.grade, "threads": config.threads, "workers": config.workers}
 
 
 class MathRun:
@@ -354,34 +344,60 @@ class MathTask:
         group.add_argument("--reference-key", default=None, help="boolean field with another grader's verdict to compare with (the demo set uses qwen_grader)")
         group.add_argument("--threads", type=_positive_int, default=None, help="threads for the fast path (default: all cores)")
         group.add_argument("--workers", type=_positive_int, default=None, help="fallback worker processes (default: all cores)")
-        group.add_argument("--timeout", type=_positive_float, default=5.0, help="seconds allowed per fallback pair (default: 5)")
+        defaults = GradeConfig()
+        group.add_argument("--timeout", type=_positive_float, default=None, help=f"seconds allowed per fallback pair (default: {defaults.timeout:g})")
         group.add_argument("--no-fallback", action="store_true", help="fast path only: pairs it cannot decide are graded wrong")
+        group.add_argument("--no-last-number", action="store_true", help="refuse answers found only as the last number of a response (RL rewards)")
+        group.add_argument("--rel-tol", type=float, default=None, help=f"relative tolerance of numeric agreement (default: {defaults.equiv.rel_tol:g})")
+        group.add_argument("--abs-tol", type=float, default=None, help=f"absolute tolerance of numeric agreement (default: {defaults.equiv.abs_tol:g})")
+        group.add_argument("--float-rounding", type=int, default=None, help="decimal places both sides are rounded to when either is a decimal (default: the gold's precision)")
 
     def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
-        return {
+        options: dict[str, Any] = {
             "gold_key": args.gold_key,
             "response_key": args.response_key,
             "id_key": args.id_key,
             "reference_key": args.reference_key,
             "threads": args.threads,
             "workers": args.workers,
-            "timeout": args.timeout,
-            "fallback": not args.no_fallback,
         }
+        # Only the grading options given on the command line: the others keep GradeConfig's defaults.
+        given = {"timeout": args.timeout, "rel_tol": args.rel_tol, "abs_tol": args.abs_tol, "float_rounding": args.float_rounding}
+        options.update({k: v for k, v in given.items() if v is not None})
+        if args.no_fallback:
+            options["fallback"] = False
+        if args.no_last_number:
+            options["last_number"] = False
+        return options
 
-    def configure(self, **options: Any) -> MathConfig:
-        if "config" in options:  # the GradeConfig of grade_many
-            options["grade"] = options.pop("config")
-        return MathConfig(**options)
+    def configure(
+        self,
+        *,
+        gold_key: str = "gold",
+        response_key: str = "response",
+        id_key: str = "id",
+        reference_key: str | None = None,
+        threads: int | None = None,
+        workers: int | None = None,
+        config: GradeConfig | None = None,
+        **grading: Any,
+    ) -> MathConfig:
+        """*grading* options (``timeout``, ``fallback``, ``last_number``, ``rel_tol``,
+        ``abs_tol``, ``float_rounding``) override the fields of *config*, as in
+        :func:`~rapidgrade.grade.grade_many`."""
+        try:
+            grade = GradeConfig.build("score_file", config, **grading)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        return MathConfig(gold_key, response_key, id_key, reference_key, threads, workers, grade)
 
     def input_fields(self, config: MathConfig) -> tuple[str, ...]:
         fields = (config.gold_key, config.response_key, config.id_key)
         return fields + ((config.reference_key,) if config.reference_key else ())
 
     def fingerprint(self, config: MathConfig) -> str:
-        key: tuple[object, ...] = (config.gold_key, config.response_key, config.id_key, config.reference_key, config.timeout, config.fallback)
-        if config.grade is not None:
-            key += (repr(config.grade),)
+        # threads and workers change the speed, not the verdicts: a resumed run may change them.
+        key = (config.gold_key, config.response_key, config.id_key, config.reference_key, config.grade)
         return hashlib.sha256(repr(key).encode()).hexdigest()
 
     def demo(self, config: MathConfig) -> tuple[list[Path], MathConfig]:
