@@ -307,3 +307,25 @@ def test_math_task_takes_a_grade_config(tmp_path: Path) -> None:
         score_file(src, out=tmp_path / "b", config=base, last_number=True, resume=True)
     assert cli_main(["score", str(src), "--out", str(tmp_path / "d"), "--no-fallback", "--no-last-number", "--float-rounding", "2", "--quiet"]) == 0
     assert [r["correct"] for r in read_jsonl(tmp_path / "d" / "evaluated.jsonl")] == [False, False]
+
+
+def test_math_chunks_do_not_change_outputs(tmp_path: Path) -> None:
+    # A chunk may hold no sample to grade (only rows with an empty list of responses, or only
+    # bad rows): its rows are still written as graded rows of zero samples or as errors.
+    src = tmp_path / "in.jsonl"
+    rows: list[Any] = [
+        {"id": 1, "gold": "1", "response": []},
+        {"id": 2, "gold": "2", "response": ["\\boxed{2}", "\\boxed{3}", "\\boxed{2}"], "correct": "kept"},
+        {"id": 3, "gold": [1], "response": "x"},
+        {"id": 4, "gold": 4, "response": "\\boxed{4}"},
+    ]
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    outputs = []
+    for size in (1, 4096):
+        score_file(src, out=tmp_path / str(size), chunk_size=size, fallback=False)
+        outputs.append((tmp_path / str(size) / "evaluated.jsonl").read_bytes())
+    assert outputs[0] == outputs[1]
+    got = read_jsonl(tmp_path / "1" / "evaluated.jsonl")
+    assert got[0]["correct"] == [] and got[0]["n_correct"] == 0 and got[0]["majority_correct"] is False
+    assert got[1]["input_correct"] == "kept" and got[1]["majority_answer"] == "2" and got[1]["n_correct"] == 2
+    assert got[2]["decided_by"] == "error" and got[3]["correct"] is True

@@ -134,6 +134,11 @@ class _Columns:
             vote_key=_vote_keys(results, extracted),
         )
 
+    @classmethod
+    def empty(cls) -> _Columns:
+        """The columns of a chunk with no sample to grade."""
+        return cls([], [], [], [], [], [], lambda i: None)
+
     def result(self, key: str) -> list[Any]:
         column: list[Any] = getattr(self, key)
         return column
@@ -164,9 +169,9 @@ def _vote_keys(results: GradeResults, extracted: list[str | None]) -> Callable[[
     return key
 
 
-def _finish_row(pending: _Pending, columns: _Columns | None) -> tuple[dict[str, Any], bool | None]:
+def _finish_row(pending: _Pending, columns: _Columns) -> tuple[dict[str, Any], bool | None]:
     out = pending.output
-    if pending.error is not None or columns is None:
+    if pending.error is not None:
         return out, None
     first, end = pending.first, pending.first + pending.count
     if not pending.is_list:
@@ -223,12 +228,12 @@ class MathRun:
         golds: list[str] = []
         responses: list[str] = []
         pending = [_prepare(row, config, golds, responses) for row in rows]
-        columns = _Columns.of(grade_many(golds, responses, **_grade_kwargs(config))) if golds else None
+        columns = _Columns.of(grade_many(golds, responses, **_grade_kwargs(config))) if golds else _Columns.empty()
         records = []
         for p in pending:
             out, majority = _finish_row(p, columns)
             label = _row_label(p, config.id_key)
-            if p.error is not None or columns is None:
+            if p.error is not None:
                 acc.add_row(p.row.data, [out], is_list=False, input_error=True, label=label)
             else:
                 reference = None
