@@ -115,10 +115,10 @@ class MetricsAccumulator:
         label: str = "",
     ) -> None:
         """Count one input row graded into *verdicts* (one per response sample)."""
-        self._add(
+        self.add_columns(
             row,
-            [v["correct"] for v in verdicts],
-            [v["decided_by"] for v in verdicts],
+            [bool(v["correct"]) for v in verdicts],
+            [str(v["decided_by"]) for v in verdicts],
             verdicts.__getitem__,
             is_list=is_list,
             input_error=input_error,
@@ -130,42 +130,28 @@ class MetricsAccumulator:
     def add_columns(
         self,
         row: Mapping[str, Any] | None,
-        correct: Sequence[bool],
-        decided_by: Sequence[str],
+        correct: list[bool],
+        decided_by: list[str],
         verdict: Callable[[int], Mapping[str, Any]],
         *,
         is_list: bool,
+        input_error: bool = False,
         majority_correct: bool | None = None,
         reference: bool | None = None,
         label: str = "",
     ) -> None:
-        """Count one graded input row from its columns (one entry per response sample).
+        """Count one input row from its columns (one entry per response sample).
         ``verdict(i)`` gives sample *i* as a record (``correct``, ``decided_by``, ``gold``,
         ``extracted``, ``reason``); it is called only for the report's notable rows."""
-        self._add(row, correct, decided_by, verdict, is_list=is_list, input_error=False, majority_correct=majority_correct, reference=reference, label=label)
-
-    def _add(
-        self,
-        row: Mapping[str, Any] | None,
-        correct: Sequence[Any],
-        decided_by: Sequence[Any],
-        verdict: Callable[[int], Mapping[str, Any]],
-        *,
-        is_list: bool,
-        input_error: bool,
-        majority_correct: bool | None,
-        reference: bool | None,
-        label: str,
-    ) -> None:
         self.rows += 1
         if input_error:
             self.input_errors += 1
         n = len(correct)
-        c = sum(1 for x in correct if x)
+        c = correct.count(True)
         self.total += n
         self.correct += c
         for d in decided_by:
-            self.decided_by[str(d)] += 1
+            self.decided_by[d] += 1
         if row is not None:
             for key in GROUP_KEYS:
                 if key in row and row[key] is not None and not isinstance(row[key], (list, dict)):
@@ -179,13 +165,13 @@ class MetricsAccumulator:
                 self.majority[1] += int(majority_correct)
         if reference is not None and n == 1:
             self.reference[0] += 1
-            agree = reference == bool(correct[0])
+            agree = reference == correct[0]
             self.reference[1] += int(agree)
             if not agree:
                 self._note("disagreement", label, verdict(0), reference=reference)
         for i, d in enumerate(decided_by):
-            if d in ("timeout", "error"):
-                self._note(str(d), label, verdict(i))
+            if d == "timeout" or d == "error":
+                self._note(d, label, verdict(i))
 
     def _note(self, kind: str, label: str, verdict: Mapping[str, Any], **extra: Any) -> None:
         if len(self.notable) >= MAX_NOTABLE:

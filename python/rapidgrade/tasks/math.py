@@ -139,10 +139,6 @@ class _Columns:
         """The columns of a chunk with no sample to grade."""
         return cls([], [], [], [], [], [], lambda i: None)
 
-    def result(self, key: str) -> list[Any]:
-        column: list[Any] = getattr(self, key)
-        return column
-
     def verdict(self, first: int, offset: int) -> dict[str, Any]:
         """The verdict of sample ``first + offset`` as a record (for the report's notable rows)."""
         i = first + offset
@@ -173,20 +169,26 @@ def _finish_row(pending: _Pending, columns: _Columns) -> tuple[dict[str, Any], b
     out = pending.output
     if pending.error is not None:
         return out, None
+    collides = not out.keys().isdisjoint(RESULT_KEYS)  # a row's own fields are kept as input_<name>
     first, end = pending.first, pending.first + pending.count
     if not pending.is_list:
-        for key in RESULT_KEYS:
-            if key in out:
-                out[f"input_{key}"] = out.pop(key)
-        for key in RESULT_KEYS:
-            out[key] = columns.result(key)[first]
+        if collides:
+            for key in RESULT_KEYS:
+                if key in out:
+                    out[f"input_{key}"] = out.pop(key)
+        out["correct"] = columns.correct[first]
+        out["extracted"] = columns.extracted[first]
+        out["decided_by"] = columns.decided_by[first]
+        out["reason"] = columns.reason[first]
+        out["method"] = columns.method[first]
         return out, None
-    for key in RESULT_KEYS:
-        if key in out:
+    correct = columns.correct[first:end]
+    results = (correct, columns.extracted[first:end], columns.decided_by[first:end], columns.reason[first:end], columns.method[first:end])
+    for key, values in zip(RESULT_KEYS, results):
+        if collides and key in out:
             out[f"input_{key}"] = out.pop(key)
-        out[key] = columns.result(key)[first:end]
-    correct = columns.correct
-    out["n_correct"] = sum(1 for i in range(first, end) if correct[i])
+        out[key] = values
+    out["n_correct"] = correct.count(True)
     votes: dict[str, list[int]] = {}
     for i in range(first, end):
         answer = columns.vote_key(i)
@@ -197,7 +199,7 @@ def _finish_row(pending: _Pending, columns: _Columns) -> tuple[dict[str, Any], b
     if votes:
         winner = max(votes.values(), key=len)  # the first answer to reach the top count wins ties
         out["majority_answer"] = columns.extracted[winner[0]]
-        majority_correct = bool(correct[winner[0]])
+        majority_correct = bool(columns.correct[winner[0]])
     out["majority_correct"] = bool(majority_correct)
     return out, bool(majority_correct)
 
