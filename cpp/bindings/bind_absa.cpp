@@ -1,13 +1,14 @@
 // Bindings of rapidgrade::absa. Strings are read in place (1, 2 or 4 bytes per code point);
 // strings with cased non-ASCII letters are lower-cased with Python's str.lower() first (see the
 // note on case folding in absa.hpp), once per string. The batch scorer walks the records with
-// the GIL held (type checks, field lookups: conversion only), then scores with it released.
+// the GIL held (type checks, field lookups: conversion only); the core (absa::score_chunks)
+// scores them, on its own thread when asked, with the GIL released.
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
-#include <exception>
+#include <functional>
+#include <memory>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -42,11 +43,8 @@ py::object fold(PyObject* s, const py::object& lower) {
 
 py::object fold(PyObject* s) { return fold(s, str_lower()); }
 
-py::str from_utf8(const std::string& s) {
-  PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "surrogatepass");
-  if (o == nullptr) throw py::error_already_set();
-  return py::reinterpret_steal<py::str>(o);
-}
+// The core re-encodes the lone surrogates a str may hold, so they decode back as they were.
+py::str from_utf8(const std::string& s) { return to_str(s, "surrogatepass"); }
 
 std::string type_name(PyObject* o) { return Py_TYPE(o)->tp_name; }
 
@@ -333,44 +331,58 @@ class Collector {
   std::vector<py::object> keep_;
 };
 
-// Runs one job at a time on a background thread (the scoring of a chunk, while the next chunk is
-// collected under the GIL). The destructor waits, so no job outlives the data it reads.
-class Worker {
+// The records of one absa_score call, read chunk by chunk for absa::score_chunks (which owns
+// the scoring thread): each chunk is walked with the GIL held, and the GIL is released while
+// the core scores or waits.
+class RecordSource final : public absa::ChunkSource {
  public:
-  Worker() = default;
-  Worker(const Worker&) = delete;
-  Worker& operator=(const Worker&) = delete;
-  ~Worker() {
-    if (thread_.joinable()) thread_.join();
-  }
+  RecordSource(PyObject** items, Py_ssize_t n, Py_ssize_t chunk, const std::vector<py::str>& stages)
+      : items_(items), n_(n), chunk_(chunk), stages_(stages) {}
 
-  template <typename F>
-  void start(F job) {
-    thread_ = std::thread([this, job]() {
-      try {
-        job();
-      } catch (...) {
-        error_ = std::current_exception();
+  bool next_chunk(absa::BatchInput& buffer) override {
+    if (next_ >= n_) return false;
+    Collector& collector = collector_for(buffer);
+    collector.clear();
+    const Py_ssize_t stop = std::min(n_, next_ + chunk_);
+    for (Py_ssize_t i = next_; i < stop; ++i) {
+      PyObject* record = items_[i];
+      std::string reason = collector.add_record(record);
+      if (!reason.empty()) {
+        py::object id = py::none();
+        if (PyDict_Check(record)) {
+          PyObject* v = lookup(record, collector.keys.id);
+          if (v != nullptr) id = py::reinterpret_borrow<py::object>(v);
+        }
+        bad.append(py::make_tuple(i, id, from_utf8(reason)));
       }
-    });
+    }
+    next_ = stop;
+    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+    return true;
   }
 
-  // Waits for the running job with the GIL released; rethrows its exception.
-  void wait() {
-    if (thread_.joinable()) {
-      py::gil_scoped_release release;
-      thread_.join();
-    }
-    if (error_) {
-      std::exception_ptr e = error_;
-      error_ = nullptr;
-      std::rethrow_exception(e);
-    }
+  void blocking(const std::function<void()>& wait) override {
+    py::gil_scoped_release release;
+    wait();
   }
+
+  py::list bad;  // (index, id, reason) of every record that does not follow the schema
 
  private:
-  std::thread thread_;
-  std::exception_ptr error_;
+  // One collector per buffer: it keeps the strings of its buffer's rows alive until the buffer
+  // is refilled.
+  Collector& collector_for(absa::BatchInput& buffer) {
+    for (auto& [owner, collector] : collectors_) {
+      if (owner == &buffer) return *collector;
+    }
+    collectors_.emplace_back(&buffer, std::make_unique<Collector>(buffer, stages_));
+    return *collectors_.back().second;
+  }
+
+  PyObject** items_;
+  Py_ssize_t n_, chunk_, next_ = 0;
+  std::vector<py::str> stages_;
+  std::vector<std::pair<const absa::BatchInput*, std::unique_ptr<Collector>>> collectors_;
 };
 
 py::dict counts_dict(const absa::GroupCounts& c) {
@@ -389,9 +401,6 @@ py::dict counts_dict(const absa::GroupCounts& c) {
 py::dict score(const py::handle& records, const py::handle& stages_obj, bool repair,
                const py::handle& default_missing, const py::handle& ref_allowlist,
                const py::handle& transitions, const py::object& threads) {
-  // threads == 1 (the default): walk a small chunk of records, score it at once (with the GIL
-  // released) while its objects are still in cache, repeat. threads >= 2: score each chunk on a
-  // worker thread (with threads - 1 scoring threads) while the next chunk is walked.
   const unsigned n_threads = threads.is_none() ? 1u : resolve_threads(threads, "score");
   absa::BatchInput in;
   std::vector<py::str> stages;
@@ -435,47 +444,13 @@ py::dict score(const py::handle& records, const py::handle& stages_obj, bool rep
   const Py_ssize_t n = PyTuple_GET_SIZE(seq.ptr());
   PyObject** items = PySequence_Fast_ITEMS(seq.ptr());
 
-  // Records are taken in chunks into two buffers, so that one chunk can be scored on the worker
-  // thread while the next is collected. Memory stays bounded by two chunks.
-  const bool pipelined = n_threads >= 2;
-  const Py_ssize_t kChunk = pipelined ? 4096 : 256;
-  const unsigned scoring_threads = pipelined ? n_threads - 1 : 1;
-  absa::BatchInput buffers[2] = {in, in};
-  Collector collectors[2] = {Collector(buffers[0], stages), Collector(buffers[1], stages)};
+  // threads >= 2: larger chunks, each scored on the core's scoring thread while the next one is
+  // walked; threads == 1: small chunks, each scored while its objects are still in cache.
+  const Py_ssize_t chunk = n_threads >= 2 ? 4096 : 256;
+  RecordSource source(items, n, chunk, stages);
   absa::BatchResult result;
-  py::list bad;
-  Worker worker;  // declared last: destroyed (joined) first
-  int current = 0;
-  for (Py_ssize_t start = 0; start < n; start += kChunk) {
-    Collector& collector = collectors[current];
-    collector.clear();
-    const Py_ssize_t stop = std::min(n, start + kChunk);
-    for (Py_ssize_t i = start; i < stop; ++i) {
-      PyObject* record = items[i];
-      std::string reason = collector.add_record(record);
-      if (!reason.empty()) {
-        py::object id = py::none();
-        if (PyDict_Check(record)) {
-          PyObject* v = lookup(record, collector.keys.id);
-          if (v != nullptr) id = py::reinterpret_borrow<py::object>(v);
-        }
-        bad.append(py::make_tuple(i, id, from_utf8(reason)));
-      }
-    }
-    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-    if (!pipelined) {
-      py::gil_scoped_release release;
-      absa::score_batch(buffers[current], 1, result);
-      continue;
-    }
-    worker.wait();
-    const absa::BatchInput* chunk = &buffers[current];
-    worker.start([chunk, scoring_threads, &result]() { absa::score_batch(*chunk, scoring_threads, result); });
-    current ^= 1;
-  }
-  worker.wait();
-  result.stages.resize(in.n_stages);
-  result.transitions.resize(in.transitions.size());
+  absa::score_chunks(in, source, n_threads, result);
+  py::list bad = source.bad;
 
   py::dict out;
   out["records"] = static_cast<std::size_t>(n);

@@ -124,11 +124,13 @@ py::list edit_distance_many(const py::handle& pairs_obj, const py::object& max_d
                        as_code_points(b, "edit_distance_many", "pairs"));
   }
   std::vector<std::size_t> out(n);
-  run_released(n, n_threads, [&](std::size_t i) { out[i] = levenshtein(items[i].first, items[i].second, max); });
   py::list result(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    PyList_SET_ITEM(result.ptr(), static_cast<Py_ssize_t>(i), PyLong_FromSize_t(out[i]));
-  }
+  run_pipelined(
+      n, n_threads,
+      [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) out[i] = levenshtein(items[i].first, items[i].second, max);
+      },
+      [&](std::size_t i) { set_item(result, i, py::int_(out[i])); });
   return result;
 }
 

@@ -25,14 +25,6 @@ struct PyExpr {
   std::shared_ptr<const Ast> ast;
 };
 
-/// str from UTF-8 the core produced; input given as bytes may be invalid UTF-8, so bad bytes
-/// become U+FFFD instead of raising.
-py::str text_to_py(const std::string& s) {
-  PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
-  if (o == nullptr) throw py::error_already_set();
-  return py::reinterpret_steal<py::str>(o);
-}
-
 expr::Syntax parse_syntax(const std::string& s) {
   if (s == "auto") return expr::Syntax::Auto;
   if (s == "latex") return expr::Syntax::Latex;
@@ -108,7 +100,7 @@ py::tuple tree(const Ast& ast, std::uint32_t i) {
     case Kind::Const:
     case Kind::Text:
     case Kind::Func:
-      items.append(text_to_py(n.text));
+      items.append(to_str(n.text));
       break;
     case Kind::Relation: {
       std::string ops;
@@ -138,14 +130,14 @@ py::tuple tree(const Ast& ast, std::uint32_t i) {
 
 py::frozenset free_symbols(const PyExpr& e) {
   py::set out;
-  for (const auto& s : expr::free_symbols(*e.ast)) out.add(text_to_py(s));
+  for (const auto& s : expr::free_symbols(*e.ast)) out.add(to_str(s));
   return py::frozenset(out);
 }
 
 py::object evaluate(const PyExpr& e, const py::kwargs& values) {
   const expr::Program prog = expr::compile(*e.ast, e.ast->root);
   if (!prog.evaluable) {
-    throw py::value_error("evaluate: '" + std::string(text_to_py(expr::to_string(*e.ast))) +
+    throw py::value_error("evaluate: '" + std::string(to_str(expr::to_string(*e.ast))) +
                           "' is not a numeric expression (structure, relation, text or unknown function)");
   }
   for (auto item : values) {
@@ -213,19 +205,23 @@ py::object evaluate(const PyExpr& e, const py::kwargs& values) {
     }
     Arr out(shape);
     T* dst = out.mutable_data();
-    {
-      py::gil_scoped_release release;
-      constexpr std::size_t kChunk = 1 << 15;
-      const std::size_t chunks = (n + kChunk - 1) / kChunk;
-      const unsigned threads = n >= (1u << 17) ? default_threads() : 1u;
-      parallel_for(chunks, threads, [&](std::size_t c) {
-        const std::size_t begin = c * kChunk;
-        const std::size_t m = std::min(kChunk, n - begin);
-        std::vector<const T*> p(nv);
-        for (std::size_t v = 0; v < nv; ++v) p[v] = ptrs[v] + (strides[v] ? begin : 0);
-        expr::run(prog, p, strides, m, dst + begin);
-      });
-    }
+    // Chunks of points on the batch runner: the GIL released while they run, Ctrl-C checked
+    // between blocks of chunks.
+    constexpr std::size_t kChunk = 1 << 15;
+    const std::size_t chunks = (n + kChunk - 1) / kChunk;
+    const unsigned threads = n >= (1u << 17) ? default_threads() : 1u;
+    run_pipelined(
+        chunks, threads,
+        [&](std::size_t first, std::size_t last) {
+          std::vector<const T*> p(nv);
+          for (std::size_t c = first; c < last; ++c) {
+            const std::size_t begin = c * kChunk;
+            const std::size_t m = std::min(kChunk, n - begin);
+            for (std::size_t v = 0; v < nv; ++v) p[v] = ptrs[v] + (strides[v] ? begin : 0);
+            expr::run(prog, p, strides, m, dst + begin);
+          }
+        },
+        [](std::size_t) {});
     if (!any_array) {
       const T value = dst[0];
       return py::cast(value);
@@ -301,7 +297,12 @@ std::vector<int> equivalent_many(const py::handle& pairs_obj, const py::object& 
     ys[i] = operand(pair[1], "equivalent_many", where.c_str());
   }
   std::vector<int> out(n, 2);
-  run_released(n, n_threads, [&](std::size_t i) { out[i] = compare(xs[i], ys[i], o); });
+  run_pipelined(
+      n, n_threads,
+      [&](std::size_t begin, std::size_t end) {
+        for (std::size_t i = begin; i < end; ++i) out[i] = compare(xs[i], ys[i], o);
+      },
+      [](std::size_t) {});
   return out;
 }
 
@@ -309,19 +310,14 @@ std::vector<int> equivalent_many(const py::handle& pairs_obj, const py::object& 
 
 void bind_expr(py::module_& m) {
   py::class_<PyExpr>(m, "Expr", "A parsed answer; owns its AST. Build with parse_expr().")
-      .def("__str__", [](const PyExpr& e) { return text_to_py(expr::to_string(*e.ast)); })
-      .def("__repr__", [](const PyExpr& e) { return text_to_py("Expr('" + expr::to_string(*e.ast) + "')"); })
+      .def("__str__", [](const PyExpr& e) { return to_str(expr::to_string(*e.ast)); })
+      .def("__repr__", [](const PyExpr& e) { return to_str("Expr('" + expr::to_string(*e.ast) + "')"); })
       .def_property_readonly("free_symbols", &free_symbols, "Names of the free symbols, as a frozenset of str.")
       .def("tree", [](const PyExpr& e) { return tree(*e.ast, e.ast->root); },
            "The AST as nested tuples: (kind, payload..., children...).")
       .def("evaluate", &evaluate,
-           "Numeric value at the given symbol values (floats, complex numbers or NumPy arrays).")
-      .def("to_sympy",
-           [](const PyExpr& e) {
-             py::object conv = py::module_::import("rapidgrade._sympy").attr("tree_to_sympy");
-             return conv(tree(*e.ast, e.ast->root));
-           },
-           "An equivalent SymPy object (built in Python from tree()).");
+           "Numeric value at the given symbol values (floats, complex numbers or NumPy arrays).");
+  // Expr.to_sympy is defined in Python (rapidgrade/expr.py): the core never imports the package.
   m.def("parse_expr", &parse_expr, py::arg("text"), py::kw_only(), py::arg("syntax") = "auto",
         "Parses LaTeX, infix or RPN text into an Expr.");
   m.def("equivalent", &equivalent, py::arg("a"), py::arg("b"), py::kw_only(), py::arg("rel_tol") = 1e-9,

@@ -20,13 +20,6 @@ namespace {
 using extract::Extraction;
 using extract::Method;
 
-void check_tuple_type(const py::handle& type, const char* function) {
-  if (!PyType_Check(type.ptr()) ||
-      !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(type.ptr()), &PyTuple_Type)) {
-    throw py::type_error(std::string(function) + ": extraction_type must be a tuple subclass");
-  }
-}
-
 Method resolve_strategy(const py::handle& strategy, const char* function) {
   if (!PyUnicode_Check(strategy.ptr())) {
     throw py::type_error(std::string(function) + ": strategy must be a str");
@@ -50,22 +43,6 @@ PyObject* g_method_names[kMethodCount] = {};
 
 py::object method_object(Method m) {
   return py::reinterpret_borrow<py::object>(g_method_names[static_cast<int>(m)]);
-}
-
-// An instance of the tuple subclass `type` holding `items`, allocated directly (what
-// tuple.__new__(type, items) does, without the intermediate tuples).
-py::object new_record(const py::handle& type, std::initializer_list<py::object> items) {
-  auto* t = reinterpret_cast<PyTypeObject*>(type.ptr());
-  PyObject* record = t->tp_alloc(t, static_cast<Py_ssize_t>(items.size()));
-  if (record == nullptr) throw py::error_already_set();
-  Py_ssize_t k = 0;
-  for (const py::object& item : items) PyTuple_SET_ITEM(record, k++, item.inc_ref().ptr());
-  // A record holds only str/bytes and int objects and has no __dict__, so it can never be part
-  // of a reference cycle: stop the cycle collector from tracking it, as CPython itself does for
-  // plain tuples of atoms. (A batch makes one record per input; tracked, they made the young-
-  // generation collections a tenth of the cost of extract_many.)
-  if (t->tp_dictoffset == 0 && PyType_IS_GC(t)) PyObject_GC_UnTrack(record);
-  return py::reinterpret_steal<py::object>(record);
 }
 
 // Rewrites the byte offsets of an extraction into the caller's units (code points for str).
@@ -95,7 +72,7 @@ py::object build(const Text& text, std::optional<Extraction>& found, const py::h
 }
 
 py::object extract_answer(const py::handle& text_obj, const py::handle& type, const py::handle& strategy) {
-  check_tuple_type(type, "extract_answer");
+  check_record_type(type, "extract_answer", "extraction_type");
   const Method m = resolve_strategy(strategy, "extract_answer");
   const Text text = as_text(text_obj, "extract_answer", "text");
   std::optional<Extraction> found = extract::extract_answer(text.utf8, m);
@@ -105,7 +82,7 @@ py::object extract_answer(const py::handle& text_obj, const py::handle& type, co
 
 py::list extract_many(const py::handle& texts_obj, const py::handle& type, const py::handle& strategy,
                       const py::object& threads) {
-  check_tuple_type(type, "extract_many");
+  check_record_type(type, "extract_many", "extraction_type");
   const Method m = resolve_strategy(strategy, "extract_many");
   const unsigned n_threads = resolve_threads(threads, "extract_many");
   const std::vector<Text> texts = texts_of(texts_obj, "extract_many", "texts");

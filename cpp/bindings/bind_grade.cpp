@@ -10,10 +10,13 @@
 namespace rapidgrade::bindings {
 namespace {
 
-py::object utf8_str(const std::string& s) {
-  PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
-  if (o == nullptr) throw py::error_already_set();
-  return py::reinterpret_steal<py::object>(o);
+// `text` as a str: the caller's own object when it holds exactly these characters (a gold that
+// normalization leaves as it is, the common case), which saves decoding a copy per pair.
+py::object same_or_new(const std::string& text, const Text& input) {
+  if (!input.encoded && !input.is_bytes && PyUnicode_CheckExact(input.original.ptr()) && text == input.utf8) {
+    return input.original;
+  }
+  return to_str(text);
 }
 
 py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& responses_obj, const py::object& last_number,
@@ -38,40 +41,38 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
   }
   py::bytearray tri_codes(std::string(n, '\0'));
   char* tri = PyByteArray_AS_STRING(tri_codes.ptr());
-  py::list gold(n), gold_raw(n), extracted(n), method(n), reason(n);
+  py::list gold(n), gold_raw(n), extracted(n), method(n), reason(n), normalized(n);
+  std::vector<std::string_view> gold_views(n), response_views(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    gold_views[i] = golds[i].utf8;
+    response_views[i] = responses[i].utf8;
+  }
   std::vector<grade::FastVerdict> verdicts(n);
   run_pipelined(
       n, n_threads,
       [&](std::size_t begin, std::size_t end) {
-        // Consecutive pairs often share their gold (n samples of a problem): prepare it once.
-        grade::PreparedGold gold;
-        std::string_view prepared_for;
-        bool have = false;
-        for (std::size_t i = begin; i < end; ++i) {
-          if (!have || golds[i].utf8 != prepared_for) {
-            gold = grade::prepare_gold(golds[i].utf8);
-            prepared_for = golds[i].utf8;
-            have = true;
-          }
-          verdicts[i] = grade::grade(gold, responses[i].utf8, options);
-        }
+        grade::grade_span(gold_views.data() + begin, response_views.data() + begin, end - begin, options,
+                          verdicts.data() + begin);
       },
       [&](std::size_t i) {
         grade::FastVerdict v = std::move(verdicts[i]);  // freed as soon as it is read
         tri[i] = static_cast<char>(v.tri);
-        set_item(gold, i, utf8_str(v.gold));
+        set_item(gold, i, same_or_new(v.gold, golds[i]));
         // only the undecided pairs need the unwrapped gold (for the fallback)
-        set_item(gold_raw, i, v.tri == equiv::Tri::Unknown ? utf8_str(v.gold_raw) : py::none());
+        set_item(gold_raw, i, v.tri == equiv::Tri::Unknown ? same_or_new(v.gold_raw, golds[i]) : py::none());
         if (v.found) {
-          set_item(extracted, i, utf8_str(v.answer));
+          py::str answer = to_str(v.answer);
+          set_item(normalized, i, v.normalized == v.answer ? answer : to_str(v.normalized));
+          set_item(extracted, i, std::move(answer));
           set_item(method, i, method_strs[static_cast<std::size_t>(v.method)]);
         } else {
           set_item(extracted, i, py::none());
           set_item(method, i, py::none());
+          set_item(normalized, i, py::none());
         }
         set_item(reason, i, reason_strs[static_cast<std::size_t>(v.reason)]);
       });
-  return py::make_tuple(tri_codes, gold, gold_raw, extracted, method, reason);
+  return py::make_tuple(tri_codes, gold, gold_raw, extracted, method, reason, normalized);
 }
 
 }  // namespace
@@ -81,7 +82,7 @@ void bind_grade(py::module_& m) {
         py::arg("last_number") = true, py::arg("rel_tol") = 1e-9, py::arg("abs_tol") = 1e-12,
         py::arg("float_rounding") = py::none(), py::arg("threads") = py::none(),
         "The fast path of grade_many: (tri codes as a bytearray, one byte per pair, normalized golds, unwrapped golds of the undecided "
-        "pairs (None elsewhere), extracted answers, methods, reasons), computed on `threads` threads with the GIL released.");
+        "pairs (None elsewhere), extracted answers, methods, reasons, normalized extracted answers), computed on `threads` threads with the GIL released.");
 }
 
 }  // namespace rapidgrade::bindings

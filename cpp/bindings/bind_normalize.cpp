@@ -14,8 +14,8 @@ using normalize::Normalized;
 using normalize::Options;
 
 py::object to_python(const std::string& s, bool as_bytes) {
-  PyObject* out = as_bytes ? PyBytes_FromStringAndSize(s.data(), static_cast<Py_ssize_t>(s.size()))
-                           : PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
+  if (!as_bytes) return to_str(s);
+  PyObject* out = PyBytes_FromStringAndSize(s.data(), static_cast<Py_ssize_t>(s.size()));
   if (out == nullptr) throw py::error_already_set();
   return py::reinterpret_steal<py::object>(out);
 }
@@ -29,18 +29,8 @@ py::object result_object(const Text& text, const std::string& out) {
   return to_python(out, text.is_bytes);
 }
 
-void check_tuple_type(const py::handle& type, const char* function) {
-  if (!PyType_Check(type.ptr()) ||
-      !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(type.ptr()), &PyTuple_Type)) {
-    throw py::type_error(std::string(function) + ": normalized_type must be a tuple subclass");
-  }
-}
-
 py::object build(const Normalized& r, const Text& text, const py::handle& type) {
-  py::tuple args = py::make_tuple(py::make_tuple(result_object(text, r.text), py::bool_(r.percent)));
-  PyObject* item = PyTuple_Type.tp_new(reinterpret_cast<PyTypeObject*>(type.ptr()), args.ptr(), nullptr);
-  if (item == nullptr) throw py::error_already_set();
-  return py::reinterpret_steal<py::object>(item);
+  return new_record(type, {result_object(text, r.text), py::bool_(r.percent)});
 }
 
 py::object normalize_latex(const py::handle& s, bool units, bool equations) {
@@ -50,7 +40,7 @@ py::object normalize_latex(const py::handle& s, bool units, bool equations) {
 }
 
 py::object normalize_answer(const py::handle& s, const py::handle& type, bool units, bool equations) {
-  check_tuple_type(type, "normalize_answer");
+  check_record_type(type, "normalize_answer", "normalized_type");
   const Text text = as_text(s, "normalize_answer", "s");
   return build(normalize::normalize(text.utf8, Options{units, equations}), text, type);
 }
@@ -85,7 +75,7 @@ py::list normalize_many(const py::handle& strings, bool units, bool equations, c
 
 py::list normalize_answer_many(const py::handle& strings, const py::handle& type, bool units, bool equations,
                                const py::object& threads) {
-  check_tuple_type(type, "normalize_answer_many");
+  check_record_type(type, "normalize_answer_many", "normalized_type");
   const std::vector<Text> texts = texts_of(strings, "normalize_answer_many", "strings");
   return run_many(texts, units, equations, threads, "normalize_answer_many",
                   [&](std::size_t i, const Normalized& r) { return build(r, texts[i], type); });

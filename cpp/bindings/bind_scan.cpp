@@ -13,13 +13,6 @@ namespace {
 
 using scan::Span;
 
-void check_span_type(const py::handle& span_type) {
-  if (!PyType_Check(span_type.ptr()) ||
-      !PyType_IsSubtype(reinterpret_cast<PyTypeObject*>(span_type.ptr()), &PyTuple_Type)) {
-    throw py::type_error("span_type must be a tuple subclass");
-  }
-}
-
 // Rewrites the byte offsets of spans into the caller's units (code points for str). Touches no
 // Python object, so batch workers call it with the GIL released.
 void convert_spans(const Text& text, std::vector<Span>& spans) {
@@ -37,22 +30,18 @@ void convert_spans(const Text& text, std::vector<Span>& spans) {
 
 // The spans, with offsets already in the caller's units, as span_type instances.
 py::list build_spans(const Text& text, const std::vector<Span>& spans, const py::handle& span_type) {
-  auto* type = reinterpret_cast<PyTypeObject*>(span_type.ptr());
   py::list out(spans.size());
   for (std::size_t k = 0; k < spans.size(); ++k) {
     const Span& s = spans[k];
-    py::tuple fields = py::make_tuple(slice(text, s.start, s.end), s.start, s.end, s.outer_start,
-                                      s.outer_end, scan::kind_name(s.kind));
-    py::tuple args = py::make_tuple(fields);
-    PyObject* item = PyTuple_Type.tp_new(type, args.ptr(), nullptr);
-    if (item == nullptr) throw py::error_already_set();
-    PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(k), item);
+    set_item(out, k,
+             new_record(span_type, {slice(text, s.start, s.end), py::int_(s.start), py::int_(s.end),
+                                    py::int_(s.outer_start), py::int_(s.outer_end), py::str(scan::kind_name(s.kind))}));
   }
   return out;
 }
 
 py::list find_boxed(const py::handle& text_obj, const py::handle& span_type) {
-  check_span_type(span_type);
+  check_record_type(span_type, "find_boxed", "span_type");
   const Text text = as_text(text_obj, "find_boxed", "text");
   std::vector<Span> spans = scan::find_boxed(text.utf8);
   convert_spans(text, spans);
@@ -60,7 +49,7 @@ py::list find_boxed(const py::handle& text_obj, const py::handle& span_type) {
 }
 
 py::list find_math_spans(const py::handle& text_obj, const py::handle& span_type) {
-  check_span_type(span_type);
+  check_record_type(span_type, "find_math_spans", "span_type");
   const Text text = as_text(text_obj, "find_math_spans", "text");
   std::vector<Span> spans = scan::find_math_spans(text.utf8);
   convert_spans(text, spans);
@@ -69,7 +58,7 @@ py::list find_math_spans(const py::handle& text_obj, const py::handle& span_type
 
 py::list find_boxed_many(const py::handle& texts_obj, const py::handle& span_type,
                          const py::object& threads) {
-  check_span_type(span_type);
+  check_record_type(span_type, "find_boxed_many", "span_type");
   const unsigned n_threads = resolve_threads(threads, "find_boxed_many");
   const std::vector<Text> texts = texts_of(texts_obj, "find_boxed_many", "texts");
   const std::size_t n = texts.size();

@@ -8,6 +8,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <exception>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -52,6 +53,22 @@ void to_caller_units(const Text& text, std::vector<std::size_t*>& offsets);
 /// the original object so that the characters are exactly the caller's.
 py::object slice(const Text& text, std::size_t start, std::size_t end);
 
+/// The one UTF-8 decoder of the bindings: a str from UTF-8 the core produced. Input given as
+/// bytes may be invalid UTF-8, so by default bad bytes become U+FFFD instead of raising;
+/// `errors` is a Python error handler name ("surrogatepass" where the core re-encodes the
+/// lone surrogates of a str).
+py::str to_str(std::string_view utf8, const char* errors = "replace");
+
+/// Checks that `type` is a tuple subclass (the NamedTuple a wrapper passes for its records), or
+/// raises TypeError "<function>: <argument> must be a tuple subclass".
+void check_record_type(py::handle type, const char* function, const char* argument);
+
+/// The one record builder: an instance of the tuple subclass `type` (checked by
+/// check_record_type) holding `items`, allocated directly (what tuple.__new__(type, items) does,
+/// without the intermediate tuples). The items must be atoms (str, bytes, int, bool, None): the
+/// record is not tracked by the cycle collector.
+py::object new_record(py::handle type, std::initializer_list<py::object> items);
+
 /// Stores `value` in slot i of a list made with py::list(n) (whose slots hold NULL until set),
 /// handing over its reference: how the batch entry points fill their result lists.
 inline void set_item(py::list& list, std::size_t i, py::object value) {
@@ -71,21 +88,8 @@ equiv::Options equiv_options(py::handle rel_tol, py::handle abs_tol, py::handle 
 grade::Options grade_options(py::handle last_number, py::handle rel_tol, py::handle abs_tol,
                              py::handle float_rounding, const char* function);
 
-/// Runs f(i) for i in [0, n) on `threads` threads with the GIL released, in chunks; between
-/// chunks the GIL is taken back to let Ctrl-C through (PyErr_CheckSignals).
-template <typename F>
-void run_released(std::size_t n, unsigned threads, F&& f) {
-  constexpr std::size_t kChunk = 16384;
-  for (std::size_t begin = 0; begin < n; begin += kChunk) {
-    const std::size_t end = std::min(n, begin + kChunk);
-    {
-      py::gil_scoped_release release;
-      parallel_for(end - begin, threads, [&](std::size_t k) { f(begin + k); });
-    }
-    if (PyErr_CheckSignals() != 0) throw py::error_already_set();
-  }
-}
-
+/// The one batch runner of the bindings (every *_many entry point and Expr.evaluate).
+///
 /// Runs work(begin, end) over blocks [begin, end) covering [0, n) on `threads` threads with the
 /// GIL released, and emit(i)
 /// (which builds Python objects) on the calling thread with the GIL held, in order of i, while

@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <exception>
 #include <string_view>
+#include <thread>
 
 #include "rapidgrade/distance.hpp"
 #include "rapidgrade/parallel.hpp"
@@ -445,6 +447,50 @@ void score_batch(const BatchInput& input, unsigned threads, BatchResult& total) 
       total.transitions[t].fixed += r.transitions[t].fixed;
     }
   }
+}
+
+void score_chunks(const BatchInput& settings, ChunkSource& source, unsigned threads, BatchResult& total) {
+  BatchInput buffers[2] = {settings, settings};
+  if (threads <= 1) {
+    for (;;) {
+      buffers[0].clear_records();
+      if (!source.next_chunk(buffers[0])) break;
+      source.blocking([&]() { score_batch(buffers[0], 1, total); });
+    }
+  } else {
+    std::thread scorer;
+    std::exception_ptr error;
+    struct Joiner {  // on every way out, so that the scorer never outlives what it reads
+      std::thread& thread;
+      ~Joiner() {
+        if (thread.joinable()) thread.join();
+      }
+    } joiner{scorer};
+    auto wait = [&]() {
+      if (scorer.joinable()) source.blocking([&]() { scorer.join(); });
+      if (error) std::rethrow_exception(error);
+    };
+    int current = 0;
+    for (;;) {
+      // Read into one buffer while the other is scored; a buffer is refilled only after the
+      // scoring of its previous chunk was joined.
+      buffers[current].clear_records();
+      const bool more = source.next_chunk(buffers[current]);
+      wait();
+      if (!more) break;
+      const BatchInput* chunk = &buffers[current];
+      scorer = std::thread([chunk, threads, &total, &error]() {
+        try {
+          score_batch(*chunk, threads - 1, total);
+        } catch (...) {
+          error = std::current_exception();
+        }
+      });
+      current ^= 1;
+    }
+  }
+  total.stages.resize(settings.n_stages);
+  total.transitions.resize(settings.transitions.size());
 }
 
 }  // namespace rapidgrade::absa

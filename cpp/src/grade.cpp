@@ -1,5 +1,6 @@
 #include "rapidgrade/grade.hpp"
 
+#include "rapidgrade/common.hpp"
 #include "rapidgrade/normalize.hpp"
 #include "rapidgrade/scan.hpp"
 
@@ -91,24 +92,44 @@ normalize::Options answer_normalization() noexcept {
 
 }  // namespace
 
+const expr::Ast* Answer::tree() {
+  if (!parsed_) {
+    parsed_ = true;
+    try {
+      if (normalized_.percent) {
+        std::string with_sign = normalized_.text;
+        with_sign += "\\%";
+        tree_ = expr::parse(with_sign);
+      } else {
+        tree_ = expr::parse(normalized_.text);
+      }
+    } catch (const ParseError&) {
+      tree_.reset();
+    } catch (const LimitError&) {
+      tree_.reset();
+    }
+  }
+  return tree_ ? &*tree_ : nullptr;
+}
+
 PreparedGold prepare_gold(std::string_view gold) {
   PreparedGold prepared;
   const std::string_view raw = unwrap_answer(gold);
   prepared.raw = std::string(raw);
-  prepared.normalized = normalize::normalize(raw, answer_normalization());
+  prepared.answer = Answer(normalize::normalize(raw, answer_normalization()));
   return prepared;
 }
 
 FastVerdict grade(std::string_view gold, std::string_view response, const Options& options) {
-  return grade(prepare_gold(gold), response, options);
+  PreparedGold prepared = prepare_gold(gold);
+  return grade(prepared, response, options);
 }
 
-FastVerdict grade(const PreparedGold& gold, std::string_view response, const Options& options) {
+FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& options) {
   FastVerdict v;
   v.gold_raw = gold.raw;
-  const normalize::Normalized& g = gold.normalized;
-  v.gold = g.text;
-  const normalize::Options norm = answer_normalization();
+  const std::string& g = gold.answer.text();
+  v.gold = g;
   const auto found = extract::extract_answer(response, extract::Method::kAuto);
   if (!found) {
     v.tri = equiv::Tri::False;
@@ -118,44 +139,54 @@ FastVerdict grade(const PreparedGold& gold, std::string_view response, const Opt
   v.found = true;
   v.method = found->method;
   v.answer = extract::answer_text(response, *found);
+  Answer pred(normalize::normalize(unwrap_answer(v.answer), answer_normalization()));
+  v.normalized = pred.text();
   if (found->method == extract::Method::kLastNumber && !options.last_number) {
     v.tri = equiv::Tri::False;
     v.reason = Reason::kOnlyLastNumber;
     return v;
   }
-  const normalize::Normalized p = normalize::normalize(unwrap_answer(v.answer), norm);
-  if (g.text.empty()) {
+  const std::string& p = pred.text();
+  if (g.empty()) {
     v.reason = Reason::kEmptyGold;  // nothing to compare with: leave it to the fallback
     return v;
   }
-  if (p.text.empty()) {
+  if (p.empty()) {
     v.tri = equiv::Tri::False;
     v.reason = Reason::kEmptyAnswer;
     return v;
   }
-  if (g.text == p.text) {
+  if (g == p) {
     v.tri = equiv::Tri::True;
     v.reason = Reason::kSameAfterNormalization;
     return v;
   }
-  if (const char letter = choice_letter(g.text)) {
-    const char answer = choice_letter(p.text);
+  if (const char letter = choice_letter(g)) {
+    const char answer = choice_letter(p);
     if (answer != 0) {
       v.tri = answer == letter ? equiv::Tri::True : equiv::Tri::False;
       v.reason = answer == letter ? Reason::kChoiceMatches : Reason::kChoiceDiffers;
       return v;
     }
   }
-  // The percent sign was removed by normalization; equiv knows the percent rules.
-  std::string gold_expr = g.text;
-  std::string pred_expr = p.text;
-  if (g.percent) gold_expr += "\\%";
-  if (p.percent) pred_expr += "\\%";
-  v.tri = equiv::equivalent(gold_expr, pred_expr, options.equiv);
+  // Tree against tree: the gold's was parsed once for all its responses.
+  const expr::Ast* gold_tree = gold.answer.tree();
+  const expr::Ast* pred_tree = gold_tree != nullptr ? pred.tree() : nullptr;
+  v.tri = gold_tree != nullptr && pred_tree != nullptr ? equiv::equivalent(*gold_tree, *pred_tree, options.equiv)
+                                                       : equiv::Tri::Unknown;
   v.reason = v.tri == equiv::Tri::True    ? Reason::kEquivalent
              : v.tri == equiv::Tri::False ? Reason::kNotEquivalent
                                           : Reason::kUndecided;
   return v;
+}
+
+void grade_span(const std::string_view* golds, const std::string_view* responses, std::size_t n,
+                const Options& options, FastVerdict* out) {
+  PreparedGold gold;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i == 0 || golds[i] != golds[i - 1]) gold = prepare_gold(golds[i]);
+    out[i] = grade(gold, responses[i], options);
+  }
 }
 
 }  // namespace rapidgrade::grade

@@ -47,7 +47,7 @@ Limits: at most 1 MiB of text (:class:`~rapidgrade.LimitError`) and 256 levels o
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from rapidgrade import _core
 from rapidgrade._core import Expr
@@ -76,3 +76,21 @@ def parse_expr(text: str | bytes, *, syntax: Syntax = "auto") -> Expr:
         ValueError: unknown *syntax*.
     """
     return _core.parse_expr(text, syntax=syntax)
+
+
+def _to_sympy(self: Expr) -> Any:
+    r"""An equivalent SymPy object, built from :meth:`Expr.tree` (imports SymPy on first use).
+
+    >>> parse_expr(r"\frac{1}{2}x^2").to_sympy()
+    x**2/2
+    """
+    from rapidgrade._sympy import tree_to_sympy
+
+    return tree_to_sympy(self.tree())
+
+
+# Expr.to_sympy lives here, not in the compiled core: the core never imports the package. The
+# method is attached when rapidgrade.expr is imported, which importing rapidgrade (and so
+# rapidgrade._core) always does first.
+_to_sympy.__name__ = _to_sympy.__qualname__ = "to_sympy"
+setattr(Expr, "to_sympy", _to_sympy)  # noqa: B010 (mypy refuses assigning to a method)

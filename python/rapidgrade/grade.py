@@ -49,15 +49,15 @@ def grade_many(
     responses: Sequence[Any],
     *,
     config: GradeConfig | None = None,
-    threads: int | None = None,
-    workers: int | None = None,
-    progress: bool = False,
     timeout: float | None | Unset = UNSET,
     fallback: bool | Unset = UNSET,
     last_number: bool | Unset = UNSET,
     rel_tol: float | Unset = UNSET,
     abs_tol: float | Unset = UNSET,
     float_rounding: int | None | Unset = UNSET,
+    threads: int | None = None,
+    workers: int | None = None,
+    progress: bool = False,
 ) -> GradeResults:
     r"""Grade ``responses[i]`` against ``golds[i]`` for every i; results in input order.
 
@@ -122,13 +122,14 @@ def grade_many(
         columns = _fast_columns(valid_golds, valid_responses, bar, cfg, threads)
     if bar is not None:
         bar.close()
-    tri_codes, g_norm, g_raw, ext, meth, why = columns
+    tri_codes, g_norm, g_raw, ext, meth, why, p_norm = columns
 
     tri_array = np.frombuffer(tri_codes, dtype=np.int8)
     decided = np.zeros(n, dtype=np.int8)  # indices into DECIDERS; 0 is "fast"
+    normalized: list[str | None]
     if all_str:
         correct = tri_array == _TRUE
-        gold_out, gold_raw, extracted, method, reason = g_norm, g_raw, ext, meth, why
+        gold_out, gold_raw, extracted, method, reason, normalized = g_norm, g_raw, ext, meth, why, p_norm
         undecided = np.flatnonzero(tri_array == _UNKNOWN).tolist()
     else:
         correct = np.zeros(n, dtype=bool)
@@ -137,6 +138,7 @@ def grade_many(
         extracted = [None] * n
         method = [None] * n
         reason = [""] * n
+        normalized = [None] * n
         for i, (shown_gold, message) in errors.items():
             decided[i] = _DECIDER_CODE["error"]
             gold_out[i] = shown_gold
@@ -144,6 +146,7 @@ def grade_many(
         for k, i in enumerate(valid):
             correct[i] = tri_codes[k] == _TRUE
             gold_out[i], gold_raw[i], extracted[i], method[i], reason[i] = g_norm[k], g_raw[k], ext[k], meth[k], why[k]
+            normalized[i] = p_norm[k]
         undecided = [valid[k] for k in np.flatnonzero(tri_array == _UNKNOWN).tolist()]
 
     if cfg.fallback and undecided:
@@ -170,10 +173,12 @@ def grade_many(
             correct[i] = ok
             decided[i] = _DECIDER_CODE[by]
             reason[i] = why_fb
-    return GradeResults._from_codes(correct, decided, gold_out, extracted, method, reason)
+    return GradeResults._from_codes(correct, decided, gold_out, extracted, method, reason, normalized)
 
 
-_Columns = tuple[bytearray, list[str], list["str | None"], list["str | None"], list["str | None"], list[str]]
+_Columns = tuple[
+    bytearray, list[str], list["str | None"], list["str | None"], list["str | None"], list[str], list["str | None"]
+]
 
 
 def _fast_columns(
@@ -185,7 +190,7 @@ def _fast_columns(
 ) -> _Columns:
     """The C++ fast path over every pair, in chunks (for the progress bar): (tri codes, one byte
     per pair; normalized golds; unwrapped golds of the undecided pairs; extracted answers;
-    methods; reasons). Raises TypeError when an input is not a str."""
+    methods; reasons; normalized extracted answers). Raises TypeError when an input is not a str."""
     n = len(golds)
     parts: list[_Columns] = []
     for begin in range(0, max(n, 1), _CHUNK):
@@ -206,7 +211,7 @@ def _fast_columns(
             bar.update(end - begin)
     if len(parts) == 1:
         return parts[0]
-    out: _Columns = (bytearray(), [], [], [], [], [])
+    out: _Columns = (bytearray(), [], [], [], [], [], [])
     for part in parts:
         for column, piece in zip(out, part):
             column.extend(piece)  # type: ignore[attr-defined]

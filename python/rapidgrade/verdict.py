@@ -79,7 +79,7 @@ class GradeResults(Sequence[Verdict]):
     Build one with :meth:`from_columns` or :meth:`from_verdicts`.
     """
 
-    __slots__ = ("_correct", "_decided_by", "_gold", "_extracted", "_method", "_reason")
+    __slots__ = ("_correct", "_decided_by", "_extracted", "_gold", "_method", "_normalized", "_reason")
 
     _correct: npt.NDArray[np.bool_]
     _decided_by: npt.NDArray[np.str_]
@@ -87,6 +87,7 @@ class GradeResults(Sequence[Verdict]):
     _extracted: list[str | None]
     _method: list[str | None]
     _reason: list[str]
+    _normalized: list[str | None]
 
     def __init__(self) -> None:
         self._correct = np.zeros(0, dtype=bool)
@@ -95,6 +96,7 @@ class GradeResults(Sequence[Verdict]):
         self._extracted = []
         self._method = []
         self._reason = []
+        self._normalized = []
         self._freeze()
 
     @classmethod
@@ -107,14 +109,17 @@ class GradeResults(Sequence[Verdict]):
         extracted: Sequence[str | None],
         method: Sequence[str | None],
         reason: Sequence[str],
+        normalized: Sequence[str | None] | None = None,
     ) -> GradeResults:
-        """Build from one sequence per field (all of the same length).
+        """Build from one sequence per field (all of the same length); *normalized* (the
+        :attr:`normalized` column) defaults to ``None`` for every row.
 
         Raises ``ValueError`` when lengths differ or a ``decided_by`` value is unknown.
         """
         correct_array = np.array(correct, dtype=bool).reshape(-1)
         decided_raw = np.asarray(decided_by, dtype=str).reshape(-1)
-        columns = (list(gold), list(extracted), list(method), list(reason))
+        normalized_list: list[str | None] = [None] * len(correct_array) if normalized is None else list(normalized)
+        columns = (list(gold), list(extracted), list(method), list(reason), normalized_list)
         lengths = {len(correct_array), len(decided_raw), *(len(c) for c in columns)}
         if len(lengths) != 1:
             raise ValueError("GradeResults.from_columns: columns have different lengths")
@@ -126,7 +131,7 @@ class GradeResults(Sequence[Verdict]):
         results = cls.__new__(cls)
         results._correct = correct_array
         results._decided_by = decided_raw.astype(_DECIDED_BY_DTYPE)
-        results._gold, results._extracted, results._method, results._reason = columns
+        results._gold, results._extracted, results._method, results._reason, results._normalized = columns
         results._freeze()
         return results
 
@@ -139,6 +144,7 @@ class GradeResults(Sequence[Verdict]):
         extracted: list[str | None],
         method: list[str | None],
         reason: list[str],
+        normalized: list[str | None],
     ) -> GradeResults:
         """Internal constructor for the grader, which owns the lists it passes and encodes
         ``decided_by`` as indices into :data:`DECIDERS`: no copies, no validation pass."""
@@ -146,6 +152,7 @@ class GradeResults(Sequence[Verdict]):
         results._correct = correct
         results._decided_by = _DECIDER_ARRAY[decided_codes]
         results._gold, results._extracted, results._method, results._reason = gold, extracted, method, reason
+        results._normalized = normalized
         results._freeze()
         return results
 
@@ -186,6 +193,7 @@ class GradeResults(Sequence[Verdict]):
                 extracted=self._extracted[index],
                 method=self._method[index],
                 reason=self._reason[index],
+                normalized=self._normalized[index],
             )
         i = range(len(self))[index]  # normalizes negatives, raises IndexError when out of range
         return Verdict(
@@ -253,6 +261,14 @@ class GradeResults(Sequence[Verdict]):
     def reason(self) -> list[str]:
         """``reason`` of every verdict (a copy)."""
         return list(self._reason)
+
+    @property
+    def normalized(self) -> list[str | None]:
+        """The extracted answer of every verdict as the grader compared it (unwrapped and
+        normalized; ``None`` where no answer was found), a copy: the key to group answers by
+        (majority vote) with the grader's own reading. Not a :class:`Verdict` field: results
+        built without it (:meth:`from_verdicts`) hold ``None``."""
+        return list(self._normalized)
 
     @property
     def accuracy(self) -> float:

@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 import rapidgrade
 
 ROWS = [
@@ -113,3 +112,51 @@ def test_grade_many_past_one_core_call() -> None:
     assert len(many) == 72_000
     assert many.correct.tolist() == once.correct.tolist() * 90
     assert many.extracted == once.extracted * 90 and many.reason == once.reason * 90
+
+
+def test_ctrl_c_stops_expr_evaluate() -> None:
+    # Expr.evaluate runs on the same batch runner as the *_many entry points, so a long
+    # evaluation is interruptible too (it was not: its threads ran to the end).
+    script = textwrap.dedent(
+        """
+        import _thread, threading, time
+        import numpy as np
+        import rapidgrade
+        e = rapidgrade.parse_expr("sin(x)**2 + cos(x)**2 + exp(sin(x)) * log(x + 2) + sqrt(x + 1)")
+        x = np.linspace(0.0, 1.0, 4_000_000)
+        e.evaluate(x=x[:1000])
+        start = time.perf_counter()
+        for _ in range(3):
+            e.evaluate(x=x)
+        per_call = (time.perf_counter() - start) / 3
+        reps = max(1, int(8.0 / per_call))
+        threading.Timer(0.3, _thread.interrupt_main).start()
+        start = time.perf_counter()
+        try:
+            # one call over reps copies of x: several seconds in one evaluate
+            e.evaluate(x=np.tile(x, reps))
+            print("finished", round(time.perf_counter() - start, 2))
+        except KeyboardInterrupt:
+            print("interrupted", round(time.perf_counter() - start, 2))
+        print(e.evaluate(x=0.0))
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
+    lines = out.stdout.split()
+    assert lines[0] == "interrupted", out.stdout + out.stderr
+    assert float(lines[1]) < 5.0
+    assert abs(float(lines[2]) - (1.0 + 0.6931471805599453 + 1.0)) < 1e-9
+
+
+def test_normalized_column_is_the_graders_reading() -> None:
+    batch = rapidgrade.grade_many(GOLDS, RESPONSES, threads=2, fallback=False)
+    normalized = batch.normalized
+    assert len(normalized) == len(batch)
+    for v, n in zip(batch, normalized):
+        assert (n is None) == (v.extracted is None)
+    # the prediction as compared: unwrapped and normalized with the grader's options (equations
+    # are kept whole), so two spellings of one answer share their key
+    r = rapidgrade.grade_many(["2", "x=1", "5"], [r"so $\boxed{\dfrac{4}{2}}$", r"\boxed{x = 1}", "no answer here"], fallback=False)
+    assert r.normalized == [r"\frac{4}{2}", "x=1", None]
+    assert r[1:].normalized == ["x=1", None]
+    assert r.normalized is not r._normalized  # a copy

@@ -7,7 +7,6 @@ import threading
 from pathlib import Path
 
 import pytest
-
 import rapidgrade
 from rapidgrade import GradeResults, Verdict, grade, grade_many
 
@@ -142,3 +141,29 @@ def test_threads_give_the_same_results() -> None:
     assert len(outputs) == 4
     for out in outputs:
         assert list(out) == list(expected)
+
+
+def test_typed_answers_keep_the_percent_reading() -> None:
+    # normalization removes the percent sign and keeps it as a flag; the tree equivalence sees
+    # is parsed with the sign where it was written (p% is p/100 or p; the sign binds to the
+    # last factor, as in the text)
+    for gold, response, expected in [
+        (r"50\%", r"\boxed{0.5}", True),
+        (r"50\%", r"\boxed{50}", True),
+        ("0.5", r"\boxed{50\%}", True),
+        (r"50\%", r"\boxed{0.6}", False),
+        (r"\frac{1}{2}\%", r"\boxed{0.005}", True),
+    ]:
+        v = grade(gold, response, fallback=False)
+        assert (v.correct, v.decided_by) == (expected, "fast"), (gold, response, v)
+
+
+def test_prepared_gold_is_reused_across_its_responses() -> None:
+    # n samples of one problem: the gold is prepared (and its tree parsed) once; a gold that
+    # does not parse leaves every pair undecided, a prediction that does not parse too
+    golds = [r"\frac{1}{2}"] * 3 + [r"\frac{1}{"] * 2
+    responses = [r"\boxed{0.5}", r"\boxed{2/4}", r"\boxed{1/(}", r"\boxed{0.5}", r"\boxed{\frac{1}{2}}"]
+    got = grade_many(golds, responses, fallback=False, threads=1)
+    undecided = "undecided by the fast path"
+    assert got.reason == ["equivalent", "equivalent", undecided, undecided, undecided]
+    assert list(got) == [grade(g, r, fallback=False) for g, r in zip(golds, responses)]

@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -163,5 +164,29 @@ struct BatchResult {
 /// valid keys; exact when matched == |gold| == |stage|. Runs on `threads` threads; O(total
 /// tuples * log(tuples per record)). Requires well-formed `groups` (the bindings build them).
 void score_batch(const BatchInput& input, unsigned threads, BatchResult& total);
+
+/// Where score_chunks() reads its records from. Both members are called on the calling thread
+/// of score_chunks() only.
+class ChunkSource {
+ public:
+  virtual ~ChunkSource() = default;
+  /// Appends the rows and groups of the next chunk of records to `buffer` (whose records were
+  /// cleared, and which keeps the settings given to score_chunks); false when none is left.
+  /// The rows must stay valid until next_chunk is called again with the same buffer or
+  /// score_chunks returns.
+  virtual bool next_chunk(BatchInput& buffer) = 0;
+  /// Runs `wait`, which scores or waits for the scoring thread (the bindings let other
+  /// Python threads run meanwhile).
+  virtual void blocking(const std::function<void()>& wait) { wait(); }
+};
+
+/// Scores every record `source` gives, chunk by chunk, into `total`; `settings` holds
+/// everything but the records (stages, transitions, repair, default, allowlist). With
+/// threads <= 1 each chunk is scored as soon as it is read, while its data is still in cache;
+/// with threads >= 2 each chunk is scored on a background thread (with threads - 1 scoring
+/// threads) while the next one is read, in two buffers, so memory stays bounded by two chunks.
+/// An exception of the source or of the scorer ends the run (after the scoring thread is
+/// joined) and propagates.
+void score_chunks(const BatchInput& settings, ChunkSource& source, unsigned threads, BatchResult& total);
 
 }  // namespace rapidgrade::absa

@@ -7,7 +7,9 @@
 // refused. It returns UNKNOWN whenever equiv does; the caller then asks SymPy / math-verify.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -49,13 +51,36 @@ struct FastVerdict {
   bool found = false;         // an answer was extracted
   extract::Method method = extract::Method::kAuto;
   std::string answer;         // the extracted answer as written (what the fallback receives)
+  std::string normalized;     // the extracted answer, unwrapped and normalized ("" when none)
 };
 
-/// A gold answer made ready for grading: unwrapped and normalized once, then compared with
-/// any number of responses (n samples of one problem share their gold).
+/// A normalized answer as the grading stages hand it on: its text, whether normalization
+/// removed a percent sign, and its expression tree, parsed on first need and kept.
+class Answer {
+ public:
+  Answer() = default;
+  explicit Answer(normalize::Normalized normalized) : normalized_(std::move(normalized)) {}
+
+  const std::string& text() const noexcept { return normalized_.text; }
+  bool percent() const noexcept { return normalized_.percent; }
+  /// The tree (auto syntax), or nullptr when the answer does not parse (or exceeds a limit).
+  /// The percent sign goes back to the parser, which decides what it applies to: "5+3" with
+  /// the flag reads 5 + 3%, "\frac{1}{2}" reads (1/2)%, as they were written.
+  const expr::Ast* tree();
+
+ private:
+  normalize::Normalized normalized_;
+  std::optional<expr::Ast> tree_;
+  bool parsed_ = false;
+};
+
+/// A gold answer made ready for grading (as RapidFuzz's CachedLevenshtein prepares its first
+/// string): unwrapped and normalized once, its tree parsed at most once, then compared with
+/// any number of responses (n samples of one problem share their gold). Not to be shared by
+/// threads (the tree is parsed on first use).
 struct PreparedGold {
   std::string raw;  // unwrapped (what the fallback receives)
-  normalize::Normalized normalized;
+  Answer answer;
 };
 
 /// Unwraps and normalizes a gold answer (UTF-8).
@@ -66,8 +91,15 @@ PreparedGold prepare_gold(std::string_view gold);
 /// except std::bad_alloc.
 FastVerdict grade(std::string_view gold, std::string_view response, const Options& options = {});
 
-/// grade() with a gold prepared by prepare_gold(): the same verdict.
-FastVerdict grade(const PreparedGold& gold, std::string_view response, const Options& options = {});
+/// grade() with a gold prepared by prepare_gold(): the same verdict; parses the gold's tree on
+/// first need and keeps it for the next response.
+FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& options = {});
+
+/// Grades the pairs (golds[k], responses[k]) for k in [0, n) into out[k]: the batch form of
+/// grade(). A gold equal to the one before it is prepared once (unwrapped, normalized,
+/// parsed), so n consecutive samples of one problem cost one preparation.
+void grade_span(const std::string_view* golds, const std::string_view* responses, std::size_t n,
+                const Options& options, FastVerdict* out);
 
 /// `s` without surrounding whitespace and one pair of math delimiters ($...$, $$...$$, \(...\),
 /// \[...\]) or a whole-string \boxed{...}: "$x^2$" -> "x^2".
