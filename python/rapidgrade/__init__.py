@@ -28,8 +28,6 @@ from rapidgrade.scan import Span, find_boxed, find_boxed_many, find_math_spans
 from rapidgrade.verdict import GradeResults, Verdict
 
 if TYPE_CHECKING:
-    from rapidgrade.metrics import Metrics
-    from rapidgrade.score import score_file
     from rapidgrade.compat import (
         ExprExtractionConfig,
         LatexExtractionConfig,
@@ -39,6 +37,8 @@ if TYPE_CHECKING:
         parse,
         verify,
     )
+    from rapidgrade.metrics import Metrics
+    from rapidgrade.score import score_file
 
 # The math-verify compatible API imports SymPy and math-verify (about half a second), so it is
 # loaded on first use rather than by ``import rapidgrade``.

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["GROUP_KEYS", "DECIDERS", "Metrics", "MetricsAccumulator", "pass_at_k"]
+__all__ = ["DECIDERS", "GROUP_KEYS", "Metrics", "MetricsAccumulator", "pass_at_k"]
 
 #: Row fields that, when present, give a per-group breakdown.
 GROUP_KEYS = ("type", "subject", "level")

@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Collection, Mapping, Sequence
-from typing import Any
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from rapidgrade.metrics import Metrics

@@ -28,14 +28,22 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-from rapidgrade._io import FORMATS, InputRow, UsageError, count_progress_total, dump_json_line, iter_rows, load_json_line
+from rapidgrade._io import (
+    FORMATS,
+    InputRow,
+    UsageError,
+    count_progress_total,
+    dump_json_line,
+    iter_rows,
+    load_json_line,
+)
 from rapidgrade.report import render_page
 from rapidgrade.tasks._base import Registry, Task, TaskRun
 
 if TYPE_CHECKING:
     from rapidgrade.metrics import Metrics
 
-__all__ = ["DEMO_SET", "UsageError", "demo_set_path", "resolve_task", "score_file"]
+__all__ = ["UsageError", "resolve_task", "score_file"]
 
 STATE_FILE = ".rapidgrade-state.json"
 

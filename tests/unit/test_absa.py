@@ -766,6 +766,7 @@ def test_python_dash_m(tmp_path: Path) -> None:
         text=True,
         env=env,
         timeout=60,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     assert "RuntimeWarning" not in proc.stderr

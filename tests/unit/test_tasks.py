@@ -21,8 +21,15 @@ import rapidgrade
 from rapidgrade.__main__ import main as cli_main
 from rapidgrade._io import InputRow, UsageError
 from rapidgrade.score import score_file
-from rapidgrade.tasks import BUILTIN_TASKS, Registry, Task, TaskRun, error_record, get_task, task_names
-
+from rapidgrade.tasks import (
+    BUILTIN_TASKS,
+    Registry,
+    Task,
+    TaskRun,
+    error_record,
+    get_task,
+    task_names,
+)
 
 # ---------------------------------------------------------------------------------------------
 # a toy task: the length of a text field, written only against the protocol
@@ -329,3 +336,26 @@ def test_math_chunks_do_not_change_outputs(tmp_path: Path) -> None:
     assert got[0]["correct"] == [] and got[0]["n_correct"] == 0 and got[0]["majority_correct"] is False
     assert got[1]["input_correct"] == "kept" and got[1]["majority_answer"] == "2" and got[1]["n_correct"] == 2
     assert got[2]["decided_by"] == "error" and got[3]["correct"] is True
+
+
+def test_majority_vote_groups_by_the_graders_normalized_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The vote uses grade_many's normalized column as it is (not a second normalization with
+    # other options): answers the grader read alike are one answer, whatever their text.
+    from rapidgrade.tasks import math as math_task
+    from rapidgrade.verdict import GradeResults
+
+    results = GradeResults.from_columns(
+        correct=[False, True, True, False],
+        decided_by=["fast"] * 4,
+        gold=["1/2"] * 4,
+        extracted=["0.4", "\\frac{1}{2}", "0.5", "0.4"],
+        method=["boxed"] * 4,
+        reason=[""] * 4,
+        normalized=["0.4", "1/2", "1/2", None],
+    )
+    monkeypatch.setattr(math_task, "grade_many", lambda golds, responses, **kw: results)
+    run = math_task.TASK.start(math_task.TASK.configure())
+    row = InputRow("x.jsonl", 1, {"gold": "1/2", "response": ["a", "b", "c", "d"]})
+    (out,) = run.grade([row])
+    assert out["majority_answer"] == "\\frac{1}{2}" and out["majority_correct"] is True
+    assert out["n_correct"] == 2 and out["extracted"] == ["0.4", "\\frac{1}{2}", "0.5", "0.4"]

@@ -16,6 +16,15 @@ the task).
 
 from __future__ import annotations
 
-from rapidgrade.tasks._base import BUILTIN_TASKS, Registry, Task, TaskMetrics, TaskRun, error_record, get_task, task_names
+from rapidgrade.tasks._base import (
+    BUILTIN_TASKS,
+    Registry,
+    Task,
+    TaskMetrics,
+    TaskRun,
+    error_record,
+    get_task,
+    task_names,
+)
 
 __all__ = ["BUILTIN_TASKS", "Registry", "Task", "TaskMetrics", "TaskRun", "absa", "error_record", "get_task", "math", "task_names"]

@@ -4,7 +4,10 @@ Each row holds a gold answer (``gold_key``, a string or a number) and a response
 (``response_key``): a string, or a list of strings (samples of one problem). Every sample is
 graded with :func:`rapidgrade.grade.grade_many`; the evaluated record adds ``correct``,
 ``extracted``, ``decided_by``, ``reason`` and ``method`` (lists of those for a list of samples,
-plus ``n_correct``, ``majority_answer`` and ``majority_correct``). A row's own fields of those
+plus ``n_correct``, ``majority_answer`` and ``majority_correct``: the samples' answers are grouped
+by the normalized form the grader compared, as ``grade_many`` returns it in
+:attr:`~rapidgrade.verdict.GradeResults.normalized`, and the first answer to reach the top count
+wins). A row's own fields of those
 names are kept as ``input_<name>``. A row that cannot be graded gets ``decided_by="error"`` and
 a reason naming its line.
 
@@ -19,7 +22,7 @@ import dataclasses
 import functools
 import hashlib
 import html
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -29,7 +32,6 @@ from rapidgrade._io import InputRow, UsageError
 from rapidgrade.config import GradeConfig
 from rapidgrade.grade import grade_many
 from rapidgrade.metrics import Metrics, MetricsAccumulator
-from rapidgrade.normalize import normalize_latex
 from rapidgrade.report import bar_chart, cards_html, fmt_number, table_html
 from rapidgrade.tasks._base import error_record
 from rapidgrade.verdict import GradeResults
@@ -46,6 +48,9 @@ def demo_set_path() -> Path:
     return Path(str(resources.files("rapidgrade") / "data" / DEMO_SET))
 
 
+_DEFAULT_GRADE = GradeConfig()
+
+
 @dataclass(frozen=True, slots=True)
 class MathConfig:
     """Options of the math task: which fields hold what, how to run, and the grading options
@@ -57,7 +62,7 @@ class MathConfig:
     reference_key: str | None = None
     threads: int | None = None
     workers: int | None = None
-    grade: GradeConfig = GradeConfig()
+    grade: GradeConfig = _DEFAULT_GRADE
 
 
 @dataclass(slots=True)
@@ -119,25 +124,27 @@ class _Columns:
     reason: list[str]
     method: list[str | None]
     gold: list[str]
-    vote_key: Callable[[int], str | None]
+    #: The key a sample's answer is grouped by in the majority vote: the extracted answer as
+    #: the grader compared it (unwrapped and normalized with the job's grading options), as
+    #: grade_many returns it, not normalized a second time with other options.
+    vote_key: list[str | None]
 
     @classmethod
     def of(cls, results: GradeResults) -> _Columns:
-        extracted = results.extracted
         return cls(
             correct=results.correct.tolist(),
-            extracted=extracted,
+            extracted=results.extracted,
             decided_by=results.decided_by.tolist(),
             reason=results.reason,
             method=results.method,
             gold=results.gold,
-            vote_key=_vote_keys(results, extracted),
+            vote_key=results.normalized,
         )
 
     @classmethod
     def empty(cls) -> _Columns:
         """The columns of a chunk with no sample to grade."""
-        return cls([], [], [], [], [], [], lambda i: None)
+        return cls([], [], [], [], [], [], [])
 
     def verdict(self, first: int, offset: int) -> dict[str, Any]:
         """The verdict of sample ``first + offset`` as a record (for the report's notable rows)."""
@@ -149,20 +156,6 @@ class _Columns:
             "reason": self.reason[i],
             "gold": self.gold[i],
         }
-
-
-def _vote_keys(results: GradeResults, extracted: list[str | None]) -> Callable[[int], str | None]:
-    """The key a sample's answer is grouped by in the majority vote: its normalized form.
-
-    Computed on demand (only rows with a list of samples vote). When ``grade_many`` returns
-    the normalized prediction as a column, this becomes ``return results.normalized.__getitem__``.
-    """
-
-    def key(i: int) -> str | None:
-        answer = extracted[i]
-        return None if answer is None else str(normalize_latex(answer))
-
-    return key
 
 
 def _finish_row(pending: _Pending, columns: _Columns) -> tuple[dict[str, Any], bool | None]:
@@ -190,8 +183,9 @@ def _finish_row(pending: _Pending, columns: _Columns) -> tuple[dict[str, Any], b
         out[key] = values
     out["n_correct"] = correct.count(True)
     votes: dict[str, list[int]] = {}
+    vote_key = columns.vote_key
     for i in range(first, end):
-        answer = columns.vote_key(i)
+        answer = vote_key[i]
         if answer is not None:
             votes.setdefault(answer, []).append(i)
     majority_correct: bool | None = None
