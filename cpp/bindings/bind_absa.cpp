@@ -1,8 +1,8 @@
 // Bindings of rapidgrade::absa. Strings are read in place (1, 2 or 4 bytes per code point);
 // strings with cased non-ASCII letters are lower-cased with Python's str.lower() first (see the
-// note on case folding in absa.hpp), once per string. The batch scorer walks the records with
-// the GIL held (type checks, field lookups: conversion only); the core (absa::score_chunks)
-// scores them, on its own thread when asked, with the GIL released.
+// note on case folding in absa.hpp), once per string. The record schema and the scoring pipeline
+// are the core's (absa_records.hpp, absa::score_chunks): the binding gives them a view of the
+// Python objects (PyDoc, read with the GIL held) and releases the GIL while the core scores.
 #include <pybind11/pybind11.h>
 
 #include <algorithm>
@@ -14,6 +14,7 @@
 
 #include "convert.hpp"
 #include "rapidgrade/absa.hpp"
+#include "rapidgrade/absa_records.hpp"
 
 namespace rapidgrade::bindings {
 namespace {
@@ -114,25 +115,6 @@ struct Keys {
           aspect_ref = interned("aspect_ref"), term = interned("term"), polarity = interned("polarity");
 };
 
-// Where a field sits, e.g. "stages.final[2]" or "gold[0].opinion_term"; spelled out only when
-// there is something to report, since building the string for every tuple would be wasteful.
-struct Where {
-  const std::string* list = nullptr;  // nullptr: `name` alone
-  Py_ssize_t index = 0;
-  const char* suffix = "";
-  const char* name = "";
-
-  std::string str() const {
-    if (list == nullptr) return std::string(name) + suffix;
-    return *list + "[" + std::to_string(index) + "]" + suffix;
-  }
-  Where nested(const char* s) const {
-    Where w = *this;
-    w.suffix = s;
-    return w;
-  }
-};
-
 // Looks up `key` in dict `d`: the value (borrowed) or nullptr when missing.
 PyObject* lookup(PyObject* d, const py::str& key) {
   PyObject* v = PyDict_GetItemWithError(d, key.ptr());
@@ -140,71 +122,69 @@ PyObject* lookup(PyObject* d, const py::str& key) {
   return v;
 }
 
-// A string field: nullptr when missing or null; `reason` set when it is another type.
-PyObject* string_field(PyObject* d, const py::str& key, const Where& where, std::string& reason) {
-  PyObject* v = lookup(d, key);
-  if (v == nullptr || v == Py_None) return nullptr;
-  if (!PyUnicode_Check(v)) {
-    reason = where.str() + "." + key.cast<std::string>() + ": expected a string or null, got " + type_name(v);
-    return nullptr;
-  }
-  return v;
-}
+// Python objects as the document model of the core's record schema (absa_records.hpp): dicts,
+// lists and str read in place. Strings the rows point into are kept alive here until the rows
+// are scored (the records could change under us while the GIL is released).
+class PyDoc {
+ public:
+  using Value = PyObject*;  // borrowed; nullptr: missing
 
-// The gold aspect term of tuple `d` (borrowed str or nullptr for ""), with its strip bounds.
-struct GoldTerm {
-  PyObject* source = nullptr;
-  std::size_t begin = 0, end = 0;
+  explicit PyDoc(std::vector<py::str> stages = {}) : stages_(std::move(stages)) {}
+
+  bool missing(Value v) const noexcept { return v == nullptr; }
+  bool is_null(Value v) const noexcept { return v == Py_None; }
+  bool is_dict(Value v) const noexcept { return PyDict_Check(v); }
+  bool is_list(Value v) const noexcept { return PyList_Check(v); }
+  bool is_str(Value v) const noexcept { return PyUnicode_Check(v); }
+  std::string type_name(Value v) const { return Py_TYPE(v)->tp_name; }
+  Value get(Value d, absa::RecordField f) const { return lookup(d, key(f)); }
+  Value stage(Value d, std::size_t k) const { return lookup(d, stages_[k]); }
+  std::size_t size(Value list) const noexcept { return static_cast<std::size_t>(PyList_GET_SIZE(list)); }
+  Value item(Value list, std::size_t i) const noexcept { return PyList_GET_ITEM(list, static_cast<Py_ssize_t>(i)); }
+  CodePoints view(Value s) const { return view_of(s); }
+  CodePoints keep(Value s) { return hold(py::reinterpret_borrow<py::object>(s)); }
+  CodePoints keep_folded(Value s) { return hold(fold(s, lower_)); }
+  std::size_t mark() const noexcept { return keep_.size(); }
+  void rollback(std::size_t mark) { keep_.resize(mark); }
+  void clear() { keep_.clear(); }
+
+  const Keys keys;
+
+ private:
+  const py::str& key(absa::RecordField f) const {
+    switch (f) {
+      case absa::RecordField::kId: return keys.id;
+      case absa::RecordField::kGold: return keys.gold;
+      case absa::RecordField::kStages: return keys.stages;
+      case absa::RecordField::kAspectTerm: return keys.aspect_term;
+      case absa::RecordField::kOpinionTerm: return keys.opinion_term;
+      case absa::RecordField::kAspectRef: return keys.aspect_ref;
+      case absa::RecordField::kTerm: return keys.term;
+      case absa::RecordField::kPolarity: return keys.polarity;
+    }
+    return keys.id;
+  }
+
+  CodePoints hold(py::object s) {
+    const CodePoints v = view_of(s.ptr());
+    keep_.push_back(std::move(s));
+    return v;
+  }
+
+  std::vector<py::str> stages_;
+  py::object lower_ = str_lower();
+  std::vector<py::object> keep_;
 };
-
-GoldTerm gold_term(PyObject* d, const Keys& k, const Where& where, std::string& reason) {
-  GoldTerm out;
-  PyObject* aspect_term = string_field(d, k.aspect_term, where, reason);
-  if (!reason.empty()) return out;
-  PyObject* aspect_ref = string_field(d, k.aspect_ref, where, reason);
-  if (!reason.empty()) return out;
-  PyObject* term = string_field(d, k.term, where, reason);
-  if (!reason.empty()) return out;
-  PyObject* opinion_term = nullptr;
-  PyObject* opinion = lookup(d, k.opinion_term);
-  if (opinion != nullptr && opinion != Py_None) {
-    if (!PyDict_Check(opinion)) {
-      reason = where.str() + ".opinion_term: expected an object or null, got " + type_name(opinion);
-      return out;
-    }
-    opinion_term = string_field(opinion, k.term, where.nested(".opinion_term"), reason);
-    if (!reason.empty()) return out;
-  }
-  auto field = [](PyObject* s) {
-    absa::Field f;
-    if (s != nullptr) {
-      f.present = true;
-      f.text = view_of(s);
-    }
-    return f;
-  };
-  const absa::GoldTermSource which =
-      absa::select_gold_term(field(aspect_term), field(opinion_term), field(aspect_ref), field(term));
-  switch (which) {
-    case absa::GoldTermSource::kAspectTerm: out.source = aspect_term; break;
-    case absa::GoldTermSource::kOpinionTerm: out.source = opinion_term; break;
-    case absa::GoldTermSource::kAspectRef: out.source = aspect_ref; break;
-    case absa::GoldTermSource::kTerm: out.source = term; break;
-    case absa::GoldTermSource::kNone: return out;
-  }
-  std::tie(out.begin, out.end) = absa::strip_bounds(view_of(out.source));
-  return out;
-}
 
 py::str gold_aspect_term(const py::handle& row) {
   if (!PyDict_Check(row.ptr())) {
     throw py::type_error("gold_aspect_term: row must be a dict, not " + type_name(row.ptr()));
   }
-  const Keys keys;
+  PyDoc doc;
   std::string reason;
-  Where where;
+  absa::detail::Where where;
   where.name = "row";
-  const GoldTerm t = gold_term(row.ptr(), keys, where, reason);
+  const absa::GoldTerm<PyDoc> t = absa::gold_term(doc, row.ptr(), where, reason);
   if (!reason.empty()) throw py::type_error("gold_aspect_term: " + reason);
   if (t.source == nullptr) return py::str("");
   PyObject* out = PyUnicode_Substring(t.source, static_cast<Py_ssize_t>(t.begin), static_cast<Py_ssize_t>(t.end));
@@ -212,145 +192,28 @@ py::str gold_aspect_term(const py::handle& row) {
   return py::reinterpret_steal<py::str>(out);
 }
 
-class Collector {
- public:
-  Collector(absa::BatchInput& in, std::vector<py::str> stages) : in_(in), stages_(std::move(stages)) {
-    for (const py::str& name : stages_) {
-      top_level_names_.push_back(name.cast<std::string>());
-      nested_names_.push_back("stages." + top_level_names_.back());
-    }
-  }
-
-  // Forgets the collected records (and releases the strings held for them).
-  void clear() {
-    in_.clear_records();
-    keep_.clear();
-  }
-
-  // Appends the rows of one record; on a bad record, rolls back and returns the reason.
-  std::string add_record(PyObject* record) {
-    if (!PyDict_Check(record)) return "record is not an object (got " + type_name(record) + ")";
-    const std::size_t rows_before = in_.rows.size();
-    const std::size_t groups_before = in_.groups.size();
-    const std::size_t keep_before = keep_.size();
-    std::string reason = add_groups(record);
-    if (!reason.empty()) {
-      in_.rows.resize(rows_before);
-      in_.groups.resize(groups_before);
-      keep_.resize(keep_before);
-    }
-    return reason;
-  }
-
-  const Keys keys;
-
- private:
-  std::string add_groups(PyObject* record) {
-    std::string reason;
-    PyObject* gold = lookup(record, keys.gold);
-    if (gold == nullptr || gold == Py_None) return "missing 'gold'";
-    if (!PyList_Check(gold)) return "'gold' is not a list (got " + type_name(gold) + ")";
-    add_list(gold, gold_name_, true, reason);
-    if (!reason.empty()) return reason;
-    PyObject* source = record;
-    const std::vector<std::string>* names = &top_level_names_;
-    PyObject* container = lookup(record, keys.stages);
-    if (container != nullptr) {
-      if (!PyDict_Check(container)) return "'stages' is not an object (got " + type_name(container) + ")";
-      source = container;
-      names = &nested_names_;
-    }
-    for (std::size_t k = 0; k < stages_.size(); ++k) {
-      PyObject* list = lookup(source, stages_[k]);
-      const std::string& where = (*names)[k];
-      if (list == nullptr || list == Py_None) return "missing stage '" + where + "'";
-      if (!PyList_Check(list)) return "'" + where + "' is not a list (got " + type_name(list) + ")";
-      add_list(list, where, false, reason);
-      if (!reason.empty()) return reason;
-    }
-    return reason;
-  }
-
-  void add_list(PyObject* list, const std::string& name, bool is_gold, std::string& reason) {
-    const Py_ssize_t n = PyList_GET_SIZE(list);
-    for (Py_ssize_t i = 0; i < n; ++i) {
-      PyObject* t = PyList_GET_ITEM(list, i);
-      if (!PyDict_Check(t)) {
-        reason = name + "[" + std::to_string(i) + "]: not an object (got " + type_name(t) + ")";
-        return;
-      }
-      add_tuple(t, name, i, is_gold, reason);
-      if (!reason.empty()) return;
-    }
-    in_.groups.push_back(in_.rows.size());
-  }
-
-  void add_tuple(PyObject* t, const std::string& name, Py_ssize_t i, bool is_gold, std::string& reason) {
-    Where where;
-    where.list = &name;
-    where.index = i;
-    absa::TupleRow row;
-    PyObject* term = nullptr;
-    PyObject* ref = nullptr;
-    if (is_gold) {
-      const GoldTerm g = gold_term(t, keys, where, reason);
-      if (!reason.empty()) return;
-      term = g.source;
-    } else {
-      term = string_field(t, keys.aspect_term, where, reason);
-      if (!reason.empty()) return;
-      ref = string_field(t, keys.aspect_ref, where, reason);
-      if (!reason.empty()) return;
-    }
-    PyObject* polarity = string_field(t, keys.polarity, where, reason);
-    if (!reason.empty()) return;
-    if (term != nullptr) row.term = hold(fold(term, lower_));
-    if (polarity != nullptr) {
-      row.polarity = hold(fold(polarity, lower_));
-      row.has_polarity = true;
-    }
-    if (ref != nullptr) {
-      row.ref = hold(py::reinterpret_borrow<py::object>(ref));
-      row.has_ref = true;
-    }
-    in_.rows.push_back(row);
-  }
-
-  // Keeps `s` alive while the GIL is released (the records could change under us otherwise).
-  CodePoints hold(py::object s) {
-    const CodePoints v = view_of(s.ptr());
-    keep_.push_back(std::move(s));
-    return v;
-  }
-
-  absa::BatchInput& in_;
-  py::object lower_ = str_lower();
-  std::vector<py::str> stages_;
-  std::vector<std::string> top_level_names_, nested_names_;
-  const std::string gold_name_ = "gold";
-  std::vector<py::object> keep_;
-};
-
 // The records of one absa_score call, read chunk by chunk for absa::score_chunks (which owns
 // the scoring thread): each chunk is walked with the GIL held, and the GIL is released while
 // the core scores or waits.
 class RecordSource final : public absa::ChunkSource {
  public:
   RecordSource(PyObject** items, Py_ssize_t n, Py_ssize_t chunk, const std::vector<py::str>& stages)
-      : items_(items), n_(n), chunk_(chunk), stages_(stages) {}
+      : items_(items), n_(n), chunk_(chunk), stages_(stages) {
+    for (const py::str& name : stages_) stage_names_.push_back(name.cast<std::string>());
+  }
 
   bool next_chunk(absa::BatchInput& buffer) override {
     if (next_ >= n_) return false;
-    Collector& collector = collector_for(buffer);
-    collector.clear();
+    Reader& reader = reader_for(buffer);
+    reader.doc.clear();  // the buffer's previous chunk is scored: its strings may go
     const Py_ssize_t stop = std::min(n_, next_ + chunk_);
     for (Py_ssize_t i = next_; i < stop; ++i) {
       PyObject* record = items_[i];
-      std::string reason = collector.add_record(record);
+      std::string reason = reader.records.add_record(record);
       if (!reason.empty()) {
         py::object id = py::none();
         if (PyDict_Check(record)) {
-          PyObject* v = lookup(record, collector.keys.id);
+          PyObject* v = lookup(record, reader.doc.keys.id);
           if (v != nullptr) id = py::reinterpret_borrow<py::object>(v);
         }
         bad.append(py::make_tuple(i, id, from_utf8(reason)));
@@ -369,20 +232,28 @@ class RecordSource final : public absa::ChunkSource {
   py::list bad;  // (index, id, reason) of every record that does not follow the schema
 
  private:
-  // One collector per buffer: it keeps the strings of its buffer's rows alive until the buffer
-  // is refilled.
-  Collector& collector_for(absa::BatchInput& buffer) {
-    for (auto& [owner, collector] : collectors_) {
-      if (owner == &buffer) return *collector;
+  // One reader per buffer: its PyDoc keeps the strings of the buffer's rows alive until the
+  // buffer is refilled.
+  struct Reader {
+    Reader(absa::BatchInput& buffer, const std::vector<py::str>& stages, const std::vector<std::string>& names)
+        : doc(stages), records(doc, buffer, names) {}
+    PyDoc doc;
+    absa::RecordReader<PyDoc> records;
+  };
+
+  Reader& reader_for(absa::BatchInput& buffer) {
+    for (auto& [owner, reader] : readers_) {
+      if (owner == &buffer) return *reader;
     }
-    collectors_.emplace_back(&buffer, std::make_unique<Collector>(buffer, stages_));
-    return *collectors_.back().second;
+    readers_.emplace_back(&buffer, std::make_unique<Reader>(buffer, stages_, stage_names_));
+    return *readers_.back().second;
   }
 
   PyObject** items_;
   Py_ssize_t n_, chunk_, next_ = 0;
   std::vector<py::str> stages_;
-  std::vector<std::pair<const absa::BatchInput*, std::unique_ptr<Collector>>> collectors_;
+  std::vector<std::string> stage_names_;
+  std::vector<std::pair<const absa::BatchInput*, std::unique_ptr<Reader>>> readers_;
 };
 
 py::dict counts_dict(const absa::GroupCounts& c) {

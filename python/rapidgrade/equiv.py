@@ -60,6 +60,8 @@ class Tri(enum.Enum):
 
 
 _TRI = (Tri.FALSE, Tri.TRUE, Tri.UNKNOWN)
+_DEFAULT = EquivConfig()
+_PLAIN = (type(None), EquivConfig)
 
 
 def equivalent(
@@ -92,7 +94,10 @@ def equivalent(
             the wrong type (``float_rounding=2.7``, ``float_rounding=True``).
         ValueError: a negative or non-finite tolerance, or *float_rounding* outside [0, 15].
     """
-    cfg = EquivConfig.build("equivalent", config, rel_tol=rel_tol, abs_tol=abs_tol, float_rounding=float_rounding)
+    if rel_tol is UNSET and abs_tol is UNSET and float_rounding is UNSET and type(config) in _PLAIN:
+        cfg = _DEFAULT if config is None else config  # the common call: no keyword layer to apply
+    else:
+        cfg = EquivConfig.build("equivalent", config, rel_tol=rel_tol, abs_tol=abs_tol, float_rounding=float_rounding)
     return _TRI[_core.equivalent(a, b, rel_tol=cfg.rel_tol, abs_tol=cfg.abs_tol, float_rounding=cfg.float_rounding)]
 
 

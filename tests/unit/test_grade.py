@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import threading
 from pathlib import Path
 
@@ -104,6 +105,10 @@ def test_undecided_pairs_go_to_the_fallback() -> None:
         assert (v.correct, v.decided_by) == (True, "math_verify"), v
     wrong = grade("100!", r"\boxed{100! + 1}", timeout=120)
     assert not wrong.correct and wrong.decided_by in ("math_verify", "sympy")
+    # no limit: None (or math.inf) lets the fallback take the time it needs
+    for unlimited in (None, math.inf):
+        v = grade(gold, response, timeout=unlimited)
+        assert (v.correct, v.decided_by) == (True, "math_verify"), v
     # a fallback that runs out of time is a timeout verdict, counted wrong
     late = grade("100!", r"\boxed{100! + 0}", timeout=1e-6)
     assert (late.correct, late.decided_by) == (False, "timeout")
