@@ -771,6 +771,9 @@ def test_python_dash_m(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "RuntimeWarning" not in proc.stderr
     assert json.loads((tmp_path / "out" / "metrics.json").read_text(encoding="utf-8")) == score_file(src).to_dict()
+    # the module's own command line is gone: it says where it went instead of doing nothing
+    old = subprocess.run([sys.executable, "-m", "rapidgrade.tasks.absa", str(src)], capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert old.returncode == 2 and "rapidgrade score --task absa" in old.stderr
 
 
 # ---------------------------------------------------------------------------------------------

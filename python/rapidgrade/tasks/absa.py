@@ -991,3 +991,15 @@ def score_file(path: str | Path, **options: Any) -> Scorecard:
     if chunk:
         run.grade(chunk)
     return run.finish(0.0)
+
+
+if __name__ == "__main__":
+    # The absa command line is the shared one now; say so instead of silently doing nothing.
+    import sys
+
+    print(
+        "python -m rapidgrade.tasks.absa is gone: run 'rapidgrade score --task absa FILE --out DIR' "
+        "(DIR/metrics.json is the scorecard)",
+        file=sys.stderr,
+    )
+    sys.exit(2)
