@@ -24,9 +24,7 @@ from rapidgrade.normalize import (
     normalize_latex,
     normalize_many,
 )
-from rapidgrade.metrics import Metrics
 from rapidgrade.scan import Span, find_boxed, find_boxed_many, find_math_spans
-from rapidgrade.score import score_file
 from rapidgrade.verdict import GradeResults, Verdict
 
 if TYPE_CHECKING:
@@ -39,6 +37,8 @@ if TYPE_CHECKING:
         parse,
         verify,
     )
+    from rapidgrade.metrics import Metrics
+    from rapidgrade.score import score_file
 
 # The math-verify compatible API imports SymPy and math-verify (about half a second), so it is
 # loaded on first use rather than by ``import rapidgrade``.
@@ -55,7 +55,18 @@ _COMPAT_NAMES = frozenset(
 )
 
 
+# The scoring job (rapidgrade.score, the tasks, the readers and the report) is loaded on first
+# use too: ``import rapidgrade`` gives the grading API only.
+_SCORE_NAMES = {"score_file": "rapidgrade.score", "Metrics": "rapidgrade.metrics"}
+
+
 def __getattr__(name: str) -> Any:
+    if name in _SCORE_NAMES:
+        import importlib
+
+        value = getattr(importlib.import_module(_SCORE_NAMES[name]), name)
+        globals()[name] = value
+        return value
     if name in _COMPAT_NAMES:
         from rapidgrade import compat
 
@@ -66,7 +77,7 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | _COMPAT_NAMES)
+    return sorted(set(globals()) | _COMPAT_NAMES | set(_SCORE_NAMES))
 
 
 __all__ = [

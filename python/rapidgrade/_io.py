@@ -1,7 +1,9 @@
-"""Streaming readers of the scoring job's inputs (JSONL, JSONL.gz, CSV, Parquet).
+"""Readers of the scoring job's inputs (JSONL, JSONL.gz, JSON arrays, CSV, Parquet).
 
-Every reader yields :class:`InputRow` records one at a time, so memory stays flat whatever the
-size of the input. A row that cannot be read (invalid JSON, not an object) is still yielded,
+Every reader yields :class:`InputRow` records one at a time; JSONL, CSV and Parquet are
+streamed, so memory stays flat whatever the size of the input. A ``.json`` file whose first
+character (after whitespace) is ``[`` is one JSON array of row objects, read whole; any other
+``.json`` file is read as JSONL. A row that cannot be read (invalid JSON, not an object) is still yielded,
 with ``error`` set and the raw text kept, so that no input row is ever lost.
 """
 
@@ -113,6 +115,13 @@ def detect_format(path: Path) -> str:
     raise UsageError(f"{path}: unknown input format (expected .jsonl, .jsonl.gz, .csv, .csv.gz or .parquet)")
 
 
+def _is_json_suffix(path: Path) -> bool:
+    suffixes = [x.lower() for x in path.suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes = suffixes[:-1]
+    return bool(suffixes) and suffixes[-1] == ".json"
+
+
 def _open_text(path: Path) -> tuple[IO[str], IO[bytes]]:
     raw = path.open("rb")
     if path.suffix.lower() == ".gz":
@@ -142,6 +151,44 @@ def _iter_jsonl(path: Path) -> Iterator[InputRow]:
                 yield InputRow(source, number, None, f"line {number}: expected a JSON object, got {type(value).__name__}", line.strip(), raw.tell())
                 continue
             yield InputRow(source, number, value, position=raw.tell(), lenient=lenient)
+
+
+def _first_char(path: Path) -> str:
+    """The first non-whitespace character of the (possibly gzipped) text file *path*."""
+    text, _ = _open_text(path)
+    with text:
+        while True:
+            chunk = text.read(4096)
+            if not chunk:
+                return ""
+            stripped = chunk.lstrip()
+            if stripped:
+                return stripped[0]
+
+
+def _iter_json_array(path: Path) -> Iterator[InputRow]:
+    """Rows of a file holding one JSON array of objects; ``line`` is the item's 1-based index."""
+    text, raw = _open_text(path)
+    source = str(path)
+    with text:
+        content = text.read()
+        position = raw.tell()
+    try:
+        value, lenient = load_json_line(content)
+    except json.JSONDecodeError as exc:
+        yield InputRow(source, 1, None, f"invalid JSON array ({exc.msg} at line {exc.lineno} column {exc.colno})", None, position)
+        return
+    except RecursionError:
+        yield InputRow(source, 1, None, "invalid JSON array (nested too deeply)", None, position)
+        return
+    if not isinstance(value, list):
+        yield InputRow(source, 1, None, f"expected a JSON array of objects, got {type(value).__name__}", None, position)
+        return
+    for number, item in enumerate(value, 1):
+        if not isinstance(item, dict):
+            yield InputRow(source, number, None, f"item {number}: expected a JSON object, got {type(item).__name__}", dump_json_line(item, lenient).decode("utf-8", "backslashreplace"), position, lenient)
+            continue
+        yield InputRow(source, number, item, position=position, lenient=lenient)
 
 
 def _iter_csv(path: Path) -> Iterator[InputRow]:
@@ -177,6 +224,8 @@ def iter_rows(path: Path, *, batch_size: int = 4096) -> Iterator[InputRow]:
     ``OSError`` when the file cannot be opened."""
     fmt = detect_format(path)
     if fmt == "jsonl":
+        if _is_json_suffix(path) and _first_char(path) == "[":
+            return _iter_json_array(path)
         return _iter_jsonl(path)
     if fmt == "csv":
         return _iter_csv(path)

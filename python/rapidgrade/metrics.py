@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["GROUP_KEYS", "DECIDERS", "Metrics", "MetricsAccumulator", "pass_at_k"]
+__all__ = ["DECIDERS", "GROUP_KEYS", "Metrics", "MetricsAccumulator", "pass_at_k"]
 
 #: Row fields that, when present, give a per-group breakdown.
 GROUP_KEYS = ("type", "subject", "level")
@@ -115,15 +115,43 @@ class MetricsAccumulator:
         label: str = "",
     ) -> None:
         """Count one input row graded into *verdicts* (one per response sample)."""
+        self.add_columns(
+            row,
+            [bool(v["correct"]) for v in verdicts],
+            [str(v["decided_by"]) for v in verdicts],
+            verdicts.__getitem__,
+            is_list=is_list,
+            input_error=input_error,
+            majority_correct=majority_correct,
+            reference=reference,
+            label=label,
+        )
+
+    def add_columns(
+        self,
+        row: Mapping[str, Any] | None,
+        correct: list[bool],
+        decided_by: list[str],
+        verdict: Callable[[int], Mapping[str, Any]],
+        *,
+        is_list: bool,
+        input_error: bool = False,
+        majority_correct: bool | None = None,
+        reference: bool | None = None,
+        label: str = "",
+    ) -> None:
+        """Count one input row from its columns (one entry per response sample).
+        ``verdict(i)`` gives sample *i* as a record (``correct``, ``decided_by``, ``gold``,
+        ``extracted``, ``reason``); it is called only for the report's notable rows."""
         self.rows += 1
         if input_error:
             self.input_errors += 1
-        n = len(verdicts)
-        c = sum(1 for v in verdicts if v["correct"])
+        n = len(correct)
+        c = correct.count(True)
         self.total += n
         self.correct += c
-        for v in verdicts:
-            self.decided_by[str(v["decided_by"])] += 1
+        for d in decided_by:
+            self.decided_by[d] += 1
         if row is not None:
             for key in GROUP_KEYS:
                 if key in row and row[key] is not None and not isinstance(row[key], (list, dict)):
@@ -137,13 +165,13 @@ class MetricsAccumulator:
                 self.majority[1] += int(majority_correct)
         if reference is not None and n == 1:
             self.reference[0] += 1
-            agree = reference == bool(verdicts[0]["correct"])
+            agree = reference == correct[0]
             self.reference[1] += int(agree)
             if not agree:
-                self._note("disagreement", label, verdicts[0], reference=reference)
-        for v in verdicts:
-            if v["decided_by"] in ("timeout", "error"):
-                self._note(str(v["decided_by"]), label, v)
+                self._note("disagreement", label, verdict(0), reference=reference)
+        for i, d in enumerate(decided_by):
+            if d == "timeout" or d == "error":
+                self._note(d, label, verdict(i))
 
     def _note(self, kind: str, label: str, verdict: Mapping[str, Any], **extra: Any) -> None:
         if len(self.notable) >= MAX_NOTABLE:

@@ -1,14 +1,19 @@
-"""``report.html``: a self-contained page (no network, no scripts) summarizing a scoring job."""
+"""``report.html``: a self-contained page (no network, no scripts) summarizing a scoring job.
+
+The frame (:func:`render_page`: title, inputs, style) is shared by every task; a task renders
+its own part with the building blocks here (:func:`cards_html`, :func:`bar_chart`,
+:func:`table_html`)."""
 
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
-from rapidgrade.metrics import Metrics
+if TYPE_CHECKING:
+    from rapidgrade.metrics import Metrics
 
-__all__ = ["render_report"]
+__all__ = ["bar_chart", "cards_html", "fmt_number", "render_page", "render_report", "table_html"]
 
 _CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1100px;color:#1d2330;padding:0 1rem}
@@ -23,10 +28,9 @@ th{background:#f4f6fb}td.code{font-family:ui-monospace,Menlo,Consolas,monospace;
 svg text{font-size:12px;fill:#1d2330}
 """
 
-_COLORS = {"fast": "#2f7d4f", "sympy": "#3b6fb6", "math_verify": "#8a5cc2", "timeout": "#d08a1c", "error": "#c23b3b"}
 
-
-def _fmt(x: float) -> str:
+def fmt_number(x: float) -> str:
+    """A rate or count for a card: thousands separators from 100 up, else 3 significant digits."""
     return f"{x:,.0f}" if abs(x) >= 100 else f"{x:,.3g}"
 
 
@@ -48,48 +52,42 @@ def _bar_chart(title: str, items: Sequence[tuple[str, float, str]], *, max_value
     return "".join(parts)
 
 
-def render_report(metrics: Metrics, notable: Sequence[Mapping[str, Any]], *, title: str, inputs: Sequence[str]) -> str:
-    """The HTML page for *metrics*, with a table of the *notable* rows (disagreements with a
-    reference verdict, timeouts, errors). Every value is escaped."""
-    m = metrics
-    cards = [
-        ("rows", f"{m.rows:,}"),
-        ("pairs graded", f"{m.total:,}"),
-        ("correct", f"{m.correct:,}"),
-        ("accuracy", f"{100 * m.accuracy:.2f}%"),
-        ("pairs/s", _fmt(m.pairs_per_s)),
-        ("timeouts", f"{m.timeouts:,}"),
-        ("errors", f"{m.errors:,}"),
-    ]
-    if m.majority_accuracy is not None:
-        cards.append(("majority vote", f"{100 * m.majority_accuracy:.2f}%"))
-    for k, v in m.pass_at_k.items():
-        cards.append((f"pass@{k}", f"{100 * v:.2f}%"))
-    if m.reference is not None:
-        cards.append(("agreement with reference", f"{100 * m.reference['agreement']:.2f}%"))
-    body = [f"<h1>{html.escape(title)}</h1>", f'<p class="sub">inputs: {html.escape(", ".join(inputs))}</p>', '<div class="cards">']
-    body += [f'<div class="card"><div class="v">{html.escape(v)}</div><div class="k">{html.escape(k)}</div></div>' for k, v in cards]
-    body.append("</div>")
+def cards_html(cards: Sequence[tuple[str, str]]) -> list[str]:
+    """Summary cards ``(label, value)`` as HTML lines (the values are escaped)."""
+    lines = ['<div class="cards">']
+    lines += [f'<div class="card"><div class="v">{html.escape(v)}</div><div class="k">{html.escape(k)}</div></div>' for k, v in cards]
+    lines.append("</div>")
+    return lines
 
-    body.append("<h2>Who decided</h2>")
-    deciders = [(name, float(count), _COLORS.get(name, "#777")) for name, count in m.decided_by.items() if count]
-    body.append(_bar_chart("verdicts by deciding path", deciders, max_value=max((c for _, c, _ in deciders), default=0), percent=False))
 
-    for key, values in m.groups.items():
-        body.append(f"<h2>Accuracy by {html.escape(key)}</h2>")
-        items = [(f"{name} (n={int(v['total'])})", float(v["accuracy"]), "#3b6fb6") for name, v in values.items()]
-        body.append(_bar_chart(f"accuracy by {key}", items, max_value=1.0, percent=True))
+def bar_chart(title: str, items: Sequence[tuple[str, float, str]], *, max_value: float, percent: bool) -> str:
+    """A horizontal bar chart (inline SVG) of ``(label, value, color)`` items."""
+    return _bar_chart(title, items, max_value=max_value, percent=percent)
 
-    body.append(f"<h2>Disagreements, timeouts and errors ({len(notable)} shown)</h2>")
-    if notable:
-        body.append("<table><thead><tr><th>kind</th><th>row</th><th>gold</th><th>extracted</th><th>correct</th><th>reference</th><th>decided by</th><th>reason</th></tr></thead><tbody>")
-        for n in notable:
-            cells = [n.get("kind", ""), n.get("row", ""), n.get("gold"), n.get("extracted"), n.get("correct"), n.get("reference"), n.get("decided_by"), n.get("reason", "")]
-            body.append("<tr>" + "".join(f'<td class="{"code" if i in (2, 3) else ""}">{html.escape("" if c is None else str(c))}</td>' for i, c in enumerate(cells)) + "</tr>")
-        body.append("</tbody></table>")
-    else:
-        body.append("<p>None.</p>")
+
+def table_html(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, code_columns: Collection[int] = ()) -> str:
+    """A table; cells are escaped (``None`` as empty), columns in *code_columns* in monospace."""
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = [f"<table><thead><tr>{head}</tr></thead><tbody>"]
+    for cells in rows:
+        body.append("<tr>" + "".join(f'<td class="{"code" if i in code_columns else ""}">{html.escape("" if c is None else str(c))}</td>' for i, c in enumerate(cells)) + "</tr>")
+    body.append("</tbody></table>")
+    return "\n".join(body)
+
+
+def render_page(body: str, *, title: str, inputs: Sequence[str]) -> str:
+    """The report frame: a self-contained page with *title*, the list of *inputs* and a task's
+    *body* (HTML)."""
+    parts = [f"<h1>{html.escape(title)}</h1>", f'<p class="sub">inputs: {html.escape(", ".join(inputs))}</p>', body]
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>\n" + "\n".join(body) + "\n</body></html>\n"
+        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>\n" + "\n".join(parts) + "\n</body></html>\n"
     )
+
+
+def render_report(metrics: Metrics, notable: Sequence[Mapping[str, Any]], *, title: str, inputs: Sequence[str]) -> str:
+    """The whole page of a math job: :func:`render_page` around the math task's part
+    (:func:`rapidgrade.tasks.math.render_math_report`). Every value is escaped."""
+    from rapidgrade.tasks.math import render_math_report
+
+    return render_page(render_math_report(metrics, notable), title=title, inputs=inputs)

@@ -216,11 +216,30 @@ def test_absa_task(tmp_path: Path) -> None:
         "stage1": [{"aspect_term": "배터리", "polarity": "pos"}],
         "final": [{"aspect_term": "배터리", "polarity": "negative"}],
     }
-    write_jsonl(tmp_path / "absa.jsonl", [record])
-    result = run("score", "--task", "absa", "absa.jsonl", "--out", "card.json", cwd=tmp_path)
+    write_jsonl(tmp_path / "absa.jsonl", [record, {"id": "r2", "gold": 3}])
+    # The absa task runs in the shared job: --out is a directory whose metrics.json is the
+    # scorecard, beside evaluated.jsonl and report.html.
+    result = run("score", "--task", "absa", "absa.jsonl", "--out", "out", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    card = json.loads((tmp_path / "card.json").read_text(encoding="utf-8"))
+    card = json.loads((tmp_path / "out" / "metrics.json").read_text(encoding="utf-8"))
+    assert card["task"] == "absa" and card["records"] == {"total": 2, "scored": 1, "bad": 1}
     assert card["stages"]["stage1"]["f1"] == 1.0 and card["stages"]["final"]["f1"] == 0.0
+    assert card["bad_records"] == [{"index": 1, "id": "r2", "reason": "line 2: 'gold' is not a list (got int)"}]
+    rows = read_jsonl(tmp_path / "out" / "evaluated.jsonl")
+    assert [(r["id"], r["scored"], r["reason"]) for r in rows] == [("r1", True, None), ("r2", False, "line 2: 'gold' is not a list (got int)")]
+    assert "F1 by stage" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
+    assert "F1 stage1" in result.stdout
+    # the task's own options are on the shared command line; math's are not
+    repaired = run("score", "--task", "absa", "absa.jsonl", "--out", "out2", "--stages", "stage1", "--repair", cwd=tmp_path)
+    assert repaired.returncode == 0, repaired.stderr
+    card = json.loads((tmp_path / "out2" / "metrics.json").read_text(encoding="utf-8"))
+    assert card["options"]["stages"] == ["stage1"] and card["options"]["repair"] is True
+    wrong = run("score", "--task", "absa", "absa.jsonl", "--no-fallback", cwd=tmp_path)
+    assert wrong.returncode == 2 and "--no-fallback" in wrong.stderr
+    help_text = run("score", "--task", "absa", "--help", cwd=tmp_path).stdout
+    assert "--repair" in help_text and "--gold-key" not in help_text
+    no_input = run("score", "--task", "absa", cwd=tmp_path)
+    assert no_input.returncode == 2 and "no demo set" in no_input.stderr
 
 
 def test_rows_only_the_standard_library_reads_survive(tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 import rapidgrade
+from rapidgrade.__main__ import main as cli_main
 from rapidgrade.tasks import absa
 from rapidgrade.tasks.absa import (
     canonicalize_polarity_with_repair,
@@ -695,58 +696,84 @@ def sample_file(tmp_path: Path) -> Path:
 
 
 def test_score_file(tmp_path: Path) -> None:
+    # Read by the shared readers (rapidgrade._io): a line that is not UTF-8 is decoded with
+    # replacement characters (and is then not JSON), a JSON value that is not an object is the
+    # reader's error, as in the math task.
     card = score_file(sample_file(tmp_path))
     assert card.records == 6 and card.scored == 2 and card.bad == 4
     reasons = [b.reason for b in card.bad_records]
     assert reasons[0].startswith("line 3: invalid JSON")
-    assert reasons[1].startswith("line 5: not UTF-8")
+    assert reasons[1].startswith("line 5: invalid JSON")
     assert reasons[2] == "line 6: missing stage 'stage1'"
-    assert reasons[3] == "line 7: record is not an object (got list)"
+    assert reasons[3] == "line 7: expected a JSON object, got list"
     assert [b.index for b in card.bad_records] == [1, 3, 4, 5]
     assert card.bad_records[2].id == "c"
     assert card.f1("final") == 1.0 and card.f1("stage1") == 0.5
     assert card.transition("stage1", "final").fixes == 1
 
 
-def test_main_writes_scorecard(tmp_path: Path) -> None:
+def test_score_file_in_chunks_equals_score(tmp_path: Path) -> None:
+    # the file is scored in chunks of rows whose counts add up to the score of all records
+    records: list[object] = [rec([T(f"t{i % 7}")], [T(f"T{i % 5}!")], [T(f"t{i % 7}", "neg")], id=i) for i in range(9000)]
+    for i in (0, 4095, 4096, 8999):
+        records[i] = {"id": i, "gold": 1}
+    path = tmp_path / "many.jsonl"
+    write_jsonl(path, records)
+    from_file = score_file(path, repair=True).to_dict()
+    direct = score(records, repair=True).to_dict()
+    assert [b["reason"] for b in from_file["bad_records"]] == [f"line {i + 1}: {b['reason']}" for i, b in zip((0, 4095, 4096, 8999), direct["bad_records"])]
+    from_file.pop("bad_records")
+    bad = direct.pop("bad_records")
+    assert [b["index"] for b in bad] == [0, 4095, 4096, 8999]
+    assert from_file == direct
+
+
+def test_cli_writes_scorecard(tmp_path: Path) -> None:
+    # `rapidgrade score --task absa` (the shared job) writes the scorecard as metrics.json
     src = sample_file(tmp_path)
-    out = tmp_path / "scorecard.json"
-    assert absa.main([str(src), "--out", str(out)]) == 0
-    written = json.loads(out.read_text(encoding="utf-8"))
+    assert cli_main(["score", "--task", "absa", str(src), "--out", str(tmp_path / "out")]) == 0
+    written = json.loads((tmp_path / "out" / "metrics.json").read_text(encoding="utf-8"))
     assert written == score_file(src).to_dict()
     assert written["task"] == "absa" and written["records"]["bad"] == 4
     allow = tmp_path / "refs.txt"
     allow.write_text("제품 전체#품질\n\n", encoding="utf-8")
-    out2 = tmp_path / "s2.json"
-    assert absa.main([str(src), "-o", str(out2), "--repair", "--stages", "stage1, final", "--ref-allowlist", str(allow)]) == 0
-    second = json.loads(out2.read_text(encoding="utf-8"))
+    out2 = tmp_path / "s2"
+    args = ["score", "--task", "absa", str(src), "-o", str(out2), "--repair", "--stages", "stage1, final", "--ref-allowlist", str(allow)]
+    assert cli_main(args) == 0
+    second = json.loads((out2 / "metrics.json").read_text(encoding="utf-8"))
     assert second["options"] == {"stages": ["stage1", "final"], "repair": True, "default_missing": "neutral", "ref_allowlist": 1}
 
 
-def test_main_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert absa.main([str(tmp_path / "missing.jsonl")]) == 1
+def test_cli_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli_main(["score", "--task", "absa", str(tmp_path / "missing.jsonl"), "--out", str(tmp_path / "o")]) == 1
     assert "error" in capsys.readouterr().err
     with pytest.raises(SystemExit) as e:
-        absa.main([])
+        cli_main(["score", "--task", "absa", "--out", str(tmp_path / "o")])  # no input: no demo set
+    assert e.value.code == 2
+    with pytest.raises(SystemExit) as e:
+        cli_main(["score", "--task", "absa", str(tmp_path / "x.jsonl"), "--stages", "a,a"])
     assert e.value.code == 2
 
 
 @pytest.mark.slow
 def test_python_dash_m(tmp_path: Path) -> None:
     src = sample_file(tmp_path)
-    out = tmp_path / "card.json"
     env = dict(os.environ)
     env["PYTHONPATH"] = str(Path(rapidgrade.__file__).resolve().parents[1])  # where this rapidgrade lives
     proc = subprocess.run(
-        [sys.executable, "-m", "rapidgrade.tasks.absa", str(src), "--out", str(out)],
+        [sys.executable, "-m", "rapidgrade", "score", "--task", "absa", str(src), "--out", str(tmp_path / "out")],
         capture_output=True,
         text=True,
         env=env,
         timeout=60,
+        check=False,
     )
     assert proc.returncode == 0, proc.stderr
     assert "RuntimeWarning" not in proc.stderr
-    assert json.loads(out.read_text(encoding="utf-8")) == score_file(src).to_dict()
+    assert json.loads((tmp_path / "out" / "metrics.json").read_text(encoding="utf-8")) == score_file(src).to_dict()
+    # the module's own command line is gone: it says where it went instead of doing nothing
+    old = subprocess.run([sys.executable, "-m", "rapidgrade.tasks.absa", str(src)], capture_output=True, text=True, env=env, timeout=60, check=False)
+    assert old.returncode == 2 and "rapidgrade score --task absa" in old.stderr
 
 
 # ---------------------------------------------------------------------------------------------

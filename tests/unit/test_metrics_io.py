@@ -138,3 +138,31 @@ def test_unreadable_json_rows_are_reported(tmp_path: Path) -> None:
     assert got[0].error is None
     assert got[1].error == "line 2: invalid JSON (nested too deeply)"
     assert got[2].error is not None and got[2].error.startswith("line 3: invalid JSON (Expecting value at column")
+
+
+def test_json_array_reader(tmp_path: Path) -> None:
+    rows = [{"gold": "1", "response": "\\boxed{1}"}, {"gold": "2", "response": ["a", "b"]}]
+    array = tmp_path / "in.json"
+    array.write_text("  \n" + json.dumps([rows[0], [1, 2], rows[1]], indent=2), encoding="utf-8")
+    got = list(iter_rows(array))
+    assert [r.line for r in got] == [1, 2, 3]
+    assert got[0].data == rows[0] and got[2].data == rows[1]
+    assert got[1].data is None and got[1].error == "item 2: expected a JSON object, got list" and got[1].raw == "[1,2]"
+    gz = tmp_path / "in.json.gz"
+    with gzip.open(gz, "wt") as f:
+        f.write(json.dumps(rows))
+    assert [r.data for r in iter_rows(gz)] == rows
+    # a .json file of JSON lines is still read as JSON lines; a broken array is one error row
+    lines = tmp_path / "lines.json"
+    lines.write_text(json.dumps(rows[0]) + "\n" + json.dumps(rows[1]) + "\n", encoding="utf-8")
+    assert [r.data for r in iter_rows(lines)] == rows
+    broken = tmp_path / "broken.json"
+    broken.write_text('[{"gold": "1"}, {oops}]', encoding="utf-8")
+    (only,) = list(iter_rows(broken))
+    assert only.data is None and only.error is not None and only.error.startswith("invalid JSON array (")
+    scalar = tmp_path / "scalar.json"
+    scalar.write_text("[", encoding="utf-8")
+    assert [r.error is not None for r in iter_rows(scalar)] == [True]
+    empty = tmp_path / "empty.json"
+    empty.write_text("", encoding="utf-8")
+    assert list(iter_rows(empty)) == []

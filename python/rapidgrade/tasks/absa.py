@@ -79,47 +79,51 @@ Scorecard JSON (``Scorecard.to_dict()``, what the command line writes)
      "transitions": [{"from": "stage1", "to": "final", "changed": 1, "changed_rate": 0.5,
                       "break": 0, "break_rate": 0.0, "fix": 1, "fix_rate": 0.5}]}
 
-Command line: ``python -m rapidgrade.tasks.absa FILE [--out scorecard.json] [--stages
-stage1,final] [--repair] [--default-missing neutral] [--ref-allowlist refs.txt]``. The general
-``rapidgrade`` command can mount the same arguments with :func:`build_parser` and run them with
-:func:`run`.
+Command line: the shared scoring job, ``rapidgrade score --task absa FILE... [--out DIR]
+[--stages stage1,final] [--repair] [--default-missing neutral] [--ref-allowlist refs.txt]
+[--threads N]``. Inputs are read by the shared readers (JSONL, JSONL.gz, JSON arrays, CSV,
+Parquet); ``DIR/metrics.json`` is the scorecard JSON above, ``DIR/evaluated.jsonl`` every
+record with ``scored`` and ``reason`` (why a bad record was left out), and ``DIR/report.html``
+the report. ``--resume`` continues an interrupted run.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import re
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
 from rapidgrade import _core
+from rapidgrade._io import InputRow, UsageError, iter_rows
+from rapidgrade.report import bar_chart, cards_html, table_html
+from rapidgrade.tasks._base import error_record
 
 __all__ = [
     "POLARITIES",
+    "RESULT_KEYS",
+    "TASK",
+    "AbsaConfig",
+    "AbsaTask",
     "BadRecord",
     "EvalKey",
     "GoldSummary",
     "Scorecard",
     "StageScore",
     "TransitionScore",
-    "build_parser",
     "canonicalize_polarity_with_repair",
     "eval_key",
     "finalize_refs",
     "gold_aspect_term",
-    "load_records",
-    "main",
     "normalize_for_eval",
     "normalize_polarity",
     "normalize_polarity_distribution",
     "normalize_ref_for_eval",
     "normalize_span",
-    "run",
+    "render_absa_report",
     "score",
     "score_file",
 ]
@@ -563,7 +567,8 @@ class Scorecard:
         raise KeyError((source, target))
 
     def to_dict(self) -> dict[str, Any]:
-        """The scorecard as plain JSON-able values (the CLI writes this)."""
+        """The scorecard as plain JSON-able values (``metrics.json`` of ``--task absa``); a
+        record id that is a non-finite float is written as its text."""
         return {
             "task": "absa",
             "options": {
@@ -573,11 +578,19 @@ class Scorecard:
                 "ref_allowlist": self.ref_allowlist_size,
             },
             "records": {"total": self.records, "scored": self.scored, "bad": self.bad},
-            "bad_records": [b.to_dict() for b in self.bad_records],
+            "bad_records": [b.to_dict() | {"id": _json_safe(b.id)} for b in self.bad_records],
             "gold": self.gold.to_dict(),
             "stages": {name: s.to_dict() for name, s in self.stages.items()},
             "transitions": [t.to_dict() for t in self.transitions],
         }
+
+
+def _json_safe(value: Any) -> Any:
+    # NaN cannot appear in a scorecard (rates use 0.0 for empty denominators); this guards the
+    # echoed record ids, which come from the input and may be any JSON value.
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    return value
 
 
 def _transition_pairs(n: int) -> list[tuple[int, int]]:
@@ -646,36 +659,61 @@ def score(
         ValueError: *stages* is empty or repeats a name, *default_missing* is not a label, or
             *threads* < 1.
     """
-    names = tuple(stages) if not isinstance(stages, str) else (stages,)
-    if not names:
-        raise ValueError("score: stages must name at least one stage")
-    for name in names:
-        if not isinstance(name, str):
-            raise TypeError(f"score: stage names must be str, not {type(name).__name__}")
-    if len(set(names)) != len(names):
-        raise ValueError(f"score: stage names must be distinct, got {list(names)}")
-    if default_missing not in POLARITIES:
-        raise ValueError(f"score: default_missing must be one of {', '.join(POLARITIES)}, got {default_missing!r}")
+    names = _check_options("score", stages, default_missing)
     if isinstance(records, (str, bytes, Mapping)):
         raise TypeError(f"score: records must be an iterable of records, not {type(records).__name__}")
     if not isinstance(records, (list, tuple)):
         records = list(records)
     allow = None if ref_allowlist is None else list(ref_allowlist)
-    pairs = _transition_pairs(len(names))
-    raw = _core.absa_score(
-        records,
-        list(names),
-        repair=bool(repair),
-        default_missing=default_missing,
-        ref_allowlist=allow,
-        transitions=pairs,
-        threads=threads,
+    raw = _raw_score(records, names, repair=bool(repair), default_missing=default_missing, ref_allowlist=allow, threads=threads)
+    return _scorecard(raw, names, repair=bool(repair), default_missing=default_missing, ref_allowlist_size=None if allow is None else len(allow))
+
+
+def _check_options(where: str, stages: Sequence[str], default_missing: str) -> tuple[str, ...]:
+    """The stage names, checked with the default label (TypeError/ValueError naming *where*)."""
+    names = tuple(stages) if not isinstance(stages, str) else (stages,)
+    if not names:
+        raise ValueError(f"{where}: stages must name at least one stage")
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"{where}: stage names must be str, not {type(name).__name__}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"{where}: stage names must be distinct, got {list(names)}")
+    if default_missing not in POLARITIES:
+        raise ValueError(f"{where}: default_missing must be one of {', '.join(POLARITIES)}, got {default_missing!r}")
+    return names
+
+
+def _raw_score(
+    records: Sequence[Any],
+    names: Sequence[str],
+    *,
+    repair: bool,
+    default_missing: str,
+    ref_allowlist: list[str] | None,
+    threads: int | None,
+) -> dict[str, Any]:
+    """The counts of the core's scorer: ``records``, ``scored``, ``bad`` ((index, id, reason)
+    triples), ``gold`` (counts), ``stages`` (one dict of counts per stage) and
+    ``transitions`` ((changed, break, fix) per pair of :func:`_transition_pairs`). Counts of
+    disjoint sets of records add up."""
+    return dict(
+        _core.absa_score(
+            records,
+            list(names),
+            repair=repair,
+            default_missing=default_missing,
+            ref_allowlist=ref_allowlist,
+            transitions=_transition_pairs(len(names)),
+            threads=threads,
+        )
     )
+
+
+def _scorecard(raw: Mapping[str, Any], names: tuple[str, ...], *, repair: bool, default_missing: str, ref_allowlist_size: int | None) -> Scorecard:
     scored: int = raw["scored"]
     gold = raw["gold"]
-    stage_scores = {
-        name: _stage_score(c, gold["unique"], allow is not None) for name, c in zip(names, raw["stages"])
-    }
+    stage_scores = {name: _stage_score(c, gold["unique"], ref_allowlist_size is not None) for name, c in zip(names, raw["stages"])}
     transitions = tuple(
         TransitionScore(
             source=names[a],
@@ -687,13 +725,13 @@ def score(
             fixes=fixed,
             fix_rate=_ratio(fixed, scored),
         )
-        for (a, b), (changed, broke, fixed) in zip(pairs, raw["transitions"])
+        for (a, b), (changed, broke, fixed) in zip(_transition_pairs(len(names)), raw["transitions"])
     )
     return Scorecard(
         stage_names=names,
-        repair=bool(repair),
+        repair=repair,
         default_missing=default_missing,
-        ref_allowlist_size=None if allow is None else len(allow),
+        ref_allowlist_size=ref_allowlist_size,
         records=raw["records"],
         scored=scored,
         bad_records=tuple(BadRecord(i, rid, reason) for i, rid, reason in raw["bad"]),
@@ -704,145 +742,264 @@ def score(
 
 
 # ---------------------------------------------------------------------------------------------
-# Files and the command line
+# The absa task: files and the command line go through the shared scoring job
 
 
-def load_records(path: str | Path) -> tuple[list[Any], list[int], dict[int, str]]:
-    """Read a JSONL file: ``(records, line_numbers, unreadable)``.
+#: The result fields of an evaluated record: whether it was scored, and why not.
+RESULT_KEYS = ("scored", "reason")
 
-    Blank lines are skipped. A line that is not UTF-8 or not JSON still takes a place in
-    *records* (as ``None``), and *unreadable* maps its index to the reason, so that indices and
-    line numbers stay aligned with the file.
 
-    Raises:
-        OSError: the file cannot be opened.
-    """
-    records: list[Any] = []
-    lines: list[int] = []
-    unreadable: dict[int, str] = {}
-    with open(path, "rb") as f:
-        for number, raw in enumerate(f, start=1):
-            if not raw.strip():
+@dataclass(frozen=True, slots=True)
+class AbsaConfig:
+    """Options of the absa task (see :func:`score`)."""
+
+    stages: tuple[str, ...] = ("stage1", "final")
+    repair: bool = False
+    default_missing: str = "neutral"
+    ref_allowlist: tuple[str, ...] | None = None
+    threads: int | None = None
+
+
+def _merge_counts(total: dict[str, Any], part: Mapping[str, Any]) -> None:
+    """Adds the integer counts of *part* into *total* (same shape)."""
+    for key, value in part.items():
+        if isinstance(value, bool) or not isinstance(value, int):
+            continue
+        total[key] = total.get(key, 0) + value
+
+
+class AbsaRun:
+    """One absa scoring job: each chunk is scored by the core, and its counts are added."""
+
+    __slots__ = ("bad", "config", "counts", "gold", "rows", "stages", "transitions")
+
+    def __init__(self, config: AbsaConfig) -> None:
+        self.config = config
+        self.rows = 0
+        self.counts: dict[str, Any] = {"records": 0, "scored": 0}
+        self.gold: dict[str, Any] = {}
+        self.stages: list[dict[str, Any]] = [{} for _ in config.stages]
+        self.transitions: list[list[int]] = [[0, 0, 0] for _ in _transition_pairs(len(config.stages))]
+        self.bad: list[list[Any]] = []
+
+    def grade(self, rows: Sequence[InputRow]) -> list[dict[str, Any]]:
+        config = self.config
+        records = [row.data for row in rows if row.data is not None and row.error is None]
+        positions = [i for i, row in enumerate(rows) if row.data is not None and row.error is None]
+        bad: dict[int, tuple[Any, str]] = {}
+        if records:
+            allow = None if config.ref_allowlist is None else list(config.ref_allowlist)
+            raw = _raw_score(records, config.stages, repair=config.repair, default_missing=config.default_missing, ref_allowlist=allow, threads=config.threads)
+            self.counts["scored"] += raw["scored"]
+            _merge_counts(self.gold, raw["gold"])
+            for total, part in zip(self.stages, raw["stages"]):
+                _merge_counts(total, part)
+            for total_t, part_t in zip(self.transitions, raw["transitions"]):
+                for k in range(3):
+                    total_t[k] += part_t[k]
+            for i, rid, reason in raw["bad"]:
+                row = rows[positions[i]]
+                bad[positions[i]] = (rid, f"line {row.line}: {reason}")
+        out: list[dict[str, Any]] = []
+        for i, row in enumerate(rows):
+            if row.data is None or row.error is not None:
+                reason = row.error or f"line {row.line}: unreadable row"
+                self.bad.append([self.rows + i, None, reason])
+                out.append(error_record(row, {"scored": False, "reason": reason}))
                 continue
-            try:
-                records.append(json.loads(raw.decode("utf-8")))
-            except UnicodeDecodeError as e:
-                unreadable[len(records)] = f"not UTF-8 ({e.reason} at byte {e.start})"
-                records.append(None)
-            except json.JSONDecodeError as e:
-                unreadable[len(records)] = f"invalid JSON ({e.msg} at column {e.colno})"
-                records.append(None)
-            lines.append(number)
-    return records, lines, unreadable
+            record = dict(row.data)
+            for key in RESULT_KEYS:
+                if key in record:
+                    record[f"input_{key}"] = record.pop(key)
+            if i in bad:
+                rid, reason = bad[i]
+                self.bad.append([self.rows + i, rid, reason])
+                record.update({"scored": False, "reason": reason})
+            else:
+                record.update({"scored": True, "reason": None})
+            out.append(record)
+        self.rows += len(rows)
+        self.counts["records"] += len(rows)
+        return out
+
+    def _raw(self) -> dict[str, Any]:
+        return {
+            "records": self.counts["records"],
+            "scored": self.counts["scored"],
+            "bad": self.bad,
+            "gold": {k: self.gold.get(k, 0) for k in ("tuples", "unique", "invalid_polarity", "missing_polarity")},
+            "stages": [dict(_EMPTY_STAGE, **c) for c in self.stages],
+            "transitions": self.transitions,
+        }
+
+    def state(self) -> dict[str, Any]:
+        return {"rows": self.rows, **self._raw()}
+
+    def restore(self, state: Mapping[str, Any]) -> None:
+        self.rows = int(state["rows"])
+        self.counts = {"records": int(state["records"]), "scored": int(state["scored"])}
+        self.gold = dict(state["gold"])
+        self.stages = [dict(c) for c in state["stages"]]
+        self.transitions = [list(t) for t in state["transitions"]]
+        self.bad = [list(b) for b in state["bad"]]
+
+    def finish(self, elapsed_s: float) -> Scorecard:
+        config = self.config
+        size = None if config.ref_allowlist is None else len(config.ref_allowlist)
+        return _scorecard(self._raw(), config.stages, repair=config.repair, default_missing=config.default_missing, ref_allowlist_size=size)
+
+    def progress_note(self, elapsed_s: float) -> str:
+        return f"{self.rows / elapsed_s:,.0f} records/s" if elapsed_s > 0 else "-"
+
+    def report_html(self, metrics: Scorecard) -> str:
+        return render_absa_report(metrics)
 
 
-def score_file(path: str | Path, **options: Any) -> Scorecard:
-    """:func:`score` of the records in the JSONL file *path* (one record per line).
-
-    Takes the keyword options of :func:`score`. Each bad record's reason starts with its line
-    number (``"line 7: missing 'gold'"``); unreadable lines (not UTF-8, not JSON) are bad records.
-
-    Raises:
-        OSError: the file cannot be opened.
-    """
-    records, lines, unreadable = load_records(path)
-    card = score(records, **options)
-    bad = tuple(
-        BadRecord(b.index, b.id, f"line {lines[b.index]}: {unreadable.get(b.index, b.reason)}")
-        for b in card.bad_records
-    )
-    return Scorecard(
-        stage_names=card.stage_names,
-        repair=card.repair,
-        default_missing=card.default_missing,
-        ref_allowlist_size=card.ref_allowlist_size,
-        records=card.records,
-        scored=card.scored,
-        bad_records=bad,
-        gold=card.gold,
-        stages=card.stages,
-        transitions=card.transitions,
-    )
+_EMPTY_STAGE = {"matched": 0, "unique": 0, "tuples": 0, "exact": 0, "invalid_polarity": 0, "repaired_polarity": 0, "missing_polarity": 0, "invalid_ref": 0}
 
 
-def _json_safe(value: Any) -> Any:
-    # NaN cannot appear in a scorecard (rates use 0.0 for empty denominators); this guards the
-    # echoed record ids, which come from the input and may be any JSON value.
-    if isinstance(value, float) and not math.isfinite(value):
-        return str(value)
+def render_absa_report(card: Scorecard) -> str:
+    """The absa task's part of the report: summary cards, F1 per stage, the per-stage and
+    transition tables and the bad records (the first 500)."""
+    cards = [("records", f"{card.records:,}"), ("scored", f"{card.scored:,}"), ("bad records", f"{card.bad:,}"), ("gold tuples", f"{card.gold.tuples:,}")]
+    cards += [(f"F1 {name}", f"{100 * s.f1:.2f}%") for name, s in card.stages.items()]
+    body = cards_html(cards)
+    body.append("<h2>F1 by stage</h2>")
+    body.append(bar_chart("F1 by stage", [(name, s.f1, "#3b6fb6") for name, s in card.stages.items()], max_value=1.0, percent=True))
+    body.append("<h2>Stages</h2>")
+    headers = ("stage", "precision", "recall", "F1", "matched", "predicted", "gold", "tuples", "exact", "invalid polarity", "repaired polarity", "missing polarity", "invalid ref")
+    rows = [
+        [name, f"{s.precision:.4f}", f"{s.recall:.4f}", f"{s.f1:.4f}", s.matched, s.predicted, s.gold, s.tuples, s.exact, s.invalid_polarity, s.repaired_polarity, s.missing_polarity, s.invalid_ref]
+        for name, s in card.stages.items()
+    ]
+    body.append(table_html(headers, rows))
+    if card.transitions:
+        body.append("<h2>Stage to stage</h2>")
+        rows = [[t.source, t.target, t.changed, f"{100 * t.changed_rate:.2f}%", t.breaks, f"{100 * t.break_rate:.2f}%", t.fixes, f"{100 * t.fix_rate:.2f}%"] for t in card.transitions]
+        body.append(table_html(("from", "to", "changed", "changed rate", "break", "break rate", "fix", "fix rate"), rows))
+    shown = card.bad_records[:500]
+    body.append(f"<h2>Bad records ({len(shown)} of {card.bad} shown)</h2>")
+    if shown:
+        body.append(table_html(("index", "id", "reason"), [[b.index, b.id, b.reason] for b in shown], code_columns=(1,)))
+    else:
+        body.append("<p>None.</p>")
+    return "\n".join(body)
+
+
+def _threads(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
     return value
 
 
-def build_parser(parser: argparse.ArgumentParser | None = None) -> argparse.ArgumentParser:
-    """The ``absa`` command's arguments, added to *parser* (a new one if ``None``).
+class AbsaTask:
+    """The ``absa`` task: ``rapidgrade score --task absa FILE...``."""
 
-    The general ``rapidgrade score --task absa FILE`` command can pass its sub-parser here and
-    call :func:`run` with the parsed namespace.
-    """
-    if parser is None:
-        parser = argparse.ArgumentParser(
-            prog="python -m rapidgrade.tasks.absa",
-            description="Score aspect-based sentiment tuples across pipeline stages; writes the scorecard as JSON.",
-        )
-    parser.add_argument("file", help="JSONL file, one record per line (see rapidgrade.tasks.absa)")
-    parser.add_argument("--out", "-o", default="-", help="where to write the scorecard JSON (default: stdout)")
-    parser.add_argument(
-        "--stages",
-        default="stage1,final",
-        help="comma-separated stage names, in pipeline order (default: stage1,final)",
-    )
-    parser.add_argument("--repair", action="store_true", help="repair predicted polarities by edit distance")
-    parser.add_argument(
-        "--default-missing", default="neutral", choices=POLARITIES, help="label for missing polarities"
-    )
-    parser.add_argument(
-        "--ref-allowlist", default=None, help="file of allowed aspect refs, one per line (diagnostic only)"
-    )
-    parser.add_argument("--threads", type=int, default=None, help="1 (default): walk and score in turn; >= 2: score on threads - 1 threads beside the walk")
-    return parser
+    name = "absa"
+    help = "aspect-sentiment tuples: tuple F1 per stage and stage-to-stage changes"
 
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        group = parser.add_argument_group("absa task")
+        group.add_argument("--stages", default="stage1,final", help="comma-separated stage names, in pipeline order (default: stage1,final)")
+        group.add_argument("--repair", action="store_true", help="repair predicted polarities by edit distance")
+        group.add_argument("--default-missing", default="neutral", choices=POLARITIES, help="label for missing polarities (default: neutral)")
+        group.add_argument("--ref-allowlist", default=None, help="file of allowed aspect refs, one per line (diagnostic only)")
+        group.add_argument("--threads", type=_threads, default=None, help="1 (default): walk and score in turn; >= 2: score on threads - 1 threads beside the walk")
 
-def run(args: argparse.Namespace) -> int:
-    """Run the ``absa`` command for parsed *args* (see :func:`build_parser`); the exit code."""
-    allowlist: list[str] | None = None
-    try:
+    def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
+        allowlist: list[str] | None = None
         if args.ref_allowlist is not None:
             with open(args.ref_allowlist, encoding="utf-8") as f:
                 allowlist = [line.strip() for line in f if line.strip()]
-        card = score_file(
-            args.file,
-            stages=[s.strip() for s in args.stages.split(",") if s.strip()],
-            repair=args.repair,
-            default_missing=args.default_missing,
-            ref_allowlist=allowlist,
-            threads=args.threads,
-        )
-    except (OSError, ValueError) as e:
-        print(f"rapidgrade absa: error: {e}", file=sys.stderr)
-        return 1
-    data = card.to_dict()
-    for b in data["bad_records"]:
-        b["id"] = _json_safe(b["id"])
-    text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
-    if args.out == "-":
-        sys.stdout.write(text)
-    else:
+        return {
+            "stages": [s.strip() for s in args.stages.split(",") if s.strip()],
+            "repair": args.repair,
+            "default_missing": args.default_missing,
+            "ref_allowlist": allowlist,
+            "threads": args.threads,
+        }
+
+    def configure(
+        self,
+        *,
+        stages: Sequence[str] = ("stage1", "final"),
+        repair: bool = False,
+        default_missing: str = "neutral",
+        ref_allowlist: Iterable[str] | None = None,
+        threads: int | None = None,
+    ) -> AbsaConfig:
         try:
-            Path(args.out).write_text(text, encoding="utf-8")
-        except OSError as e:
-            print(f"rapidgrade absa: error: {e}", file=sys.stderr)
-            return 1
-    return 0
+            names = _check_options("absa", stages, default_missing)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        if threads is not None and (isinstance(threads, bool) or not isinstance(threads, int) or threads < 1):
+            raise UsageError(f"absa: threads must be an int >= 1 or None, got {threads!r}")
+        allow = None if ref_allowlist is None else tuple(ref_allowlist)
+        return AbsaConfig(names, bool(repair), default_missing, allow, threads)
+
+    def input_fields(self, config: AbsaConfig) -> tuple[str, ...]:
+        return ("id", "gold", "stages", *config.stages)
+
+    def fingerprint(self, config: AbsaConfig) -> str:
+        return repr((config.stages, config.repair, config.default_missing, config.ref_allowlist))
+
+    def demo(self, config: AbsaConfig) -> None:
+        return None
+
+    def start(self, config: AbsaConfig) -> AbsaRun:
+        return AbsaRun(config)
+
+    def summary(self, metrics: Scorecard) -> list[tuple[str, str]]:
+        card = metrics
+        rows = [("records", f"{card.records:,}"), ("scored", f"{card.scored:,}"), ("bad records", f"{card.bad:,}")]
+        rows += [(f"F1 {name}", f"{100 * s.f1:.2f}% (precision {100 * s.precision:.2f}%, recall {100 * s.recall:.2f}%)") for name, s in card.stages.items()]
+        rows += [(f"{t.source} -> {t.target}", f"changed {t.changed:,}, break {t.breaks:,}, fix {t.fixes:,}") for t in card.transitions]
+        return rows
+
+    def exit_code(self, metrics: Scorecard) -> int:
+        return 0  # bad records are reported in the scorecard, not as a failure
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m rapidgrade.tasks.absa FILE [--out scorecard.json] [options]``; the exit code.
+#: The registered absa task.
+TASK = AbsaTask()
 
-    Exit codes: 0 scored (bad records are reported in the scorecard, not as a failure), 1 when
-    a file cannot be read or written or an option is invalid, 2 for usage errors.
+
+def score_file(path: str | Path, **options: Any) -> Scorecard:
+    """:func:`score` of the records in the file *path*, read by the shared readers
+    (:mod:`rapidgrade._io`: JSONL, JSONL.gz, JSON arrays, CSV, Parquet).
+
+    Takes the keyword options of :func:`score`. Each bad record's reason starts with its line
+    number (``"line 7: missing 'gold'"``); unreadable lines are bad records with the reader's
+    reason. To write evaluated rows, ``metrics.json`` (the scorecard) and ``report.html``, use
+    the shared job: ``rapidgrade.score.score_file(path, task="absa", ...)`` or
+    ``rapidgrade score --task absa``.
+
+    Raises:
+        OSError: the file cannot be opened.
     """
-    return run(build_parser().parse_args(argv))
+    run = TASK.start(TASK.configure(**options))
+    chunk: list[InputRow] = []
+    for row in iter_rows(Path(path)):
+        chunk.append(row)
+        if len(chunk) >= 4096:
+            run.grade(chunk)
+            chunk = []
+    if chunk:
+        run.grade(chunk)
+    return run.finish(0.0)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    # The absa command line is the shared one now; say so instead of silently doing nothing.
+    import sys
+
+    print(
+        "python -m rapidgrade.tasks.absa is gone: run 'rapidgrade score --task absa FILE --out DIR' "
+        "(DIR/metrics.json is the scorecard)",
+        file=sys.stderr,
+    )
+    sys.exit(2)
