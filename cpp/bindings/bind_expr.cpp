@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "convert.hpp"
+#include "rapidgrade/detail/functions.hpp"
+#include "rapidgrade/detail/latex_vocab.hpp"
 #include "rapidgrade/equiv.hpp"
 #include "rapidgrade/expr.hpp"
 
@@ -321,6 +323,32 @@ std::vector<int> equivalent_many(const py::handle& pairs_obj, double rel_tol, do
   return out;
 }
 
+/// The function table (functions.hpp) as tuples, for the SymPy bridge and the tests:
+/// (name, sympy, latex, words, rpn, min_args, max_args or None, evaluable).
+py::list function_table() {
+  py::list out;
+  for (const auto& f : rapidgrade::detail::kFunctionTable) {
+    py::object max_args = f.max_args == rapidgrade::detail::kVariadic ? py::object(py::none()) : py::int_(f.max_args);
+    const bool evaluable = f.op1 != expr::Op::kNan || f.op2 != expr::Op::kNan;
+    out.append(py::make_tuple(std::string(f.name), std::string(f.sympy), std::string(f.latex), std::string(f.words),
+                              std::string(f.rpn), f.min_args, max_args, evaluable));
+  }
+  return out;
+}
+
+/// The text-wrapper commands (latex_vocab.hpp) as (name, content) with content "text", "math"
+/// or "operator".
+py::list text_wrappers() {
+  py::list out;
+  for (const auto& w : rapidgrade::detail::kTextWrappers) {
+    const char* content = w.content == rapidgrade::detail::WrapperContent::kText   ? "text"
+                          : w.content == rapidgrade::detail::WrapperContent::kMath ? "math"
+                                                                                   : "operator";
+    out.append(py::make_tuple(std::string(w.name), content));
+  }
+  return out;
+}
+
 }  // namespace
 
 void bind_expr(py::module_& m) {
@@ -338,6 +366,10 @@ void bind_expr(py::module_& m) {
              return conv(tree(*e.ast, e.ast->root));
            },
            "An equivalent SymPy object (built in Python from tree()).");
+  m.def("expr_function_table", &function_table,
+        "The function table of the expression engine: (name, sympy, latex, words, rpn, min_args, max_args, "
+        "evaluable) tuples.");
+  m.def("expr_text_wrappers", &text_wrappers, "The LaTeX text-wrapper commands: (name, content) tuples.");
   m.def("parse_expr", &parse_expr, py::arg("text"), py::kw_only(), py::arg("syntax") = "auto",
         "Parses LaTeX, infix or RPN text into an Expr.");
   m.def("equivalent", &equivalent, py::arg("a"), py::arg("b"), py::kw_only(), py::arg("rel_tol") = 1e-9,
