@@ -169,9 +169,8 @@ double special_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, un
       err = pole > ea ? ar * ea * (std::log(aa + 2) + 2 + 1 / (pole - ea)) + 2 * own : kInf;
       break;
     }
-    case Op::kBesselJ:  // J_n(x): |dJ/dx| <= 1; an inexact order is unusable; the quadrature's
-                        // rounding grows with its node count
-      err = ea > 0 ? kInf : eb + (rapidgrade::detail::bessel_j_nodes(a.real(), b.real()) + 8) * 4 * kEps;
+    case Op::kBesselJ:  // J_n(x): |dJ/dx| <= 1; an inexact order is unusable
+      err = ea > 0 ? kInf : eb + rapidgrade::detail::bessel_j_rounding(a.real(), b.real());
       break;
     default: err = kInf; break;
   }

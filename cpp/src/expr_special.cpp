@@ -134,24 +134,67 @@ double exponential_integral(double x) {
   return std::exp(x) * (1.0 + sum) / x;
 }
 
-double bessel_j_nodes(double n, double x) {
-  const double ax = std::fabs(x);
-  return std::ceil(std::fabs(n) + ax + 20.0 * std::cbrt(ax + 1.0) + 40.0);
+namespace {
+
+constexpr double kMaxBesselOrder = 1000;
+constexpr double kMaxBesselNodes = 1e5;
+
+/// Hankel's asymptotic expansion (Abramowitz & Stegun 9.2.5) is accurate to the last bit for
+/// x >= max(1000, 4 n^2): its terms shrink by at least 1/(2k) + k/(2x) each.
+bool bessel_asymptotic(double n, double x) { return x >= 1000.0 && x >= 4.0 * n * n; }
+
+/// J_n(x) for n, x >= 0 by Hankel's expansion: sqrt(2/(pi x)) (P cos chi - Q sin chi).
+double bessel_j_hankel(double n, double x) {
+  const double mu = 4.0 * n * n;
+  double p = 1.0, q = 0.0, term = 1.0;
+  for (int k = 1; k <= 60; ++k) {
+    const double next = term * (mu - (2.0 * k - 1) * (2.0 * k - 1)) / (k * 8.0 * x);
+    if (std::fabs(next) >= std::fabs(term) && k > 1) break;  // the series starts to diverge
+    term = next;
+    const int sign = (k / 2) % 2 == 0 ? 1 : -1;  // t1 +Q, t2 -P, t3 -Q, t4 +P, ...
+    if (k % 2 == 1) q += sign * term;
+    else p += sign * term;
+    if (std::fabs(term) < kEps * 1e-2) break;
+  }
+  const double chi = x - (n / 2.0 + 0.25) * 3.14159265358979323846;
+  return std::sqrt(2.0 / (3.14159265358979323846 * x)) * (p * std::cos(chi) - q * std::sin(chi));
+}
+
+/// Trapezoidal nodes for J_n(x) (0 when the asymptotic expansion is used).
+double quadrature_nodes(double n, double x) {
+  if (bessel_asymptotic(n, x)) return 0;
+  return std::ceil(n + x + 20.0 * std::cbrt(x + 1.0) + 40.0);
+}
+
+}  // namespace
+
+double bessel_j_rounding(double n, double x) {
+  n = std::fabs(n);
+  x = std::fabs(x);
+  if (bessel_asymptotic(n, x)) return 4 * kEps * (x + 40.0);  // the phase x - (n/2 + 1/4) pi
+  return 4 * kEps * (quadrature_nodes(n, x) + 8.0);
 }
 
 double bessel_j(double n, double x) {
-  if (std::isnan(n) || std::isnan(x) || n != std::floor(n) || std::fabs(n) > 1e4 || std::fabs(x) > 1e5) {
-    return kNan;
+  if (std::isnan(n) || std::isnan(x) || n != std::floor(n) || std::fabs(n) > kMaxBesselOrder || std::isinf(x)) {
+    return std::isinf(x) && n == std::floor(n) && std::fabs(n) <= kMaxBesselOrder ? 0.0 : kNan;
   }
+  // J_{-n} = (-1)^n J_n and J_n(-x) = (-1)^n J_n(x)
+  const bool odd = std::fmod(std::fabs(n), 2.0) == 1.0;
+  const double sign = odd && ((n < 0) != (x < 0)) ? -1.0 : 1.0;
+  const double an = std::fabs(n), ax = std::fabs(x);
+  if (bessel_asymptotic(an, ax)) return sign * bessel_j_hankel(an, ax);
+  const double nodes = quadrature_nodes(an, ax);
+  if (nodes > kMaxBesselNodes) return kNan;
   // J_n(x) = 1/(2 pi) int_0^{2 pi} cos(n t - x sin t) dt; the trapezoidal rule with M nodes
-  // is off by J_{n +- M}(x) terms, negligible once M exceeds |n| + |x| by the transition width
-  const int m = static_cast<int>(bessel_j_nodes(n, x));
+  // is off by J_{n +- M}(x) terms, negligible once M exceeds n + x by the transition width
+  const int m = static_cast<int>(nodes);
   double sum = 0;
   for (int k = 0; k < m; ++k) {
     const double t = kTwoPi * k / m;
-    sum += std::cos(n * t - x * std::sin(t));
+    sum += std::cos(an * t - ax * std::sin(t));
   }
-  return sum / m;
+  return sign * sum / m;
 }
 
 }  // namespace rapidgrade::detail

@@ -129,11 +129,14 @@ def test_special_functions_match_mpmath(name: str, reference: object, points: li
 
 def test_bessel_j_matches_mpmath() -> None:
     expr = parse_expr("besselj(n, x)", syntax="infix")
-    for n in (0, 1, 2, 5, -3, 20):
-        for x in (-7.5, 0.0, 0.3, 1.0, 10.0, 33.3, 250.0, 2000.0):
+    # quadrature below max(1000, 4 n^2), Hankel's asymptotic expansion above
+    for n in (0, 1, 2, 5, -3, 20, 40):
+        for x in (-7.5, 0.0, 0.3, 1.0, 10.0, 33.3, 250.0, 999.0, 2000.0, -5000.0, 12345.6):
             want = float(mpmath.besselj(n, x))
             assert expr.evaluate(n=n, x=x) == pytest.approx(want, rel=1e-12, abs=1e-12), (n, x)
     assert math.isnan(expr.evaluate(n=0.5, x=1.0))  # only integer orders are evaluated
+    assert math.isnan(expr.evaluate(n=2000, x=1.0))  # orders beyond 1000 are not
+    assert expr.evaluate(n=1, x=math.inf) == 0.0
 
 
 def test_special_functions_are_real_only() -> None:
