@@ -324,13 +324,19 @@ std::vector<int> equivalent_many(const py::handle& pairs_obj, double rel_tol, do
 }
 
 /// The function table (functions.hpp) as tuples, for the SymPy bridge and the tests:
-/// (name, sympy, latex, words, rpn, min_args, max_args or None, evaluable).
+/// (name, sympy, latex, words (space-separated), rpn, min_args, max_args or None, evaluable).
 py::list function_table() {
   py::list out;
   for (const auto& f : rapidgrade::detail::kFunctionTable) {
     py::object max_args = f.max_args == rapidgrade::detail::kVariadic ? py::object(py::none()) : py::int_(f.max_args);
     const bool evaluable = f.op1 != expr::Op::kNan || f.op2 != expr::Op::kNan;
-    out.append(py::make_tuple(std::string(f.name), std::string(f.sympy), std::string(f.latex), std::string(f.words),
+    std::string words;
+    for (std::string_view w : f.words) {
+      if (w.empty()) continue;
+      if (!words.empty()) words += ' ';
+      words += w;
+    }
+    out.append(py::make_tuple(std::string(f.name), std::string(f.sympy), std::string(f.latex), words,
                               std::string(f.rpn), f.min_args, max_args, evaluable));
   }
   return out;

@@ -84,8 +84,10 @@ class LatexLexer {
       } else {
         punct(t);
       }
-      if (t.text == "{" || t.text == "[" || t.text == "(") ++depth_;
-      if (t.text == "}" || t.text == "]" || t.text == ")") --depth_;
+      if (t.type == T::kPunct || t.type == T::kCmd) {
+        if (t.text == "{" || t.text == "[" || t.text == "(") ++depth_;
+        if (t.text == "}" || t.text == "]" || t.text == ")") --depth_;
+      }
       out_.push_back(std::move(t));
     }
     Tok end;
