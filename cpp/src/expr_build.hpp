@@ -114,10 +114,19 @@ struct TreeBuilder {
     return add(make(Kind::PlusMinus, {}, {a, b}), at);
   }
 
-  /// A chain "a < b <= c": `ops` holds one operator per gap; a single operand is returned as is.
-  std::uint32_t relation(std::vector<std::uint32_t> kids, std::string ops, std::size_t at) {
+  /// The relation chain both parsers read, "a < b <= c": `next_op()` consumes the next relation
+  /// operator and returns its code (relation_code: '=', '<', 'l', ...) or returns 0;
+  /// `operand()` parses one side. A single operand is returned as is.
+  template <class NextOp, class Operand, class At>
+  std::uint32_t relation_chain(NextOp next_op, Operand operand, At at) {
+    std::vector<std::uint32_t> kids{operand()};
+    std::string ops;
+    while (const int op = next_op()) {
+      ops += static_cast<char>(op);
+      kids.push_back(operand());
+    }
     if (ops.empty()) return kids[0];
-    return add(make(Kind::Relation, std::move(ops), std::move(kids)), at);
+    return add(make(Kind::Relation, std::move(ops), std::move(kids)), at());
   }
 
   /// The additive chain both the LaTeX and the infix parser read, "a + b - c \pm d":

@@ -134,14 +134,12 @@ class InfixParser {
 
   std::uint32_t relation() {
     DepthGuard g(depth_, tok().pos);
-    std::vector<std::uint32_t> kids{arith()};
-    std::string ops;
-    while (int op = relop()) {
-      ++p_;
-      ops += static_cast<char>(op);
-      kids.push_back(arith());
-    }
-    return b_.relation(std::move(kids), std::move(ops), tok().pos);
+    auto next_op = [this] {
+      const int op = relop();
+      if (op != 0) ++p_;
+      return op;
+    };
+    return b_.relation_chain(next_op, [this] { return arith(); }, [this] { return tok().pos; });
   }
 
   std::uint32_t flat(Kind kind, const std::vector<std::uint32_t>& items) { return b_.flat(kind, items, tok().pos); }

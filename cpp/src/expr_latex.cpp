@@ -321,14 +321,12 @@ class LatexParser {
 
   std::uint32_t relation() {
     DepthGuard g(depth_, tok().pos);
-    std::vector<std::uint32_t> kids{union_()};
-    std::string ops;
-    while (int op = relop(tok())) {
-      ++p_;
-      ops += static_cast<char>(op);
-      kids.push_back(union_());
-    }
-    return b_.relation(std::move(kids), std::move(ops), tok().pos);
+    auto next_op = [this] {
+      const int op = relop(tok());
+      if (op != 0) ++p_;
+      return op;
+    };
+    return b_.relation_chain(next_op, [this] { return union_(); }, [this] { return tok().pos; });
   }
 
   std::uint32_t union_() {
