@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "convert.hpp"
+#include "rapidgrade/detail/functions.hpp"
+#include "rapidgrade/detail/latex_vocab.hpp"
 #include "rapidgrade/equiv.hpp"
 #include "rapidgrade/expr.hpp"
 
@@ -306,6 +308,38 @@ std::vector<int> equivalent_many(const py::handle& pairs_obj, const py::object& 
   return out;
 }
 
+/// The function table (functions.hpp) as tuples, for the SymPy bridge and the tests:
+/// (name, sympy, latex, words (space-separated), rpn, min_args, max_args or None, evaluable).
+py::list function_table() {
+  py::list out;
+  for (const auto& f : rapidgrade::detail::kFunctionTable) {
+    py::object max_args = f.max_args == rapidgrade::detail::kVariadic ? py::object(py::none()) : py::int_(f.max_args);
+    const bool evaluable = f.op1 != expr::Op::kNan || f.op2 != expr::Op::kNan;
+    std::string words;
+    for (std::string_view w : f.words) {
+      if (w.empty()) continue;
+      if (!words.empty()) words += ' ';
+      words += w;
+    }
+    out.append(py::make_tuple(std::string(f.name), std::string(f.sympy), std::string(f.latex), words,
+                              std::string(f.rpn), f.min_args, max_args, evaluable));
+  }
+  return out;
+}
+
+/// The text-wrapper commands (latex_vocab.hpp) as (name, content) with content "text", "math"
+/// or "operator".
+py::list text_wrappers() {
+  py::list out;
+  for (const auto& w : rapidgrade::detail::kTextWrappers) {
+    const char* content = w.content == rapidgrade::detail::WrapperContent::kText   ? "text"
+                          : w.content == rapidgrade::detail::WrapperContent::kMath ? "math"
+                                                                                   : "operator";
+    out.append(py::make_tuple(std::string(w.name), content));
+  }
+  return out;
+}
+
 }  // namespace
 
 void bind_expr(py::module_& m) {
@@ -318,6 +352,10 @@ void bind_expr(py::module_& m) {
       .def("evaluate", &evaluate,
            "Numeric value at the given symbol values (floats, complex numbers or NumPy arrays).");
   // Expr.to_sympy is defined in Python (rapidgrade/expr.py): the core never imports the package.
+  m.def("expr_function_table", &function_table,
+        "The function table of the expression engine: (name, sympy, latex, words, rpn, min_args, max_args, "
+        "evaluable) tuples.");
+  m.def("expr_text_wrappers", &text_wrappers, "The LaTeX text-wrapper commands: (name, content) tuples.");
   m.def("parse_expr", &parse_expr, py::arg("text"), py::kw_only(), py::arg("syntax") = "auto",
         "Parses LaTeX, infix or RPN text into an Expr.");
   m.def("equivalent", &equivalent, py::arg("a"), py::arg("b"), py::kw_only(), py::arg("rel_tol") = 1e-9,

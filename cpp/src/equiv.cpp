@@ -8,7 +8,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "rapidgrade/detail/functions.hpp"
 
 namespace rapidgrade::equiv {
 namespace {
@@ -309,7 +312,7 @@ Tri any_of(const std::vector<Tri>& ts) {
 /// or symbolic powers all go through the principal logarithm (u^(p/q) = exp(p/q Log u)), so
 /// they share the key "log"; inverse trigonometric functions have their own.
 struct CutApplication {
-  const char* key;
+  std::string_view key;  // rapidgrade::detail::cut_key
   Ref arg;
 };
 
@@ -328,15 +331,15 @@ void collect_cuts(Ref r, std::vector<CutApplication>& out) {
     auto e = exact_value(*r.ast, n.kids[1]);
     if (!(e && e->den == 1) && has_symbols(r.kid(0))) out.push_back({"log", r.kid(0)});
   } else if (n.kind == Kind::Func) {
-    static const char* const kInverse[][2] = {{"asin", "asin"}, {"acos", "asin"}, {"atan", "atan"},
-                                              {"acot", "acot"}, {"asec", "asec"}, {"acsc", "asec"},
-                                              {"asinh", "asinh"}, {"acosh", "acosh"}, {"atanh", "atanh"}};
-    if (n.text == "sqrt" || n.text == "root" || n.text == "log") {
+    // the cut of each function is in its row of the function table (functions.hpp)
+    const rapidgrade::detail::FunctionSpec* f = rapidgrade::detail::find_function(n.text);
+    const rapidgrade::detail::Cut cut = f != nullptr ? f->cut : rapidgrade::detail::Cut::kNone;
+    if (cut == rapidgrade::detail::Cut::kLog) {
       for (std::size_t k = 0; k < n.kids.size(); ++k)
         if (has_symbols(r.kid(k))) out.push_back({"log", r.kid(k)});
+    } else if (cut != rapidgrade::detail::Cut::kNone && !n.kids.empty()) {
+      out.push_back({rapidgrade::detail::cut_key(cut), r.kid(0)});
     }
-    for (const auto& kv : kInverse)
-      if (n.text == kv[0] && !n.kids.empty()) out.push_back({kv[1], r.kid(0)});
   }
   for (std::size_t k = 0; k < n.kids.size(); ++k) collect_cuts(r.kid(k), out);
 }
@@ -476,7 +479,7 @@ class Comparer {
       for (const auto& x : xs) {
         bool found = false;
         for (const auto& y : ys) {
-          if (std::string(x.key) != y.key) continue;
+          if (x.key != y.key) continue;
           const Tri t = gold_first ? tri(x.arg, y.arg) : tri(y.arg, x.arg);
           if (t == Tri::True) {
             found = true;

@@ -54,6 +54,8 @@ void print_list(const Ast& ast, const std::vector<std::uint32_t>& kids, std::str
   }
 }
 
+void print_structure(const Ast& ast, const Node& n, std::string& out);
+
 void print(const Ast& ast, std::uint32_t i, std::string& out) {
   const Node& n = ast.at(i);
   switch (n.kind) {
@@ -130,6 +132,15 @@ void print(const Ast& ast, std::uint32_t i, std::string& out) {
       out += " \xC2\xB1 ";
       print_prec(ast, n.kids[1], 16, out);
       return;
+    default:
+      print_structure(ast, n, out);
+      return;
+  }
+}
+
+/// Tuples, sets, intervals, unions, matrices and relations.
+void print_structure(const Ast& ast, const Node& n, std::string& out) {
+  switch (n.kind) {
     case Kind::Tuple:
       out += '(';
       print_list(ast, n.kids, out);
@@ -171,6 +182,8 @@ void print(const Ast& ast, std::uint32_t i, std::string& out) {
         if (k) out += relop_text(n.text[k - 1]);
         print_prec(ast, n.kids[k], 2, out);
       }
+      return;
+    default:
       return;
   }
 }

@@ -3,6 +3,7 @@
 #include <string_view>
 
 #include "rapidgrade/detail/delimiters.hpp"
+#include "rapidgrade/detail/number.hpp"
 #include "rapidgrade/detail/text.hpp"
 #include "rapidgrade/scan.hpp"
 
@@ -427,13 +428,10 @@ std::size_t number_end(std::string_view s, std::size_t i) noexcept {
     plain = false;
   } else {
     k = digits_end(s, k);
-    if (k - i <= 3) {
-      while (k + 4 <= n && s[k] == ',' && is_digit(s[k + 1]) && is_digit(s[k + 2]) && is_digit(s[k + 3]) &&
-             (k + 4 == n || !is_digit(s[k + 4]))) {
-        k += 4;
-        plain = false;
-      }
-    }
+    const std::size_t groups_end =
+        rapidgrade::detail::thousands_end(s, i, k, rapidgrade::detail::GroupSeparators::kComma);
+    if (groups_end != k) plain = false;
+    k = groups_end;
     if (k + 1 < n && s[k] == '.' && is_digit(s[k + 1])) {
       k = digits_end(s, k + 1);
       plain = false;

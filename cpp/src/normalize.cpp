@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "rapidgrade/detail/latex_vocab.hpp"
+#include "rapidgrade/detail/number.hpp"
 #include "rapidgrade/detail/text.hpp"
 #include "rapidgrade/unicode.hpp"
 #include "rapidgrade/utf8.hpp"
@@ -57,8 +59,9 @@ std::string rewrite_commands(std::string_view s, bool& percent) {
         } else if (name == "dfrac" || name == "tfrac" || name == "cfrac") {
           out += "\\frac";
           i = j;
-        } else if (name == "text" || name == "textbf" || name == "textit" || name == "textrm" ||
-                   name == "textnormal" || name == "mathrm" || name == "mbox") {
+        } else if (const auto* w = rapidgrade::detail::find_text_wrapper(name);
+                   w != nullptr && w->content != rapidgrade::detail::WrapperContent::kOperator) {
+          // "\text{cm}", "\mathbf{5}": the wrapper goes, its content stays (latex_vocab.hpp)
           std::size_t k = j;
           while (k < n && is_space(s[k])) ++k;
           if (k < n && s[k] == '{') {
@@ -424,13 +427,10 @@ void strip_thousands(std::string& s) {
   std::size_t k = (n > 0 && s[0] == '-') ? 1 : 0;
   const std::size_t first = k;
   while (k < n && is_digit(s[k])) ++k;
-  if (k == first || k - first > 3) return;
-  std::size_t groups = 0;
-  while (k + 4 <= n && s[k] == ',' && is_digit(s[k + 1]) && is_digit(s[k + 2]) && is_digit(s[k + 3])) {
-    k += 4;
-    ++groups;
-  }
-  if (groups == 0) return;
+  const std::size_t groups_end =
+      rapidgrade::detail::thousands_end(s, first, k, rapidgrade::detail::GroupSeparators::kComma);
+  if (groups_end == k) return;
+  k = groups_end;
   if (k < n && s[k] == '.') {
     std::size_t m = k + 1;
     while (m < n && is_digit(s[m])) ++m;

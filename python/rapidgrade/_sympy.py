@@ -11,43 +11,26 @@ from typing import Any
 
 import sympy
 
+from rapidgrade import _core
+
 __all__ = ["tree_to_sympy"]
 
-_FUNCTIONS: dict[str, Callable[..., Any]] = {
-    "sin": sympy.sin,
-    "cos": sympy.cos,
-    "tan": sympy.tan,
-    "sec": sympy.sec,
-    "csc": sympy.csc,
-    "cot": sympy.cot,
-    "asin": sympy.asin,
-    "acos": sympy.acos,
-    "atan": sympy.atan,
-    "asec": sympy.asec,
-    "acsc": sympy.acsc,
-    "acot": sympy.acot,
-    "sinh": sympy.sinh,
-    "cosh": sympy.cosh,
-    "tanh": sympy.tanh,
-    "asinh": sympy.asinh,
-    "acosh": sympy.acosh,
-    "atanh": sympy.atanh,
-    "exp": sympy.exp,
-    "log": sympy.log,
-    "sqrt": sympy.sqrt,
-    "root": sympy.root,
-    "floor": sympy.floor,
-    "ceiling": sympy.ceiling,
-    "binomial": sympy.binomial,
-    "Abs": sympy.Abs,
-    "sign": sympy.sign,
-    "max": sympy.Max,
-    "min": sympy.Min,
-    "gcd": sympy.gcd,
-    "lcm": sympy.lcm,
-    "factorial": sympy.factorial,
-    "Integral": sympy.Integral,
-}
+
+def _function_map() -> dict[str, Callable[..., Any]]:
+    """AST function name -> SymPy callable, from the core's function table (functions.hpp).
+
+    >>> _function_map()["asin"] is sympy.asin
+    True
+    """
+    table: dict[str, Callable[..., Any]] = {
+        name: getattr(sympy, sympy_name) for name, sympy_name, *_ in _core.expr_function_table() if sympy_name
+    }
+    # opaque calls that SymPy knows by name ("det" of a matrix is handled in _func)
+    table.update({"Integral": sympy.Integral})
+    return table
+
+
+_FUNCTIONS: dict[str, Callable[..., Any]] = _function_map()
 
 _RELATIONS: dict[str, Callable[..., Any]] = {
     "=": sympy.Eq,

@@ -33,7 +33,7 @@ enum class Kind : std::uint8_t {
   Neg,        // unary minus
   Div,        // a / b
   Pow,        // a ^ b
-  Func,       // text: function name (sin, log, sqrt, root, binomial, ...); kids: arguments
+  Func,       // text: function name (a row of detail/functions.hpp, or any name: opaque); kids: arguments
   Factorial,  // n!
   Abs,        // |x|
   Percent,    // x%  (value x/100)
@@ -79,8 +79,9 @@ enum class Syntax { Auto, Latex, Infix, Rpn };
 Ast parse(std::string_view text, Syntax syntax = Syntax::Auto);
 Ast parse_latex(std::string_view text);
 Ast parse_infix(std::string_view text);
-/// RPN operator table: binary + - * / ^ ; unary neg sin cos tan exp log ln sqrt abs ;
-/// constants pi e ; numbers and identifiers are operands.
+/// RPN operators: binary + - * / ^ and besselj; unary neg and the RPN column of the function
+/// table (detail/functions.hpp: sin cos tan exp log ln sqrt abs erf erfc Si Ci Ei gamma);
+/// constants pi e; numbers and identifiers are operands.
 Ast parse_rpn(std::string_view text);
 /// The syntax `parse(text, Syntax::Auto)` would use.
 Syntax detect_syntax(std::string_view text);
@@ -125,9 +126,10 @@ std::optional<Rational> parse_decimal(std::string_view literal);
 // points, one instruction at a time (the hot loop of numeric comparison).
 
 enum class Op : std::uint8_t {
-  Const, Var, Add, Sub, Mul, Div, Pow, PowInt, Neg, Sin, Cos, Tan, Sec, Csc, Cot, Asin, Acos,
-  Atan, Asec, Acsc, Acot, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh, Exp, Log, LogBase, Sqrt, Root,
-  Abs, Factorial, Floor, Ceil, Binom, Nan,
+  kConst, kVar, kAdd, kSub, kMul, kDiv, kPow, kPowInt, kNeg, kSin, kCos, kTan, kSec, kCsc, kCot, kAsin,
+  kAcos, kAtan, kAsec, kAcsc, kAcot, kSinh, kCosh, kTanh, kAsinh, kAcosh, kAtanh, kExp, kLog, kLogBase,
+  kSqrt, kRoot, kAbs, kFactorial, kFloor, kCeil, kBinom, kErf, kErfc, kSi, kCi, kEi, kGamma, kBesselJ,
+  kNan,
 };
 
 struct Instr {

@@ -1,0 +1,43 @@
+// LaTeX vocabulary shared by normalization and the expression parser: the text-wrapper
+// commands. One table; every site that recognizes "\text{...}"-like commands reads it, so that
+// normalize_latex and parse_expr accept the same set (tests/unit/test_vocab.py checks this).
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace rapidgrade::detail {
+
+/// What the braced argument of a wrapper command holds.
+enum class WrapperContent : unsigned char {
+  kText,      // words or a value in text mode: \text{cm}, \textrm{m}, \mbox{ and }
+  kMath,      // math in another font: \mathrm{e}, \mathbf{x}, \boldsymbol{v}
+  kOperator,  // the name of an operator, applied to what follows: \operatorname{erf}(x)
+};
+
+struct TextWrapper {
+  std::string_view name;  // without the backslash
+  WrapperContent content;
+};
+
+/// normalize_latex strips kText and kMath wrappers ("\mathbf{5}" -> "5") and keeps kOperator;
+/// parse_expr reads the content of kText and kMath wrappers as math when it parses ("\text{5}"
+/// is 5, "2\textrm{m}" is 2*m) and as a symbol otherwise, and applies a kOperator name as a
+/// function ("\operatorname{erf}(x)"); text detection looks inside all but kOperator.
+inline constexpr TextWrapper kTextWrappers[] = {
+    {"text", WrapperContent::kText},          {"textrm", WrapperContent::kText},
+    {"textnormal", WrapperContent::kText},    {"textbf", WrapperContent::kText},
+    {"textit", WrapperContent::kText},        {"mbox", WrapperContent::kText},
+    {"mathrm", WrapperContent::kMath},        {"mathbf", WrapperContent::kMath},
+    {"mathit", WrapperContent::kMath},        {"mathsf", WrapperContent::kMath},
+    {"boldsymbol", WrapperContent::kMath},    {"operatorname", WrapperContent::kOperator},
+};
+
+/// The wrapper named `name` (without the backslash), or nullptr.
+inline const TextWrapper* find_text_wrapper(std::string_view name) noexcept {
+  for (const TextWrapper& w : kTextWrappers)
+    if (w.name == name) return &w;
+  return nullptr;
+}
+
+}  // namespace rapidgrade::detail

@@ -1,0 +1,230 @@
+// Point-by-point evaluation with a rounding-error bound on every result and branch-cut flags:
+// the bounded sampling that equivalence decides with (a gap beyond the bound is a difference).
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <limits>
+#include <vector>
+
+#include "expr_kernels.hpp"
+#include "rapidgrade/detail/special.hpp"
+#include "rapidgrade/expr.hpp"
+
+namespace rapidgrade::expr {
+namespace {
+
+using namespace detail;
+
+using Cx = std::complex<double>;
+constexpr double kEps = 2.220446049250313e-16;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// Distance from z to the negative real axis (the cut of sqrt, log and non-integer powers).
+double to_negative_axis(Cx z) { return z.real() <= 0 ? std::fabs(z.imag()) : std::abs(z); }
+/// Distance from z to the real axis outside [lo, hi] (asin, acos, atanh: [-1, 1]).
+double to_real_rays(Cx z, double lo, double hi) {
+  if (z.real() <= lo || z.real() >= hi) return std::fabs(z.imag());
+  return std::min(std::abs(z - Cx(lo, 0)), std::abs(z - Cx(hi, 0)));
+}
+/// Distance from z to the imaginary axis beyond +-i (atan, asinh).
+double to_imaginary_rays(Cx z) {
+  if (std::fabs(z.imag()) >= 1) return std::fabs(z.real());
+  return std::min(std::abs(z - Cx(0, 1)), std::abs(z + Cx(0, 1)));
+}
+
+/// An argument whose error disk touches the cut: the branch taken is not determined.
+/// (An exact argument, error 0, is on its principal branch even when it lies on the cut.)
+bool straddles(double distance, double err) { return err > 0 && distance <= 8 * err; }
+
+/// Error bound of + - * / powers, roots, exp, log and the integer functions.
+double arithmetic_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, unsigned char& c) {
+  [[maybe_unused]] const double ar = std::abs(r), aa = std::abs(a), ab = std::abs(b);
+  [[maybe_unused]] const double own = 4 * kEps * ar;  // the operation's own rounding (libm: a few ulp)
+  (void)eb;  // not every operation has a second operand
+  double err = kInf;
+  switch (in.op) {
+    case Op::kAdd: case Op::kSub: err = ea + eb + kEps * ar; break;
+    case Op::kMul: err = ab * ea + aa * eb + ea * eb + kEps * ar; break;
+    case Op::kDiv: err = ab > eb ? (ea + ar * eb) / (ab - eb) + kEps * ar : kInf; break;
+    case Op::kNeg: err = ea; break;
+    case Op::kPowInt: {
+      const double m = std::fabs(in.re);
+      if (aa > ea) {
+        err = ar * (std::pow(1 + ea / aa, m) - 1) + m * kEps * ar;
+        if (in.re < 0) err = ar * (std::pow(1 - ea / aa, -m) - 1) + m * kEps * ar;
+      } else {
+        err = in.re > 0 ? std::pow(aa + ea, m) + ar : kInf;
+      }
+      break;
+    }
+    case Op::kPow:
+      err = aa > ea ? ar * (std::abs(b) * ea / (aa - ea) + std::abs(std::log(a)) * eb) + own : kInf;
+      if (!(b.imag() == 0 && b.real() == std::round(b.real())) || eb > 0) {
+        if (straddles(to_negative_axis(a), ea)) c = 1;
+      }
+      break;
+    case Op::kSqrt:
+      err = ar > 0 ? ea / (2 * ar) + own : std::sqrt(ea);
+      if (straddles(to_negative_axis(a), ea)) c = 1;
+      break;
+    case Op::kRoot:
+      err = aa > ea && ab > 0 ? ar * ea / (ab * (aa - ea)) + own : kInf;
+      if (straddles(to_negative_axis(a), ea)) c = 1;
+      break;
+    case Op::kExp: err = ar * ea * (1 + ea) + own; break;
+    case Op::kLog:
+      err = aa > ea ? ea / (aa - ea) + own + 4 * kEps : kInf;
+      if (straddles(to_negative_axis(a), ea)) c = 1;
+      break;
+    case Op::kLogBase: {
+      const Cx la = std::log(a), lb = std::log(b);
+      const double ela = aa > ea ? ea / (aa - ea) + 4 * kEps * (std::abs(la) + 1) : kInf;
+      const double elb = ab > eb ? eb / (ab - eb) + 4 * kEps * (std::abs(lb) + 1) : kInf;
+      const double alb = std::abs(lb);
+      err = alb > elb ? (ela + ar * elb) / (alb - elb) + own : kInf;
+      if (straddles(to_negative_axis(a), ea) || straddles(to_negative_axis(b), eb)) c = 1;
+      break;
+    }
+    case Op::kAbs: err = ea + kEps * ar; break;
+    case Op::kFloor: case Op::kCeil: {
+      const double frac = std::fabs(a.real() - std::round(a.real()));
+      err = frac <= ea ? kInf : 0;
+      break;
+    }
+    case Op::kFactorial: err = ar * ea * (std::log(aa + 2) + 2) + own; break;
+    case Op::kBinom: err = ar * (ea + eb) * (std::log(aa + 2) + 2) + own; break;
+    default: err = kInf; break;
+  }
+  return err;
+}
+
+/// Error bound of the trigonometric and hyperbolic functions and their inverses.
+double trigonometric_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, unsigned char& c) {
+  [[maybe_unused]] const double ar = std::abs(r), aa = std::abs(a), ab = std::abs(b);
+  [[maybe_unused]] const double own = 4 * kEps * ar;  // the operation's own rounding (libm: a few ulp)
+  (void)eb;  // not every operation has a second operand
+  double err = kInf;
+  switch (in.op) {
+    case Op::kSin: err = std::abs(std::cos(a)) * ea + own + kEps; break;
+    case Op::kCos: err = std::abs(std::sin(a)) * ea + own + kEps; break;
+    case Op::kTan: err = std::abs(Cx(1) + r * r) * ea + own + kEps; break;
+    case Op::kSec: err = std::abs(r * std::tan(a)) * ea + own; break;
+    case Op::kCsc: err = std::abs(r / std::tan(a)) * ea + own; break;
+    case Op::kCot: err = std::abs(Cx(1) + r * r) * ea + own + kEps; break;
+    case Op::kSinh: err = std::abs(std::cosh(a)) * ea + own + kEps; break;
+    case Op::kCosh: err = std::abs(std::sinh(a)) * ea + own + kEps; break;
+    case Op::kTanh: err = std::abs(Cx(1) - r * r) * ea + own + kEps; break;
+    case Op::kAsin: case Op::kAcos:
+      err = ea / std::abs(std::sqrt(Cx(1) - a * a)) + own + kEps;
+      if (straddles(to_real_rays(a, -1, 1), ea)) c = 1;
+      break;
+    case Op::kAtanh:
+      err = ea / std::abs(Cx(1) - a * a) + own + kEps;
+      if (straddles(to_real_rays(a, -1, 1), ea)) c = 1;
+      break;
+    case Op::kAcosh:
+      err = ea / std::abs(std::sqrt(a * a - Cx(1))) + own + kEps;
+      if (straddles(to_real_rays(a, 1, kInf), ea)) c = 1;
+      break;
+    case Op::kAtan: case Op::kAsinh:
+      err = ea / std::abs(in.op == Op::kAtan ? Cx(1) + a * a : std::sqrt(a * a + Cx(1))) + own + kEps;
+      if (straddles(to_imaginary_rays(a), ea)) c = 1;
+      break;
+    case Op::kAsec: case Op::kAcsc: case Op::kAcot: {
+      const Cx inv = Cx(1) / a;
+      const double einv = aa > ea ? ea / (aa * (aa - ea)) : kInf;
+      const Cx d = in.op == Op::kAcot ? Cx(1) + inv * inv : std::sqrt(Cx(1) - inv * inv);
+      err = einv / std::abs(d) + own + kEps;
+      const double dist = in.op == Op::kAcot ? to_imaginary_rays(inv) : to_real_rays(inv, -1, 1);
+      if (straddles(dist, einv)) c = 1;
+      break;
+    }
+    default: err = kInf; break;
+  }
+  return err;
+}
+
+/// Error bound of the special functions (real axis only: elsewhere the value is nan).
+double special_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, unsigned char& c) {
+  [[maybe_unused]] const double ar = std::abs(r), aa = std::abs(a), ab = std::abs(b);
+  [[maybe_unused]] const double own = 4 * kEps * ar;  // the operation's own rounding (libm: a few ulp)
+  (void)eb;  // not every operation has a second operand
+  double err = kInf;
+  switch (in.op) {
+    case Op::kErf: case Op::kErfc:
+      err = 1.1283791670955126 * std::exp(-a.real() * a.real()) * ea + own + kEps;
+      break;
+    case Op::kSi: err = (aa > 0 ? std::fabs(std::sin(a.real()) / a.real()) : 1.0) * ea + 4 * own + kEps; break;
+    case Op::kCi: case Op::kEi: {
+      // Ci' = cos(x)/x, Ei' = e^x/x: unbounded at 0
+      const double slope = in.op == Op::kCi ? 1.0 / (aa - ea) : std::exp(aa + ea) / (aa - ea);
+      err = aa > ea ? slope * ea + 4 * own + kEps : kInf;
+      if (in.op == Op::kCi && straddles(to_negative_axis(a), ea)) c = 1;
+      break;
+    }
+    case Op::kGamma: {
+      // |Gamma'| = |Gamma psi| <= |Gamma| (log(|x| + 2) + 2 + 1/distance to the nearest pole)
+      const double x = a.real();
+      const double pole = x > 0 ? x : std::fabs(x - std::round(x));
+      err = pole > ea ? ar * ea * (std::log(aa + 2) + 2 + 1 / (pole - ea)) + 2 * own : kInf;
+      break;
+    }
+    case Op::kBesselJ:  // J_n(x): |dJ/dx| <= 1; an inexact order is unusable
+      err = ea > 0 ? kInf : eb + rapidgrade::detail::bessel_j_rounding(a.real(), b.real());
+      break;
+    default: err = kInf; break;
+  }
+  return err;
+}
+
+/// First-order error bound of one instruction's result r = op(a, b), from its operands' bounds
+/// ea, eb: the operation's own rounding plus the propagation through its derivative. Sets `c`
+/// when a multivalued function's argument straddles its branch cut.
+double op_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, unsigned char& c) {
+  if (in.op >= Op::kSin && in.op <= Op::kAtanh) return trigonometric_error(in, a, b, r, ea, eb, c);
+  if (in.op >= Op::kErf && in.op <= Op::kBesselJ) return special_error(in, a, b, r, ea, eb, c);
+  return arithmetic_error(in, a, b, r, ea, eb, c);
+}
+
+}  // namespace
+
+void run_bounded(const Program& prog, const std::vector<const Cx*>& inputs, std::size_t n, Cx* out,
+                 double* error, unsigned char* near_cut) {
+  const std::size_t nc = prog.code.size();
+  std::vector<Cx> v(nc);
+  std::vector<double> e(nc);
+  std::vector<unsigned char> cut(nc);
+  for (std::size_t j = 0; j < n; ++j) {
+    for (std::size_t k = 0; k < nc; ++k) {
+      const Instr& in = prog.code[k];
+      Cx r;
+      double err = 0;
+      unsigned char c = 0;
+      if (in.op == Op::kConst) {
+        r = Cx(in.re, in.im);
+        // integers below 2^53 (and i) are exact; pi, e and decimals carry one rounding
+        const bool exact = in.re == std::round(in.re) && std::fabs(in.re) < 9007199254740992.0 &&
+                           in.im == std::round(in.im);
+        err = exact ? 0 : kEps * std::abs(r);
+      } else if (in.op == Op::kVar) {
+        r = in.a < inputs.size() && inputs[in.a] != nullptr ? inputs[in.a][j] : Cx(std::nan(""), 0);
+      } else {
+        const Cx a = v[in.a];
+        const Cx b = v[in.b];
+        const double ea = e[in.a], eb = e[in.b];
+        c = cut[in.a] | cut[in.b];
+        kernel<Cx>(in, &r, &a, &b, 1);
+        err = op_error(in, a, b, r, ea, eb, c);
+      }
+      if (!std::isfinite(r.real()) || !std::isfinite(r.imag()) || std::isnan(err)) err = kInf;
+      v[k] = r;
+      e[k] = err;
+      cut[k] = c;
+    }
+    out[j] = nc ? v[nc - 1] : Cx(std::nan(""), 0);
+    error[j] = nc ? e[nc - 1] : kInf;
+    near_cut[j] = nc ? cut[nc - 1] : 0;
+  }
+}
+
+}  // namespace rapidgrade::expr

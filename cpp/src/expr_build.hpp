@@ -1,0 +1,175 @@
+// Internals shared by the expression parsers (expr_latex.cpp, expr_infix.cpp, expr_rpn.cpp,
+// expr_text.cpp, expr_parse.cpp): character classes, errors, literal canonicalization, the
+// depth guard and the tree builder that every parser uses for its n-ary sums and products,
+// relations, negations and intervals.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "rapidgrade/detail/functions.hpp"
+#include "rapidgrade/detail/text.hpp"
+#include "rapidgrade/utf8.hpp"
+#include "rapidgrade/expr.hpp"
+
+namespace rapidgrade::expr::detail {
+
+/// Throws ParseError("parse_expr: <problem> at offset <offset>"); non-ASCII bytes of the
+/// problem (quoted input, possibly invalid UTF-8) become '?'.
+[[noreturn]] void fail(const std::string& problem, std::size_t offset);
+/// LimitError when the text is longer than kMaxExprBytes.
+void check_size(std::string_view text);
+
+// Character classes and UTF-8 lengths have one home (detail/text.hpp, utf8.hpp).
+using ::rapidgrade::detail::is_digit;
+using ::rapidgrade::detail::is_space;
+inline constexpr auto& is_alpha = ::rapidgrade::detail::is_letter;
+inline constexpr auto& utf8_length = ::rapidgrade::utf8::sequence_length;
+
+/// Canonical decimal literal: leading zeros of the integer part dropped ("007" -> "7",
+/// ".5" -> "0.5"), trailing '.' dropped; exponent kept as "e<n>" ("1.5", "-03" -> "1.5e-3").
+std::string canonical_number(std::string_view mant, std::string_view exp);
+
+inline Node make(Kind kind, std::string text = {}, std::vector<std::uint32_t> kids = {}) {
+  Node n;
+  n.kind = kind;
+  n.text = std::move(text);
+  n.kids = std::move(kids);
+  return n;
+}
+
+/// A bare word that names a function ("sin", "arcsin", "ceil"), or nullptr. Rows marked
+/// kCallOnly ("erf", "gamma") count only when `before_paren` (the word is followed by "(").
+inline const rapidgrade::detail::FunctionSpec* function_word(std::string_view w, bool before_paren) {
+  const rapidgrade::detail::FunctionSpec* f = rapidgrade::detail::find_function_word(w);
+  if (f != nullptr && (f->flags & rapidgrade::detail::kCallOnly) != 0 && !before_paren) return nullptr;
+  return f;
+}
+
+const char* const kGreek[] = {
+    "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta",
+    "vartheta", "iota", "kappa", "lambda", "mu", "nu", "xi", "omicron", "rho", "varrho",
+    "sigma", "varsigma", "tau", "upsilon", "phi", "varphi", "chi", "psi", "omega", "Gamma",
+    "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi", "Omega"};
+
+inline bool is_greek(std::string_view w) {
+  for (const char* g : kGreek)
+    if (w == g) return true;
+  return false;
+}
+
+/// Plain-text detection and normalization (expr_text.cpp).
+/// A plain-text answer: a run of >= 3 letters (outside commands) that is not a known function
+/// name, e.g. "Yes", "odd", "\text{east}". "xyz" is therefore text, not x*y*z.
+bool looks_like_text(std::string_view s);
+/// The words of a text answer, lower case, commands and braces dropped ("\text{East}." -> "east").
+std::string normalize_text(std::string_view s);
+
+/// RPN operator tokens (expr_rpn.cpp): "+ - * / ^" and the RPN column of the function table.
+/// `detect` restricts to the tokens used by syntax detection (rows marked kCallOnly excluded).
+bool is_rpn_unary(std::string_view w, bool detect = false);
+bool is_rpn_binary(std::string_view w, bool detect = false);
+
+/// Counts nesting for a parser: throws ParseError past kMaxAstDepth.
+struct DepthGuard {
+  std::size_t& d;
+  DepthGuard(std::size_t& depth, std::size_t offset) : d(depth) {
+    if (++d > kMaxAstDepth) {
+      fail("expression nested deeper than " + std::to_string(kMaxAstDepth) + " levels", offset);
+    }
+  }
+  DepthGuard(const DepthGuard&) = delete;
+  DepthGuard& operator=(const DepthGuard&) = delete;
+  ~DepthGuard() { --d; }
+};
+
+/// The node constructors every parser shares; `at` is the offset reported on a depth error.
+struct TreeBuilder {
+  Ast& ast;
+
+  std::uint32_t add(Node n, std::size_t at) { return ast.add(std::move(n), at); }
+
+  /// n-ary node of `kind`, merging children of the same kind; a single child is returned as is.
+  std::uint32_t flat(Kind kind, const std::vector<std::uint32_t>& items, std::size_t at) {
+    if (items.size() == 1) return items[0];
+    std::vector<std::uint32_t> kids;
+    for (std::uint32_t k : items) {
+      if (ast.at(k).kind == kind) {
+        const auto& sub = ast.at(k).kids;
+        kids.insert(kids.end(), sub.begin(), sub.end());
+      } else {
+        kids.push_back(k);
+      }
+    }
+    return add(make(kind, {}, std::move(kids)), at);
+  }
+
+  std::uint32_t neg(std::uint32_t x, std::size_t at) { return add(make(Kind::Neg, {}, {x}), at); }
+
+  /// "a \pm b"; a unary \pm b has a = 0.
+  std::uint32_t plus_minus(std::uint32_t a, std::uint32_t b, std::size_t at) {
+    return add(make(Kind::PlusMinus, {}, {a, b}), at);
+  }
+
+  /// The relation chain both parsers read, "a < b <= c": `next_op()` consumes the next relation
+  /// operator and returns its code (relation_code: '=', '<', 'l', ...) or returns 0;
+  /// `operand()` parses one side. A single operand is returned as is.
+  template <class NextOp, class Operand, class At>
+  std::uint32_t relation_chain(NextOp next_op, Operand operand, At at) {
+    std::vector<std::uint32_t> kids{operand()};
+    std::string ops;
+    while (const int op = next_op()) {
+      ops += static_cast<char>(op);
+      kids.push_back(operand());
+    }
+    if (ops.empty()) return kids[0];
+    return add(make(Kind::Relation, std::move(ops), std::move(kids)), at());
+  }
+
+  /// The additive chain both the LaTeX and the infix parser read, "a + b - c \pm d":
+  /// `next_op()` consumes the next additive operator and returns '+', '-', 'p' (plus-minus) or
+  /// 'm' (minus-plus), or returns 0 at anything else; `term()` parses one term; `at()` is the
+  /// current offset. "a \pm b" takes the whole sum so far as a: "1 + 2 \pm 3" is (1 + 2) \pm 3.
+  template <class NextOp, class Term, class At>
+  std::uint32_t sum_chain(NextOp next_op, Term term, At at) {
+    std::vector<std::uint32_t> terms{term()};
+    while (const char op = next_op()) {
+      if (op == '+') {
+        terms.push_back(term());
+      } else if (op == '-') {
+        const std::uint32_t t = term();
+        terms.push_back(neg(t, at()));
+      } else {
+        const std::uint32_t left = flat(Kind::Add, terms, at());
+        std::uint32_t right = term();
+        if (op == 'm') right = neg(right, at());
+        terms.assign(1, plus_minus(left, right, at()));
+      }
+    }
+    return flat(Kind::Add, terms, at());
+  }
+
+  std::uint32_t interval(std::vector<std::uint32_t> ends, bool left_open, bool right_open, std::size_t at) {
+    Node n = make(Kind::Interval, {}, std::move(ends));
+    n.flags = static_cast<std::uint8_t>((left_open ? kLeftOpen : 0) | (right_open ? kRightOpen : 0));
+    return add(std::move(n), at);
+  }
+};
+
+/// Relation operator code of a token's text ('=', '<', '>', 'l' (<=), 'g' (>=), 'n' (!=)), or 0.
+/// e.g. "<=" -> 'l', "==" -> '='. LaTeX commands (\le, \neq) are mapped by the LaTeX parser.
+inline int relation_code(std::string_view t) {
+  if (t == "=" || t == "==") return '=';
+  if (t == "<") return '<';
+  if (t == ">") return '>';
+  if (t == "<=") return 'l';
+  if (t == ">=") return 'g';
+  if (t == "!=") return 'n';
+  return 0;
+}
+
+}  // namespace rapidgrade::expr::detail

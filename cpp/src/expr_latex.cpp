@@ -1,0 +1,952 @@
+// LaTeX parser of the expression engine: a lexer (numbers with thousands separators, words,
+// commands, punctuation) and a recursive-descent parser with an explicit depth counter
+// (kMaxAstDepth). Every token is consumed once, so parsing is linear in the input.
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "expr_build.hpp"
+#include "rapidgrade/detail/functions.hpp"
+#include "rapidgrade/detail/latex_vocab.hpp"
+#include "rapidgrade/detail/number.hpp"
+#include "rapidgrade/expr.hpp"
+
+namespace rapidgrade::expr {
+namespace detail {
+namespace {
+
+using rapidgrade::detail::FunctionSpec;
+using rapidgrade::detail::WrapperContent;
+
+// ============================================================================================
+// LaTeX lexer
+
+enum class T { kEnd, kNum, kWord, kCmd, kPunct };
+
+struct Tok {
+  T type = T::kEnd;
+  std::string text;
+  std::size_t pos = 0;
+  bool space_before = false;
+};
+
+bool skipped_command(std::string_view c) {
+  static const char* const kSkip[] = {
+      ",", ";", ":", "!", " ", "[", "]", "quad", "qquad", "left", "right", "big", "Big", "bigg", "Bigg",
+      "bigl", "bigr", "Bigl", "Bigr", "biggl", "biggr", "displaystyle", "textstyle", "limits",
+      "nolimits", "middle", "$", "mathstrut", "strut", "relax", "hfill", "hspace*", "enspace",
+      "thinspace", "negthinspace"};
+  for (const char* s : kSkip)
+    if (c == s) return true;
+  return false;
+}
+
+/// Commands the lexer turns into punctuation or braces: "\lvert" -> "|", "\lbrace" -> "{".
+struct CommandToken {
+  const char* name;
+  T type;
+  const char* text;
+};
+const CommandToken kCommandTokens[] = {
+    {"lvert", T::kPunct, "|"}, {"rvert", T::kPunct, "|"},  {"vert", T::kPunct, "|"},
+    {"mid", T::kPunct, "|"},   {"|", T::kPunct, "|"},       {"lbrace", T::kCmd, "{"},
+    {"rbrace", T::kCmd, "}"},  {"lbrack", T::kPunct, "["},  {"rbrack", T::kPunct, "]"},
+    // "\( 3, \frac{\pi}{2} \)" is read as brackets, as math-verify does
+    {"(", T::kPunct, "("},     {")", T::kPunct, ")"},       {"langle", T::kPunct, "("},
+    {"rangle", T::kPunct, ")"},
+};
+
+class LatexLexer {
+ public:
+  explicit LatexLexer(std::string_view s) : s_(s), n_(s.size()) {}
+
+  std::vector<Tok> run() {
+    while (i_ < n_) {
+      const char c = s_[i_];
+      if (is_space(c) || c == '~' || c == '$') {
+        space_ = true;
+        ++i_;
+        continue;
+      }
+      Tok t;
+      t.pos = i_;
+      t.space_before = space_;
+      space_ = false;
+      if (is_digit(c) || (c == '.' && i_ + 1 < n_ && is_digit(s_[i_ + 1]))) {
+        number(t);
+      } else if (is_alpha(c)) {
+        word(t);
+      } else if (c == '\\') {
+        if (!command(t)) continue;
+      } else {
+        punct(t);
+      }
+      if (t.type == T::kPunct || t.type == T::kCmd) {
+        if (t.text == "{" || t.text == "[" || t.text == "(") ++depth_;
+        if (t.text == "}" || t.text == "]" || t.text == ")") --depth_;
+      }
+      out_.push_back(std::move(t));
+    }
+    Tok end;
+    end.pos = n_;
+    out_.push_back(end);
+    return std::move(out_);
+  }
+
+ private:
+  std::string_view s_;
+  std::size_t n_;
+  std::size_t i_ = 0;
+  bool space_ = false;
+  int depth_ = 0;  // bracket depth, for thousands separators at top level only
+  std::vector<Tok> out_;
+
+  /// "7,425,000", "10{,}000", "1 000", "3.25", "5." (-> 5), "1.5e-3", "2E5".
+  void number(Tok& t) {
+    const std::size_t i = i_;
+    std::size_t j = i;
+    while (j < n_ && is_digit(s_[j])) ++j;
+    t.type = T::kNum;
+    if (depth_ == 0) {
+      // thousands separators at top level (number.hpp, GroupSeparators::kLatex)
+      const std::size_t last =
+          rapidgrade::detail::thousands_end(s_, i, j, rapidgrade::detail::GroupSeparators::kLatex);
+      if (last != j) {
+        std::string m = rapidgrade::detail::group_digits(s_, i, last);
+        j = last;
+        if (j + 1 < n_ && s_[j] == '.' && is_digit(s_[j + 1])) {
+          std::size_t q = j + 1;
+          while (q < n_ && is_digit(s_[q])) ++q;
+          m += std::string(s_.substr(j, q - j));
+          j = q;
+        }
+        t.text = canonical_number(m, "");
+        i_ = j;
+        return;
+      }
+    }
+    if (j < n_ && s_[j] == '.' && (j + 1 < n_ && is_digit(s_[j + 1]))) {
+      ++j;
+      while (j < n_ && is_digit(s_[j])) ++j;
+    } else if (j < n_ && s_[j] == '.' && !(j + 1 < n_ && s_[j + 1] == '.')) {
+      ++j;  // "5." -> 5
+    }
+    std::string_view mant = s_.substr(i, j - i);
+    std::string_view exp;
+    // scientific notation "1.5e-3" / "2E5": e, optional sign, digits, not followed by a letter
+    if (j < n_ && (s_[j] == 'e' || s_[j] == 'E')) {
+      std::size_t k = j + 1;
+      if (k < n_ && (s_[k] == '+' || s_[k] == '-')) ++k;
+      const std::size_t d = k;
+      while (k < n_ && is_digit(s_[k])) ++k;
+      // An integer mantissa counts too when digits follow the e directly ("1e5"): a product
+      // 1*e*5 is written that way by nobody. "2e-3" with a sign is read as 2*10^-3 as well.
+      if (k > d && (k >= n_ || !is_alpha(s_[k])) && (mant.find('.') != std::string_view::npos || k > j + 1)) {
+        exp = s_.substr(j + 1, k - j - 1);
+        j = k;
+      }
+    }
+    if (mant.back() == '.') mant.remove_suffix(1);
+    t.text = canonical_number(mant, exp);
+    i_ = j;
+  }
+
+  /// A run of letters; "and" lists answers ("1 and -2"), a plain "pi" is \pi ("pi/2").
+  void word(Tok& t) {
+    std::size_t j = i_;
+    while (j < n_ && is_alpha(s_[j])) ++j;
+    t.type = T::kWord;
+    t.text = std::string(s_.substr(i_, j - i_));
+    if (t.text == "and") {
+      t.type = T::kPunct;
+      t.text = ",";
+    } else if (t.text == "pi") {
+      t.type = T::kCmd;
+    }
+    i_ = j;
+  }
+
+  /// "\frac", "\{", "\%"; returns false for a skipped (spacing, sizing) command.
+  bool command(Tok& t) {
+    const std::size_t i = i_;
+    std::size_t j = i + 1;
+    if (j < n_ && is_alpha(s_[j])) {
+      while (j < n_ && is_alpha(s_[j])) ++j;
+      if (j < n_ && s_[j] == '*') ++j;
+    } else if (j < n_) {
+      j += utf8_length(s_, j);  // "\{", "\%", "\," or an escaped non-ASCII character
+    }
+    std::string name(s_.substr(i + 1, j - i - 1));
+    // "\quadx" (a missing space after \quad): skip the spacing command, keep the letters
+    for (const char* sp : {"qquad", "quad"}) {
+      const std::size_t len = std::strlen(sp);
+      if (name.size() > len && name.compare(0, len, sp) == 0 && name.back() != '*') {
+        j = i + 1 + len;
+        name = sp;
+        break;
+      }
+    }
+    i_ = j;
+    if (skipped_command(name)) {
+      space_ = true;
+      // "\left." and "\right." are invisible delimiters
+      if ((name == "left" || name == "right") && i_ < n_ && s_[i_] == '.') ++i_;
+      return false;
+    }
+    t.type = T::kCmd;
+    t.text = name;
+    for (const CommandToken& ct : kCommandTokens) {
+      if (name == ct.name) {
+        t.type = ct.type;
+        t.text = ct.text;
+        break;
+      }
+    }
+    return true;
+  }
+
+  /// One- or two-character punctuation ("<=", "**" -> "^", "==" -> "="); the degree sign.
+  void punct(Tok& t) {
+    const char c = s_[i_];
+    t.type = T::kPunct;
+    if (i_ + 1 < n_ && ((c == '<' && s_[i_ + 1] == '=') || (c == '>' && s_[i_ + 1] == '=') ||
+                        (c == '!' && s_[i_ + 1] == '=') || (c == '*' && s_[i_ + 1] == '*') ||
+                        (c == '=' && s_[i_ + 1] == '='))) {
+      t.text = std::string(s_.substr(i_, 2));
+      if (t.text == "**") t.text = "^";
+      if (t.text == "==") t.text = "=";
+      i_ += 2;
+    } else if (static_cast<unsigned char>(c) >= 0x80) {
+      // a non-ASCII character: the degree sign U+00B0 is recognized; anything else is junk
+      if (c == '\xC2' && i_ + 1 < n_ && s_[i_ + 1] == '\xB0') {
+        t.text = "deg";
+        i_ += 2;
+      } else {
+        fail("unexpected character", i_);
+      }
+    } else {
+      t.text = std::string(1, c);
+      ++i_;
+    }
+  }
+};
+
+// ============================================================================================
+// LaTeX parser
+
+class LatexParser {
+ public:
+  LatexParser(std::string_view src, Ast& ast) : src_(src), ast_(ast), b_{ast}, toks_(LatexLexer(src).run()) {}
+
+  std::uint32_t top() {
+    // "a, b; c, d": groups separated by ';' are tuples of a set; a bare list "1, 2" is a set
+    std::vector<std::vector<std::uint32_t>> groups(1);
+    groups.back().push_back(relation());
+    while (is_punct(",") || is_punct(";")) {
+      if (is_punct(";")) groups.emplace_back();
+      ++p_;
+      if (at_end()) break;  // trailing separator
+      groups.back().push_back(relation());
+    }
+    if (!at_end()) fail("unexpected '" + tok().text + "'", tok().pos);
+    if (groups.back().empty()) groups.pop_back();
+    if (groups.size() > 1) {
+      std::vector<std::uint32_t> tuples;
+      for (auto& g : groups) {
+        tuples.push_back(g.size() == 1 ? g[0] : add(make(Kind::Tuple, {}, std::move(g))));
+      }
+      return add(make(Kind::Set, {}, std::move(tuples)));
+    }
+    std::vector<std::uint32_t>& items = groups[0];
+    if (items.size() == 1) return items[0];
+    // "n = 1, 2, 3": the values of one unknown
+    const Node& first = ast_.at(items[0]);
+    if (first.kind == Kind::Relation && first.text == "=") {
+      bool rest_plain = true;
+      for (std::size_t k = 1; k < items.size(); ++k)
+        if (ast_.at(items[k]).kind == Kind::Relation) rest_plain = false;
+      const Kind lhs = ast_.at(first.kids[0]).kind;
+      if (rest_plain && (lhs == Kind::Symbol || lhs == Kind::Tuple)) {
+        const std::uint32_t l = first.kids[0];
+        std::vector<std::uint32_t> values{first.kids[1]};
+        values.insert(values.end(), items.begin() + 1, items.end());
+        const std::uint32_t set = add(make(Kind::Set, {}, std::move(values)));
+        return add(make(Kind::Relation, "=", {l, set}));
+      }
+    }
+    return add(make(Kind::Set, {}, std::move(items)));
+  }
+
+ private:
+  std::string_view src_;
+  Ast& ast_;
+  TreeBuilder b_;
+  std::vector<Tok> toks_;
+  std::size_t p_ = 0;
+  std::size_t depth_ = 0;
+  int abs_open_ = 0;
+
+  const Tok& tok() const { return toks_[p_]; }
+  const Tok& peek(std::size_t k = 1) const { return toks_[std::min(p_ + k, toks_.size() - 1)]; }
+  bool at_end() const { return tok().type == T::kEnd; }
+  bool is_punct(const char* s) const { return tok().type == T::kPunct && tok().text == s; }
+  bool is_cmd(const char* s) const { return tok().type == T::kCmd && tok().text == s; }
+  std::uint32_t add(Node n) { return ast_.add(std::move(n), tok().pos); }
+  std::uint32_t num(const std::string& lit) { return add(make(Kind::Number, lit)); }
+
+  void expect_punct(const char* s) {
+    if (!is_punct(s)) {
+      fail(std::string("expected '") + s + "'" + (at_end() ? " before the end" : ", found '" + tok().text + "'"),
+           tok().pos);
+    }
+    ++p_;
+  }
+
+  static int relop(const Tok& t) {
+    if (t.type == T::kPunct) return relation_code(t.text);
+    if (t.type == T::kCmd) {
+      const std::string& c = t.text;
+      if (c == "le" || c == "leq" || c == "leqslant") return 'l';
+      if (c == "ge" || c == "geq" || c == "geqslant") return 'g';
+      if (c == "lt") return '<';
+      if (c == "gt") return '>';
+      if (c == "ne" || c == "neq") return 'n';
+      if (c == "in" || c == "approx") return '=';
+    }
+    return 0;
+  }
+
+  std::uint32_t relation() {
+    DepthGuard g(depth_, tok().pos);
+    auto next_op = [this] {
+      const int op = relop(tok());
+      if (op != 0) ++p_;
+      return op;
+    };
+    return b_.relation_chain(next_op, [this] { return union_(); }, [this] { return tok().pos; });
+  }
+
+  std::uint32_t union_() {
+    std::vector<std::uint32_t> kids{sum()};
+    while (is_cmd("cup")) {
+      ++p_;
+      kids.push_back(sum());
+    }
+    if (kids.size() == 1) return kids[0];
+    return add(make(Kind::Union, {}, std::move(kids)));
+  }
+
+  std::uint32_t sum() {
+    DepthGuard g(depth_, tok().pos);
+    auto next_op = [this]() -> char {
+      char op = 0;
+      if (is_punct("+")) op = '+';
+      else if (is_punct("-")) op = '-';
+      else if (is_cmd("pm")) op = 'p';
+      else if (is_cmd("mp")) op = 'm';
+      if (op != 0) ++p_;
+      return op;
+    };
+    return b_.sum_chain(next_op, [this] { return term(); }, [this] { return tok().pos; });
+  }
+
+  std::uint32_t flat(Kind kind, const std::vector<std::uint32_t>& items) { return b_.flat(kind, items, tok().pos); }
+
+  bool starts_primary(bool allow_functions) const {
+    const Tok& t = tok();
+    switch (t.type) {
+      case T::kNum:
+        return true;
+      case T::kWord:
+        return allow_functions || !(peek().type == T::kPunct && peek().text == "(" && function_word(t.text, true));
+      case T::kPunct:
+        return t.text == "(" || t.text == "{" || (t.text == "|" && abs_open_ == 0);
+      case T::kCmd: {
+        const std::string& c = t.text;
+        if (c == "frac" || c == "dfrac" || c == "tfrac" || c == "cfrac" || c == "sqrt" || c == "pi" ||
+            c == "infty" || c == "binom" || c == "dbinom" || c == "tbinom" || c == "lfloor" || c == "lceil" ||
+            c == "begin" || c == "{" || is_greek(c))
+          return true;
+        if (const auto* w = rapidgrade::detail::find_text_wrapper(c)) {
+          return allow_functions || w->content != WrapperContent::kOperator;
+        }
+        return allow_functions && latex_function(c, peek().type == T::kPunct && peek().text == "(") != nullptr;
+      }
+      default:
+        return false;
+    }
+  }
+
+  /// The function a LaTeX command names, as function() takes it: the table's name, except the
+  /// logarithms (\log base 10, \ln natural, \lg log10), or nullptr. \Gamma is the gamma
+  /// function only before "(" (it is a Greek letter otherwise).
+  static const char* latex_function(const std::string& c, bool before_paren) {
+    if (c == "ln") return "ln";
+    if (c == "lg") return "log10";
+    const FunctionSpec* f = rapidgrade::detail::find_function_command(c);
+    if (f == nullptr) return nullptr;
+    if ((f->flags & rapidgrade::detail::kCallOnly) != 0 && !before_paren) return nullptr;
+    return f->name.data();  // the table's names are literals: NUL-terminated
+  }
+
+  std::uint32_t term() {
+    DepthGuard g(depth_, tok().pos);
+    std::vector<std::uint32_t> factors{unary()};
+    for (;;) {
+      if (is_punct("*") || is_cmd("cdot") || is_cmd("times") || is_cmd("ast")) {
+        ++p_;
+        factors.push_back(unary());
+      } else if (is_punct("/") || is_cmd("div") || is_punct(":")) {  // "7:32" is a ratio
+        const std::size_t at = tok().pos;
+        ++p_;
+        std::uint32_t left = flat(Kind::Mul, factors);
+        std::uint32_t right = unary();
+        factors.assign(1, ast_.add(make(Kind::Div, {}, {left, right}), at));
+      } else if (starts_primary(true)) {
+        const bool negated = factors.size() == 1 && ast_.at(factors[0]).kind == Kind::Neg &&
+                             ast_.at(factors[0]).kids.size() == 1;
+        const std::uint32_t whole = negated ? ast_.at(factors[0]).kids[0] : factors[0];
+        const bool after_integer = factors.size() == 1 && is_integer_literal(whole);
+        std::uint32_t next = postfix(primary());
+        // A mixed number "12\frac{3}{5}" is 12 + 3/5 (and "-1\frac{1}{2}" is -(1 + 1/2)), as
+        // math-verify and every textbook read it: an integer literal directly followed by a
+        // fraction of two integer literals.
+        if (after_integer && is_integer_fraction(next)) {
+          std::uint32_t mixed = ast_.add(make(Kind::Add, {}, {whole, next}), tok().pos);
+          factors[0] = negated ? ast_.add(make(Kind::Neg, {}, {mixed}), tok().pos) : mixed;
+        } else {
+          factors.push_back(next);
+        }
+      } else {
+        break;
+      }
+    }
+    return flat(Kind::Mul, factors);
+  }
+
+  bool is_integer_literal(std::uint32_t k) const {
+    const Node& n = ast_.at(k);
+    if (n.kind != Kind::Number || n.text.empty()) return false;
+    for (char c : n.text)
+      if (!is_digit(c)) return false;
+    return true;
+  }
+
+  bool is_integer_fraction(std::uint32_t k) const {
+    const Node& n = ast_.at(k);
+    return n.kind == Kind::Div && n.kids.size() == 2 && is_integer_literal(n.kids[0]) &&
+           is_integer_literal(n.kids[1]);
+  }
+
+  std::uint32_t unary() {
+    DepthGuard g(depth_, tok().pos);
+    if (is_punct("-")) {
+      ++p_;
+      std::uint32_t x = unary();
+      // "-5" stays a negated literal; the printer shows it as -5
+      return add(make(Kind::Neg, {}, {x}));
+    }
+    if (is_punct("+")) {
+      ++p_;
+      return unary();
+    }
+    if (is_cmd("pm") || is_cmd("mp")) {
+      ++p_;
+      std::uint32_t x = unary();
+      return add(make(Kind::PlusMinus, {}, {num("0"), x}));
+    }
+    return postfix(primary());
+  }
+
+  /// The single-token argument of ^, _, \frac12: "{...}", one digit of a number, one letter,
+  /// or a command primary.
+  std::uint32_t script_arg() {
+    DepthGuard g(depth_, tok().pos);
+    Tok& t = toks_[p_];
+    if (t.type == T::kPunct && t.text == "{") return brace_group();
+    if (t.type == T::kNum) {
+      if (t.text.size() > 1 && is_digit(t.text[1])) {
+        std::string first = t.text.substr(0, 1);
+        t.text = canonical_number(t.text.substr(1), "");
+        t.pos += 1;
+        return num(first);
+      }
+      ++p_;
+      return num(t.text);
+    }
+    if (t.type == T::kWord) {
+      if (t.text.size() > 1) {
+        std::string first = t.text.substr(0, 1);
+        t.text = t.text.substr(1);
+        t.pos += 1;
+        return letter(first);
+      }
+      ++p_;
+      return letter(t.text);
+    }
+    if (t.type == T::kPunct && t.text == "-") {
+      ++p_;
+      std::uint32_t x = script_arg();
+      return add(make(Kind::Neg, {}, {x}));
+    }
+    if (t.type == T::kCmd) return primary();
+    if (t.type == T::kPunct && t.text == "(") return primary();
+    fail(at_end() ? "missing argument before the end" : "unexpected '" + t.text + "' as an argument", t.pos);
+  }
+
+  /// Raw text of a brace group (for subscripts, \text, environment names), braces balanced.
+  std::string raw_group() {
+    if (!is_punct("{")) {
+      // single token
+      Tok& t = toks_[p_];
+      if (t.type == T::kNum || t.type == T::kWord) {
+        if (t.text.size() > 1) {
+          std::string first = t.text.substr(0, 1);
+          t.text = t.text.substr(1);
+          t.pos += 1;
+          if (t.type == T::kNum) t.text = canonical_number(t.text, "");
+          return first;
+        }
+        ++p_;
+        return t.text;
+      }
+      if (t.type == T::kCmd) {
+        ++p_;
+        return t.text;
+      }
+      fail("expected a group", t.pos);
+    }
+    const std::size_t start = tok().pos + 1;
+    int level = 0;
+    for (;;) {
+      if (at_end()) fail("unclosed '{'", start - 1);
+      if (is_punct("{")) ++level;
+      if (is_punct("}")) {
+        --level;
+        if (level == 0) {
+          const std::size_t end = tok().pos;
+          ++p_;
+          return std::string(src_.substr(start, end - start));
+        }
+      }
+      ++p_;
+    }
+  }
+
+  std::uint32_t brace_group() {
+    DepthGuard g(depth_, tok().pos);
+    const std::size_t open = tok().pos;
+    expect_punct("{");
+    if (is_punct("}")) fail("empty group", open);
+    std::vector<std::uint32_t> items{relation()};
+    while (is_punct(",")) {
+      ++p_;
+      items.push_back(relation());
+    }
+    if (!is_punct("}")) fail("unclosed '{'", open);
+    ++p_;
+    if (items.size() == 1) return items[0];
+    return add(make(Kind::Set, {}, std::move(items)));
+  }
+
+  std::uint32_t letter(const std::string& name) {
+    if (name == "e") return add(make(Kind::Const, "E"));
+    if (name == "i") return add(make(Kind::Const, "I"));
+    return add(make(Kind::Symbol, name));
+  }
+
+  static std::string clean_subscript(const std::string& raw) {
+    std::string out;
+    for (char c : raw)
+      if (!is_space(c) && c != '{' && c != '}' && c != '\\') out += c;
+    return out;
+  }
+
+  std::uint32_t symbol_with_subscript(std::string name) {
+    if (is_punct("_")) {
+      ++p_;
+      name += "_" + clean_subscript(raw_group());
+      return add(make(Kind::Symbol, name));
+    }
+    return letter(name);
+  }
+
+  /// "f(x)", "g(2)", "f(x, y)": a letter applied to atoms is a function application (as
+  /// latex2sympy reads it); "x(x+1)" with an operator inside is a product.
+  bool is_application() const {
+    if (!(tok().type == T::kPunct && tok().text == "(")) return false;
+    std::size_t k = 1;
+    for (;;) {
+      const Tok& a = peek(k);
+      const bool atom = (a.type == T::kNum) || (a.type == T::kWord && a.text.size() == 1) ||
+                        (a.type == T::kCmd && is_greek(a.text));
+      if (!atom) return false;
+      const Tok& sep = peek(k + 1);
+      if (sep.type != T::kPunct) return false;
+      if (sep.text == ")") return true;
+      if (sep.text != ",") return false;
+      k += 2;
+    }
+  }
+
+  std::uint32_t application(const std::string& name) {
+    ++p_;  // (
+    std::vector<std::uint32_t> args;
+    for (;;) {
+      args.push_back(primary());
+      if (is_punct(")")) break;
+      ++p_;  // ,
+    }
+    ++p_;  // )
+    return add(make(Kind::Func, name, std::move(args)));
+  }
+
+  std::uint32_t bracket() {
+    DepthGuard g(depth_, tok().pos);
+    const Tok open = tok();
+    ++p_;
+    if (is_punct(")") || is_punct("]")) fail("empty brackets", open.pos);
+    const int saved_abs = abs_open_;
+    abs_open_ = 0;
+    std::vector<std::uint32_t> items{relation()};
+    while (is_punct(",") || is_punct(";")) {  // "(0;-2;6)"
+      ++p_;
+      items.push_back(relation());
+    }
+    abs_open_ = saved_abs;
+    if (!(is_punct(")") || is_punct("]"))) {
+      fail(std::string("unclosed '") + open.text + "'", open.pos);
+    }
+    const bool left_round = open.text == "(";
+    const bool right_round = tok().text == ")";
+    ++p_;
+    if (items.size() == 1) {
+      if (left_round == right_round) return items[0];
+      fail("mismatched brackets", open.pos);
+    }
+    if (items.size() == 2 && (!left_round || !right_round || is_infinite(items[0]) || is_infinite(items[1]))) {
+      return b_.interval(std::move(items), left_round, right_round, tok().pos);
+    }
+    if (left_round != right_round) fail("mismatched brackets", open.pos);
+    return add(make(Kind::Tuple, {}, std::move(items)));
+  }
+
+  bool is_infinite(std::uint32_t k) const {
+    const Node& n = ast_.at(k);
+    if (n.kind == Kind::Const && n.text == "oo") return true;
+    if (n.kind == Kind::Neg) return is_infinite(n.kids[0]);
+    return false;
+  }
+
+  std::uint32_t matrix(const std::string& env, std::size_t at) {
+    std::vector<std::uint32_t> entries;
+    std::size_t cols = 0, cur = 0, rows = 0;
+    for (;;) {
+      if (at_end()) fail("unclosed \\begin{" + env + "}", at);
+      if (is_cmd("end")) {
+        ++p_;
+        raw_group();
+        break;
+      }
+      if (is_cmd("\\")) {
+        ++p_;
+        if (cur == 0) continue;
+        if (rows > 0 && cur != cols) fail("matrix rows of different lengths", tok().pos);
+        cols = cur;
+        ++rows;
+        cur = 0;
+        continue;
+      }
+      entries.push_back(relation());
+      ++cur;
+      if (is_punct("&")) {
+        ++p_;
+        continue;
+      }
+      if (!(is_cmd("\\") || is_cmd("end"))) fail("unexpected '" + tok().text + "' in matrix", tok().pos);
+    }
+    if (cur > 0) {
+      if (rows > 0 && cur != cols) fail("matrix rows of different lengths", at);
+      cols = cur;
+      ++rows;
+    }
+    if (rows == 0) fail("empty matrix", at);
+    Node n = make(Kind::Matrix, env, std::move(entries));
+    n.extra = static_cast<std::uint32_t>(cols);
+    std::uint32_t m = add(std::move(n));
+    if (env == "vmatrix" || env == "Vmatrix") return add(make(Kind::Func, "det", {m}));
+    return m;
+  }
+
+  std::uint32_t function(std::string name, std::size_t at) {
+    DepthGuard g(depth_, at);
+    std::uint32_t power = 0;
+    bool has_power = false;
+    bool inverse = false;
+    std::uint32_t base = 0;
+    bool has_base = false;
+    for (int k = 0; k < 2; ++k) {
+      if (is_punct("^")) {
+        ++p_;
+        // \sin^{-1} x is arcsin
+        if (is_punct("{") && peek().type == T::kPunct && peek().text == "-" && peek(2).type == T::kNum &&
+            peek(2).text == "1" && peek(3).type == T::kPunct && peek(3).text == "}" &&
+            name.size() <= 4 && name.find('a') != 0 && rapidgrade::detail::find_function("a" + name) != nullptr) {
+          p_ += 4;
+          inverse = true;
+        } else {
+          power = script_arg();
+          has_power = true;
+        }
+      } else if (is_punct("_") && (name == "log")) {
+        ++p_;
+        base = script_arg();
+        has_base = true;
+      }
+    }
+    if (inverse) name = "a" + name;
+    std::vector<std::uint32_t> args;
+    if (is_punct("(")) {
+      std::uint32_t a = bracket();
+      // "\max(a, b)", "besselj(0, x)": the arguments of a function of several (log: bare_log)
+      const FunctionSpec* f = rapidgrade::detail::find_function(name);
+      if (ast_.at(a).kind == Kind::Tuple && f != nullptr && f->max_args > 1 && name != "log") {
+        args = ast_.at(a).kids;
+      } else {
+        args.push_back(a);
+      }
+    } else if (is_punct("{")) {
+      args.push_back(brace_group());
+    } else {
+      // "\sin 2x": the argument is a run of implicitly multiplied factors, stopping at the
+      // next function, operator or relation
+      if (!starts_primary(false)) fail("missing argument of \\" + name, tok().pos);
+      std::vector<std::uint32_t> f{postfix(primary())};
+      while (starts_primary(false) && !(tok().type == T::kPunct && tok().text == "(")) f.push_back(postfix(primary()));
+      args.push_back(flat(Kind::Mul, f));
+    }
+    std::uint32_t call;
+    if (name == "bare_log") {
+      if (args.size() == 1 && ast_.at(args[0]).kind == Kind::Tuple && ast_.at(args[0]).kids.size() == 2) {
+        args = ast_.at(args[0]).kids;
+      }
+      call = add(make(Kind::Func, "log", std::move(args)));
+    } else if (name == "ln") {
+      call = add(make(Kind::Func, "log", std::move(args)));
+    } else if (name == "log") {
+      // LaTeX \log without a base is base 10 (as latex2sympy reads it); \log_b is base b
+      args.push_back(has_base ? base : num("10"));
+      call = add(make(Kind::Func, "log", std::move(args)));
+    } else if (name == "log10") {
+      args.push_back(num("10"));
+      call = add(make(Kind::Func, "log", std::move(args)));
+    } else {
+      call = add(make(Kind::Func, name, std::move(args)));
+    }
+    if (has_power) call = add(make(Kind::Pow, {}, {call, power}));
+    return call;
+  }
+
+  /// "\text{5}", "\mathbf{x}", "\operatorname{erf}": the wrappers of latex_vocab.hpp.
+  std::uint32_t text_command(const std::string& cmd, const rapidgrade::detail::TextWrapper& wrapper, std::size_t at) {
+    std::string raw = raw_group();
+    std::string inner;
+    for (char c : raw)
+      if (!is_space(c)) inner += c;
+    if (wrapper.content == WrapperContent::kOperator) return function(inner, at);
+    if (inner.empty()) fail("empty \\" + cmd, at);
+    // "\mathrm{erf}(x)", "\text{min}(a, b)": a function name in a wrapper, applied
+    if (is_punct("(")) {
+      if (const FunctionSpec* f = function_word(inner, true)) return function(inner == "log" ? "bare_log" : std::string(f->name), at);
+    }
+    // \mathrm{e} is Euler's number (math-verify's verify agrees); other letters are symbols
+    if (inner == "e") return add(make(Kind::Const, "E"));
+    if (inner.size() == 1 && is_alpha(inner[0])) return add(make(Kind::Symbol, inner));
+    // \text{5}, \mathrm{e}, \mathbf{x}: parse the content as math
+    Ast sub;
+    try {
+      sub = parse_latex(inner);
+    } catch (const ParseError&) {
+      return add(make(Kind::Symbol, inner));
+    }
+    if (sub.nodes[sub.root].kind == Kind::Text) return add(make(Kind::Symbol, inner));
+    // splice the sub-tree into this one
+    const std::uint32_t base = static_cast<std::uint32_t>(ast_.nodes.size());
+    for (Node n : sub.nodes) {
+      for (auto& k : n.kids) k += base;
+      ast_.add(std::move(n), at);
+    }
+    return base + sub.root;
+  }
+
+  std::uint32_t primary() {
+    DepthGuard g(depth_, tok().pos);
+    const Tok t = tok();
+    switch (t.type) {
+      case T::kEnd:
+        fail("unexpected end of input", t.pos);
+      case T::kNum:
+        ++p_;
+        return num(t.text);
+      case T::kWord: {
+        if (peek().type == T::kPunct && peek().text == "(") {
+          if (const FunctionSpec* f = function_word(t.text, true)) {
+            ++p_;
+            // a bare "log(x)" is Python's natural logarithm ("log(x, b)": base b); \log is base 10
+            return function(t.text == "log" ? "bare_log" : std::string(f->name), t.pos);
+          }
+        }
+        // a run of letters is a product of single-letter symbols; the last may carry a subscript
+        ++p_;
+        std::vector<std::uint32_t> f;
+        for (std::size_t k = 0; k + 1 < t.text.size(); ++k) f.push_back(letter(t.text.substr(k, 1)));
+        const std::string last = t.text.substr(t.text.size() - 1);
+        if (last != "e" && last != "i" && is_application()) {
+          f.push_back(application(last));
+        } else {
+          f.push_back(symbol_with_subscript(last));
+        }
+        return flat(Kind::Mul, f);
+      }
+      case T::kPunct:
+        if (t.text == "(" || t.text == "[") return bracket();
+        if (t.text == "{") return brace_group();
+        if (t.text == "|") {
+          ++p_;
+          ++abs_open_;
+          std::uint32_t x = sum();
+          --abs_open_;
+          if (!is_punct("|")) fail("unclosed '|'", t.pos);
+          ++p_;
+          return add(make(Kind::Abs, {}, {x}));
+        }
+        fail(t.text == ")" || t.text == "]" || t.text == "}" ? "unbalanced '" + t.text + "'"
+                                                                : "unexpected '" + t.text + "'",
+             t.pos);
+      case T::kCmd:
+        break;
+    }
+    ++p_;
+    return command_primary(t);
+  }
+
+  /// A primary that starts with a command: \frac, \sqrt, \binom, \pi, \infty, Greek letters,
+  /// functions, text wrappers, \{ \}, floor and ceiling brackets, matrix environments.
+  std::uint32_t command_primary(const Tok& t) {
+    const std::string& c = t.text;
+    if (c == "frac" || c == "dfrac" || c == "tfrac" || c == "cfrac") {
+      std::uint32_t a = script_arg();
+      std::uint32_t b = script_arg();
+      return add(make(Kind::Div, {}, {a, b}));
+    }
+    if (c == "sqrt") {
+      if (is_punct("[")) {
+        ++p_;
+        std::uint32_t idx = sum();
+        expect_punct("]");
+        std::uint32_t x = script_arg();
+        return add(make(Kind::Func, "root", {x, idx}));
+      }
+      std::uint32_t x = script_arg();
+      return add(make(Kind::Func, "sqrt", {x}));
+    }
+    if (c == "binom" || c == "dbinom" || c == "tbinom") {
+      std::uint32_t a = script_arg();
+      std::uint32_t b = script_arg();
+      return add(make(Kind::Func, "binomial", {a, b}));
+    }
+    if (c == "pi") return add(make(Kind::Const, "pi"));
+    if (c == "infty" || c == "infin") return add(make(Kind::Const, "oo"));
+    if (const char* f = latex_function(c, is_punct("("))) return function(f, t.pos);  // before \Gamma the letter
+    if (is_greek(c)) return symbol_with_subscript(c);
+    if (const auto* w = rapidgrade::detail::find_text_wrapper(c)) return text_command(c, *w, t.pos);
+    if (c == "{") {
+      // \{ a, b \}
+      if (is_cmd("}")) fail("empty set", t.pos);
+      std::vector<std::uint32_t> items{relation()};
+      while (is_punct(",") || is_punct(";")) {
+        ++p_;
+        items.push_back(relation());
+      }
+      if (!is_cmd("}")) fail("unclosed '\\{'", t.pos);
+      ++p_;
+      return add(make(Kind::Set, {}, std::move(items)));
+    }
+    if (c == "lfloor" || c == "lceil") {
+      std::uint32_t x = sum();
+      if (!is_cmd(c == "lfloor" ? "rfloor" : "rceil")) fail("unclosed \\" + c, t.pos);
+      ++p_;
+      return add(make(Kind::Func, c == "lfloor" ? "floor" : "ceiling", {x}));
+    }
+    if (c == "begin") {
+      std::string env = raw_group();
+      if (env == "pmatrix" || env == "bmatrix" || env == "vmatrix" || env == "Vmatrix" || env == "matrix" ||
+          env == "Bmatrix" || env == "smallmatrix") {
+        return matrix(env, t.pos);
+      }
+      fail("unsupported environment '" + env + "'", t.pos);
+    }
+    fail("unsupported command '\\" + c + "'", t.pos);
+  }
+
+  std::uint32_t postfix(std::uint32_t x) {
+    for (;;) {
+      if (is_punct("^")) {
+        const std::size_t at = tok().pos;
+        ++p_;
+        // degrees: x^\circ, x^{\circ}
+        if (is_cmd("circ")) {
+          ++p_;
+          x = ast_.add(make(Kind::Degree, {}, {x}), at);
+          continue;
+        }
+        if (is_punct("{") && peek().type == T::kCmd && peek().text == "circ" && peek(2).type == T::kPunct &&
+            peek(2).text == "}") {
+          p_ += 3;
+          x = ast_.add(make(Kind::Degree, {}, {x}), at);
+          continue;
+        }
+        std::uint32_t e = script_arg();
+        x = ast_.add(make(Kind::Pow, {}, {x, e}), at);
+      } else if (is_punct("!") ) {
+        ++p_;
+        x = add(make(Kind::Factorial, {}, {x}));
+      } else if (is_punct("%") || is_cmd("%")) {
+        ++p_;
+        x = add(make(Kind::Percent, {}, {x}));
+      } else if (is_cmd("circ") || is_punct("deg") || is_cmd("degree")) {
+        ++p_;
+        x = add(make(Kind::Degree, {}, {x}));
+      } else if (is_punct("_") && ast_.at(x).kind != Kind::Symbol) {
+        fail("unexpected subscript", tok().pos);
+      } else {
+        return x;
+      }
+    }
+  }
+};
+
+}  // namespace
+}  // namespace detail
+
+Ast parse_latex(std::string_view text) {
+  using namespace detail;
+  check_size(text);
+  Ast ast;
+  bool blank = true;
+  for (char c : text)
+    if (!is_space(c)) blank = false;
+  if (blank) fail("empty expression", 0);
+  if (looks_like_text(text)) {
+    ast.root = ast.add(make(Kind::Text, normalize_text(text)));
+    return ast;
+  }
+  LatexParser p(text, ast);
+  ast.root = p.top();
+  return ast;
+}
+
+}  // namespace rapidgrade::expr

@@ -1,0 +1,81 @@
+// Plain-text answers: detection ("Yes", "odd", "\\text{east}" are text, not products of
+// letters) and normalization of their words. Both are single linear scans.
+#include <cctype>
+#include <string>
+#include <string_view>
+
+#include "expr_build.hpp"
+#include "rapidgrade/detail/latex_vocab.hpp"
+
+namespace rapidgrade::expr::detail {
+
+using rapidgrade::detail::WrapperContent;
+
+bool looks_like_text(std::string_view s) {
+  std::size_t i = 0, n = s.size();
+  bool saw_word = false;
+  while (i < n) {
+    if (s[i] == '\\') {
+      std::size_t j = i + 1;
+      while (j < n && is_alpha(s[j])) ++j;
+      std::string_view cmd = s.substr(i + 1, j - i - 1);
+      // the words inside \text{...} and the other wrappers count; an operator name does not
+      const auto* w = rapidgrade::detail::find_text_wrapper(cmd);
+      const bool name_group = cmd == "begin" || cmd == "end" || (w != nullptr && w->content == WrapperContent::kOperator);
+      if (j == i + 1) ++j;
+      i = j;
+      if (name_group && i < n && s[i] == '{') {
+        while (i < n && s[i] != '}') ++i;  // the environment or operator name is not text
+      }
+      continue;
+    }
+    if (is_alpha(s[i])) {
+      std::size_t j = i;
+      while (j < n && is_alpha(s[j])) ++j;
+      std::string_view word = s.substr(i, j - i);
+      // words glued to digits ("2xyz") still count
+      // ("erf" is a function name only before "(": "erf(x)" is math, "erf" alone a word)
+      // ("\mathrm{erf}(x)" too)
+      const bool before_paren = (j < n && s[j] == '(') || (j + 1 < n && s[j] == '}' && s[j + 1] == '(');
+      if (word.size() >= 3 && !function_word(word, before_paren) && word != "and") saw_word = true;
+      i = j;
+      continue;
+    }
+    ++i;
+  }
+  return saw_word;
+}
+
+std::string normalize_text(std::string_view s) {
+  std::string out;
+  std::size_t i = 0, n = s.size();
+  bool space = false;
+  while (i < n) {
+    char c = s[i];
+    if (c == '\\') {
+      std::size_t j = i + 1;
+      while (j < n && is_alpha(s[j])) ++j;
+      if (j == i + 1 && j < n) j += utf8_length(s, j);
+      i = j;
+      space = true;
+      continue;
+    }
+    if (c == '{' || c == '}' || c == '$') {
+      ++i;
+      continue;
+    }
+    if (is_space(c) || c == '~') {
+      space = true;
+      ++i;
+      continue;
+    }
+    if (space && !out.empty()) out += ' ';
+    space = false;
+    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    ++i;
+  }
+  while (!out.empty() && (out.back() == '.' || out.back() == ' ')) out.pop_back();
+  return out;
+}
+
+}  // namespace rapidgrade::expr::detail
