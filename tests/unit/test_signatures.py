@@ -163,6 +163,9 @@ _NO_WRAPPER = {
     "absa_score",
     # internal to the math-verify compatible fast path
     "mv_boxed_winner",
+    # the core's vocabulary tables, read by _sympy.py and checked by tests/unit/test_vocab.py
+    "expr_function_table",
+    "expr_text_wrappers",
 }
 
 
