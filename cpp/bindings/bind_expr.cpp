@@ -28,10 +28,10 @@ struct PyExpr {
 };
 
 expr::Syntax parse_syntax(const std::string& s) {
-  if (s == "auto") return expr::Syntax::Auto;
-  if (s == "latex") return expr::Syntax::Latex;
-  if (s == "infix") return expr::Syntax::Infix;
-  if (s == "rpn") return expr::Syntax::Rpn;
+  if (s == "auto") return expr::Syntax::kAuto;
+  if (s == "latex") return expr::Syntax::kLatex;
+  if (s == "infix") return expr::Syntax::kInfix;
+  if (s == "rpn") return expr::Syntax::kRpn;
   throw py::value_error("parse_expr: syntax must be 'auto', 'latex', 'infix' or 'rpn', not '" + s + "'");
 }
 
@@ -66,27 +66,27 @@ PyExpr parse_expr(const py::handle& obj, const std::string& syntax) {
 
 const char* kind_name(Kind k) {
   switch (k) {
-    case Kind::Number: return "num";
-    case Kind::Symbol: return "sym";
-    case Kind::Const: return "const";
-    case Kind::Add: return "add";
-    case Kind::Mul: return "mul";
-    case Kind::Neg: return "neg";
-    case Kind::Div: return "div";
-    case Kind::Pow: return "pow";
-    case Kind::Func: return "func";
-    case Kind::Factorial: return "factorial";
-    case Kind::Abs: return "abs";
-    case Kind::Percent: return "percent";
-    case Kind::Degree: return "degree";
-    case Kind::PlusMinus: return "pm";
-    case Kind::Tuple: return "tuple";
-    case Kind::Set: return "set";
-    case Kind::Interval: return "interval";
-    case Kind::Union: return "union";
-    case Kind::Matrix: return "matrix";
-    case Kind::Relation: return "rel";
-    case Kind::Text: return "text";
+    case Kind::kNumber: return "num";
+    case Kind::kSymbol: return "sym";
+    case Kind::kConst: return "const";
+    case Kind::kAdd: return "add";
+    case Kind::kMul: return "mul";
+    case Kind::kNeg: return "neg";
+    case Kind::kDiv: return "div";
+    case Kind::kPow: return "pow";
+    case Kind::kFunc: return "func";
+    case Kind::kFactorial: return "factorial";
+    case Kind::kAbs: return "abs";
+    case Kind::kPercent: return "percent";
+    case Kind::kDegree: return "degree";
+    case Kind::kPlusMinus: return "pm";
+    case Kind::kTuple: return "tuple";
+    case Kind::kSet: return "set";
+    case Kind::kInterval: return "interval";
+    case Kind::kUnion: return "union";
+    case Kind::kMatrix: return "matrix";
+    case Kind::kRelation: return "rel";
+    case Kind::kText: return "text";
   }
   return "?";
 }
@@ -97,14 +97,14 @@ py::tuple tree(const Ast& ast, std::uint32_t i) {
   py::list items;
   items.append(kind_name(n.kind));
   switch (n.kind) {
-    case Kind::Number:
-    case Kind::Symbol:
-    case Kind::Const:
-    case Kind::Text:
-    case Kind::Func:
+    case Kind::kNumber:
+    case Kind::kSymbol:
+    case Kind::kConst:
+    case Kind::kText:
+    case Kind::kFunc:
       items.append(to_str(n.text));
       break;
-    case Kind::Relation: {
+    case Kind::kRelation: {
       std::string ops;
       py::list names;
       for (char c : n.text) {
@@ -113,11 +113,11 @@ py::tuple tree(const Ast& ast, std::uint32_t i) {
       items.append(py::tuple(names));
       break;
     }
-    case Kind::Interval:
+    case Kind::kInterval:
       items.append(py::bool_((n.flags & expr::kLeftOpen) != 0));
       items.append(py::bool_((n.flags & expr::kRightOpen) != 0));
       break;
-    case Kind::Matrix: {
+    case Kind::kMatrix: {
       const std::size_t cols = n.extra == 0 ? 1 : n.extra;
       items.append(n.kids.size() / cols);
       items.append(cols);
@@ -266,7 +266,7 @@ int compare(Operand& a, Operand& b, const equiv::Options& o) {
       }
     }
   }
-  if (!a.ast || !b.ast) return static_cast<int>(equiv::Tri::Unknown);
+  if (!a.ast || !b.ast) return static_cast<int>(equiv::Tri::kUnknown);
   return static_cast<int>(equiv::equivalent(*a.ast, *b.ast, o));
 }
 

@@ -59,7 +59,7 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
         tri[i] = static_cast<char>(v.tri);
         set_item(gold, i, same_or_new(v.gold, golds[i]));
         // only the undecided pairs need the unwrapped gold (for the fallback)
-        set_item(gold_raw, i, v.tri == equiv::Tri::Unknown ? same_or_new(v.gold_raw, golds[i]) : py::none());
+        set_item(gold_raw, i, v.tri == equiv::Tri::kUnknown ? same_or_new(v.gold_raw, golds[i]) : py::none());
         if (v.found) {
           py::str answer = to_str(v.answer);
           set_item(normalized, i, v.normalized == v.answer ? answer : to_str(v.normalized));

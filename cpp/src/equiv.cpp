@@ -37,8 +37,8 @@ struct Ref {
 };
 
 bool is_structure(Kind k) {
-  return k == Kind::Tuple || k == Kind::Set || k == Kind::Interval || k == Kind::Union || k == Kind::Matrix ||
-         k == Kind::Relation || k == Kind::Text || k == Kind::PlusMinus;
+  return k == Kind::kTuple || k == Kind::kSet || k == Kind::kInterval || k == Kind::kUnion || k == Kind::kMatrix ||
+         k == Kind::kRelation || k == Kind::kText || k == Kind::kPlusMinus;
 }
 
 // splitmix64: the fixed-seed generator of the sample points
@@ -134,7 +134,7 @@ std::vector<std::string> union_symbols(Ref a, Ref b) {
 /// sampling in doubles cannot tell x + 10^20 from x + 10^20 + 1.
 bool has_inexact_literal(Ref r) {
   const Node& n = r.node();
-  if (n.kind == Kind::Number) {
+  if (n.kind == Kind::kNumber) {
     std::size_t digits = 0;
     for (char c : n.text) {
       if (c == 'e') break;
@@ -168,22 +168,22 @@ struct Val {
 bool rational_shaped(Ref r) {
   const Node& n = r.node();
   switch (n.kind) {
-    case Kind::Number:
+    case Kind::kNumber:
       return true;
-    case Kind::Add:
-    case Kind::Mul:
-    case Kind::Neg:
-    case Kind::Div:
-    case Kind::Factorial:
-    case Kind::Percent:
-    case Kind::Abs:
+    case Kind::kAdd:
+    case Kind::kMul:
+    case Kind::kNeg:
+    case Kind::kDiv:
+    case Kind::kFactorial:
+    case Kind::kPercent:
+    case Kind::kAbs:
       break;
-    case Kind::Pow: {
+    case Kind::kPow: {
       auto e = exact_value(*r.ast, n.kids[1]);
       if (!e || e->den != 1) return false;
       return rational_shaped(r.kid(0));
     }
-    case Kind::Func:
+    case Kind::kFunc:
       if (n.text != "binomial") return false;
       break;
     default:
@@ -196,16 +196,16 @@ bool rational_shaped(Ref r) {
 
 int infinity_sign(Ref r) {
   const Node& n = r.node();
-  if (n.kind == Kind::Const && n.text == "oo") return 1;
-  if (n.kind == Kind::Neg) return -infinity_sign(r.kid(0));
+  if (n.kind == Kind::kConst && n.text == "oo") return 1;
+  if (n.kind == Kind::kNeg) return -infinity_sign(r.kid(0));
   return 0;
 }
 
 /// Decimal places of a literal "1.25" (2), "1.5e-3" (4); -1 if not a decimal literal.
 int decimal_places(Ref r) {
   const Node& n = r.node();
-  if (n.kind == Kind::Neg) return decimal_places(r.kid(0));
-  if (n.kind != Kind::Number) return -1;
+  if (n.kind == Kind::kNeg) return decimal_places(r.kid(0));
+  if (n.kind != Kind::kNumber) return -1;
   const std::string& t = n.text;
   const auto dot = t.find('.');
   const auto e = t.find('e');
@@ -293,19 +293,19 @@ numeric:
 Tri all_of(const std::vector<Tri>& ts) {
   bool unknown = false;
   for (Tri t : ts) {
-    if (t == Tri::False) return Tri::False;
-    if (t == Tri::Unknown) unknown = true;
+    if (t == Tri::kFalse) return Tri::kFalse;
+    if (t == Tri::kUnknown) unknown = true;
   }
-  return unknown ? Tri::Unknown : Tri::True;
+  return unknown ? Tri::kUnknown : Tri::kTrue;
 }
 
 Tri any_of(const std::vector<Tri>& ts) {
   bool unknown = false;
   for (Tri t : ts) {
-    if (t == Tri::True) return Tri::True;
-    if (t == Tri::Unknown) unknown = true;
+    if (t == Tri::kTrue) return Tri::kTrue;
+    if (t == Tri::kUnknown) unknown = true;
   }
-  return unknown ? Tri::Unknown : Tri::False;
+  return unknown ? Tri::kUnknown : Tri::kFalse;
 }
 
 /// A multivalued function applied to a non-constant argument. sqrt, root, log and non-integer
@@ -318,7 +318,7 @@ struct CutApplication {
 
 bool has_symbols(Ref r) {
   const Node& n = r.node();
-  if (n.kind == Kind::Symbol) return true;
+  if (n.kind == Kind::kSymbol) return true;
   for (std::size_t k = 0; k < n.kids.size(); ++k)
     if (has_symbols(r.kid(k))) return true;
   return false;
@@ -327,10 +327,10 @@ bool has_symbols(Ref r) {
 void collect_cuts(Ref r, std::vector<CutApplication>& out) {
   const Node& n = r.node();
   if (!has_symbols(r)) return;
-  if (n.kind == Kind::Pow) {
+  if (n.kind == Kind::kPow) {
     auto e = exact_value(*r.ast, n.kids[1]);
     if (!(e && e->den == 1) && has_symbols(r.kid(0))) out.push_back({"log", r.kid(0)});
-  } else if (n.kind == Kind::Func) {
+  } else if (n.kind == Kind::kFunc) {
     // the cut of each function is in its row of the function table (functions.hpp)
     const rapidgrade::detail::FunctionSpec* f = rapidgrade::detail::find_function(n.text);
     const rapidgrade::detail::Cut cut = f != nullptr ? f->cut : rapidgrade::detail::Cut::kNone;
@@ -355,24 +355,24 @@ class Comparer {
 
   Tri tri(Ref g, Ref p) {
     // nested sets compare element by element at every level: bound the total work
-    if (budget_ == 0) return Tri::Unknown;
+    if (budget_ == 0) return Tri::kUnknown;
     --budget_;
     const Node& G = g.node();
     const Node& P = p.node();
-    if (G.kind == Kind::Text || P.kind == Kind::Text) {
-      if (G.kind == Kind::Text && P.kind == Kind::Text) return G.text == P.text ? Tri::True : Tri::False;
-      return Tri::Unknown;
+    if (G.kind == Kind::kText || P.kind == Kind::kText) {
+      if (G.kind == Kind::kText && P.kind == Kind::kText) return G.text == P.text ? Tri::kTrue : Tri::kFalse;
+      return Tri::kUnknown;
     }
-    if (G.kind == Kind::Relation || P.kind == Kind::Relation) return relation(g, p);
-    if (G.kind == Kind::Set && G.kids.size() == 1 && !is_structure(P.kind)) return tri(g.kid(0), p);
-    if (P.kind == Kind::Set && P.kids.size() == 1 && !is_structure(G.kind)) return tri(g, p.kid(0));
+    if (G.kind == Kind::kRelation || P.kind == Kind::kRelation) return relation(g, p);
+    if (G.kind == Kind::kSet && G.kids.size() == 1 && !is_structure(P.kind)) return tri(g.kid(0), p);
+    if (P.kind == Kind::kSet && P.kids.size() == 1 && !is_structure(G.kind)) return tri(g, p.kid(0));
     const bool gs = is_structure(G.kind), ps = is_structure(P.kind);
     if (gs || ps) {
       if (gs && ps) return structures(g, p);
       // a number against a tuple, interval, matrix or a set of several elements
       Ref scalar = gs ? p : g;
       Program prog = compile(*scalar.ast, scalar.i);
-      return prog.evaluable ? Tri::False : Tri::Unknown;
+      return prog.evaluable ? Tri::kFalse : Tri::kUnknown;
     }
     return scalar(g, p);
   }
@@ -386,8 +386,8 @@ class Comparer {
   Tri scalar(Ref g, Ref p) {
     const Node& G = g.node();
     const Node& P = p.node();
-    if (G.kind == Kind::Percent && P.kind == Kind::Percent) return scalar(g.kid(0), p.kid(0));
-    if (G.kind == Kind::Degree && P.kind == Kind::Degree) return scalar(g.kid(0), p.kid(0));
+    if (G.kind == Kind::kPercent && P.kind == Kind::kPercent) return scalar(g.kid(0), p.kid(0));
+    if (G.kind == Kind::kDegree && P.kind == Kind::kDegree) return scalar(g.kid(0), p.kid(0));
     const bool g_const = free_symbols(*g.ast, g.i).empty();
     const bool p_const = free_symbols(*p.ast, p.i).empty();
     if (!g_const || !p_const) return functions(g, p);
@@ -401,11 +401,11 @@ class Comparer {
   /// The values an answer may stand for: p% is p/100 or p; x° is x or x*pi/180.
   std::vector<Val> candidates(Ref r) {
     const Node& n = r.node();
-    if (n.kind == Kind::Percent) {
+    if (n.kind == Kind::kPercent) {
       Val inner = value(r.kid(0));
       return {scaled(inner, 1, 100, 2), inner};
     }
-    if (n.kind == Kind::Degree) {
+    if (n.kind == Kind::kDegree) {
       Val inner = value(r.kid(0));
       return {inner, times_pi_over_180(inner)};
     }
@@ -414,35 +414,35 @@ class Comparer {
 
   Tri values(const Val& g, const Val& p) {
     if (g.inf || p.inf) {
-      if (g.inf && p.inf) return g.inf == p.inf ? Tri::True : Tri::False;
+      if (g.inf && p.inf) return g.inf == p.inf ? Tri::kTrue : Tri::kFalse;
       const Val& other = g.inf ? p : g;
-      if (other.exact) return Tri::False;
-      return Tri::Unknown;
+      if (other.exact) return Tri::kFalse;
+      return Tri::kUnknown;
     }
-    if (!g.evaluable || !p.evaluable) return Tri::Unknown;
-    if (g.exact && p.exact && *g.exact == *p.exact) return Tri::True;
-    if (!finite(g.num) || !finite(p.num)) return Tri::Unknown;
+    if (!g.evaluable || !p.evaluable) return Tri::kUnknown;
+    if (g.exact && p.exact && *g.exact == *p.exact) return Tri::kTrue;
+    if (!finite(g.num) || !finite(p.num)) return Tri::kUnknown;
     if ((g.decimal || p.decimal) && g.num.imag() == 0 && p.num.imag() == 0) {
       const int r = o_.float_rounding >= 0 ? o_.float_rounding : (g.decimal ? g.places : 6);
       auto a = round_to(g, r), b = round_to(p, r);
-      if (!a || !b) return Tri::Unknown;
-      return *a == *b ? Tri::True : Tri::False;
+      if (!a || !b) return Tri::kUnknown;
+      return *a == *b ? Tri::kTrue : Tri::kFalse;
     }
-    if (g.exact && p.exact) return Tri::False;
+    if (g.exact && p.exact) return Tri::kFalse;
     const double d = std::abs(g.num - p.num);
     const double m = std::max(std::abs(g.num), std::abs(p.num));
     if (d <= std::max(o_.abs_tol, o_.rel_tol * m)) {
       const bool exactness_lost = g.overflowed || p.overflowed;
-      return (g.continuous && p.continuous && !exactness_lost) ? Tri::True : Tri::Unknown;
+      return (g.continuous && p.continuous && !exactness_lost) ? Tri::kTrue : Tri::kUnknown;
     }
-    if (clearly_different(d, m, g.err + p.err) && !g.near_cut && !p.near_cut) return Tri::False;
-    return Tri::Unknown;
+    if (clearly_different(d, m, g.err + p.err) && !g.near_cut && !p.near_cut) return Tri::kFalse;
+    return Tri::kUnknown;
   }
 
   Tri functions(Ref g, Ref p) {
     const Points pts = make_points(union_symbols(g, p));
     const Eval a = evaluate(g, pts, kPoints), b = evaluate(p, pts, kPoints);
-    if (!a.evaluable || !b.evaluable) return Tri::Unknown;
+    if (!a.evaluable || !b.evaluable) return Tri::kUnknown;
     // Each point is equal (within tolerance), clearly different (beyond the rounding-error bound
     // of the largest intermediate value), or inconclusive (cancellation: cosh(20)^2 - sinh(20)^2
     // is 0 in doubles); poles, overflow and branch-cut noise make a point unusable.
@@ -454,14 +454,14 @@ class Comparer {
       if (d <= std::max(o_.abs_tol, o_.rel_tol * m)) {
         ++equal;
       } else if (clearly_different(d, m, a.err[k] + b.err[k])) {
-        return Tri::False;
+        return Tri::kFalse;
       }
     }
     if (equal >= kMinValid && a.analytic && b.analytic && !has_inexact_literal(g) &&
         !has_inexact_literal(p) && same_branches({g}, {p})) {
-      return Tri::True;
+      return Tri::kTrue;
     }
-    return Tri::Unknown;
+    return Tri::kUnknown;
   }
 
   /// Every multivalued function applied on one side is applied, to an equivalent argument,
@@ -481,7 +481,7 @@ class Comparer {
         for (const auto& y : ys) {
           if (x.key != y.key) continue;
           const Tri t = gold_first ? tri(x.arg, y.arg) : tri(y.arg, x.arg);
-          if (t == Tri::True) {
+          if (t == Tri::kTrue) {
             found = true;
             break;
           }
@@ -497,27 +497,27 @@ class Comparer {
 
   static bool is_assignment_lhs(Ref r) {
     const Node& n = r.node();
-    if (n.kind == Kind::Symbol) return true;
-    if (n.kind == Kind::Tuple) {
+    if (n.kind == Kind::kSymbol) return true;
+    if (n.kind == Kind::kTuple) {
       for (std::size_t k = 0; k < n.kids.size(); ++k)
-        if (r.kid(k).node().kind != Kind::Symbol) return false;
+        if (r.kid(k).node().kind != Kind::kSymbol) return false;
       return true;
     }
     return false;
   }
 
   /// f_g / f_p is a nonzero constant (positive if `positive`) at every sample point.
-  enum class Ratio { Constant, Negative, Varies, Unknown };
+  enum class Ratio { kConstant, kNegative, kVaries, kUnknown };
   Ratio proportional(Ref gl, Ref gr, Ref pl, Ref pr, bool positive) {
     std::vector<std::string> vars = union_symbols(gl, gr);
     std::vector<std::string> more = union_symbols(pl, pr);
     vars.insert(vars.end(), more.begin(), more.end());
     std::sort(vars.begin(), vars.end());
     vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
-    if (vars.empty()) return Ratio::Unknown;
+    if (vars.empty()) return Ratio::kUnknown;
     const Points pts = make_points(vars);
     const Eval f = difference(gl, gr, pts, kPoints), h = difference(pl, pr, pts, kPoints);
-    if (!f.evaluable || !h.evaluable) return Ratio::Unknown;
+    if (!f.evaluable || !h.evaluable) return Ratio::kUnknown;
     std::size_t valid = 0;
     C ratio{0, 0};
     bool have = false;
@@ -533,18 +533,18 @@ class Comparer {
         ratio = r;
         have = true;
       } else if (std::abs(r - ratio) > 1e-8 * std::abs(ratio)) {
-        return std::abs(r - ratio) > 1e-4 * std::abs(ratio) ? Ratio::Varies : Ratio::Unknown;
+        return std::abs(r - ratio) > 1e-4 * std::abs(ratio) ? Ratio::kVaries : Ratio::kUnknown;
       }
       ++valid;
     }
-    if (!have || valid < kMinValid || !f.analytic || !h.analytic) return Ratio::Unknown;
-    if (!same_branches({gl, gr}, {pl, pr})) return Ratio::Unknown;
+    if (!have || valid < kMinValid || !f.analytic || !h.analytic) return Ratio::kUnknown;
+    if (!same_branches({gl, gr}, {pl, pr})) return Ratio::kUnknown;
     if (positive && !(ratio.real() > 0 && std::fabs(ratio.imag()) <= 1e-9 * std::abs(ratio))) {
       // a negative factor turns the inequality around: x > 2 against x < 2
-      if (ratio.real() < 0 && std::fabs(ratio.imag()) <= 1e-9 * std::abs(ratio)) return Ratio::Negative;
-      return Ratio::Unknown;
+      if (ratio.real() < 0 && std::fabs(ratio.imag()) <= 1e-9 * std::abs(ratio)) return Ratio::kNegative;
+      return Ratio::kUnknown;
     }
-    return Ratio::Constant;
+    return Ratio::kConstant;
   }
 
   /// Operands and operators of a relation with every '>'/'>=' turned around ("x > 2" is
@@ -571,15 +571,15 @@ class Comparer {
   Tri relation(Ref g, Ref p) {
     const Node& G = g.node();
     const Node& P = p.node();
-    if (G.kind != Kind::Relation || P.kind != Kind::Relation) {
+    if (G.kind != Kind::kRelation || P.kind != Kind::kRelation) {
       // "x = 5" against "5"
-      Ref rel = G.kind == Kind::Relation ? g : p;
-      Ref other = G.kind == Kind::Relation ? p : g;
+      Ref rel = G.kind == Kind::kRelation ? g : p;
+      Ref other = G.kind == Kind::kRelation ? p : g;
       const Node& R = rel.node();
       if (R.text == "=" && is_assignment_lhs(rel.kid(0))) {
-        return G.kind == Kind::Relation ? tri(rel.kid(1), other) : tri(other, rel.kid(1));
+        return G.kind == Kind::kRelation ? tri(rel.kid(1), other) : tri(other, rel.kid(1));
       }
-      return Tri::Unknown;
+      return Tri::kUnknown;
     }
     const bool g_eq = G.text.find_first_not_of('=') == std::string::npos;
     const bool p_eq = P.text.find_first_not_of('=') == std::string::npos;
@@ -589,38 +589,38 @@ class Comparer {
         return tri(g.kid(1), p.kid(1));
       }
       const Ratio r = proportional(g.kid(0), g.kid(1), p.kid(0), p.kid(1), false);
-      if (r == Ratio::Constant) return Tri::True;
-      return Tri::Unknown;
+      if (r == Ratio::kConstant) return Tri::kTrue;
+      return Tri::kUnknown;
     }
     if (g_eq || p_eq || G.text.find('n') != std::string::npos || P.text.find('n') != std::string::npos) {
-      return Tri::Unknown;
+      return Tri::kUnknown;
     }
     std::vector<Ref> go, po;
     std::string gops, pops;
-    if (!orient(g, go, gops) || !orient(p, po, pops)) return Tri::Unknown;
+    if (!orient(g, go, gops) || !orient(p, po, pops)) return Tri::kUnknown;
     if (go.size() == 2 && po.size() == 2) {
       const bool same_strictness = gops == pops;
       const Ratio r = proportional(go[1], go[0], po[1], po[0], true);
-      if (r == Ratio::Constant) return same_strictness ? Tri::True : Tri::False;
-      if (r == Ratio::Negative) return Tri::False;  // opposite half-lines
+      if (r == Ratio::kConstant) return same_strictness ? Tri::kTrue : Tri::kFalse;
+      if (r == Ratio::kNegative) return Tri::kFalse;  // opposite half-lines
       // same variable side, different bound: x < 2 vs x < 3
       for (int side = 0; side < 2; ++side) {
-        if (tri(go[side], po[side]) != Tri::True) continue;
+        if (tri(go[side], po[side]) != Tri::kTrue) continue;
         Ref a = go[1 - side], b = po[1 - side];
         if (!free_symbols(*a.ast, a.i).empty() || !free_symbols(*b.ast, b.i).empty()) continue;
         const Tri t = tri(a, b);
-        if (t == Tri::True) return same_strictness ? Tri::True : Tri::False;
-        if (t == Tri::False) return Tri::False;
+        if (t == Tri::kTrue) return same_strictness ? Tri::kTrue : Tri::kFalse;
+        if (t == Tri::kFalse) return Tri::kFalse;
       }
-      return Tri::Unknown;
+      return Tri::kUnknown;
     }
-    if (go.size() != po.size()) return Tri::Unknown;
+    if (go.size() != po.size()) return Tri::kUnknown;
     std::vector<Tri> parts;
     for (std::size_t k = 0; k < go.size(); ++k) parts.push_back(tri(go[k], po[k]));
     const Tri all = all_of(parts);
-    if (all == Tri::True) return gops == pops ? Tri::True : Tri::False;
-    if (all == Tri::False && gops == pops) return Tri::False;
-    return Tri::Unknown;
+    if (all == Tri::kTrue) return gops == pops ? Tri::kTrue : Tri::kFalse;
+    if (all == Tri::kFalse && gops == pops) return Tri::kFalse;
+    return Tri::kUnknown;
   }
 
   // ---- structures
@@ -628,40 +628,40 @@ class Comparer {
   Tri elementwise(Ref g, Ref p) {
     const Node& G = g.node();
     const Node& P = p.node();
-    if (G.kids.size() != P.kids.size()) return Tri::False;
+    if (G.kids.size() != P.kids.size()) return Tri::kFalse;
     std::vector<Tri> parts;
     for (std::size_t k = 0; k < G.kids.size(); ++k) {
       parts.push_back(tri(g.kid(k), p.kid(k)));
-      if (parts.back() == Tri::False) return Tri::False;
+      if (parts.back() == Tri::kFalse) return Tri::kFalse;
     }
     return all_of(parts);
   }
 
   Tri unordered(const std::vector<Ref>& a, const std::vector<Ref>& b) {
-    if (a.size() > kMaxElements || b.size() > kMaxElements) return Tri::Unknown;
-    std::vector<std::vector<Tri>> m(a.size(), std::vector<Tri>(b.size(), Tri::Unknown));
+    if (a.size() > kMaxElements || b.size() > kMaxElements) return Tri::kUnknown;
+    std::vector<std::vector<Tri>> m(a.size(), std::vector<Tri>(b.size(), Tri::kUnknown));
     for (std::size_t i = 0; i < a.size(); ++i)
       for (std::size_t j = 0; j < b.size(); ++j) m[i][j] = tri(a[i], b[j]);
     bool all_matched = true;
     for (std::size_t i = 0; i < a.size(); ++i) {
       bool any_true = false, all_false = true;
       for (std::size_t j = 0; j < b.size(); ++j) {
-        any_true = any_true || m[i][j] == Tri::True;
-        all_false = all_false && m[i][j] == Tri::False;
+        any_true = any_true || m[i][j] == Tri::kTrue;
+        all_false = all_false && m[i][j] == Tri::kFalse;
       }
-      if (all_false) return Tri::False;
+      if (all_false) return Tri::kFalse;
       all_matched = all_matched && any_true;
     }
     for (std::size_t j = 0; j < b.size(); ++j) {
       bool any_true = false, all_false = true;
       for (std::size_t i = 0; i < a.size(); ++i) {
-        any_true = any_true || m[i][j] == Tri::True;
-        all_false = all_false && m[i][j] == Tri::False;
+        any_true = any_true || m[i][j] == Tri::kTrue;
+        all_false = all_false && m[i][j] == Tri::kFalse;
       }
-      if (all_false) return Tri::False;
+      if (all_false) return Tri::kFalse;
       all_matched = all_matched && any_true;
     }
-    return all_matched ? Tri::True : Tri::Unknown;
+    return all_matched ? Tri::kTrue : Tri::kUnknown;
   }
 
   static std::vector<Ref> kids(Ref r) {
@@ -675,46 +675,46 @@ class Comparer {
     const Node& P = p.node();
     const Tri lo = tri(g.kid(0), p.kid(0));
     const Tri hi = tri(g.kid(1), p.kid(1));
-    if (lo == Tri::False || hi == Tri::False) return Tri::False;
-    if (lo != Tri::True || hi != Tri::True) return Tri::Unknown;
+    if (lo == Tri::kFalse || hi == Tri::kFalse) return Tri::kFalse;
+    if (lo != Tri::kTrue || hi != Tri::kTrue) return Tri::kUnknown;
     // an infinite end is open whatever the bracket says (as in SymPy)
     const bool lo_inf = infinity_sign(g.kid(0)) != 0, hi_inf = infinity_sign(g.kid(1)) != 0;
     const bool lo_same = lo_inf || ((G.flags & kLeftOpen) == (P.flags & kLeftOpen));
     const bool hi_same = hi_inf || ((G.flags & kRightOpen) == (P.flags & kRightOpen));
-    return lo_same && hi_same ? Tri::True : Tri::False;
+    return lo_same && hi_same ? Tri::kTrue : Tri::kFalse;
   }
 
   Tri structures(Ref g, Ref p) {
     const Node& G = g.node();
     const Node& P = p.node();
-    if (G.kind == Kind::PlusMinus || P.kind == Kind::PlusMinus) return Tri::Unknown;  // expanded earlier
+    if (G.kind == Kind::kPlusMinus || P.kind == Kind::kPlusMinus) return Tri::kUnknown;  // expanded earlier
     if (G.kind == P.kind) {
       switch (G.kind) {
-        case Kind::Tuple: return elementwise(g, p);
-        case Kind::Set:
-        case Kind::Union: return unordered(kids(g), kids(p));
-        case Kind::Interval: return interval(g, p);
-        case Kind::Matrix:
-          if (G.extra != P.extra || G.kids.size() != P.kids.size()) return Tri::False;
+        case Kind::kTuple: return elementwise(g, p);
+        case Kind::kSet:
+        case Kind::kUnion: return unordered(kids(g), kids(p));
+        case Kind::kInterval: return interval(g, p);
+        case Kind::kMatrix:
+          if (G.extra != P.extra || G.kids.size() != P.kids.size()) return Tri::kFalse;
           return elementwise(g, p);
-        default: return Tri::Unknown;
+        default: return Tri::kUnknown;
       }
     }
     // (a, b) against an open interval (a, b): LaTeX cannot tell them apart
     auto open_pair = [](Ref r) {
       const Node& n = r.node();
-      return n.kind == Kind::Interval && n.flags == (kLeftOpen | kRightOpen);
+      return n.kind == Kind::kInterval && n.flags == (kLeftOpen | kRightOpen);
     };
-    if ((G.kind == Kind::Tuple && open_pair(p)) || (P.kind == Kind::Tuple && open_pair(g))) {
-      const Ref t = G.kind == Kind::Tuple ? g : p;
-      if (t.node().kids.size() != 2) return Tri::False;
+    if ((G.kind == Kind::kTuple && open_pair(p)) || (P.kind == Kind::kTuple && open_pair(g))) {
+      const Ref t = G.kind == Kind::kTuple ? g : p;
+      if (t.node().kids.size() != 2) return Tri::kFalse;
       std::vector<Tri> parts{tri(g.kid(0), p.kid(0)), tri(g.kid(1), p.kid(1))};
       return all_of(parts);
     }
-    if ((G.kind == Kind::Tuple && P.kind == Kind::Interval) || (P.kind == Kind::Tuple && G.kind == Kind::Interval)) {
-      return Tri::False;  // a closed or half-open interval is not a point
+    if ((G.kind == Kind::kTuple && P.kind == Kind::kInterval) || (P.kind == Kind::kTuple && G.kind == Kind::kInterval)) {
+      return Tri::kFalse;  // a closed or half-open interval is not a point
     }
-    return Tri::Unknown;
+    return Tri::kUnknown;
   }
 };
 
@@ -723,39 +723,39 @@ class Comparer {
 bool expand_plus_minus(Ast& ast) {
   bool any = false;
   for (const Node& n : ast.nodes)
-    if (n.kind == Kind::PlusMinus) any = true;
+    if (n.kind == Kind::kPlusMinus) any = true;
   if (!any) return false;
   auto expand = [&](std::uint32_t i, std::vector<std::uint32_t>& out) {
     const Node n = ast.nodes[i];
-    if (n.kind != Kind::PlusMinus) {
+    if (n.kind != Kind::kPlusMinus) {
       out.push_back(i);
       return;
     }
     Node plus;
-    plus.kind = Kind::Add;
+    plus.kind = Kind::kAdd;
     plus.kids = {n.kids[0], n.kids[1]};
     Node neg;
-    neg.kind = Kind::Neg;
+    neg.kind = Kind::kNeg;
     neg.kids = {n.kids[1]};
     const std::uint32_t ni = ast.add(neg);
     Node minus;
-    minus.kind = Kind::Add;
+    minus.kind = Kind::kAdd;
     minus.kids = {n.kids[0], ni};
-    const bool zero = ast.nodes[n.kids[0]].kind == Kind::Number && ast.nodes[n.kids[0]].text == "0";
+    const bool zero = ast.nodes[n.kids[0]].kind == Kind::kNumber && ast.nodes[n.kids[0]].text == "0";
     out.push_back(zero ? n.kids[1] : ast.add(plus));
     out.push_back(zero ? ni : ast.add(minus));
   };
   const Node root = ast.nodes[ast.root];
   std::vector<std::uint32_t> items;
-  if (root.kind == Kind::PlusMinus) {
+  if (root.kind == Kind::kPlusMinus) {
     expand(ast.root, items);
-  } else if (root.kind == Kind::Set) {
+  } else if (root.kind == Kind::kSet) {
     for (std::uint32_t k : root.kids) expand(k, items);
   } else {
     return false;
   }
   Node set;
-  set.kind = Kind::Set;
+  set.kind = Kind::kSet;
   set.kids = std::move(items);
   ast.root = ast.add(set);
   return true;
@@ -766,8 +766,8 @@ bool expand_plus_minus(Ast& ast) {
 Tri equivalent(const Ast& gold, const Ast& pred, const Options& options) {
   Comparer c(options);
   bool gpm = false, ppm = false;
-  for (const Node& n : gold.nodes) gpm = gpm || n.kind == Kind::PlusMinus;
-  for (const Node& n : pred.nodes) ppm = ppm || n.kind == Kind::PlusMinus;
+  for (const Node& n : gold.nodes) gpm = gpm || n.kind == Kind::kPlusMinus;
+  for (const Node& n : pred.nodes) ppm = ppm || n.kind == Kind::kPlusMinus;
   try {
     if (gpm || ppm) {
       Ast g = gold, p = pred;
@@ -777,7 +777,7 @@ Tri equivalent(const Ast& gold, const Ast& pred, const Options& options) {
     }
     return c.tri(Ref{&gold, gold.root}, Ref{&pred, pred.root});
   } catch (const ParseError&) {
-    return Tri::Unknown;  // a rewritten tree grew past the depth limit
+    return Tri::kUnknown;  // a rewritten tree grew past the depth limit
   }
 }
 
@@ -787,9 +787,9 @@ Tri equivalent(std::string_view gold, std::string_view pred, const Options& opti
     g = parse(gold);
     p = parse(pred);
   } catch (const ParseError&) {
-    return Tri::Unknown;
+    return Tri::kUnknown;
   } catch (const LimitError&) {
-    return Tri::Unknown;
+    return Tri::kUnknown;
   }
   return equivalent(g, p, options);
 }

@@ -108,11 +108,11 @@ struct TreeBuilder {
     return add(make(kind, {}, std::move(kids)), at);
   }
 
-  std::uint32_t neg(std::uint32_t x, std::size_t at) { return add(make(Kind::Neg, {}, {x}), at); }
+  std::uint32_t neg(std::uint32_t x, std::size_t at) { return add(make(Kind::kNeg, {}, {x}), at); }
 
   /// "a \pm b"; a unary \pm b has a = 0.
   std::uint32_t plus_minus(std::uint32_t a, std::uint32_t b, std::size_t at) {
-    return add(make(Kind::PlusMinus, {}, {a, b}), at);
+    return add(make(Kind::kPlusMinus, {}, {a, b}), at);
   }
 
   /// The relation chain both parsers read, "a < b <= c": `next_op()` consumes the next relation
@@ -127,7 +127,7 @@ struct TreeBuilder {
       kids.push_back(operand());
     }
     if (ops.empty()) return kids[0];
-    return add(make(Kind::Relation, std::move(ops), std::move(kids)), at());
+    return add(make(Kind::kRelation, std::move(ops), std::move(kids)), at());
   }
 
   /// The additive chain both the LaTeX and the infix parser read, "a + b - c \pm d":
@@ -144,17 +144,17 @@ struct TreeBuilder {
         const std::uint32_t t = term();
         terms.push_back(neg(t, at()));
       } else {
-        const std::uint32_t left = flat(Kind::Add, terms, at());
+        const std::uint32_t left = flat(Kind::kAdd, terms, at());
         std::uint32_t right = term();
         if (op == 'm') right = neg(right, at());
         terms.assign(1, plus_minus(left, right, at()));
       }
     }
-    return flat(Kind::Add, terms, at());
+    return flat(Kind::kAdd, terms, at());
   }
 
   std::uint32_t interval(std::vector<std::uint32_t> ends, bool left_open, bool right_open, std::size_t at) {
-    Node n = make(Kind::Interval, {}, std::move(ends));
+    Node n = make(Kind::kInterval, {}, std::move(ends));
     n.flags = static_cast<std::uint8_t>((left_open ? kLeftOpen : 0) | (right_open ? kRightOpen : 0));
     return add(std::move(n), at);
   }

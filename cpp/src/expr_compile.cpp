@@ -91,13 +91,13 @@ struct Compiler {
   std::uint32_t go(std::uint32_t i) {
     const Node& n = ast.at(i);
     switch (n.kind) {
-      case Kind::Number: {
+      case Kind::kNumber: {
         auto q = parse_decimal(n.text);
         return constant(q ? q->to_double() : literal_to_double(n.text));
       }
-      case Kind::Symbol:
+      case Kind::kSymbol:
         return var(n.text);
-      case Kind::Const:
+      case Kind::kConst:
         if (n.text == "pi") return constant(3.14159265358979323846);
         if (n.text == "E") return constant(2.71828182845904523536);
         if (n.text == "I") {
@@ -105,12 +105,12 @@ struct Compiler {
           return constant(0, 1);
         }
         return constant(std::numeric_limits<double>::infinity());
-      case Kind::Add: {
+      case Kind::kAdd: {
         std::uint32_t acc = 0;
         bool first = true;
         for (std::uint32_t k : n.kids) {
           const Node& c = ast.at(k);
-          if (!first && c.kind == Kind::Neg) {
+          if (!first && c.kind == Kind::kNeg) {
             std::uint32_t v = go(c.kids[0]);
             acc = bin(Op::kSub, acc, v);
           } else {
@@ -121,7 +121,7 @@ struct Compiler {
         }
         return acc;
       }
-      case Kind::Mul: {
+      case Kind::kMul: {
         std::uint32_t acc = go(n.kids[0]);
         for (std::size_t k = 1; k < n.kids.size(); ++k) {
           std::uint32_t v = go(n.kids[k]);
@@ -129,14 +129,14 @@ struct Compiler {
         }
         return acc;
       }
-      case Kind::Neg:
+      case Kind::kNeg:
         return un(Op::kNeg, go(n.kids[0]));
-      case Kind::Div: {
+      case Kind::kDiv: {
         std::uint32_t a = go(n.kids[0]);
         std::uint32_t b = go(n.kids[1]);
         return bin(Op::kDiv, a, b);
       }
-      case Kind::Pow: {
+      case Kind::kPow: {
         auto e = exact_value(ast, n.kids[1]);
         if (e && e->den == 1 && e->num >= -64 && e->num <= 64) {
           Instr in{Op::kPowInt};
@@ -149,19 +149,19 @@ struct Compiler {
         std::uint32_t b = go(n.kids[1]);
         return bin(Op::kPow, a, b);
       }
-      case Kind::Func:
+      case Kind::kFunc:
         return func(n);
-      case Kind::Factorial:
+      case Kind::kFactorial:
         prog.analytic = false;
         return un(Op::kFactorial, go(n.kids[0]));
-      case Kind::Abs:
+      case Kind::kAbs:
         prog.analytic = false;
         return un(Op::kAbs, go(n.kids[0]));
-      case Kind::Percent: {
+      case Kind::kPercent: {
         std::uint32_t x = go(n.kids[0]);
         return bin(Op::kMul, x, constant(0.01));
       }
-      case Kind::Degree: {
+      case Kind::kDegree: {
         std::uint32_t x = go(n.kids[0]);
         return bin(Op::kMul, x, constant(3.14159265358979323846 / 180.0));
       }

@@ -221,7 +221,7 @@ Q exact_function(const Ast& ast, const Node& n) {
     if (!v || !k || !is_integer(*k) || k->num < 1) return std::nullopt;
     return q_pow(*v, Rational{1, k->num});
   }
-  if (n.text == "det" && n.kids.size() == 1 && ast.at(n.kids[0]).kind == Kind::Matrix) {
+  if (n.text == "det" && n.kids.size() == 1 && ast.at(n.kids[0]).kind == Kind::kMatrix) {
     return exact_det(ast, ast.at(n.kids[0]));
   }
   if (n.text == "binomial" && n.kids.size() == 2) {
@@ -237,9 +237,9 @@ Q exact_function(const Ast& ast, const Node& n) {
 Q exact(const Ast& ast, std::uint32_t i) {
   const Node& n = ast.at(i);
   switch (n.kind) {
-    case Kind::Number:
+    case Kind::kNumber:
       return parse_decimal(n.text);
-    case Kind::Add: {
+    case Kind::kAdd: {
       Rational acc{0, 1};
       for (std::uint32_t k : n.kids) {
         Q v = exact(ast, k);
@@ -250,7 +250,7 @@ Q exact(const Ast& ast, std::uint32_t i) {
       }
       return acc;
     }
-    case Kind::Mul: {
+    case Kind::kMul: {
       Rational acc{1, 1};
       for (std::uint32_t k : n.kids) {
         Q v = exact(ast, k);
@@ -261,12 +261,12 @@ Q exact(const Ast& ast, std::uint32_t i) {
       }
       return acc;
     }
-    case Kind::Neg: {
+    case Kind::kNeg: {
       Q v = exact(ast, n.kids[0]);
       if (!v) return std::nullopt;
       return Rational{-v->num, v->den};
     }
-    case Kind::Div: {
+    case Kind::kDiv: {
       Q a = exact(ast, n.kids[0]);
       if (!a) return std::nullopt;
       Q b = exact(ast, n.kids[1]);
@@ -275,7 +275,7 @@ Q exact(const Ast& ast, std::uint32_t i) {
       if (!inv) return std::nullopt;
       return q_mul(*a, *inv);
     }
-    case Kind::Pow: {
+    case Kind::kPow: {
       Q b = exact(ast, n.kids[0]);
       if (!b) return std::nullopt;
       Q e = exact(ast, n.kids[1]);
@@ -283,24 +283,24 @@ Q exact(const Ast& ast, std::uint32_t i) {
       if (b->num == 0 && e->num <= 0) return std::nullopt;  // 0^0, 0^-1: leave to SymPy
       return q_pow(*b, *e);
     }
-    case Kind::Percent: {
+    case Kind::kPercent: {
       Q v = exact(ast, n.kids[0]);
       if (!v) return std::nullopt;
       return q_mul(*v, Rational{1, 100});
     }
-    case Kind::Abs: {
+    case Kind::kAbs: {
       Q v = exact(ast, n.kids[0]);
       if (!v) return std::nullopt;
       return Rational{iabs(v->num), v->den};
     }
-    case Kind::Factorial: {
+    case Kind::kFactorial: {
       Q v = exact(ast, n.kids[0]);
       if (!v || !is_integer(*v) || v->num < 0 || v->num > 33) return std::nullopt;
       Int r = 1;
       for (Int k = 2; k <= v->num; ++k) r *= k;
       return Rational{r, 1};
     }
-    case Kind::Func:
+    case Kind::kFunc:
       return exact_function(ast, n);
     default:
       return std::nullopt;

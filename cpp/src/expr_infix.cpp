@@ -109,7 +109,7 @@ class InfixParser {
     }
     if (tok().type != T::kEnd) fail("unexpected '" + tok().text + "'", tok().pos);
     if (items.size() == 1) return items[0];
-    return add(make(Kind::Tuple, {}, std::move(items)));
+    return add(make(Kind::kTuple, {}, std::move(items)));
   }
 
  private:
@@ -166,11 +166,11 @@ class InfixParser {
         f.push_back(unary());
       } else if (is("/")) {
         ++p_;
-        std::uint32_t left = flat(Kind::Mul, f);
+        std::uint32_t left = flat(Kind::kMul, f);
         std::uint32_t right = unary();
-        f.assign(1, add(make(Kind::Div, {}, {left, right})));
+        f.assign(1, add(make(Kind::kDiv, {}, {left, right})));
       } else {
-        return flat(Kind::Mul, f);
+        return flat(Kind::kMul, f);
       }
     }
   }
@@ -180,7 +180,7 @@ class InfixParser {
     if (is("-")) {
       ++p_;
       std::uint32_t x = unary();
-      return add(make(Kind::Neg, {}, {x}));
+      return add(make(Kind::kNeg, {}, {x}));
     }
     if (is("+")) {
       ++p_;
@@ -189,8 +189,8 @@ class InfixParser {
     if (is("+-")) {
       ++p_;
       std::uint32_t x = unary();
-      std::uint32_t zero = add(make(Kind::Number, "0"));
-      return add(make(Kind::PlusMinus, {}, {zero, x}));
+      std::uint32_t zero = add(make(Kind::kNumber, "0"));
+      return add(make(Kind::kPlusMinus, {}, {zero, x}));
     }
     return power();
   }
@@ -201,7 +201,7 @@ class InfixParser {
     if (is("**") || is("^")) {
       ++p_;
       std::uint32_t e = unary();  // right associative: 2**3**2 = 2**9, 2**-1
-      return add(make(Kind::Pow, {}, {base, e}));
+      return add(make(Kind::kPow, {}, {base, e}));
     }
     return base;
   }
@@ -210,13 +210,13 @@ class InfixParser {
     for (;;) {
       if (is("!")) {
         ++p_;
-        x = add(make(Kind::Factorial, {}, {x}));
+        x = add(make(Kind::kFactorial, {}, {x}));
       } else if (is("%")) {
         ++p_;
-        x = add(make(Kind::Percent, {}, {x}));
+        x = add(make(Kind::kPercent, {}, {x}));
       } else if (is("deg")) {
         ++p_;
-        x = add(make(Kind::Degree, {}, {x}));
+        x = add(make(Kind::kDegree, {}, {x}));
       } else {
         return x;
       }
@@ -241,7 +241,7 @@ class InfixParser {
     if (t.type == T::kEnd) fail("unexpected end of input", t.pos);
     if (t.type == T::kNum) {
       ++p_;
-      return add(make(Kind::Number, t.text));
+      return add(make(Kind::kNumber, t.text));
     }
     if (t.type == T::kPunct) {
       if (t.text == "(" || t.text == "[") {
@@ -255,14 +255,14 @@ class InfixParser {
         if (lr != rr) fail("mismatched brackets", t.pos);
         if (items.size() == 2 && !lr) return b_.interval(std::move(items), false, false, tok().pos);
         if (items.empty()) fail("empty brackets", t.pos);
-        return add(make(Kind::Tuple, {}, std::move(items)));
+        return add(make(Kind::kTuple, {}, std::move(items)));
       }
       if (t.text == "{") {
         ++p_;
         std::vector<std::uint32_t> items = list("}");
         expect("}");
         if (items.empty()) fail("empty set", t.pos);
-        return add(make(Kind::Set, {}, std::move(items)));
+        return add(make(Kind::kSet, {}, std::move(items)));
       }
       fail("unexpected '" + t.text + "'", t.pos);
     }
@@ -275,12 +275,12 @@ class InfixParser {
       expect(")");
       return call(w, std::move(args), t.pos);
     }
-    if (w == "pi") return add(make(Kind::Const, "pi"));
-    if (w == "E") return add(make(Kind::Const, "E"));
-    if (w == "I") return add(make(Kind::Const, "I"));
-    if (w == "oo") return add(make(Kind::Const, "oo"));
-    if (w == "S.Half") return add(make(Kind::Div, {}, {add(make(Kind::Number, "1")), add(make(Kind::Number, "2"))}));
-    return add(make(Kind::Symbol, w));
+    if (w == "pi") return add(make(Kind::kConst, "pi"));
+    if (w == "E") return add(make(Kind::kConst, "E"));
+    if (w == "I") return add(make(Kind::kConst, "I"));
+    if (w == "oo") return add(make(Kind::kConst, "oo"));
+    if (w == "S.Half") return add(make(Kind::kDiv, {}, {add(make(Kind::kNumber, "1")), add(make(Kind::kNumber, "2"))}));
+    return add(make(Kind::kSymbol, w));
   }
 
   std::uint32_t call(const std::string& name, std::vector<std::uint32_t> args, std::size_t at) {
@@ -289,15 +289,15 @@ class InfixParser {
     };
     if (name == "Abs" || name == "abs") {
       need(1);
-      return add(make(Kind::Abs, {}, args));
+      return add(make(Kind::kAbs, {}, args));
     }
     if (name == "factorial") {
       need(1);
-      return add(make(Kind::Factorial, {}, args));
+      return add(make(Kind::kFactorial, {}, args));
     }
     if (name == "Rational") {
       need(2);
-      return add(make(Kind::Div, {}, args));
+      return add(make(Kind::kDiv, {}, args));
     }
     if (name == "Integer" || name == "Float") {
       need(1);
@@ -305,37 +305,37 @@ class InfixParser {
     }
     if (name == "Eq") {
       need(2);
-      return add(make(Kind::Relation, "=", args));
+      return add(make(Kind::kRelation, "=", args));
     }
     if (name == "Interval") {
       need(2);
-      return add(make(Kind::Interval, {}, args));
+      return add(make(Kind::kInterval, {}, args));
     }
     if (name == "Interval.open" || name == "Interval.Lopen" || name == "Interval.Ropen") {
       need(2);
-      Node n = make(Kind::Interval, {}, args);
+      Node n = make(Kind::kInterval, {}, args);
       n.flags = name == "Interval.open" ? (kLeftOpen | kRightOpen) : name == "Interval.Lopen" ? kLeftOpen : kRightOpen;
       return add(std::move(n));
     }
-    if (name == "FiniteSet") return add(make(Kind::Set, {}, args));
-    if (name == "Union") return add(make(Kind::Union, {}, args));
-    if (name == "Tuple") return add(make(Kind::Tuple, {}, args));
+    if (name == "FiniteSet") return add(make(Kind::kSet, {}, args));
+    if (name == "Union") return add(make(Kind::kUnion, {}, args));
+    if (name == "Tuple") return add(make(Kind::kTuple, {}, args));
     if (name == "Matrix") {
       need(1);
       const Node& rows = ast_.at(args[0]);
-      if (rows.kind != Kind::Tuple && rows.kind != Kind::Interval) fail("Matrix() expects a list of rows", at);
+      if (rows.kind != Kind::kTuple && rows.kind != Kind::kInterval) fail("Matrix() expects a list of rows", at);
       std::vector<std::uint32_t> entries;
       std::size_t cols = 0;
       for (std::size_t r = 0; r < rows.kids.size(); ++r) {
         const Node& row = ast_.at(rows.kids[r]);
         std::vector<std::uint32_t> items;
-        if (row.kind == Kind::Tuple || row.kind == Kind::Interval) items = row.kids;
+        if (row.kind == Kind::kTuple || row.kind == Kind::kInterval) items = row.kids;
         else items.push_back(rows.kids[r]);
         if (r > 0 && items.size() != cols) fail("Matrix() rows of different lengths", at);
         cols = items.size();
         entries.insert(entries.end(), items.begin(), items.end());
       }
-      Node n = make(Kind::Matrix, "Matrix", std::move(entries));
+      Node n = make(Kind::kMatrix, "Matrix", std::move(entries));
       n.extra = static_cast<std::uint32_t>(cols);
       return add(std::move(n));
     }
@@ -349,10 +349,10 @@ class InfixParser {
                                        : std::to_string(f->min_args) + " or " + std::to_string(f->max_args);
         fail(name + "() takes " + counts + " argument" + (f->max_args == 1 ? "" : "s"), at);
       }
-      return add(make(Kind::Func, std::string(f->name), args));
+      return add(make(Kind::kFunc, std::string(f->name), args));
     }
     // anything else (Integral, f(x), Sum, ...) is an opaque function node
-    return add(make(Kind::Func, name, args));
+    return add(make(Kind::kFunc, name, args));
   }
 };
 

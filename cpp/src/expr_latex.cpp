@@ -256,28 +256,28 @@ class LatexParser {
     if (groups.size() > 1) {
       std::vector<std::uint32_t> tuples;
       for (auto& g : groups) {
-        tuples.push_back(g.size() == 1 ? g[0] : add(make(Kind::Tuple, {}, std::move(g))));
+        tuples.push_back(g.size() == 1 ? g[0] : add(make(Kind::kTuple, {}, std::move(g))));
       }
-      return add(make(Kind::Set, {}, std::move(tuples)));
+      return add(make(Kind::kSet, {}, std::move(tuples)));
     }
     std::vector<std::uint32_t>& items = groups[0];
     if (items.size() == 1) return items[0];
     // "n = 1, 2, 3": the values of one unknown
     const Node& first = ast_.at(items[0]);
-    if (first.kind == Kind::Relation && first.text == "=") {
+    if (first.kind == Kind::kRelation && first.text == "=") {
       bool rest_plain = true;
       for (std::size_t k = 1; k < items.size(); ++k)
-        if (ast_.at(items[k]).kind == Kind::Relation) rest_plain = false;
+        if (ast_.at(items[k]).kind == Kind::kRelation) rest_plain = false;
       const Kind lhs = ast_.at(first.kids[0]).kind;
-      if (rest_plain && (lhs == Kind::Symbol || lhs == Kind::Tuple)) {
+      if (rest_plain && (lhs == Kind::kSymbol || lhs == Kind::kTuple)) {
         const std::uint32_t l = first.kids[0];
         std::vector<std::uint32_t> values{first.kids[1]};
         values.insert(values.end(), items.begin() + 1, items.end());
-        const std::uint32_t set = add(make(Kind::Set, {}, std::move(values)));
-        return add(make(Kind::Relation, "=", {l, set}));
+        const std::uint32_t set = add(make(Kind::kSet, {}, std::move(values)));
+        return add(make(Kind::kRelation, "=", {l, set}));
       }
     }
-    return add(make(Kind::Set, {}, std::move(items)));
+    return add(make(Kind::kSet, {}, std::move(items)));
   }
 
  private:
@@ -295,7 +295,7 @@ class LatexParser {
   bool is_punct(const char* s) const { return tok().type == T::kPunct && tok().text == s; }
   bool is_cmd(const char* s) const { return tok().type == T::kCmd && tok().text == s; }
   std::uint32_t add(Node n) { return ast_.add(std::move(n), tok().pos); }
-  std::uint32_t num(const std::string& lit) { return add(make(Kind::Number, lit)); }
+  std::uint32_t num(const std::string& lit) { return add(make(Kind::kNumber, lit)); }
 
   void expect_punct(const char* s) {
     if (!is_punct(s)) {
@@ -336,7 +336,7 @@ class LatexParser {
       kids.push_back(sum());
     }
     if (kids.size() == 1) return kids[0];
-    return add(make(Kind::Union, {}, std::move(kids)));
+    return add(make(Kind::kUnion, {}, std::move(kids)));
   }
 
   std::uint32_t sum() {
@@ -402,11 +402,11 @@ class LatexParser {
       } else if (is_punct("/") || is_cmd("div") || is_punct(":")) {  // "7:32" is a ratio
         const std::size_t at = tok().pos;
         ++p_;
-        std::uint32_t left = flat(Kind::Mul, factors);
+        std::uint32_t left = flat(Kind::kMul, factors);
         std::uint32_t right = unary();
-        factors.assign(1, ast_.add(make(Kind::Div, {}, {left, right}), at));
+        factors.assign(1, ast_.add(make(Kind::kDiv, {}, {left, right}), at));
       } else if (starts_primary(true)) {
-        const bool negated = factors.size() == 1 && ast_.at(factors[0]).kind == Kind::Neg &&
+        const bool negated = factors.size() == 1 && ast_.at(factors[0]).kind == Kind::kNeg &&
                              ast_.at(factors[0]).kids.size() == 1;
         const std::uint32_t whole = negated ? ast_.at(factors[0]).kids[0] : factors[0];
         const bool after_integer = factors.size() == 1 && is_integer_literal(whole);
@@ -415,8 +415,8 @@ class LatexParser {
         // math-verify and every textbook read it: an integer literal directly followed by a
         // fraction of two integer literals.
         if (after_integer && is_integer_fraction(next)) {
-          std::uint32_t mixed = ast_.add(make(Kind::Add, {}, {whole, next}), tok().pos);
-          factors[0] = negated ? ast_.add(make(Kind::Neg, {}, {mixed}), tok().pos) : mixed;
+          std::uint32_t mixed = ast_.add(make(Kind::kAdd, {}, {whole, next}), tok().pos);
+          factors[0] = negated ? ast_.add(make(Kind::kNeg, {}, {mixed}), tok().pos) : mixed;
         } else {
           factors.push_back(next);
         }
@@ -424,12 +424,12 @@ class LatexParser {
         break;
       }
     }
-    return flat(Kind::Mul, factors);
+    return flat(Kind::kMul, factors);
   }
 
   bool is_integer_literal(std::uint32_t k) const {
     const Node& n = ast_.at(k);
-    if (n.kind != Kind::Number || n.text.empty()) return false;
+    if (n.kind != Kind::kNumber || n.text.empty()) return false;
     for (char c : n.text)
       if (!is_digit(c)) return false;
     return true;
@@ -437,7 +437,7 @@ class LatexParser {
 
   bool is_integer_fraction(std::uint32_t k) const {
     const Node& n = ast_.at(k);
-    return n.kind == Kind::Div && n.kids.size() == 2 && is_integer_literal(n.kids[0]) &&
+    return n.kind == Kind::kDiv && n.kids.size() == 2 && is_integer_literal(n.kids[0]) &&
            is_integer_literal(n.kids[1]);
   }
 
@@ -447,7 +447,7 @@ class LatexParser {
       ++p_;
       std::uint32_t x = unary();
       // "-5" stays a negated literal; the printer shows it as -5
-      return add(make(Kind::Neg, {}, {x}));
+      return add(make(Kind::kNeg, {}, {x}));
     }
     if (is_punct("+")) {
       ++p_;
@@ -456,7 +456,7 @@ class LatexParser {
     if (is_cmd("pm") || is_cmd("mp")) {
       ++p_;
       std::uint32_t x = unary();
-      return add(make(Kind::PlusMinus, {}, {num("0"), x}));
+      return add(make(Kind::kPlusMinus, {}, {num("0"), x}));
     }
     return postfix(primary());
   }
@@ -490,7 +490,7 @@ class LatexParser {
     if (t.type == T::kPunct && t.text == "-") {
       ++p_;
       std::uint32_t x = script_arg();
-      return add(make(Kind::Neg, {}, {x}));
+      return add(make(Kind::kNeg, {}, {x}));
     }
     if (t.type == T::kCmd) return primary();
     if (t.type == T::kPunct && t.text == "(") return primary();
@@ -549,13 +549,13 @@ class LatexParser {
     if (!is_punct("}")) fail("unclosed '{'", open);
     ++p_;
     if (items.size() == 1) return items[0];
-    return add(make(Kind::Set, {}, std::move(items)));
+    return add(make(Kind::kSet, {}, std::move(items)));
   }
 
   std::uint32_t letter(const std::string& name) {
-    if (name == "e") return add(make(Kind::Const, "E"));
-    if (name == "i") return add(make(Kind::Const, "I"));
-    return add(make(Kind::Symbol, name));
+    if (name == "e") return add(make(Kind::kConst, "E"));
+    if (name == "i") return add(make(Kind::kConst, "I"));
+    return add(make(Kind::kSymbol, name));
   }
 
   static std::string clean_subscript(const std::string& raw) {
@@ -569,7 +569,7 @@ class LatexParser {
     if (is_punct("_")) {
       ++p_;
       name += "_" + clean_subscript(raw_group());
-      return add(make(Kind::Symbol, name));
+      return add(make(Kind::kSymbol, name));
     }
     return letter(name);
   }
@@ -601,7 +601,7 @@ class LatexParser {
       ++p_;  // ,
     }
     ++p_;  // )
-    return add(make(Kind::Func, name, std::move(args)));
+    return add(make(Kind::kFunc, name, std::move(args)));
   }
 
   std::uint32_t bracket() {
@@ -631,13 +631,13 @@ class LatexParser {
       return b_.interval(std::move(items), left_round, right_round, tok().pos);
     }
     if (left_round != right_round) fail("mismatched brackets", open.pos);
-    return add(make(Kind::Tuple, {}, std::move(items)));
+    return add(make(Kind::kTuple, {}, std::move(items)));
   }
 
   bool is_infinite(std::uint32_t k) const {
     const Node& n = ast_.at(k);
-    if (n.kind == Kind::Const && n.text == "oo") return true;
-    if (n.kind == Kind::Neg) return is_infinite(n.kids[0]);
+    if (n.kind == Kind::kConst && n.text == "oo") return true;
+    if (n.kind == Kind::kNeg) return is_infinite(n.kids[0]);
     return false;
   }
 
@@ -674,10 +674,10 @@ class LatexParser {
       ++rows;
     }
     if (rows == 0) fail("empty matrix", at);
-    Node n = make(Kind::Matrix, env, std::move(entries));
+    Node n = make(Kind::kMatrix, env, std::move(entries));
     n.extra = static_cast<std::uint32_t>(cols);
     std::uint32_t m = add(std::move(n));
-    if (env == "vmatrix" || env == "Vmatrix") return add(make(Kind::Func, "det", {m}));
+    if (env == "vmatrix" || env == "Vmatrix") return add(make(Kind::kFunc, "det", {m}));
     return m;
   }
 
@@ -713,7 +713,7 @@ class LatexParser {
       std::uint32_t a = bracket();
       // "\max(a, b)", "besselj(0, x)": the arguments of a function of several (log: bare_log)
       const FunctionSpec* f = rapidgrade::detail::find_function(name);
-      if (ast_.at(a).kind == Kind::Tuple && f != nullptr && f->max_args > 1 && name != "log") {
+      if (ast_.at(a).kind == Kind::kTuple && f != nullptr && f->max_args > 1 && name != "log") {
         args = ast_.at(a).kids;
       } else {
         args.push_back(a);
@@ -726,27 +726,27 @@ class LatexParser {
       if (!starts_primary(false)) fail("missing argument of \\" + name, tok().pos);
       std::vector<std::uint32_t> f{postfix(primary())};
       while (starts_primary(false) && !(tok().type == T::kPunct && tok().text == "(")) f.push_back(postfix(primary()));
-      args.push_back(flat(Kind::Mul, f));
+      args.push_back(flat(Kind::kMul, f));
     }
     std::uint32_t call;
     if (name == "bare_log") {
-      if (args.size() == 1 && ast_.at(args[0]).kind == Kind::Tuple && ast_.at(args[0]).kids.size() == 2) {
+      if (args.size() == 1 && ast_.at(args[0]).kind == Kind::kTuple && ast_.at(args[0]).kids.size() == 2) {
         args = ast_.at(args[0]).kids;
       }
-      call = add(make(Kind::Func, "log", std::move(args)));
+      call = add(make(Kind::kFunc, "log", std::move(args)));
     } else if (name == "ln") {
-      call = add(make(Kind::Func, "log", std::move(args)));
+      call = add(make(Kind::kFunc, "log", std::move(args)));
     } else if (name == "log") {
       // LaTeX \log without a base is base 10 (as latex2sympy reads it); \log_b is base b
       args.push_back(has_base ? base : num("10"));
-      call = add(make(Kind::Func, "log", std::move(args)));
+      call = add(make(Kind::kFunc, "log", std::move(args)));
     } else if (name == "log10") {
       args.push_back(num("10"));
-      call = add(make(Kind::Func, "log", std::move(args)));
+      call = add(make(Kind::kFunc, "log", std::move(args)));
     } else {
-      call = add(make(Kind::Func, name, std::move(args)));
+      call = add(make(Kind::kFunc, name, std::move(args)));
     }
-    if (has_power) call = add(make(Kind::Pow, {}, {call, power}));
+    if (has_power) call = add(make(Kind::kPow, {}, {call, power}));
     return call;
   }
 
@@ -763,16 +763,16 @@ class LatexParser {
       if (const FunctionSpec* f = function_word(inner, true)) return function(inner == "log" ? "bare_log" : std::string(f->name), at);
     }
     // \mathrm{e} is Euler's number (math-verify's verify agrees); other letters are symbols
-    if (inner == "e") return add(make(Kind::Const, "E"));
-    if (inner.size() == 1 && is_alpha(inner[0])) return add(make(Kind::Symbol, inner));
+    if (inner == "e") return add(make(Kind::kConst, "E"));
+    if (inner.size() == 1 && is_alpha(inner[0])) return add(make(Kind::kSymbol, inner));
     // \text{5}, \mathrm{e}, \mathbf{x}: parse the content as math
     Ast sub;
     try {
       sub = parse_latex(inner);
     } catch (const ParseError&) {
-      return add(make(Kind::Symbol, inner));
+      return add(make(Kind::kSymbol, inner));
     }
-    if (sub.nodes[sub.root].kind == Kind::Text) return add(make(Kind::Symbol, inner));
+    if (sub.nodes[sub.root].kind == Kind::kText) return add(make(Kind::kSymbol, inner));
     // splice the sub-tree into this one
     const std::uint32_t base = static_cast<std::uint32_t>(ast_.nodes.size());
     for (Node n : sub.nodes) {
@@ -809,7 +809,7 @@ class LatexParser {
         } else {
           f.push_back(symbol_with_subscript(last));
         }
-        return flat(Kind::Mul, f);
+        return flat(Kind::kMul, f);
       }
       case T::kPunct:
         if (t.text == "(" || t.text == "[") return bracket();
@@ -821,7 +821,7 @@ class LatexParser {
           --abs_open_;
           if (!is_punct("|")) fail("unclosed '|'", t.pos);
           ++p_;
-          return add(make(Kind::Abs, {}, {x}));
+          return add(make(Kind::kAbs, {}, {x}));
         }
         fail(t.text == ")" || t.text == "]" || t.text == "}" ? "unbalanced '" + t.text + "'"
                                                                 : "unexpected '" + t.text + "'",
@@ -840,7 +840,7 @@ class LatexParser {
     if (c == "frac" || c == "dfrac" || c == "tfrac" || c == "cfrac") {
       std::uint32_t a = script_arg();
       std::uint32_t b = script_arg();
-      return add(make(Kind::Div, {}, {a, b}));
+      return add(make(Kind::kDiv, {}, {a, b}));
     }
     if (c == "sqrt") {
       if (is_punct("[")) {
@@ -848,18 +848,18 @@ class LatexParser {
         std::uint32_t idx = sum();
         expect_punct("]");
         std::uint32_t x = script_arg();
-        return add(make(Kind::Func, "root", {x, idx}));
+        return add(make(Kind::kFunc, "root", {x, idx}));
       }
       std::uint32_t x = script_arg();
-      return add(make(Kind::Func, "sqrt", {x}));
+      return add(make(Kind::kFunc, "sqrt", {x}));
     }
     if (c == "binom" || c == "dbinom" || c == "tbinom") {
       std::uint32_t a = script_arg();
       std::uint32_t b = script_arg();
-      return add(make(Kind::Func, "binomial", {a, b}));
+      return add(make(Kind::kFunc, "binomial", {a, b}));
     }
-    if (c == "pi") return add(make(Kind::Const, "pi"));
-    if (c == "infty" || c == "infin") return add(make(Kind::Const, "oo"));
+    if (c == "pi") return add(make(Kind::kConst, "pi"));
+    if (c == "infty" || c == "infin") return add(make(Kind::kConst, "oo"));
     if (const char* f = latex_function(c, is_punct("("))) return function(f, t.pos);  // before \Gamma the letter
     if (is_greek(c)) return symbol_with_subscript(c);
     if (const auto* w = rapidgrade::detail::find_text_wrapper(c)) return text_command(c, *w, t.pos);
@@ -873,13 +873,13 @@ class LatexParser {
       }
       if (!is_cmd("}")) fail("unclosed '\\{'", t.pos);
       ++p_;
-      return add(make(Kind::Set, {}, std::move(items)));
+      return add(make(Kind::kSet, {}, std::move(items)));
     }
     if (c == "lfloor" || c == "lceil") {
       std::uint32_t x = sum();
       if (!is_cmd(c == "lfloor" ? "rfloor" : "rceil")) fail("unclosed \\" + c, t.pos);
       ++p_;
-      return add(make(Kind::Func, c == "lfloor" ? "floor" : "ceiling", {x}));
+      return add(make(Kind::kFunc, c == "lfloor" ? "floor" : "ceiling", {x}));
     }
     if (c == "begin") {
       std::string env = raw_group();
@@ -900,27 +900,27 @@ class LatexParser {
         // degrees: x^\circ, x^{\circ}
         if (is_cmd("circ")) {
           ++p_;
-          x = ast_.add(make(Kind::Degree, {}, {x}), at);
+          x = ast_.add(make(Kind::kDegree, {}, {x}), at);
           continue;
         }
         if (is_punct("{") && peek().type == T::kCmd && peek().text == "circ" && peek(2).type == T::kPunct &&
             peek(2).text == "}") {
           p_ += 3;
-          x = ast_.add(make(Kind::Degree, {}, {x}), at);
+          x = ast_.add(make(Kind::kDegree, {}, {x}), at);
           continue;
         }
         std::uint32_t e = script_arg();
-        x = ast_.add(make(Kind::Pow, {}, {x, e}), at);
+        x = ast_.add(make(Kind::kPow, {}, {x, e}), at);
       } else if (is_punct("!") ) {
         ++p_;
-        x = add(make(Kind::Factorial, {}, {x}));
+        x = add(make(Kind::kFactorial, {}, {x}));
       } else if (is_punct("%") || is_cmd("%")) {
         ++p_;
-        x = add(make(Kind::Percent, {}, {x}));
+        x = add(make(Kind::kPercent, {}, {x}));
       } else if (is_cmd("circ") || is_punct("deg") || is_cmd("degree")) {
         ++p_;
-        x = add(make(Kind::Degree, {}, {x}));
-      } else if (is_punct("_") && ast_.at(x).kind != Kind::Symbol) {
+        x = add(make(Kind::kDegree, {}, {x}));
+      } else if (is_punct("_") && ast_.at(x).kind != Kind::kSymbol) {
         fail("unexpected subscript", tok().pos);
       } else {
         return x;
@@ -941,7 +941,7 @@ Ast parse_latex(std::string_view text) {
     if (!is_space(c)) blank = false;
   if (blank) fail("empty expression", 0);
   if (looks_like_text(text)) {
-    ast.root = ast.add(make(Kind::Text, normalize_text(text)));
+    ast.root = ast.add(make(Kind::kText, normalize_text(text)));
     return ast;
   }
   LatexParser p(text, ast);

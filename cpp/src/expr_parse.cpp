@@ -93,7 +93,7 @@ Syntax detect_syntax(std::string_view text) {
     words.push_back(text.substr(i, j - i));
     i = j;
   }
-  if (has_backslash) return Syntax::Latex;
+  if (has_backslash) return Syntax::kLatex;
   if (words.size() >= 2 && (is_rpn_binary(words.back(), true) || is_rpn_unary(words.back(), true))) {
     bool plausible = true;
     for (auto w : words) {
@@ -101,9 +101,9 @@ Syntax detect_syntax(std::string_view text) {
         if (c == '(' || c == ')' || c == ',' || c == '{' || c == '}') plausible = false;
     }
     // at least one operand must precede the first operator
-    if (plausible && !is_rpn_binary(words.front(), true) && !is_rpn_unary(words.front(), true)) return Syntax::Rpn;
+    if (plausible && !is_rpn_binary(words.front(), true) && !is_rpn_unary(words.front(), true)) return Syntax::kRpn;
   }
-  if (text.find("**") != std::string_view::npos) return Syntax::Infix;
+  if (text.find("**") != std::string_view::npos) return Syntax::kInfix;
   // Python-style identifiers: a known function name or an opaque call "Integral(",
   // "oo", "E"/"I" used as constants next to operators.
   i = 0;
@@ -112,21 +112,21 @@ Syntax detect_syntax(std::string_view text) {
       std::size_t j = i;
       while (j < n && (is_alpha(text[j]) || is_digit(text[j]) || text[j] == '_')) ++j;
       std::string_view w = text.substr(i, j - i);
-      if (w == "oo") return Syntax::Infix;
-      if (w.size() >= 2 && j < n && text[j] == '(' && w != "ln" && !function_word(w, true)) return Syntax::Infix;
+      if (w == "oo") return Syntax::kInfix;
+      if (w.size() >= 2 && j < n && text[j] == '(' && w != "ln" && !function_word(w, true)) return Syntax::kInfix;
       i = j;
     } else {
       ++i;
     }
   }
-  return Syntax::Latex;
+  return Syntax::kLatex;
 }
 
 Ast parse(std::string_view text, Syntax syntax) {
-  if (syntax == Syntax::Auto) syntax = detect_syntax(text);
+  if (syntax == Syntax::kAuto) syntax = detect_syntax(text);
   switch (syntax) {
-    case Syntax::Infix: return parse_infix(text);
-    case Syntax::Rpn: return parse_rpn(text);
+    case Syntax::kInfix: return parse_infix(text);
+    case Syntax::kRpn: return parse_rpn(text);
     default: return parse_latex(text);
   }
 }

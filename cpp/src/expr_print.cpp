@@ -11,16 +11,16 @@ namespace {
 
 int precedence(const Node& n) {
   switch (n.kind) {
-    case Kind::Relation: return 1;
-    case Kind::PlusMinus:
-    case Kind::Add: return 10;
-    case Kind::Mul:
-    case Kind::Div: return 20;
-    case Kind::Neg: return 15;
-    case Kind::Pow: return 30;
-    case Kind::Percent:
-    case Kind::Degree: return 40;
-    case Kind::Number:
+    case Kind::kRelation: return 1;
+    case Kind::kPlusMinus:
+    case Kind::kAdd: return 10;
+    case Kind::kMul:
+    case Kind::kDiv: return 20;
+    case Kind::kNeg: return 15;
+    case Kind::kPow: return 30;
+    case Kind::kPercent:
+    case Kind::kDegree: return 40;
+    case Kind::kNumber:
       return n.text.find('e') != std::string::npos ? 35 : 50;
     default: return 50;
   }
@@ -59,18 +59,18 @@ void print_structure(const Ast& ast, const Node& n, std::string& out);
 void print(const Ast& ast, std::uint32_t i, std::string& out) {
   const Node& n = ast.at(i);
   switch (n.kind) {
-    case Kind::Number:
-    case Kind::Symbol:
-    case Kind::Const:
+    case Kind::kNumber:
+    case Kind::kSymbol:
+    case Kind::kConst:
       out += n.text;
       return;
-    case Kind::Text:
+    case Kind::kText:
       out += "text(\"" + n.text + "\")";
       return;
-    case Kind::Add:
+    case Kind::kAdd:
       for (std::size_t k = 0; k < n.kids.size(); ++k) {
         const Node& c = ast.at(n.kids[k]);
-        if (k > 0 && c.kind == Kind::Neg) {
+        if (k > 0 && c.kind == Kind::kNeg) {
           out += " - ";
           print_prec(ast, c.kids[0], 16, out);
         } else {
@@ -79,51 +79,51 @@ void print(const Ast& ast, std::uint32_t i, std::string& out) {
         }
       }
       return;
-    case Kind::Mul:
+    case Kind::kMul:
       for (std::size_t k = 0; k < n.kids.size(); ++k) {
         if (k) out += '*';
         print_prec(ast, n.kids[k], k == 0 ? 15 : 21, out);
       }
       return;
-    case Kind::Div:
+    case Kind::kDiv:
       print_prec(ast, n.kids[0], 20, out);
       out += '/';
       print_prec(ast, n.kids[1], 21, out);
       return;
-    case Kind::Neg:
+    case Kind::kNeg:
       out += '-';
       print_prec(ast, n.kids[0], 20, out);
       return;
-    case Kind::Pow:
+    case Kind::kPow:
       print_prec(ast, n.kids[0], 31, out);
       out += "**";
       print_prec(ast, n.kids[1], 31, out);
       return;
-    case Kind::Func:
+    case Kind::kFunc:
       out += n.text + "(";
       print_list(ast, n.kids, out);
       out += ')';
       return;
-    case Kind::Factorial:
+    case Kind::kFactorial:
       out += "factorial(";
       print(ast, n.kids[0], out);
       out += ')';
       return;
-    case Kind::Abs:
+    case Kind::kAbs:
       out += "Abs(";
       print(ast, n.kids[0], out);
       out += ')';
       return;
-    case Kind::Percent:
+    case Kind::kPercent:
       print_prec(ast, n.kids[0], 41, out);
       out += '%';
       return;
-    case Kind::Degree:
+    case Kind::kDegree:
       print_prec(ast, n.kids[0], 41, out);
       out += "\xC2\xB0";
       return;
-    case Kind::PlusMinus:
-      if (ast.at(n.kids[0]).kind == Kind::Number && ast.at(n.kids[0]).text == "0") {
+    case Kind::kPlusMinus:
+      if (ast.at(n.kids[0]).kind == Kind::kNumber && ast.at(n.kids[0]).text == "0") {
         out += "\xC2\xB1";
         print_prec(ast, n.kids[1], 16, out);
         return;
@@ -141,28 +141,28 @@ void print(const Ast& ast, std::uint32_t i, std::string& out) {
 /// Tuples, sets, intervals, unions, matrices and relations.
 void print_structure(const Ast& ast, const Node& n, std::string& out) {
   switch (n.kind) {
-    case Kind::Tuple:
+    case Kind::kTuple:
       out += '(';
       print_list(ast, n.kids, out);
       if (n.kids.size() == 1) out += ',';
       out += ')';
       return;
-    case Kind::Set:
+    case Kind::kSet:
       out += '{';
       print_list(ast, n.kids, out);
       out += '}';
       return;
-    case Kind::Interval:
+    case Kind::kInterval:
       out += (n.flags & kLeftOpen) ? '(' : '[';
       print_list(ast, n.kids, out);
       out += (n.flags & kRightOpen) ? ')' : ']';
       return;
-    case Kind::Union:
+    case Kind::kUnion:
       out += "Union(";
       print_list(ast, n.kids, out);
       out += ')';
       return;
-    case Kind::Matrix: {
+    case Kind::kMatrix: {
       const std::size_t cols = std::max<std::size_t>(1, n.extra);
       out += "Matrix([";
       for (std::size_t r = 0; r * cols < n.kids.size(); ++r) {
@@ -177,7 +177,7 @@ void print_structure(const Ast& ast, const Node& n, std::string& out) {
       out += "])";
       return;
     }
-    case Kind::Relation:
+    case Kind::kRelation:
       for (std::size_t k = 0; k < n.kids.size(); ++k) {
         if (k) out += relop_text(n.text[k - 1]);
         print_prec(ast, n.kids[k], 2, out);
@@ -190,7 +190,7 @@ void print_structure(const Ast& ast, const Node& n, std::string& out) {
 
 void collect(const Ast& ast, std::uint32_t i, std::vector<std::string>& out) {
   const Node& n = ast.at(i);
-  if (n.kind == Kind::Symbol) out.push_back(n.text);
+  if (n.kind == Kind::kSymbol) out.push_back(n.text);
   for (std::uint32_t k : n.kids) collect(ast, k, out);
 }
 

@@ -48,7 +48,7 @@ std::uint32_t rpn_number(Ast& ast, const std::string& w, std::size_t at) {
   }
   if (k != w.size()) fail("invalid token '" + w + "'", at);
   if (mant.back() == '.') mant.pop_back();
-  return ast.add(make(Kind::Number, canonical_number(mant, exp)), at);
+  return ast.add(make(Kind::kNumber, canonical_number(mant, exp)), at);
 }
 
 class RpnParser {
@@ -103,28 +103,28 @@ class RpnParser {
     if (is_rpn_binary(w)) {
       const std::vector<std::uint32_t> ab = pop(2, w, at);
       // sums and products are n-ary, as in the other parsers: "1 2 3 + +" is 1 + 2 + 3
-      if (w == "+") r = b_.flat(Kind::Add, ab, at);
-      else if (w == "-") r = b_.flat(Kind::Add, {ab[0], b_.neg(ab[1], at)}, at);
-      else if (w == "*") r = b_.flat(Kind::Mul, ab, at);
-      else if (w == "/") r = ast_.add(make(Kind::Div, {}, ab), at);
-      else if (w == "^") r = ast_.add(make(Kind::Pow, {}, ab), at);
-      else r = ast_.add(make(Kind::Func, std::string(rpn_function(w, 2, false)->name), ab), at);
+      if (w == "+") r = b_.flat(Kind::kAdd, ab, at);
+      else if (w == "-") r = b_.flat(Kind::kAdd, {ab[0], b_.neg(ab[1], at)}, at);
+      else if (w == "*") r = b_.flat(Kind::kMul, ab, at);
+      else if (w == "/") r = ast_.add(make(Kind::kDiv, {}, ab), at);
+      else if (w == "^") r = ast_.add(make(Kind::kPow, {}, ab), at);
+      else r = ast_.add(make(Kind::kFunc, std::string(rpn_function(w, 2, false)->name), ab), at);
     } else if (is_rpn_unary(w)) {
       const std::uint32_t x = pop(1, w, at)[0];
       const FunctionSpec* f = w == "neg" ? nullptr : rpn_function(w, 1, false);
       if (f == nullptr) r = b_.neg(x, at);
-      else if (f->name == "Abs") r = ast_.add(make(Kind::Abs, {}, {x}), at);
-      else r = ast_.add(make(Kind::Func, std::string(f->name), {x}), at);
+      else if (f->name == "Abs") r = ast_.add(make(Kind::kAbs, {}, {x}), at);
+      else r = ast_.add(make(Kind::kFunc, std::string(f->name), {x}), at);
     } else if (w == "pi") {
-      r = ast_.add(make(Kind::Const, "pi"), at);
+      r = ast_.add(make(Kind::kConst, "pi"), at);
     } else if (w == "e") {
-      r = ast_.add(make(Kind::Const, "E"), at);
+      r = ast_.add(make(Kind::kConst, "E"), at);
     } else if (is_digit(w[0]) || (w.size() > 1 && w[0] == '.' && is_digit(w[1]))) {
       r = rpn_number(ast_, w, at);
     } else if (is_alpha(w[0])) {
       for (char c : w)
         if (!(is_alpha(c) || is_digit(c) || c == '_')) fail("invalid token '" + w + "'", at);
-      r = ast_.add(make(Kind::Symbol, w), at);
+      r = ast_.add(make(Kind::kSymbol, w), at);
     } else {
       fail("unknown token '" + w + "'", at);
     }

@@ -97,7 +97,7 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
   v.gold = g;
   const auto found = extract::extract_answer(response, extract::Method::kAuto);
   if (!found) {
-    v.tri = equiv::Tri::False;
+    v.tri = equiv::Tri::kFalse;
     v.reason = Reason::kNoAnswer;
     return v;
   }
@@ -107,7 +107,7 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
   Answer pred(normalize::normalize(unwrap_answer(v.answer), answer_normalization()));
   v.normalized = pred.text();
   if (found->method == extract::Method::kLastNumber && !options.last_number) {
-    v.tri = equiv::Tri::False;
+    v.tri = equiv::Tri::kFalse;
     v.reason = Reason::kOnlyLastNumber;
     return v;
   }
@@ -117,19 +117,19 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     return v;
   }
   if (p.empty()) {
-    v.tri = equiv::Tri::False;
+    v.tri = equiv::Tri::kFalse;
     v.reason = Reason::kEmptyAnswer;
     return v;
   }
   if (g == p) {
-    v.tri = equiv::Tri::True;
+    v.tri = equiv::Tri::kTrue;
     v.reason = Reason::kSameAfterNormalization;
     return v;
   }
   if (const char letter = choice_letter(g)) {
     const char answer = choice_letter(p);
     if (answer != 0) {
-      v.tri = answer == letter ? equiv::Tri::True : equiv::Tri::False;
+      v.tri = answer == letter ? equiv::Tri::kTrue : equiv::Tri::kFalse;
       v.reason = answer == letter ? Reason::kChoiceMatches : Reason::kChoiceDiffers;
       return v;
     }
@@ -138,9 +138,9 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
   const expr::Ast* gold_tree = gold.answer.tree();
   const expr::Ast* pred_tree = gold_tree != nullptr ? pred.tree() : nullptr;
   v.tri = gold_tree != nullptr && pred_tree != nullptr ? equiv::equivalent(*gold_tree, *pred_tree, options.equiv)
-                                                       : equiv::Tri::Unknown;
-  v.reason = v.tri == equiv::Tri::True    ? Reason::kEquivalent
-             : v.tri == equiv::Tri::False ? Reason::kNotEquivalent
+                                                       : equiv::Tri::kUnknown;
+  v.reason = v.tri == equiv::Tri::kTrue    ? Reason::kEquivalent
+             : v.tri == equiv::Tri::kFalse ? Reason::kNotEquivalent
                                           : Reason::kUndecided;
   return v;
 }

@@ -9,7 +9,7 @@
 
 namespace rapidgrade::equiv {
 
-enum class Tri : std::uint8_t { False = 0, True = 1, Unknown = 2 };
+enum class Tri : std::uint8_t { kFalse = 0, kTrue = 1, kUnknown = 2 };
 
 struct Options {
   double rel_tol = 1e-9;

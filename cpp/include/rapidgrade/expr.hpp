@@ -25,34 +25,34 @@ constexpr std::size_t kMaxAstDepth = kMaxDepth;
 constexpr std::size_t kMaxExprBytes = 1u << 20;
 
 enum class Kind : std::uint8_t {
-  Number,     // text: decimal literal "12", "1.5", "15e-4" (digits, optional '.', optional e[+-]n)
-  Symbol,     // text: name, e.g. "x", "x_1", "alpha"
-  Const,      // text: "pi", "E", "I", "oo"
-  Add,        // n-ary sum; subtraction is Add(a, Neg(b))
-  Mul,        // n-ary product
-  Neg,        // unary minus
-  Div,        // a / b
-  Pow,        // a ^ b
-  Func,       // text: function name (a row of detail/functions.hpp, or any name: opaque); kids: arguments
-  Factorial,  // n!
-  Abs,        // |x|
-  Percent,    // x%  (value x/100)
-  Degree,     // x^\circ (value x*pi/180)
-  PlusMinus,  // a \pm b (the pair {a+b, a-b}); a unary \pm b has a = 0
-  Tuple,      // (a, b, ...)
-  Set,        // {a, b, ...}; also a bare top-level list "1, 2"
-  Interval,   // flags: kLeftOpen | kRightOpen; kids: lo, hi
-  Union,      // A \cup B \cup ...
-  Matrix,     // extra: column count; kids: entries row-major
-  Relation,   // text: one operator per gap: '=' '<' 'l'(<=) '>' 'g'(>=) 'n'(!=); kids: operands
-  Text,       // text: the normalized words of a plain-text answer
+  kNumber,     // text: decimal literal "12", "1.5", "15e-4" (digits, optional '.', optional e[+-]n)
+  kSymbol,     // text: name, e.g. "x", "x_1", "alpha"
+  kConst,      // text: "pi", "E", "I", "oo"
+  kAdd,        // n-ary sum; subtraction is Add(a, Neg(b))
+  kMul,        // n-ary product
+  kNeg,        // unary minus
+  kDiv,        // a / b
+  kPow,        // a ^ b
+  kFunc,       // text: function name (a row of detail/functions.hpp, or any name: opaque); kids: arguments
+  kFactorial,  // n!
+  kAbs,        // |x|
+  kPercent,    // x%  (value x/100)
+  kDegree,     // x^\circ (value x*pi/180)
+  kPlusMinus,  // a \pm b (the pair {a+b, a-b}); a unary \pm b has a = 0
+  kTuple,      // (a, b, ...)
+  kSet,        // {a, b, ...}; also a bare top-level list "1, 2"
+  kInterval,   // flags: kLeftOpen | kRightOpen; kids: lo, hi
+  kUnion,      // A \cup B \cup ...
+  kMatrix,     // extra: column count; kids: entries row-major
+  kRelation,   // text: one operator per gap: '=' '<' 'l'(<=) '>' 'g'(>=) 'n'(!=); kids: operands
+  kText,       // text: the normalized words of a plain-text answer
 };
 
 constexpr std::uint8_t kLeftOpen = 1;
 constexpr std::uint8_t kRightOpen = 2;
 
 struct Node {
-  Kind kind = Kind::Number;
+  Kind kind = Kind::kNumber;
   std::uint8_t flags = 0;
   std::uint16_t depth = 1;
   std::uint32_t extra = 0;
@@ -71,19 +71,19 @@ struct Ast {
   std::uint32_t add(Node node, std::size_t offset = 0);
 };
 
-enum class Syntax { Auto, Latex, Infix, Rpn };
+enum class Syntax { kAuto, kLatex, kInfix, kRpn };
 
 /// Parses `text` (UTF-8). O(n) tokens, recursion bounded by kMaxAstDepth.
 /// Throws ParseError ("parse_expr: <problem> at offset <n>", byte offset) on malformed input,
 /// LimitError when the input is longer than kMaxExprBytes.
-Ast parse(std::string_view text, Syntax syntax = Syntax::Auto);
+Ast parse(std::string_view text, Syntax syntax = Syntax::kAuto);
 Ast parse_latex(std::string_view text);
 Ast parse_infix(std::string_view text);
 /// RPN operators: binary + - * / ^ and besselj; unary neg and the RPN column of the function
 /// table (detail/functions.hpp: sin cos tan exp log ln sqrt abs erf erfc Si Ci Ei gamma);
 /// constants pi e; numbers and identifiers are operands.
 Ast parse_rpn(std::string_view text);
-/// The syntax `parse(text, Syntax::Auto)` would use.
+/// The syntax `parse(text, Syntax::kAuto)` would use.
 Syntax detect_syntax(std::string_view text);
 
 /// Canonical form (SymPy-like infix: `x**2 + sin(x)`). Linear in the tree size.

@@ -44,7 +44,7 @@ enum class Reason : std::uint8_t {
 const char* reason_text(Reason reason) noexcept;
 
 struct FastVerdict {
-  equiv::Tri tri = equiv::Tri::Unknown;
+  equiv::Tri tri = equiv::Tri::kUnknown;
   Reason reason = Reason::kUndecided;
   std::string gold;           // the gold, unwrapped and normalized
   std::string gold_raw;       // the gold, unwrapped (what the fallback receives)
