@@ -6,8 +6,6 @@ so these tests pin the core's whitespace set, punctuation set and case folding t
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,12 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rapidgrade.tasks import absa
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "oracles"))
-
-import absa_data  # noqa: E402
-import absa_oracle  # noqa: E402
-
+from tests.oracles import absa_data, absa_oracle
 
 # Characters that exercise every branch: ASCII, Hangul, Greek (final sigma), Cyrillic, Latin-1,
 # full-width letters and punctuation, typographic quotes, whitespace of several kinds, '#'.
