@@ -5,7 +5,7 @@
 Peers, on the same data in the same process:
 - brace scanning: a plain-Python scanner with the same semantics as ``find_boxed`` (every
   ``\\boxed{}``/``\\fbox{}``, escapes, nesting; character-by-character brace counting as in the
-  ``last_boxed_only_string`` approach), and, for reference, the literal
+  ``last_boxed_only_string`` approach; the oracle tests/oracles/scan_oracle.py), and, for reference, the literal
   ``last_boxed_only_string`` (which only finds the last box, without escape handling);
 - edit distance: rapidfuzz's ``Levenshtein.distance`` (single calls) and ``process.cpdist``
   with ``workers=1`` (batch).
@@ -19,43 +19,7 @@ import random
 import rapidgrade
 from benchmarks._common import Report, load_corpus, paired_median_times
 from tests.oracles.hendrycks_grader import last_boxed_only_string
-
-
-def python_find_boxed(text: str) -> list[str]:
-    """All boxed contents, plain Python, same rules as rapidgrade.find_boxed (braced form)."""
-    out: list[tuple[int, str]] = []
-    stack: list[tuple[int, int] | None] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "{":
-            stack.append(None)
-        elif c == "}":
-            if stack:
-                box = stack.pop()
-                if box is not None:
-                    out.append((box[0], text[box[1] : i]))
-        elif c == "\\":
-            j = i + 1
-            while j < n and text[j].isascii() and text[j].isalpha():
-                j += 1
-            if j == i + 1:
-                i += 2
-                continue
-            name = text[i + 1 : j]
-            if name in ("boxed", "fbox"):
-                k = j
-                while k < n and text[k].isspace():
-                    k += 1
-                if k < n and text[k] == "{":
-                    stack.append((i, k + 1))
-                    i = k + 1
-                    continue
-            i = j
-            continue
-        i += 1
-    out.sort()
-    return [content for _, content in out]
+from tests.oracles.scan_oracle import find_boxed_contents as python_find_boxed
 
 
 def bench_scan(report: Report) -> None:
