@@ -77,7 +77,7 @@ POLARITY_TEXT = st.one_of(
     st.sampled_from(["pos", "neg", "neu", "positive", "negative", "neutral", "mixed"]).map(
         lambda w: w.upper() if len(w) % 2 else w.title()
     ),
-    st.text(st.sampled_from(list("positvenga lurmxd") + ["Σ", "é", "\u3000"]), max_size=12),
+    st.text(st.sampled_from([*"positvenga lurmxd", "Σ", "é", "\u3000"]), max_size=12),
     st.text(max_size=12),
 )
 
@@ -136,10 +136,19 @@ TUPLE = st.fixed_dictionaries(
 )
 RECORD = st.one_of(
     st.fixed_dictionaries(
-        {"gold": st.lists(TUPLE, max_size=4), "stage1": st.lists(TUPLE, max_size=4), "final": st.lists(TUPLE, max_size=4)}
+        {
+            "gold": st.lists(TUPLE, max_size=4),
+            "stage1": st.lists(TUPLE, max_size=4),
+            "final": st.lists(TUPLE, max_size=4),
+        }
     ),
     st.fixed_dictionaries(
-        {"gold": st.lists(TUPLE, max_size=4), "stages": st.fixed_dictionaries({"stage1": st.lists(TUPLE, max_size=4)}, optional={"final": st.lists(TUPLE, max_size=4)})}
+        {
+            "gold": st.lists(TUPLE, max_size=4),
+            "stages": st.fixed_dictionaries(
+                {"stage1": st.lists(TUPLE, max_size=4)}, optional={"final": st.lists(TUPLE, max_size=4)}
+            ),
+        }
     ),
     st.just([1]),
 )
