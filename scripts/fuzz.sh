@@ -16,26 +16,32 @@ cd "$(dirname "$0")/.."
 runs=${1:-200000}
 build=build/fuzz
 
-install_clang() {
+apt_install() {
   local sudo=""
   if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
-  # Debian 12 ships clang 14; libFuzzer and the sanitizer runtimes are in libclang-rt-14-dev.
-  local rt
-  rt=$(apt-cache policy 'libclang-rt-*-dev' 2>/dev/null | sed -n 's/^\(libclang-rt-[0-9]*-dev\):$/\1/p' | sort -V | tail -n 1 || true)
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq clang ${rt:-libclang-rt-dev} >/dev/null
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
 }
 
 cxx=${CXX_FUZZ:-}
 if [ -z "$cxx" ]; then
   if ! command -v clang++ >/dev/null 2>&1; then
     echo "fuzz.sh: clang++ not found; installing clang from the distribution's packages" >&2
-    install_clang
+    # The `clang` package depends on clang-N (14 on Debian 12), whose libFuzzer and sanitizer
+    # runtimes are in libclang-rt-N-dev where that package exists (older releases bundle them).
+    apt_install clang
+    version=$(apt-cache depends clang 2>/dev/null | sed -n 's/^ *Depends: clang-\([0-9][0-9]*\)$/\1/p' | head -n 1)
+    if [ -n "$version" ] && apt-cache show "libclang-rt-$version-dev" >/dev/null 2>&1; then
+      apt_install "libclang-rt-$version-dev"
+    fi
   fi
   cxx=$(command -v clang++)
 fi
+if ! command -v cmake >/dev/null 2>&1; then apt_install cmake; fi
+generator=()
+if command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
 
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" \
+cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" \
   -DRAPIDGRADE_FUZZ=ON -DRAPIDGRADE_WERROR=ON >/dev/null
 cmake --build "$build" -j "${JOBS:-$(nproc)}"
 
