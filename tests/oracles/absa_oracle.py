@@ -1,6 +1,6 @@
 """Plain-Python reference of rapidgrade.tasks.absa: the same rules, written the obvious way.
 
-Used as the parity oracle (tests/unit/test_absa_parity.py) and as the baseline that
+Used as the parity oracle (tests/parity/test_absa_parity.py) and as the baseline that
 benchmarks/bench_absa.py times rapidgrade against. ``score`` returns the same JSON form as
 ``rapidgrade.tasks.absa.Scorecard.to_dict()``. Nothing here calls rapidgrade.
 """
