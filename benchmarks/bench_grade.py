@@ -23,8 +23,8 @@ import sys
 import time
 
 import rapidgrade
-from benchmarks._common import DEMO_CORPUS, Report, load_corpus, paired_median_times
-from tests.datasets import load_data
+from benchmarks._common import Report, load_corpus, paired_median_times
+from tests.datasets import DEMO_CORPUS, load_data
 from tests.oracles.hendrycks_grader import hendrycks_grade
 
 
