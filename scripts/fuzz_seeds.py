@@ -11,7 +11,8 @@ Writes OUT_DIR/<harness>/<sha1> files, one input each, from:
 - infix and RPN expressions written in tests/unit/test_expr_*.py (``("x 2 ^", "rpn")`` and
   ``parse_expr("...", syntax="infix")``);
 - tests/oracles/absa_data.py's terms, references and polarity labels (for fuzz_absa, whose first
-  byte selects the code-point width: 0 for 1 byte, 1 for 2 bytes, 2 for 4 bytes).
+  byte selects the code-point width: 0 for 1 byte, 1 for 2 bytes, 2 for 4 bytes);
+- cpp/fuzz/reproducers/<harness>-*: inputs that made a harness report once (regression seeds).
 
 Pairs (fuzz_equiv, fuzz_grade) are written ``gold + b"\\0" + other``. Needs only the standard
 library and the repository (not the compiled extension).
@@ -116,6 +117,9 @@ def main(argv: list[str]) -> int:
         "fuzz_grade": write(out, "fuzz_grade", (utf8(g) + b"\0" + utf8(r)[-MAX_LEN // 2 :] for g, r in pairs)),
         "fuzz_absa": write(out, "fuzz_absa", (s for t in absa_texts for s in absa_seed(t))),
     }
+    for reproducer in sorted((ROOT / "cpp" / "fuzz" / "reproducers").glob("fuzz_*-*")):
+        harness = reproducer.name.split("-", 1)[0]
+        counts[harness] = counts.get(harness, 0) + write(out, harness, [reproducer.read_bytes()])
     for harness, n in counts.items():
         print(f"{harness:<18} {n:5d} seeds")
     return 0
