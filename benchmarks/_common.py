@@ -12,17 +12,15 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tests.datasets import load_demo_corpus
+
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS_CANDIDATES = [ROOT / "python" / "rapidgrade" / "data" / "qwen25_math_cot_800.jsonl"]
 
 
 def load_corpus() -> list[dict[str, Any]]:
-    """The 800 real model responses (gold, response, ...)."""
-    for path in CORPUS_CANDIDATES:
-        if path.exists():
-            with path.open(encoding="utf-8") as f:
-                return [json.loads(line) for line in f if line.strip()]
-    raise FileNotFoundError("corpus qwen25_math_cot_800.jsonl not found in " + ", ".join(map(str, CORPUS_CANDIDATES)))
+    """The 800 real model responses (gold, response, ...) of the packaged demo set
+    (``DEMO_CORPUS``, rapidgrade/data/qwen25_math_cot_800.jsonl)."""
+    return load_demo_corpus()
 
 
 def sample_time(fn: Callable[[], object], min_time: float) -> float:
@@ -61,7 +59,9 @@ def paired_median_times(
 
 def machine_info() -> dict[str, Any]:
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False).stdout.strip()
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=False
+        ).stdout.strip()
     except OSError:
         commit = ""
     return {
@@ -81,7 +81,10 @@ class Report:
         self.rows: list[dict[str, Any]] = []
 
     def add(self, name: str, ours: float, peer: float, peer_name: str, unit: str = "call", items: int = 1) -> None:
-        self.rows.append({"name": name, "rapidgrade_s": ours, "peer_s": peer, "peer": peer_name, "unit": unit, "items": items, "ratio": peer / ours})
+        self.rows.append(
+            {"name": name, "rapidgrade_s": ours, "peer_s": peer, "peer": peer_name, "unit": unit, "items": items,
+             "ratio": peer / ours}
+        )
         per = f"{items / ours:,.0f} {unit}/s vs {items / peer:,.0f} {unit}/s"
         print(f"{name:<58} {per:<42} ratio {peer / ours:8.2f}x  (vs {peer_name})", flush=True)
 

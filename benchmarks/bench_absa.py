@@ -5,7 +5,7 @@ polarity typos and a few bad records) with both, checks that the scorecards are 
 prints the median times and the ratio. The plain-Python implementation is the parity oracle in
 tests/oracles/absa_oracle.py.
 
-    python benchmarks/bench_absa.py [--tuples 1000000] [--repeats 5] [--threads N] [--save]
+    python -m benchmarks.bench_absa [--tuples 1000000] [--repeats 5] [--threads N] [--save]
 
 With --save, the figures go to benchmarks/results/bench_absa.json with the machine, the Python
 version and the commit.
@@ -19,17 +19,13 @@ import json
 import platform
 import statistics
 import subprocess
-import sys
 import time
 from pathlib import Path
 
+from rapidgrade.tasks import absa
+from tests.oracles import absa_data, absa_oracle
+
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "oracles"))
-
-import absa_data  # noqa: E402
-import absa_oracle  # noqa: E402
-
-from rapidgrade.tasks import absa  # noqa: E402
 
 
 def count_tuples(records: list[object]) -> int:

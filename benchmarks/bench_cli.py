@@ -1,6 +1,6 @@
 """End to end: `rapidgrade score` on a big JSONL file vs a math-verify script over the same file.
 
-    python benchmarks/bench_cli.py [--rows 1000000] [--mv-rows 2000]
+    python -m benchmarks.bench_cli [--rows 1000000] [--mv-rows 2000]
 
 Writes the demo corpus replicated to --rows rows into a temporary JSONL file, then times, in one
 run:
@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from _common import load_corpus
+from benchmarks._common import load_corpus
 
 MV_SCRIPT = """
 import json, sys, time
@@ -53,26 +53,35 @@ def main() -> None:
         with data.open("w", encoding="utf-8") as f:
             for i in range(args.rows):
                 row = corpus[i % len(corpus)]
-                f.write(json.dumps({"id": f"{row['id']}#{i}", "gold": row["gold"], "response": row["response"], "level": row["level"]}) + "\n")
+                record = {
+                    "id": f"{row['id']}#{i}", "gold": row["gold"], "response": row["response"], "level": row["level"]
+                }
+                f.write(json.dumps(record) + "\n")
         size_gb = data.stat().st_size / 1e9
         print(f"input: {args.rows:,} rows, {size_gb:.2f} GB")
 
         start = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "rapidgrade", "score", str(data), "--out", str(Path(tmp) / "out"), "--quiet"], check=True, stdout=subprocess.DEVNULL)
+        command = [sys.executable, "-m", "rapidgrade", "score", str(data), "--out", str(Path(tmp) / "out"), "--quiet"]
+        subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
         ours = time.perf_counter() - start
         metrics = json.loads((Path(tmp) / "out" / "metrics.json").read_text())
         assert metrics["rows"] == args.rows
         ours_rate = args.rows / ours
-        print(f"rapidgrade score: {args.rows:,} rows in {ours:.1f} s = {ours_rate:,.0f} rows/s end to end (accuracy {metrics['accuracy']:.4f})")
+        print(f"rapidgrade score: {args.rows:,} rows in {ours:.1f} s = {ours_rate:,.0f} rows/s end to end "
+              f"(accuracy {metrics['accuracy']:.4f})")
         # The first child process of this script: its peak memory, against the input's size.
         peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         print(f"rapidgrade score peak memory (max RSS): {peak_mb:,.0f} MB for a {size_gb:.2f} GB input (streamed)")
 
-        out = subprocess.run([sys.executable, "-c", MV_SCRIPT, str(data), str(args.mv_rows)], check=True, capture_output=True, text=True)
+        out = subprocess.run(
+            [sys.executable, "-c", MV_SCRIPT, str(data), str(args.mv_rows)], check=True, capture_output=True, text=True
+        )
         mv = json.loads(out.stdout.strip().splitlines()[-1])
         mv_rate = mv["rows"] / mv["seconds"]
-        print(f"math-verify script: {mv['rows']:,} rows (a sample of the same file) in {mv['seconds']:.1f} s = {mv_rate:,.0f} rows/s")
-        print(f"ratio: {ours_rate / mv_rate:,.1f}x rows/s (rapidgrade end to end on {args.rows:,} rows vs math-verify on {mv['rows']:,})")
+        print(f"math-verify script: {mv['rows']:,} rows (a sample of the same file) in {mv['seconds']:.1f} s "
+              f"= {mv_rate:,.0f} rows/s")
+        print(f"ratio: {ours_rate / mv_rate:,.1f}x rows/s (rapidgrade end to end on {args.rows:,} rows "
+              f"vs math-verify on {mv['rows']:,})")
 
 
 if __name__ == "__main__":

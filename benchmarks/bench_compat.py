@@ -1,6 +1,6 @@
 """The math-verify compatible API against math-verify itself, on the same 800 real responses.
 
-    python benchmarks/bench_compat.py [--repeats 3] [--corpus PATH]
+    python -m benchmarks.bench_compat [--repeats 3] [--corpus PATH]
 
 Times ``verify(parse("$" + gold + "$"), parse(response))`` for every pair of the corpus with math-verify
 0.9.0 in this process, and with ``rapidgrade.parse``/``rapidgrade.verify`` (math-verify in worker
@@ -19,7 +19,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-DEFAULT_CORPUS = Path(__file__).resolve().parents[1] / "python" / "rapidgrade" / "data" / "qwen25_math_cot_800.jsonl"
+from tests.datasets import DEMO_CORPUS as DEFAULT_CORPUS
 
 
 def load(path: Path) -> list[tuple[str, str]]:

@@ -5,17 +5,15 @@
    math-verify's SymPy comparison (``verify``), which is what math-verify does after extraction.
 2. Numeric sampling: ``Expr.evaluate`` on 10^6 points vs ``sympy.lambdify`` + NumPy.
 
-Prints medians over repeats and the ratios. Usage: ``python benchmarks/bench_equiv.py [--quick]``.
+Prints medians over repeats and the ratios. Usage: ``python -m benchmarks.bench_equiv [--quick]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -24,19 +22,12 @@ from latex2sympy2_extended import latex2sympy
 from math_verify import verify
 
 import rapidgrade
-
-ROOT = Path(__file__).resolve().parents[1]
-CORPUS_CANDIDATES = [
-    ROOT / "benchmarks" / "data" / "qwen25_math_cot_800.jsonl",
-    ROOT.parent / "shared" / "corpora" / "qwen25_math_cot_800.jsonl",
-]
+from tests.datasets import load_demo_corpus
 
 
 def load_pairs() -> list[tuple[str, str]]:
-    path = next(p for p in CORPUS_CANDIDATES if p.exists())
     pairs = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        row = json.loads(line)
+    for row in load_demo_corpus():
         boxes = rapidgrade.find_boxed(row["response"])
         if boxes:
             pairs.append((row["gold"], boxes[-1].content))
@@ -59,7 +50,7 @@ def math_verify_path(pairs: list[tuple[str, str]]) -> list[bool | None]:
         try:
             g = latex2sympy(gold)
             p = latex2sympy(pred)
-        except Exception:  # noqa: BLE001 - the peer raises many exception types on bad LaTeX
+        except Exception:
             out.append(None)
             continue
         out.append(verify([g, gold], [p, pred], timeout_seconds=None))
@@ -83,7 +74,9 @@ def bench_equivalence(repeats: int, peer_repeats: int) -> None:
     print(f"  rapidgrade.equivalent_many threads=1 {t_many1 * 1e3:9.2f} ms  {t_many1 / n * 1e6:8.2f} us/pair")
     print(f"  rapidgrade.equivalent_many (all)     {t_many * 1e3:9.2f} ms  {t_many / n * 1e6:8.2f} us/pair")
     print(f"  latex2sympy + math_verify.verify     {t_mv * 1e3:9.2f} ms  {t_mv / n * 1e6:8.2f} us/pair")
-    print(f"  speed-up: {t_mv / t_rg:.0f}x (loop), {t_mv / t_many1:.0f}x (batch, 1 thread), {t_mv / t_many:.0f}x (batch)")
+    print(
+        f"  speed-up: {t_mv / t_rg:.0f}x (loop), {t_mv / t_many1:.0f}x (batch, 1 thread), {t_mv / t_many:.0f}x (batch)"
+    )
     print(f"  rapidgrade UNKNOWN: {unknown}/{n} ({unknown / n:.1%}); agreement with math-verify where both decide: "
           f"{agree}/{len(decided)}")
     # the full cost of the fast path including the fallback for UNKNOWN pairs

@@ -1,12 +1,12 @@
 """Benchmark: answer extraction + normalization, rapidgrade vs the plain-Python reference.
 
-Run: ``PYTHONPATH=python python benchmarks/bench_extract.py [--repeats N] [--json out.json]``
+Run: ``PYTHONPATH=python python -m benchmarks.bench_extract [--repeats N] [--json out.json]``
 
 In one run, on the same data:
 
 1. the 800 real responses of ``qwen25_math_cot_800.jsonl``: ``extract_answer`` then
    ``normalize_latex`` of the answer, one call per response, for rapidgrade and for
-   ``reference_extract`` (same cascade, Hendrycks-style ``strip_string``); also the batch forms
+   ``tests/oracles/reference_extract.py`` (same cascade, Hendrycks-style ``strip_string``); also the batch forms
    ``extract_many`` + ``normalize_many`` on one thread;
 2. long synthetic responses (about 100 KB of real reasoning text with its boxes removed, the
    boxed answer at the end): single-thread scan speed in MB/s and the ratio to the reference;
@@ -27,19 +27,16 @@ import os
 import platform
 import statistics
 import subprocess
-import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
+import rapidgrade
+from tests.datasets import DEMO_CORPUS
+from tests.oracles import reference_extract as ref
 
-import reference_extract as ref  # noqa: E402
-
-import rapidgrade  # noqa: E402
-
-CORPUS = Path(os.environ.get("RAPIDGRADE_CORPUS", HERE.parent.parent / "shared" / "corpora" / "qwen25_math_cot_800.jsonl"))
+#: The responses timed: the packaged demo set, or the JSON-lines file named by RAPIDGRADE_CORPUS.
+CORPUS = Path(os.environ.get("RAPIDGRADE_CORPUS", DEMO_CORPUS))
 
 
 def sample(fn: Callable[[], object], clock: Callable[[], float], min_time: float = 0.05) -> float:
@@ -112,8 +109,10 @@ def ref_one(texts: list[str]) -> list[object]:
 
 def commit() -> str:
     try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True, text=True,
-                              check=True).stdout.strip()
+        return subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).resolve().parent, capture_output=True,
+            text=True, check=True,
+        ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
 

@@ -1,6 +1,6 @@
 """Grading throughput: rapidgrade.grade_many vs math-verify and vs a Hendrycks-style grader.
 
-    python benchmarks/bench_grade.py [--pairs 100000] [--mv-sample 800]
+    python -m benchmarks.bench_grade [--pairs 100000] [--mv-sample 800]
 
 In one run, on the same data:
 - the 800-pair demo corpus replicated to --pairs pairs, and long responses (20 KB of real
@@ -8,7 +8,7 @@ In one run, on the same data:
 - grade_many with threads=1 vs math-verify's verify(parse("$gold$"), parse(response)) in one
   process (math-verify is timed on --mv-sample pairs of the same data: at about 1,000 pairs/s
   the full set would take minutes; the figures are pairs/s, so the ratio is fair);
-- grade_many threads=1 vs the plain-Python Hendrycks grader (hendrycks_grader.py), with each
+- grade_many threads=1 vs the plain-Python Hendrycks grader (tests/oracles/hendrycks_grader.py), with each
   grader's agreement with math-verify's recorded verdicts on the 800 pairs;
 - grade_many threads=2 vs threads=1;
 - peak memory (max RSS) of grade_many on 1,000,000 pairs, measured in a child process.
@@ -18,16 +18,14 @@ Prints medians and ratios; saves benchmarks/results/bench_grade.json.
 from __future__ import annotations
 
 import argparse
-import json
 import subprocess
 import sys
 import time
-from pathlib import Path
-
-from _common import ROOT, Report, load_corpus, paired_median_times
-from hendrycks_grader import hendrycks_grade
 
 import rapidgrade
+from benchmarks._common import Report, load_corpus, paired_median_times
+from tests.datasets import DEMO_CORPUS, load_data
+from tests.oracles.hendrycks_grader import hendrycks_grade
 
 
 def mv_pairs_per_s(golds: list[str], responses: list[str]) -> float:
@@ -42,7 +40,7 @@ def mv_pairs_per_s(golds: list[str], responses: list[str]) -> float:
 def peak_memory_mb(pairs: int) -> float:
     code = f"""
 import json, resource, rapidgrade
-rows = [json.loads(l) for l in open({str(ROOT / 'python' / 'rapidgrade' / 'data' / 'qwen25_math_cot_800.jsonl')!r}, encoding='utf-8')]
+rows = [json.loads(l) for l in open({str(DEMO_CORPUS)!r}, encoding='utf-8')]
 golds = [r['gold'] for r in rows] * ({pairs} // 800)
 responses = [r['response'] for r in rows] * ({pairs} // 800)
 results = rapidgrade.grade_many(golds, responses, threads=2)
@@ -73,12 +71,13 @@ def main() -> None:
     report = Report("grade")
     print("ratio = peer time / rapidgrade time (medians); > 1 means rapidgrade is faster\n")
 
-    reference = {r["id"]: r["math_verify"] for r in map(json.loads, (ROOT / "tests" / "data" / "corpus_math_verify_0.9.0.jsonl").read_text().splitlines())}
+    reference = {r["id"]: r["math_verify"] for r in load_data("corpus_math_verify_0.9.0.jsonl")}
     ours800 = rapidgrade.grade_many(golds800, responses800, threads=1)
     agree_ours = sum(v.correct == reference[r["id"]] for r, v in zip(rows, ours800))
     agree_hendrycks = sum(hendrycks_grade(r["gold"], r["response"]) == reference[r["id"]] for r in rows)
     fast = sum(v.decided_by == "fast" for v in ours800)
-    print(f"agreement with math-verify on the 800 pairs: rapidgrade {agree_ours}/800, Hendrycks-style {agree_hendrycks}/800; fast path decided {fast}/800\n")
+    print(f"agreement with math-verify on the 800 pairs: rapidgrade {agree_ours}/800, "
+          f"Hendrycks-style {agree_hendrycks}/800; fast path decided {fast}/800\n")
 
     n = len(golds)
     one, two = paired_median_times(
@@ -88,7 +87,9 @@ def main() -> None:
     )
     sample = args.mv_sample
     mv_rate = mv_pairs_per_s(golds[:sample], responses[:sample])
-    report.add(f"grade_many threads=1, {n:,} corpus pairs", one, n / mv_rate, f"math-verify ({sample} pairs timed)", "pairs", n)
+    report.add(
+        f"grade_many threads=1, {n:,} corpus pairs", one, n / mv_rate, f"math-verify ({sample} pairs timed)", "pairs", n
+    )
     one_h, hend = paired_median_times(
         lambda: rapidgrade.grade_many(golds, responses, threads=1),
         lambda: [hendrycks_grade(g, r) for g, r in zip(golds, responses)],
@@ -113,8 +114,13 @@ def main() -> None:
         repeats=15,
         min_time=0.05,
     )
-    report.add(f"grade_many threads=1, {m} long responses (20 KB)", one_lh, hend_long, "Hendrycks-style plain Python", "pairs", m)
-    report.add(f"grade_many threads=2 vs threads=1, long responses", two_long, one_long, "grade_many threads=1", "pairs", m)
+    report.add(
+        f"grade_many threads=1, {m} long responses (20 KB)", one_lh, hend_long, "Hendrycks-style plain Python",
+        "pairs", m,
+    )
+    report.add(
+        "grade_many threads=2 vs threads=1, long responses", two_long, one_long, "grade_many threads=1", "pairs", m
+    )
 
     if args.memory_pairs:
         mb = peak_memory_mb(args.memory_pairs)

@@ -1,11 +1,11 @@
 """Brace scanning and edit distance: rapidgrade vs plain Python and vs rapidfuzz, one run.
 
-    python benchmarks/bench_primitives.py
+    python -m benchmarks.bench_primitives
 
 Peers, on the same data in the same process:
 - brace scanning: a plain-Python scanner with the same semantics as ``find_boxed`` (every
   ``\\boxed{}``/``\\fbox{}``, escapes, nesting; character-by-character brace counting as in the
-  ``last_boxed_only_string`` approach), and, for reference, the literal
+  ``last_boxed_only_string`` approach; the oracle tests/oracles/scan_oracle.py), and, for reference, the literal
   ``last_boxed_only_string`` (which only finds the last box, without escape handling);
 - edit distance: rapidfuzz's ``Levenshtein.distance`` (single calls) and ``process.cpdist``
   with ``workers=1`` (batch).
@@ -16,47 +16,10 @@ from __future__ import annotations
 
 import random
 
-from _common import Report, load_corpus, paired_median_times
-from hendrycks_grader import last_boxed_only_string
-
 import rapidgrade
-
-
-def python_find_boxed(text: str) -> list[str]:
-    """All boxed contents, plain Python, same rules as rapidgrade.find_boxed (braced form)."""
-    out: list[tuple[int, str]] = []
-    stack: list[tuple[int, int] | None] = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "{":
-            stack.append(None)
-        elif c == "}":
-            if stack:
-                box = stack.pop()
-                if box is not None:
-                    out.append((box[0], text[box[1] : i]))
-        elif c == "\\":
-            j = i + 1
-            while j < n and text[j].isascii() and text[j].isalpha():
-                j += 1
-            if j == i + 1:
-                i += 2
-                continue
-            name = text[i + 1 : j]
-            if name in ("boxed", "fbox"):
-                k = j
-                while k < n and text[k].isspace():
-                    k += 1
-                if k < n and text[k] == "{":
-                    stack.append((i, k + 1))
-                    i = k + 1
-                    continue
-            i = j
-            continue
-        i += 1
-    out.sort()
-    return [content for _, content in out]
+from benchmarks._common import Report, load_corpus, paired_median_times
+from tests.oracles.hendrycks_grader import last_boxed_only_string
+from tests.oracles.scan_oracle import find_boxed_contents as python_find_boxed
 
 
 def bench_scan(report: Report) -> None:
@@ -65,13 +28,20 @@ def bench_scan(report: Report) -> None:
         assert [s.content for s in rapidgrade.find_boxed(text)] == python_find_boxed(text)
     n = len(responses)
     total_mb = sum(len(t.encode()) for t in responses) / 1e6
-    scan_ours = lambda: [rapidgrade.find_boxed(t) for t in responses]  # noqa: E731
-    scan_peer = lambda: [python_find_boxed(t) for t in responses]  # noqa: E731
+
+    def scan_ours() -> object:
+        return [rapidgrade.find_boxed(t) for t in responses]
+
+    def scan_peer() -> object:
+        return [python_find_boxed(t) for t in responses]
+
     ours, peer = paired_median_times(scan_ours, scan_peer, repeats=7, min_time=0.05)
     report.add(f"find_boxed, 800 real responses ({total_mb:.1f} MB)", ours, peer, "plain-Python brace scan", "texts", n)
     ours, last = paired_median_times(scan_ours, lambda: [last_boxed_only_string(t) for t in responses], min_time=0.05)
     report.add("find_boxed (all boxes) vs last_boxed_only_string", ours, last, "last_boxed_only_string", "texts", n)
-    many1, peer = paired_median_times(lambda: rapidgrade.find_boxed_many(responses, threads=1), scan_peer, min_time=0.05)
+    many1, peer = paired_median_times(
+        lambda: rapidgrade.find_boxed_many(responses, threads=1), scan_peer, min_time=0.05
+    )
     report.add("find_boxed_many threads=1, 800 responses", many1, peer, "plain-Python brace scan", "texts", n)
     many2, many1 = paired_median_times(
         lambda: rapidgrade.find_boxed_many(responses, threads=2),
@@ -85,7 +55,10 @@ def bench_scan(report: Report) -> None:
     ours, peer = paired_median_times(
         lambda: rapidgrade.find_boxed(long_text), lambda: python_find_boxed(long_text), repeats=5, min_time=0.05
     )
-    report.add(f"find_boxed, one {mb:.1f} MB response ({mb / ours:,.0f} MB/s)", ours, peer, "plain-Python brace scan", "texts", 1)
+    report.add(
+        f"find_boxed, one {mb:.1f} MB response ({mb / ours:,.0f} MB/s)", ours, peer, "plain-Python brace scan",
+        "texts", 1,
+    )
 
 
 def bench_distance(report: Report) -> None:
@@ -99,9 +72,13 @@ def bench_distance(report: Report) -> None:
 
     cases = {
         "short ASCII words (3-12)": [(word(3, 12, "abcdefghij"), word(3, 12, "abcdefghij")) for _ in range(5000)],
-        "short Korean words (2-8)": [(word(2, 8, "가나다라마바사아"), word(2, 8, "가나다라마바사아")) for _ in range(5000)],
+        "short Korean words (2-8)": [
+            (word(2, 8, "가나다라마바사아"), word(2, 8, "가나다라마바사아")) for _ in range(5000)
+        ],
         "sentences (40-64 chars)": [(word(40, 64, "abcdefgh "), word(40, 64, "abcdefgh ")) for _ in range(5000)],
-        "long texts (200-500 chars)": [(word(200, 500, "abcdefghijklmnop"), word(200, 500, "abcdefghijklmnop")) for _ in range(1000)],
+        "long texts (200-500 chars)": [
+            (word(200, 500, "abcdefghijklmnop"), word(200, 500, "abcdefghijklmnop")) for _ in range(1000)
+        ],
     }
     for name, pairs in cases.items():
         assert [rapidgrade.edit_distance(a, b) for a, b in pairs] == [Levenshtein.distance(a, b) for a, b in pairs]
@@ -110,7 +87,9 @@ def bench_distance(report: Report) -> None:
         ours, peer = paired_median_times(
             lambda: [ed(a, b) for a, b in pairs], lambda: [lv(a, b) for a, b in pairs], min_time=0.05
         )
-        report.add(f"edit_distance single calls, {name}", ours, peer, "rapidfuzz Levenshtein.distance", "pairs", len(pairs))
+        report.add(
+            f"edit_distance single calls, {name}", ours, peer, "rapidfuzz Levenshtein.distance", "pairs", len(pairs)
+        )
         firsts = [a for a, _ in pairs]
         seconds = [b for _, b in pairs]
         ours, peer = paired_median_times(
@@ -118,7 +97,10 @@ def bench_distance(report: Report) -> None:
             lambda: process.cpdist(firsts, seconds, scorer=Levenshtein.distance, workers=1),
             min_time=0.05,
         )
-        report.add(f"edit_distance_many threads=1, {name}", ours, peer, "rapidfuzz process.cpdist workers=1", "pairs", len(pairs))
+        report.add(
+            f"edit_distance_many threads=1, {name}", ours, peer, "rapidfuzz process.cpdist workers=1", "pairs",
+            len(pairs),
+        )
 
 
 def main() -> None:

@@ -21,7 +21,12 @@ import rapidgrade
 
 # The subprocesses import the same rapidgrade as the tests (installed, or a source tree on
 # PYTHONPATH), whatever their working directory.
-ENV = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(rapidgrade.__file__).resolve().parent.parent), os.environ.get("PYTHONPATH", "")])}
+ENV = {
+    **os.environ,
+    "PYTHONPATH": os.pathsep.join(
+        [str(Path(rapidgrade.__file__).resolve().parent.parent), os.environ.get("PYTHONPATH", "")]
+    ),
+}
 
 ROWS = [
     {"id": "a", "gold": "\\frac{1}{2}", "response": "so $\\boxed{0.5}$", "level": "L1"},
@@ -31,7 +36,10 @@ ROWS = [
 
 
 def run(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "rapidgrade", *args], cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False, env=ENV)
+    return subprocess.run(
+        [sys.executable, "-m", "rapidgrade", *args],
+        cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False, env=ENV,
+    )
 
 
 def write_jsonl(path: Path, rows: list[Any]) -> None:
@@ -98,7 +106,9 @@ def test_csv_gz_and_parquet_inputs_and_formats(tmp_path: Path) -> None:
     import pyarrow.parquet as pq
 
     pq.write_table(pa.Table.from_pylist(ROWS), tmp_path / "in.parquet")
-    result = run("score", "in.csv", "in.jsonl.gz", "in.parquet", "--out", "out", "--quiet", "--format", "parquet", cwd=tmp_path)
+    result = run(
+        "score", "in.csv", "in.jsonl.gz", "in.parquet", "--out", "out", "--quiet", "--format", "parquet", cwd=tmp_path
+    )
     assert result.returncode == 0, result.stderr
     out = read_jsonl(tmp_path / "out" / "evaluated.jsonl")
     assert [r["correct"] for r in out] == [True, False, True] * 3
@@ -157,7 +167,10 @@ def test_bad_rows_are_kept_with_reasons(tmp_path: Path) -> None:
 
 def test_custom_keys(tmp_path: Path) -> None:
     write_jsonl(tmp_path / "in.jsonl", [{"uid": 1, "answer": "5", "output": "\\boxed{5}"}])
-    result = run("score", "in.jsonl", "--gold-key", "answer", "--response-key", "output", "--id-key", "uid", "--out", "out", "--quiet", cwd=tmp_path)
+    result = run(
+        "score", "in.jsonl", "--gold-key", "answer", "--response-key", "output", "--id-key", "uid", "--out", "out",
+        "--quiet", cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     assert read_jsonl(tmp_path / "out" / "evaluated.jsonl")[0]["correct"] is True
 
@@ -179,7 +192,10 @@ def test_resume_after_kill(tmp_path: Path) -> None:
     n = 30_000
     rows = [{"id": f"r{i}", "gold": str(i), "response": f"so \\boxed{{{i if i % 3 else i + 1}}}"} for i in range(n)]
     write_jsonl(tmp_path / "in.jsonl", rows)
-    args = [sys.executable, "-m", "rapidgrade", "score", "in.jsonl", "--out", "out", "--quiet", "--no-fallback", "--chunk-size", "500", "--threads", "1"]
+    args = [
+        sys.executable, "-m", "rapidgrade", "score", "in.jsonl", "--out", "out", "--quiet", "--no-fallback",
+        "--chunk-size", "500", "--threads", "1",
+    ]
     proc = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
     state = tmp_path / "out" / ".rapidgrade-state.json"
     deadline = time.monotonic() + 120

@@ -1,6 +1,6 @@
 """Plain-Python reference of rapidgrade.tasks.absa: the same rules, written the obvious way.
 
-Used as the parity oracle (tests/unit/test_absa_parity.py) and as the baseline that
+Used as the parity oracle (tests/parity/test_absa_parity.py) and as the baseline that
 benchmarks/bench_absa.py times rapidgrade against. ``score`` returns the same JSON form as
 ``rapidgrade.tasks.absa.Scorecard.to_dict()``. Nothing here calls rapidgrade.
 """
@@ -107,7 +107,10 @@ def gold_term(t: dict[str, Any], where: str) -> str:
     return ""
 
 
-def _key(t: dict[str, Any], where: str, gold: bool, repair: bool, default_missing: str, stats: dict[str, int], allow: set[str] | None) -> tuple[str, str]:
+def _key(
+    t: dict[str, Any], where: str, gold: bool, repair: bool, default_missing: str, stats: dict[str, int],
+    allow: set[str] | None,
+) -> tuple[str, str]:
     if not isinstance(t, dict):
         raise Bad(f"{where}: not an object (got {type(t).__name__})")
     if gold:
@@ -143,7 +146,10 @@ def _empty_stats() -> dict[str, int]:
             "repaired_polarity": 0, "missing_polarity": 0, "invalid_ref": 0}
 
 
-def _group(tuples: list[Any], where: str, gold: bool, repair: bool, default_missing: str, stats: dict[str, int], allow: set[str] | None) -> set[tuple[str, str]]:
+def _group(
+    tuples: list[Any], where: str, gold: bool, repair: bool, default_missing: str, stats: dict[str, int],
+    allow: set[str] | None,
+) -> set[tuple[str, str]]:
     keys = set()
     for i, t in enumerate(tuples):
         keys.add(_key(t, f"{where}[{i}]", gold, repair, default_missing, stats, allow))

@@ -1,5 +1,5 @@
 """Parity of rapidgrade's extraction and normalization with the plain-Python reference
-(benchmarks/reference_extract.py): every strategy on the 800 real responses, the normalized
+(tests/oracles/reference_extract.py): every strategy on the 800 real responses, the normalized
 answers and gold answers, hand-written nasty cases, and generated token soups.
 
 No difference between the two is known; a difference found later is either a bug of rapidgrade
@@ -7,38 +7,16 @@ No difference between the two is known; a difference found later is either a bug
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rapidgrade
 from rapidgrade.extract import STRATEGIES
+from tests.datasets import load_demo_corpus
+from tests.oracles import reference_extract as ref
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "benchmarks"))
-
-import reference_extract as ref  # noqa: E402
-
-CORPUS_CANDIDATES = [
-    Path(rapidgrade.__file__).resolve().parent / "data" / "qwen25_math_cot_800.jsonl",
-    ROOT / "python" / "rapidgrade" / "data" / "qwen25_math_cot_800.jsonl",
-    ROOT.parent / "shared" / "corpora" / "qwen25_math_cot_800.jsonl",
-]
-
-
-def load_corpus() -> list[dict[str, object]]:
-    for path in CORPUS_CANDIDATES:
-        if path.exists():
-            with path.open(encoding="utf-8") as f:
-                return [json.loads(line) for line in f if line.strip()]
-    raise FileNotFoundError("qwen25_math_cot_800.jsonl not found in " + ", ".join(map(str, CORPUS_CANDIDATES)))
-
-
-CORPUS = load_corpus()
+CORPUS = load_demo_corpus()
 
 
 def ours(text: str, strategy: str) -> tuple[object, ...] | None:

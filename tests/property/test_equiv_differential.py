@@ -3,7 +3,8 @@
 Pairs are generated from random SymPy expressions: equal rewritings (expand, factor, cancel,
 trigonometric and exponential rewrites...) and near misses (a changed constant, exponent or
 function). For every pair where SymPy decides -- ``simplify(a - b) == 0`` (equal), or
-``a - b`` clearly nonzero at a probe point, evaluated by SymPy to 30 digits (different) -- a TRUE or FALSE from rapidgrade must agree.
+``a - b`` clearly nonzero at a probe point, evaluated by SymPy to 30 digits (different) -- a TRUE
+or FALSE from rapidgrade must agree.
 The fraction left UNKNOWN is printed (run with ``-s``) and bounded.
 """
 
@@ -22,7 +23,8 @@ x, y = sympy.symbols("x y")
 
 def random_expr(rng: random.Random, depth: int) -> sympy.Expr:
     if depth == 0 or rng.random() < 0.25:
-        return rng.choice([x, y, x, sympy.Integer(rng.randint(1, 5)), sympy.Rational(rng.randint(1, 5), rng.randint(2, 6))])
+        leaves = [x, y, x, sympy.Integer(rng.randint(1, 5)), sympy.Rational(rng.randint(1, 5), rng.randint(2, 6))]
+        return rng.choice(leaves)
     kind = rng.choice(["add", "add", "mul", "mul", "div", "pow", "sin", "cos", "exp", "log", "sqrt"])
     a = random_expr(rng, depth - 1)
     if kind in ("add", "mul", "div"):

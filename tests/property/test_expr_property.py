@@ -160,7 +160,7 @@ def test_any_text_parses_or_raises_parse_error(text: str) -> None:
         except (ParseError, LimitError):
             continue
         str(e)
-        e.free_symbols
+        _ = e.free_symbols
         e.tree()
 
 
@@ -174,14 +174,14 @@ def test_any_bytes_parse_or_raise_parse_error(data: bytes) -> None:
             str(error).encode("ascii")  # messages quote input with non-ASCII bytes as '?'
             continue
         str(e)
-        e.free_symbols
+        _ = e.free_symbols
         e.tree()
 
 
 latex_alphabet = st.sampled_from(
-    list("0123456789xy+-*/^_()[]{}|,.=<>!% ") + [r"\frac", r"\sqrt", r"\pi", r"\sin", r"\left(", r"\right)",
-                                                 r"\{", r"\}", r"\cup", r"\le", r"\pm", r"\circ", r"\text{a}",
-                                                 r"\begin{pmatrix}", r"\end{pmatrix}", "&", r"\\", r"\infty"]
+    [*"0123456789xy+-*/^_()[]{}|,.=<>!% ", r"\frac", r"\sqrt", r"\pi", r"\sin", r"\left(", r"\right)",
+     r"\{", r"\}", r"\cup", r"\le", r"\pm", r"\circ", r"\text{a}",
+     r"\begin{pmatrix}", r"\end{pmatrix}", "&", r"\\", r"\infty"]
 )
 
 

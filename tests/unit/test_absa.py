@@ -282,7 +282,9 @@ def test_finalize_refs_groups_by_term_and_keeps_originals() -> None:
     snapshot = json.loads(json.dumps(tuples))
     out = finalize_refs(tuples)
     assert tuples == snapshot  # P1: the input is untouched
-    assert [t["aspect_ref"] for t in out] == ["Battery", "Battery", "배터리", "서비스 # 일반", "서비스 # 일반", "배송#일반"]
+    assert [t["aspect_ref"] for t in out] == [
+        "Battery", "Battery", "배터리", "서비스 # 일반", "서비스 # 일반", "배송#일반"
+    ]
     assert [t["aspect_ref_original"] for t in out] == [t.get("aspect_ref") for t in tuples]
     assert all(o is not t for o, t in zip(out, tuples))
     assert out[0]["polarity"] == "positive"
@@ -430,7 +432,9 @@ def test_eval_key_ignores_aspect_ref() -> None:
 # score
 
 
-def rec(gold: list[dict[str, object]], stage1: list[dict[str, object]], final: list[dict[str, object]], **extra: object) -> dict[str, object]:
+def rec(
+    gold: list[dict[str, object]], stage1: list[dict[str, object]], final: list[dict[str, object]], **extra: object
+) -> dict[str, object]:
     return {"gold": gold, "stages": {"stage1": stage1, "final": final}, **extra}
 
 
@@ -443,7 +447,9 @@ def T(term: str | None, polarity: str | None = "positive", ref: str | None = Non
 
 def test_score_micro_prf_by_hand() -> None:
     records = [
-        rec([T("배터리"), T("화면", "negative")], [T("배터리"), T("화면", "positive")], [T("배터리"), T("화면", "neg")]),
+        rec(
+            [T("배터리"), T("화면", "negative")], [T("배터리"), T("화면", "positive")], [T("배터리"), T("화면", "neg")]
+        ),
         rec([T("price", "neutral")], [T("Price.", "neu"), T("design")], [T("price", "neutral")]),
     ]
     card = score(records)
@@ -600,16 +606,24 @@ BAD_CASES = [
     ({"gold": [], "stage1": [], "final": "배터리"}, "'final' is not a list (got str)"),
     ({"gold": [], "stages": [[], []]}, "'stages' is not an object (got list)"),
     ({"gold": ["배터리"], "stage1": [], "final": []}, "gold[0]: not an object (got str)"),
-    ({"gold": [T("a"), {"aspect_term": 3}], "stage1": [], "final": []}, "gold[1].aspect_term: expected a string or null, got int"),
-    ({"gold": [{"aspect_ref": ["x"]}], "stage1": [], "final": []}, "gold[0].aspect_ref: expected a string or null, got list"),
+    ({"gold": [T("a"), {"aspect_term": 3}], "stage1": [], "final": []},
+     "gold[1].aspect_term: expected a string or null, got int"),
+    ({"gold": [{"aspect_ref": ["x"]}], "stage1": [], "final": []},
+     "gold[0].aspect_ref: expected a string or null, got list"),
     ({"gold": [{"term": 1.5}], "stage1": [], "final": []}, "gold[0].term: expected a string or null, got float"),
-    ({"gold": [{"opinion_term": "맛"}], "stage1": [], "final": []}, "gold[0].opinion_term: expected an object or null, got str"),
-    ({"gold": [{"opinion_term": {"term": 2}}], "stage1": [], "final": []}, "gold[0].opinion_term.term: expected a string or null, got int"),
-    ({"gold": [{"aspect_term": "a", "polarity": 1}], "stage1": [], "final": []}, "gold[0].polarity: expected a string or null, got int"),
+    ({"gold": [{"opinion_term": "맛"}], "stage1": [], "final": []},
+     "gold[0].opinion_term: expected an object or null, got str"),
+    ({"gold": [{"opinion_term": {"term": 2}}], "stage1": [], "final": []},
+     "gold[0].opinion_term.term: expected a string or null, got int"),
+    ({"gold": [{"aspect_term": "a", "polarity": 1}], "stage1": [], "final": []},
+     "gold[0].polarity: expected a string or null, got int"),
     ({"gold": [], "stage1": [T("a"), ("a", "pos")], "final": []}, "stage1[1]: not an object (got tuple)"),
-    ({"gold": [], "stages": {"stage1": [], "final": [{"polarity": True}]}}, "stages.final[0].polarity: expected a string or null, got bool"),
-    ({"gold": [], "stages": {"stage1": [{"aspect_ref": 0}], "final": []}}, "stages.stage1[0].aspect_ref: expected a string or null, got int"),
-    ({"gold": [], "stages": {"stage1": [], "final": [{"aspect_term": {"t": 1}}]}}, "stages.final[0].aspect_term: expected a string or null, got dict"),
+    ({"gold": [], "stages": {"stage1": [], "final": [{"polarity": True}]}},
+     "stages.final[0].polarity: expected a string or null, got bool"),
+    ({"gold": [], "stages": {"stage1": [{"aspect_ref": 0}], "final": []}},
+     "stages.stage1[0].aspect_ref: expected a string or null, got int"),
+    ({"gold": [], "stages": {"stage1": [], "final": [{"aspect_term": {"t": 1}}]}},
+     "stages.final[0].aspect_term: expected a string or null, got dict"),
 ]
 
 
@@ -661,7 +675,10 @@ def test_bad_records_across_chunks(threads: int) -> None:
 
 
 def test_threads_do_not_change_results() -> None:
-    records = [rec([T(f"t{i % 7}"), T("공통", "neg")], [T(f"T{i % 5}!"), T("공통", "neg")], [T(f"t{i % 7}")]) for i in range(9000)]
+    records = [
+        rec([T(f"t{i % 7}"), T("공통", "neg")], [T(f"T{i % 5}!"), T("공통", "neg")], [T(f"t{i % 7}")])
+        for i in range(9000)
+    ]
     one = score(records, threads=1).to_dict()
     assert score(records, threads=3).to_dict() == one
     assert score(records).to_dict() == one

@@ -5,21 +5,17 @@ and Ctrl-C stops a batch promptly."""
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import textwrap
 import threading
 import time
-from pathlib import Path
 
 import pytest
 import rapidgrade
+from tests.datasets import load_demo_corpus
 
-ROWS = [
-    json.loads(line)
-    for line in (Path(rapidgrade.__file__).parent / "data" / "qwen25_math_cot_800.jsonl").read_text(encoding="utf-8").splitlines()
-]
+ROWS = load_demo_corpus()
 # Not a multiple of any block size, with non-ASCII texts among ASCII ones (offsets in code points).
 RESPONSES = [str(r["response"]) for r in ROWS] * 3 + ["é😀 \\boxed{½}", "", "no answer"] * 7
 GOLDS = [str(r["gold"]) for r in ROWS] * 3 + ["\\frac12", "1", "x"] * 7

@@ -48,9 +48,9 @@ def test_metric_axioms(a: str, b: str, c: str) -> None:
 
 
 def test_against_rapidfuzz() -> None:
-    from rapidfuzz.distance import Levenshtein
-
     import random
+
+    from rapidfuzz.distance import Levenshtein
 
     rng = random.Random(7)
     alphabet = "abcdefgh가나다라😀é\u0301"

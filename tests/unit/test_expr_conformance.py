@@ -73,7 +73,10 @@ def same(a: Any, b: Any) -> bool:
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if isinstance(a, sympy.Interval) and isinstance(b, sympy.Interval):
         return (
-            same(a.start, b.start) and same(a.end, b.end) and a.left_open == b.left_open and a.right_open == b.right_open
+            same(a.start, b.start)
+            and same(a.end, b.end)
+            and a.left_open == b.left_open
+            and a.right_open == b.right_open
         )
     if isinstance(a, sympy.Union) and isinstance(b, sympy.Union):
         return _match(_flat_union(a), _flat_union(b))

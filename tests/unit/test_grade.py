@@ -8,8 +8,10 @@ import threading
 from pathlib import Path
 
 import pytest
+
 import rapidgrade
 from rapidgrade import GradeResults, Verdict, grade, grade_many
+from tests.datasets import load_data, load_demo_corpus
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -64,7 +66,7 @@ def test_deliberate_differences_from_math_verify() -> None:
     """Every case where grade() differs from math-verify on purpose, with the reason."""
     from math_verify import parse, verify
 
-    rows = [json.loads(line) for line in (DATA / "deliberate_differences.jsonl").read_text(encoding="utf-8").splitlines()]
+    rows = load_data("deliberate_differences.jsonl")
     assert len(rows) >= 10
     for row in rows:
         assert row["reason"]
@@ -75,7 +77,9 @@ def test_deliberate_differences_from_math_verify() -> None:
 
 
 def test_bad_input_never_loses_the_batch() -> None:
-    results = grade_many(["1", 2, None, "3", "4"], [r"\boxed{1}", r"\boxed{2}", r"\boxed{3}", 7, r"\boxed{4}"], fallback=False)
+    results = grade_many(
+        ["1", 2, None, "3", "4"], [r"\boxed{1}", r"\boxed{2}", r"\boxed{3}", 7, r"\boxed{4}"], fallback=False
+    )
     assert len(results) == 5
     assert results.correct.tolist() == [True, True, False, False, True]
     assert [v.decided_by for v in results] == ["fast", "fast", "error", "error", "fast"]
@@ -124,7 +128,7 @@ def test_results_columns() -> None:
 
 
 def test_threads_give_the_same_results() -> None:
-    rows = [json.loads(line) for line in (Path(rapidgrade.__file__).parent / "data" / "qwen25_math_cot_800.jsonl").read_text(encoding="utf-8").splitlines()]
+    rows = load_demo_corpus()
     golds = [r["gold"] for r in rows]
     responses = [r["response"] for r in rows]
     expected = grade_many(golds, responses, fallback=False, threads=1)

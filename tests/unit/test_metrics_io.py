@@ -41,8 +41,13 @@ def verdict(correct: bool, decided_by: str = "fast") -> dict[str, object]:
 def test_accumulator_counts_and_round_trips() -> None:
     acc = MetricsAccumulator()
     acc.add_row({"level": "L1"}, [verdict(True)], is_list=False, input_error=False, reference=True, label="a")
-    acc.add_row({"level": "L1"}, [verdict(False, "timeout")], is_list=False, input_error=False, reference=True, label="b")
-    acc.add_row({"level": "L2", "subject": "algebra"}, [verdict(True), verdict(False), verdict(True), verdict(False)], is_list=True, input_error=False, majority_correct=True, label="c")
+    acc.add_row(
+        {"level": "L1"}, [verdict(False, "timeout")], is_list=False, input_error=False, reference=True, label="b"
+    )
+    acc.add_row(
+        {"level": "L2", "subject": "algebra"}, [verdict(True), verdict(False), verdict(True), verdict(False)],
+        is_list=True, input_error=False, majority_correct=True, label="c",
+    )
     acc.add_row(None, [verdict(False, "error")], is_list=False, input_error=True, label="d")
     restored = MetricsAccumulator.from_state(json.loads(json.dumps(acc.state())))
     for m in (acc.finish(), restored.finish()):
@@ -72,7 +77,10 @@ class _Collector(HTMLParser):
 
 def test_report_is_self_contained_and_escaped() -> None:
     acc = MetricsAccumulator()
-    acc.add_row({"type": "<b>x</b>"}, [verdict(False, "error")], is_list=False, input_error=True, label="<script>alert(1)</script>")
+    acc.add_row(
+        {"type": "<b>x</b>"}, [verdict(False, "error")], is_list=False, input_error=True,
+        label="<script>alert(1)</script>",
+    )
     html = render_report(acc.finish(), acc.notable, title="t", inputs=["in.jsonl"])
     assert "<script>" not in html and "&lt;script&gt;" in html
     assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in html
@@ -88,7 +96,8 @@ def test_readers(tmp_path: Path) -> None:
     got = list(iter_rows(jsonl))
     assert [r.line for r in got] == [1, 3, 4, 5]
     assert got[0].data == rows[0] and got[3].data == rows[1]
-    assert got[1].data is None and got[1].error is not None and "line 3: invalid JSON" in got[1].error and got[1].raw == "{not json"
+    assert got[1].data is None and got[1].error is not None
+    assert "line 3: invalid JSON" in got[1].error and got[1].raw == "{not json"
     assert got[2].error == "line 4: expected a JSON object, got list"
 
     gz = tmp_path / "in.jsonl.gz"
@@ -133,7 +142,8 @@ def test_json_lines_round_trip_exactly(line: str) -> None:
 
 def test_unreadable_json_rows_are_reported(tmp_path: Path) -> None:
     path = tmp_path / "in.jsonl"
-    path.write_text('{"gold": "1", "response": "x"}\n' + "[" * 100_000 + "]" * 100_000 + "\n{\"a\": tru}\n", encoding="utf-8")
+    deep = "[" * 100_000 + "]" * 100_000
+    path.write_text('{"gold": "1", "response": "x"}\n' + deep + '\n{"a": tru}\n', encoding="utf-8")
     got = list(iter_rows(path))
     assert got[0].error is None
     assert got[1].error == "line 2: invalid JSON (nested too deeply)"

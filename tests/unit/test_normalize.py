@@ -226,7 +226,7 @@ def test_slash_fractions() -> None:
 
 
 def test_bytes_and_errors() -> None:
-    assert normalize_latex(r"\dfrac12".encode()) == rb"\frac{1}{2}"
+    assert normalize_latex(br"\dfrac12") == rb"\frac{1}{2}"
     assert normalize_answer(b"5\\%") == Normalized(b"5", True)
     with pytest.raises(TypeError, match="normalize_latex: s must be str or bytes"):
         normalize_latex(5)  # type: ignore[arg-type]
@@ -327,7 +327,9 @@ def test_keyword_defaults_match_core() -> None:
 
     stub = ast.parse((Path(rapidgrade.__file__).parent / "_core.pyi").read_text())
     stub_defaults = {
-        node.name: {a.arg: ast.literal_eval(d) for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults) if d is not None}
+        node.name: {
+            a.arg: ast.literal_eval(d) for a, d in zip(node.args.kwonlyargs, node.args.kw_defaults) if d is not None
+        }
         for node in stub.body
         if isinstance(node, ast.FunctionDef)
     }

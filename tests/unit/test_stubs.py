@@ -8,7 +8,6 @@ from pathlib import Path
 
 import rapidgrade
 
-
 ALLOWLIST = Path(__file__).resolve().parent.parent / "stubtest_allowlist.txt"
 
 
@@ -32,7 +31,10 @@ def test_sources_pass_mypy_strict() -> None:
     """The package's sources type-check under the strict settings in pyproject.toml."""
     root = Path(__file__).resolve().parent.parent.parent
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", str(root / "pyproject.toml"), str(root / "python" / "rapidgrade")],
+        [
+            sys.executable, "-m", "mypy", "--config-file", str(root / "pyproject.toml"),
+            str(root / "python" / "rapidgrade"),
+        ],
         capture_output=True,
         text=True,
         check=False,

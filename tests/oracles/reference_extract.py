@@ -561,11 +561,15 @@ def _fold_math(s: str) -> str:
 # Rule 1: commands, delimiters, degree and percent signs, {,}.
 _UNWRAP = ("text", "textbf", "textit", "textrm", "textnormal", "mathrm", "mbox")
 _UNITS = frozenset(
-    """units unit sq square cubic mm cm m km millimeters millimeter centimeters centimeter meters
-    meter metres metre kilometers kilometer inches inch in feet foot ft yards yard yd miles mile mph
-    dollars dollar cents cent degrees degree seconds second sec minutes minute min hours hour hrs hr
-    days day weeks week months month years year grams gram kg pounds pound lbs lb ounces ounce oz
-    liters liter litres litre ml mL percent""".split()
+    [
+        "units", "unit", "sq", "square", "cubic", "mm", "cm", "m", "km", "millimeters", "millimeter",
+        "centimeters", "centimeter", "meters", "meter", "metres", "metre", "kilometers", "kilometer", "inches",
+        "inch", "in", "feet", "foot", "ft", "yards", "yard", "yd", "miles", "mile", "mph", "dollars", "dollar",
+        "cents", "cent", "degrees", "degree", "seconds", "second", "sec", "minutes", "minute", "min", "hours",
+        "hour", "hrs", "hr", "days", "day", "weeks", "week", "months", "month", "years", "year", "grams", "gram",
+        "kg", "pounds", "pound", "lbs", "lb", "ounces", "ounce", "oz", "liters", "liter", "litres", "litre", "ml",
+        "mL", "percent",
+    ]
 )
 
 

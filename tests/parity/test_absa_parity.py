@@ -6,8 +6,6 @@ so these tests pin the core's whitespace set, punctuation set and case folding t
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,12 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rapidgrade.tasks import absa
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "oracles"))
-
-import absa_data  # noqa: E402
-import absa_oracle  # noqa: E402
-
+from tests.oracles import absa_data, absa_oracle
 
 # Characters that exercise every branch: ASCII, Hangul, Greek (final sigma), Cyrillic, Latin-1,
 # full-width letters and punctuation, typographic quotes, whitespace of several kinds, '#'.
@@ -84,7 +77,7 @@ POLARITY_TEXT = st.one_of(
     st.sampled_from(["pos", "neg", "neu", "positive", "negative", "neutral", "mixed"]).map(
         lambda w: w.upper() if len(w) % 2 else w.title()
     ),
-    st.text(st.sampled_from(list("positvenga lurmxd") + ["Σ", "é", "\u3000"]), max_size=12),
+    st.text(st.sampled_from([*"positvenga lurmxd", "Σ", "é", "\u3000"]), max_size=12),
     st.text(max_size=12),
 )
 
@@ -143,10 +136,19 @@ TUPLE = st.fixed_dictionaries(
 )
 RECORD = st.one_of(
     st.fixed_dictionaries(
-        {"gold": st.lists(TUPLE, max_size=4), "stage1": st.lists(TUPLE, max_size=4), "final": st.lists(TUPLE, max_size=4)}
+        {
+            "gold": st.lists(TUPLE, max_size=4),
+            "stage1": st.lists(TUPLE, max_size=4),
+            "final": st.lists(TUPLE, max_size=4),
+        }
     ),
     st.fixed_dictionaries(
-        {"gold": st.lists(TUPLE, max_size=4), "stages": st.fixed_dictionaries({"stage1": st.lists(TUPLE, max_size=4)}, optional={"final": st.lists(TUPLE, max_size=4)})}
+        {
+            "gold": st.lists(TUPLE, max_size=4),
+            "stages": st.fixed_dictionaries(
+                {"stage1": st.lists(TUPLE, max_size=4)}, optional={"final": st.lists(TUPLE, max_size=4)}
+            ),
+        }
     ),
     st.just([1]),
 )

@@ -51,7 +51,8 @@ def record(draw: st.DrawFn) -> dict[str, Any]:
             final.append(dict(new))  # a repeated tuple is the same key
     final = draw(st.permutations(final))
     if draw(st.integers(0, 3)) == 0:  # sometimes a real change
-        final = list(final) + [{"aspect_term": draw(st.sampled_from(TERMS)), "polarity": draw(st.sampled_from(POLARITIES))}]
+        extra = {"aspect_term": draw(st.sampled_from(TERMS)), "polarity": draw(st.sampled_from(POLARITIES))}
+        final = [*final, extra]
     return {"gold": gold, "stages": {"stage1": stage1, "final": list(final)}}
 
 

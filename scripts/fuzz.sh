@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Fuzz the C++ core: build the libFuzzer harnesses of cpp/fuzz/ (RAPIDGRADE_FUZZ=ON: clang,
+# -fsanitize=fuzzer,address,undefined), write their seed corpora from the test data, and run each
+# harness for a fixed number of executions. Fails when any harness reports a crash, a sanitizer
+# finding, a broken invariant, a leak or a timeout; the reproducer is left in build/fuzz/crashes/.
+#
+#   scripts/fuzz.sh [RUNS]            RUNS executions per harness (default 200000)
+#   FUZZ_ONLY="fuzz_equiv fuzz_extract" scripts/fuzz.sh 10000     a subset of the harnesses
+#
+# Installs clang from the distribution's packages (Debian/Ubuntu: clang and the compiler-rt
+# libraries with libFuzzer) when clang++ is missing, so it works on a fresh machine (as root, or
+# with sudo). Environment: JOBS (build parallelism, default: all cores), FUZZ_TIMEOUT (seconds one
+# input may take before it counts as a hang, default 10), FUZZ_MAX_LEN (default 4096 bytes).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${1:-200000}
+build=build/fuzz
+
+apt_install() {
+  local sudo=""
+  if [ "$(id -u)" != 0 ]; then sudo=sudo; fi
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
+}
+
+cxx=${CXX_FUZZ:-}
+if [ -z "$cxx" ]; then
+  if ! command -v clang++ >/dev/null 2>&1; then
+    echo "fuzz.sh: clang++ not found; installing clang from the distribution's packages" >&2
+    # The `clang` package depends on clang-N (14 on Debian 12), whose libFuzzer and sanitizer
+    # runtimes are in libclang-rt-N-dev where that package exists (older releases bundle them).
+    apt_install clang
+    version=$(apt-cache depends clang 2>/dev/null | sed -n 's/^ *Depends: clang-\([0-9][0-9]*\)$/\1/p' | head -n 1)
+    if [ -n "$version" ] && apt-cache show "libclang-rt-$version-dev" >/dev/null 2>&1; then
+      apt_install "libclang-rt-$version-dev"
+    fi
+  fi
+  cxx=$(command -v clang++)
+fi
+if ! command -v cmake >/dev/null 2>&1; then apt_install cmake; fi
+generator=()
+if command -v ninja >/dev/null 2>&1; then generator=(-G Ninja); fi
+
+cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER="$cxx" \
+  -DRAPIDGRADE_FUZZ=ON -DRAPIDGRADE_WERROR=ON >/dev/null
+cmake --build "$build" -j "${JOBS:-$(nproc)}"
+
+rm -rf "$build/seeds"
+python3 -m scripts.fuzz_seeds "$build/seeds" >/dev/null
+mkdir -p "$build/crashes" "$build/corpus"
+
+harnesses=${FUZZ_ONLY:-$(cd "$build" && ls fuzz_* | grep -v '\.' || true)}
+[ -n "$harnesses" ] || { echo "fuzz.sh: no harness built" >&2; exit 1; }
+failed=()
+total_runs=0
+for h in $harnesses; do
+  mkdir -p "$build/corpus/$h"
+  start=$(date +%s%N)
+  # New inputs go to build/fuzz/corpus/<h> (kept between runs); the seeds are read only.
+  if "$build/$h" -runs="$runs" -max_len="${FUZZ_MAX_LEN:-4096}" -timeout="${FUZZ_TIMEOUT:-10}" \
+      -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$build/crashes/$h-" \
+      "$build/corpus/$h" "$build/seeds/$h" >"$build/$h.log" 2>&1; then
+    status=ok
+  else
+    status=FAILED
+    failed+=("$h")
+  fi
+  ms=$((($(date +%s%N) - start) / 1000000))
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$build/$h.log" | tail -n 1)
+  total_runs=$((total_runs + ${execs:-0}))
+  printf '%-18s %-6s %10s execs %6d.%01d s\n' "$h" "$status" "${execs:-?}" $((ms / 1000)) $((ms % 1000 / 100))
+done
+echo "total: $total_runs executions"
+if [ ${#failed[@]} -gt 0 ]; then
+  for h in "${failed[@]}"; do
+    echo "== $h: $build/$h.log" >&2
+    grep -E 'ERROR|SUMMARY|invariant|runtime error|Test unit written' "$build/$h.log" | head -n 20 >&2 || true
+  done
+  exit 1
+fi

@@ -1,0 +1,70 @@
+"""Shared configuration of the test suite: Hypothesis profiles, data fixtures, doctests.
+
+Hypothesis profiles
+    ``dev`` (the default): 100 examples per property, no deadline (timings on shared machines
+    are noise). ``ci``: 1000 examples, no deadline; loaded when the environment has ``CI=true``
+    (as CI services set it). ``HYPOTHESIS_PROFILE=<name>`` picks one explicitly. A test's own
+    ``@settings(max_examples=...)`` takes precedence over the profile.
+
+Fixtures
+    ``demo_corpus``: the 800 rows of the packaged demo set; ``data_dir``: ``tests/data``.
+    Module-level code (parametrize lists) uses ``tests/datasets.py`` directly.
+
+Doctests
+    ``--doctest-modules`` (in pyproject.toml) collects the docstring examples of the test tree;
+    those of the package are collected from the *imported* rapidgrade (the installed wheel in CI,
+    ``python/rapidgrade`` with ``PYTHONPATH=python``), added here when pytest runs its default
+    ``testpaths``. ``DOCTEST_SKIP`` lists package modules whose examples are not run, with the
+    reason.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from _pytest.doctest import DoctestItem  # public as pytest.DoctestItem only in recent pytest
+from hypothesis import settings
+
+import rapidgrade
+from tests import datasets
+
+settings.register_profile("dev", max_examples=100, deadline=None)
+settings.register_profile("ci", max_examples=1000, deadline=None, print_blob=True)
+settings.load_profile(
+    os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI", "").lower() in ("true", "1") else "dev")
+)
+
+#: Package modules (dotted names) whose docstring examples are not run, and why.
+DOCTEST_SKIP: dict[str, str] = {}
+
+PACKAGE_DIR = Path(rapidgrade.__file__).resolve().parent
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Run the package's docstring examples with the default test run (`pytest`, `pytest -m ...`),
+    # not when specific tests are named on the command line.
+    if config.getoption("doctestmodules") and config.args_source == pytest.Config.ArgsSource.TESTPATHS:
+        config.args.append(str(PACKAGE_DIR))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if isinstance(item, DoctestItem):
+            for name, reason in DOCTEST_SKIP.items():
+                if item.name == name or item.name.startswith(name + "."):
+                    item.add_marker(pytest.mark.skip(reason=reason))
+
+
+@pytest.fixture(scope="session")
+def data_dir() -> Path:
+    """``tests/data``: recorded conformance cases and reference verdicts."""
+    return datasets.DATA_DIR
+
+
+@pytest.fixture(scope="session")
+def demo_corpus() -> list[dict[str, Any]]:
+    """The 800 rows of the packaged demo set (``id``, ``gold``, ``response``, ...)."""
+    return datasets.load_demo_corpus()

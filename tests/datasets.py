@@ -1,0 +1,48 @@
+"""Where the test data lives and how to read it: the one place tests and benchmarks find it.
+
+Everything is inside the repository or the installed package, so a clean clone (or a wheel under
+test) has all of it:
+
+- the demo corpus, ``qwen25_math_cot_800.jsonl``, shipped in the package (``rapidgrade/data``):
+  800 real model responses to 100 MATH problems with gold answers (see its README there);
+- ``tests/data/*.jsonl``: recorded conformance cases and reference verdicts (see its README).
+
+Fixtures over these are in ``tests/conftest.py``; module-level code (parametrize lists) calls the
+functions here directly.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import rapidgrade
+
+#: ``tests/data``: recorded cases and verdicts.
+DATA_DIR = Path(__file__).resolve().parent / "data"
+#: The packaged demo corpus (the copy of the rapidgrade under test, installed or from the tree).
+DEMO_CORPUS = Path(rapidgrade.__file__).resolve().parent / "data" / "qwen25_math_cot_800.jsonl"
+
+
+def read_jsonl(path: Path) -> list[dict[str, Any]]:
+    """The rows of a JSON-lines file (blank lines skipped)."""
+    with path.open(encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+@cache
+def _demo_corpus() -> tuple[dict[str, Any], ...]:
+    return tuple(read_jsonl(DEMO_CORPUS))
+
+
+def load_demo_corpus() -> list[dict[str, Any]]:
+    """The 800 rows of the packaged demo corpus (``id``, ``gold``, ``response``, ...), read once;
+    each call returns a new list of copies, so a test may modify what it gets."""
+    return [dict(row) for row in _demo_corpus()]
+
+
+def load_data(name: str) -> list[dict[str, Any]]:
+    """The rows of ``tests/data/<name>``, e.g. ``load_data("math_verify_0.9.0_cases.jsonl")``."""
+    return read_jsonl(DATA_DIR / name)
