@@ -17,6 +17,7 @@
 
 #include "fuzz_common.hpp"
 #include "rapidgrade/extract.hpp"
+#include "rapidgrade/fields.hpp"
 
 namespace ex = rapidgrade::extract;
 
@@ -39,7 +40,7 @@ void check(std::string_view text) {
     const std::string answer = ex::answer_text(text, *found);
     if (found->parts.empty()) RAPIDGRADE_FUZZ_CHECK(answer == text.substr(found->start, found->end - found->start));
   }
-  const ex::Fields fields = ex::extract_fields(text);
+  const rapidgrade::fields::Fields fields = rapidgrade::fields::extract_fields(text);
   if (fields.solution) {
     RAPIDGRADE_FUZZ_CHECK(fields.solution->start <= fields.solution->end && fields.solution->end <= text.size());
   }

@@ -90,10 +90,12 @@ std::string fold_math(std::string_view s) {
     }
     const std::size_t at = i;
     const char32_t raw = utf8::decode(s, i);
-    // An invalid byte, or an overlong encoding of an ASCII character: copied through as is, so
-    // that folding junk twice gives the same bytes.
+    // An invalid byte, or an overlong encoding of an ASCII character, becomes U+FFFD (as Python's
+    // errors="replace" does): copied through, stray bytes could join a later step's neighbours
+    // into a valid character ("\xC2 \xB2" -> "\xC2\xB2", a superscript two, once the space
+    // goes), so normalizing twice would not give the same bytes.
     if ((raw == 0xFFFD && i - at == 1) || (raw < 0x80 && i - at > 1)) {
-      out.append(s.substr(at, i - at));
+      out += "\xEF\xBF\xBD";
       continue;
     }
     const char32_t cp = simple_fold(raw);

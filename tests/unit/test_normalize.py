@@ -290,6 +290,17 @@ def test_binary_junk() -> None:
         assert isinstance(normalize_latex(text), str)
 
 
+def test_invalid_utf8_becomes_replacement_characters() -> None:
+    # Found by fuzz_normalize (cpp/fuzz/reproducers): copied through, the stray bytes joined into
+    # a valid "\xc2\xb2" (a superscript two) once the space between them went, so a second
+    # normalization gave "^{2}".
+    junk = b"\xc2\xc2\xc2\xc2 \xa0\xa0\xa0\xb2"
+    out = normalize_latex(junk)
+    assert out == "\ufffd".encode() * 8
+    assert normalize_latex(out) == out
+    assert normalize_latex(b"x \xc0\xaf 1") == "x\ufffd1".encode()  # an overlong "/"
+
+
 _pieces = st.sampled_from(
     [
         "\\frac", "\\dfrac", "\\sqrt", "\\text", "\\left", "\\right", "{", "}", "\\{", "$", "\\$", "%", "\\%",

@@ -16,7 +16,8 @@ namespace rapidgrade::unicode {
 ///  - × ÷ · ⋅ ± ∓ ≤ ≥ ≠ ≈ ∞ π ° and common Greek letters -> \times \div \cdot \cdot \pm \mp \le
 ///    \ge \ne \approx \infty \pi ^\circ \alpha ...
 /// O(n) time (the group search is bounded), no recursion, never throws except std::bad_alloc.
-/// Pure ASCII input is returned as is.
+/// Invalid UTF-8 (a stray byte, an overlong encoding) becomes U+FFFD, as Python's
+/// errors="replace" does. Pure ASCII input is returned as is.
 std::string fold_math(std::string_view s);
 
 }  // namespace rapidgrade::unicode
