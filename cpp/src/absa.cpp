@@ -9,27 +9,12 @@
 
 #include "rapidgrade/distance.hpp"
 #include "rapidgrade/parallel.hpp"
+#include "rapidgrade/utf8.hpp"
 
 namespace rapidgrade::absa {
 namespace detail {
 
-void append_utf8(std::string& out, char32_t c) {
-  if (c < 0x80) {
-    out.push_back(static_cast<char>(c));
-  } else if (c < 0x800) {
-    out.push_back(static_cast<char>(0xC0 | (c >> 6)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else if (c < 0x10000) {  // includes lone surrogates (decoded with "surrogatepass")
-    out.push_back(static_cast<char>(0xE0 | (c >> 12)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  } else {
-    out.push_back(static_cast<char>(0xF0 | (c >> 18)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 12) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | ((c >> 6) & 0x3F)));
-    out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-  }
-}
+using ::rapidgrade::utf8::append_utf8;
 
 constexpr char32_t ascii_lower(char32_t c) noexcept { return (c >= 'A' && c <= 'Z') ? c + 32 : c; }
 

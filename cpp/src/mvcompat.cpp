@@ -14,13 +14,16 @@
 
 #include <string_view>
 
+#include "rapidgrade/detail/text.hpp"
+
 namespace rapidgrade::mvcompat {
 namespace detail {
 
 constexpr std::size_t kNpos = std::string_view::npos;
 
-// Python's \s on ASCII: [ \t\n\r\f\v] and the separators \x1c-\x1f (str.isspace()).
-inline bool is_space(unsigned char c) noexcept {
+// Python's \s on ASCII: [ \t\n\r\f\v] and the separators \x1c-\x1f (str.isspace()). Deliberately
+// wider than detail::is_space: this file emulates math-verify's regular expressions.
+inline bool is_python_space(unsigned char c) noexcept {
   return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
 }
 
@@ -61,10 +64,7 @@ NextFinder<Hit> make_finder(std::string_view text, Hit hit) noexcept {
   return NextFinder<Hit>(text, hit);
 }
 
-inline bool starts_with(std::string_view text, std::size_t pos, std::string_view prefix) noexcept {
-  return pos <= text.size() && text.size() - pos >= prefix.size() &&
-         text.compare(pos, prefix.size(), prefix) == 0;
-}
+using ::rapidgrade::detail::starts_with;
 
 // After an environment and its trailing whitespace: could math-verify's optional percent group
 // or one of the "and"/"or"/"," continuations start here? e.g. "\(\boxed{5}\)\%" or
@@ -81,7 +81,7 @@ inline bool continuation_possible(std::string_view text, std::size_t w) noexcept
 }  // namespace detail
 
 BoxedWinner boxed_winner(std::string_view text) noexcept {
-  using detail::is_space;
+  using detail::is_python_space;
   using detail::kNpos;
   BoxedWinner out;
   const std::size_t n = text.size();
@@ -160,13 +160,13 @@ BoxedWinner boxed_winner(std::string_view text) noexcept {
           cb = s + 2, ce = q, close = q + 2;
         }
       }
-    } else if ((is_space(c) || c >= 0x80) && s + 1 < n && at(s + 1) == '[') {  // \s[...]\s
+    } else if ((is_python_space(c) || c >= 0x80) && s + 1 < n && at(s + 1) == '[') {  // \s[...]\s
       const std::size_t k = bracket_stop.query(s + 2);
       if (k != kNpos && at(k) == ']' && k + 1 < n && holds_boxed(s + 1, k)) {
         const unsigned char after = at(k + 1);
-        if (is_space(c) && is_space(after)) {
+        if (is_python_space(c) && is_python_space(after)) {
           cb = s + 2, ce = k, close = k + 2;
-        } else if (after >= 0x80 || (c >= 0x80 && is_space(after))) {
+        } else if (after >= 0x80 || (c >= 0x80 && is_python_space(after))) {
           out.status = BoxedStatus::kUnknown;  // depends on Unicode whitespace
           return out;
         }
@@ -177,7 +177,7 @@ BoxedWinner boxed_winner(std::string_view text) noexcept {
       continue;
     }
     std::size_t w = close;  // the optional groups' leading \s* always consume the whitespace
-    while (w < n && is_space(at(w))) ++w;
+    while (w < n && is_python_space(at(w))) ++w;
     if (detail::continuation_possible(text, w)) {
       out.status = BoxedStatus::kUnknown;
       return out;
