@@ -23,11 +23,16 @@ such as ``Integral(x, x)`` are kept as opaque function nodes.
 
 RPN (postfix, whitespace-separated): operands are numbers and identifiers; operators:
 
-======================  =====================================
-binary                  ``+ - * / ^``
-unary                   ``neg sin cos tan exp log ln sqrt abs``  (``log`` is natural)
+======================  ==============================================================
+binary                  ``+ - * / ^``, ``besselj`` (``n x besselj`` is J_n(x))
+unary                   ``neg sin cos tan exp log ln sqrt abs erf erfc Si Ci Ei gamma``
+                        (``log`` is natural)
 constants               ``pi e``
-======================  =====================================
+======================  ==============================================================
+
+The function names of all three syntaxes come from one table in the core
+(``cpp/include/rapidgrade/detail/functions.hpp``): ``\Gamma(x)``, ``\operatorname{erf}(x)``,
+``\mathrm{Si}(x)`` in LaTeX, ``gamma(x)``, ``besselj(0, x)`` in infix.
 
 ``syntax="auto"`` picks RPN when the last token is an RPN operator and the first is an operand,
 infix when the text has ``**``, ``oo`` or a call like ``Integral(``, and LaTeX otherwise.

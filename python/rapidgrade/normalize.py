@@ -18,9 +18,10 @@ second; checked by ``tests/unit/test_normalize_examples.py``, like the examples 
      ``x \rightarrow 0`` -> ``x\rightarrow0``;
    * the spacing commands ``\!``, ``\,``, ``\;``, ``\:`` are removed: ``3,\!250`` -> ``3250``;
      a backslash-space and ``~`` become a space: ``\pi~r`` -> ``\pi r``;
-   * ``\text{..}``, ``\textbf{..}``, ``\textit{..}``, ``\textrm{..}``, ``\textnormal{..}``,
-     ``\mathrm{..}``, ``\mbox{..}`` are unwrapped: ``\text{(A)}`` -> ``(A)``,
-     ``\mathrm{B}`` -> ``B``;
+   * the text wrappers of the core's table (``detail/latex_vocab.hpp``: ``\text{..}``,
+     ``\textbf{..}``, ``\textit{..}``, ``\textrm{..}``, ``\textnormal{..}``, ``\mathrm{..}``,
+     ``\mathbf{..}``, ``\mathit{..}``, ``\mathsf{..}``, ``\boldsymbol{..}``, ``\mbox{..}``, ...)
+     are unwrapped: ``\text{(A)}`` -> ``(A)``, ``\mathrm{B}`` -> ``B``, ``\mathbf{5}`` -> ``5``;
    * every ``$`` and ``\$`` is removed: ``$x$`` -> ``x``, ``\$6`` -> ``6``,
      ``$5$ and $6$`` -> ``5and6``; the other math delimiters stay: ``\(x\)`` -> ``\(x\)``
      (grading removes delimiters that enclose the whole answer before normalizing);

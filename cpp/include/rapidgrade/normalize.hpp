@@ -20,8 +20,9 @@
 //       "x \rightarrow 0" -> "x\rightarrow0";
 //     - spacing \! \, \; \: removed: "3,\!250" -> "3250", "1\,000" -> "1000"; a backslash-space
 //       and '~' become a space: "\pi~r" -> "\pi r";
-//     - text wrappers \text{..} \textbf{..} \textit{..} \textrm{..} \textnormal{..} \mathrm{..}
-//       \mbox{..} unwrapped: "\text{(A)}" -> "(A)", "\mathrm{B}" -> "B",
+//     - text wrappers (the table detail/latex_vocab.hpp: \text{..} \textbf{..} \textit{..}
+//       \textrm{..} \textnormal{..} \mathrm{..} \mathbf{..} \mathit{..} \mathsf{..} \boldsymbol{..}
+//       \mbox{..} ...) unwrapped: "\text{(A)}" -> "(A)", "\mathrm{B}" -> "B", "\mathbf{5}" -> "5",
 //       "\text{\textit{nested}}" -> "nested";
 //     - every '$' and \$ removed, wherever it is: "$x$" -> "x", "\$6" -> "6",
 //       "$5$ and $6$" -> "5and6" (the other math delimiters stay: "\(x\)" -> "\(x\)"; peeling
