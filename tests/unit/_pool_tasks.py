@@ -21,6 +21,13 @@ def pid() -> int:
     return os.getpid()
 
 
+def sleep_then_pid(seconds: float) -> tuple[int, float, float]:
+    """Sleep; return the pid and the wall-clock start and end (comparable across processes)."""
+    start = time.time()
+    time.sleep(seconds)
+    return os.getpid(), start, time.time()
+
+
 def record_pid_and_hang(path: str) -> None:
     Path(path).write_text(str(os.getpid()))
     while True:

@@ -7,7 +7,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -32,6 +32,16 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def _eventually(condition: Callable[[], bool], seconds: float = 10.0) -> bool:
+    """Poll *condition* until it holds or *seconds* pass (background reaping is asynchronous)."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
 def test_results_come_back_in_input_order(pool: WorkerPool) -> None:
     # Early tasks take longest, so they finish last.
     args = [(i, 0.2 - 0.04 * i) for i in range(5)]
@@ -53,7 +63,7 @@ def test_timeout_kills_and_replaces_the_worker(pool: WorkerPool, tmp_path: Path)
     assert result.status == "timeout"
     assert not result.ok
     hung = int(pid_file.read_text())
-    assert not _alive(hung)  # killed and reaped
+    assert _eventually(lambda: not _alive(hung))  # killed and reaped (in the background)
     assert hung not in pool.worker_pids()
     # The pool carries on with a fresh worker.
     assert pool.run(tasks.square, (3,), timeout=10.0).value == 9
@@ -120,10 +130,21 @@ def test_four_threads_share_a_pool(pool: WorkerPool) -> None:
 
 
 def test_workers_are_started_lazily_and_capped() -> None:
-    with WorkerPool(workers=2) as p:
+    with WorkerPool(workers=2, spares=0) as p:
         assert p.worker_pids() == []
         p.run_many(tasks.square, [(i,) for i in range(6)], timeout=10.0)
         assert 1 <= len(p.worker_pids()) <= 2
+    with WorkerPool(workers=2, spares=1) as p:
+        assert p.worker_pids() == []
+        # Never more than `workers` tasks at once, even with a spare process alive.
+        pids = p.run_many(tasks.sleep_then_pid, [(0.3,)] * 6, timeout=30.0)
+        assert all(r.ok for r in pids)
+        assert len(p.worker_pids()) <= 3
+        stamps = sorted(
+            (r.value[1], r.value[2]) for r in pids
+        )  # (start, end) wall-clock times measured in the workers
+        for start, _ in stamps:
+            assert sum(1 for s, e in stamps if s <= start < e) <= 2
 
 
 def test_max_tasks_per_worker_recycles_processes() -> None:
@@ -251,8 +272,8 @@ def test_interrupted_batch_kills_its_busy_workers(monkeypatch: pytest.MonkeyPatc
             p.run(tasks.record_pid_and_hang, (str(pid_file),), timeout=60.0)
         monkeypatch.undo()
         busy = int(pid_file.read_text())
-        assert not _alive(busy)
-        assert p.worker_pids() == []
+        assert _eventually(lambda: not _alive(busy))  # killed and reaped in the background
+        assert busy not in p.worker_pids()
         assert p.run(tasks.square, (9,), timeout=10.0).value == 81
 
 
