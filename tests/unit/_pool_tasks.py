@@ -72,3 +72,21 @@ def use_pool_from_daemonic_worker(x: int) -> tuple[bool, int]:
     with WorkerPool(workers=1) as pool:
         result = pool.run(square, (x,), timeout=30.0)
     return daemonic, result.value
+
+
+def slow_warm_up() -> None:
+    """A warm-up step that takes a while (stands in for real parses in a fresh interpreter)."""
+    time.sleep(1.5)
+
+
+def record_warm_up() -> None:
+    """A warm-up step that leaves a trace the tasks can see."""
+    os.environ["POOL_TEST_WARMED"] = os.environ.get("POOL_TEST_WARMED", "") + "x"
+
+
+def warmed() -> str:
+    return os.environ.get("POOL_TEST_WARMED", "")
+
+
+def failing_warm_up() -> None:
+    raise RuntimeError("warm-up broke on purpose")
