@@ -394,7 +394,9 @@ class WorkerPool:
         self._workers: set[_Worker] = set()  # every process not yet reaped, in any state
         self._idle: list[_Worker] = []  # warm, waiting for a task (state "idle")
         self._queue: collections.deque[_Batch] = collections.deque()  # batches waiting, in order
-        self._failures: collections.deque[str] = collections.deque()  # start failures to report
+        self._failure: str | None = None  # why the last start failed (until one succeeds)
+        self._retry_at = 0.0  # when the supervisor may try again after a failed start
+        self._backoff = 0.0
         self._demand = 0  # tasks of the batches running now
         self._target = 0  # workers to keep alive besides spares (grows with demand, up to _size)
         self._closed = False
@@ -601,6 +603,9 @@ class WorkerPool:
             if self._closed:
                 raise _PoolClosed("WorkerPool: the pool is closed")
             self._add_steps_locked(steps)
+            if self._failure is not None:
+                self._failure = None  # a new batch gets a fresh attempt at starting workers
+                self._retry_at = 0.0
             batch.demand = tasks
             self._demand += tasks
             self._target = max(self._target, min(self._size, self._demand))
@@ -669,10 +674,9 @@ class WorkerPool:
                         worker.state = "busy"
                         self._idle.pop()
                         return worker
-                    if first and self._failures:
-                        message = self._failures.popleft()
-                        self._wake()  # the supervisor may try again
-                        raise WorkerStartError(message)
+                    if first and self._failure is not None and not self._serving_locked():
+                        # No worker can serve this batch: report why instead of waiting.
+                        raise WorkerStartError(self._failure)
                     if not block:
                         return None
                     if not queued:
@@ -684,6 +688,16 @@ class WorkerPool:
                     while batch in self._queue:
                         self._queue.remove(batch)
                     self._cond.notify_all()
+
+    def _serving_locked(self) -> bool:
+        return any(w.state in ("starting", "idle", "busy") for w in self._workers)
+
+    def _failed_locked(self, message: str) -> None:
+        """Record a failed start; the supervisor retries later (sooner for a new batch)."""
+        self._failure = message
+        self._backoff = min(60.0, max(1.0, 2 * self._backoff))
+        self._retry_at = time.monotonic() + self._backoff
+        self._cond.notify_all()
 
     def _busy_locked(self) -> int:
         return sum(1 for w in self._workers if w.state == "busy")
@@ -799,8 +813,7 @@ class WorkerPool:
                     return
             except Exception as err:  # noqa: BLE001 - a bug here must not wedge the pool
                 with self._cond:
-                    self._failures.append(f"worker supervisor failed: {_describe(err)}")
-                    self._cond.notify_all()
+                    self._failed_locked(f"worker supervisor failed: {_describe(err)}")
                 time.sleep(0.1)
 
     def _supervise_once(self) -> bool:
@@ -814,8 +827,14 @@ class WorkerPool:
                 # Spares start once the workers the batches need are warm (not competing with
                 # them for the CPU); they take over from a killed worker at once.
                 launch = max(0, self._target + self._spares - in_service)
-            if self._failures:
-                launch = 0  # report the failure first; a batch that takes it asks for a retry
+            retry_in = None
+            if launch and self._failure is not None:
+                # After a failed start, retry only while batches wait, and not too often.
+                if not self._demand:
+                    launch = 0
+                elif time.monotonic() < self._retry_at:
+                    launch = 0
+                    retry_in = self._retry_at - time.monotonic()
             to_warm = [w for w in self._workers if w.state == "starting" and not w.warm_sent]
             for worker in to_warm:
                 worker.warm_sent = True
@@ -854,6 +873,8 @@ class WorkerPool:
             timeout = 0.02 if timeout is None else min(timeout, 0.02)
         if launch:
             timeout = 0.0  # next round sends the new workers their warm-up request
+        elif retry_in is not None:
+            timeout = retry_in if timeout is None else min(timeout, retry_in)
         watched: list[Any] = [w.from_worker for w in warming]
         ready = _supervisor_wait([*watched, wake_fd], timeout=_wait_seconds(timeout))
         if wake_fd in ready:
@@ -874,8 +895,7 @@ class WorkerPool:
             worker = self._spawn()
         except OSError as err:
             with self._cond:
-                self._failures.append(f"could not start a worker: {_describe(err)}")
-                self._cond.notify_all()
+                self._failed_locked(f"could not start a worker: {_describe(err)}")
             return
         with self._cond:
             self._workers.add(worker)
@@ -903,6 +923,8 @@ class WorkerPool:
             if worker.steps < len(self._steps):
                 self._wake()  # steps were added meanwhile: warm up again
                 return
+            self._failure = None
+            self._backoff = 0.0
             if not worker.warmed:
                 worker.warmed = True
                 seconds = time.monotonic() - worker.launched
@@ -918,8 +940,7 @@ class WorkerPool:
         with self._cond:
             worker.state = "dying"
             worker.since = time.monotonic()
-            self._failures.append(message)
-            self._cond.notify_all()
+            self._failed_locked(message)
 
     def _spawn(self) -> _Worker:
         to_child_r, to_child_w = os.pipe()
