@@ -624,9 +624,9 @@ class WorkerPool:
             # Idle workers lack the new steps: they warm up again before their next task (busy
             # ones when they come back).
             self._steps += new_steps
-            for worker in self._idle:
-                self._rewarm_locked(worker)
-            self._idle.clear()
+            for worker in list(self._idle):
+                self._rewarm_locked(worker)  # state first: _checkout skips non-idle entries
+                self._idle.remove(worker)
 
     def _add_steps(self, steps: tuple[WarmupStep, ...]) -> None:
         with self._cond:
@@ -641,10 +641,15 @@ class WorkerPool:
             self._demand = max(0, self._demand - batch.demand)
             batch.demand = 0
             for worker in self._workers:
-                if worker.owner is batch:
-                    worker.owner = None
-                    if worker.state == "busy":
-                        stale.append(worker)
+                if worker.owner is not batch:
+                    continue
+                # Every step of a hand-over sets the owner last, so a worker still marked was
+                # interrupted half-way: back to idle if it is still in the list, else stale.
+                worker.owner = None
+                if worker in self._idle:
+                    worker.state = "idle"
+                elif worker.state in ("busy", "idle"):
+                    stale.append(worker)
             for worker in stale:
                 self._retire_locked(worker)
             self._cond.notify_all()
@@ -666,6 +671,8 @@ class WorkerPool:
                     if self._closed:
                         raise _PoolClosed("WorkerPool: the pool is closed")
                     first = not self._queue or self._queue[0] is batch
+                    while self._idle and self._idle[-1].state != "idle":
+                        self._idle.pop()  # left by an interrupted hand-over; not ours to take
                     if first and self._idle and self._busy_locked() < self._size:
                         # Mark before taking: an interrupt between the two leaves a marked idle
                         # worker, which _leave simply hands back.
@@ -705,26 +712,22 @@ class WorkerPool:
     def _checkin(self, worker: _Worker) -> None:
         """Hand a worker back after a task: to the idle list, a warm-up, or retirement."""
         worker.tasks += 1
+        # The owner is cleared last in every branch (see _leave).
         with self._cond:
-            if self._closed:
-                worker.owner = None
-                retired = True
+            retired = self._closed
+            if retired:
+                pass
             elif self._max_tasks is not None and worker.tasks >= self._max_tasks:
-                worker.owner = None
-                worker.state = "stopping"
                 worker.since = time.monotonic()
+                worker.state = "stopping"
                 self._wake()
-                retired = False
             elif worker.steps < len(self._steps):
                 self._rewarm_locked(worker)
-                worker.owner = None
-                retired = False
             else:
-                worker.state = "idle"
                 self._idle.append(worker)
-                worker.owner = None
+                worker.state = "idle"
                 self._cond.notify_all()
-                retired = False
+            worker.owner = None
         if retired:
             self._reap_inline([worker])
 
@@ -732,19 +735,19 @@ class WorkerPool:
         """Kill *worker* and take it out of service; a replacement starts at once."""
         worker.signal_kill()
         with self._cond:
-            worker.owner = None
             self._retire_locked(worker)
+            worker.owner = None
             closed = self._closed
         if closed:
             self._reap_inline([worker])
 
     def _retire_locked(self, worker: _Worker) -> None:
-        if worker.state != "dying":
-            self._killed += 1
-        worker.state = "dying"
-        worker.since = time.monotonic()
         if worker in self._idle:
             self._idle.remove(worker)
+        if worker.state != "dying":
+            self._killed += 1
+        worker.since = time.monotonic()
+        worker.state = "dying"
         self._wake()
         self._cond.notify_all()
 
@@ -756,9 +759,9 @@ class WorkerPool:
             self._workers.difference_update(workers)
 
     def _rewarm_locked(self, worker: _Worker) -> None:
-        worker.state = "starting"
         worker.warm_sent = False
         worker.since = time.monotonic()
+        worker.state = "starting"
         self._wake()
 
     def _send(self, worker: _Worker, fn: Callable[..., Any], args: tuple[Any, ...]) -> TaskResult | None:
