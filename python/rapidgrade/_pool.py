@@ -72,7 +72,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.connection import wait as _supervisor_wait
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 __all__ = [
     "PoolStats",
@@ -352,10 +352,10 @@ class WorkerPool:
     """A pool of killable worker processes with per-task deadlines.
 
     Args:
-        workers: Most processes alive at once (default: the number of usable cores). They are
-            started when batches need them (as many as the tasks in flight ask for, up to
-            *workers*) and, once started, kept: a worker that is killed or retired is replaced
-            in the background.
+        workers: Most tasks running at once, each in its own process (default: the number of
+            usable cores). Workers are started when batches need them (as many as the tasks in
+            flight ask for, up to *workers*) and, once started, kept: a worker that is killed
+            or retired is replaced in the background.
         warmup: Warm-up steps every worker runs before taking tasks (module names to import,
             module-level functions to call once); batches may add their own (see
             :meth:`run_many`).
@@ -401,8 +401,10 @@ class WorkerPool:
         self._target = 0  # workers to keep alive besides spares (grows with demand, up to _size)
         self._closed = False
         self._pid = os.getpid()
-        self._supervisor: threading.Thread | None = None
-        self._wake_r, self._wake_w = -1, -1
+        self._supervisor: threading.Thread | None = None  # registered by the thread itself
+        # Written to wake the supervisor from its wait (created here, not where Ctrl-C can land).
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_w, False)
         self._started = 0
         self._killed = 0
         self._start_max = 0.0
@@ -412,7 +414,7 @@ class WorkerPool:
 
     @property
     def workers(self) -> int:
-        """Most worker processes alive at once."""
+        """Most tasks running at once (each in its own worker process)."""
         return self._size
 
     def worker_pids(self) -> list[int]:
@@ -555,7 +557,6 @@ class WorkerPool:
         Closing twice is harmless; a closed pool refuses new batches (``RuntimeError``).
         """
         with self._cond:
-            already = self._closed
             self._closed = True
             supervisor = self._supervisor
             self._cond.notify_all()
@@ -584,10 +585,9 @@ class WorkerPool:
                 pass
         for worker in rest:
             worker.kill()
-        if not already:
-            for fd in wake_fds:
-                if fd >= 0:
-                    os.close(fd)
+        for fd in wake_fds:
+            if fd >= 0:
+                os.close(fd)
 
     def __enter__(self) -> WorkerPool:
         return self
@@ -610,12 +610,11 @@ class WorkerPool:
             self._demand += tasks
             self._target = max(self._target, min(self._size, self._demand))
             if self._supervisor is None:
-                self._wake_r, self._wake_w = os.pipe()
-                os.set_blocking(self._wake_w, False)
-                self._supervisor = threading.Thread(
+                # Started until one registers (an interrupt may land after start() but before
+                # any assignment here); extra ones see the registered one and return at once.
+                threading.Thread(
                     target=self._supervise, name="rapidgrade-pool-supervisor", daemon=True
-                )
-                self._supervisor.start()
+                ).start()
             self._wake()
 
     def _add_steps_locked(self, steps: tuple[WarmupStep, ...]) -> None:
@@ -810,6 +809,10 @@ class WorkerPool:
                 pass  # the pipe is full: the supervisor is awake anyway
 
     def _supervise(self) -> None:
+        with self._cond:
+            if self._supervisor is not None or self._closed:
+                return
+            self._supervisor = threading.current_thread()
         while True:
             try:
                 if not self._supervise_once():
