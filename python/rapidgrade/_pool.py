@@ -108,7 +108,14 @@ _STOP_GRACE = 1.0
 #: process in uninterruptible sleep; the OS reaps it once the parent exits).
 _REAP_PATIENCE = 5.0
 
-_State = Literal["starting", "idle", "busy", "stopping", "dying"]
+#: Seconds a worker gets to stop a task past its deadline (see :meth:`WorkerPool._cancel`)
+#: before it is killed.
+_CANCEL_GRACE = 0.5
+#: The signal that asks a worker to abandon its task (handled only inside workers).
+_CANCEL_SIGNAL = signal.SIGUSR1
+
+_State = Literal["starting", "idle", "busy", "cancelling", "stopping", "dying"]
+_SERVING = ("starting", "idle", "busy", "cancelling")
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,12 +149,15 @@ class PoolStats:
     """Counters of a pool's life so far (see :meth:`WorkerPool.stats`).
 
     ``started``: workers that became ready (warm). ``killed``: workers killed because a task
-    ran out of time, its batch was interrupted, or it died. ``start_seconds_max`` and
-    ``start_seconds_last``: time from launching a worker to its being warm.
+    ran out of time and did not stop when asked, its batch was interrupted, or it died.
+    ``cancelled``: tasks past their deadline that stopped when asked (their workers were kept).
+    ``start_seconds_max`` and ``start_seconds_last``: time from launching a worker to its being
+    warm.
     """
 
     started: int = 0
     killed: int = 0
+    cancelled: int = 0
     start_seconds_max: float = 0.0
     start_seconds_last: float = 0.0
 
@@ -307,6 +317,14 @@ class _Worker:
         self.to_worker.close()
         self.from_worker.close()
 
+    def send_signal(self, signum: int) -> None:
+        with self._lock:
+            if not self._closed and self.process.returncode is None:
+                try:
+                    self.process.send_signal(signum)
+                except ProcessLookupError:
+                    pass
+
     def signal_kill(self) -> None:
         """Send SIGKILL only (never blocks). Whoever retires the worker reaps it."""
         with self._lock:
@@ -407,6 +425,7 @@ class WorkerPool:
         os.set_blocking(self._wake_w, False)
         self._started = 0
         self._killed = 0
+        self._cancelled = 0
         self._start_max = 0.0
         self._start_last = 0.0
 
@@ -420,12 +439,14 @@ class WorkerPool:
     def worker_pids(self) -> list[int]:
         """Process ids of the workers in service now (warming up, idle or busy)."""
         with self._cond:
-            return sorted(w.pid for w in self._workers if w.state in ("starting", "idle", "busy"))
+            return sorted(w.pid for w in self._workers if w.state in _SERVING)
 
     def stats(self) -> PoolStats:
         """Counters of this pool's workers so far (starts, kills, start-up times)."""
         with self._cond:
-            return PoolStats(self._started, self._killed, self._start_max, self._start_last)
+            return PoolStats(
+                self._started, self._killed, self._cancelled, self._start_max, self._start_last
+            )
 
     def run(
         self,
@@ -532,7 +553,7 @@ class WorkerPool:
                     if conn in ready:
                         outcome = self._receive(worker)
                     else:
-                        self._retire(worker)
+                        self._cancel(worker)
                     if late:
                         outcome = TaskResult("timeout", error=f"no result within {limit:g} s")
                     results[index] = TaskResult(
@@ -696,7 +717,7 @@ class WorkerPool:
                     self._cond.notify_all()
 
     def _serving_locked(self) -> bool:
-        return any(w.state in ("starting", "idle", "busy") for w in self._workers)
+        return any(w.state in _SERVING for w in self._workers)
 
     def _failed_locked(self, message: str) -> None:
         """Record a failed start; the supervisor retries later (sooner for a new batch)."""
@@ -729,6 +750,22 @@ class WorkerPool:
             worker.owner = None
         if retired:
             self._reap_inline([worker])
+
+    def _cancel(self, worker: _Worker) -> None:
+        """Past the deadline: ask the worker to abandon its task; the supervisor takes it back.
+
+        The worker raises an exception in the task at the next Python instruction (SymPy is
+        Python, so usually at once) and answers; it then serves again, with no restart. One that
+        does not answer within :data:`_CANCEL_GRACE` (stuck in C code, say a huge power) is
+        killed and replaced. The signal is sent while this batch still holds the worker, so it
+        cannot reach a later task.
+        """
+        worker.send_signal(_CANCEL_SIGNAL)
+        with self._cond:
+            worker.since = time.monotonic()
+            worker.state = "cancelling"
+            worker.owner = None
+            self._wake()
 
     def _retire(self, worker: _Worker) -> None:
         """Kill *worker* and take it out of service; a replacement starts at once."""
@@ -827,7 +864,7 @@ class WorkerPool:
         with self._cond:
             if self._closed:
                 return False
-            in_service = sum(1 for w in self._workers if w.state in ("starting", "idle", "busy"))
+            in_service = sum(1 for w in self._workers if w.state in _SERVING)
             launch = max(0, self._target - in_service)
             if not launch and self._target and not any(w.state == "starting" for w in self._workers):
                 # Spares start once the workers the batches need are warm (not competing with
@@ -848,6 +885,7 @@ class WorkerPool:
                 worker.since = time.monotonic()
             warm_requests = [(w, self._steps[w.steps :]) for w in to_warm]
             warming = [w for w in self._workers if w.state == "starting" and w.warm_sent]
+            cancelling = [w for w in self._workers if w.state == "cancelling"]
             stopping = [w for w in self._workers if w.state == "stopping"]
             dying = [w for w in self._workers if w.state == "dying"]
             wake_fd = self._wake_r
@@ -874,6 +912,7 @@ class WorkerPool:
                 with self._cond:
                     self._workers.discard(worker)
         deadlines = [w.since + _START_TIMEOUT for w in warming]
+        deadlines += [w.since + _CANCEL_GRACE for w in cancelling]
         timeout = min(deadlines) - now if deadlines else None
         if stopping or dying:
             timeout = 0.02 if timeout is None else min(timeout, 0.02)
@@ -881,7 +920,7 @@ class WorkerPool:
             timeout = 0.0  # next round sends the new workers their warm-up request
         elif retry_in is not None:
             timeout = retry_in if timeout is None else min(timeout, retry_in)
-        watched: list[Any] = [w.from_worker for w in warming]
+        watched: list[Any] = [w.from_worker for w in (*warming, *cancelling)]
         ready = _supervisor_wait([*watched, wake_fd], timeout=_wait_seconds(timeout))
         if wake_fd in ready:
             try:
@@ -893,7 +932,35 @@ class WorkerPool:
                 self._warm_reply(worker)
             elif time.monotonic() - worker.since > _START_TIMEOUT:
                 self._start_failed(worker, f"worker not ready within {_START_TIMEOUT:g} s")
+        for worker in cancelling:
+            if worker.from_worker in ready:
+                self._cancel_reply(worker)
+            elif time.monotonic() - worker.since > _CANCEL_GRACE:
+                worker.signal_kill()
+                with self._cond:
+                    self._retire_locked(worker)
         return True
+
+    def _cancel_reply(self, worker: _Worker) -> None:
+        """The abandoned task answered (cancelled, or finished just then): back into service."""
+        try:
+            status = worker.from_worker.recv()[0]
+        except Exception:  # noqa: BLE001 - EOF, a garbled reply: the worker is unusable
+            status = "exit"
+        with self._cond:
+            if worker.state != "cancelling":
+                return
+            if status == "exit" or self._closed:
+                worker.signal_kill()
+                self._retire_locked(worker)
+                return
+            self._cancelled += 1
+            if worker.steps < len(self._steps):
+                self._rewarm_locked(worker)
+            else:
+                self._idle.append(worker)
+                worker.state = "idle"
+                self._cond.notify_all()
 
     def _launch(self) -> None:
         """Start one worker process (it then waits for its warm-up request)."""
@@ -1014,10 +1081,21 @@ class _NoBar:
 
 def _watch_parent(parent: int) -> None:
     """Exit when the parent is gone (re-parented), even in the middle of a task."""
+    # The cancel signal must reach the main thread (interrupting its system calls), not this one.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {_CANCEL_SIGNAL})
     while True:
         time.sleep(1.0)
         if os.getppid() != parent:
             os._exit(0)
+
+
+class _Cancelled(BaseException):
+    """Raised inside a task whose deadline passed (a BaseException: ``except Exception`` in the
+    task does not swallow it)."""
+
+
+def _checkpoint() -> None:
+    """A Python call: pending signal handlers run at its entry (before a task starts)."""
 
 
 def _run_steps(steps: Sequence[WarmupStep]) -> None:
@@ -1036,6 +1114,14 @@ def _worker_main(read_fd: int, write_fd: int) -> None:
     """
     # Ctrl-C in a terminal reaches the whole process group; the parent decides what to do.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    running = [False]  # a task is running: the cancel signal may interrupt it
+
+    def cancel(signum: int, frame: object) -> None:
+        if running[0]:
+            running[0] = False
+            raise _Cancelled
+
+    signal.signal(_CANCEL_SIGNAL, cancel)
     inbox = Connection(read_fd, writable=False)
     outbox = Connection(write_fd, readable=False)
     threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
@@ -1063,13 +1149,21 @@ def _worker_main(read_fd: int, write_fd: int) -> None:
             continue
         _, fn, args = message
         stop = False
+        _checkpoint()  # a cancel signal meant for the previous task is handled (ignored) here
         try:
-            reply: tuple[str, Any] = ("ok", fn(*args))
+            running[0] = True
+            value = fn(*args)
+            running[0] = False
+            reply: tuple[str, Any] = ("ok", value)
+        except _Cancelled:
+            reply = ("cancelled", "")
         except (KeyboardInterrupt, SystemExit) as err:
             reply = ("exit", _describe(err))
             stop = True
         except BaseException as err:  # noqa: BLE001 - every failure becomes the task's result
             reply = ("error", _describe(err))
+        finally:
+            running[0] = False
         try:
             outbox.send(reply)
         except (pickle.PicklingError, TypeError, AttributeError, RecursionError) as err:

@@ -90,3 +90,14 @@ def warmed() -> str:
 
 def failing_warm_up() -> None:
     raise RuntimeError("warm-up broke on purpose")
+
+
+def hang_ignoring_cancel(path: str) -> None:
+    """Hang with the pool's cancel signal blocked (like C code that never returns to Python)."""
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
+    record_pid_and_hang(path)
+
+
+def hang_forever() -> None:
+    while True:
+        time.sleep(1.0)

@@ -56,9 +56,10 @@ def test_run_single_and_empty_batch(pool: WorkerPool) -> None:
 
 
 def test_timeout_kills_and_replaces_the_worker(pool: WorkerPool, tmp_path: Path) -> None:
+    # The task ignores the request to stop (as C code would): its worker is killed.
     pid_file = tmp_path / "pid"
     start = time.monotonic()
-    result = pool.run(tasks.record_pid_and_hang, (str(pid_file),), timeout=0.5)
+    result = pool.run(tasks.hang_ignoring_cancel, (str(pid_file),), timeout=0.5)
     assert time.monotonic() - start < 5.0
     assert result.status == "timeout"
     assert not result.ok
@@ -68,6 +69,18 @@ def test_timeout_kills_and_replaces_the_worker(pool: WorkerPool, tmp_path: Path)
     # The pool carries on with a fresh worker.
     assert pool.run(tasks.square, (3,), timeout=10.0).value == 9
     assert all(r.value != hung for r in pool.run_many(tasks.pid, [()] * 4, timeout=10.0))
+
+
+def test_timeout_stops_a_python_task_and_keeps_its_worker(tmp_path: Path) -> None:
+    # A task running Python code stops when asked at its deadline: no kill, no restart.
+    pid_file = tmp_path / "pid"
+    with WorkerPool(workers=1, spares=0) as p:
+        result = p.run(tasks.record_pid_and_hang, (str(pid_file),), timeout=0.5)
+        assert result.status == "timeout"
+        assert 0.5 <= result.seconds < 0.5 + 0.25 + 1.0
+        assert p.run(tasks.pid, timeout=30.0).value == int(pid_file.read_text())
+        assert p.stats().cancelled == 1 and p.stats().killed == 0
+        assert p.stats().started == 1
 
 
 def test_a_hanging_task_does_not_block_the_others(pool: WorkerPool) -> None:
@@ -331,7 +344,7 @@ def test_each_task_ends_within_its_deadline_from_many_threads() -> None:
             assert r.seconds < limit + 0.25 + 1.0, r
             if r.status == "timeout":
                 assert r.seconds >= limit
-    assert stats.killed == 12
+    assert stats.killed + stats.cancelled == 12  # stopped when asked, or killed
     assert stats.start_seconds_max >= 1.5  # the warm-up ran before the workers took tasks
 
 
@@ -340,7 +353,8 @@ def test_a_spare_takes_over_at_once_after_a_timeout() -> None:
     with WorkerPool(workers=1, spares=1, warmup=(tasks.slow_warm_up, tasks.slow_warm_up)) as p:
         assert p.run(tasks.square, (2,), timeout=60.0).value == 4
         assert _eventually(lambda: p.stats().started == 2, seconds=120.0)  # the spare is warm
-        assert p.run(tasks.sleep_then_return, (1, 3600.0), timeout=0.3).status == "timeout"
+        hung = p.run(tasks.hang_ignoring_cancel, (os.devnull,), timeout=0.3)
+        assert hung.status == "timeout"
         after = p.run(tasks.square, (3,), timeout=60.0)
         assert after.value == 9
         assert after.waited < 1.5  # the spare took it; the replacement warms up meanwhile
