@@ -1,8 +1,10 @@
 """Killable worker processes for work whose run time has no bound (SymPy, math-verify).
 
 A :class:`WorkerPool` runs module-level functions in separate Python processes. Every task has a
-deadline; when it passes, the worker running the task is killed (``SIGKILL``) and the task's
-result is a *timeout marker* (``TaskResult(status="timeout")``), not an exception. A worker that
+deadline; when it passes, the task's result is a *timeout marker*
+(``TaskResult(status="timeout")``), not an exception, and its worker is asked to abandon the task
+(``SIGUSR1``, handled inside the worker: the task gets an exception at its next Python
+instruction), then killed (``SIGKILL``) if it has not stopped within half a second. A worker that
 dies (segfault, out of memory, ``os._exit``) yields an error result for its task; the pool goes
 on. Results of a batch come back in input order.
 
@@ -44,7 +46,8 @@ interrupt never leaks a slot, a process or a zombie.
 
 Signals. The pool never installs a signal handler or arms an alarm in the calling process, so it
 works from any thread, from event loops and from other pools. Inside a worker, tasks run on the
-worker's main thread, where math-verify's ``signal.alarm`` is allowed; workers ignore
+worker's main thread, where math-verify's ``signal.alarm`` is allowed and where the pool's own
+cancel signal (``SIGUSR1``) raises in a task past its deadline; workers ignore
 ``SIGINT`` (Ctrl-C belongs to the caller, who then gets ``KeyboardInterrupt``; the workers busy
 with that batch are killed) and exit on their own when the parent process disappears.
 
@@ -472,8 +475,9 @@ class WorkerPool:
         """Run ``fn(*a)`` for every tuple ``a`` in *args*, spread over the workers.
 
         Each task may take *timeout* seconds from the moment a warm worker receives it
-        (``None`` or ``math.inf``: no limit); past that its worker is killed (and replaced in the
-        background) and its result is ``TaskResult("timeout")``. *warmup* names the warm-up
+        (``None`` or ``math.inf``: no limit); past that its result is ``TaskResult("timeout")``
+        at once, and its worker is asked to stop the task (or killed and replaced in the
+        background if it does not within half a second). *warmup* names the warm-up
         steps these tasks need; they join the pool's steps, and every worker runs them before
         taking a task. Returns one :class:`TaskResult` per task, in input order.
         ``progress=True`` shows a tqdm progress bar (tasks per second) labelled *description*.
@@ -1019,10 +1023,14 @@ class WorkerPool:
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        # The cancel signal is blocked before any import, so that threads started by libraries
+        # (OpenBLAS, ...) inherit the block and it always reaches the main thread, which
+        # unblocks it in _worker_main.
         code = (
-            "import sys; sys.path.insert(0, {!r}); "
+            "import signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, {{signal.{}}}); "
+            "sys.path.insert(0, {!r}); "
             "from rapidgrade._pool import _worker_main; _worker_main({}, {})"
-        ).format(package_parent, to_child_r, from_child_w)
+        ).format(_CANCEL_SIGNAL.name, package_parent, to_child_r, from_child_w)
         try:
             process = subprocess.Popen(
                 [sys.executable, "-c", code],
@@ -1125,6 +1133,7 @@ def _worker_main(read_fd: int, write_fd: int) -> None:
     inbox = Connection(read_fd, writable=False)
     outbox = Connection(write_fd, readable=False)
     threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {_CANCEL_SIGNAL})  # this thread only
     try:
         sys.path[:] = inbox.recv()
     except (EOFError, OSError):

@@ -93,11 +93,11 @@ def failing_warm_up() -> None:
 
 
 def hang_ignoring_cancel(path: str) -> None:
-    """Hang with the pool's cancel signal blocked (like C code that never returns to Python)."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGUSR1})
-    record_pid_and_hang(path)
-
-
-def hang_forever() -> None:
+    """Hang and swallow the pool's request to stop (as C code that never returns would)."""
+    Path(path).write_text(str(os.getpid()))
     while True:
-        time.sleep(1.0)
+        try:
+            time.sleep(1.0)
+        except BaseException:  # noqa: BLE001, S110 - deliberately ignores the cancellation
+            pass
+
