@@ -1,11 +1,12 @@
 """Killable worker processes for work whose run time has no bound (SymPy, math-verify).
 
 A :class:`WorkerPool` runs module-level functions in separate Python processes. Every task has a
-deadline; when it passes, the worker running the task is killed (``SIGKILL``) and a fresh one
-takes its place on demand, and the task's result is a *timeout marker*
-(``TaskResult(status="timeout")``), not an exception. A worker that dies (segfault, out of memory,
-``os._exit``) yields an error result for its task; the pool goes on. Results of a batch come back
-in input order.
+deadline; when it passes, the task's result is a *timeout marker*
+(``TaskResult(status="timeout")``), not an exception, and its worker is asked to abandon the task
+(``SIGUSR1``, handled inside the worker: the task gets an exception at its next Python
+instruction), then killed (``SIGKILL``) if it has not stopped within half a second. A worker that
+dies (segfault, out of memory, ``os._exit``) yields an error result for its task; the pool goes
+on. Results of a batch come back in input order.
 
 >>> pool = WorkerPool(workers=2)                      # doctest: +SKIP
 >>> pool.run_many(math.factorial, [(5,), (6,)], timeout=5.0)   # doctest: +SKIP
@@ -26,20 +27,43 @@ be functions importable by name (defined at module level); the worker gets the p
 ``sys.path`` so it finds the same modules. POSIX only (Linux, macOS): pipes are handed over with
 ``pass_fds``.
 
+Warm-up. A fresh interpreter pays for imports and for every parser or cache its libraries build
+lazily (math-verify's LaTeX grammar, SymPy's simplification tables: seconds). The pool does not
+know its clients; each batch names the *warm-up steps* its tasks need (module names to import,
+module-level functions to call once, for example a function that parses a few small inputs) and
+the pool runs them in every worker before the worker takes one of its tasks. A task's clock
+starts only when it is handed to a warm worker, so its deadline measures its own work, never an
+import or a restart.
+
+Supervision. Starting, warming, stopping and reaping workers happen in one background thread
+per pool (the *supervisor*), never in the caller's thread: a worker killed at a deadline is
+replaced at once, in the background, so the next task does not pay for the restart outside its
+deadline, and a ``KeyboardInterrupt`` in the caller cannot interrupt the bookkeeping. The
+caller's thread only takes idle warm workers, sends tasks, waits for results and hands workers
+back; every worker it holds is marked with its batch, and when the batch ends for any reason
+(Ctrl-C at any moment included) the workers still marked are killed and replaced, so an
+interrupt never leaks a slot, a process or a zombie.
+
 Signals. The pool never installs a signal handler or arms an alarm in the calling process, so it
-works from any thread. Inside a worker, tasks run on the worker's main thread, where
-math-verify's ``signal.alarm`` is allowed; workers ignore ``SIGINT`` (Ctrl-C belongs to the
-caller, who then gets ``KeyboardInterrupt``; the workers busy with that batch are killed) and
-exit on their own when the parent process disappears.
+works from any thread, from event loops and from other pools. Inside a worker, tasks run on the
+worker's main thread, where math-verify's ``signal.alarm`` is allowed and where the pool's own
+cancel signal (``SIGUSR1``) raises in a task past its deadline; workers ignore
+``SIGINT`` (Ctrl-C belongs to the caller, who then gets ``KeyboardInterrupt``; the workers busy
+with that batch are killed) and exit on their own when the parent process disappears.
 
 Threads. One pool may be used from several threads at once: each batch checks idle workers out,
-uses them exclusively and returns them, so results never cross between callers.
+uses them exclusively and returns them, so results never cross between callers. Callers waiting
+for a worker are served first come, first served, and a batch that already has tasks running
+leaves free workers to batches that have none, so no caller starves.
 """
 
 from __future__ import annotations
 
 import atexit
+import collections
 import importlib
+import math
+import numbers
 import os
 import pickle
 import signal
@@ -48,20 +72,53 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
-from typing import Any, Literal, cast
+from multiprocessing.connection import wait as _supervisor_wait
+from typing import Any, Literal
 
-__all__ = ["TaskResult", "WorkerPool", "WorkerStartError", "default_pool", "in_worker"]
+__all__ = [
+    "PoolStats",
+    "TaskResult",
+    "WarmupStep",
+    "WorkerPool",
+    "WorkerStartError",
+    "add_default_warmup",
+    "check_timeout",
+    "default_pool",
+    "in_worker",
+]
 
 TaskStatus = Literal["ok", "timeout", "error"]
 
-#: Seconds a new worker may take to start and import its warm-up modules.
+#: A warm-up step: the name of a module to import, or a module-level function (importable by
+#: name in the workers) to call once with no arguments.
+WarmupStep = str | Callable[[], object]
+
+#: Seconds a new worker may take to start and run its warm-up steps.
 _START_TIMEOUT = 120.0
 #: Longest error text kept in a result (messages of SymPy errors can be huge).
 _MAX_ERROR_CHARS = 500
 #: Set in the environment of worker processes (see :func:`in_worker`).
 _WORKER_ENV = "RAPIDGRADE_WORKER"
+#: Longest single wait, in seconds (``select``/``poll`` refuse huge timeouts; waits are looped).
+_MAX_WAIT = 60.0
+#: How often a batch with tasks left looks for workers that became free meanwhile, in seconds.
+_POLL_FREE = 0.05
+#: Seconds an idle worker gets to exit when asked before it is killed.
+_STOP_GRACE = 1.0
+#: Seconds a killed worker may take to exit before the supervisor stops waiting for it (a
+#: process in uninterruptible sleep; the OS reaps it once the parent exits).
+_REAP_PATIENCE = 5.0
+
+#: Seconds a worker gets to stop a task past its deadline (see :meth:`WorkerPool._cancel`)
+#: before it is killed.
+_CANCEL_GRACE = 0.5
+#: The signal that asks a worker to abandon its task (handled only inside workers).
+_CANCEL_SIGNAL = signal.SIGUSR1
+
+_State = Literal["starting", "idle", "busy", "cancelling", "stopping", "dying"]
+_SERVING = ("starting", "idle", "busy", "cancelling")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,11 +129,17 @@ class TaskResult:
     passed and the worker was killed) or ``"error"`` (``error`` says what went wrong: the
     exception raised by the task as ``"TypeName: message"``, a worker that died, an argument or
     result that could not be pickled).
+
+    ``seconds`` is how long the task ran: from the moment it was handed to a warm worker to its
+    result (or to its deadline). ``waited`` is how long it waited before that, from the start of
+    its batch. Both are measurements, left out of comparisons.
     """
 
     status: TaskStatus
     value: Any = None
     error: str = ""
+    seconds: float = field(default=0.0, compare=False, repr=False)
+    waited: float = field(default=0.0, compare=False, repr=False)
 
     @property
     def ok(self) -> bool:
@@ -84,8 +147,30 @@ class TaskResult:
         return self.status == "ok"
 
 
+@dataclass(frozen=True, slots=True)
+class PoolStats:
+    """Counters of a pool's life so far (see :meth:`WorkerPool.stats`).
+
+    ``started``: workers that became ready (warm). ``killed``: workers killed because a task
+    ran out of time and did not stop when asked, its batch was interrupted, or it died.
+    ``cancelled``: tasks past their deadline that stopped when asked (their workers were kept).
+    ``start_seconds_max`` and ``start_seconds_last``: time from launching a worker to its being
+    warm.
+    """
+
+    started: int = 0
+    killed: int = 0
+    cancelled: int = 0
+    start_seconds_max: float = 0.0
+    start_seconds_last: float = 0.0
+
+
 class WorkerStartError(RuntimeError):
-    """A worker process failed to start (or to import its warm-up modules) in time."""
+    """A worker process failed to start (or to run its warm-up steps) in time."""
+
+
+class _PoolClosed(RuntimeError):
+    pass
 
 
 def _one_line(text: str) -> str:
@@ -103,10 +188,76 @@ def _describe(exc: BaseException) -> str:
     return _one_line(f"{type(exc).__name__}: {message}" if message else type(exc).__name__)
 
 
-class _Worker:
-    """One worker process and the parent's ends of its two pipes."""
+def check_timeout(timeout: object, where: str) -> float | None:
+    """*timeout* as seconds, or ``None`` for no limit (``None`` or infinity).
 
-    __slots__ = ("process", "to_worker", "from_worker", "pid", "tasks", "_lock", "_closed")
+    Raises ``TypeError`` (not a real number) or ``ValueError`` (NaN, zero, negative), naming
+    *where* and the option.
+
+    >>> check_timeout(2, "f"), check_timeout(float("inf"), "f"), check_timeout(None, "f")
+    (2.0, None, None)
+    >>> check_timeout(float("nan"), "f")
+    Traceback (most recent call last):
+    ValueError: f: timeout must be > 0 seconds (or None for no limit), got nan
+    """
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real):
+        raise TypeError(
+            f"{where}: timeout must be a number of seconds or None, not {type(timeout).__name__}"
+        )
+    try:
+        seconds = float(timeout)
+    except OverflowError:  # an int beyond float range: as good as no limit
+        return None
+    if math.isnan(seconds) or seconds <= 0:
+        raise ValueError(f"{where}: timeout must be > 0 seconds (or None for no limit), got {timeout!r}")
+    return None if math.isinf(seconds) else seconds
+
+
+def _check_steps(steps: Iterable[WarmupStep], where: str) -> tuple[WarmupStep, ...]:
+    checked: list[WarmupStep] = []
+    for step in steps:
+        if isinstance(step, str):
+            checked.append(step)
+            continue
+        if not callable(step):
+            raise TypeError(f"{where}: a warm-up step must be a module name or a function, not {step!r}")
+        try:
+            pickle.dumps(step, protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError) as err:
+            raise TypeError(
+                f"{where}: warm-up function {step!r} is not importable by name ({_describe(err)})"
+            ) from err
+        checked.append(step)
+    return tuple(checked)
+
+
+def _wait_seconds(seconds: float | None) -> float:
+    """A timeout ``select`` accepts: at most :data:`_MAX_WAIT` (callers wait in a loop)."""
+    return _MAX_WAIT if seconds is None else max(0.0, min(seconds, _MAX_WAIT))
+
+
+class _Batch:
+    """Marks the workers one ``run_many`` call holds (compared by identity)."""
+
+    __slots__ = ("demand",)
+
+    def __init__(self) -> None:
+        self.demand = 0
+
+
+class _Worker:
+    """One worker process, the parent's ends of its two pipes and its place in the pool.
+
+    ``state``, ``owner``, ``steps`` and the ``warm_*`` fields belong to the pool and change only
+    under the pool's lock; the process and pipes are guarded by the worker's own lock.
+    """
+
+    __slots__ = (
+        "_closed", "_lock", "from_worker", "launched", "owner", "pid", "process", "signalled",
+        "since", "state", "steps", "tasks", "to_worker", "warm_sent", "warm_target", "warmed",
+    )  # fmt: skip
 
     def __init__(
         self, process: subprocess.Popen[bytes], to_worker: Connection, from_worker: Connection
@@ -116,6 +267,15 @@ class _Worker:
         self.from_worker = from_worker
         self.pid = process.pid
         self.tasks = 0
+        self.state: _State = "starting"
+        self.owner: _Batch | None = None
+        self.steps = 0  # how many of the pool's warm-up steps this worker has run
+        self.warm_target = 0  # how many it will have run once its pending warm-up is done
+        self.warm_sent = False  # a warm-up request is on its way; waiting for "ready"
+        self.warmed = False  # has been ready once
+        self.since = time.monotonic()  # when the current state (or warm-up) began
+        self.launched = self.since
+        self.signalled = False
         # kill() may race between a batch and close() in another thread; closing a pipe twice
         # could close an unrelated file that reused the descriptor number.
         self._lock = threading.Lock()
@@ -127,43 +287,62 @@ class _Worker:
             if self._closed:
                 return
             self._closed = True
-            self._kill_locked()
-
-    def _kill_locked(self) -> None:
-        if self.process.poll() is None:
+            if self.process.poll() is None:
+                try:
+                    self.process.kill()
+                except ProcessLookupError:
+                    pass
             try:
-                self.process.kill()
-            except ProcessLookupError:
-                pass
-        try:
-            self.process.wait(timeout=5.0)
-        except subprocess.TimeoutExpired:
-            pass  # stuck in uninterruptible sleep; the OS reaps it once the parent exits
+                self.process.wait(timeout=5.0)
+            except subprocess.TimeoutExpired:
+                pass  # stuck in uninterruptible sleep; the OS reaps it once the parent exits
+            self._close_pipes()
+
+    def reap(self) -> bool:
+        """Close the pipes once the process has exited; ``True`` when done. Never blocks."""
+        with self._lock:
+            if self._closed:
+                return True
+            if self.process.poll() is None:
+                return False
+            self._closed = True
+            self._close_pipes()
+            return True
+
+    def abandon(self) -> None:
+        """Close the pipes without waiting (a killed process stuck in uninterruptible sleep)."""
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                self._close_pipes()
+
+    def _close_pipes(self) -> None:
         self.to_worker.close()
         self.from_worker.close()
 
-    def signal_kill(self) -> None:
-        """Send SIGKILL only. For workers another thread is using: that thread sees the pipe
-        close, then reaps the process and closes its pipes itself (see :meth:`kill`)."""
+    def send_signal(self, signum: int) -> None:
         with self._lock:
-            if self._closed:
+            if not self._closed and self.process.returncode is None:
+                try:
+                    self.process.send_signal(signum)
+                except ProcessLookupError:
+                    pass
+
+    def signal_kill(self) -> None:
+        """Send SIGKILL only (never blocks). Whoever retires the worker reaps it."""
+        with self._lock:
+            if self._closed or self.process.returncode is not None:
                 return
             try:
                 self.process.kill()
             except ProcessLookupError:
                 pass
 
-    def stop(self, grace: float) -> None:
-        """Ask the worker to exit, give it *grace* seconds, then kill it."""
+    def ask_to_stop(self) -> None:
         try:
             self.to_worker.send(None)
         except (OSError, ValueError):
             pass
-        try:
-            self.process.wait(timeout=grace)
-        except subprocess.TimeoutExpired:
-            pass
-        self.kill()
 
     def exit_description(self) -> str:
         try:
@@ -194,13 +373,20 @@ class WorkerPool:
     """A pool of killable worker processes with per-task deadlines.
 
     Args:
-        workers: Most processes alive at once (default: the number of usable cores). They are
-            started lazily, when a batch needs them.
-        warmup: Modules every worker imports once before taking tasks (for example
-            ``("sympy", "math_verify")``), so the first task does not pay for the import and its
-            deadline measures only its own work.
+        workers: Most tasks running at once, each in its own process (default: the number of
+            usable cores). Workers are started when batches need them (as many as the tasks in
+            flight ask for, up to *workers*) and, once started, kept: a worker that is killed
+            or retired is replaced in the background.
+        warmup: Warm-up steps every worker runs before taking tasks (module names to import,
+            module-level functions to call once); batches may add their own (see
+            :meth:`run_many`).
         max_tasks_per_worker: Replace a worker after this many tasks (bounds memory growth of
             long-lived workers; ``None``: never).
+        spares: Warm workers kept in reserve beyond those in use (started once the others are
+            warm): when a task's worker is killed at its deadline, a spare takes the next task at
+            once while the replacement starts in the background, so no task waits for a
+            restart. At most *workers* tasks run at once; the processes alive are at most
+            ``workers + spares`` (plus killed ones being reaped).
 
     >>> with WorkerPool(workers=1) as pool:                            # doctest: +SKIP
     ...     pool.run(time.sleep, (60,), timeout=1.0).status
@@ -211,41 +397,70 @@ class WorkerPool:
         self,
         workers: int | None = None,
         *,
-        warmup: Sequence[str] = (),
+        warmup: Sequence[WarmupStep] = (),
         max_tasks_per_worker: int | None = None,
+        spares: int = 1,
     ) -> None:
         if workers is not None and workers < 1:
             raise ValueError("WorkerPool: workers must be at least 1")
         if max_tasks_per_worker is not None and max_tasks_per_worker < 1:
             raise ValueError("WorkerPool: max_tasks_per_worker must be at least 1")
+        if spares < 0:
+            raise ValueError("WorkerPool: spares must be at least 0")
+        self._spares = spares
         self._size = workers if workers is not None else _default_size()
-        self._warmup = tuple(warmup)
+        self._steps: tuple[WarmupStep, ...] = _check_steps(warmup, "WorkerPool")
         self._max_tasks = max_tasks_per_worker
         self._cond = threading.Condition(threading.Lock())
-        self._idle: list[_Worker] = []
-        self._all: set[_Worker] = set()
-        self._slots_used = 0  # workers alive or starting
-        self._waiting = 0  # threads blocked in _checkout, waiting for a worker
+        self._workers: set[_Worker] = set()  # every process not yet reaped, in any state
+        self._idle: list[_Worker] = []  # warm, waiting for a task (state "idle")
+        self._queue: collections.deque[_Batch] = collections.deque()  # batches waiting, in order
+        self._failure: str | None = None  # why the last start failed (until one succeeds)
+        self._retry_at = 0.0  # when the supervisor may try again after a failed start
+        self._backoff = 0.0
+        self._demand = 0  # tasks of the batches running now
+        self._target = 0  # workers to keep alive besides spares (grows with demand, up to _size)
         self._closed = False
         self._pid = os.getpid()
+        self._supervisor: threading.Thread | None = None  # registered by the thread itself
+        # Written to wake the supervisor from its wait (created here, not where Ctrl-C can land).
+        self._wake_r, self._wake_w = os.pipe()
+        os.set_blocking(self._wake_w, False)
+        self._started = 0
+        self._killed = 0
+        self._cancelled = 0
+        self._start_max = 0.0
+        self._start_last = 0.0
 
     # -- public API ---------------------------------------------------------------------------
 
     @property
     def workers(self) -> int:
-        """Most worker processes alive at once."""
+        """Most tasks running at once (each in its own worker process)."""
         return self._size
 
     def worker_pids(self) -> list[int]:
-        """Process ids of the workers alive now (idle or busy)."""
+        """Process ids of the workers in service now (warming up, idle or busy)."""
         with self._cond:
-            return sorted(w.pid for w in self._all)
+            return sorted(w.pid for w in self._workers if w.state in _SERVING)
+
+    def stats(self) -> PoolStats:
+        """Counters of this pool's workers so far (starts, kills, start-up times)."""
+        with self._cond:
+            return PoolStats(
+                self._started, self._killed, self._cancelled, self._start_max, self._start_last
+            )
 
     def run(
-        self, fn: Callable[..., Any], args: tuple[Any, ...] = (), *, timeout: float | None
+        self,
+        fn: Callable[..., Any],
+        args: tuple[Any, ...] = (),
+        *,
+        timeout: float | None,
+        warmup: Sequence[WarmupStep] = (),
     ) -> TaskResult:
         """Run ``fn(*args)`` in a worker; *timeout* seconds (``None``: no limit)."""
-        return self.run_many(fn, [args], timeout=timeout)[0]
+        return self.run_many(fn, [args], timeout=timeout, warmup=warmup)[0]
 
     def run_many(
         self,
@@ -255,40 +470,57 @@ class WorkerPool:
         timeout: float | None,
         progress: bool = False,
         description: str | None = None,
+        warmup: Sequence[WarmupStep] = (),
     ) -> list[TaskResult]:
         """Run ``fn(*a)`` for every tuple ``a`` in *args*, spread over the workers.
 
-        Each task may take *timeout* seconds from the moment a worker receives it (``None``: no
-        limit); past that its worker is killed and its result is ``TaskResult("timeout")``.
-        Returns one :class:`TaskResult` per task, in input order. ``progress=True`` shows a tqdm
-        progress bar (tasks per second) labelled *description*.
+        Each task may take *timeout* seconds from the moment a warm worker receives it
+        (``None`` or ``math.inf``: no limit); past that its result is ``TaskResult("timeout")``
+        at once, and its worker is asked to stop the task (or killed and replaced in the
+        background if it does not within half a second). *warmup* names the warm-up
+        steps these tasks need; they join the pool's steps, and every worker runs them before
+        taking a task. Returns one :class:`TaskResult` per task, in input order.
+        ``progress=True`` shows a tqdm progress bar (tasks per second) labelled *description*.
 
-        *fn* must be importable by name in the workers (a module-level function).
+        *fn* and the warm-up functions must be importable by name in the workers (module-level
+        functions).
+
+        Raises:
+            TypeError: *timeout* is not a number (or ``None``), or a warm-up step is neither a
+                module name nor an importable function.
+            ValueError: *timeout* is NaN, zero or negative.
+            RuntimeError: the pool is closed, or used in a forked child of its creator.
         """
-        if timeout is not None and not timeout > 0:
-            raise ValueError("WorkerPool.run_many: timeout must be positive or None")
+        limit = check_timeout(timeout, "WorkerPool.run_many")
+        steps = _check_steps(warmup, "WorkerPool.run_many")
         if self._closed:
             raise RuntimeError("WorkerPool: the pool is closed")
+        if os.getpid() != self._pid:
+            raise RuntimeError("WorkerPool: a pool cannot be used in a forked child; create a new one")
         tasks = list(args)
+        if not tasks:
+            return []
         results: list[TaskResult | None] = [None] * len(tasks)
-        bar = _progress_bar(len(tasks), progress, description)
-        in_flight: dict[Connection, tuple[_Worker, int, float | None]] = {}
-        next_task = 0
+        batch = _Batch()
+        in_flight: dict[Connection, tuple[_Worker, int, float]] = {}
+        bar: Any = _NoBar()
+        begun = time.monotonic()
         try:
-            if tasks:
-                self._prestart(len(tasks))
+            self._enter(batch, len(tasks), steps)
+            bar = _progress_bar(len(tasks), progress, description)
+            next_task = 0
             while next_task < len(tasks) or in_flight:
                 # Hand out tasks to every worker this batch can get; block only when it has
                 # nothing running (otherwise it would sit on workers while waiting for more).
                 while next_task < len(tasks):
                     try:
-                        worker = self._checkout(block=not in_flight)
+                        worker = self._checkout(batch, block=not in_flight)
                     except WorkerStartError as err:
                         results[next_task] = TaskResult("error", error=_describe(err))
                         next_task += 1
                         bar.update(1)
                         continue
-                    except RuntimeError:  # closed by another thread in the middle of the batch
+                    except _PoolClosed:  # closed by another thread in the middle of the batch
                         for index in range(next_task, len(tasks)):
                             results[index] = TaskResult("error", error="the pool was closed")
                         bar.update(len(tasks) - next_task)
@@ -298,33 +530,48 @@ class WorkerPool:
                         break
                     index = next_task
                     next_task += 1
+                    started = time.monotonic()
                     sent = self._send(worker, fn, tasks[index])
                     if sent is not None:
                         results[index] = sent
                         bar.update(1)
                         continue
-                    deadline = None if timeout is None else time.monotonic() + timeout
-                    in_flight[worker.from_worker] = (worker, index, deadline)
+                    in_flight[worker.from_worker] = (worker, index, started)
                 if not in_flight:
                     continue
-                deadlines = [d for _, _, d in in_flight.values() if d is not None]
-                wait_for = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
-                for ready in wait(list(in_flight), timeout=wait_for):
-                    worker, index, _ = in_flight.pop(cast(Connection, ready))
-                    results[index] = self._receive(worker)
-                    bar.update(1)
                 now = time.monotonic()
-                for conn, (worker, index, deadline) in list(in_flight.items()):
-                    if deadline is not None and now >= deadline:
-                        del in_flight[conn]
-                        self._discard(worker)
-                        results[index] = TaskResult("timeout", error=f"no result within {timeout} s")
-                        bar.update(1)
+                wait_for = None if limit is None else min(s for _, _, s in in_flight.values()) + limit - now
+                if next_task < len(tasks):  # look again soon for workers freed meanwhile
+                    wait_for = _POLL_FREE if wait_for is None else min(wait_for, _POLL_FREE)
+                ready = wait(list(in_flight), timeout=_wait_seconds(wait_for))
+                # A deadline counts from the moment the task was sent and is checked before its
+                # result is read: a result that is only found once its deadline has passed does
+                # not count (so the verdict does not depend on the order of the two checks), but
+                # its worker is healthy and goes back to the pool instead of being killed.
+                now = time.monotonic()
+                for conn, (worker, index, started) in list(in_flight.items()):
+                    late = limit is not None and now - started >= limit
+                    if conn not in ready and not late:
+                        continue
+                    del in_flight[conn]
+                    if conn in ready:
+                        outcome = self._receive(worker)
+                    else:
+                        self._cancel(worker)
+                    if late:
+                        outcome = TaskResult("timeout", error=f"no result within {limit:g} s")
+                    results[index] = TaskResult(
+                        outcome.status,
+                        outcome.value,
+                        outcome.error,
+                        seconds=(now if late else time.monotonic()) - started,
+                        waited=started - begun,
+                    )
+                    bar.update(1)
         finally:
-            # Only reached with tasks in flight when the caller is interrupted (Ctrl-C) or the
-            # pool was closed under us: their answers would be stale, so kill those workers.
-            for worker, _, _ in in_flight.values():
-                self._discard(worker)
+            # Whatever ended the batch (a KeyboardInterrupt at any point included), every worker
+            # still marked with it is stale: killed and replaced; the rest go back to the pool.
+            _shielded(self._leave, batch)
             bar.close()
         return [r if r is not None else TaskResult("error", error="not run") for r in results]
 
@@ -336,16 +583,36 @@ class WorkerPool:
         """
         with self._cond:
             self._closed = True
-            idle, self._idle = self._idle, []
-            busy = [w for w in self._all if w not in idle]
-            self._all.clear()
+            supervisor = self._supervisor
             self._cond.notify_all()
+            self._wake()
         if os.getpid() != self._pid:
             return  # a forked child: these workers belong to the parent
+        if supervisor is not None and supervisor is not threading.current_thread():
+            supervisor.join(timeout=10.0)
+        with self._cond:
+            busy = [w for w in self._workers if w.state == "busy"]
+            rest = [w for w in self._workers if w.state != "busy"]
+            self._workers.difference_update(rest)
+            self._idle.clear()
+            wake_fds = (self._wake_r, self._wake_w)
+            self._wake_r = self._wake_w = -1
         for worker in busy:
-            worker.signal_kill()
+            worker.signal_kill()  # its batch sees the pipe close and retires it
+        idle = [w for w in rest if w.state == "idle"]
         for worker in idle:
-            worker.stop(grace=1.0)
+            worker.ask_to_stop()
+        deadline = time.monotonic() + _STOP_GRACE
+        for worker in idle:
+            try:
+                worker.process.wait(timeout=max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                pass
+        for worker in rest:
+            worker.kill()
+        for fd in wake_fds:
+            if fd >= 0:
+                os.close(fd)
 
     def __enter__(self) -> WorkerPool:
         return self
@@ -353,125 +620,417 @@ class WorkerPool:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    # -- worker bookkeeping -------------------------------------------------------------------
+    # -- the caller's side: batches take and return workers -----------------------------------
 
-    def _reserve(self, count: int) -> int:
-        """Reserve up to *count* slots for new workers; returns how many were reserved."""
+    def _enter(self, batch: _Batch, tasks: int, steps: tuple[WarmupStep, ...]) -> None:
+        """Register a batch: its demand for workers and its warm-up steps."""
         with self._cond:
             if self._closed:
-                raise RuntimeError("WorkerPool: the pool is closed")
-            free = max(0, self._size - self._slots_used)
-            wanted = max(0, min(free, count - len(self._idle)))
-            self._slots_used += wanted
-            return wanted
+                raise _PoolClosed("WorkerPool: the pool is closed")
+            self._add_steps_locked(steps)
+            if self._failure is not None:
+                self._failure = None  # a new batch gets a fresh attempt at starting workers
+                self._retry_at = 0.0
+            batch.demand = tasks
+            self._demand += tasks
+            self._target = max(self._target, min(self._size, self._demand))
+            if self._supervisor is None:
+                # Started until one registers (an interrupt may land after start() but before
+                # any assignment here); extra ones see the registered one and return at once.
+                threading.Thread(
+                    target=self._supervise, name="rapidgrade-pool-supervisor", daemon=True
+                ).start()
+            self._wake()
 
-    def _release_slots(self, count: int) -> None:
+    def _add_steps_locked(self, steps: tuple[WarmupStep, ...]) -> None:
+        new_steps = tuple(s for s in steps if s not in self._steps)
+        if new_steps:
+            # Idle workers lack the new steps: they warm up again before their next task (busy
+            # ones when they come back).
+            self._steps += new_steps
+            for worker in list(self._idle):
+                self._rewarm_locked(worker)  # state first: _checkout skips non-idle entries
+                self._idle.remove(worker)
+
+    def _add_steps(self, steps: tuple[WarmupStep, ...]) -> None:
         with self._cond:
-            self._slots_used -= count
+            self._add_steps_locked(steps)
+
+    def _leave(self, batch: _Batch) -> None:
+        """Unregister a batch; kill the workers it still holds (it was interrupted)."""
+        stale: list[_Worker] = []
+        with self._cond:
+            while batch in self._queue:
+                self._queue.remove(batch)
+            self._demand = max(0, self._demand - batch.demand)
+            batch.demand = 0
+            for worker in self._workers:
+                if worker.owner is not batch:
+                    continue
+                # Every step of a hand-over sets the owner last, so a worker still marked was
+                # interrupted half-way: back to idle if it is still in the list, else stale.
+                worker.owner = None
+                if worker in self._idle:
+                    worker.state = "idle"
+                elif worker.state in ("busy", "idle"):
+                    stale.append(worker)
+            for worker in stale:
+                self._retire_locked(worker)
             self._cond.notify_all()
+        for worker in stale:
+            worker.signal_kill()
+        if stale and self._closed:
+            self._reap_inline(stale)
 
-    def _prestart(self, tasks: int) -> None:
-        """Start the workers a batch of *tasks* can use, concurrently rather than one by one."""
-        count = self._reserve(tasks)
-        if count <= 1:
-            self._release_slots(count)
-            return  # a single worker is started by _checkout when needed
-        pending: list[tuple[_Worker, Connection]] = []
-        failures = 0
-        for _ in range(count):
-            try:
-                pending.append(self._spawn())
-            except (OSError, WorkerStartError):
-                failures += 1
-        for worker, _conn in pending:
-            try:
-                self._await_ready(worker)
-            except WorkerStartError:
-                failures += 1
-                continue
-            with self._cond:
-                if self._closed:
-                    worker.kill()
-                    self._slots_used -= 1
-                else:
-                    self._all.add(worker)
-                    self._idle.append(worker)
-                self._cond.notify_all()
-        self._release_slots(failures)
+    def _checkout(self, batch: _Batch, *, block: bool) -> _Worker | None:
+        """An idle warm worker for *batch*, or ``None`` (when not blocking and none is free).
 
-    def _checkout(self, *, block: bool) -> _Worker | None:
-        """An idle worker, a newly started one, or ``None`` (when not blocking and none free)."""
+        Raises :class:`WorkerStartError` to report a worker that failed to start (one failure
+        per call), :class:`_PoolClosed` when the pool is closed.
+        """
         with self._cond:
-            while True:
-                if self._closed:
-                    raise RuntimeError("WorkerPool: the pool is closed")
-                if not block and self._waiting:
-                    # This caller already has tasks running and another thread has none:
-                    # leave the free worker to the other thread, so no batch starves.
-                    return None
-                if self._idle:
-                    return self._idle.pop()
-                if self._slots_used < self._size:
-                    self._slots_used += 1
-                    break
-                if not block:
-                    return None
-                self._waiting += 1
-                try:
-                    self._cond.wait()
-                finally:
-                    self._waiting -= 1
-        try:
-            worker, _ = self._spawn()
-            self._await_ready(worker)
-        except (OSError, WorkerStartError) as err:
-            self._release_slots(1)
-            if isinstance(err, WorkerStartError):
-                raise
-            raise WorkerStartError(f"could not start a worker: {_describe(err)}") from err
-        with self._cond:
-            if self._closed:
-                self._slots_used -= 1
-                worker.kill()
-                raise RuntimeError("WorkerPool: the pool is closed")
-            self._all.add(worker)
-        return worker
+            queued = False
+            try:
+                while True:
+                    if self._closed:
+                        raise _PoolClosed("WorkerPool: the pool is closed")
+                    first = not self._queue or self._queue[0] is batch
+                    while self._idle and self._idle[-1].state != "idle":
+                        self._idle.pop()  # left by an interrupted hand-over; not ours to take
+                    if first and self._idle and self._busy_locked() < self._size:
+                        # Mark before taking: an interrupt between the two leaves a marked idle
+                        # worker, which _leave simply hands back.
+                        worker = self._idle[-1]
+                        worker.owner = batch
+                        worker.state = "busy"
+                        self._idle.pop()
+                        return worker
+                    if first and self._failure is not None and not self._serving_locked():
+                        # No worker can serve this batch: report why instead of waiting.
+                        raise WorkerStartError(self._failure)
+                    if not block:
+                        return None
+                    if not queued:
+                        self._queue.append(batch)
+                        queued = True
+                    self._cond.wait(timeout=1.0)
+            finally:
+                if queued:
+                    while batch in self._queue:
+                        self._queue.remove(batch)
+                    self._cond.notify_all()
+
+    def _serving_locked(self) -> bool:
+        return any(w.state in _SERVING for w in self._workers)
+
+    def _failed_locked(self, message: str) -> None:
+        """Record a failed start; the supervisor retries later (sooner for a new batch)."""
+        self._failure = message
+        self._backoff = min(60.0, max(1.0, 2 * self._backoff))
+        self._retry_at = time.monotonic() + self._backoff
+        self._cond.notify_all()
+
+    def _busy_locked(self) -> int:
+        return sum(1 for w in self._workers if w.state == "busy")
 
     def _checkin(self, worker: _Worker) -> None:
+        """Hand a worker back after a task: to the idle list, a warm-up, or retirement."""
         worker.tasks += 1
-        if self._max_tasks is not None and worker.tasks >= self._max_tasks:
-            self._discard(worker, graceful=True)
+        # The owner is cleared last in every branch (see _leave).
+        with self._cond:
+            retired = self._closed
+            if retired:
+                pass
+            elif self._max_tasks is not None and worker.tasks >= self._max_tasks:
+                worker.since = time.monotonic()
+                worker.state = "stopping"
+                self._wake()
+            elif worker.steps < len(self._steps):
+                self._rewarm_locked(worker)
+            else:
+                self._idle.append(worker)
+                worker.state = "idle"
+                self._cond.notify_all()
+            worker.owner = None
+        if retired:
+            self._reap_inline([worker])
+
+    def _cancel(self, worker: _Worker) -> None:
+        """Past the deadline: ask the worker to abandon its task; the supervisor takes it back.
+
+        The worker raises an exception in the task at the next Python instruction (SymPy is
+        Python, so usually at once) and answers; it then serves again, with no restart. One that
+        does not answer within :data:`_CANCEL_GRACE` (stuck in C code, say a huge power) is
+        killed and replaced. The signal is sent while this batch still holds the worker, so it
+        cannot reach a later task.
+        """
+        worker.send_signal(_CANCEL_SIGNAL)
+        with self._cond:
+            worker.since = time.monotonic()
+            worker.state = "cancelling"
+            worker.owner = None
+            self._wake()
+
+    def _retire(self, worker: _Worker) -> None:
+        """Kill *worker* and take it out of service; a replacement starts at once."""
+        worker.signal_kill()
+        with self._cond:
+            self._retire_locked(worker)
+            worker.owner = None
+            closed = self._closed
+        if closed:
+            self._reap_inline([worker])
+
+    def _retire_locked(self, worker: _Worker) -> None:
+        if worker in self._idle:
+            self._idle.remove(worker)
+        if worker.state != "dying":
+            self._killed += 1
+        worker.since = time.monotonic()
+        worker.state = "dying"
+        self._wake()
+        self._cond.notify_all()
+
+    def _reap_inline(self, workers: list[_Worker]) -> None:
+        """Kill and reap in this thread (after close, when no supervisor is left to do it)."""
+        for worker in workers:
+            worker.kill()
+        with self._cond:
+            self._workers.difference_update(workers)
+
+    def _rewarm_locked(self, worker: _Worker) -> None:
+        worker.warm_sent = False
+        worker.since = time.monotonic()
+        worker.state = "starting"
+        self._wake()
+
+    def _send(self, worker: _Worker, fn: Callable[..., Any], args: tuple[Any, ...]) -> TaskResult | None:
+        """Send a task; ``None`` on success, an error result otherwise (worker handled)."""
+        try:
+            payload = pickle.dumps(("task", fn, tuple(args)), protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError, RecursionError) as err:
+            worker.tasks -= 1  # _checkin counts a task; this one never ran
+            self._checkin(worker)
+            return TaskResult("error", error=f"task could not be pickled: {_describe(err)}")
+        try:
+            worker.to_worker.send_bytes(payload)
+        except OSError:
+            description = worker.exit_description()
+            self._retire(worker)
+            return TaskResult("error", error=description)
+        return None
+
+    def _receive(self, worker: _Worker) -> TaskResult:
+        try:
+            message = worker.from_worker.recv()
+        except (EOFError, OSError):
+            description = worker.exit_description()
+            self._retire(worker)
+            return TaskResult("error", error=description)
+        except (pickle.UnpicklingError, AttributeError, ImportError, TypeError, ValueError) as err:
+            self._checkin(worker)
+            return TaskResult("error", error=f"result could not be unpickled: {_describe(err)}")
+        status, payload = message
+        if status == "exit":  # the task raised SystemExit/KeyboardInterrupt; the worker quits
+            self._retire(worker)
+            return TaskResult("error", error=str(payload))
+        self._checkin(worker)
+        if status == "ok":
+            return TaskResult("ok", value=payload)
+        return TaskResult("error", error=str(payload))
+
+    # -- the supervisor: starts, warms, stops and reaps workers in the background -------------
+
+    def _wake(self) -> None:
+        """Wake the supervisor (call with the lock held)."""
+        if self._wake_w >= 0:
+            try:
+                os.write(self._wake_w, b"\0")
+            except (BlockingIOError, OSError):
+                pass  # the pipe is full: the supervisor is awake anyway
+
+    def _supervise(self) -> None:
+        with self._cond:
+            if self._supervisor is not None or self._closed:
+                return
+            self._supervisor = threading.current_thread()
+        while True:
+            try:
+                if not self._supervise_once():
+                    return
+            except Exception as err:  # noqa: BLE001 - a bug here must not wedge the pool
+                with self._cond:
+                    self._failed_locked(f"worker supervisor failed: {_describe(err)}")
+                time.sleep(0.1)
+
+    def _supervise_once(self) -> bool:
+        """One round: launch, warm, stop, reap; wait for news. ``False`` once closed."""
+        with self._cond:
+            if self._closed:
+                return False
+            in_service = sum(1 for w in self._workers if w.state in _SERVING)
+            launch = max(0, self._target - in_service)
+            if not launch and self._target and not any(w.state == "starting" for w in self._workers):
+                # Spares start once the workers the batches need are warm (not competing with
+                # them for the CPU); they take over from a killed worker at once.
+                launch = max(0, self._target + self._spares - in_service)
+            retry_in = None
+            if launch and self._failure is not None:
+                # After a failed start, retry only while batches wait, and not too often.
+                if not self._demand:
+                    launch = 0
+                elif time.monotonic() < self._retry_at:
+                    launch = 0
+                    retry_in = self._retry_at - time.monotonic()
+            to_warm = [w for w in self._workers if w.state == "starting" and not w.warm_sent]
+            for worker in to_warm:
+                worker.warm_sent = True
+                worker.warm_target = len(self._steps)
+                worker.since = time.monotonic()
+            warm_requests = [(w, self._steps[w.steps :]) for w in to_warm]
+            warming = [w for w in self._workers if w.state == "starting" and w.warm_sent]
+            cancelling = [w for w in self._workers if w.state == "cancelling"]
+            stopping = [w for w in self._workers if w.state == "stopping"]
+            dying = [w for w in self._workers if w.state == "dying"]
+            wake_fd = self._wake_r
+        for _ in range(launch):
+            self._launch()
+        for worker, steps in warm_requests:
+            try:
+                worker.to_worker.send(("warm", steps))
+            except (OSError, ValueError):
+                self._start_failed(worker, f"worker exited at start: {worker.exit_description()}")
+        now = time.monotonic()
+        for worker in stopping:
+            if not worker.signalled:
+                worker.signalled = True
+                worker.since = now
+                worker.ask_to_stop()
+            if worker.process.poll() is not None or now - worker.since > _STOP_GRACE:
+                with self._cond:
+                    worker.state = "dying"
+        for worker in dying:
+            worker.signal_kill()
+            if worker.reap() or now - worker.since > _REAP_PATIENCE:
+                worker.abandon()
+                with self._cond:
+                    self._workers.discard(worker)
+        deadlines = [w.since + _START_TIMEOUT for w in warming]
+        deadlines += [w.since + _CANCEL_GRACE for w in cancelling]
+        timeout = min(deadlines) - now if deadlines else None
+        if stopping or dying:
+            timeout = 0.02 if timeout is None else min(timeout, 0.02)
+        if launch:
+            timeout = 0.0  # next round sends the new workers their warm-up request
+        elif retry_in is not None:
+            timeout = retry_in if timeout is None else min(timeout, retry_in)
+        watched: list[Any] = [w.from_worker for w in (*warming, *cancelling)]
+        ready = _supervisor_wait([*watched, wake_fd], timeout=_wait_seconds(timeout))
+        if wake_fd in ready:
+            try:
+                os.read(wake_fd, 4096)
+            except OSError:
+                pass
+        for worker in warming:
+            if worker.from_worker in ready:
+                self._warm_reply(worker)
+            elif time.monotonic() - worker.since > _START_TIMEOUT:
+                self._start_failed(worker, f"worker not ready within {_START_TIMEOUT:g} s")
+        for worker in cancelling:
+            if worker.from_worker in ready:
+                self._cancel_reply(worker)
+            elif time.monotonic() - worker.since > _CANCEL_GRACE:
+                worker.signal_kill()
+                with self._cond:
+                    self._retire_locked(worker)
+        return True
+
+    def _cancel_reply(self, worker: _Worker) -> None:
+        """The abandoned task answered (cancelled, or finished just then): back into service."""
+        try:
+            status = worker.from_worker.recv()[0]
+        except Exception:  # noqa: BLE001 - EOF, a garbled reply: the worker is unusable
+            status = "exit"
+        with self._cond:
+            if worker.state != "cancelling":
+                return
+            if status == "exit" or self._closed:
+                worker.signal_kill()
+                self._retire_locked(worker)
+                return
+            self._cancelled += 1
+            if worker.steps < len(self._steps):
+                self._rewarm_locked(worker)
+            else:
+                self._idle.append(worker)
+                worker.state = "idle"
+                self._cond.notify_all()
+
+    def _launch(self) -> None:
+        """Start one worker process (it then waits for its warm-up request)."""
+        try:
+            worker = self._spawn()
+        except OSError as err:
+            with self._cond:
+                self._failed_locked(f"could not start a worker: {_describe(err)}")
             return
         with self._cond:
-            if self._closed or worker not in self._all:
-                closed = True
-            else:
-                closed = False
-                self._idle.append(worker)
-                self._cond.notify_all()
-        if closed:
-            worker.kill()
+            self._workers.add(worker)
+            if self._closed:
+                worker.state = "dying"
 
-    def _discard(self, worker: _Worker, *, graceful: bool = False) -> None:
-        """Kill *worker* and free its slot (a replacement starts when next needed)."""
-        if graceful:
-            worker.stop(grace=1.0)
-        else:
-            worker.kill()
+    def _warm_reply(self, worker: _Worker) -> None:
+        try:
+            message = worker.from_worker.recv()
+        except (EOFError, OSError):
+            self._start_failed(worker, f"worker failed to start: {worker.exit_description()}")
+            return
+        except Exception as err:  # noqa: BLE001 - a garbled reply: the worker is unusable
+            self._start_failed(worker, f"worker failed to start: {_describe(err)}")
+            return
+        if not (isinstance(message, tuple) and message and message[0] == "ready"):
+            detail = message[1] if isinstance(message, tuple) and len(message) > 1 else message
+            self._start_failed(worker, f"worker failed to start: {detail}")
+            return
         with self._cond:
-            if worker in self._all:
-                self._all.discard(worker)
-                self._slots_used -= 1
+            if worker.state != "starting":
+                return
+            worker.steps = worker.warm_target
+            worker.warm_sent = False
+            if worker.steps < len(self._steps):
+                self._wake()  # steps were added meanwhile: warm up again
+                return
+            self._failure = None
+            self._backoff = 0.0
+            if not worker.warmed:
+                worker.warmed = True
+                seconds = time.monotonic() - worker.launched
+                self._started += 1
+                self._start_last = seconds
+                self._start_max = max(self._start_max, seconds)
+            worker.state = "idle"
+            self._idle.insert(0, worker)  # taken last: workers that have served are preferred
             self._cond.notify_all()
 
-    def _spawn(self) -> tuple[_Worker, Connection]:
+    def _start_failed(self, worker: _Worker, message: str) -> None:
+        worker.signal_kill()
+        with self._cond:
+            worker.state = "dying"
+            worker.since = time.monotonic()
+            self._failed_locked(message)
+
+    def _spawn(self) -> _Worker:
         to_child_r, to_child_w = os.pipe()
         from_child_r, from_child_w = os.pipe()
         package_parent = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        # The cancel signal is blocked before any import, so that threads started by libraries
+        # (OpenBLAS, ...) inherit the block and it always reaches the main thread, which
+        # unblocks it in _worker_main.
         code = (
-            "import sys; sys.path.insert(0, {!r}); "
+            "import signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, {{signal.{}}}); "
+            "sys.path.insert(0, {!r}); "
             "from rapidgrade._pool import _worker_main; _worker_main({}, {})"
-        ).format(package_parent, to_child_r, from_child_w)
+        ).format(_CANCEL_SIGNAL.name, package_parent, to_child_r, from_child_w)
         try:
             process = subprocess.Popen(
                 [sys.executable, "-c", code],
@@ -490,64 +1049,23 @@ class WorkerPool:
             process, Connection(to_child_w, readable=False), Connection(from_child_r, writable=False)
         )
         try:
-            worker.to_worker.send((list(sys.path), self._warmup))
-        except OSError as err:
-            worker.kill()
-            raise WorkerStartError(f"worker exited at start: {_describe(err)}") from err
-        return worker, worker.from_worker
-
-    def _await_ready(self, worker: _Worker) -> None:
-        try:
-            if not worker.from_worker.poll(_START_TIMEOUT):
-                worker.kill()
-                raise WorkerStartError(f"worker not ready within {_START_TIMEOUT:g} s")
-            message = worker.from_worker.recv()
-        except (EOFError, OSError) as err:
-            description = worker.exit_description()
-            worker.kill()
-            raise WorkerStartError(f"worker failed to start: {description}") from err
-        if not (isinstance(message, tuple) and message and message[0] == "ready"):
-            worker.kill()
-            detail = message[1] if isinstance(message, tuple) and len(message) > 1 else message
-            raise WorkerStartError(f"worker failed to start: {detail}")
-
-    def _send(self, worker: _Worker, fn: Callable[..., Any], args: tuple[Any, ...]) -> TaskResult | None:
-        """Send a task; ``None`` on success, an error result otherwise (worker handled)."""
-        try:
-            payload = pickle.dumps((fn, tuple(args)), protocol=pickle.HIGHEST_PROTOCOL)
-        except (pickle.PicklingError, TypeError, AttributeError, RecursionError) as err:
-            self._checkin_unused(worker)
-            return TaskResult("error", error=f"task could not be pickled: {_describe(err)}")
-        try:
-            worker.to_worker.send_bytes(payload)
+            worker.to_worker.send(list(sys.path))
         except OSError:
-            description = worker.exit_description()
-            self._discard(worker)
-            return TaskResult("error", error=description)
-        return None
+            pass  # it died at once; the warm-up request fails and reports why
+        return worker
 
-    def _checkin_unused(self, worker: _Worker) -> None:
-        worker.tasks -= 1  # _checkin counts a task; this one never ran
-        self._checkin(worker)
 
-    def _receive(self, worker: _Worker) -> TaskResult:
+def _shielded(cleanup: Callable[[_Batch], None], batch: _Batch) -> None:
+    """Run *cleanup* to the end even if Ctrl-C arrives during it; then re-raise the interrupt."""
+    interrupted: KeyboardInterrupt | None = None
+    while True:
         try:
-            message = worker.from_worker.recv()
-        except (EOFError, OSError):
-            description = worker.exit_description()
-            self._discard(worker)
-            return TaskResult("error", error=description)
-        except (pickle.UnpicklingError, AttributeError, ImportError, TypeError, ValueError) as err:
-            self._checkin(worker)
-            return TaskResult("error", error=f"result could not be unpickled: {_describe(err)}")
-        status, payload = message
-        if status == "exit":  # the task raised SystemExit/KeyboardInterrupt; the worker quits
-            self._discard(worker)
-            return TaskResult("error", error=str(payload))
-        self._checkin(worker)
-        if status == "ok":
-            return TaskResult("ok", value=payload)
-        return TaskResult("error", error=str(payload))
+            cleanup(batch)
+            break
+        except KeyboardInterrupt as err:
+            interrupted = err
+    if interrupted is not None:
+        raise interrupted
 
 
 def _progress_bar(total: int, enabled: bool, description: str | None) -> Any:
@@ -571,50 +1089,90 @@ class _NoBar:
 
 def _watch_parent(parent: int) -> None:
     """Exit when the parent is gone (re-parented), even in the middle of a task."""
+    # The cancel signal must reach the main thread (interrupting its system calls), not this one.
+    signal.pthread_sigmask(signal.SIG_BLOCK, {_CANCEL_SIGNAL})
     while True:
         time.sleep(1.0)
         if os.getppid() != parent:
             os._exit(0)
 
 
+class _Cancelled(BaseException):
+    """Raised inside a task whose deadline passed (a BaseException: ``except Exception`` in the
+    task does not swallow it)."""
+
+
+def _checkpoint() -> None:
+    """A Python call: pending signal handlers run at its entry (before a task starts)."""
+
+
+def _run_steps(steps: Sequence[WarmupStep]) -> None:
+    for step in steps:
+        if isinstance(step, str):
+            importlib.import_module(step)
+        else:
+            step()
+
+
 def _worker_main(read_fd: int, write_fd: int) -> None:
-    """Entry point of a worker process: warm up, then run tasks until told to stop."""
+    """Entry point of a worker process: run warm-ups and tasks until told to stop.
+
+    Messages in: the parent's ``sys.path`` (first), ``("warm", steps)``, ``("task", fn, args)``,
+    ``None`` (exit). Out: ``("ready", pid)`` after a warm-up, ``(status, payload)`` per task.
+    """
     # Ctrl-C in a terminal reaches the whole process group; the parent decides what to do.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    running = [False]  # a task is running: the cancel signal may interrupt it
+
+    def cancel(signum: int, frame: object) -> None:
+        if running[0]:
+            running[0] = False
+            raise _Cancelled
+
+    signal.signal(_CANCEL_SIGNAL, cancel)
     inbox = Connection(read_fd, writable=False)
     outbox = Connection(write_fd, readable=False)
     threading.Thread(target=_watch_parent, args=(os.getppid(),), daemon=True).start()
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {_CANCEL_SIGNAL})  # this thread only
     try:
-        path, warmup = inbox.recv()
+        sys.path[:] = inbox.recv()
     except (EOFError, OSError):
         return
-    sys.path[:] = path
-    try:
-        for name in warmup:
-            importlib.import_module(name)
-    except Exception as err:  # noqa: BLE001 - reported to the parent, which refuses the worker
-        outbox.send(("error", f"warm-up import failed: {_describe(err)}"))
-        return
-    outbox.send(("ready", os.getpid()))
     while True:
         try:
             message = inbox.recv()
         except (EOFError, OSError):
             return
-        except Exception as err:  # noqa: BLE001 - the task itself could not be unpickled
+        except Exception as err:  # noqa: BLE001 - the message could not be unpickled
             outbox.send(("error", f"task could not be unpickled: {_describe(err)}"))
             continue
         if message is None:
             return
-        fn, args = message
+        if message[0] == "warm":
+            try:
+                _run_steps(message[1])
+            except BaseException as err:  # noqa: BLE001 - reported; the parent drops the worker
+                outbox.send(("error", f"warm-up failed: {_describe(err)}"))
+                return
+            outbox.send(("ready", os.getpid()))
+            continue
+        _, fn, args = message
         stop = False
+        _checkpoint()  # a cancel signal meant for the previous task is handled (ignored) here
         try:
-            reply: tuple[str, Any] = ("ok", fn(*args))
+            running[0] = True
+            value = fn(*args)
+            running[0] = False
+            reply: tuple[str, Any] = ("ok", value)
+        except _Cancelled:
+            reply = ("cancelled", "")
         except (KeyboardInterrupt, SystemExit) as err:
             reply = ("exit", _describe(err))
             stop = True
         except BaseException as err:  # noqa: BLE001 - every failure becomes the task's result
             reply = ("error", _describe(err))
+        finally:
+            running[0] = False
         try:
             outbox.send(reply)
         except (pickle.PicklingError, TypeError, AttributeError, RecursionError) as err:
@@ -627,17 +1185,36 @@ def _worker_main(read_fd: int, write_fd: int) -> None:
 #
 # This is the one piece of process-wide mutable state in rapidgrade, on purpose: the
 # math-verify compatible ``parse``/``verify`` (and ``grade``) are free functions whose callers
-# pass no pool, yet starting worker processes per call would cost about a second each. So each
+# pass no pool, yet starting worker processes per call would cost seconds each. So each
 # process lazily creates one pool on first use and reuses it. It is guarded by a lock (callers
 # may be threads), tagged with the pid that created it (a forked child must not talk to its
 # parent's workers through inherited pipes, so it builds its own), and closed at interpreter
 # exit. Code that wants its own lifetime or size passes an explicit WorkerPool instead.
+# The pool knows nothing of its clients: each passes its warm-up steps with its batches.
 
 _default_lock = threading.Lock()
 _default_pool: WorkerPool | None = None
 
-#: Modules the default pool's workers import before taking tasks.
-DEFAULT_WARMUP = ("sympy", "math_verify", "rapidgrade.fallback", "rapidgrade.compat")
+_default_warmup: tuple[WarmupStep, ...] = ()
+
+#: Kept for callers that still pass it: the pool warms nothing up by default (clients pass their
+#: own warm-up steps to :meth:`WorkerPool.run_many` or :func:`add_default_warmup`).
+DEFAULT_WARMUP: tuple[str, ...] = ()
+
+
+def add_default_warmup(*steps: WarmupStep) -> None:
+    """Add warm-up steps that every worker of the shared pool runs before taking tasks.
+
+    For clients that use :func:`default_pool` (typically called once, when the client module is
+    imported). Workers already running run the new steps before their next task.
+    """
+    global _default_warmup
+    checked = _check_steps(steps, "add_default_warmup")
+    with _default_lock:
+        _default_warmup += tuple(s for s in checked if s not in _default_warmup)
+        pool = _default_pool
+    if pool is not None:
+        pool._add_steps(checked)
 
 
 def default_pool() -> WorkerPool:
@@ -646,7 +1223,7 @@ def default_pool() -> WorkerPool:
     with _default_lock:
         pool = _default_pool
         if pool is None or pool._pid != os.getpid() or pool._closed:
-            pool = WorkerPool(warmup=DEFAULT_WARMUP)
+            pool = WorkerPool(warmup=_default_warmup)
             _default_pool = pool
         return pool
 

@@ -55,7 +55,7 @@ from math_verify import ExprExtractionConfig, LatexExtractionConfig, StringExtra
 from math_verify.errors import TimeoutException as _MathVerifyTimeout
 
 from rapidgrade import _compat_fast, _transport
-from rapidgrade._pool import TaskResult, default_pool
+from rapidgrade._pool import TaskResult, add_default_warmup, default_pool
 
 
 class TimeoutException(TimeoutError, _MathVerifyTimeout):  # type: ignore[misc]  # untyped base
@@ -185,6 +185,25 @@ def parse(
         raise _load_exception(payload)
     _handle_failure(outcome, raise_on_error, f"Timeout during parsing: {pred}")
     return ParseResult([], source=pred, options=options)
+
+
+def _warm_up() -> None:
+    """Worker warm-up for ``parse``/``verify``: math-verify's parsers and comparison, once.
+
+    math-verify builds its LaTeX grammar and extraction patterns on first use (seconds in a
+    fresh process); a worker runs this before its first task so that time is never charged to a
+    caller's deadline (see :mod:`rapidgrade._pool`).
+    """
+    import math_verify
+
+    gold = math_verify.parse("$\\frac{1}{2}$")
+    math_verify.verify(gold, math_verify.parse("The answer is \\boxed{0.5}"))
+    math_verify.verify(math_verify.parse("$x^2 + 1$"), math_verify.parse("$(x+1)^2 - 2x$"))
+    math_verify.verify(math_verify.parse("$[0, 1)$"), math_verify.parse("$\\{1, 2\\}$"))
+
+
+# Every call above runs in the shared pool, which knows none of its clients: register ours.
+add_default_warmup(_warm_up)
 
 
 def _remote_parse(

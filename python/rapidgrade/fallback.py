@@ -31,12 +31,12 @@ import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from rapidgrade._pool import WorkerPool, default_pool, in_worker
+from rapidgrade._pool import WorkerPool, check_timeout, default_pool, in_worker
 
 if TYPE_CHECKING:
     from sympy import Basic
 
-__all__ = ["FallbackDecider", "fallback_many", "run_cascade"]
+__all__ = ["WARMUP", "FallbackDecider", "fallback_many", "run_cascade", "warm_up"]
 
 FallbackDecider = Literal["math_verify", "sympy", "timeout", "error"]
 
@@ -115,26 +115,64 @@ def run_cascade(gold: str, extracted: str) -> tuple[bool, FallbackDecider, str]:
     return False, "sympy", f"{mv_reason}; {sympy_reason}"
 
 
+# Small pairs that exercise every stage of the cascade once: math-verify's LaTeX and expression
+# parsers (built lazily, seconds), its comparison, SymPy's parse_expr, simplify, trigsimp and
+# expand, sets and intervals. e.g. ("\frac{1}{3}", "0.25") is decided False by SymPy.
+_WARMUP_PAIRS = (
+    ("\\frac{1}{3}", "0.25"),
+    ("\\frac{\\pi}{3}", "pi/3"),
+    ("y^2+2", "(y+1)^2-2y"),
+    ("\\sqrt{3}", "3^{1/2}"),
+    ("(0,2]", "[0,2)"),
+    ("\\cos^2 y", "1-\\sin^2 y"),
+    ("\\{1, 3\\}", "\\{3, 1\\}"),
+    ("\\log_2 4", "2"),
+)
+
+
+def warm_up() -> None:
+    """Run the cascade on a few small pairs, so a fresh worker has built its parsers and caches.
+
+    A worker runs this once before its first task (see :data:`WARMUP`): the first real pair then
+    costs what it costs on any worker (milliseconds for easy pairs), not the seconds that
+    math-verify and SymPy spend building their parsers on first use, and its verdict does not
+    depend on whether its worker had just been restarted.
+    """
+    for gold, answer in _WARMUP_PAIRS:
+        run_cascade(gold, answer)
+
+
+#: The warm-up steps :func:`fallback_many` asks the worker pool for.
+WARMUP = (warm_up,)
+
+
 def fallback_many(
     golds: Sequence[str],
     extracted: Sequence[str],
     *,
     pool: WorkerPool | None = None,
-    timeout: float = 5.0,
+    timeout: float | None = 5.0,
     progress: bool = False,
 ) -> list[tuple[bool, FallbackDecider, str]]:
     """Run :func:`run_cascade` on every pair in worker processes, *timeout* seconds each.
 
     Returns one ``(correct, decided_by, reason)`` per pair, in input order. A pair that runs out
-    of time is ``(False, "timeout", ...)`` (its worker is killed and replaced); one whose worker
-    fails (crash, out of memory, unexpected exception) is ``(False, "error", ...)`` with the
-    cause. *pool* defaults to the process's shared pool.
+    of time is ``(False, "timeout", ...)`` (its worker is killed and replaced in the background);
+    one whose worker fails (crash, out of memory, unexpected exception) is ``(False, "error",
+    ...)`` with the cause. *pool* defaults to the process's shared pool. Each pair's time starts
+    when a warm worker (one that has run :func:`warm_up`) takes it; ``timeout=None`` (or
+    ``math.inf``) means no limit.
+
+    Raises:
+        ValueError: the lengths differ, or *timeout* is NaN, zero or negative.
+        TypeError: *timeout* is not a number or ``None``.
 
     >>> fallback_many([r"\\frac{1}{2}"], ["0.5"])   # doctest: +SKIP
     [(True, 'math_verify', 'math-verify: equivalent')]
     """
     if len(golds) != len(extracted):
         raise ValueError("fallback_many: golds and extracted must have the same length")
+    check_timeout(timeout, "fallback_many")
     runner = pool if pool is not None else default_pool()
     outcomes = runner.run_many(
         run_cascade,
@@ -142,6 +180,7 @@ def fallback_many(
         timeout=timeout,
         progress=progress,
         description="fallback",
+        warmup=WARMUP,
     )
     verdicts: list[tuple[bool, FallbackDecider, str]] = []
     for outcome in outcomes:

@@ -21,6 +21,13 @@ def pid() -> int:
     return os.getpid()
 
 
+def sleep_then_pid(seconds: float) -> tuple[int, float, float]:
+    """Sleep; return the pid and the wall-clock start and end (comparable across processes)."""
+    start = time.time()
+    time.sleep(seconds)
+    return os.getpid(), start, time.time()
+
+
 def record_pid_and_hang(path: str) -> None:
     Path(path).write_text(str(os.getpid()))
     while True:
@@ -65,3 +72,32 @@ def use_pool_from_daemonic_worker(x: int) -> tuple[bool, int]:
     with WorkerPool(workers=1) as pool:
         result = pool.run(square, (x,), timeout=30.0)
     return daemonic, result.value
+
+
+def slow_warm_up() -> None:
+    """A warm-up step that takes a while (stands in for real parses in a fresh interpreter)."""
+    time.sleep(1.5)
+
+
+def record_warm_up() -> None:
+    """A warm-up step that leaves a trace the tasks can see."""
+    os.environ["POOL_TEST_WARMED"] = os.environ.get("POOL_TEST_WARMED", "") + "x"
+
+
+def warmed() -> str:
+    return os.environ.get("POOL_TEST_WARMED", "")
+
+
+def failing_warm_up() -> None:
+    raise RuntimeError("warm-up broke on purpose")
+
+
+def hang_ignoring_cancel(path: str) -> None:
+    """Hang and swallow the pool's request to stop (as C code that never returns would)."""
+    Path(path).write_text(str(os.getpid()))
+    while True:
+        try:
+            time.sleep(1.0)
+        except BaseException:  # noqa: BLE001, S110 - deliberately ignores the cancellation
+            pass
+

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
+import _pool_tasks as tasks
 import pytest
 
 from rapidgrade._pool import TaskResult, WorkerPool
@@ -129,3 +131,40 @@ def test_workers_know_they_are_workers() -> None:
     assert not in_worker()
     with WorkerPool(workers=1) as pool:
         assert pool.run(in_worker, timeout=30.0).value is True
+
+
+def _easy_pairs() -> list[tuple[str, str]]:
+    # Easy correct pairs, each text new to the worker (nothing cached from the warm-up).
+    pairs = [(f"\\frac{{{k}}}{{4}}", str(k / 4)) for k in range(1, 21)]
+    pairs += [(f"\\frac{{{k}}}{{8}}", f"{k}/8") for k in range(21, 41)]
+    return pairs
+
+
+def test_easy_pairs_never_time_out_after_a_restart() -> None:
+    # Issue #14: the first task on a fresh worker took 2.6-3.9 s (math-verify builds its parsers
+    # lazily), so after a timeout killed the workers, easy pairs at timeout=1 came back as
+    # "timeout". Workers now run real parses before taking work, and a task's clock starts only
+    # then, so the verdicts are those of the in-process cascade, whatever the pool's history.
+    pairs = _easy_pairs()
+    expected = [run_cascade(g, a)[:2] for g, a in pairs]
+    assert all(correct for correct, _ in expected)
+    with WorkerPool(workers=2, spares=0) as pool:
+        assert fallback_many(["1"], ["1.0"], pool=pool, timeout=60.0)[0][0]
+        # Two tasks that ignore the request to stop at their deadline: both workers are killed.
+        hung = pool.run_many(tasks.hang_ignoring_cancel, [(os.devnull,)] * 2, timeout=0.5)
+        assert [r.status for r in hung] == ["timeout", "timeout"]
+        verdicts = fallback_many([g for g, _ in pairs], [a for _, a in pairs], pool=pool, timeout=1.0)
+        assert pool.stats().killed == 2
+        assert pool.stats().started >= 3  # at least one replacement served
+    assert [v[:2] for v in verdicts] == expected
+
+
+def test_fallback_timeout_none_means_no_limit_and_garbage_is_refused() -> None:
+    with WorkerPool(workers=1, spares=0) as pool:
+        for limit in (None, float("inf")):
+            assert fallback_many(["1/2"], ["0.5"], pool=pool, timeout=limit)[0][:2] == (True, "math_verify")
+    for bad in (float("nan"), 0, -5.0):
+        with pytest.raises(ValueError, match="fallback_many: timeout"):
+            fallback_many(["1"], ["1"], timeout=bad)
+    with pytest.raises(TypeError, match="fallback_many: timeout"):
+        fallback_many(["1"], ["1"], timeout="5")  # type: ignore[arg-type]
