@@ -1197,11 +1197,6 @@ _default_pool: WorkerPool | None = None
 
 _default_warmup: tuple[WarmupStep, ...] = ()
 
-#: Kept for callers that still pass it: the pool warms nothing up by default (clients pass their
-#: own warm-up steps to :meth:`WorkerPool.run_many` or :func:`add_default_warmup`).
-DEFAULT_WARMUP: tuple[str, ...] = ()
-
-
 def add_default_warmup(*steps: WarmupStep) -> None:
     """Add warm-up steps that every worker of the shared pool runs before taking tasks.
 

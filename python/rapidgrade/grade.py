@@ -154,9 +154,9 @@ def grade_many(
 
         pool = None
         if workers is not None:
-            from rapidgrade._pool import DEFAULT_WARMUP, WorkerPool
+            from rapidgrade._pool import WorkerPool
 
-            pool = WorkerPool(workers, warmup=DEFAULT_WARMUP)
+            pool = WorkerPool(workers)  # fallback_many passes the fallback's warm-up steps
         limit: Any = cfg.timeout  # None: no limit
         try:
             outcomes = fallback_many(
