@@ -30,7 +30,9 @@ def build_parser(task: str | Task = "math", *, registry: Registry | None = None)
     registry = registry or Registry()
     if isinstance(task, str):
         task = registry.get(task)
-    parser = argparse.ArgumentParser(prog="rapidgrade", description="Extract, normalize and grade final answers of LLM output.")
+    parser = argparse.ArgumentParser(
+        prog="rapidgrade", description="Extract, normalize and grade final answers of LLM output."
+    )
     parser.add_argument("--version", action="version", version=f"rapidgrade {rapidgrade.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     score = sub.add_parser(
@@ -40,7 +42,12 @@ def build_parser(task: str | Task = "math", *, registry: Registry | None = None)
         epilog=SCORE_EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    score.add_argument("inputs", nargs="*", metavar="INPUT", help="JSONL (.jsonl, .jsonl.gz), JSON arrays, CSV or Parquet files (default: the task's demo set)")
+    score.add_argument(
+        "inputs",
+        nargs="*",
+        metavar="INPUT",
+        help="JSONL (.jsonl, .jsonl.gz), JSON arrays, CSV or Parquet files (default: the task's demo set)",
+    )
     names = registry.names()
     score.add_argument(
         "--task",
@@ -50,9 +57,17 @@ def build_parser(task: str | Task = "math", *, registry: Registry | None = None)
         "'rapidgrade score --task NAME --help' lists the options of a task",
     )
     score.add_argument("--out", "-o", default="rapidgrade-out", help="output directory (default: ./rapidgrade-out/)")
-    score.add_argument("--format", dest="fmt", choices=("jsonl", "csv", "parquet"), default="jsonl", help="also write evaluated rows in this format (default: jsonl only)")
+    score.add_argument(
+        "--format",
+        dest="fmt",
+        choices=("jsonl", "csv", "parquet"),
+        default="jsonl",
+        help="also write evaluated rows in this format (default: jsonl only)",
+    )
     score.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
-    score.add_argument("--chunk-size", type=_positive_int, default=4096, help="rows graded and checkpointed together (default: 4096)")
+    score.add_argument(
+        "--chunk-size", type=_positive_int, default=4096, help="rows graded and checkpointed together (default: 4096)"
+    )
     score.add_argument("--quiet", action="store_true", help="no progress bar")
     task.add_arguments(score)
     score.set_defaults(command_parser=score, task_object=task)
@@ -98,7 +113,10 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, registry: 
         print(f"rapidgrade score: error: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
-        print(f"\nrapidgrade score: interrupted; results so far are in {args.out}; run again with --resume to continue", file=sys.stderr)
+        print(
+            f"\nrapidgrade score: interrupted; results so far are in {args.out}; run again with --resume to continue",
+            file=sys.stderr,
+        )
         return 130
     _print_summary(task.summary(metrics), args.out)
     return task.exit_code(metrics)

@@ -91,8 +91,6 @@ def grade_fast_many(
 ]: ...
 
 # absa (sentiment tuples; wrapped by rapidgrade.tasks.absa)
-from typing import Any as _Any
-
 _D = TypeVar("_D")
 
 def absa_normalize_for_eval(s: str | None) -> str: ...
@@ -109,7 +107,7 @@ def absa_score(
     ref_allowlist: Iterable[str] | None,
     transitions: Iterable[tuple[int, int]],
     threads: int | None = None,
-) -> dict[str, _Any]: ...
+) -> dict[str, Any]: ...
 
 # mvcompat
 def mv_boxed_winner(text: str | bytes) -> tuple[str, bool, str | bytes | None, int, int]: ...

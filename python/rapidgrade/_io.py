@@ -142,13 +142,29 @@ def _iter_jsonl(path: Path) -> Iterator[InputRow]:
             except json.JSONDecodeError as exc:
                 stripped = line.strip()
                 column = exc.colno - (len(line) - len(line.lstrip())) if exc.lineno == 1 else exc.colno
-                yield InputRow(source, number, None, f"line {number}: invalid JSON ({exc.msg} at column {column})", stripped, raw.tell())
+                yield InputRow(
+                    source,
+                    number,
+                    None,
+                    f"line {number}: invalid JSON ({exc.msg} at column {column})",
+                    stripped,
+                    raw.tell(),
+                )
                 continue
             except RecursionError:
-                yield InputRow(source, number, None, f"line {number}: invalid JSON (nested too deeply)", line.strip(), raw.tell())
+                yield InputRow(
+                    source, number, None, f"line {number}: invalid JSON (nested too deeply)", line.strip(), raw.tell()
+                )
                 continue
             if not isinstance(value, dict):
-                yield InputRow(source, number, None, f"line {number}: expected a JSON object, got {type(value).__name__}", line.strip(), raw.tell())
+                yield InputRow(
+                    source,
+                    number,
+                    None,
+                    f"line {number}: expected a JSON object, got {type(value).__name__}",
+                    line.strip(),
+                    raw.tell(),
+                )
                 continue
             yield InputRow(source, number, value, position=raw.tell(), lenient=lenient)
 
@@ -176,7 +192,9 @@ def _iter_json_array(path: Path) -> Iterator[InputRow]:
     try:
         value, lenient = load_json_line(content)
     except json.JSONDecodeError as exc:
-        yield InputRow(source, 1, None, f"invalid JSON array ({exc.msg} at line {exc.lineno} column {exc.colno})", None, position)
+        yield InputRow(
+            source, 1, None, f"invalid JSON array ({exc.msg} at line {exc.lineno} column {exc.colno})", None, position
+        )
         return
     except RecursionError:
         yield InputRow(source, 1, None, "invalid JSON array (nested too deeply)", None, position)
@@ -186,7 +204,15 @@ def _iter_json_array(path: Path) -> Iterator[InputRow]:
         return
     for number, item in enumerate(value, 1):
         if not isinstance(item, dict):
-            yield InputRow(source, number, None, f"item {number}: expected a JSON object, got {type(item).__name__}", dump_json_line(item, lenient).decode("utf-8", "backslashreplace"), position, lenient)
+            yield InputRow(
+                source,
+                number,
+                None,
+                f"item {number}: expected a JSON object, got {type(item).__name__}",
+                dump_json_line(item, lenient).decode("utf-8", "backslashreplace"),
+                position,
+                lenient,
+            )
             continue
         yield InputRow(source, number, item, position=position, lenient=lenient)
 
@@ -200,7 +226,14 @@ def _iter_csv(path: Path) -> Iterator[InputRow]:
             number = reader.line_num
             if None in record:  # more fields than the header names
                 extra = record.pop(None)
-                yield InputRow(source, number, None, f"line {number}: {len(extra)} more field(s) than the header", json.dumps(record | {"_extra": extra}), raw.tell())
+                yield InputRow(
+                    source,
+                    number,
+                    None,
+                    f"line {number}: {len(extra)} more field(s) than the header",
+                    json.dumps(record | {"_extra": extra}),
+                    raw.tell(),
+                )
                 continue
             yield InputRow(source, number, dict(record), position=raw.tell())
 

@@ -69,7 +69,7 @@ def equivalent(
     config: EquivConfig | None = None,
     rel_tol: float | Unset = UNSET,
     abs_tol: float | Unset = UNSET,
-    float_rounding: int | None | Unset = UNSET,
+    float_rounding: int | Unset | None = UNSET,
 ) -> Tri:
     r"""Whether *a* (the gold answer) and *b* (the prediction) denote the same answer.
 
@@ -105,7 +105,7 @@ def equivalent_many(
     config: EquivConfig | None = None,
     rel_tol: float | Unset = UNSET,
     abs_tol: float | Unset = UNSET,
-    float_rounding: int | None | Unset = UNSET,
+    float_rounding: int | Unset | None = UNSET,
     threads: int | None = None,
 ) -> list[Tri]:
     """:func:`equivalent` over many ``(gold, prediction)`` pairs, in order.

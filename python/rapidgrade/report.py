@@ -16,8 +16,10 @@ if TYPE_CHECKING:
 __all__ = ["bar_chart", "cards_html", "fmt_number", "render_page", "render_report", "table_html"]
 
 _CSS = """
-body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1100px;color:#1d2330;padding:0 1rem}
-h1{font-size:1.6rem;margin-bottom:.2rem}h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #dde;padding-bottom:.3rem}
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:2rem auto;max-width:1100px;color:#1d2330;
+padding:0 1rem}
+h1{font-size:1.6rem;margin-bottom:.2rem}
+h2{font-size:1.2rem;margin-top:2rem;border-bottom:1px solid #dde;padding-bottom:.3rem}
 .sub{color:#667;margin-top:0}
 .cards{display:flex;flex-wrap:wrap;gap:.8rem;margin:1rem 0}
 .card{background:#f4f6fb;border-radius:8px;padding:.7rem 1rem;min-width:130px}
@@ -46,7 +48,9 @@ def _bar_chart(title: str, items: Sequence[tuple[str, float, str]], *, max_value
         width = 0 if max_value <= 0 else max(1.0, bar_w * value / max_value)
         text = f"{100 * value:.1f}%" if percent else f"{value:,.0f}"
         parts.append(f'<text x="{label_w - 8}" y="{y + 16}" text-anchor="end">{html.escape(label[:32])}</text>')
-        parts.append(f'<rect x="{label_w}" y="{y + 3}" width="{width:.1f}" height="{row_h - 8}" rx="3" fill="{color}"/>')
+        parts.append(
+            f'<rect x="{label_w}" y="{y + 3}" width="{width:.1f}" height="{row_h - 8}" rx="3" fill="{color}"/>'
+        )
         parts.append(f'<text x="{label_w + width + 6:.1f}" y="{y + 16}">{text}</text>')
     parts.append("</svg>")
     return "".join(parts)
@@ -55,7 +59,10 @@ def _bar_chart(title: str, items: Sequence[tuple[str, float, str]], *, max_value
 def cards_html(cards: Sequence[tuple[str, str]]) -> list[str]:
     """Summary cards ``(label, value)`` as HTML lines (the values are escaped)."""
     lines = ['<div class="cards">']
-    lines += [f'<div class="card"><div class="v">{html.escape(v)}</div><div class="k">{html.escape(k)}</div></div>' for k, v in cards]
+    lines += [
+        f'<div class="card"><div class="v">{html.escape(v)}</div><div class="k">{html.escape(k)}</div></div>'
+        for k, v in cards
+    ]
     lines.append("</div>")
     return lines
 
@@ -70,7 +77,11 @@ def table_html(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, code_co
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
     body = [f"<table><thead><tr>{head}</tr></thead><tbody>"]
     for cells in rows:
-        body.append("<tr>" + "".join(f'<td class="{"code" if i in code_columns else ""}">{html.escape("" if c is None else str(c))}</td>' for i, c in enumerate(cells)) + "</tr>")
+        tds = "".join(
+            f'<td class="{"code" if i in code_columns else ""}">{html.escape("" if c is None else str(c))}</td>'
+            for i, c in enumerate(cells)
+        )
+        body.append("<tr>" + tds + "</tr>")
     body.append("</tbody></table>")
     return "\n".join(body)
 
@@ -81,7 +92,9 @@ def render_page(body: str, *, title: str, inputs: Sequence[str]) -> str:
     parts = [f"<h1>{html.escape(title)}</h1>", f'<p class="sub">inputs: {html.escape(", ".join(inputs))}</p>', body]
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
-        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>\n" + "\n".join(parts) + "\n</body></html>\n"
+        f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>\n"
+        + "\n".join(parts)
+        + "\n</body></html>\n"
     )
 
 

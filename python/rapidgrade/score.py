@@ -304,7 +304,14 @@ def score_file(
     elapsed = elapsed_before
 
     def checkpoint(offset: int, complete: bool) -> None:
-        state = {"fingerprint": fingerprint, "rows_done": done_rows, "offset": offset, "elapsed_s": elapsed, "metrics": run.state(), "complete": complete}
+        state = {
+            "fingerprint": fingerprint,
+            "rows_done": done_rows,
+            "offset": offset,
+            "elapsed_s": elapsed,
+            "metrics": run.state(),
+            "complete": complete,
+        }
         _write_state(out_dir, state)
 
     with evaluated.open("r+b" if offset else "wb") as raw:
@@ -314,7 +321,9 @@ def score_file(
         if progress:
             from tqdm import tqdm
 
-            bar = tqdm(total=progress_total, unit="B", unit_scale=True, file=sys.stderr, desc="grading", dynamic_ncols=True)
+            bar = tqdm(
+                total=progress_total, unit="B", unit_scale=True, file=sys.stderr, desc="grading", dynamic_ncols=True
+            )
         try:
             started = time.perf_counter()
             for chunk in _chunks(paths, done_rows, chunk_size, bar):

@@ -27,4 +27,15 @@ from rapidgrade.tasks._base import (
     task_names,
 )
 
-__all__ = ["BUILTIN_TASKS", "Registry", "Task", "TaskMetrics", "TaskRun", "absa", "error_record", "get_task", "math", "task_names"]
+__all__ = [
+    "BUILTIN_TASKS",
+    "Registry",
+    "Task",
+    "TaskMetrics",
+    "TaskRun",
+    "absa",
+    "error_record",
+    "get_task",
+    "math",
+    "task_names",
+]

@@ -199,9 +199,6 @@ def task_names() -> tuple[str, ...]:
 def error_record(row: InputRow, result: Mapping[str, Any]) -> dict[str, Any]:
     """The evaluated record of a row that could not be graded: the row as read (or, when it
     could not be read, its source, line and raw text) plus the task's *result* fields."""
-    if row.data is not None:
-        out = dict(row.data)
-    else:
-        out = {"_source": row.source, "_line": row.line, "_raw": row.raw}
+    out = dict(row.data) if row.data is not None else {"_source": row.source, "_line": row.line, "_raw": row.raw}
     out.update(result)
     return out

@@ -419,10 +419,7 @@ def eval_key(
     >>> eval_key({"aspect_term": "", "aspect_ref": "제품 전체#품질", "polarity": "good"}, gold=True)
     EvalKey(term='', polarity='good', valid=False)
     """
-    if gold:
-        term = gold_aspect_term(t)
-    else:
-        term = _optional_str(t, "aspect_term", "eval_key") or ""
+    term = gold_aspect_term(t) if gold else (_optional_str(t, "aspect_term", "eval_key") or "")
     polarity = _optional_str(t, "polarity", "eval_key")
     label = normalize_polarity(polarity, default_missing)
     if label not in POLARITIES and repair and not gold:
@@ -665,8 +662,16 @@ def score(
     if not isinstance(records, (list, tuple)):
         records = list(records)
     allow = None if ref_allowlist is None else list(ref_allowlist)
-    raw = _raw_score(records, names, repair=bool(repair), default_missing=default_missing, ref_allowlist=allow, threads=threads)
-    return _scorecard(raw, names, repair=bool(repair), default_missing=default_missing, ref_allowlist_size=None if allow is None else len(allow))
+    raw = _raw_score(
+        records, names, repair=bool(repair), default_missing=default_missing, ref_allowlist=allow, threads=threads
+    )
+    return _scorecard(
+        raw,
+        names,
+        repair=bool(repair),
+        default_missing=default_missing,
+        ref_allowlist_size=None if allow is None else len(allow),
+    )
 
 
 def _check_options(where: str, stages: Sequence[str], default_missing: str) -> tuple[str, ...]:
@@ -710,10 +715,19 @@ def _raw_score(
     )
 
 
-def _scorecard(raw: Mapping[str, Any], names: tuple[str, ...], *, repair: bool, default_missing: str, ref_allowlist_size: int | None) -> Scorecard:
+def _scorecard(
+    raw: Mapping[str, Any],
+    names: tuple[str, ...],
+    *,
+    repair: bool,
+    default_missing: str,
+    ref_allowlist_size: int | None,
+) -> Scorecard:
     scored: int = raw["scored"]
     gold = raw["gold"]
-    stage_scores = {name: _stage_score(c, gold["unique"], ref_allowlist_size is not None) for name, c in zip(names, raw["stages"])}
+    stage_scores = {
+        name: _stage_score(c, gold["unique"], ref_allowlist_size is not None) for name, c in zip(names, raw["stages"])
+    }
     transitions = tuple(
         TransitionScore(
             source=names[a],
@@ -789,7 +803,14 @@ class AbsaRun:
         bad: dict[int, tuple[Any, str]] = {}
         if records:
             allow = None if config.ref_allowlist is None else list(config.ref_allowlist)
-            raw = _raw_score(records, config.stages, repair=config.repair, default_missing=config.default_missing, ref_allowlist=allow, threads=config.threads)
+            raw = _raw_score(
+                records,
+                config.stages,
+                repair=config.repair,
+                default_missing=config.default_missing,
+                ref_allowlist=allow,
+                threads=config.threads,
+            )
             self.counts["scored"] += raw["scored"]
             _merge_counts(self.gold, raw["gold"])
             for total, part in zip(self.stages, raw["stages"]):
@@ -846,7 +867,13 @@ class AbsaRun:
     def finish(self, elapsed_s: float) -> Scorecard:
         config = self.config
         size = None if config.ref_allowlist is None else len(config.ref_allowlist)
-        return _scorecard(self._raw(), config.stages, repair=config.repair, default_missing=config.default_missing, ref_allowlist_size=size)
+        return _scorecard(
+            self._raw(),
+            config.stages,
+            repair=config.repair,
+            default_missing=config.default_missing,
+            ref_allowlist_size=size,
+        )
 
     def progress_note(self, elapsed_s: float) -> str:
         return f"{self.rows / elapsed_s:,.0f} records/s" if elapsed_s > 0 else "-"
@@ -855,32 +882,90 @@ class AbsaRun:
         return render_absa_report(metrics)
 
 
-_EMPTY_STAGE = {"matched": 0, "unique": 0, "tuples": 0, "exact": 0, "invalid_polarity": 0, "repaired_polarity": 0, "missing_polarity": 0, "invalid_ref": 0}
+_EMPTY_STAGE = {
+    "matched": 0,
+    "unique": 0,
+    "tuples": 0,
+    "exact": 0,
+    "invalid_polarity": 0,
+    "repaired_polarity": 0,
+    "missing_polarity": 0,
+    "invalid_ref": 0,
+}
 
 
 def render_absa_report(card: Scorecard) -> str:
     """The absa task's part of the report: summary cards, F1 per stage, the per-stage and
     transition tables and the bad records (the first 500)."""
-    cards = [("records", f"{card.records:,}"), ("scored", f"{card.scored:,}"), ("bad records", f"{card.bad:,}"), ("gold tuples", f"{card.gold.tuples:,}")]
+    cards = [
+        ("records", f"{card.records:,}"),
+        ("scored", f"{card.scored:,}"),
+        ("bad records", f"{card.bad:,}"),
+        ("gold tuples", f"{card.gold.tuples:,}"),
+    ]
     cards += [(f"F1 {name}", f"{100 * s.f1:.2f}%") for name, s in card.stages.items()]
     body = cards_html(cards)
     body.append("<h2>F1 by stage</h2>")
-    body.append(bar_chart("F1 by stage", [(name, s.f1, "#3b6fb6") for name, s in card.stages.items()], max_value=1.0, percent=True))
+    f1_bars = [(name, s.f1, "#3b6fb6") for name, s in card.stages.items()]
+    body.append(bar_chart("F1 by stage", f1_bars, max_value=1.0, percent=True))
     body.append("<h2>Stages</h2>")
-    headers = ("stage", "precision", "recall", "F1", "matched", "predicted", "gold", "tuples", "exact", "invalid polarity", "repaired polarity", "missing polarity", "invalid ref")
+    headers = (
+        "stage",
+        "precision",
+        "recall",
+        "F1",
+        "matched",
+        "predicted",
+        "gold",
+        "tuples",
+        "exact",
+        "invalid polarity",
+        "repaired polarity",
+        "missing polarity",
+        "invalid ref",
+    )
     rows = [
-        [name, f"{s.precision:.4f}", f"{s.recall:.4f}", f"{s.f1:.4f}", s.matched, s.predicted, s.gold, s.tuples, s.exact, s.invalid_polarity, s.repaired_polarity, s.missing_polarity, s.invalid_ref]
+        [
+            name,
+            f"{s.precision:.4f}",
+            f"{s.recall:.4f}",
+            f"{s.f1:.4f}",
+            s.matched,
+            s.predicted,
+            s.gold,
+            s.tuples,
+            s.exact,
+            s.invalid_polarity,
+            s.repaired_polarity,
+            s.missing_polarity,
+            s.invalid_ref,
+        ]
         for name, s in card.stages.items()
     ]
     body.append(table_html(headers, rows))
     if card.transitions:
         body.append("<h2>Stage to stage</h2>")
-        rows = [[t.source, t.target, t.changed, f"{100 * t.changed_rate:.2f}%", t.breaks, f"{100 * t.break_rate:.2f}%", t.fixes, f"{100 * t.fix_rate:.2f}%"] for t in card.transitions]
-        body.append(table_html(("from", "to", "changed", "changed rate", "break", "break rate", "fix", "fix rate"), rows))
+        rows = [
+            [
+                t.source,
+                t.target,
+                t.changed,
+                f"{100 * t.changed_rate:.2f}%",
+                t.breaks,
+                f"{100 * t.break_rate:.2f}%",
+                t.fixes,
+                f"{100 * t.fix_rate:.2f}%",
+            ]
+            for t in card.transitions
+        ]
+        body.append(
+            table_html(("from", "to", "changed", "changed rate", "break", "break rate", "fix", "fix rate"), rows)
+        )
     shown = card.bad_records[:500]
     body.append(f"<h2>Bad records ({len(shown)} of {card.bad} shown)</h2>")
     if shown:
-        body.append(table_html(("index", "id", "reason"), [[b.index, b.id, b.reason] for b in shown], code_columns=(1,)))
+        bad_rows = [[b.index, b.id, b.reason] for b in shown]
+        body.append(table_html(("index", "id", "reason"), bad_rows, code_columns=(1,)))
     else:
         body.append("<p>None.</p>")
     return "\n".join(body)
@@ -904,11 +989,27 @@ class AbsaTask:
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         group = parser.add_argument_group("absa task")
-        group.add_argument("--stages", default="stage1,final", help="comma-separated stage names, in pipeline order (default: stage1,final)")
+        group.add_argument(
+            "--stages",
+            default="stage1,final",
+            help="comma-separated stage names, in pipeline order (default: stage1,final)",
+        )
         group.add_argument("--repair", action="store_true", help="repair predicted polarities by edit distance")
-        group.add_argument("--default-missing", default="neutral", choices=POLARITIES, help="label for missing polarities (default: neutral)")
-        group.add_argument("--ref-allowlist", default=None, help="file of allowed aspect refs, one per line (diagnostic only)")
-        group.add_argument("--threads", type=_threads, default=None, help="1 (default): walk and score in turn; >= 2: score on threads - 1 threads beside the walk")
+        group.add_argument(
+            "--default-missing",
+            default="neutral",
+            choices=POLARITIES,
+            help="label for missing polarities (default: neutral)",
+        )
+        group.add_argument(
+            "--ref-allowlist", default=None, help="file of allowed aspect refs, one per line (diagnostic only)"
+        )
+        group.add_argument(
+            "--threads",
+            type=_threads,
+            default=None,
+            help="1 (default): walk and score in turn; >= 2: score on threads - 1 threads beside the walk",
+        )
 
     def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
         allowlist: list[str] | None = None
@@ -956,8 +1057,14 @@ class AbsaTask:
     def summary(self, metrics: Scorecard) -> list[tuple[str, str]]:
         card = metrics
         rows = [("records", f"{card.records:,}"), ("scored", f"{card.scored:,}"), ("bad records", f"{card.bad:,}")]
-        rows += [(f"F1 {name}", f"{100 * s.f1:.2f}% (precision {100 * s.precision:.2f}%, recall {100 * s.recall:.2f}%)") for name, s in card.stages.items()]
-        rows += [(f"{t.source} -> {t.target}", f"changed {t.changed:,}, break {t.breaks:,}, fix {t.fixes:,}") for t in card.transitions]
+        rows += [
+            (f"F1 {name}", f"{100 * s.f1:.2f}% (precision {100 * s.precision:.2f}%, recall {100 * s.recall:.2f}%)")
+            for name, s in card.stages.items()
+        ]
+        rows += [
+            (f"{t.source} -> {t.target}", f"changed {t.changed:,}, break {t.breaks:,}, fix {t.fixes:,}")
+            for t in card.transitions
+        ]
         return rows
 
     def exit_code(self, metrics: Scorecard) -> int:

@@ -176,7 +176,13 @@ def _finish_row(pending: _Pending, columns: _Columns) -> tuple[dict[str, Any], b
         out["method"] = columns.method[first]
         return out, None
     correct = columns.correct[first:end]
-    results = (correct, columns.extracted[first:end], columns.decided_by[first:end], columns.reason[first:end], columns.method[first:end])
+    results = (
+        correct,
+        columns.extracted[first:end],
+        columns.decided_by[first:end],
+        columns.reason[first:end],
+        columns.method[first:end],
+    )
     for key, values in zip(RESULT_KEYS, results):
         if collides and key in out:
             out[f"input_{key}"] = out.pop(key)
@@ -294,7 +300,8 @@ def render_math_report(metrics: Metrics, notable: Sequence[Mapping[str, Any]]) -
 
     body.append("<h2>Who decided</h2>")
     deciders = [(name, float(count), _COLORS.get(name, "#777")) for name, count in m.decided_by.items() if count]
-    body.append(bar_chart("verdicts by deciding path", deciders, max_value=max((c for _, c, _ in deciders), default=0), percent=False))
+    most = max((c for _, c, _ in deciders), default=0)
+    body.append(bar_chart("verdicts by deciding path", deciders, max_value=most, percent=False))
 
     for key, values in m.groups.items():
         body.append(f"<h2>Accuracy by {html.escape(key)}</h2>")
@@ -304,7 +311,19 @@ def render_math_report(metrics: Metrics, notable: Sequence[Mapping[str, Any]]) -
     body.append(f"<h2>Disagreements, timeouts and errors ({len(notable)} shown)</h2>")
     if notable:
         headers = ("kind", "row", "gold", "extracted", "correct", "reference", "decided by", "reason")
-        rows = [[n.get("kind", ""), n.get("row", ""), n.get("gold"), n.get("extracted"), n.get("correct"), n.get("reference"), n.get("decided_by"), n.get("reason", "")] for n in notable]
+        rows = [
+            [
+                n.get("kind", ""),
+                n.get("row", ""),
+                n.get("gold"),
+                n.get("extracted"),
+                n.get("correct"),
+                n.get("reference"),
+                n.get("decided_by"),
+                n.get("reason", ""),
+            ]
+            for n in notable
+        ]
         body.append(table_html(headers, rows, code_columns=(2, 3)))
     else:
         body.append("<p>None.</p>")
@@ -340,18 +359,56 @@ class MathTask:
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         group = parser.add_argument_group("math task")
         group.add_argument("--gold-key", default="gold", help="field holding the gold answer (default: gold)")
-        group.add_argument("--response-key", default="response", help="field holding the response or a list of responses (default: response)")
+        group.add_argument(
+            "--response-key",
+            default="response",
+            help="field holding the response or a list of responses (default: response)",
+        )
         group.add_argument("--id-key", default="id", help="field identifying a row in the report (default: id)")
-        group.add_argument("--reference-key", default=None, help="boolean field with another grader's verdict to compare with (the demo set uses qwen_grader)")
-        group.add_argument("--threads", type=_positive_int, default=None, help="threads for the fast path (default: all cores)")
-        group.add_argument("--workers", type=_positive_int, default=None, help="fallback worker processes (default: all cores)")
+        group.add_argument(
+            "--reference-key",
+            default=None,
+            help="boolean field with another grader's verdict to compare with (the demo set uses qwen_grader)",
+        )
+        group.add_argument(
+            "--threads", type=_positive_int, default=None, help="threads for the fast path (default: all cores)"
+        )
+        group.add_argument(
+            "--workers", type=_positive_int, default=None, help="fallback worker processes (default: all cores)"
+        )
         defaults = GradeConfig()
-        group.add_argument("--timeout", type=_positive_float, default=None, help=f"seconds allowed per fallback pair (default: {defaults.timeout:g})")
-        group.add_argument("--no-fallback", action="store_true", help="fast path only: pairs it cannot decide are graded wrong")
-        group.add_argument("--no-last-number", action="store_true", help="refuse answers found only as the last number of a response (RL rewards)")
-        group.add_argument("--rel-tol", type=float, default=None, help=f"relative tolerance of numeric agreement (default: {defaults.equiv.rel_tol:g})")
-        group.add_argument("--abs-tol", type=float, default=None, help=f"absolute tolerance of numeric agreement (default: {defaults.equiv.abs_tol:g})")
-        group.add_argument("--float-rounding", type=int, default=None, help="decimal places both sides are rounded to when either is a decimal (default: the gold's precision)")
+        group.add_argument(
+            "--timeout",
+            type=_positive_float,
+            default=None,
+            help=f"seconds allowed per fallback pair (default: {defaults.timeout:g})",
+        )
+        group.add_argument(
+            "--no-fallback", action="store_true", help="fast path only: pairs it cannot decide are graded wrong"
+        )
+        group.add_argument(
+            "--no-last-number",
+            action="store_true",
+            help="refuse answers found only as the last number of a response (RL rewards)",
+        )
+        group.add_argument(
+            "--rel-tol",
+            type=float,
+            default=None,
+            help=f"relative tolerance of numeric agreement (default: {defaults.equiv.rel_tol:g})",
+        )
+        group.add_argument(
+            "--abs-tol",
+            type=float,
+            default=None,
+            help=f"absolute tolerance of numeric agreement (default: {defaults.equiv.abs_tol:g})",
+        )
+        group.add_argument(
+            "--float-rounding",
+            type=int,
+            default=None,
+            help="decimal places both sides are rounded to when either is a decimal (default: the gold's precision)",
+        )
 
     def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
         options: dict[str, Any] = {
@@ -363,7 +420,12 @@ class MathTask:
             "workers": args.workers,
         }
         # Only the grading options given on the command line: the others keep GradeConfig's defaults.
-        given = {"timeout": args.timeout, "rel_tol": args.rel_tol, "abs_tol": args.abs_tol, "float_rounding": args.float_rounding}
+        given = {
+            "timeout": args.timeout,
+            "rel_tol": args.rel_tol,
+            "abs_tol": args.abs_tol,
+            "float_rounding": args.float_rounding,
+        }
         options.update({k: v for k, v in given.items() if v is not None})
         if args.no_fallback:
             options["fallback"] = False
@@ -423,7 +485,10 @@ class MathTask:
         rows += [(f"decided by {name}", f"{count:,}") for name, count in m.decided_by.items() if count]
         rows.append(("input errors", f"{m.input_errors:,}"))
         if m.reference is not None:
-            rows.append(("agreement with reference", f"{100 * m.reference['agreement']:.2f}% ({m.reference['agree']:,}/{m.reference['compared']:,})"))
+            agreement = (
+                f"{100 * m.reference['agreement']:.2f}% ({m.reference['agree']:,}/{m.reference['compared']:,})"
+            )
+            rows.append(("agreement with reference", agreement))
         rows.append(("throughput", f"{m.pairs_per_s:,.0f} pairs/s"))
         return rows
 
