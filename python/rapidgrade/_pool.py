@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import atexit
 import collections
+import contextlib
 import importlib
 import math
 import numbers
@@ -183,7 +184,7 @@ def _one_line(text: str) -> str:
 def _describe(exc: BaseException) -> str:
     try:
         message = str(exc)
-    except Exception as err:  # noqa: BLE001 - a broken __str__ must not lose the result
+    except Exception as err:
         message = f"<message unavailable: {type(err).__name__}>"
     return _one_line(f"{type(exc).__name__}: {message}" if message else type(exc).__name__)
 
@@ -288,14 +289,11 @@ class _Worker:
                 return
             self._closed = True
             if self.process.poll() is None:
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     self.process.kill()
-                except ProcessLookupError:
-                    pass
-            try:
+            # stuck in uninterruptible sleep: the OS reaps it once the parent exits
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(timeout=5.0)
-            except subprocess.TimeoutExpired:
-                pass  # stuck in uninterruptible sleep; the OS reaps it once the parent exits
             self._close_pipes()
 
     def reap(self) -> bool:
@@ -323,26 +321,20 @@ class _Worker:
     def send_signal(self, signum: int) -> None:
         with self._lock:
             if not self._closed and self.process.returncode is None:
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     self.process.send_signal(signum)
-                except ProcessLookupError:
-                    pass
 
     def signal_kill(self) -> None:
         """Send SIGKILL only (never blocks). Whoever retires the worker reaps it."""
         with self._lock:
             if self._closed or self.process.returncode is not None:
                 return
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 self.process.kill()
-            except ProcessLookupError:
-                pass
 
     def ask_to_stop(self) -> None:
-        try:
+        with contextlib.suppress(OSError, ValueError):
             self.to_worker.send(None)
-        except (OSError, ValueError):
-            pass
 
     def exit_description(self) -> str:
         try:
@@ -604,10 +596,8 @@ class WorkerPool:
             worker.ask_to_stop()
         deadline = time.monotonic() + _STOP_GRACE
         for worker in idle:
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 worker.process.wait(timeout=max(0.0, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                pass
         for worker in rest:
             worker.kill()
         for fd in wake_fds:
@@ -844,10 +834,8 @@ class WorkerPool:
     def _wake(self) -> None:
         """Wake the supervisor (call with the lock held)."""
         if self._wake_w >= 0:
-            try:
+            with contextlib.suppress(OSError):  # the pipe is full: the supervisor is awake anyway
                 os.write(self._wake_w, b"\0")
-            except (BlockingIOError, OSError):
-                pass  # the pipe is full: the supervisor is awake anyway
 
     def _supervise(self) -> None:
         with self._cond:
@@ -858,7 +846,7 @@ class WorkerPool:
             try:
                 if not self._supervise_once():
                     return
-            except Exception as err:  # noqa: BLE001 - a bug here must not wedge the pool
+            except Exception as err:
                 with self._cond:
                     self._failed_locked(f"worker supervisor failed: {_describe(err)}")
                 time.sleep(0.1)
@@ -927,10 +915,8 @@ class WorkerPool:
         watched: list[Any] = [w.from_worker for w in (*warming, *cancelling)]
         ready = _supervisor_wait([*watched, wake_fd], timeout=_wait_seconds(timeout))
         if wake_fd in ready:
-            try:
+            with contextlib.suppress(OSError):
                 os.read(wake_fd, 4096)
-            except OSError:
-                pass
         for worker in warming:
             if worker.from_worker in ready:
                 self._warm_reply(worker)
@@ -949,7 +935,7 @@ class WorkerPool:
         """The abandoned task answered (cancelled, or finished just then): back into service."""
         try:
             status = worker.from_worker.recv()[0]
-        except Exception:  # noqa: BLE001 - EOF, a garbled reply: the worker is unusable
+        except Exception:
             status = "exit"
         with self._cond:
             if worker.state != "cancelling":
@@ -985,7 +971,7 @@ class WorkerPool:
         except (EOFError, OSError):
             self._start_failed(worker, f"worker failed to start: {worker.exit_description()}")
             return
-        except Exception as err:  # noqa: BLE001 - a garbled reply: the worker is unusable
+        except Exception as err:
             self._start_failed(worker, f"worker failed to start: {_describe(err)}")
             return
         if not (isinstance(message, tuple) and message and message[0] == "ready"):
@@ -1027,10 +1013,10 @@ class WorkerPool:
         # (OpenBLAS, ...) inherit the block and it always reaches the main thread, which
         # unblocks it in _worker_main.
         code = (
-            "import signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, {{signal.{}}}); "
-            "sys.path.insert(0, {!r}); "
-            "from rapidgrade._pool import _worker_main; _worker_main({}, {})"
-        ).format(_CANCEL_SIGNAL.name, package_parent, to_child_r, from_child_w)
+            f"import signal, sys; signal.pthread_sigmask(signal.SIG_BLOCK, {{signal.{_CANCEL_SIGNAL.name}}}); "
+            f"sys.path.insert(0, {package_parent!r}); "
+            f"from rapidgrade._pool import _worker_main; _worker_main({to_child_r}, {from_child_w})"
+        )
         try:
             process = subprocess.Popen(
                 [sys.executable, "-c", code],
@@ -1048,10 +1034,8 @@ class WorkerPool:
         worker = _Worker(
             process, Connection(to_child_w, readable=False), Connection(from_child_r, writable=False)
         )
-        try:
+        with contextlib.suppress(OSError):  # it died at once; the warm-up request fails and says why
             worker.to_worker.send(list(sys.path))
-        except OSError:
-            pass  # it died at once; the warm-up request fails and reports why
         return worker
 
 
@@ -1143,7 +1127,7 @@ def _worker_main(read_fd: int, write_fd: int) -> None:
             message = inbox.recv()
         except (EOFError, OSError):
             return
-        except Exception as err:  # noqa: BLE001 - the message could not be unpickled
+        except Exception as err:
             outbox.send(("error", f"task could not be unpickled: {_describe(err)}"))
             continue
         if message is None:
@@ -1151,7 +1135,7 @@ def _worker_main(read_fd: int, write_fd: int) -> None:
         if message[0] == "warm":
             try:
                 _run_steps(message[1])
-            except BaseException as err:  # noqa: BLE001 - reported; the parent drops the worker
+            except BaseException as err:
                 outbox.send(("error", f"warm-up failed: {_describe(err)}"))
                 return
             outbox.send(("ready", os.getpid()))
@@ -1169,7 +1153,7 @@ def _worker_main(read_fd: int, write_fd: int) -> None:
         except (KeyboardInterrupt, SystemExit) as err:
             reply = ("exit", _describe(err))
             stop = True
-        except BaseException as err:  # noqa: BLE001 - every failure becomes the task's result
+        except BaseException as err:
             reply = ("error", _describe(err))
         finally:
             running[0] = False

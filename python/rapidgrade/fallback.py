@@ -86,9 +86,8 @@ def run_cascade(gold: str, extracted: str) -> tuple[bool, FallbackDecider, str]:
     )
     gold_mv, pred_mv = _first_sympy(gold_parsed), _first_sympy(pred_parsed)
     mv_compared = gold_mv is not None and pred_mv is not None
-    if gold_parsed and pred_parsed:
-        if math_verify.verify(gold_parsed, pred_parsed, timeout_seconds=limit):
-            return True, "math_verify", "math-verify: equivalent"
+    if gold_parsed and pred_parsed and math_verify.verify(gold_parsed, pred_parsed, timeout_seconds=limit):
+        return True, "math_verify", "math-verify: equivalent"
     mv_reason = (
         "math-verify: not equivalent"
         if mv_compared

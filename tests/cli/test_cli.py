@@ -242,11 +242,16 @@ def test_absa_task(tmp_path: Path) -> None:
     assert card["stages"]["stage1"]["f1"] == 1.0 and card["stages"]["final"]["f1"] == 0.0
     assert card["bad_records"] == [{"index": 1, "id": "r2", "reason": "line 2: 'gold' is not a list (got int)"}]
     rows = read_jsonl(tmp_path / "out" / "evaluated.jsonl")
-    assert [(r["id"], r["scored"], r["reason"]) for r in rows] == [("r1", True, None), ("r2", False, "line 2: 'gold' is not a list (got int)")]
+    assert [(r["id"], r["scored"], r["reason"]) for r in rows] == [
+        ("r1", True, None),
+        ("r2", False, "line 2: 'gold' is not a list (got int)"),
+    ]
     assert "F1 by stage" in (tmp_path / "out" / "report.html").read_text(encoding="utf-8")
     assert "F1 stage1" in result.stdout
     # the task's own options are on the shared command line; math's are not
-    repaired = run("score", "--task", "absa", "absa.jsonl", "--out", "out2", "--stages", "stage1", "--repair", cwd=tmp_path)
+    repaired = run(
+        "score", "--task", "absa", "absa.jsonl", "--out", "out2", "--stages", "stage1", "--repair", cwd=tmp_path
+    )
     assert repaired.returncode == 0, repaired.stderr
     card = json.loads((tmp_path / "out2" / "metrics.json").read_text(encoding="utf-8"))
     assert card["options"]["stages"] == ["stage1"] and card["options"]["repair"] is True

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import time
@@ -96,8 +97,6 @@ def hang_ignoring_cancel(path: str) -> None:
     """Hang and swallow the pool's request to stop (as C code that never returns would)."""
     Path(path).write_text(str(os.getpid()))
     while True:
-        try:
+        with contextlib.suppress(BaseException):
             time.sleep(1.0)
-        except BaseException:  # noqa: BLE001, S110 - deliberately ignores the cancellation
-            pass
 

@@ -731,14 +731,18 @@ def test_score_file(tmp_path: Path) -> None:
 
 def test_score_file_in_chunks_equals_score(tmp_path: Path) -> None:
     # the file is scored in chunks of rows whose counts add up to the score of all records
-    records: list[object] = [rec([T(f"t{i % 7}")], [T(f"T{i % 5}!")], [T(f"t{i % 7}", "neg")], id=i) for i in range(9000)]
+    records: list[object] = [
+        rec([T(f"t{i % 7}")], [T(f"T{i % 5}!")], [T(f"t{i % 7}", "neg")], id=i) for i in range(9000)
+    ]
     for i in (0, 4095, 4096, 8999):
         records[i] = {"id": i, "gold": 1}
     path = tmp_path / "many.jsonl"
     write_jsonl(path, records)
     from_file = score_file(path, repair=True).to_dict()
     direct = score(records, repair=True).to_dict()
-    assert [b["reason"] for b in from_file["bad_records"]] == [f"line {i + 1}: {b['reason']}" for i, b in zip((0, 4095, 4096, 8999), direct["bad_records"])]
+    assert [b["reason"] for b in from_file["bad_records"]] == [
+        f"line {i + 1}: {b['reason']}" for i, b in zip((0, 4095, 4096, 8999), direct["bad_records"])
+    ]
     from_file.pop("bad_records")
     bad = direct.pop("bad_records")
     assert [b["index"] for b in bad] == [0, 4095, 4096, 8999]
@@ -755,10 +759,27 @@ def test_cli_writes_scorecard(tmp_path: Path) -> None:
     allow = tmp_path / "refs.txt"
     allow.write_text("제품 전체#품질\n\n", encoding="utf-8")
     out2 = tmp_path / "s2"
-    args = ["score", "--task", "absa", str(src), "-o", str(out2), "--repair", "--stages", "stage1, final", "--ref-allowlist", str(allow)]
+    args = [
+        "score",
+        "--task",
+        "absa",
+        str(src),
+        "-o",
+        str(out2),
+        "--repair",
+        "--stages",
+        "stage1, final",
+        "--ref-allowlist",
+        str(allow),
+    ]
     assert cli_main(args) == 0
     second = json.loads((out2 / "metrics.json").read_text(encoding="utf-8"))
-    assert second["options"] == {"stages": ["stage1", "final"], "repair": True, "default_missing": "neutral", "ref_allowlist": 1}
+    assert second["options"] == {
+        "stages": ["stage1", "final"],
+        "repair": True,
+        "default_missing": "neutral",
+        "ref_allowlist": 1,
+    }
 
 
 def test_cli_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -789,7 +810,14 @@ def test_python_dash_m(tmp_path: Path) -> None:
     assert "RuntimeWarning" not in proc.stderr
     assert json.loads((tmp_path / "out" / "metrics.json").read_text(encoding="utf-8")) == score_file(src).to_dict()
     # the module's own command line is gone: it says where it went instead of doing nothing
-    old = subprocess.run([sys.executable, "-m", "rapidgrade.tasks.absa", str(src)], capture_output=True, text=True, env=env, timeout=60, check=False)
+    old = subprocess.run(
+        [sys.executable, "-m", "rapidgrade.tasks.absa", str(src)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
     assert old.returncode == 2 and "rapidgrade score --task absa" in old.stderr
 
 

@@ -12,6 +12,7 @@ import threading
 import time
 
 import pytest
+
 import rapidgrade
 from tests.datasets import load_demo_corpus
 
@@ -152,7 +153,9 @@ def test_normalized_column_is_the_graders_reading() -> None:
         assert (n is None) == (v.extracted is None)
     # the prediction as compared: unwrapped and normalized with the grader's options (equations
     # are kept whole), so two spellings of one answer share their key
-    r = rapidgrade.grade_many(["2", "x=1", "5"], [r"so $\boxed{\dfrac{4}{2}}$", r"\boxed{x = 1}", "no answer here"], fallback=False)
+    r = rapidgrade.grade_many(
+        ["2", "x=1", "5"], [r"so $\boxed{\dfrac{4}{2}}$", r"\boxed{x = 1}", "no answer here"], fallback=False
+    )
     assert r.normalized == [r"\frac{4}{2}", "x=1", None]
     assert r[1:].normalized == ["x=1", None]
     assert r.normalized is not r._normalized  # a copy

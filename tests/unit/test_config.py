@@ -7,6 +7,7 @@ import math
 from typing import Any
 
 import pytest
+
 import rapidgrade
 from rapidgrade import (
     EquivConfig,

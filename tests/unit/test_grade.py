@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import math
 import threading
 from pathlib import Path
 
 import pytest
 
-import rapidgrade
 from rapidgrade import GradeResults, Verdict, grade, grade_many
 from tests.datasets import load_data, load_demo_corpus
 

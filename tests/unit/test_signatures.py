@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 import rapidgrade
 from rapidgrade import _core
 from rapidgrade.config import UNSET, EquivConfig, GradeConfig
@@ -57,7 +58,7 @@ def pybind_params(fn: Callable[..., Any], skip_self: bool = False) -> list[Param
     name = fn.__name__
     assert first.startswith(name + "("), first
     depth = 0
-    for end, ch in enumerate(first):
+    for end, ch in enumerate(first):  # noqa: B007 (end is read after the loop)
         depth += ch in "(["
         depth -= ch in ")]"
         if depth == 0 and ch == ")":

@@ -150,7 +150,7 @@ def test_registry_lists_builtin_tasks() -> None:
         task = get_task(name)
         assert isinstance(task, Task) and task.name == name
         assert isinstance(task.start(task.configure()), TaskRun)
-    with pytest.raises(UsageError, match="unknown task 'nope'.*math, absa"):
+    with pytest.raises(UsageError, match=r"unknown task 'nope'.*math, absa"):
         registry.get("nope")
     with pytest.raises(UsageError, match="unknown task"):
         score_file(task="nope")
@@ -163,7 +163,7 @@ def test_with_task_returns_a_new_registry() -> None:
     assert "toy" not in Registry()  # nothing global changed
     with pytest.raises(TypeError, match="protocol"):
         Registry().with_task(object())  # type: ignore[arg-type]
-    with pytest.raises(TypeError, match="task name or a rapidgrade.tasks.Task"):
+    with pytest.raises(TypeError, match=r"task name or a rapidgrade\.tasks\.Task"):
         score_file(task=object())  # type: ignore[call-overload]
 
 
@@ -176,7 +176,9 @@ def test_toy_task_runs_through_the_shared_job(tmp_path: Path) -> None:
     toy = ToyTask()
     registry = Registry().with_task(toy)
     out = tmp_path / "out"
-    metrics = score_file([jsonl, csv], task="toy", registry=registry, out=out, chunk_size=3, upper=True, title="toy <job>")
+    metrics = score_file(
+        [jsonl, csv], task="toy", registry=registry, out=out, chunk_size=3, upper=True, title="toy <job>"
+    )
     assert metrics.to_dict() == {"rows": 10, "chars": 60, "errors": 0}
     assert toy.calls == [3, 3, 3, 1]  # chunks across both files
     evaluated = read_jsonl(out / "evaluated.jsonl")
@@ -230,13 +232,21 @@ def test_toy_task_through_the_shared_cli(tmp_path: Path, capsys: pytest.CaptureF
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"id": 1, "words": "x"}\n{oops\n', encoding="utf-8")
     registry = Registry().with_task(ToyTask())
-    assert cli_main(["score", "--task", "toy", str(jsonl), "--out", str(tmp_path / "o1"), "--field", "text", "--quiet"], registry=registry) == 0
+    assert (
+        cli_main(
+            ["score", "--task", "toy", str(jsonl), "--out", str(tmp_path / "o1"), "--field", "text", "--quiet"],
+            registry=registry,
+        )
+        == 0
+    )
     printed = capsys.readouterr().out
     assert "toy chars  30" in printed and "outputs" in printed
     # the task's exit code; unreadable rows are kept with the reader's reason
     assert cli_main(["score", "--task=toy", str(bad), "--out", str(tmp_path / "o2")], registry=registry) == 1
     rows = read_jsonl(tmp_path / "o2" / "evaluated.jsonl")
-    assert rows[0]["why"] == "no text" and rows[1]["_raw"] == "{oops" and rows[1]["why"].startswith("line 2: invalid JSON")
+    assert (
+        rows[0]["why"] == "no text" and rows[1]["_raw"] == "{oops" and rows[1]["why"].startswith("line 2: invalid JSON")
+    )
     # the toy's options exist only with --task toy; math's only without it
     with pytest.raises(SystemExit) as e:
         cli_main(["score", "--task", "toy", str(jsonl), "--no-fallback"], registry=registry)
@@ -252,7 +262,12 @@ def test_toy_task_through_the_shared_cli(tmp_path: Path, capsys: pytest.CaptureF
 
 def test_absa_through_the_shared_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     src = tmp_path / "absa.jsonl"
-    record = {"id": 1, "gold": [{"aspect_term": "배터리", "polarity": "positive"}], "stage1": [{"aspect_term": "배터리!", "polarity": "pos"}], "final": []}
+    record = {
+        "id": 1,
+        "gold": [{"aspect_term": "배터리", "polarity": "positive"}],
+        "stage1": [{"aspect_term": "배터리!", "polarity": "pos"}],
+        "final": [],
+    }
     src.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
     assert cli_main(["score", "--task", "absa", str(src), "--out", str(tmp_path / "out"), "--format", "csv"]) == 0
     card = json.loads((tmp_path / "out" / "metrics.json").read_text(encoding="utf-8"))
@@ -277,7 +292,9 @@ def test_import_rapidgrade_does_not_import_the_job() -> None:
     )
     env = dict(os.environ)
     env["PYTHONPATH"] = str(Path(rapidgrade.__file__).resolve().parents[1])  # where this rapidgrade lives
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120, check=False
+    )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.splitlines() == ["[]", "True rapidgrade.metrics"]
     assert "score_file" in rapidgrade.__all__ and "score_file" in dir(rapidgrade)
@@ -312,7 +329,22 @@ def test_math_task_takes_a_grade_config(tmp_path: Path) -> None:
     # the grading options are part of what a resumed run must share
     with pytest.raises(UsageError, match="other inputs or options"):
         score_file(src, out=tmp_path / "b", config=base, last_number=True, resume=True)
-    assert cli_main(["score", str(src), "--out", str(tmp_path / "d"), "--no-fallback", "--no-last-number", "--float-rounding", "2", "--quiet"]) == 0
+    assert (
+        cli_main(
+            [
+                "score",
+                str(src),
+                "--out",
+                str(tmp_path / "d"),
+                "--no-fallback",
+                "--no-last-number",
+                "--float-rounding",
+                "2",
+                "--quiet",
+            ]
+        )
+        == 0
+    )
     assert [r["correct"] for r in read_jsonl(tmp_path / "d" / "evaluated.jsonl")] == [False, False]
 
 

@@ -14,8 +14,7 @@ import mpmath
 import pytest
 import sympy
 
-from rapidgrade import Tri, equivalent, extract_answer, normalize_latex, parse_expr
-from rapidgrade import _core, _sympy, fallback
+from rapidgrade import Tri, _core, _sympy, equivalent, extract_answer, fallback, normalize_latex, parse_expr
 
 FUNCTIONS = _core.expr_function_table()
 WRAPPERS = _core.expr_text_wrappers()
@@ -38,7 +37,7 @@ def test_table_rows_are_well_formed() -> None:
     for name, sympy_name, _latex, words, _rpn, min_args, max_args, _evaluable in FUNCTIONS:
         assert name in words.split(), name  # the canonical name is one of its own spellings
         spellings.extend(words.split())
-        assert 1 <= min_args and (max_args is None or min_args <= max_args)
+        assert min_args >= 1 and (max_args is None or min_args <= max_args)
         if sympy_name:
             assert callable(getattr(sympy, sympy_name)), sympy_name
     assert len(spellings) == len(set(spellings)), "a bare word spells two functions"
@@ -77,7 +76,7 @@ def test_every_spelling_parses_to_the_row(row: tuple[object, ...]) -> None:
     if name not in special:
         assert parse_expr(f"\\operatorname{{{name}}}({args})", syntax="latex").tree() == want
     if rpn and name not in special:
-        assert parse_expr(" ".join(["x", "y"][: int(str(min_args))] + [rpn]), syntax="rpn").tree() == want
+        assert parse_expr(" ".join([*["x", "y"][: int(str(min_args))], rpn]), syntax="rpn").tree() == want
 
 
 def test_infix_arity_comes_from_the_table() -> None:
