@@ -58,14 +58,14 @@ def test_most_pairs_need_no_worker(
     pairs: list[tuple[dict[str, Any], dict[str, Any]]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls = []
-    pool = compat.default_pool()
+    pool = compat._workers.default_pool()
 
     class CountingPool:
         def run(self, fn: Any, args: Any, *, timeout: float | None) -> Any:
             calls.append(fn.__name__)
             return pool.run(fn, args, timeout=timeout)
 
-    monkeypatch.setattr(compat, "default_pool", lambda: CountingPool())
+    monkeypatch.setattr(compat._workers, "default_pool", lambda: CountingPool())
     compat.clear_caches()
     for row, ref in pairs:
         verdict = rapidgrade.verify(rapidgrade.parse("$" + row["gold"] + "$"), rapidgrade.parse(row["response"]))

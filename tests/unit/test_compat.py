@@ -16,9 +16,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rapidgrade
-from rapidgrade import compat
 from rapidgrade._transport import dumps, loads
-from rapidgrade.compat import ParseResult, _fast_parse, _fast_verify
+from rapidgrade.compat import ParseResult, _workers
+from rapidgrade.compat._fast_parse import fast_parse
+from rapidgrade.compat._fast_verify import fast_verify
 
 
 def test_signatures_match_math_verify() -> None:
@@ -124,27 +125,27 @@ def test_worker_timeout_follows_math_verify_conventions(monkeypatch: pytest.Monk
             return self.outcome
 
     for outcome in (timeout, crash):
-        monkeypatch.setattr(compat, "default_pool", lambda o=outcome: FakePool(o))
+        monkeypatch.setattr(_workers, "default_pool", lambda o=outcome: FakePool(o))
         assert rapidgrade.parse("$x$") == []
         assert rapidgrade.verify(x_plus_1, y_plus_1) is False
-    monkeypatch.setattr(compat, "default_pool", lambda: FakePool(timeout))
+    monkeypatch.setattr(_workers, "default_pool", lambda: FakePool(timeout))
     with pytest.raises(math_verify.errors.TimeoutException):
         rapidgrade.parse("$x$", raise_on_error=True)
     with pytest.raises(math_verify.errors.TimeoutException) as raised:
         rapidgrade.verify(x_plus_1, y_plus_1, raise_on_error=True)
     # caught by code written for math-verify, and still an Exception (not a bare BaseException)
     assert isinstance(raised.value, Exception) and isinstance(raised.value, TimeoutError)
-    monkeypatch.setattr(compat, "default_pool", lambda: FakePool(crash))
+    monkeypatch.setattr(_workers, "default_pool", lambda: FakePool(crash))
     with pytest.raises(RuntimeError, match="SIGSEGV"):
         rapidgrade.verify(x_plus_1, y_plus_1, raise_on_error=True)
 
 
 def test_backstop_deadline() -> None:
-    assert compat._backstop(5, 1) == 5 + compat._GRACE_SECONDS
-    assert compat._backstop(5, 4) == 20 + compat._GRACE_SECONDS
-    assert compat._backstop(None, 3) is None
-    assert compat._backstop(0, 3) is None
-    assert compat._backstop("5", 3) is None
+    assert _workers._backstop(5, 1) == 5 + _workers._GRACE_SECONDS
+    assert _workers._backstop(5, 4) == 20 + _workers._GRACE_SECONDS
+    assert _workers._backstop(None, 3) is None
+    assert _workers._backstop(0, 3) is None
+    assert _workers._backstop("5", 3) is None
 
 
 # -- the fast path ------------------------------------------------------------------------------
@@ -163,7 +164,7 @@ def test_fast_parse_agrees_with_math_verify(n: int, config: Any, fallback: str) 
     kwargs: dict[str, Any] = {"fallback_mode": fallback}
     if config is not None:
         kwargs["extraction_config"] = config
-    fast = _fast_parse(text, config if config is not None else DEFAULT, fallback, "any_match")
+    fast = fast_parse(text, config if config is not None else DEFAULT, fallback, "any_match")
     assert fast is not None
     reference = math_verify.parse(text, **kwargs)
     assert [type(x) for x in fast] == [type(x) for x in reference]
@@ -187,7 +188,7 @@ def test_fast_parse_agrees_with_math_verify(n: int, config: Any, fallback: str) 
     ],
 )
 def test_fast_parse_declines_what_it_cannot_prove(text: str, config: Any) -> None:
-    assert _fast_parse(text, config, "first_match", "any_match") is None
+    assert fast_parse(text, config, "first_match", "any_match") is None
 
 
 _simple_item = st.one_of(
@@ -207,7 +208,7 @@ def test_fast_verify_agrees_with_math_verify(
     gold: Any, target: Any, strict: bool, float_rounding: int
 ) -> None:
     kwargs = {"strict": strict, "float_rounding": float_rounding}
-    fast = _fast_verify(
+    fast = fast_verify(
         gold,
         target,
         numeric_precision=15,
@@ -229,22 +230,22 @@ def test_fast_verify_declines_other_objects() -> None:
         "raise_on_error": False,
     }
     x, y = sympy.Symbol("x"), sympy.Symbol("y")
-    assert _fast_verify([x + 1], [y + 1], timeout_seconds=5, **options) is None
-    assert _fast_verify([sympy.pi], [sympy.E], timeout_seconds=5, **options) is None
-    assert _fast_verify([x + 1], [y + 1], timeout_seconds=5, **{**options, "strict": False}) is None
-    assert _fast_verify([sympy.zoo], [sympy.zoo], timeout_seconds=5, **options) is None
-    assert _fast_verify([sympy.Float(2)], [2], timeout_seconds=5, **options) is None
-    assert _fast_verify([sympy.Integer(2)], [2], timeout_seconds=5, **options) is None  # int
+    assert fast_verify([x + 1], [y + 1], timeout_seconds=5, **options) is None
+    assert fast_verify([sympy.pi], [sympy.E], timeout_seconds=5, **options) is None
+    assert fast_verify([x + 1], [y + 1], timeout_seconds=5, **{**options, "strict": False}) is None
+    assert fast_verify([sympy.zoo], [sympy.zoo], timeout_seconds=5, **options) is None
+    assert fast_verify([sympy.Float(2)], [2], timeout_seconds=5, **options) is None
+    assert fast_verify([sympy.Integer(2)], [2], timeout_seconds=5, **options) is None  # int
     # A float time limit makes math-verify's signal.alarm fail: left to math-verify.
-    assert _fast_verify(["a"], ["a"], timeout_seconds=2.5, **options) is None
-    assert _fast_verify(["a"], ["a"], timeout_seconds=None, **options) is True
+    assert fast_verify(["a"], ["a"], timeout_seconds=2.5, **options) is None
+    assert fast_verify(["a"], ["a"], timeout_seconds=None, **options) is True
 
 
 def test_plain_integers_need_no_worker(monkeypatch: pytest.MonkeyPatch) -> None:
     def no_pool() -> None:
         raise AssertionError("the fast path should not need a worker")
 
-    monkeypatch.setattr(compat, "default_pool", no_pool)
+    monkeypatch.setattr(_workers, "default_pool", no_pool)
     assert rapidgrade.verify(rapidgrade.parse("42"), rapidgrade.parse("42"))
     assert not rapidgrade.verify(rapidgrade.parse("42"), rapidgrade.parse("-42"))
     assert rapidgrade.parse("42") == [sympy.Integer(42), "42"]

@@ -5,7 +5,7 @@
   ``normalize_latex`` followed by it;
 * ``rapidgrade.parse``/``verify`` against ``math_verify.parse``/``verify`` on generated
   number-ish answers in the shapes models write them (math-verify runs here, in the main thread);
-* ``_fast_verify`` against ``math_verify.verify`` on numbers, percentages and symbols.
+* ``fast_verify`` against ``math_verify.verify`` on numbers, percentages and symbols.
 """
 
 from __future__ import annotations
@@ -23,8 +23,9 @@ from latex2sympy2_extended.latex2sympy2 import convert_to_pct, normalize_latex
 from math_verify.parser import lazy_latex_regex, parse_latex_cached
 
 import rapidgrade
-from rapidgrade import _compat_fast, _core
-from rapidgrade.compat import _fast_verify
+from rapidgrade import _core
+from rapidgrade.compat import _fast_parse
+from rapidgrade.compat._fast_verify import fast_verify
 
 CORPUS = Path(rapidgrade.__file__).resolve().parent / "data" / "qwen25_math_cot_800.jsonl"
 
@@ -134,7 +135,7 @@ def _same(a: Any, b: Any) -> bool:
 @settings(max_examples=400, deadline=None)
 @given(latex=_normalized_numbers)
 def test_number_value_is_latex2sympy(latex: str) -> None:
-    ours = _compat_fast.number_value(latex)
+    ours = _fast_parse.number_value(latex)
     try:
         reference = parse_latex_cached(latex)
     except Exception:
@@ -153,7 +154,7 @@ def test_number_value_is_latex2sympy(latex: str) -> None:
     )
 )
 def test_number_is_normalize_then_latex2sympy(latex: str) -> None:
-    ours = _compat_fast._number(latex)
+    ours = _fast_parse._number(latex)
     normalized = normalize_latex(latex, config=math_verify.LatexExtractionConfig().normalization_config)
     if ours is None:
         return
@@ -232,7 +233,7 @@ _number_item = st.one_of(
     float_rounding=st.integers(min_value=0, max_value=8),
 )
 def test_fast_verify_on_numbers_equals_math_verify(gold: Any, target: Any, strict: bool, float_rounding: int) -> None:
-    fast = _fast_verify(
+    fast = fast_verify(
         gold,
         target,
         float_rounding=float_rounding,
@@ -252,9 +253,9 @@ def test_fast_verify_known_percentage_bug_is_kept() -> None:
         "float_rounding": 6, "numeric_precision": 15, "strict": True,
         "allow_set_relation_comp": False, "timeout_seconds": 5, "raise_on_error": False,
     }
-    assert _fast_verify([pct], [sympy.Integer(25)], **options) is True  # 25% == 25 in math-verify
+    assert fast_verify([pct], [sympy.Integer(25)], **options) is True  # 25% == 25 in math-verify
     assert math_verify.verify([pct], [sympy.Integer(25)]) is True
-    assert _fast_verify([pct], [sympy.Rational(1, 4)], **options) is True
-    assert _fast_verify([pct], [sympy.Integer(13)], **options) is False
+    assert fast_verify([pct], [sympy.Rational(1, 4)], **options) is True
+    assert fast_verify([pct], [sympy.Integer(13)], **options) is False
     # 100% against 1 is decided by simplify in math-verify: left to it.
-    assert _fast_verify([convert_to_pct(sympy.Integer(100))], [sympy.Integer(1)], **options) is None
+    assert fast_verify([convert_to_pct(sympy.Integer(100))], [sympy.Integer(1)], **options) is None

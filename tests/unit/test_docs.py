@@ -8,10 +8,11 @@ import types
 import pytest
 
 import rapidgrade
-from rapidgrade import _compat_fast, _core, scan
+from rapidgrade import _core, scan
+from rapidgrade.compat import _fast_parse
 
 # rapidgrade.distance re-exports the compiled functions, whose examples live in _core.
-MODULES = [scan, _core, _compat_fast]
+MODULES = [scan, _core, _fast_parse]
 
 
 @pytest.mark.parametrize("module", MODULES, ids=lambda m: m.__name__)

@@ -1,5 +1,5 @@
 r"""The fast path of the math-verify compatible ``parse``: math-verify 0.9.0's default extraction,
-emulated where its outcome is certain.
+emulated where its outcome is certain (:func:`fast_parse`, which asks :func:`extract_default`).
 
 math-verify's ``parse(text)`` with the default ``[LatexExtractionConfig(), ExprExtractionConfig()]``
 runs its extraction patterns by priority group (``math_verify/parser.py``,
@@ -36,11 +36,24 @@ inputs, and ``tests/parity/test_compat_corpus.py`` on the 800 corpus pairs.
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, Union
 
-from rapidgrade import _core
+from math_verify import ExprExtractionConfig, LatexExtractionConfig, StringExtractionConfig
+
+from rapidgrade import _core, _transport
+from rapidgrade.compat._workers import _backstop, _remote_latex, run
+
+ExtractionTarget = Union[LatexExtractionConfig, ExprExtractionConfig, StringExtractionConfig]  # noqa: UP007
+
+#: math-verify's default ``extraction_config`` (a tuple here: no mutable default argument).
+DEFAULT_EXTRACTION_CONFIG: tuple[ExtractionTarget, ...] = (
+    LatexExtractionConfig(),
+    ExprExtractionConfig(),
+)
 
 # Digits are bounded so that no int/str conversion limit is ever reached.
 # e.g. "42", "-007", "3.25", "\dfrac{1}{9}", "-\frac{10}{3}"
@@ -83,7 +96,7 @@ def extract_default(text: str) -> tuple[Any, str] | None:
     math-verify's ``parse_latex_cached``: if that succeeds, its result is math-verify's answer.
     Plain numbers (see :func:`number_value`) are predicted here, others are not.
 
-    >>> from rapidgrade._compat_fast import extract_default
+    >>> from rapidgrade.compat._fast_parse import extract_default
     >>> extract_default("So the answer is \\[ \\boxed{\\dfrac{1}{9}} \\]")
     (1/9, '\\frac{1}{9}')
     >>> extract_default("$0.5$")
@@ -97,18 +110,12 @@ def extract_default(text: str) -> tuple[Any, str] | None:
         return None
     ascii_text = text.isascii()
     lowered = text.lower() if ascii_text else ""
-    if ascii_text:
-        has_final_answer = "final answer" in lowered
-    else:
-        has_final_answer = _FINAL_ANSWER.search(text) is not None
+    has_final_answer = ("final answer" in lowered) if ascii_text else (_FINAL_ANSWER.search(text) is not None)
     status, plain, latex, start, end = _core.mv_boxed_winner(text)
     if status == "unknown" or (status == "found" and not isinstance(latex, str)):
         return None
     if has_final_answer:
-        if status == "found":
-            first = _first_final_answer(text, start, end, plain)
-        else:
-            first = _first_final_answer(text)
+        first = _first_final_answer(text, start, end, plain) if status == "found" else _first_final_answer(text)
         if first is not None:
             # A "final answer ... is" match sorts first; only its LaTeX form is handled.
             return _from_final_answer(first) if first is not _EXPRESSION else None
@@ -299,7 +306,7 @@ def number_value(latex: str) -> Any:
       ``Mul(n, pi)``, unevaluated;
     a leading ``-`` negates the whole number (not a percentage or a multiple of pi).
 
-    >>> from rapidgrade._compat_fast import number_value
+    >>> from rapidgrade.compat._fast_parse import number_value
     >>> number_value("-2\\frac{1}{4}")
     -9/4
     >>> number_value("0.50")
@@ -338,6 +345,141 @@ def number_value(latex: str) -> Any:
     return -value if m["sign"] == "-" else value
 
 
+# -- parse's fast path: the configs covered, and LaTeX values converted in a worker ---------
+
+# A plain integer as math-verify's number regex reads it without changing the text: no sign on
+# zero, no leading zeros, no separators, few enough digits for any int/str conversion limit.
+# e.g. "42", "-7", "0"
+_PLAIN_INTEGER = re.compile(r"-?[1-9][0-9]{0,17}|0")
+
+_DEFAULT_CONFIG_LIST = list(DEFAULT_EXTRACTION_CONFIG)
+
+
+def fast_parse(
+    pred: Any,
+    extraction_config: Any,
+    fallback_mode: Any,
+    extraction_mode: Any,
+    parsing_timeout: Any = 5,
+) -> list[Any] | None:
+    r"""``math_verify.parse(pred, ...)`` where it is certain without math-verify, else ``None``.
+
+    Covered, with the default ``[LatexExtractionConfig(), ExprExtractionConfig()]`` (or
+    ``[LatexExtractionConfig()]``): a response whose ``\boxed{...}`` (or LaTeX "final answer ...
+    is") match decides, and a string that is exactly ``$X$`` (see :func:`extract_default`);
+    the value is built here for plain numbers, and otherwise is math-verify's
+    ``parse_latex_cached`` of the normalized LaTeX, computed in a worker (:func:`_latex_value`;
+    if it fails, ``None``: math-verify would go on to other matches). With the default config or
+    ``[ExprExtractionConfig()]``, *pred* a plain integer (``"42"``, ``"-7"``): no LaTeX pattern can
+    match such a string (every one needs ``$``, ``\(``, ``\[`` or ``\boxed``), and math-verify's
+    number pattern takes it whole, so math-verify returns ``[Number(pred), pred]``
+    (``[Number(pred)]`` without fallback). When the first match parses, ``extraction_mode`` makes
+    no difference. ``parsing_timeout`` must be ``None`` or an ``int``: math-verify's
+    ``signal.alarm`` rejects any other positive limit, and then ``parse`` returns ``[]``.
+    ``tests/unit/test_compat.py`` and ``tests/unit/test_compat_fast.py`` check this against
+    math-verify itself.
+    """
+    if type(pred) is not str:
+        return None
+    if fallback_mode not in ("first_match", "no_fallback") or extraction_mode not in (
+        "first_match",
+        "any_match",
+    ):
+        return None
+    if parsing_timeout is not None and type(parsing_timeout) is not int:
+        return None
+    latex = expr = True  # which of the default configs are given (in the default order)
+    if extraction_config is not DEFAULT_EXTRACTION_CONFIG:
+        if not isinstance(extraction_config, (list, tuple)):
+            return None
+        configs = list(extraction_config)
+        if any(type(c) not in (LatexExtractionConfig, ExprExtractionConfig) for c in configs):
+            return None  # subclasses may change behaviour
+        if configs == _DEFAULT_CONFIG_LIST:
+            pass
+        elif configs == [LatexExtractionConfig()]:
+            expr = False
+        elif configs == [ExprExtractionConfig()]:
+            latex = False
+        else:
+            return None
+    # Without the expression config, its patterns are absent: extract_default only relies on
+    # them not winning (it declines when the expression "final answer" pattern would).
+    found = extract_default(pred) if latex else None
+    if found is None:
+        if not expr or _PLAIN_INTEGER.fullmatch(pred) is None:
+            return None
+        from sympy import Number
+
+        found = (Number(pred), pred)
+    value, matched = found
+    if value is None:
+        value = _latex_value(matched, parsing_timeout)
+        if value is None:
+            return None
+    return [value, matched] if fallback_mode == "first_match" else [value]
+
+
+class _ValueCache:
+    """A small thread-safe LRU memo of ``parse_latex_cached(latex)`` results from the workers.
+
+    The same role as math-verify's own ``lru_cache`` on that function: a gold answer is parsed
+    once per sampled response, and models repeat their final answers. Only immutable SymPy
+    objects (``Basic``) are kept, so a cached object can be shared by several parse results.
+    """
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._items: OrderedDict[str, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> Any:
+        with self._lock:
+            value = self._items.get(key)
+            if value is not None:
+                self._items.move_to_end(key)
+            return value
+
+    def put(self, key: str, value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self._size:
+                self._items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+
+
+_LATEX_VALUES = _ValueCache(256)
+
+
+def _latex_value(latex: str, parsing_timeout: Any) -> Any:
+    """math-verify's ``parse_latex_cached(latex)``, computed in a worker, or ``None`` on failure.
+
+    A failure (an exception, a timeout, ``None``) makes math-verify go on to its next match, so
+    the caller then leaves the whole parse to math-verify.
+    """
+    cached = _LATEX_VALUES.get(latex)
+    if cached is not None:
+        return cached
+    outcome = run(
+        _remote_latex, (latex, parsing_timeout), timeout=_backstop(parsing_timeout, 1)
+    )
+    if outcome.status != "ok" or outcome.value[0] != "ok":
+        return None
+    (value,) = _transport.loads(outcome.value[1])
+    from sympy import Basic
+
+    if isinstance(value, Basic):
+        _LATEX_VALUES.put(latex, value)
+        return value
+    return None
+
+
 def clear_caches() -> None:
-    """Forget the memoized normalizations."""
+    """Forget the memoized LaTeX normalizations and conversions (for benchmarks that must start
+    cold)."""
+    _LATEX_VALUES.clear()
     _normalized_memo.cache_clear()

@@ -1,0 +1,257 @@
+r"""A drop-in replacement for math-verify 0.9.0's ``parse`` and ``verify``.
+
+Switch by changing one import line::
+
+    from math_verify import parse, verify, LatexExtractionConfig     # before
+    from rapidgrade import parse, verify, LatexExtractionConfig      # after
+
+The functions have math-verify 0.9.0's signatures and give its answers, *known bugs included*
+(published numbers must not move when users switch; the native :func:`rapidgrade.grade` is the
+API that is right where math-verify is wrong). To guarantee that, everything rapidgrade cannot
+answer with certainty is computed by math-verify itself, in worker processes
+(:mod:`rapidgrade._pool`), which brings two improvements and no change of result:
+
+* No signal handler or alarm of the caller's process is touched (math-verify arms
+  ``signal.alarm``, which fails outside the main thread and clobbers the caller's own alarm);
+  ``parse``/``verify`` work from threads, notebooks and other libraries' worker pools.
+* A comparison that hangs is killed: past its time limit (plus a margin) the worker is replaced,
+  and the call returns what math-verify returns on a timeout (``[]`` / ``False``, or
+  ``TimeoutException`` with ``raise_on_error=True``).
+
+``parse`` returns a :class:`ParseResult`: a ``list`` holding real SymPy objects then the matched
+string, like math-verify's, which also remembers the input and options. The config classes are
+math-verify's own (re-exported), so ``isinstance``, equality and hashing are unchanged, and configs
+built with either import work with either library.
+
+>>> gold = parse("$\\frac{1}{2}$")           # doctest: +SKIP
+>>> verify(gold, parse("The answer is 0.5"))  # doctest: +SKIP
+True
+
+The fast path. ``verify`` first asks :func:`~rapidgrade.compat._fast_verify.fast_verify` and
+``parse`` asks :func:`~rapidgrade.compat._fast_parse.fast_parse`; each answers only where it is
+*proven* to agree with math-verify and returns ``None`` otherwise. Under the default configs
+``parse`` covers responses whose ``\boxed{...}`` (or LaTeX "final answer ... is") decides, golds
+given as ``$X$``, and plain integers (:mod:`rapidgrade.compat._fast_parse` finds math-verify's
+match and normalizes it, and builds plain numbers; other LaTeX is converted by math-verify's
+``parse_latex_cached`` in a worker and memoized). ``verify`` decides strings, numbers, integer
+percentages, symbols against atoms, and equal expression trees in process, with math-verify's own
+comparison steps (:mod:`rapidgrade.compat._fast_verify`); every other pair goes to math-verify.
+What runs in the worker processes, and how their failures are handled, is in
+:mod:`rapidgrade.compat._workers`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import pickle
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from latex2sympy2_extended.latex2sympy2 import NormalizationConfig
+from math_verify import ExprExtractionConfig, LatexExtractionConfig, StringExtractionConfig
+
+from rapidgrade import _transport
+from rapidgrade.compat import _workers
+from rapidgrade.compat._fast_parse import (
+    DEFAULT_EXTRACTION_CONFIG,
+    ExtractionTarget,
+    fast_parse,
+)
+from rapidgrade.compat._fast_parse import clear_caches as clear_caches
+from rapidgrade.compat._fast_verify import fast_verify
+from rapidgrade.compat._workers import (
+    TimeoutException,
+    _backstop,
+    _handle_failure,
+    _load_exception,
+    _remote_parse,
+    _remote_verify,
+)
+
+__all__ = [
+    "ExprExtractionConfig",
+    "ExtractionTarget",
+    "LatexExtractionConfig",
+    "LatexNormalizationConfig",
+    "NormalizationConfig",
+    "ParseResult",
+    "StringExtractionConfig",
+    "TimeoutException",
+    "parse",
+    "verify",
+]
+
+#: math-verify's name for the normalization config (``from math_verify import
+#: LatexNormalizationConfig``); the same class as :class:`NormalizationConfig`.
+LatexNormalizationConfig = NormalizationConfig
+
+
+class ParseResult(list):  # type: ignore[type-arg]
+    """What :func:`parse` returns: math-verify's list, plus the input it was parsed from.
+
+    It *is* a ``list`` (SymPy objects, then the matched string), equal to math-verify's result.
+    ``source`` and ``options`` record the input string and the parse options, so that a later
+    fast path can answer ``verify`` from the text without touching the SymPy objects.
+    """
+
+    source: str
+    options: dict[str, Any]
+
+    def __init__(self, items: Sequence[Any] = (), *, source: str = "", options: dict[str, Any] | None = None) -> None:
+        super().__init__(items)
+        self.source = source
+        self.options = dict(options or {})
+        self._snapshot = tuple(items)
+
+    def unchanged(self) -> bool:
+        """``True`` while the list still holds exactly the objects ``parse`` put in it."""
+        return len(self) == len(self._snapshot) and all(
+            a is b for a, b in zip(self, self._snapshot)
+        )
+
+
+# -- parse --------------------------------------------------------------------------------------
+
+
+def parse(
+    pred: str,
+    extraction_config: Sequence[ExtractionTarget] = DEFAULT_EXTRACTION_CONFIG,
+    fallback_mode: Literal["no_fallback", "first_match"] = "first_match",
+    extraction_mode: Literal["first_match", "any_match"] = "any_match",
+    parsing_timeout: int = 5,
+    raise_on_error: bool = False,
+) -> ParseResult:
+    r"""Extract and parse the answer in *pred*, exactly as ``math_verify.parse`` does.
+
+    Args:
+        pred: The text to parse (a model response, or a gold answer such as ``"$\frac{1}{2}$"``).
+        extraction_config: What to look for, in priority order: :class:`LatexExtractionConfig`,
+            :class:`ExprExtractionConfig`, :class:`StringExtractionConfig` instances.
+        fallback_mode: ``"first_match"`` appends the first matched string even when it did not
+            parse; ``"no_fallback"`` returns parsed objects only.
+        extraction_mode: ``"any_match"`` tries every match until one parses; ``"first_match"``
+            stops after the first match.
+        parsing_timeout: Seconds math-verify may spend (``None`` or ``<= 0``: no limit). The
+            worker doing the parse is killed if it overruns by more than a few seconds.
+        raise_on_error: Raise parse errors (and ``TimeoutException``) instead of returning ``[]``.
+
+    Returns:
+        A :class:`ParseResult` (a ``list``): SymPy object(s), then the matched string; empty when
+        nothing was found.
+
+    >>> parse("The answer is $\\frac{1}{2}$")                       # doctest: +SKIP
+    [1/2, '\\frac{1}{2}']
+    >>> parse("The final answer is B", [StringExtractionConfig()])  # doctest: +SKIP
+    ['b', 'B']
+    """
+    options = {
+        "extraction_config": extraction_config,
+        "fallback_mode": fallback_mode,
+        "extraction_mode": extraction_mode,
+        "parsing_timeout": parsing_timeout,
+        "raise_on_error": raise_on_error,
+    }
+    fast = fast_parse(pred, extraction_config, fallback_mode, extraction_mode, parsing_timeout)
+    if fast is not None:
+        return ParseResult(fast, source=pred, options=options)
+
+    config: Any = extraction_config
+    if not isinstance(config, (list, tuple)):
+        # A TypeError (not iterable): math-verify fails on it, and so will the worker.
+        with contextlib.suppress(TypeError):
+            config = list(config)  # a generator cannot be pickled; math-verify iterates it once
+    outcome = _workers.run(
+        _remote_parse,
+        (pred, config, fallback_mode, extraction_mode, parsing_timeout, raise_on_error),
+        timeout=_backstop(parsing_timeout, 1),
+    )
+    if outcome.status == "ok":
+        status, payload = outcome.value
+        if status == "ok":
+            return ParseResult(_transport.loads(payload), source=pred, options=options)
+        raise _load_exception(payload)
+    _handle_failure(outcome, raise_on_error, f"Timeout during parsing: {pred}")
+    return ParseResult([], source=pred, options=options)
+
+
+
+# -- verify -------------------------------------------------------------------------------------
+
+
+def verify(
+    gold: Any,
+    target: Any,
+    float_rounding: int = 6,
+    numeric_precision: int = 15,
+    strict: bool = True,
+    allow_set_relation_comp: bool = False,
+    timeout_seconds: int | None = 5,
+    raise_on_error: bool = False,
+) -> bool:
+    """Whether *target* matches *gold*, exactly as ``math_verify.verify`` decides.
+
+    Args:
+        gold: The reference: what :func:`parse` returned for the gold answer (a list), or a
+            single SymPy object or string.
+        target: The prediction, in the same forms.
+        float_rounding: Decimal places floats are rounded to before comparing.
+        numeric_precision: Significant digits of numeric evaluation.
+        strict: ``False`` matches variables by position and lets sets equal tuples.
+        allow_set_relation_comp: Compare sets with relations (``(1, 2)`` with ``1 < x < 2``)
+            whichever side is the set.
+        timeout_seconds: Seconds per comparison (``None`` or ``<= 0``: no limit). The worker is
+            killed if the whole call overruns its limits by more than a few seconds.
+        raise_on_error: Raise comparison errors (and ``TimeoutException``) instead of
+            returning ``False``.
+
+    Returns:
+        ``True`` if any parsed gold matches any parsed prediction.
+
+    >>> verify(parse("$2$"), parse("The answer is 2."))  # doctest: +SKIP
+    True
+    """
+    fast = fast_verify(
+        gold,
+        target,
+        float_rounding=float_rounding,
+        numeric_precision=numeric_precision,
+        strict=strict,
+        allow_set_relation_comp=allow_set_relation_comp,
+        timeout_seconds=timeout_seconds,
+        raise_on_error=raise_on_error,
+    )
+    if fast is not None:
+        return fast
+    gold_items = list(gold) if isinstance(gold, list) else gold
+    target_items = list(target) if isinstance(target, list) else target
+    try:
+        payload = _transport.dumps((gold_items, target_items))
+    except (pickle.PicklingError, TypeError, AttributeError, RecursionError) as err:
+        # Only objects that are neither SymPy nor strings fail to pickle, and math-verify
+        # compares those as unequal.
+        if raise_on_error:
+            raise TypeError(f"verify: cannot compare these objects ({type(err).__name__})") from err
+        return False
+    pairs = (len(gold_items) if isinstance(gold_items, list) else 1) * (
+        len(target_items) if isinstance(target_items, list) else 1
+    )
+    kwargs = {
+        "float_rounding": float_rounding,
+        "numeric_precision": numeric_precision,
+        "strict": strict,
+        "allow_set_relation_comp": allow_set_relation_comp,
+        "timeout_seconds": timeout_seconds,
+        "raise_on_error": raise_on_error,
+    }
+    outcome = _workers.run(
+        _remote_verify, (payload, kwargs), timeout=_backstop(timeout_seconds, pairs)
+    )
+    if outcome.status == "ok":
+        status, value = outcome.value
+        if status == "ok":
+            return bool(value)
+        raise _load_exception(value)
+    _handle_failure(outcome, raise_on_error, "Timeout during comparison")
+    return False
+
+
