@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 import rapidgrade
-from rapidgrade.tasks._base import Registry, Task
+from rapidgrade.tasks._base import Registry, Task, positive_int
 
 SCORE_EXAMPLES = """\
 examples:
@@ -66,22 +66,12 @@ def build_parser(task: str | Task = "math", *, registry: Registry | None = None)
     )
     score.add_argument("--resume", action="store_true", help="continue an interrupted run in --out")
     score.add_argument(
-        "--chunk-size", type=_positive_int, default=4096, help="rows graded and checkpointed together (default: 4096)"
+        "--chunk-size", type=positive_int, default=4096, help="rows graded and checkpointed together (default: 4096)"
     )
     score.add_argument("--quiet", action="store_true", help="no progress bar")
     task.add_arguments(score)
     score.set_defaults(command_parser=score, task_object=task)
     return parser
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
 
 
 def _print_summary(rows: list[tuple[str, str]], out: str) -> None:

@@ -38,7 +38,18 @@ from typing import Any, Protocol, runtime_checkable
 
 from rapidgrade._io import InputRow, UsageError
 
-__all__ = ["BUILTIN_TASKS", "Registry", "Task", "TaskMetrics", "TaskRun", "error_record", "get_task", "task_names"]
+__all__ = [
+    "BUILTIN_TASKS",
+    "Registry",
+    "Task",
+    "TaskMetrics",
+    "TaskRun",
+    "error_record",
+    "get_task",
+    "positive_float",
+    "positive_int",
+    "task_names",
+]
 
 
 @runtime_checkable
@@ -202,3 +213,25 @@ def error_record(row: InputRow, result: Mapping[str, Any]) -> dict[str, Any]:
     out = dict(row.data) if row.data is not None else {"_source": row.source, "_line": row.line, "_raw": row.raw}
     out.update(result)
     return out
+
+
+def positive_int(text: str) -> int:
+    """An argparse type shared by the command line and the tasks' options: an integer >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def positive_float(text: str) -> float:
+    """An argparse type shared by the command line and the tasks' options: a number > 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0, got {value}")
+    return value

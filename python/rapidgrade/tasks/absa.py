@@ -100,7 +100,7 @@ from typing import Any, NamedTuple
 from rapidgrade import _core
 from rapidgrade._io import InputRow, UsageError, iter_rows
 from rapidgrade.report import bar_chart, cards_html, table_html
-from rapidgrade.tasks._base import error_record
+from rapidgrade.tasks._base import error_record, positive_int
 
 __all__ = [
     "POLARITIES",
@@ -971,16 +971,6 @@ def render_absa_report(card: Scorecard) -> str:
     return "\n".join(body)
 
 
-def _threads(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
-
-
 class AbsaTask:
     """The ``absa`` task: ``rapidgrade score --task absa FILE...``."""
 
@@ -1006,7 +996,7 @@ class AbsaTask:
         )
         group.add_argument(
             "--threads",
-            type=_threads,
+            type=positive_int,
             default=None,
             help="1 (default): walk and score in turn; >= 2: score on threads - 1 threads beside the walk",
         )

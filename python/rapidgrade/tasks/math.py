@@ -33,7 +33,7 @@ from rapidgrade.config import GradeConfig
 from rapidgrade.grade import grade_many
 from rapidgrade.metrics import Metrics, MetricsAccumulator
 from rapidgrade.report import bar_chart, cards_html, fmt_number, table_html
-from rapidgrade.tasks._base import error_record
+from rapidgrade.tasks._base import error_record, positive_float, positive_int
 from rapidgrade.verdict import GradeResults
 
 __all__ = ["DEMO_SET", "RESULT_KEYS", "TASK", "MathConfig", "MathTask", "demo_set_path", "render_math_report"]
@@ -330,26 +330,6 @@ def render_math_report(metrics: Metrics, notable: Sequence[Mapping[str, Any]]) -
     return "\n".join(body)
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, got {value}")
-    return value
-
-
 class MathTask:
     """The ``math`` task (the default of ``rapidgrade score``)."""
 
@@ -371,15 +351,15 @@ class MathTask:
             help="boolean field with another grader's verdict to compare with (the demo set uses qwen_grader)",
         )
         group.add_argument(
-            "--threads", type=_positive_int, default=None, help="threads for the fast path (default: all cores)"
+            "--threads", type=positive_int, default=None, help="threads for the fast path (default: all cores)"
         )
         group.add_argument(
-            "--workers", type=_positive_int, default=None, help="fallback worker processes (default: all cores)"
+            "--workers", type=positive_int, default=None, help="fallback worker processes (default: all cores)"
         )
         defaults = GradeConfig()
         group.add_argument(
             "--timeout",
-            type=_positive_float,
+            type=positive_float,
             default=None,
             help=f"seconds allowed per fallback pair (default: {defaults.timeout:g})",
         )
