@@ -13,6 +13,7 @@ import csv
 import gzip
 import io
 import json
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -123,17 +124,38 @@ def _is_json_suffix(path: Path) -> bool:
 
 
 def _open_text(path: Path) -> tuple[IO[str], IO[bytes]]:
+    # utf-8-sig: a byte order mark at the start (as spreadsheet programs write) is not part of the
+    # first field name or the first JSON line.
     raw = path.open("rb")
     if path.suffix.lower() == ".gz":
-        return io.TextIOWrapper(gzip.GzipFile(fileobj=raw), encoding="utf-8", errors="replace", newline=""), raw
-    return io.TextIOWrapper(raw, encoding="utf-8", errors="replace", newline=""), raw
+        return io.TextIOWrapper(gzip.GzipFile(fileobj=raw), encoding="utf-8-sig", errors="replace", newline=""), raw
+    return io.TextIOWrapper(raw, encoding="utf-8-sig", errors="replace", newline=""), raw
+
+
+# What reading a damaged file raises part-way: a truncated or corrupt gzip stream (EOFError,
+# gzip.BadGzipFile, zlib.error), an I/O error, or a CSV the csv module cannot read.
+_DAMAGE = (EOFError, OSError, zlib.error, csv.Error)
+
+
+def _damaged(source: str, line: int, exc: BaseException, position: int) -> InputRow:
+    """The one error row that stands for the unreadable rest of a damaged file."""
+    return InputRow(source, line, None, f"line {line}: the file is damaged from here on ({exc})", None, position)
 
 
 def _iter_jsonl(path: Path) -> Iterator[InputRow]:
     text, raw = _open_text(path)
     source = str(path)
     with text:
-        for number, line in enumerate(text, 1):
+        lines = enumerate(text, 1)
+        number = 0
+        while True:
+            try:
+                number, line = next(lines)
+            except StopIteration:
+                return
+            except _DAMAGE as exc:
+                yield _damaged(source, number + 1, exc, raw.tell())
+                return
             if not line or line.isspace():
                 continue
             try:
@@ -187,7 +209,11 @@ def _iter_json_array(path: Path) -> Iterator[InputRow]:
     text, raw = _open_text(path)
     source = str(path)
     with text:
-        content = text.read()
+        try:
+            content = text.read()
+        except _DAMAGE as exc:
+            yield InputRow(source, 1, None, f"the file is damaged ({exc})", None, raw.tell())
+            return
         position = raw.tell()
     try:
         value, lenient = load_json_line(content)
@@ -222,7 +248,15 @@ def _iter_csv(path: Path) -> Iterator[InputRow]:
     source = str(path)
     with text:
         reader = csv.DictReader(text)
-        for record in reader:
+        records = iter(reader)
+        while True:
+            try:
+                record = next(records)
+            except StopIteration:
+                return
+            except _DAMAGE as exc:
+                yield _damaged(source, reader.line_num + 1, exc, raw.tell())
+                return
             number = reader.line_num
             if None in record:  # more fields than the header names
                 extra = record.pop(None)
@@ -244,12 +278,28 @@ def _iter_parquet(path: Path, batch_size: int) -> Iterator[InputRow]:
     except ImportError as exc:
         raise UsageError("reading Parquet needs pyarrow: pip install 'rapidgrade[parquet]'") from exc
     source = str(path)
-    parquet = pq.ParquetFile(path)
+    parquet = _open_parquet(pq, path)
     number = 0
-    for batch in parquet.iter_batches(batch_size=batch_size):
+    batches = parquet.iter_batches(batch_size=batch_size)
+    while True:
+        try:
+            batch = next(batches)
+        except StopIteration:
+            return
+        except (OSError, ValueError) as exc:  # pyarrow.ArrowInvalid is a ValueError
+            yield InputRow(source, number + 1, None, f"row {number + 1}: the file is damaged from here on ({exc})")
+            return
         for record in batch.to_pylist():
             number += 1
             yield InputRow(source, number, record, position=number)
+
+
+def _open_parquet(pq: Any, path: Path) -> Any:
+    """``pq.ParquetFile(path)``; a file that is not Parquet is a :class:`UsageError`, not a traceback."""
+    try:
+        return pq.ParquetFile(path)
+    except (OSError, ValueError) as exc:  # pyarrow.ArrowInvalid is a ValueError
+        raise UsageError(f"{path}: not a readable Parquet file ({exc})") from exc
 
 
 def iter_rows(path: Path, *, batch_size: int = 4096) -> Iterator[InputRow]:
@@ -272,5 +322,5 @@ def count_progress_total(path: Path) -> int:
             import pyarrow.parquet as pq
         except ImportError as exc:
             raise UsageError("reading Parquet needs pyarrow: pip install 'rapidgrade[parquet]'") from exc
-        return int(pq.ParquetFile(path).metadata.num_rows)
+        return int(_open_parquet(pq, path).metadata.num_rows)
     return path.stat().st_size

@@ -176,3 +176,40 @@ def test_json_array_reader(tmp_path: Path) -> None:
     empty = tmp_path / "empty.json"
     empty.write_text("", encoding="utf-8")
     assert list(iter_rows(empty)) == []
+
+
+def test_a_byte_order_mark_is_not_part_of_the_first_field(tmp_path: Path) -> None:
+    # Spreadsheet programs write one: the CSV header's first name was "\ufeffgold" and every row
+    # failed with "missing key 'gold'"; a JSONL file's first line was invalid JSON.
+    csv_path = tmp_path / "bom.csv"
+    csv_path.write_bytes("\ufeffgold,response\n1,so 1\n".encode())
+    jsonl_path = tmp_path / "bom.jsonl.gz"
+    jsonl_path.write_bytes(gzip.compress('\ufeff{"gold": "1", "response": "so 1"}\n'.encode()))
+    for path in (csv_path, jsonl_path):
+        rows = list(iter_rows(path))
+        assert [(r.data, r.error) for r in rows] == [({"gold": "1", "response": "so 1"}, None)]
+
+
+def test_a_damaged_file_ends_in_one_error_row(tmp_path: Path) -> None:
+    lines = "".join(json.dumps({"gold": str(i), "response": f"so {i}"}) + "\n" for i in range(5000)).encode()
+    truncated = tmp_path / "cut.jsonl.gz"
+    truncated.write_bytes(gzip.compress(lines)[:-200])
+    rows = list(iter_rows(truncated))
+    good, last = rows[:-1], rows[-1]
+    assert len(good) > 1000 and all(r.error is None for r in good)
+    assert [r.data["gold"] for r in good if r.data] == [str(i) for i in range(len(good))]
+    assert last.data is None and last.line == len(good) + 1
+    assert last.error is not None and "the file is damaged from here on" in last.error
+
+    array = tmp_path / "cut.json.gz"
+    items = b",".join(json.dumps({"gold": "1"}).encode() for _ in range(3000))
+    array.write_bytes(gzip.compress(b"[" + items + b"]")[:-50])
+    (only,) = list(iter_rows(array))
+    assert only.data is None and only.error is not None and "damaged" in only.error
+
+
+def test_a_file_that_is_not_parquet_is_a_usage_error(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.parquet"
+    junk.write_bytes(bytes(range(256)) * 20)
+    with pytest.raises(UsageError, match="not a readable Parquet file"):
+        list(iter_rows(junk))
