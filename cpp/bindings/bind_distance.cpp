@@ -50,9 +50,14 @@ std::size_t resolve_max(const py::object& max_distance, const char* function) {
   if (!PyLong_Check(max_distance.ptr()) || PyBool_Check(max_distance.ptr())) {
     throw py::type_error(std::string(function) + ": max_distance must be an int or None");
   }
-  const long long v = max_distance.cast<long long>();
-  if (v < 0) {
-    throw py::value_error(std::string(function) + ": max_distance must be >= 0, got " + std::to_string(v));
+  int overflow = 0;
+  const long long v = PyLong_AsLongLongAndOverflow(max_distance.ptr(), &overflow);
+  // A bound beyond 64 bits is beyond every distance: no bound at all (2**70 is not an error).
+  // (On overflow the call returns -1 and sets `overflow` to the sign.)
+  if (overflow > 0) return distance::kNoLimit;
+  if (v < 0 || overflow < 0) {
+    throw py::value_error(std::string(function) + ": max_distance must be >= 0, got " +
+                          py::str(max_distance).cast<std::string>());
   }
   return static_cast<std::size_t>(v);
 }

@@ -19,7 +19,7 @@ another type gives an ``"error"`` verdict for that pair, never an exception that
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -100,6 +100,9 @@ def grade_many(
     check_workers("grade_many", workers)
     if isinstance(golds, (str, bytes)) or isinstance(responses, (str, bytes)):
         raise TypeError("grade_many: golds and responses must be sequences of str (use grade() for one pair)")
+    for name, value in (("golds", golds), ("responses", responses)):
+        if not isinstance(value, Iterable):
+            raise TypeError(f"grade_many: {name} must be a sequence of str, not {type(value).__name__}")
     golds = list(golds)
     responses = list(responses)
     n = len(golds)

@@ -109,3 +109,14 @@ def test_bad_input() -> None:
 def test_lone_surrogates() -> None:
     assert edit_distance("\ud800a", "\ud800b") == 1
     assert edit_distance("\ud800", "\udc00") == 1
+
+
+def test_max_distance_beyond_64_bits() -> None:
+    # A bound larger than any distance is no bound (it raised pybind11's "Unable to cast" before);
+    # a negative one of any size is refused, naming the function and the option.
+    assert edit_distance("abc", "b", max_distance=2**70) == 2
+    assert edit_distance_many([("ab", "b")], max_distance=2**64) == [1]
+    assert closest("ab", ["b"], max_distance=2**100) == ("b", 1)
+    for bad in (-1, -(2**70)):
+        with pytest.raises(ValueError, match=r"edit_distance: max_distance must be >= 0, got -"):
+            edit_distance("a", "b", max_distance=bad)

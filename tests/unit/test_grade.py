@@ -87,6 +87,10 @@ def test_bad_input_never_loses_the_batch() -> None:
         grade_many(["1", "2"], ["1"])
     with pytest.raises(TypeError, match="sequences"):
         grade_many("1", "1")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="grade_many: golds must be a sequence of str, not NoneType"):
+        grade_many(None, None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="grade_many: responses must be a sequence of str, not int"):
+        grade_many(["1"], 1)  # type: ignore[arg-type]
     assert len(grade_many([], [])) == 0
 
 
