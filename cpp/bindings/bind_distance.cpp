@@ -62,9 +62,19 @@ std::size_t resolve_max(const py::object& max_distance, const char* function) {
   return static_cast<std::size_t>(v);
 }
 
+// Above this many cells (length of a times length of b) a single call releases the GIL, so other
+// threads run meanwhile (100k x 100k characters take about half a second). Below it the release
+// would cost more than it frees. The strings stay alive and unchanged: the caller holds them and
+// str is immutable.
+constexpr double kReleaseGilCells = 1e8;
+
 std::size_t edit_distance(const py::handle& a, const py::handle& b, const py::object& max_distance) {
   const std::size_t max = resolve_max(max_distance, "edit_distance");
-  return levenshtein(as_code_points(a, "edit_distance", "a"), as_code_points(b, "edit_distance", "b"), max);
+  const CodePoints ca = as_code_points(a, "edit_distance", "a");
+  const CodePoints cb = as_code_points(b, "edit_distance", "b");
+  if (static_cast<double>(ca.size) * static_cast<double>(cb.size) < kReleaseGilCells) return levenshtein(ca, cb, max);
+  py::gil_scoped_release release;
+  return levenshtein(ca, cb, max);
 }
 
 py::object closest(const py::handle& word, const py::handle& choices, const py::object& max_distance) {

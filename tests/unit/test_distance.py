@@ -120,3 +120,34 @@ def test_max_distance_beyond_64_bits() -> None:
     for bad in (-1, -(2**70)):
         with pytest.raises(ValueError, match=r"edit_distance: max_distance must be >= 0, got -"):
             edit_distance("a", "b", max_distance=bad)
+
+
+def test_a_long_single_call_lets_other_threads_run() -> None:
+    # 100k x 100k characters take about half a second; the GIL is released meanwhile (before, a
+    # 300k x 300k call held it for 23 s and another thread ran once).
+    import random
+    import threading
+
+    rng = random.Random(1)
+    a = "".join(rng.choice("abcd") for _ in range(100_000))
+    b = "".join(rng.choice("abcd") for _ in range(100_000))
+    ticks = [0]
+    stop = threading.Event()
+
+    def spin() -> None:
+        while not stop.is_set():
+            ticks[0] += 1
+
+    spinner = threading.Thread(target=spin)
+    spinner.start()
+    try:
+        before = ticks[0]
+        distance = edit_distance(a, b)
+        during = ticks[0] - before
+    finally:
+        stop.set()
+        spinner.join()
+    from rapidfuzz.distance import Levenshtein
+
+    assert distance == Levenshtein.distance(a, b)
+    assert during > 1000
