@@ -14,8 +14,7 @@ Doctests
     ``--doctest-modules`` (in pyproject.toml) collects the docstring examples of the test tree;
     those of the package are collected from the *imported* rapidgrade (the installed wheel in CI,
     ``python/rapidgrade`` with ``PYTHONPATH=python``), added here when pytest runs its default
-    ``testpaths``. ``DOCTEST_SKIP`` lists package modules whose examples are not run, with the
-    reason.
+    ``testpaths``. Every example runs, those that start worker processes included.
 """
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from _pytest.doctest import DoctestItem  # public as pytest.DoctestItem only in recent pytest
 from hypothesis import settings
 
 import rapidgrade
@@ -37,9 +35,6 @@ settings.load_profile(
     os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI", "").lower() in ("true", "1") else "dev")
 )
 
-#: Package modules (dotted names) whose docstring examples are not run, and why.
-DOCTEST_SKIP: dict[str, str] = {}
-
 PACKAGE_DIR = Path(rapidgrade.__file__).resolve().parent
 
 
@@ -48,14 +43,6 @@ def pytest_configure(config: pytest.Config) -> None:
     # not when specific tests are named on the command line.
     if config.getoption("doctestmodules") and config.args_source == pytest.Config.ArgsSource.TESTPATHS:
         config.args.append(str(PACKAGE_DIR))
-
-
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    for item in items:
-        if isinstance(item, DoctestItem):
-            for name, reason in DOCTEST_SKIP.items():
-                if item.name == name or item.name.startswith(name + "."):
-                    item.add_marker(pytest.mark.skip(reason=reason))
 
 
 @pytest.fixture(scope="session")

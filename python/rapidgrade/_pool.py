@@ -8,10 +8,10 @@ instruction), then killed (``SIGKILL``) if it has not stopped within half a seco
 dies (segfault, out of memory, ``os._exit``) yields an error result for its task; the pool goes
 on. Results of a batch come back in input order.
 
->>> pool = WorkerPool(workers=2)                      # doctest: +SKIP
->>> pool.run_many(math.factorial, [(5,), (6,)], timeout=5.0)   # doctest: +SKIP
+>>> pool = WorkerPool(workers=2)
+>>> pool.run_many(math.factorial, [(5,), (6,)], timeout=5.0)
 [TaskResult(status='ok', value=120, error=''), TaskResult(status='ok', value=720, error='')]
->>> pool.close()                                      # doctest: +SKIP
+>>> pool.close()
 
 Why not ``multiprocessing.Pool`` or ``ProcessPoolExecutor``: neither can kill one task that hangs
 (SymPy's ``simplify`` can run for hours) without tearing down the whole pool.
@@ -380,7 +380,7 @@ class WorkerPool:
             restart. At most *workers* tasks run at once; the processes alive are at most
             ``workers + spares`` (plus killed ones being reaped).
 
-    >>> with WorkerPool(workers=1) as pool:                            # doctest: +SKIP
+    >>> with WorkerPool(workers=1) as pool:
     ...     pool.run(time.sleep, (60,), timeout=1.0).status
     'timeout'
     """
