@@ -32,7 +32,7 @@ Method resolve_strategy(const py::handle& strategy, const char* function) {
   Method m = Method::kAuto;
   if (!extract::parse_strategy(name, m)) {
     throw py::value_error(std::string(function) + ": unknown strategy '" + std::string(name) +
-                          "' (expected auto, boxed, answer_is, tagged, code_output or last_number)");
+                          "' (expected auto, boxed, answer_is, tagged, code_output, choice, bare, final_span or last_number)");
   }
   return m;
 }

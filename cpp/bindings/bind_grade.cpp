@@ -33,7 +33,7 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
   // One str object per distinct reason and method, shared by every row (a million rows hold
   // references, not a million copies).
   std::vector<py::object> reason_strs, method_strs;
-  for (int r = 0; r <= static_cast<int>(grade::Reason::kUndecided); ++r) {
+  for (int r = 0; r <= static_cast<int>(grade::Reason::kOtherReadingMatches); ++r) {
     reason_strs.push_back(py::str(grade::reason_text(static_cast<grade::Reason>(r))));
   }
   for (int k = 0; k <= static_cast<int>(extract::Method::kLastNumber); ++k) {

@@ -361,6 +361,16 @@ class Comparer {
     const Node& P = p.node();
     if (G.kind == Kind::kText || P.kind == Kind::kText) {
       if (G.kind == Kind::kText && P.kind == Kind::kText) return G.text == P.text ? Tri::kTrue : Tri::kFalse;
+      // words alone against a number ("I do not know" against 12) are different answers; text
+      // with digits may be math read as words ("S_{ABC}:S=7:32", "\int_0^1 x dx"), and words
+      // against an expression in symbols may name it: UNKNOWN
+      Ref other = G.kind == Kind::kText ? p : g;
+      const std::string& words = (G.kind == Kind::kText ? G : P).text;
+      const bool digits = words.find_first_of("0123456789") != std::string::npos;
+      if (!digits && !is_structure(other.node().kind) && free_symbols(*other.ast, other.i).empty() &&
+          compile(*other.ast, other.i).evaluable) {
+        return Tri::kFalse;
+      }
       return Tri::kUnknown;
     }
     if (G.kind == Kind::kRelation || P.kind == Kind::kRelation) return relation(g, p);
@@ -547,6 +557,39 @@ class Comparer {
     return Ratio::kConstant;
   }
 
+  /// "x < 3" or "3 > x": one variable against a constant, with the variable on the left.
+  struct HalfLine {
+    std::string var;
+    char op = '=';  // '=' '<' 'l' (<=) '>' 'g' (>=) 'n' (!=)
+    Ref bound{nullptr, 0};
+  };
+
+  static bool half_line(Ref r, HalfLine& out) {
+    const Node& n = r.node();
+    if (n.kind != Kind::kRelation || n.kids.size() != 2 || n.text.size() != 1) return false;
+    for (int side = 0; side < 2; ++side) {
+      Ref v = r.kid(static_cast<std::size_t>(side)), c = r.kid(static_cast<std::size_t>(1 - side));
+      if (v.node().kind != Kind::kSymbol || !free_symbols(*c.ast, c.i).empty()) continue;
+      char op = n.text[0];
+      if (side == 1) {  // "3 > x" is "x < 3"
+        op = op == '<' ? '>' : op == '>' ? '<' : op == 'l' ? 'g' : op == 'g' ? 'l' : op;
+      }
+      out = HalfLine{v.node().text, op, c};
+      return true;
+    }
+    return false;
+  }
+
+  /// True when r holds an application of a function that is not in the function table
+  /// ("f(x)"): its variables are not comparable by name.
+  static bool has_function_call(Ref r) {
+    const Node& n = r.node();
+    if (n.kind == Kind::kFunc && rapidgrade::detail::find_function(n.text) == nullptr) return true;
+    for (std::size_t k = 0; k < n.kids.size(); ++k)
+      if (has_function_call(r.kid(k))) return true;
+    return false;
+  }
+
   /// Operands and operators of a relation with every '>'/'>=' turned around ("x > 2" is
   /// "2 < x"); false when a chain mixes directions.
   static bool orient(Ref r, std::vector<Ref>& operands, std::string& ops) {
@@ -576,10 +619,32 @@ class Comparer {
       Ref rel = G.kind == Kind::kRelation ? g : p;
       Ref other = G.kind == Kind::kRelation ? p : g;
       const Node& R = rel.node();
-      if (R.text == "=" && is_assignment_lhs(rel.kid(0))) {
-        return G.kind == Kind::kRelation ? tri(rel.kid(1), other) : tri(other, rel.kid(1));
+      if (R.text != "=") return Tri::kUnknown;
+      Ref lhs = rel.kid(0), rhs = rel.kid(1);
+      // "x = 5" against "5", either way round. A response may also state the value of an
+      // expression, "m + n = 4", or end a simplification, "a^6 / a^2 = a^4": against a gold
+      // "4" or "a^4" its right side is its answer. A gold equation such as "a + 3z = 0" or
+      // "x^2 + y^2 = 1" asks for the equation: a bare value does not state it (UNKNOWN).
+      const bool response_states = P.kind == Kind::kRelation &&
+                                   (free_symbols(*rhs.ast, rhs.i).empty() || tri(lhs, rhs) == Tri::kTrue);
+      const bool value_of = is_assignment_lhs(lhs) || response_states;
+      if (!value_of) return Tri::kUnknown;
+      return G.kind == Kind::kRelation ? tri(rhs, other) : tri(other, rhs);
+    }
+    // Relations in different variables state different things ("x = -7" against
+    // "y = x^2 + 4x + 2", "x > 2" against "k < -1").
+    if (!has_function_call(g) && !has_function_call(p) &&
+        free_symbols(*g.ast, g.i) != free_symbols(*p.ast, p.i)) {
+      return Tri::kFalse;
+    }
+    // Two conditions on one variable against a constant ("x \\ge -4" against "x \\le 3",
+    // "a \\ne 2" against "a > 2"): the same set only with the same operator and bound.
+    {
+      HalfLine hg, hp;
+      if (half_line(g, hg) && half_line(p, hp) && hg.var == hp.var) {
+        if (hg.op != hp.op) return Tri::kFalse;
+        return tri(hg.bound, hp.bound);
       }
-      return Tri::kUnknown;
     }
     const bool g_eq = G.text.find_first_not_of('=') == std::string::npos;
     const bool p_eq = P.text.find_first_not_of('=') == std::string::npos;

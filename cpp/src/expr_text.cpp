@@ -79,3 +79,9 @@ std::string normalize_text(std::string_view s) {
 }
 
 }  // namespace rapidgrade::expr::detail
+
+namespace rapidgrade::expr {
+
+bool is_plain_text(std::string_view text) { return detail::looks_like_text(text); }
+
+}  // namespace rapidgrade::expr

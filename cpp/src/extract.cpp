@@ -1,10 +1,14 @@
 #include "rapidgrade/extract.hpp"
 
+#include <algorithm>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "rapidgrade/detail/delimiters.hpp"
 #include "rapidgrade/detail/number.hpp"
 #include "rapidgrade/detail/text.hpp"
+#include "rapidgrade/expr.hpp"
 #include "rapidgrade/scan.hpp"
 
 namespace rapidgrade::extract {
@@ -393,6 +397,511 @@ std::optional<Extraction> find_code_output(std::string_view s, std::size_t from)
 }
 
 // ---------------------------------------------------------------------------------------------
+// choice
+
+bool is_choice_letter(char c) noexcept { return c >= 'A' && c <= 'J'; }
+
+// End of the run of ASCII letters starting at `i`, at most `end`.
+std::size_t letters_end_in(std::string_view s, std::size_t i, std::size_t end) noexcept {
+  while (i < end && is_letter(s[i])) ++i;
+  return i;
+}
+
+// True when one of the words that announce a multiple-choice letter ("answer", "option",
+// "choice", any case) ends at `end`, as a whole word.
+bool choice_word_ends_at(std::string_view s, std::size_t from, std::size_t end) noexcept {
+  for (const std::string_view w : {std::string_view("answer"), std::string_view("option"), std::string_view("choice")}) {
+    if (end < from + w.size()) continue;
+    const std::size_t b = end - w.size();
+    if (istarts_with(s, b, w) && (b == from || !is_letter(s[b - 1]))) return true;
+  }
+  return false;
+}
+
+// A letter A-J that closes the text, announced by "answer"/"option"/"choice" ("Answer B",
+// "correct answer A", "(ANSWER E)", "the correct option is C", "answer D.") or alone on the
+// last line ("C", "(B)"). Decoration around the letter: "(", ")", ":", "**", "is", a period.
+std::optional<Extraction> find_choice(std::string_view s, std::size_t from) {
+  std::size_t e = s.size();
+  while (e > from && (is_space(s[e - 1]) || s[e - 1] == '.' || s[e - 1] == ')' || s[e - 1] == ']' || s[e - 1] == '*')) {
+    --e;
+  }
+  if (e == from || !is_choice_letter(s[e - 1])) return std::nullopt;
+  const std::size_t letter = e - 1;
+  if (letter > from && (is_letter(s[letter - 1]) || is_digit(s[letter - 1]) || s[letter - 1] == '\\')) {
+    return std::nullopt;
+  }
+  std::size_t b = letter;
+  auto skip_decoration = [&] {
+    while (b > from && (is_blank(s[b - 1]) || s[b - 1] == '(' || s[b - 1] == '[' || s[b - 1] == ':' || s[b - 1] == '*')) {
+      --b;
+    }
+  };
+  skip_decoration();
+  if (b >= from + 2 && istarts_with(s, b - 2, "is") && (b - 2 == from || !is_letter(s[b - 3]))) {
+    b -= 2;
+    skip_decoration();
+  }
+  const bool lone = b == from || s[b - 1] == '\n';
+  if (!lone && !choice_word_ends_at(s, from, b)) return std::nullopt;
+  Extraction e_out;
+  e_out.method = Method::kChoice;
+  e_out.start = letter;
+  e_out.end = letter + 1;
+  return e_out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// bare
+
+constexpr std::size_t kMaxBare = 200;      // bytes of a response that may be read whole as math
+constexpr std::size_t kMaxBareText = 40;   // ... and as a short text answer ("Yes", "no solution")
+constexpr std::size_t kMaxBareWords = 4;
+
+std::size_t word_count(std::string_view s) noexcept {
+  std::size_t words = 0;
+  bool in_word = false;
+  for (const char c : s) {
+    const bool space = is_space(c);
+    if (!space && !in_word) ++words;
+    in_word = !space;
+  }
+  return words;
+}
+
+// The whole response (after </think>) is one answer, on one line: math ("pi/2", "-2*pi",
+// "14.0 + -1.0i", "$\frac{1}{\sqrt{n}}$", "1 1/4", "(1, 2)", "$45^\circ$"), or a short text
+// answer without digits ("Yes", "no solution"). Prose with a number ("I think 5") is not bare.
+std::optional<Extraction> find_bare(std::string_view s, std::size_t from) {
+  const Range r = trim(s, Range{from, s.size()});
+  if (r.end == r.start || r.end - r.start > kMaxBare) return std::nullopt;
+  const std::string_view whole = s.substr(r.start, r.end - r.start);
+  if (whole.find('\n') != std::string_view::npos) return std::nullopt;
+  const std::string_view inner = detail::unwrap(whole, detail::Wrappers::kMath, 1);
+  if (inner.empty()) return std::nullopt;
+  // prose around math ("so $k = 2$.", "$a$ or $b$") is not one bare answer
+  if (inner.find('$') != std::string_view::npos || inner.find("\\(") != std::string_view::npos ||
+      inner.find("\\[") != std::string_view::npos) {
+    return std::nullopt;
+  }
+  if (expr::is_plain_text(inner)) {
+    if (inner.size() > kMaxBareText || word_count(inner) > kMaxBareWords) return std::nullopt;
+    for (const char c : inner) {
+      if (is_digit(c) || c == '$') return std::nullopt;
+    }
+  }
+  const Range a = range_of(s, inner);
+  Extraction e;
+  e.method = Method::kBare;
+  e.start = a.start;
+  e.end = a.end;
+  return e;
+}
+
+// ---------------------------------------------------------------------------------------------
+// final_span
+
+// The display environments read as math spans (with or without '*').
+constexpr std::string_view kMathEnvironments[] = {"equation", "align", "gather", "multline", "displaymath",
+                                                  "eqnarray", "math"};
+
+bool is_math_environment(std::string_view name) noexcept {
+  if (!name.empty() && name.back() == '*') name.remove_suffix(1);
+  for (const std::string_view env : kMathEnvironments) {
+    if (env == name) return true;
+  }
+  return false;
+}
+
+// Every math span of s[from, n) in order: scan::find_math_spans's $..$, $$..$$, \(..\), \[..\],
+// and \begin{equation}..\end{equation} and the other kMathEnvironments; a span inside an
+// environment is part of it. O(n).
+std::vector<Box> math_spans(std::string_view s, std::size_t from) {
+  std::vector<Box> envs;
+  for (std::size_t at = find_str(s, from, "\\begin{"); at != kNpos;) {
+    const std::size_t name_start = at + 7;
+    const std::size_t close = find_byte(s, name_start, '}');
+    if (close >= s.size()) break;
+    const std::string_view name = s.substr(name_start, close - name_start);
+    std::size_t next = close + 1;
+    if (is_math_environment(name)) {
+      std::string end_tag = "\\end{";
+      end_tag.append(name);
+      end_tag += '}';
+      const std::size_t end = find_str(s, close + 1, end_tag);
+      if (end == kNpos) break;
+      envs.push_back(Box{at, close + 1, end, end + end_tag.size()});
+      next = end + end_tag.size();
+    }
+    at = find_str(s, next, "\\begin{");
+  }
+  const std::vector<scan::Span> found = scan::find_math_spans(s.substr(from));
+  std::vector<Box> out;
+  out.reserve(found.size() + envs.size());
+  std::size_t e = 0;
+  for (const scan::Span& sp : found) {
+    const Box b{from + sp.outer_start, from + sp.start, from + sp.end, from + sp.outer_end};
+    while (e < envs.size() && envs[e].outer_end <= b.outer_start) out.push_back(envs[e++]);
+    if (e < envs.size() && envs[e].outer_start < b.outer_end) continue;  // inside (or across) an environment
+    out.push_back(b);
+  }
+  while (e < envs.size()) out.push_back(envs[e++]);
+  return out;
+}
+
+// True when s[r) holds a digit or a letter outside command names: "x", "- 1", "\frac{1}{2}";
+// "\therefore", "\quad" and "," hold none.
+bool has_content(std::string_view s, Range r) noexcept {
+  for (std::size_t k = r.start; k < r.end; ++k) {
+    const char c = s[k];
+    if (c == '\\') {
+      ++k;
+      while (k < r.end && is_letter(s[k])) ++k;
+      continue;
+    }
+    if (is_digit(c) || is_letter(c)) return true;
+  }
+  return false;
+}
+
+// The content of a span without what is not part of the answer: \tag{..}, \label{..},
+// \nonumber, \notag, and trailing '.', ',', ';', "\\", \quad, \qquad and whitespace.
+Range span_content(std::string_view s, Range r) noexcept {
+  r = trim(s, r);
+  for (const std::string_view cmd : {std::string_view("\\tag"), std::string_view("\\label")}) {
+    const std::size_t at = find_str(s.substr(0, r.end), r.start, cmd);
+    if (at != kNpos) r.end = at;  // \tag and \label end a line of an equation
+  }
+  bool changed = true;
+  while (changed && r.end > r.start) {
+    changed = false;
+    r = trim(s, r);
+    for (const std::string_view tail : {std::string_view("\\nonumber"), std::string_view("\\notag"),
+                                        std::string_view("\\qquad"), std::string_view("\\quad"),
+                                        std::string_view("\\\\"), std::string_view("."), std::string_view(","),
+                                        std::string_view(";")}) {
+      if (r.end - r.start >= tail.size() && s.compare(r.end - tail.size(), tail.size(), tail) == 0) {
+        r.end -= tail.size();
+        changed = true;
+        break;
+      }
+    }
+  }
+  return r;
+}
+
+// A relation operator at s[k] (outside braces): its length and whether it is an equality
+// ('=', \approx, U+2248); 0 when there is none. '<=', '>=', '!=', "\le", "\leq", "\ge", "\geq",
+// "\neq", "\ne", "\lt", "\gt", "\leqslant", "\geqslant" and U+2264/2265/2260 are inequalities.
+struct RelationAt {
+  std::size_t length = 0;
+  bool equality = false;
+};
+
+RelationAt relation_at(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  const char c = s[k];
+  if (c == '=') {
+    if (k + 1 < end && s[k + 1] == '=') return {2, true};
+    return {1, true};
+  }
+  if (c == '<' || c == '>' || c == '!') {
+    if (k + 1 < end && s[k + 1] == '=') return {2, false};
+    if (c == '!') return {};
+    return {1, false};
+  }
+  if (c == '\\') {
+    const std::size_t e = letters_end_in(s, k + 1, end);
+    const std::string_view name = s.substr(k + 1, e - k - 1);
+    if (name == "approx") return {e - k, true};
+    if (name == "le" || name == "leq" || name == "ge" || name == "geq" || name == "neq" || name == "ne" ||
+        name == "lt" || name == "gt" || name == "leqslant" || name == "geqslant") {
+      return {e - k, false};
+    }
+    return {};
+  }
+  if (c == '\xE2' && k + 2 < end && s[k + 1] == '\x89') {
+    const char d = s[k + 2];
+    if (d == '\x88') return {3, true};                             // U+2248 almost equal
+    if (d == '\xA4' || d == '\xA5' || d == '\xA0') return {3, false};  // U+2264, U+2265, U+2260
+  }
+  return {};
+}
+
+// True when s[r) holds a letter outside command names (a symbol): "x", "f(2)"; not "1 - 2",
+// "\frac{3}{4}".
+bool has_symbol(std::string_view s, Range r) noexcept {
+  for (std::size_t k = r.start; k < r.end; ++k) {
+    if (s[k] == '\\') {
+      ++k;
+      while (k < r.end && is_letter(s[k])) ++k;
+      if (k < r.end && !is_letter(s[k])) --k;
+      continue;
+    }
+    if (is_letter(s[k])) return true;
+  }
+  return false;
+}
+
+// The answer a math span states: "a = b = c" -> "c"; "1 - 2 = - 1" -> "- 1" (an arithmetic
+// left side is a computation); "x = 5", "f(x) = x + 2", "x < - 2", "1 < x < 3" stay whole (the
+// relation is the answer; equivalence knows that "x = 5" matches 5). After the last top-level
+// \Rightarrow, \implies or \therefore only. A span listing several parts (a top-level ',' or ';'
+// that is not a thousands separator, "\text{ or }", \quad) is kept whole. O(length).
+Range span_answer(std::string_view s, Range r) {
+  r = span_content(s, r);
+  struct Op {
+    std::size_t at, length;
+    bool equality;
+  };
+  std::vector<Op> ops;
+  bool parts = false;
+  int depth = 0;
+  for (std::size_t k = r.start; k < r.end; ++k) {
+    const char c = s[k];
+    if (c == '{' || c == '(' || c == '[') {
+      ++depth;
+      continue;
+    }
+    if (c == '}' || c == ')' || c == ']') {
+      if (depth > 0) --depth;
+      continue;
+    }
+    if (c == '\\') {
+      const std::size_t e = letters_end_in(s, k + 1, r.end);
+      if (e == k + 1) {  // a control symbol: "\{" and "\}" are braces, "\," and "\\" are not
+        if (k + 1 < r.end && s[k + 1] == '{') ++depth;
+        if (k + 1 < r.end && s[k + 1] == '}' && depth > 0) --depth;
+        ++k;
+        continue;
+      }
+      const std::string_view name = s.substr(k + 1, e - k - 1);
+      if (depth == 0) {
+        if (name == "Rightarrow" || name == "Longrightarrow" || name == "implies" || name == "therefore") {
+          ops.clear();
+          parts = false;
+          r.start = e;
+        } else if (name == "quad" || name == "qquad") {
+          parts = true;
+        } else if ((name == "text" || name == "mbox" || name == "textrm") && e < r.end && s[e] == '{') {
+          const std::size_t close = find_byte(s.substr(0, std::min(r.end, e + 16)), e, '}');
+          if (close < r.end) {
+            const std::string_view word = detail::trim(s.substr(e + 1, close - e - 1));
+            if (word == "or" || word == "and") parts = true;
+          }
+        } else {
+          const RelationAt rel = relation_at(s, k, r.end);
+          if (rel.length > 0) ops.push_back(Op{k, rel.length, rel.equality});
+        }
+      }
+      k = e - 1;
+      continue;
+    }
+    if (depth != 0) continue;
+    if (c == ',' || c == ';') {
+      const bool thousands = c == ',' && k > r.start && is_digit(s[k - 1]) && k + 3 < r.end + 1 &&
+                             digits_end(s.substr(0, r.end), k + 1) == k + 4;
+      if (!thousands) parts = true;
+      continue;
+    }
+    const RelationAt rel = relation_at(s, k, r.end);
+    if (rel.length > 0) {
+      ops.push_back(Op{k, rel.length, rel.equality});
+      k += rel.length - 1;
+    }
+  }
+  r = trim(s, r);
+  if (parts || ops.empty()) return r;
+  bool all_equalities = true;
+  for (const Op& op : ops) all_equalities = all_equalities && op.equality;
+  if (!all_equalities) return r;
+  const Op& last = ops.back();
+  const Range rhs = trim(s, Range{last.at + last.length, r.end});
+  if (rhs.end == rhs.start) return r;
+  if (ops.size() >= 2) return rhs;
+  const Range lhs = trim(s, Range{r.start, last.at});
+  if (!has_symbol(s, lhs)) return rhs;
+  return r;
+}
+
+// Text after the final math span that may still hold the answer: a digit outside "<...>" tags
+// ("<img_3939>"), references in parentheses ("(see Figure 2)", "(3)") and words ("2nd" counts).
+bool digit_after(std::string_view s, std::size_t from) noexcept {
+  const std::size_t n = s.size();
+  for (std::size_t k = from; k < n; ++k) {
+    const char c = s[k];
+    if (c == '<') {
+      std::size_t m = k + 1;
+      while (m < n && m - k < 80 && s[m] != '>' && s[m] != '\n' && s[m] != ' ') ++m;
+      if (m < n && s[m] == '>') {
+        k = m;
+        continue;
+      }
+    } else if (c == '(') {
+      std::size_t m = k + 1;
+      while (m < n && m - k < 80 && s[m] != ')' && s[m] != '\n') ++m;
+      if (m < n && s[m] == ')') {
+        const std::string_view inside = detail::trim(s.substr(k + 1, m - k - 1));
+        bool reference = !inside.empty();
+        for (const char d : inside) reference = reference && (is_digit(d) || d == '.');
+        for (const std::string_view w : {std::string_view("see"), std::string_view("cf"), std::string_view("fig"),
+                                         std::string_view("table"), std::string_view("eq"), std::string_view("step")}) {
+          reference = reference || istarts_with(inside, 0, w);
+        }
+        if (reference) {
+          k = m;
+          continue;
+        }
+      }
+    } else if (is_digit(c)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The gap between two parts of one answer: only ',', ';', "and", "or", blanks
+// ("$(-6,6)$ and $(2,6)$", "$x=-1$ or $x=2$", "$90^{\circ}$, $60^{\circ}$").
+bool joins_parts(std::string_view s, std::size_t from, std::size_t to) noexcept {
+  if (to - from > 16) return false;
+  std::size_t k = from;
+  bool connector = false;
+  while (k < to) {
+    const char c = s[k];
+    if (is_space(c)) {
+      ++k;
+    } else if (c == ',' || c == ';') {
+      connector = true;
+      ++k;
+    } else if (is_letter(c)) {
+      const std::size_t e = letters_end_in(s, k, to);
+      const std::string_view w = s.substr(k, e - k);
+      if (w != "and" && w != "or") return false;
+      connector = true;
+      k = e;
+    } else {
+      return false;
+    }
+  }
+  return connector;
+}
+
+// True when s[from, to) ends a sentence: '.', '!' or '?' before whitespace or the end, or a
+// line break.
+bool sentence_break(std::string_view s, std::size_t from, std::size_t to) noexcept {
+  for (std::size_t k = from; k < to; ++k) {
+    const char c = s[k];
+    if (c == '\n') return true;
+    if ((c == '.' || c == '!' || c == '?') && (k + 1 == to || is_space(s[k + 1]))) return true;
+  }
+  return false;
+}
+
+std::optional<Extraction> find_last_number(std::string_view s, std::size_t from);
+
+// A variable name alone: letters (one command such as \alpha, or up to two letters) with an
+// optional subscript "_1" / "_{12}": "m", "x _ 1", "\alpha".
+bool is_lone_symbol(std::string_view s, Range r) noexcept {
+  std::size_t k = r.start;
+  if (k < r.end && s[k] == '\\') ++k;
+  const std::size_t e = letters_end_in(s, k, r.end);
+  if (e == k || (s[r.start] != '\\' && e - k > 2)) return false;
+  k = e;
+  while (k < r.end && is_blank(s[k])) ++k;
+  if (k < r.end && s[k] == '_') {
+    ++k;
+    while (k < r.end && (is_blank(s[k]) || is_digit(s[k]) || is_letter(s[k]) || s[k] == '{' || s[k] == '}')) ++k;
+  }
+  return k == r.end;
+}
+
+// The left side of the relation that s[r) states ("x = 5" -> "x", "a + 2 \\ge 0" -> "a + 2"),
+// trimmed: the text before its first top-level relation operator (relation_at); an empty range
+// when it holds none (a value).
+Range relation_lhs(std::string_view s, Range r) noexcept {
+  int depth = 0;
+  for (std::size_t k = r.start; k < r.end; ++k) {
+    const char c = s[k];
+    if (c == '{' || c == '(' || c == '[') {
+      ++depth;
+    } else if ((c == '}' || c == ')' || c == ']') && depth > 0) {
+      --depth;
+    } else if (depth == 0 && relation_at(s, k, r.end).length > 0) {
+      return trim(s, Range{r.start, k});
+    } else if (c == '\\') {
+      k = std::max(k, letters_end_in(s, k + 1, r.end) - 1);
+      if (k + 1 < r.end && !is_letter(s[k + 1]) && s[k] == '\\') ++k;  // a control symbol
+    }
+  }
+  return Range{r.start, r.start};
+}
+
+// The last math span(s) of the final statement, when no number follows them in prose: each
+// read by span_answer; several spans joined by "and"/"or"/"," are one answer with several
+// parts. The other spans of the final sentence and the last number become `others`.
+std::optional<Extraction> find_final_span(std::string_view s, std::size_t from, bool with_others) {
+  const std::vector<Box> spans = math_spans(s, from);
+  std::size_t last = spans.size();
+  while (last > 0 && !has_content(s, Range{spans[last - 1].start, spans[last - 1].end})) --last;
+  if (last == 0) return std::nullopt;
+  // "... gives $m = 2$ after solving for $m$": a span that only names a variable of an earlier
+  // span of its sentence is not the answer
+  if (last >= 2) {
+    std::size_t prev = last - 1;
+    while (prev > 0 && !has_content(s, Range{spans[prev - 1].start, spans[prev - 1].end})) --prev;
+    if (prev > 0) {
+      const Range name = span_content(s, Range{spans[last - 1].start, spans[last - 1].end});
+      const Range before = span_content(s, Range{spans[prev - 1].start, spans[prev - 1].end});
+      if (is_lone_symbol(s, name) && !sentence_break(s, spans[prev - 1].outer_end, spans[last - 1].outer_start) &&
+          starts_with(s.substr(0, before.end), before.start, s.substr(name.start, name.end - name.start))) {
+        last = prev;
+      }
+    }
+  }
+  const Box& final_box = spans[last - 1];
+  if (digit_after(s, final_box.outer_end)) return std::nullopt;
+  std::size_t first = last - 1;
+  const Range final_answer = span_answer(s, Range{final_box.start, final_box.end});
+  const Range final_lhs = relation_lhs(s, final_answer);
+  while (first > 0 && has_content(s, Range{spans[first - 1].start, spans[first - 1].end}) &&
+         joins_parts(s, spans[first - 1].outer_end, spans[first].outer_start)) {
+    // parts of one answer have one shape: values ("$(-6,6)$ and $(2,6)$"), or relations of one
+    // left side ("$x=-1$ or $x=2$"); "$3x = 12$ and $x = 4$" states two things, the last counts
+    const Range part = span_answer(s, Range{spans[first - 1].start, spans[first - 1].end});
+    const Range lhs = relation_lhs(s, part);
+    if ((lhs.end == lhs.start) != (final_lhs.end == final_lhs.start)) break;
+    if (lhs.end != lhs.start && s.substr(lhs.start, lhs.end - lhs.start) !=
+                                    s.substr(final_lhs.start, final_lhs.end - final_lhs.start)) {
+      break;
+    }
+    --first;
+  }
+  Extraction e;
+  e.method = Method::kFinalSpan;
+  if (first + 1 == last) {
+    const Range a = span_answer(s, Range{final_box.start, final_box.end});
+    e.start = a.start;
+    e.end = a.end;
+  } else {
+    for (std::size_t k = first; k < last; ++k) e.parts.push_back(span_answer(s, Range{spans[k].start, spans[k].end}));
+    e.start = e.parts.front().start;
+    e.end = e.parts.back().end;
+  }
+  if (e.end <= e.start) return std::nullopt;
+  if (with_others) {
+    // the other spans of the final sentence, back to the last sentence break
+    for (std::size_t k = first; k > 0; --k) {
+      const Box& b = spans[k - 1];
+      if (sentence_break(s, b.outer_end, spans[k].outer_start)) break;
+      if (has_content(s, Range{b.start, b.end})) e.others.push_back(span_answer(s, Range{b.start, b.end}));
+    }
+    if (const auto num = find_last_number(s, from)) {
+      if (num->start < e.start || num->end > e.end) e.others.push_back(Range{num->start, num->end});
+    }
+  }
+  return e;
+}
+
+// ---------------------------------------------------------------------------------------------
 // last_number
 
 bool sign_context(char c) noexcept {
@@ -400,18 +909,52 @@ bool sign_context(char c) noexcept {
          c == ';' || c == '$';
 }
 
-// Start of the number at i including a '-' or U+2212 sign right before it, when that sign
-// follows the region start, whitespace or one of ( [ { = , : ; $ (so "3-5" is 3 and 5, while
-// "x = -5" is -5).
+// Commands after which a '-' is a sign: operators and relations ("\times - 2", "\le -3").
+bool operator_command(std::string_view name) noexcept {
+  for (const std::string_view op : {"times", "cdot", "div", "pm", "mp", "le", "leq", "ge", "geq", "neq", "ne",
+                                    "approx", "to", "quad", "qquad", "Rightarrow", "implies", "therefore",
+                                    "because", "left", "lt", "gt"}) {
+    if (op == name) return true;
+  }
+  return false;
+}
+
+// True when a '-' at p, written apart from its number ("= - 2", "is - 5"), is a sign: what
+// precedes it (blanks skipped) is the region start, a line break, one of ( [ { = , : ; $, a
+// word of two or more letters, or an operator command. "3 - 5", "x - 5", "\pi - 5" stay
+// subtractions.
+bool spaced_sign(std::string_view s, std::size_t from, std::size_t p) noexcept {
+  std::size_t q = p;
+  while (q > from && is_blank(s[q - 1])) --q;
+  if (q == from) return true;
+  const char c = s[q - 1];
+  if (c == '\n' || c == '\r' || c == '(' || c == '[' || c == '{' || c == '=' || c == ',' || c == ':' || c == ';' ||
+      c == '$') {
+    return true;
+  }
+  if (!is_letter(c)) return false;
+  std::size_t w = q;
+  while (w > from && is_letter(s[w - 1])) --w;
+  if (w > from && s[w - 1] == '\\') return operator_command(s.substr(w, q - w));
+  return q - w >= 2;
+}
+
+// Start of the number at i including a '-' or U+2212 sign before it: right before it when that
+// sign follows the region start, whitespace or one of ( [ { = , : ; $ (so "3-5" is 3 and 5,
+// while "x = -5" is -5), or apart from it by blanks when spaced_sign says so ("= - 2" is -2).
 std::size_t with_sign(std::string_view s, std::size_t from, std::size_t i) noexcept {
+  std::size_t q = i;
+  while (q > from && is_blank(s[q - 1])) --q;
+  const bool apart = q != i;
   std::size_t p = i;
-  if (i >= from + 1 && s[i - 1] == '-') {
-    p = i - 1;
-  } else if (i >= from + 3 && s.compare(i - 3, 3, kUnicodeMinus) == 0) {
-    p = i - 3;
+  if (q >= from + 1 && s[q - 1] == '-') {
+    p = q - 1;
+  } else if (q >= from + 3 && s.compare(q - 3, 3, kUnicodeMinus) == 0) {
+    p = q - 3;
   } else {
     return i;
   }
+  if (apart) return spaced_sign(s, from, p) ? p : i;
   if (p == from || sign_context(s[p - 1])) return p;
   return i;
 }
@@ -449,9 +992,11 @@ std::size_t number_end(std::string_view s, std::size_t i) noexcept {
   return k;
 }
 
-// "{3}{4}" or "{-3}{4}" right after \frac: the end of the arguments, or kNpos.
+// "{3}{4}" or "{-3}{4}" right after \frac, or two single digits "12" (\dfrac12 is 1/2): the
+// end of the arguments, or kNpos.
 std::size_t numeric_frac_end(std::string_view s, std::size_t j) noexcept {
   const std::size_t n = s.size();
+  if (j + 1 < n && is_digit(s[j]) && is_digit(s[j + 1])) return j + 2;
   if (j >= n || s[j] != '{') return kNpos;
   std::size_t k = j + 1;
   if (k < n && s[k] == '-') ++k;
@@ -527,14 +1072,18 @@ const char* method_name(Method method) noexcept {
     case Method::kAnswerIs: return "answer_is";
     case Method::kTagged: return "tagged";
     case Method::kCodeOutput: return "code_output";
+    case Method::kChoice: return "choice";
+    case Method::kBare: return "bare";
+    case Method::kFinalSpan: return "final_span";
     case Method::kLastNumber: return "last_number";
   }
   return "?";
 }
 
 bool parse_strategy(std::string_view name, Method& out) noexcept {
-  static constexpr Method kStrategies[] = {Method::kAuto, Method::kBoxed, Method::kAnswerIs, Method::kTagged,
-                                           Method::kCodeOutput, Method::kLastNumber};
+  static constexpr Method kStrategies[] = {Method::kAuto,       Method::kBoxed,  Method::kAnswerIs,
+                                           Method::kTagged,     Method::kCodeOutput, Method::kChoice,
+                                           Method::kBare,       Method::kFinalSpan, Method::kLastNumber};
   for (Method m : kStrategies) {
     if (name == method_name(m)) {
       out = m;
@@ -558,6 +1107,9 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
     case Method::kAnswerIs: return find_answer_is(text, from);
     case Method::kTagged: return find_tagged(text, from);
     case Method::kCodeOutput: return find_code_output(text, from);
+    case Method::kChoice: return find_choice(text, from);
+    case Method::kBare: return find_bare(text, from);
+    case Method::kFinalSpan: return find_final_span(text, from, false);
     case Method::kLastNumber: return find_last_number(text, from);
     case Method::kAuto: break;
   }
@@ -565,7 +1117,21 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
   if (auto e = find_answer_is(text, from)) return e;
   if (auto e = find_tagged(text, from)) return e;
   if (auto e = find_code_output(text, from)) return e;
-  return find_last_number(text, from);
+  if (auto e = find_choice(text, from)) return e;
+  if (auto e = find_bare(text, from)) return e;
+  if (auto e = find_final_span(text, from, true)) return e;
+  auto e = find_last_number(text, from);
+  if (e) {
+    // the other reading: the last math span of the text, though a number follows it
+    const std::vector<Box> spans = math_spans(text, from);
+    for (std::size_t k = spans.size(); k > 0; --k) {
+      const Box& b = spans[k - 1];
+      if (!has_content(text, Range{b.start, b.end})) continue;
+      if (b.end <= e->start || b.start >= e->end) e->others.push_back(span_answer(text, Range{b.start, b.end}));
+      break;
+    }
+  }
+  return e;
 }
 
 std::string answer_text(std::string_view text, const Extraction& e) {

@@ -37,6 +37,8 @@ const char* reason_text(Reason reason) noexcept {
     case Reason::kEmptyAnswer: return "the extracted answer is empty";
     case Reason::kEmptyGold: return "the gold answer is empty";
     case Reason::kUndecided: return "undecided by the fast path";
+    case Reason::kOtherReadingMatches:
+      return "undecided: the unmarked answer differs, but another reading of the final statement matches";
   }
   return "";
 }
@@ -90,6 +92,37 @@ FastVerdict grade(std::string_view gold, std::string_view response, const Option
   return grade(prepared, response, options);
 }
 
+namespace {
+
+struct Comparison {
+  equiv::Tri tri;
+  Reason reason;
+};
+
+// The gold against one normalized reading of the response (both non-empty).
+Comparison compare(Answer& gold, Answer& pred, const Options& options) {
+  const std::string& g = gold.text();
+  const std::string& p = pred.text();
+  if (g == p) return {equiv::Tri::kTrue, Reason::kSameAfterNormalization};
+  if (const char letter = choice_letter(g)) {
+    const char answer = choice_letter(p);
+    if (answer != 0) {
+      return answer == letter ? Comparison{equiv::Tri::kTrue, Reason::kChoiceMatches}
+                              : Comparison{equiv::Tri::kFalse, Reason::kChoiceDiffers};
+    }
+  }
+  // Tree against tree: the gold's was parsed once for all its responses.
+  const expr::Ast* gold_tree = gold.tree();
+  const expr::Ast* pred_tree = gold_tree != nullptr ? pred.tree() : nullptr;
+  const equiv::Tri t = gold_tree != nullptr && pred_tree != nullptr ? equiv::equivalent(*gold_tree, *pred_tree, options.equiv)
+                                                                    : equiv::Tri::kUnknown;
+  return {t, t == equiv::Tri::kTrue    ? Reason::kEquivalent
+             : t == equiv::Tri::kFalse ? Reason::kNotEquivalent
+                                       : Reason::kUndecided};
+}
+
+}  // namespace
+
 FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& options) {
   FastVerdict v;
   v.gold_raw = gold.raw;
@@ -121,27 +154,23 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     v.reason = Reason::kEmptyAnswer;
     return v;
   }
-  if (g == p) {
-    v.tri = equiv::Tri::kTrue;
-    v.reason = Reason::kSameAfterNormalization;
-    return v;
-  }
-  if (const char letter = choice_letter(g)) {
-    const char answer = choice_letter(p);
-    if (answer != 0) {
-      v.tri = answer == letter ? equiv::Tri::kTrue : equiv::Tri::kFalse;
-      v.reason = answer == letter ? Reason::kChoiceMatches : Reason::kChoiceDiffers;
-      return v;
+  const Comparison c = compare(gold.answer, pred, options);
+  v.tri = c.tri;
+  v.reason = c.reason;
+  if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method)) {
+    // A guessed reading that does not match is certain only when no other reading matches (an
+    // other reading that cannot be compared, such as an intermediate equation, does not count).
+    for (const extract::Range& r : found->others) {
+      const std::string_view other = std::string_view(response).substr(r.start, r.end - r.start);
+      Answer alternative(normalize::normalize(unwrap_answer(other), answer_normalization()));
+      if (alternative.text().empty()) continue;
+      if (compare(gold.answer, alternative, options).tri == equiv::Tri::kTrue) {
+        v.tri = equiv::Tri::kUnknown;
+        v.reason = Reason::kOtherReadingMatches;
+        break;
+      }
     }
   }
-  // Tree against tree: the gold's was parsed once for all its responses.
-  const expr::Ast* gold_tree = gold.answer.tree();
-  const expr::Ast* pred_tree = gold_tree != nullptr ? pred.tree() : nullptr;
-  v.tri = gold_tree != nullptr && pred_tree != nullptr ? equiv::equivalent(*gold_tree, *pred_tree, options.equiv)
-                                                       : equiv::Tri::kUnknown;
-  v.reason = v.tri == equiv::Tri::kTrue    ? Reason::kEquivalent
-             : v.tri == equiv::Tri::kFalse ? Reason::kNotEquivalent
-                                          : Reason::kUndecided;
   return v;
 }
 

@@ -21,11 +21,33 @@ hit wins (``strategy="auto"``):
    GSM8K-style line ``#### X`` whose X is a plain number (digits, ``, . - + / $``, spaces).
 4. ``code_output``: the content of the last fenced block tagged ``output`` or ``text`` that
    comes after a fenced code block (program-of-thought answers).
-5. ``last_number``: the last number: integers, decimals (``.5`` too), thousands separators
-   (``1,234,567``: groups of exactly three digits after one to three), exponents
-   (``1.5e-3``), integer fractions ``3/4``, and ``\frac{a}{b}`` with integer a, b. A ``-`` or
-   ``−`` (U+2212) right before the number is its sign when it follows the start, whitespace or
-   one of ``( [ { = , : ; $``: ``x = -5`` gives ``-5`` but ``pages 3-5`` gives ``5``.
+5. ``choice``: a multiple-choice letter A-J that closes the text, announced by "answer",
+   "option" or "choice" (``Answer B``, ``correct answer A``, ``(ANSWER E)``, ``the correct
+   option is C``), or alone on the last line (``C``, ``(B)``).
+6. ``bare``: the whole response, on one line, is itself an answer: math (``pi/2``, ``-2*pi``,
+   ``14.0 + -1.0i``, ``$\frac{1}{\sqrt{n}}$``, ``1 1/4``, ``(1, 2)``, ``$45^\circ$``) or a short
+   text answer without digits (``Yes``, ``no solution``: at most four words).
+7. ``final_span``: the last math span (``$...$``, ``$$...$$``, ``\(...\)``, ``\[...\]``,
+   ``equation``/``align``/... environments) holding a symbol or a digit, provided no number
+   follows it in the prose (``<img_1>`` tags and references such as ``(see Figure 2)`` or
+   ``(3)`` do not count). Its answer: after the last ``\Rightarrow``/``\implies``; a chain
+   ``a = b = c`` gives its last member, ``1 - 2 = - 1`` (an arithmetic left side) its right side;
+   a relation that is the answer stays whole (``x < - 2``, ``x \neq 4``, ``f(x)=x+22``,
+   ``x = 5``); ``\tag{..}`` and trailing punctuation are dropped. Spans joined only by "and",
+   "or" or commas (``$(-6,6)$ and $(2,6)$``, ``$x=-1$ or $x=2$``) are one answer of several
+   parts, joined with ``", "`` like ``boxed_multi``.
+8. ``last_number``: the last number, the last resort: integers, decimals (``.5`` too),
+   thousands separators (``1,234,567``: groups of exactly three digits after one to three),
+   exponents (``1.5e-3``), integer fractions ``3/4``, and ``\frac{a}{b}`` with integer a, b
+   (``\dfrac12`` is 1/2). A ``-`` or ``−`` (U+2212) right before the number is its sign when it
+   follows the start, whitespace or one of ``( [ { = , : ; $``: ``x = -5`` gives ``-5`` but
+   ``pages 3-5`` gives ``5``; a sign written apart (``= - 2``, ``is - 5``, ``\times - 3``) counts
+   after one of those, a word or an operator, not after a number, a variable or ``)``
+   (``3 - 5`` gives ``5``).
+
+``final_span`` and ``last_number`` guess where an unmarked answer is; grading treats a mismatch
+found through them as certain only when the other readings of the final statement (the other
+spans of the final sentence, the last number, the last span) do not match either.
 
 When the response contains ``</think>``, only the text after the last one is searched.
 
@@ -45,10 +67,22 @@ from rapidgrade import _core
 
 __all__ = ["STRATEGIES", "Extraction", "Strategy", "extract_answer", "extract_fields", "extract_many"]
 
-Strategy = Literal["auto", "boxed", "answer_is", "tagged", "code_output", "last_number"]
+Strategy = Literal[
+    "auto", "boxed", "answer_is", "tagged", "code_output", "choice", "bare", "final_span", "last_number"
+]
 
 #: The strategies accepted by :func:`extract_answer`, in cascade order after ``"auto"``.
-STRATEGIES: tuple[str, ...] = ("auto", "boxed", "answer_is", "tagged", "code_output", "last_number")
+STRATEGIES: tuple[str, ...] = (
+    "auto",
+    "boxed",
+    "answer_is",
+    "tagged",
+    "code_output",
+    "choice",
+    "bare",
+    "final_span",
+    "last_number",
+)
 
 
 class Extraction(NamedTuple):
@@ -56,7 +90,8 @@ class Extraction(NamedTuple):
 
     ``text`` is the answer as written (``str`` or ``bytes``, like the input), ``start``/``end``
     its span in the input, ``method`` the rule that found it: ``"boxed"``, ``"boxed_multi"``,
-    ``"answer_is"``, ``"tagged"``, ``"code_output"`` or ``"last_number"``.
+    ``"answer_is"``, ``"tagged"``, ``"code_output"``, ``"choice"``, ``"bare"``, ``"final_span"``
+    or ``"last_number"``.
     """
 
     text: Union[str, bytes]  # noqa: UP007 (NamedTuple field annotations are evaluated on 3.10)
@@ -76,8 +111,12 @@ def extract_answer(text: str | bytes, *, strategy: Strategy = "auto") -> Extract
     '42'
     >>> extract_answer("<think>maybe 7</think> it is 12, not 13").text
     '13'
-    >>> extract_answer("no digits here") is None
+    >>> extract_answer("I am not sure how to solve this one") is None
     True
+    >>> extract_answer(r"Hence $a - b = 5 / ( - 2 ) = - 2.5$.")
+    Extraction(text='- 2.5', start=29, end=34, method='final_span')
+    >>> extract_answer("Hence the required number = 12x = 24.\nAnswer B").text
+    'B'
     >>> extract_answer("x = -5 and pages 3-5", strategy="last_number").text
     '5'
 

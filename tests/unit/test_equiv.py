@@ -199,7 +199,21 @@ def test_structures(gold: str, pred: str, expected: Tri) -> None:
         ("1 < x < 2", "2 > x > 1", T),
         ("1 < x < 2", r"1 < x \le 2", F),
         ("1 < x < 2", "1 < x < 3", F),
-        ("x = 2", "x < 2", U),
+        # different relation types, directions or variables are different answers
+        ("x = 2", "x < 2", F),
+        ("m > 4", r"m \le 1", F),
+        (r"x \ge - 4", r"x \leq 3", F),
+        (r"a \neq 2", "a > 2", F),
+        (r"x \neq 2", r"x \neq 2", T),
+        ("x > 2", "k < -1", F),
+        ("x = - 7", "y = x ^ 2 + 4 x + 2", F),
+        # a response may state the value of an expression; a gold equation is not a value
+        ("4", "m + n = 4", T),
+        ("4", "m + n = 5", F),
+        ("- a ^ { 4 }", r"- a ^ { 6 } \div a ^ { 2 } = - a ^ { 4 }", T),
+        ("a + 3z = 0", "0", U),
+        ("x^2 + y^2 = 1", "1", U),
+        ("1", "x^2 + y^2 = x", U),
     ],
 )
 def test_relations(gold: str, pred: str, expected: Tri) -> None:
@@ -213,7 +227,9 @@ def test_relations(gold: str, pred: str, expected: Tri) -> None:
         (r"\text{Yes}", "YES", T),
         (r"\text{ odd }", "odd", T),
         ("odd", "even", F),
-        ("east", "5", U),
+        ("east", "5", F),  # words alone against a number
+        ("I do not know", "12", F),
+        (r"\int_0^1 x dx", r"\frac{1}{2}", U),
     ],
 )
 def test_text(gold: str, pred: str, expected: Tri) -> None:

@@ -305,7 +305,9 @@ def test_errors() -> None:
 
 
 def test_strategies_listed() -> None:
-    assert STRATEGIES == ("auto", "boxed", "answer_is", "tagged", "code_output", "last_number")
+    assert STRATEGIES == (
+        "auto", "boxed", "answer_is", "tagged", "code_output", "choice", "bare", "final_span", "last_number"
+    )
 
 
 def test_extract_many_matches_single() -> None:

@@ -47,7 +47,7 @@ def test_verdict_fields() -> None:
     assert isinstance(v, Verdict)
     assert (v.correct, v.decided_by, v.gold, v.extracted, v.method) == (True, "fast", r"\frac{1}{2}", "0.5", "boxed")
     assert v.reason == "equivalent"
-    none = grade("3", "I do not know.")
+    none = grade("3", "I do not know how to solve this problem.")
     assert (none.correct, none.decided_by, none.extracted, none.method) == (False, "fast", None, None)
     assert none.reason == "no answer found in the response"
 

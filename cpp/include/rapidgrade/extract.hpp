@@ -23,15 +23,23 @@ enum class Method : std::uint8_t {
   kAnswerIs,     // "the answer is X", "Final Answer: X", "**Answer:** X", "answer: X"
   kTagged,       // <answer>X</answer>, or GSM8K-style "#### X"
   kCodeOutput,   // the last ```output / ```text block that follows a code block
-  kLastNumber,   // the last number in the text
+  kChoice,       // a multiple-choice letter closing the text: "Answer B", "(ANSWER E)", a lone "C"
+  kBare,         // the whole response is one answer: "pi/2", "$45^\circ$", "(1, 2)", "Yes"
+  kFinalSpan,    // the last math span(s) of the final statement, chains cut to their last member
+  kLastNumber,   // the last number in the text (the last resort); keep it the last enumerator
 };
 
 /// Name exposed to Python: "auto", "boxed", "boxed_multi", "answer_is", "tagged", "code_output",
-/// "last_number".
+/// "choice", "bare", "final_span", "last_number".
 const char* method_name(Method method) noexcept;
 
 /// Parses a strategy name (any method name except "boxed_multi"). Returns false when unknown.
 bool parse_strategy(std::string_view name, Method& out) noexcept;
+
+/// True for the methods that guess where an unmarked answer is (kFinalSpan, kLastNumber): a
+/// mismatch found through them is only certain when the other readings (Extraction::others)
+/// do not match either.
+constexpr bool is_weak(Method m) noexcept { return m == Method::kFinalSpan || m == Method::kLastNumber; }
 
 /// A part [start, end) of the input.
 struct Range {
@@ -43,11 +51,16 @@ struct Range {
 /// `parts` is empty. For kBoxedMulti, `parts` holds each box's content in order, the answer is
 /// their texts joined with ", ", and [start, end) runs from the first part's start to the last
 /// part's end.
+/// For a weak method (is_weak), `others` holds the other plausible readings of the final
+/// statement when the cascade found the answer: the last number when a math span won, the last
+/// math span when the last number won, and the other math spans of the final sentence. Empty
+/// for the other methods and for a single strategy.
 struct Extraction {
   Method method = Method::kAuto;
   std::size_t start = 0;
   std::size_t end = 0;
   std::vector<Range> parts;
+  std::vector<Range> others;
 };
 
 /// Byte offset where the searched region begins: just after the last "</think>", or 0.
@@ -55,9 +68,10 @@ struct Extraction {
 std::size_t search_start(std::string_view text) noexcept;
 
 /// Finds the answer in `text` with one strategy, or with the cascade boxed -> answer_is ->
-/// tagged -> code_output -> last_number for kAuto (first hit wins). Only the text after the
-/// last "</think>" is searched when that tag is present. Returns nullopt when nothing is found.
-/// Complexity: O(n) time per strategy; the cascade runs at most five linear scans.
+/// tagged -> code_output -> choice -> bare -> final_span -> last_number for kAuto (first hit
+/// wins). Only the text after the last "</think>" is searched when that tag is present.
+/// Returns nullopt when nothing is found.
+/// Complexity: O(n) time per strategy; the cascade runs at most eight linear scans.
 /// Never throws for any input.
 std::optional<Extraction> extract_answer(std::string_view text, Method strategy = Method::kAuto);
 

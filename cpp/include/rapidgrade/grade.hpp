@@ -38,6 +38,8 @@ enum class Reason : std::uint8_t {
   kEmptyAnswer,
   kEmptyGold,
   kUndecided,
+  kOtherReadingMatches,  // a guessed (weak) reading differs, another reading matches: UNKNOWN
+                         // (keep it the last enumerator: the bindings count up to it)
 };
 
 /// The one-line message of a reason, e.g. "same answer after normalization".
