@@ -479,9 +479,10 @@ std::optional<Extraction> find_bare(std::string_view s, std::size_t from) {
   if (whole.find('\n') != std::string_view::npos) return std::nullopt;
   const std::string_view inner = detail::unwrap(whole, detail::Wrappers::kMath, 1);
   if (inner.empty()) return std::nullopt;
-  // prose around math ("so $k = 2$.", "$a$ or $b$") is not one bare answer
+  // prose around math ("so $k = 2$.", "$a$ or $b$") is not one bare answer, nor is a display
+  // environment (final_span reads it)
   if (inner.find('$') != std::string_view::npos || inner.find("\\(") != std::string_view::npos ||
-      inner.find("\\[") != std::string_view::npos) {
+      inner.find("\\[") != std::string_view::npos || inner.find("\\begin{") != std::string_view::npos) {
     return std::nullopt;
   }
   if (expr::is_plain_text(inner)) {

@@ -61,10 +61,12 @@ std::string rewrite_commands(std::string_view s, bool& percent) {
           i = j;
         } else if (const auto* w = rapidgrade::detail::find_text_wrapper(name);
                    w != nullptr && w->content != rapidgrade::detail::WrapperContent::kOperator) {
-          // "\text{cm}", "\mathbf{5}": the wrapper goes, its content stays (latex_vocab.hpp)
+          // "\text{cm}", "\mathbf{5}": the wrapper goes, its content stays (latex_vocab.hpp);
+          // right after a number its content is a word apart ("6\,\text{m}" is "6 m", a unit)
           std::size_t k = j;
           while (k < n && is_space(s[k])) ++k;
           if (k < n && s[k] == '{') {
+            if (!out.empty() && is_digit(out.back())) out += ' ';
             drop_close.push_back(true);
             i = k + 1;
           } else {
@@ -203,6 +205,9 @@ void strip_units(std::string& s, bool& percent) {
     if (w == q || (w > 0 && v[w - 1] == '\\')) break;
     const std::string_view word = v.substr(w, q - w);
     if (!is_unit(word)) break;
+    // a one-letter unit must be marked (apart from its number, or in \text / \mathrm): "6m"
+    // is six times m, "6 m" and "6\,\text{m}" are six metres
+    if (word.size() == 1 && w > 0 && is_digit(v[w - 1])) break;
     saw_percent = saw_percent || word == "percent";
     cut = w;
     e = w;

@@ -296,20 +296,36 @@ def _to_sympy(text: str, mv_parsed: Any) -> tuple[Basic | None, str]:
 
 
 def _plain_symbols(expr: Any) -> Any:
-    """*expr* with every symbol replaced by an assumption-free one of the same name."""
+    """*expr* with every symbol replaced by an assumption-free one of the same name.
+
+    The replacement does not evaluate: rebuilt with new symbols, ``Eq(x, {1, 2})`` would become
+    ``false``, and two such truth values would compare equal."""
     from sympy import Basic, Symbol
+    from sympy.core.parameters import evaluate
 
     if not isinstance(expr, Basic):
         return expr
     mapping = {s: Symbol(s.name) for s in expr.free_symbols if isinstance(s, Symbol)}
-    return expr.xreplace(mapping) if mapping else expr
+    if not mapping:
+        return expr
+    with evaluate(False):
+        return expr.xreplace(mapping)
 
 
 def _sympy_equal(a: Any, b: Any) -> tuple[bool, str]:
     """Whether SymPy can show ``a == b``: structurally, or ``a - b`` reducing to 0."""
     from sympy import Expr, expand, simplify, trigsimp
 
+    from sympy.logic.boolalg import Boolean
+
     errors = _sympy_errors()
+    if isinstance(a, Boolean) or isinstance(b, Boolean):
+        # relations and truth values: compared as written, never after evaluation (doit() turns
+        # Eq(x, {1, 2}) and Eq(n, {3, 4}) both into false, which would compare equal)
+        try:
+            return _relations_equal(a, b)
+        except errors as err:
+            return False, f"sympy: comparison failed ({_message(err)})"
     try:
         a = a.doit()
         b = b.doit()
@@ -334,3 +350,53 @@ def _sympy_equal(a: Any, b: Any) -> tuple[bool, str]:
             failures.append(f"{name}: {_message(err)}")
     detail = f" ({'; '.join(failures)})" if failures else ""
     return False, f"sympy: a - b does not reduce to 0{detail}"
+
+
+def _relations_equal(a: Any, b: Any) -> tuple[bool, str]:
+    """Whether two relations (or truth values, or logical combinations) state the same thing.
+
+    Two relations are equal when they are the same relation over the same variables: the same
+    operator (after ``canonical`` ordering) and sides that SymPy shows equal, or sides whose
+    differences ``lhs - rhs`` are proportional (by a positive factor for inequalities); or both
+    are equations in the same one variable with the same solution set. A truth value equals only
+    the same truth value written as such; evaluated truth values are never compared.
+    """
+    from sympy import Expr, FiniteSet, S, simplify, solveset
+    from sympy.core.relational import Equality, Relational
+    from sympy.logic.boolalg import BooleanAtom
+
+    if isinstance(a, BooleanAtom) or isinstance(b, BooleanAtom):
+        if isinstance(a, BooleanAtom) and isinstance(b, BooleanAtom) and a == b:
+            return True, "sympy: the same truth value"
+        return False, "sympy: a truth value is compared only with the same truth value"
+    if not (isinstance(a, Relational) and isinstance(b, Relational)):
+        if a == b:
+            return True, "sympy: structurally equal"
+        return False, f"sympy: {type(a).__name__} differs from {type(b).__name__}"
+    a, b = a.canonical, b.canonical
+    if a.rel_op != b.rel_op:
+        return False, f"sympy: different relations ({a.rel_op} and {b.rel_op})"
+    if a.free_symbols != b.free_symbols:
+        return False, "sympy: relations in different variables"
+    if a.lhs == b.lhs and a.rhs == b.rhs:
+        return True, "sympy: the same relation"
+    sides = (a.lhs, a.rhs, b.lhs, b.rhs)
+    if not all(isinstance(side, Expr) for side in sides):
+        if isinstance(a.rhs, FiniteSet) and isinstance(b.rhs, FiniteSet) and a.lhs == b.lhs:
+            return (True, "sympy: the same solution set") if a.rhs == b.rhs else (False, "sympy: different sets")
+        return False, "sympy: relations between non-numbers differ"
+    da, db = a.lhs - a.rhs, b.lhs - b.rhs
+    if simplify(da - db) == 0:
+        return True, "sympy: lhs - rhs of both reduce to the same expression"
+    if db != 0:
+        ratio = simplify(da / db)
+        if ratio.is_number and ratio != 0 and (isinstance(a, Equality) or ratio.is_positive):
+            return True, "sympy: proportional relations"
+    variables = a.free_symbols
+    if isinstance(a, Equality) and len(variables) == 1:
+        (x,) = variables
+        sa, sb = solveset(da, x, S.Complexes), solveset(db, x, S.Complexes)
+        if isinstance(sa, FiniteSet) and isinstance(sb, FiniteSet) and sa == sb:
+            return True, "sympy: the same solution set"
+    return False, "sympy: the relations differ"
+
