@@ -22,6 +22,9 @@ import rapidgrade
 
 #: ``tests/data``: recorded cases and verdicts.
 DATA_DIR = Path(__file__).resolve().parent / "data"
+#: The project's shared corpora of real model responses (``../shared/corpora`` beside the
+#: repository, as on every development and CI machine; see the README there).
+SHARED_CORPORA = Path(__file__).resolve().parent.parent.parent / "shared" / "corpora"
 #: The packaged demo corpus (the copy of the rapidgrade under test, installed or from the tree).
 DEMO_CORPUS = Path(rapidgrade.__file__).resolve().parent / "data" / "qwen25_math_cot_800.jsonl"
 
@@ -46,3 +49,13 @@ def load_demo_corpus() -> list[dict[str, Any]]:
 def load_data(name: str) -> list[dict[str, Any]]:
     """The rows of ``tests/data/<name>``, e.g. ``load_data("math_verify_0.9.0_cases.jsonl")``."""
     return read_jsonl(DATA_DIR / name)
+
+
+def load_shared(name: str) -> list[dict[str, Any]]:
+    """The rows of ``../shared/corpora/<name>``, e.g. ``load_shared("unmarked_dev.jsonl")``.
+    Raises FileNotFoundError naming the expected place when the shared corpora are absent."""
+    path = SHARED_CORPORA / name
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: the shared corpora are expected beside the repository (../shared)")
+    return read_jsonl(path)
+
