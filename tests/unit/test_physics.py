@@ -2,7 +2,9 @@ r"""The physics task: every example of issue 13, the ambiguous choices, and unit
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -268,3 +270,32 @@ def test_bad_inputs_are_error_verdicts() -> None:
     out = grade_physics_many(["1", None], ["1 m", "2"])
     assert out[0].correct and out[1].decided_by == "error"
     assert math.isclose(grade_physics(50.7, "51 atm", unit="atm").value or 0, 51)
+
+
+def test_score_cli(tmp_path: Path) -> None:
+    from rapidgrade.__main__ import main
+
+    rows = [
+        {"id": 1, "gold": "50.7", "unit": "atm", "response": "so p = 51 atm"},
+        {"id": 2, "gold": "50.7 \\mathrm{atm}", "response": "$\\boxed{5.14 \\times 10^{6}\\ \\mathrm{Pa}}$"},
+        {"id": 3, "gold": "$F = ma$", "response": "The answer is $F = ma$"},
+        {"id": 4, "gold": 9.8, "unit": "m/s^2", "response": "g = 9.8 N"},
+        {"id": 5, "gold": "7", "response": "7"},
+    ]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["score", "--task", "physics", str(src), "--out", str(out), "--quiet"]) == 0
+    records = [json.loads(line) for line in (out / "evaluated.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["correct"] for r in records] == [True, True, True, False, True]
+    assert [r["category"] for r in records] == [
+        "physical_quantity",
+        "physical_quantity",
+        "equation",
+        "physical_quantity",
+        "number",
+    ]
+    assert records[3]["reason"] == "quantity: unit mismatch: N vs m/s^2"
+    metrics = json.loads((out / "metrics.json").read_text(encoding="utf-8"))
+    assert metrics["by_category"]["physical_quantity"] == {"total": 3, "correct": 2, "accuracy": 2 / 3}
+    assert "Accuracy by category" in (out / "report.html").read_text(encoding="utf-8")

@@ -54,24 +54,34 @@ go to the math grader's symbolic equivalence; text is compared normalized.
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
+import hashlib
+import html
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from rapidgrade import _core
+from rapidgrade._io import InputRow, UsageError
 from rapidgrade.config import GradeConfig
+from rapidgrade.report import bar_chart, cards_html, fmt_number, table_html
+from rapidgrade.tasks._base import error_record, positive_float, positive_int
 from rapidgrade.units import UnitInfo, convert, unit_info
 from rapidgrade.verdict import GradeResults, Verdict
 
 __all__ = [
     "CATEGORIES",
-    # "TASK",
+    "TASK",
     "Category",
     "PhysicsConfig",
-    # "PhysicsTask",
+    "PhysicsMetrics",
+    "PhysicsRun",
+    "PhysicsTask",
+    "PhysicsTaskConfig",
     "PhysicsVerdict",
     "grade_physics",
     "grade_physics_many",
@@ -386,7 +396,7 @@ def grade_physics_many(
                 method,
                 f"quantity: {why}",
                 "quantity",
-                g_category,
+                "physical_quantity" if gold_side[7] is not None else "number",
                 value,
                 response_side[8],
             )
@@ -525,3 +535,255 @@ def to_grade_results(verdicts: Sequence[PhysicsVerdict]) -> GradeResults:
         reason=[v.reason for v in verdicts],
         normalized=[None if v.value is None else f"{v.value:.12g}" for v in verdicts],
     )
+
+
+# -- the scoring task -------------------------------------------------------------------------
+
+#: The result fields of a graded row, in the order they are written.
+RESULT_KEYS = ("category", "value", "unit", "correct", "extracted", "decided_by", "path", "reason", "method")
+
+
+@dataclass(frozen=True, slots=True)
+class PhysicsTaskConfig:
+    """Options of the physics task: which fields hold what, how to run, how to grade."""
+
+    gold_key: str = "gold"
+    unit_key: str = "unit"
+    response_key: str = "response"
+    threads: int | None = None
+    grading: PhysicsConfig = dataclasses.field(default_factory=PhysicsConfig)
+
+
+@dataclass(frozen=True, slots=True)
+class PhysicsMetrics:
+    """Counts of a physics job: overall, per gold category and per deciding path."""
+
+    rows: int
+    graded: int
+    correct: int
+    input_errors: int
+    by_category: dict[str, dict[str, int]]
+    by_path: dict[str, int]
+    elapsed_s: float
+
+    @property
+    def accuracy(self) -> float:
+        """Correct over graded rows (0 when none was graded)."""
+        return self.correct / self.graded if self.graded else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The metrics as JSON-ready values (``metrics.json``)."""
+        per_category = {
+            name: {**counts, "accuracy": counts["correct"] / counts["total"] if counts["total"] else 0.0}
+            for name, counts in self.by_category.items()
+        }
+        return {
+            "rows": self.rows,
+            "graded": self.graded,
+            "correct": self.correct,
+            "accuracy": self.accuracy,
+            "input_errors": self.input_errors,
+            "by_category": per_category,
+            "by_path": dict(self.by_path),
+            "elapsed_s": self.elapsed_s,
+        }
+
+
+class PhysicsRun:
+    """One physics scoring job: grades chunks of rows and counts them."""
+
+    __slots__ = ("by_category", "by_path", "config", "correct", "graded", "input_errors", "rows")
+
+    def __init__(self, config: PhysicsTaskConfig) -> None:
+        self.config = config
+        self.rows = self.graded = self.correct = self.input_errors = 0
+        self.by_category: dict[str, dict[str, int]] = {}
+        self.by_path: dict[str, int] = {}
+
+    def _row_inputs(self, row: InputRow) -> tuple[Any, Any, Any] | str:
+        if row.error is not None or row.data is None:
+            return row.error or f"line {row.line}: unreadable row"
+        data, c = row.data, self.config
+        for key in (c.gold_key, c.response_key):
+            if key not in data:
+                return f"line {row.line}: missing key {key!r}"
+        return data[c.gold_key], data[c.response_key], data.get(c.unit_key)
+
+    def grade(self, rows: Sequence[InputRow]) -> list[dict[str, Any]]:
+        inputs = [self._row_inputs(row) for row in rows]
+        usable = [i for i, x in enumerate(inputs) if not isinstance(x, str)]
+        triples = [inputs[i] for i in usable]
+        verdicts = grade_physics_many(
+            [t[0] for t in triples],
+            [t[1] for t in triples],
+            units=[t[2] if isinstance(t[2], str) or t[2] is None else str(t[2]) for t in triples],
+            config=self.config.grading,
+            threads=self.config.threads,
+        )
+        by_row = dict(zip(usable, verdicts))
+        records: list[dict[str, Any]] = []
+        for i, row in enumerate(rows):
+            self.rows += 1
+            verdict = by_row.get(i)
+            if verdict is None:
+                self.input_errors += 1
+                reason = inputs[i]
+                result = dict.fromkeys(RESULT_KEYS)
+                result.update(correct=False, decided_by="error", path="error", reason=reason)
+                records.append(error_record(row, result))
+                continue
+            out = dict(row.data or {})
+            for key in RESULT_KEYS:
+                if key in out:
+                    out[f"input_{key}"] = out.pop(key)
+            out.update(
+                category=verdict.category,
+                value=verdict.value,
+                unit=verdict.unit,
+                correct=verdict.correct,
+                extracted=verdict.extracted,
+                decided_by=verdict.decided_by,
+                path=verdict.path,
+                reason=verdict.reason,
+                method=verdict.method,
+            )
+            records.append(out)
+            if verdict.path == "error":
+                self.input_errors += 1
+                continue
+            self.graded += 1
+            self.correct += verdict.correct
+            counts = self.by_category.setdefault(verdict.category, {"total": 0, "correct": 0})
+            counts["total"] += 1
+            counts["correct"] += verdict.correct
+            self.by_path[verdict.path] = self.by_path.get(verdict.path, 0) + 1
+        return records
+
+    def state(self) -> dict[str, Any]:
+        return {
+            "rows": self.rows,
+            "graded": self.graded,
+            "correct": self.correct,
+            "input_errors": self.input_errors,
+            "by_category": self.by_category,
+            "by_path": self.by_path,
+        }
+
+    def restore(self, state: Mapping[str, Any]) -> None:
+        self.rows, self.graded = int(state["rows"]), int(state["graded"])
+        self.correct, self.input_errors = int(state["correct"]), int(state["input_errors"])
+        self.by_category = {k: dict(v) for k, v in state["by_category"].items()}
+        self.by_path = dict(state["by_path"])
+
+    def finish(self, elapsed_s: float) -> PhysicsMetrics:
+        return PhysicsMetrics(
+            self.rows, self.graded, self.correct, self.input_errors, self.by_category, self.by_path, elapsed_s
+        )
+
+    def progress_note(self, elapsed_s: float) -> str:
+        return f"{self.rows / elapsed_s:,.0f} rows/s" if elapsed_s > 0 else "-"
+
+    def report_html(self, metrics: PhysicsMetrics) -> str:
+        m = metrics
+        body = cards_html(
+            [
+                ("rows", f"{m.rows:,}"),
+                ("graded", f"{m.graded:,}"),
+                ("correct", f"{m.correct:,}"),
+                ("accuracy", f"{100 * m.accuracy:.2f}%"),
+                ("input errors", f"{m.input_errors:,}"),
+                ("rows/s", fmt_number(m.rows / m.elapsed_s if m.elapsed_s > 0 else 0.0)),
+            ]
+        )
+        body.append("<h2>Accuracy by category</h2>")
+        items = [
+            (f"{html.escape(name)} (n={c['total']})", c["correct"] / c["total"] if c["total"] else 0.0, "#3b6fb6")
+            for name, c in sorted(m.by_category.items())
+        ]
+        body.append(bar_chart("accuracy by gold category", items, max_value=1.0, percent=True))
+        body.append("<h2>Deciding path</h2>")
+        rows = [[name, count] for name, count in sorted(m.by_path.items())]
+        body.append(table_html(("path", "rows"), rows))
+        return "\n".join(body)
+
+
+class PhysicsTask:
+    """The ``physics`` task: rows with ``gold``, optional ``unit`` and ``response``."""
+
+    name = "physics"
+    help = "physical quantities with units (gold, optional unit, response)"
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        group = parser.add_argument_group("physics task")
+        group.add_argument("--physics-unit-key", default="unit", help="field holding the gold's unit (default: unit)")
+        group.add_argument(
+            "--physics-rel-tol", type=positive_float, default=None, help="relative tolerance (default: 0.01)"
+        )
+        group.add_argument("--physics-no-sig-figs", action="store_true", help="no significant-figure matching")
+        group.add_argument(
+            "--physics-unit-required", action="store_true", help="a bare number against a gold with a unit is wrong"
+        )
+        group.add_argument("--physics-threads", type=positive_int, default=None, help="threads (default: all cores)")
+
+    def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
+        options: dict[str, Any] = {
+            "unit_key": args.physics_unit_key,
+            "threads": args.physics_threads,
+            "sig_figs": not args.physics_no_sig_figs,
+            "unit_required": args.physics_unit_required,
+        }
+        if args.physics_rel_tol is not None:
+            options["rel_tol"] = args.physics_rel_tol
+        return options
+
+    def configure(
+        self,
+        *,
+        gold_key: str = "gold",
+        unit_key: str = "unit",
+        response_key: str = "response",
+        threads: int | None = None,
+        rel_tol: float = 1e-2,
+        sig_figs: bool = True,
+        unit_required: bool = False,
+    ) -> PhysicsTaskConfig:
+        """The task's config; a bad value is a :class:`~rapidgrade._io.UsageError`."""
+        try:
+            grading = PhysicsConfig(rel_tol=rel_tol, sig_figs=sig_figs, unit_required=unit_required)
+        except (TypeError, ValueError) as exc:
+            raise UsageError(str(exc)) from None
+        return PhysicsTaskConfig(gold_key, unit_key, response_key, threads, grading)
+
+    def input_fields(self, config: PhysicsTaskConfig) -> tuple[str, ...]:
+        return (config.gold_key, config.unit_key, config.response_key)
+
+    def fingerprint(self, config: PhysicsTaskConfig) -> str:
+        key = (config.gold_key, config.unit_key, config.response_key, config.grading)
+        return hashlib.sha256(repr(key).encode()).hexdigest()
+
+    def demo(self, config: PhysicsTaskConfig) -> tuple[list[Path], PhysicsTaskConfig] | None:
+        return None
+
+    def start(self, config: PhysicsTaskConfig) -> PhysicsRun:
+        return PhysicsRun(config)
+
+    def summary(self, metrics: PhysicsMetrics) -> list[tuple[str, str]]:
+        m = metrics
+        rows = [
+            ("rows", f"{m.rows:,}"),
+            ("graded", f"{m.graded:,}"),
+            ("correct", f"{m.correct:,}"),
+            ("accuracy", f"{100 * m.accuracy:.2f}%"),
+        ]
+        for name, c in sorted(m.by_category.items()):
+            share = 100 * c["correct"] / c["total"] if c["total"] else 0.0
+            rows.append((f"accuracy ({name})", f"{share:.2f}% of {c['total']:,}"))
+        rows.append(("input errors", f"{m.input_errors:,}"))
+        return rows
+
+    def exit_code(self, metrics: PhysicsMetrics) -> int:
+        return 1 if metrics.input_errors else 0
+
+
+#: The registered physics task.
+TASK = PhysicsTask()
