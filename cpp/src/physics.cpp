@@ -237,6 +237,35 @@ std::size_t read_exponent(std::string_view s, std::size_t i, int limit, int& out
   return k;
 }
 
+std::size_t superscript_at(std::string_view s, std::size_t i, int& digit);
+
+// A Unicode superscript integer at s[i] ("⁻¹⁹", "²"), at most `limit` in magnitude: its end,
+// i when there is none, kNpos when malformed.
+std::size_t read_superscript_integer(std::string_view s, std::size_t i, int limit, int& out) {
+  int digit = 0;
+  std::size_t k = i;
+  bool neg = false;
+  int value = 0;
+  bool any = false;
+  while (k < s.size()) {
+    const std::size_t len = superscript_at(s, k, digit);
+    if (len == 0) break;
+    if (digit < 0) {
+      if (any || neg) return kNpos;
+      neg = true;
+    } else {
+      value = value * 10 + digit;
+      any = true;
+      if (value > limit) return kNpos;
+    }
+    k += len;
+  }
+  if (k == i) return i;
+  if (!any) return kNpos;
+  out = neg ? -value : value;
+  return k;
+}
+
 // "\times 10^{k}" and its spellings after a mantissa at s[i]; returns the end and the exponent.
 std::size_t read_times_ten(std::string_view s, std::size_t i, int& exponent) {
   std::size_t k = i;
@@ -253,6 +282,9 @@ std::size_t read_times_ten(std::string_view s, std::size_t i, int& exponent) {
   while (k < s.size() && is_space(s[k])) ++k;
   if (!starts_with(s, k, "10")) return kNpos;
   k += 2;
+  if (const std::size_t sup = read_superscript_integer(s, k, kMaxExponent, exponent); sup != k && sup != kNpos) {
+    return sup;  // "× 10⁸"
+  }
   while (k < s.size() && is_space(s[k])) ++k;
   if (starts_with(s, k, "^")) {
     ++k;
@@ -424,28 +456,7 @@ std::size_t read_unit_power(std::string_view s, std::size_t i, int& power) {
   power = 1;
   if (i < s.size() && s[i] == '^') return read_exponent(s, i + 1, kMaxUnitPower, power);
   if (starts_with(s, i, "**")) return read_exponent(s, i + 2, kMaxUnitPower, power);
-  int digit = 0;
-  std::size_t k = i;
-  bool neg = false;
-  int value = 0;
-  bool any = false;
-  while (k < s.size()) {
-    const std::size_t len = superscript_at(s, k, digit);
-    if (len == 0) break;
-    if (digit < 0) {
-      if (any || neg) return kNpos;
-      neg = true;
-    } else {
-      value = value * 10 + digit;
-      any = true;
-      if (value > kMaxUnitPower) return kNpos;
-    }
-    k += len;
-  }
-  if (k == i) return i;
-  if (!any) return kNpos;
-  power = neg ? -value : value;
-  return k;
+  return read_superscript_integer(s, i, kMaxUnitPower, power);
 }
 
 struct UnitParser {
