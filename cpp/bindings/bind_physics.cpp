@@ -26,22 +26,32 @@ py::tuple physics_normalize(const py::handle& s) {
   return normalized_tuple(physics::normalize_answer(text.utf8));
 }
 
-py::list physics_normalize_many(const py::handle& strings, const py::object& threads) {
+// (list of (category, value), indices of the rows whose value is clean math for SymPy). The
+// category strs are created once per batch and shared by every row.
+py::tuple physics_normalize_many(const py::handle& strings, const py::object& threads) {
   const unsigned n_threads = resolve_threads(threads, "physics_normalize_many");
   const std::vector<Text> texts = texts_of(strings, "physics_normalize_many", "strings");
   const std::size_t n = texts.size();
+  std::vector<py::object> names;
+  for (int c = 0; c <= static_cast<int>(Category::kText); ++c) {
+    names.push_back(py::str(physics::category_name(static_cast<Category>(c))));
+  }
   std::vector<Normalized> results(n);
   py::list out(n);
+  py::list needs;
   run_pipelined(
       n, n_threads,
       [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) results[i] = physics::normalize_answer(texts[i].utf8);
       },
       [&](std::size_t i) {
-        set_item(out, i, normalized_tuple(results[i]));
+        const Normalized& r = results[i];
+        py::object value = r.category == Category::kNumber ? py::object(py::float_(r.number)) : py::object(to_str(r.value));
+        set_item(out, i, py::make_tuple(names[static_cast<std::size_t>(r.category)], std::move(value)));
+        if (r.needs_sympy) needs.append(py::int_(i));
         results[i] = Normalized{};
       });
-  return out;
+  return py::make_tuple(out, needs);
 }
 
 py::object unit_tuple(const physics::Unit& u) {
@@ -109,7 +119,7 @@ void bind_physics(py::module_& m) {
   m.def("physics_normalize", &physics_normalize, py::arg("s"),
         "The physics normalize_answer flow: (category, value, needs_sympy).");
   m.def("physics_normalize_many", &physics_normalize_many, py::arg("strings"), py::kw_only(),
-        py::arg("threads") = py::none(), "physics_normalize over a sequence with the GIL released.");
+        py::arg("threads") = py::none(), "physics_normalize over a sequence with the GIL released: ([(category, value)], [indices needing SymPy]).");
   m.def("physics_parse_unit", &physics_parse_unit, py::arg("s"), py::kw_only(), py::arg("greedy") = false,
         "A unit text read by the unit grammar: (pint expression, shown, affine), or None.");
   m.def("physics_read_many", &physics_read_many, py::arg("golds"), py::arg("responses"), py::kw_only(),

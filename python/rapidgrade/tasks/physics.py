@@ -181,13 +181,11 @@ def normalize_answers_many(
     >>> normalize_answers_many(["500/11", "9.8 m/s^2", r"$\mathrm{dm}^3$", "$x^2$"])
     [('number', 45.45454545454545), ('text', '9.8 m/s^2'), ('formula', 'dm^3'), ('formula', 'x^2')]
     """
-    raw = _core.physics_normalize_many(answers, threads=threads)
-    out: list[tuple[str, float | str]] = [(c, v) for c, v, _ in raw]
-    if sympy:
-        todo = [i for i, (_, _, needs) in enumerate(raw) if needs]
-        converted = _convert_all([str(raw[i][1]) for i in todo], timeout, workers)
-        for i in todo:
-            category, value, _ = raw[i]
+    out, needs = _core.physics_normalize_many(answers, threads=threads)
+    if sympy and needs:
+        converted = _convert_all([str(out[i][1]) for i in needs], timeout, workers)
+        for i in needs:
+            category, value = out[i]
             out[i] = (category, converted.get(str(value), value))
     return out
 
