@@ -111,3 +111,17 @@ def absa_score(
 
 # mvcompat
 def mv_boxed_winner(text: str | bytes) -> tuple[str, bool, str | bytes | None, int, int]: ...
+
+# physics (normalize_answer flow and unit reading; wrapped by rapidgrade.tasks.physics)
+PHYSICS_UNIT_SYMBOLS: tuple[tuple[str, str, bool], ...]
+PHYSICS_UNIT_PREFIXES: tuple[tuple[str, str], ...]
+_PhysicsSide = tuple[bool, str | None, str | None, str, bool, float, int, str | None, str | None, bool]
+
+def physics_normalize(s: str | bytes) -> tuple[str, float | str, bool]: ...
+def physics_normalize_many(
+    strings: Sequence[str | bytes], *, threads: int | None = None
+) -> tuple[list[tuple[str, float | str]], list[int]]: ...
+def physics_parse_unit(s: str | bytes, *, greedy: bool = False) -> tuple[str, str, bool] | None: ...
+def physics_read_many(
+    golds: Sequence[str], responses: Sequence[str], *, threads: int | None = None
+) -> list[tuple[_PhysicsSide, _PhysicsSide]]: ...

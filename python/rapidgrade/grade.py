@@ -58,6 +58,7 @@ def grade_many(
     threads: int | None = None,
     workers: int | None = None,
     progress: bool = False,
+    task: str = "math",
 ) -> GradeResults:
     r"""Grade ``responses[i]`` against ``golds[i]`` for every i; results in input order.
 
@@ -75,6 +76,10 @@ def grade_many(
     *abs_tol* and *float_rounding* that is given overrides its field. ``timeout=None`` (or
     ``math.inf``) means no limit. *threads*, *workers* and *progress* say how to run, not what
     to decide, and are not part of the config.
+
+    ``task="physics"`` grades physical quantities with their units instead
+    (:func:`rapidgrade.tasks.physics.grade_physics_many`: *rel_tol* defaults to 1e-2 there, and
+    each verdict's reason names the path that decided).
 
     >>> r = grade_many(["\\frac{1}{2}", "3"], ["so \\boxed{0.5}", "The answer is 4."])
     >>> r.correct.tolist(), r[0].decided_by, r[1].reason
@@ -98,6 +103,8 @@ def grade_many(
     )
     check_threads("grade_many", threads)
     check_workers("grade_many", workers)
+    if task != "math":
+        return _task_many(task, golds, responses, cfg, rel_tol, threads)
     if isinstance(golds, (str, bytes)) or isinstance(responses, (str, bytes)):
         raise TypeError("grade_many: golds and responses must be sequences of str (use grade() for one pair)")
     for name, value in (("golds", golds), ("responses", responses)):
@@ -252,6 +259,7 @@ def grade(
     rel_tol: float | Unset = UNSET,
     abs_tol: float | Unset = UNSET,
     float_rounding: int | Unset | None = UNSET,
+    task: str = "math",
 ) -> Verdict:
     r"""Grade one response against one gold answer; see :func:`grade_many` for the options.
 
@@ -271,7 +279,21 @@ def grade(
         abs_tol=abs_tol,
         float_rounding=float_rounding,
     )
+    if task != "math":
+        return _task_many(task, [gold], [response], cfg, rel_tol, 1)[0]
     return grade_many([gold], [response], config=cfg, threads=1)[0]
+
+
+def _task_many(
+    task: str, golds: Any, responses: Any, cfg: GradeConfig, rel_tol: float | Unset, threads: int | None
+) -> GradeResults:
+    """grade_many for a task other than math (only ``"physics"`` grades pairs this way)."""
+    if task != "physics":
+        raise ValueError(f"grade_many: unknown task {task!r} (expected 'math' or 'physics')")
+    from rapidgrade.tasks.physics import PhysicsConfig, grade_physics_many, to_grade_results
+
+    physics = PhysicsConfig(grade=cfg) if isinstance(rel_tol, Unset) else PhysicsConfig(rel_tol=rel_tol, grade=cfg)
+    return to_grade_results(grade_physics_many(golds, responses, config=physics, threads=threads))
 
 
 def _progress_bar(total: int, enabled: bool, description: str) -> Any:

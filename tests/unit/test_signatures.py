@@ -150,7 +150,7 @@ _WRAPPERS: dict[str, tuple[str, set[str], set[str]]] = {
     "grade_fast_many": (
         "rapidgrade.grade.grade_many",
         set(),
-        {"config", "workers", "progress", "timeout", "fallback"},
+        {"config", "workers", "progress", "timeout", "fallback", "task"},
     ),
 }
 _NO_WRAPPER = {
@@ -162,6 +162,12 @@ _NO_WRAPPER = {
     "absa_normalize_polarity",
     "absa_normalize_ref_for_eval",
     "absa_score",
+    # wrapped by the physics task (rapidgrade.tasks.physics), which adds the SymPy conversion
+    # and pint to the core's string work
+    "physics_normalize",
+    "physics_normalize_many",
+    "physics_parse_unit",
+    "physics_read_many",
     # internal to the math-verify compatible fast path
     "mv_boxed_winner",
     # the core's vocabulary tables, read by _sympy.py and checked by tests/unit/test_vocab.py

@@ -145,6 +145,7 @@ BUILTIN_TASKS: Mapping[str, str] = MappingProxyType(
     {
         "math": "rapidgrade.tasks.math:TASK",
         "absa": "rapidgrade.tasks.absa:TASK",
+        "physics": "rapidgrade.tasks.physics:TASK",
     }
 )
 

@@ -1,0 +1,904 @@
+#include "rapidgrade/physics.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <optional>
+#include <vector>
+
+#include "rapidgrade/detail/delimiters.hpp"
+#include "rapidgrade/detail/latex_vocab.hpp"
+#include "rapidgrade/detail/number.hpp"
+#include "rapidgrade/detail/text.hpp"
+#include "rapidgrade/detail/units.hpp"
+#include "rapidgrade/extract.hpp"
+
+namespace rapidgrade::physics {
+
+using detail::is_digit;
+using detail::is_letter;
+using detail::is_space;
+using detail::kNpos;
+using detail::starts_with;
+
+namespace {
+
+/// Largest power or exponent a number may carry ("10^{400}" is not read as a number).
+constexpr int kMaxExponent = 400;
+/// Largest unit power ("m^{13}" is not a unit).
+constexpr int kMaxUnitPower = 12;
+/// Deepest nesting of parentheses in a unit.
+constexpr std::size_t kMaxUnitDepth = 8;
+/// Most bytes after a last-number answer searched for its unit.
+constexpr std::size_t kUnitLookahead = 200;
+/// Most bytes before a last-number answer searched for the start of its quantity.
+constexpr std::size_t kLookBehind = 120;
+
+// Unicode spaces (UTF-8) that the quantity path reads as ' ': NBSP, the U+2000 block, narrow
+// NBSP, medium mathematical space, ideographic space.
+std::size_t unicode_space_length(std::string_view s, std::size_t i) noexcept {
+  if (starts_with(s, i, "\xC2\xA0")) return 2;
+  if (i + 2 < s.size() && s[i] == '\xE2' && s[i + 1] == '\x80') {
+    const auto c = static_cast<unsigned char>(s[i + 2]);
+    if (c <= 0x8A || c == 0xAF) return 3;  // U+2000..U+200A, U+202F (c >= 0x80 in UTF-8)
+  }
+  if (starts_with(s, i, "\xE2\x81\x9F") || starts_with(s, i, "\xE3\x80\x80")) return 3;
+  return 0;
+}
+
+std::string unicode_spaces_to_ascii(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t k = unicode_space_length(s, i);
+    if (k != 0) {
+      out += ' ';
+      i += k;
+    } else {
+      out += s[i++];
+    }
+  }
+  return out;
+}
+
+// Whitespace runs to one space, trimmed.
+std::string collapse_spaces(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  bool pending = false;
+  for (char c : s) {
+    if (is_space(c)) {
+      pending = !out.empty();
+    } else {
+      if (pending) out += ' ';
+      pending = false;
+      out += c;
+    }
+  }
+  return out;
+}
+
+// Matching '}' of every '{' (escaped braces "\{" "\}" are not braces), one O(n) pass with an
+// explicit stack; kNpos for an unclosed brace.
+std::vector<std::size_t> brace_matches(std::string_view s) {
+  std::vector<std::size_t> match(s.size(), kNpos);
+  std::vector<std::size_t> open;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\') {
+      ++i;
+    } else if (s[i] == '{') {
+      open.push_back(i);
+    } else if (s[i] == '}' && !open.empty()) {
+      match[open.back()] = i;
+      open.pop_back();
+    }
+  }
+  return match;
+}
+
+// A command at s[i] ('\\') whose brace group is unwrapped: \boxed, \fbox and the kText/kMath
+// wrappers of latex_vocab. Returns the offset of its '{' (after optional spaces), or kNpos.
+std::size_t wrapper_brace(std::string_view s, std::size_t i) {
+  const std::size_t name_end = detail::letters_end(s, i + 1);
+  if (name_end == i + 1) return kNpos;
+  const std::string_view name = s.substr(i + 1, name_end - i - 1);
+  bool wrapper = name == "boxed" || name == "fbox";
+  if (!wrapper) {
+    const detail::TextWrapper* w = detail::find_text_wrapper(name);
+    wrapper = w != nullptr && w->content != detail::WrapperContent::kOperator;
+  }
+  if (!wrapper) return kNpos;
+  std::size_t k = name_end;
+  while (k < s.size() && is_space(s[k])) ++k;
+  return k < s.size() && s[k] == '{' ? k : kNpos;
+}
+
+bool is_gate(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size() && is_space(s[i])) ++i;
+  for (std::string_view p : {"$", "\\[", "\\(", "\\boxed{", "\\frac{", "\\text{", "\\mathrm{"})
+    if (starts_with(s, i, p)) return true;
+  return false;
+}
+
+// "from $B$ to $A$" -> "from B to A": math delimiters removed, the rest kept, trimmed.
+std::string strip_inline_math(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    if (s[i] == '$') {
+      ++i;
+    } else if (s[i] == '\\' && i + 1 < s.size() &&
+               (s[i + 1] == '(' || s[i + 1] == ')' || s[i + 1] == '[' || s[i + 1] == ']')) {
+      i += 2;
+    } else if (s[i] == '\\' && i + 1 < s.size()) {
+      out += s[i];
+      out += s[i + 1];
+      i += 2;
+    } else {
+      out += s[i++];
+    }
+  }
+  return std::string(detail::trim(out));
+}
+
+// ---- numbers ---------------------------------------------------------------------------------
+
+double to_double(const std::string& digits) {
+  double v = 0.0;
+  const auto r = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (r.ec != std::errc()) return std::nan("");
+  return v;
+}
+
+// A sign at s[i]: '+', '-' or U+2212. Returns its length (0: none); neg set for a minus.
+std::size_t sign_length(std::string_view s, std::size_t i, bool& neg) {
+  neg = false;
+  if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+    neg = s[i] == '-';
+    return 1;
+  }
+  if (starts_with(s, i, "\xE2\x88\x92")) {
+    neg = true;
+    return 3;
+  }
+  return 0;
+}
+
+struct Mantissa {
+  bool ok = false;
+  std::size_t end = 0;
+  double value = 0.0;  // signed
+  int sig_figs = 0;
+};
+
+// [sign] digits [with comma groups] [. digits] | [sign] . digits, at s[i]. e.g. "-1,234.50".
+Mantissa read_mantissa(std::string_view s, std::size_t i, bool allow_groups) {
+  Mantissa m;
+  bool neg = false;
+  std::size_t k = i + sign_length(s, i, neg);
+  const std::size_t int_start = k;
+  std::size_t int_end = detail::digits_end(s, k);
+  if (allow_groups) int_end = detail::thousands_end(s, int_start, int_end, detail::GroupSeparators::kComma);
+  std::string digits = detail::group_digits(s, int_start, int_end);
+  k = int_end;
+  std::string frac;
+  if (k + 1 < s.size() && s[k] == '.' && is_digit(s[k + 1])) {
+    const std::size_t f_end = detail::digits_end(s, k + 1);
+    frac.assign(s.substr(k + 1, f_end - k - 1));
+    k = f_end;
+  }
+  if (digits.empty() && frac.empty()) return m;
+  if (digits.size() + frac.size() > 400) return m;  // bounded: not a number we read
+  // significant figures: leading zeros never count; trailing zeros of an integer do not either
+  std::string all = digits + frac;
+  std::size_t first = all.find_first_not_of('0');
+  if (first == std::string::npos) {
+    m.sig_figs = frac.empty() ? 1 : static_cast<int>(frac.size());
+  } else if (!frac.empty()) {
+    m.sig_figs = static_cast<int>(all.size() - first);
+  } else {
+    std::size_t last = all.find_last_not_of('0');
+    m.sig_figs = static_cast<int>(last - first + 1);
+  }
+  const double v = to_double((digits.empty() ? std::string("0") : digits) + (frac.empty() ? "" : "." + frac));
+  if (std::isnan(v)) return m;
+  m.ok = true;
+  m.end = k;
+  m.value = neg ? -v : v;
+  return m;
+}
+
+// An integer exponent at s[i]: "4", "-4", "{4}", "{ -4 }". Returns the end, or kNpos.
+std::size_t read_exponent(std::string_view s, std::size_t i, int limit, int& out) {
+  std::size_t k = i;
+  const bool braced = k < s.size() && s[k] == '{';
+  if (braced) {
+    ++k;
+    while (k < s.size() && is_space(s[k])) ++k;
+  }
+  bool neg = false;
+  k += sign_length(s, k, neg);
+  if (braced) {
+    while (k < s.size() && is_space(s[k])) ++k;
+  }
+  const std::size_t d_end = detail::digits_end(s, k);
+  if (d_end == k || d_end - k > 4) return kNpos;
+  int v = 0;
+  for (std::size_t q = k; q < d_end; ++q) v = v * 10 + (s[q] - '0');
+  if (v > limit) return kNpos;
+  k = d_end;
+  if (braced) {
+    while (k < s.size() && is_space(s[k])) ++k;
+    if (k >= s.size() || s[k] != '}') return kNpos;
+    ++k;
+  }
+  out = neg ? -v : v;
+  return k;
+}
+
+std::size_t superscript_at(std::string_view s, std::size_t i, int& digit);
+
+// A Unicode superscript integer at s[i] ("⁻¹⁹", "²"), at most `limit` in magnitude: its end,
+// i when there is none, kNpos when malformed.
+std::size_t read_superscript_integer(std::string_view s, std::size_t i, int limit, int& out) {
+  int digit = 0;
+  std::size_t k = i;
+  bool neg = false;
+  int value = 0;
+  bool any = false;
+  while (k < s.size()) {
+    const std::size_t len = superscript_at(s, k, digit);
+    if (len == 0) break;
+    if (digit < 0) {
+      if (any || neg) return kNpos;
+      neg = true;
+    } else {
+      value = value * 10 + digit;
+      any = true;
+      if (value > limit) return kNpos;
+    }
+    k += len;
+  }
+  if (k == i) return i;
+  if (!any) return kNpos;
+  out = neg ? -value : value;
+  return k;
+}
+
+// "\times 10^{k}" and its spellings after a mantissa at s[i]; returns the end and the exponent.
+std::size_t read_times_ten(std::string_view s, std::size_t i, int& exponent) {
+  std::size_t k = i;
+  while (k < s.size() && is_space(s[k])) ++k;
+  std::size_t op = 0;
+  for (std::string_view p : {"\\times", "\\cdot", "\xC3\x97" /* × */, "\xC2\xB7" /* · */, "*", "x"}) {
+    if (starts_with(s, k, p)) {
+      op = p.size();
+      break;
+    }
+  }
+  if (op == 0) return kNpos;
+  k += op;
+  while (k < s.size() && is_space(s[k])) ++k;
+  if (!starts_with(s, k, "10")) return kNpos;
+  k += 2;
+  if (const std::size_t sup = read_superscript_integer(s, k, kMaxExponent, exponent); sup != k && sup != kNpos) {
+    return sup;  // "× 10⁸"
+  }
+  while (k < s.size() && is_space(s[k])) ++k;
+  if (starts_with(s, k, "^")) {
+    ++k;
+  } else if (starts_with(s, k, "**")) {
+    k += 2;
+  } else {
+    return kNpos;
+  }
+  return read_exponent(s, k, kMaxExponent, exponent);
+}
+
+struct NumberRead {
+  bool ok = false;
+  std::size_t end = 0;
+  double value = 0.0;
+  int sig_figs = 0;
+};
+
+// A number at s[i] as read_quantity documents it.
+NumberRead read_number(std::string_view s, std::size_t i) {
+  NumberRead r;
+  // \frac{a}{b} with decimal a, b
+  for (std::string_view cmd : {"\\frac", "\\dfrac", "\\tfrac"}) {
+    bool neg = false;
+    const std::size_t sl = sign_length(s, i, neg);
+    if (!starts_with(s, i + sl, cmd) || (i + sl + cmd.size() < s.size() && is_letter(s[i + sl + cmd.size()])))
+      continue;
+    std::size_t k = i + sl + cmd.size();
+    if (k >= s.size() || s[k] != '{') return r;
+    const Mantissa a = read_mantissa(s, k + 1, false);
+    if (!a.ok || a.end >= s.size() || s[a.end] != '}' || a.end + 1 >= s.size() || s[a.end + 1] != '{') return r;
+    const Mantissa b = read_mantissa(s, a.end + 2, false);
+    if (!b.ok || b.end >= s.size() || s[b.end] != '}' || b.value == 0.0) return r;
+    r.ok = true;
+    r.end = b.end + 1;
+    r.value = (neg ? -1.0 : 1.0) * a.value / b.value;
+    r.sig_figs = 0;
+    return r;
+  }
+  const Mantissa m = read_mantissa(s, i, true);
+  if (!m.ok) return r;
+  std::size_t k = m.end;
+  double value = m.value;
+  int exponent = 0;
+  // 1.5e3, 1.5E-3
+  if (k < s.size() && (s[k] == 'e' || s[k] == 'E')) {
+    bool neg = false;
+    const std::size_t sl = sign_length(s, k + 1, neg);
+    const std::size_t d_end = detail::digits_end(s, k + 1 + sl);
+    if (d_end > k + 1 + sl && d_end - (k + 1 + sl) <= 3) {
+      const std::size_t e_end = read_exponent(s, k + 1, kMaxExponent, exponent);
+      if (e_end != kNpos) {
+        value = m.value * std::pow(10.0, exponent);
+        k = e_end;
+      }
+    }
+  } else if (const std::size_t t_end = read_times_ten(s, k, exponent); t_end != kNpos) {
+    value = m.value * std::pow(10.0, exponent);
+    k = t_end;
+  } else if (k < s.size() && (s[k] == '^' || starts_with(s, k, "**"))) {
+    // a power of the number: -10^{4} is -(10^4), the sign outside the power
+    // ("25^{\circ}C": not a power; the number ends before the '^')
+    int power = 0;
+    const std::size_t p_end = read_exponent(s, k + (s[k] == '^' ? 1 : 2), kMaxExponent, power);
+    if (p_end != kNpos) {
+      value = std::copysign(std::pow(std::fabs(m.value), power), m.value);
+      k = p_end;
+    }
+  }
+  if (!std::isfinite(value)) return r;
+  r.ok = true;
+  r.end = k;
+  r.value = value;
+  r.sig_figs = m.sig_figs;
+  return r;
+}
+
+// The whole of `t` is a plain number of step 1: \frac{a}{b}, an integer, a decimal, or p/q.
+std::optional<double> plain_number(std::string_view t) {
+  t = detail::trim(t);
+  if (t.empty()) return std::nullopt;
+  if (starts_with(t, 0, "\\frac{")) {
+    const Mantissa a = read_mantissa(t, 6, false);
+    if (!a.ok || !starts_with(t, a.end, "}{")) return std::nullopt;
+    const Mantissa b = read_mantissa(t, a.end + 2, false);
+    if (!b.ok || b.end + 1 != t.size() || t[b.end] != '}' || b.value == 0.0) return std::nullopt;
+    return a.value / b.value;
+  }
+  const Mantissa a = read_mantissa(t, 0, false);
+  if (!a.ok) return std::nullopt;
+  if (a.end == t.size()) return a.value;
+  if (t[a.end] != '/') return std::nullopt;
+  // p/q: integers on both sides ("500/11", "1/3")
+  bool neg = false;
+  const std::size_t q_start = a.end + 1 + sign_length(t, a.end + 1, neg);
+  const std::size_t q_end = detail::digits_end(t, q_start);
+  if (q_end != t.size() || q_end == q_start) return std::nullopt;
+  if (t.substr(0, a.end).find('.') != std::string_view::npos) return std::nullopt;
+  const double q = to_double(std::string(t.substr(q_start, q_end - q_start)));
+  if (q == 0.0 || std::isnan(q)) return std::nullopt;
+  return a.value / (neg ? -q : q);
+}
+
+// ---- units -----------------------------------------------------------------------------------
+
+struct Factor {
+  const detail::UnitPrefix* prefix;
+  const detail::UnitSymbol* symbol;
+  int power;
+};
+
+// A unit row whose spelling does not start with an ASCII letter ("\Omega", "Ω", "%", "\AA",
+// "Å") at s[i]: the longest such spelling, or nullptr.
+const detail::UnitSymbol* symbol_at(std::string_view s, std::size_t i) {
+  const detail::UnitSymbol* best = nullptr;
+  for (const detail::UnitSymbol& u : detail::kUnitSymbols) {
+    if (is_letter(u.symbol[0]) || !starts_with(s, i, u.symbol)) continue;
+    // "\AA" must not continue as a longer command ("\AAx")
+    if (u.symbol[0] == '\\' && i + u.symbol.size() < s.size() && is_letter(s[i + u.symbol.size()])) continue;
+    if (best == nullptr || u.symbol.size() > best->symbol.size()) best = &u;
+  }
+  return best;
+}
+
+const detail::UnitPrefix* micro_at(std::string_view s, std::size_t i, std::size_t& len) {
+  for (std::string_view p : {"\\mu", "\xC2\xB5", "\xCE\xBC"}) {
+    if (starts_with(s, i, p) && !(p[0] == '\\' && i + 3 < s.size() && is_letter(s[i + 3]))) {
+      len = p.size();
+      return detail::find_unit_prefix(p);
+    }
+  }
+  return nullptr;
+}
+
+// A degree sign: "^{\circ}", "^\circ", "\circ", "°", "\degree". Returns its length (0: none).
+std::size_t degree_length(std::string_view s, std::size_t i) {
+  for (std::string_view p : {"^{\\circ}", "^\\circ", "\\circ", "\xC2\xB0", "\\degree"}) {
+    if (starts_with(s, i, p)) {
+      if (p.back() != '}' && p[0] != '\xC2' && i + p.size() < s.size() && is_letter(s[i + p.size()]) &&
+          (p == "\\circ" || p == "^\\circ" || p == "\\degree"))
+        continue;  // "\circle"
+      return p.size();
+    }
+  }
+  return 0;
+}
+
+// Unicode superscript digit or minus at s[i]: its length, and the digit (-1 for minus).
+std::size_t superscript_at(std::string_view s, std::size_t i, int& digit) {
+  if (starts_with(s, i, "\xE2\x81\xBB")) {
+    digit = -1;
+    return 3;
+  }
+  if (starts_with(s, i, "\xC2\xB9")) return digit = 1, 2;
+  if (starts_with(s, i, "\xC2\xB2")) return digit = 2, 2;
+  if (starts_with(s, i, "\xC2\xB3")) return digit = 3, 2;
+  if (starts_with(s, i, "\xE2\x81\xB0")) return digit = 0, 3;
+  if (i + 2 < s.size() && s[i] == '\xE2' && s[i + 1] == '\x81' && static_cast<unsigned char>(s[i + 2]) >= 0xB4 &&
+      static_cast<unsigned char>(s[i + 2]) <= 0xB9) {
+    digit = 4 + (static_cast<unsigned char>(s[i + 2]) - 0xB4);
+    return 3;
+  }
+  return 0;
+}
+
+// A power after a unit atom at s[i]: "^2", "^{-1}", "**2", "²", "⁻¹". Returns the end (i when
+// there is none, kNpos when malformed).
+std::size_t read_unit_power(std::string_view s, std::size_t i, int& power) {
+  power = 1;
+  if (i < s.size() && s[i] == '^') return read_exponent(s, i + 1, kMaxUnitPower, power);
+  if (starts_with(s, i, "**")) return read_exponent(s, i + 2, kMaxUnitPower, power);
+  return read_superscript_integer(s, i, kMaxUnitPower, power);
+}
+
+struct UnitParser {
+  std::string_view s;
+  std::vector<Factor> factors;
+
+  // One atom (prefix + symbol) at i, or false.
+  bool atom(std::size_t i, std::size_t& end, Factor& f) {
+    f = Factor{nullptr, nullptr, 1};
+    if (const std::size_t d = degree_length(s, i); d != 0) {
+      std::size_t k = i + d;
+      while (k < s.size() && is_space(s[k])) ++k;
+      const bool single = k < s.size() && (k + 1 >= s.size() || !is_letter(s[k + 1]));
+      if (single && s[k] == 'C') {
+        f.symbol = detail::find_unit_symbol("degC");
+        end = k + 1;
+      } else if (single && s[k] == 'F') {
+        f.symbol = detail::find_unit_symbol("degF");
+        end = k + 1;
+      } else if (single && s[k] == 'K') {
+        f.symbol = detail::find_unit_symbol("K");
+        end = k + 1;
+      } else {
+        f.symbol = detail::find_unit_symbol("deg");
+        end = i + d;
+      }
+      return f.symbol != nullptr;
+    }
+    std::size_t k = i;
+    std::size_t micro_len = 0;
+    if (const detail::UnitPrefix* micro = micro_at(s, k, micro_len); micro != nullptr) {
+      k += micro_len;
+      while (k < s.size() && is_space(s[k])) ++k;
+      const detail::UnitSymbol* sym = nullptr;
+      std::size_t e = k;
+      if (k < s.size() && is_letter(s[k])) {
+        e = detail::letters_end(s, k);
+        sym = detail::find_unit_symbol(s.substr(k, e - k));
+      } else {
+        sym = symbol_at(s, k);
+        if (sym != nullptr) e = k + sym->symbol.size();
+      }
+      if (sym == nullptr || !sym->prefixable) return false;
+      f.prefix = micro;
+      f.symbol = sym;
+      end = e;
+      return true;
+    }
+    if (k < s.size() && is_letter(s[k])) {
+      const std::size_t e = detail::letters_end(s, k);
+      const std::string_view word = s.substr(k, e - k);
+      // k\Omega, MΩ: a prefix glued to a non-letter symbol
+      if (const detail::UnitSymbol* after = symbol_at(s, e); after != nullptr && after->prefixable) {
+        if (const detail::UnitPrefix* p = detail::find_unit_prefix(word); p != nullptr) {
+          f.prefix = p;
+          f.symbol = after;
+          end = e + after->symbol.size();
+          return true;
+        }
+      }
+      if (const detail::UnitSymbol* sym = detail::find_unit_symbol(word); sym != nullptr) {
+        f.symbol = sym;
+        end = e;
+        return true;
+      }
+      for (std::size_t plen : {std::size_t{1}, std::size_t{2}}) {
+        if (word.size() <= plen) continue;
+        const detail::UnitPrefix* p = detail::find_unit_prefix(word.substr(0, plen));
+        const detail::UnitSymbol* sym = detail::find_unit_symbol(word.substr(plen));
+        if (p != nullptr && sym != nullptr && sym->prefixable) {
+          f.prefix = p;
+          f.symbol = sym;
+          end = e;
+          return true;
+        }
+      }
+      return false;
+    }
+    if (const detail::UnitSymbol* sym = symbol_at(s, k); sym != nullptr) {
+      f.symbol = sym;
+      end = k + sym->symbol.size();
+      return true;
+    }
+    return false;
+  }
+
+  Unit run(bool greedy) {
+    struct Group {
+      std::size_t first;  // index of the group's first factor
+      bool base;          // the denominator state outside the group
+      bool local;
+      char closer;
+    };
+    std::vector<Group> groups;
+    bool base = false, local = false;
+    std::size_t i = 0, good_end = 0, good_factors = 0;
+    const std::size_t n = s.size();
+    bool failed = false;
+    while (i < n) {
+      if (is_space(s[i])) {
+        ++i;
+        continue;
+      }
+      if (s[i] == '/') {
+        local = true;
+        ++i;
+        continue;
+      }
+      if (starts_with(s, i, "per") && (i + 3 == n || !is_letter(s[i + 3])) && !factors.empty()) {
+        local = true;
+        i += 3;
+        continue;
+      }
+      bool sep = false;
+      for (std::string_view p : {"\\cdot", "\\times", "*", "\xC2\xB7", "\xE2\x8B\x85" /* ⋅ */}) {
+        if (starts_with(s, i, p) && !(p[0] == '\\' && i + p.size() < n && is_letter(s[i + p.size()]))) {
+          i += p.size();
+          sep = true;
+          break;
+        }
+      }
+      if (sep) continue;
+      if (s[i] == '(' || s[i] == '{') {
+        if (groups.size() >= kMaxUnitDepth) {
+          failed = true;
+          break;
+        }
+        groups.push_back(Group{factors.size(), base, local, s[i] == '(' ? ')' : '}'});
+        base = base != local;
+        local = false;
+        ++i;
+        continue;
+      }
+      if (s[i] == ')' || s[i] == '}') {
+        if (groups.empty() || groups.back().closer != s[i]) {
+          failed = true;
+          break;
+        }
+        const Group g = groups.back();
+        groups.pop_back();
+        int power = 1;
+        const std::size_t p_end = read_unit_power(s, i + 1, power);
+        if (p_end == kNpos) {
+          failed = true;
+          break;
+        }
+        for (std::size_t k = g.first; k < factors.size(); ++k) factors[k].power *= power;
+        base = g.base;
+        local = g.local;
+        i = p_end;
+        if (groups.empty() && factors.size() > g.first) {
+          good_end = i;
+          good_factors = factors.size();
+        }
+        continue;
+      }
+      Factor f{nullptr, nullptr, 1};
+      std::size_t end = i;
+      if (!atom(i, end, f)) {
+        failed = true;
+        break;
+      }
+      int power = 1;
+      const std::size_t p_end = read_unit_power(s, end, power);
+      if (p_end == kNpos) {
+        failed = true;
+        break;
+      }
+      f.power = ((base != local) ? -1 : 1) * power;
+      factors.push_back(f);
+      i = p_end;
+      if (groups.empty()) {
+        good_end = i;
+        good_factors = factors.size();
+      }
+    }
+    Unit u;
+    if (!greedy && (failed || !groups.empty())) return u;
+    if (!greedy) {
+      good_end = i;
+      good_factors = factors.size();
+    }
+    if (good_factors == 0) return u;
+    factors.resize(good_factors);
+    u.ok = true;
+    u.end = good_end;
+    u.shown = collapse_spaces(s.substr(0, good_end));
+    for (std::size_t k = 0; k < factors.size(); ++k) {
+      const Factor& f = factors[k];
+      if (k > 0) u.pint += " * ";
+      if (f.prefix != nullptr) u.pint += f.prefix->pint;
+      u.pint += f.symbol->pint;
+      if (f.power != 1) u.pint += " ** " + std::to_string(f.power);
+      if (f.symbol->pint == "degree_Celsius" || f.symbol->pint == "degree_Fahrenheit") u.affine = true;
+    }
+    return u;
+  }
+};
+
+// "\frac{a}{b}" in a unit text -> "a/b" (a, b without braces inside).
+std::string unit_fracs(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    if (starts_with(s, i, "\\frac{")) {
+      const std::size_t a_close = s.find_first_of("{}", i + 6);
+      if (a_close != kNpos && s[a_close] == '}' && a_close + 1 < s.size() && s[a_close + 1] == '{') {
+        const std::size_t b_close = s.find_first_of("{}", a_close + 2);
+        if (b_close != kNpos && s[b_close] == '}') {
+          out.append(s.substr(i + 6, a_close - i - 6));
+          out += '/';
+          out.append(s.substr(a_close + 2, b_close - a_close - 2));
+          i = b_close + 1;
+          continue;
+        }
+      }
+    }
+    out += s[i++];
+  }
+  return out;
+}
+
+}  // namespace
+
+const char* category_name(Category category) noexcept {
+  switch (category) {
+    case Category::kNumber: return "number";
+    case Category::kEquation: return "equation";
+    case Category::kPhysicalQuantity: return "physical_quantity";
+    case Category::kFormula: return "formula";
+    case Category::kText: return "text";
+  }
+  return "text";
+}
+
+std::string format_number(double value) {
+  if (value == 0.0) return "0";
+  if (std::fabs(value) < 1e16 && std::nearbyint(value) == value) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.0f", value);
+    return buf;
+  }
+  char buf[64];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof buf, "%.*g", precision, value);
+    if (std::strtod(buf, nullptr) == value) break;
+  }
+  return buf;
+}
+
+MathContent extract_math_content(std::string_view s) {
+  MathContent r;
+  const std::vector<std::size_t> match = brace_matches(s);
+  std::vector<bool> drop(s.size(), false);  // closing braces of unwrapped wrappers
+  std::string& out = r.text;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    const char c = s[i];
+    if (drop[i]) {
+      ++i;
+      continue;
+    }
+    if (c == '$') {
+      r.had_latex = true;
+      ++i;
+      continue;
+    }
+    if (c == '~') {
+      out += ' ';
+      ++i;
+      continue;
+    }
+    if (c != '\\' || i + 1 >= s.size()) {
+      out += c;
+      ++i;
+      continue;
+    }
+    const char d = s[i + 1];
+    if (d == '(' || d == ')' || d == '[' || d == ']') {
+      r.had_latex = true;
+      i += 2;
+      continue;
+    }
+    if (d == ';' || d == ',' || d == ':' || d == '!') {
+      r.had_latex = true;
+      i += 2;
+      continue;
+    }
+    if (d == ' ') {
+      r.had_latex = true;
+      out += ' ';
+      i += 2;
+      continue;
+    }
+    if (is_letter(d)) {
+      const std::size_t brace = wrapper_brace(s, i);
+      if (brace != kNpos && match[brace] != kNpos) {
+        r.had_latex = true;
+        drop[match[brace]] = true;
+        i = brace + 1;
+        continue;
+      }
+      r.had_latex = true;  // any other command is LaTeX too ("\frac{a}{b}")
+      const std::size_t e = detail::letters_end(s, i + 1);
+      out.append(s.substr(i, e - i));
+      i = e;
+      continue;
+    }
+    out += c;
+    out += d;
+    i += 2;
+  }
+  const std::string_view t = detail::trim(out);
+  r.text = std::string(t);
+  return r;
+}
+
+Normalized normalize_answer(std::string_view answer) {
+  Normalized r;
+  // 1. number
+  const std::string_view bare = detail::unwrap(answer, detail::Wrappers::kAll, detail::kMaxWrapperLayers);
+  if (const std::optional<double> v = plain_number(bare); v.has_value()) {
+    r.category = Category::kNumber;
+    r.number = *v;
+    return r;
+  }
+  // 2. gate
+  if (!is_gate(answer)) {
+    r.category = Category::kText;
+    r.value = strip_inline_math(answer);
+    return r;
+  }
+  // 3. expression path
+  MathContent math = extract_math_content(answer);
+  if (math.text.empty()) {
+    r.category = Category::kText;
+    return r;
+  }
+  if (math.text.find('=') != std::string::npos) {
+    r.category = Category::kEquation;
+    r.value = collapse_spaces(math.text);
+    r.needs_sympy = math.had_latex;
+    return r;
+  }
+  const std::string spaced = unicode_spaces_to_ascii(math.text);
+  const NumberRead num = read_number(spaced, 0);
+  if (num.ok) {
+    const std::string unit_text = unit_fracs(std::string_view(spaced).substr(num.end));
+    UnitParser parser{unit_text, {}};
+    const Unit unit = parser.run(false);
+    if (unit.ok) {
+      r.category = Category::kPhysicalQuantity;
+      r.value = format_number(num.value) + " " + unit.shown;
+      return r;
+    }
+  }
+  r.category = Category::kFormula;
+  r.value = collapse_spaces(math.text);
+  r.needs_sympy = math.had_latex;
+  return r;
+}
+
+Unit parse_unit(std::string_view text, bool greedy) {
+  UnitParser parser{text, {}};
+  return parser.run(greedy);
+}
+
+Quantity read_quantity(std::string_view text) {
+  Quantity q;
+  const std::string spaced = unicode_spaces_to_ascii(text);
+  std::size_t i = 0;
+  while (i < spaced.size() && is_space(spaced[i])) ++i;
+  const NumberRead num = read_number(spaced, i);
+  if (!num.ok) return q;
+  // a number glued to letters that are not a unit ("2x") is not a quantity
+  q.has_number = true;
+  q.value = num.value;
+  q.sig_figs = num.sig_figs;
+  q.end = num.end;
+  const std::string rest = unit_fracs(std::string_view(spaced).substr(num.end));
+  const std::string_view rest_view = detail::trim(rest);
+  if (rest_view.empty()) return q;
+  q.unit = parse_unit(rest_view, true);
+  std::size_t used = q.unit.ok ? q.unit.end : 0;
+  q.end = num.end + static_cast<std::size_t>(rest_view.data() - rest.data()) + used;
+  std::string_view tail = detail::trim(rest_view.substr(used));
+  while (!tail.empty() && (tail.front() == '.' || tail.front() == ',' || tail.front() == ';')) tail.remove_prefix(1);
+  q.rest_is_unit = detail::trim(tail).empty();
+  return q;
+}
+
+Side read_gold(std::string_view gold) {
+  Side side;
+  side.found = true;
+  side.text = std::string(detail::trim(gold));
+  side.category = normalize_answer(gold).category;
+  const MathContent math = extract_math_content(gold);
+  side.quantity = read_quantity(math.text);
+  return side;
+}
+
+Side read_response(std::string_view response) {
+  Side side;
+  const std::optional<extract::Extraction> e = extract::extract_answer(response);
+  if (!e.has_value()) return side;
+  side.found = true;
+  side.method = e->method;
+  side.text = extract::answer_text(response, *e);
+  side.category = normalize_answer(side.text).category;
+  const MathContent math = extract_math_content(side.text);
+  side.quantity = read_quantity(math.text);
+  if (e->method != extract::Method::kLastNumber) return side;
+  // The last number may be the end of a quantity that starts earlier: the exponent of
+  // "5.14 \times 10^{6} Pa", the power of "9.8 m/s^2". The earliest number start at most
+  // kLookBehind bytes before it (on the same line) whose quantity reaches past it wins; the unit
+  // written after the number is read too ("... is 51 atm." -> 51 atm).
+  std::size_t from = e->start > kLookBehind ? e->start - kLookBehind : 0;
+  for (std::size_t k = e->start; k > from; --k) {
+    if (response[k - 1] == '\n') {
+      from = k;
+      break;
+    }
+  }
+  for (std::size_t p = from; p <= e->start; ++p) {
+    const char c = response[p];
+    const bool starts = is_digit(c) || ((c == '-' || c == '+' || c == '.') && p + 1 < response.size() && is_digit(response[p + 1]));
+    if (!starts) continue;
+    if (p > 0) {
+      const char b = response[p - 1];
+      if (is_digit(b) || is_letter(b) || b == '.' || b == '^' || b == '_' || b == '{' || b == ',') continue;
+    }
+    const MathContent prefix = extract_math_content(response.substr(p, e->end - p));
+    const std::size_t window = std::min(response.size() - p, (e->end - p) + kUnitLookahead);
+    const MathContent text = extract_math_content(response.substr(p, window));
+    Quantity q = read_quantity(text.text);
+    if (!q.has_number || q.end < prefix.text.size()) continue;
+    side.quantity = std::move(q);
+    side.text = std::string(detail::trim(std::string_view(text.text).substr(0, side.quantity.end)));
+    side.category = normalize_answer(side.text).category;
+    break;
+  }
+  return side;
+}
+
+}  // namespace rapidgrade::physics

@@ -1,0 +1,787 @@
+r"""The ``physics`` task: physical-reasoning answers, normalized and graded with their units.
+
+Two parts:
+
+**The normalize_answer flow.** :func:`normalize_answer` classifies an answer string and gives
+its canonical form, as a physics or chemistry evaluation pipeline does before comparing:
+``(category, value)`` with *category* one of ``"number"``, ``"equation"``,
+``"physical_quantity"``, ``"formula"``, ``"text"`` and *value* a ``float`` for numbers, a ``str``
+otherwise. (:func:`rapidgrade.normalize_answer` is another function: the math grader's
+normalization, which returns the normalized text and a percent flag and *deletes* unit words.)
+The steps, the first that succeeds wins:
+
+1. **Number.** Without math delimiters and ``\boxed{}``, the answer is ``\frac{a}{b}``, an
+   integer (``500``, ``-10``), a decimal (``9.8``) or a fraction of integers (``500/11``).
+2. **LaTeX gate.** Only answers that start (after whitespace) with ``$``, ``$$``, ``\[``,
+   ``\(``, ``\boxed{``, ``\frac{``, ``\text{`` or ``\mathrm{`` go on; anything else is
+   ``("text", s)`` with the inline math delimiters removed, stripped.
+3. **Expression path.** The math content (delimiters removed, ``\boxed``/``\text``/``\mathrm``
+   and the other text wrappers unwrapped, ``\; \, \: \!`` dropped) is an *equation* when it has
+   ``=``; a *physical quantity* when it is a number (optionally with a power ``^4``, ``**4``,
+   ``^{4}``, or ``\times 10^{k}``) followed by a unit of the core's unit table, written
+   ``"{number} {unit}"``; else a *formula*. Equations and formulas with LaTeX patterns are
+   converted to SymPy (latex2sympy2_extended, symbol case kept) and written as ``str(expr)``;
+   on failure, or without LaTeX patterns, the whitespace-collapsed math content.
+4. **Text** when the math content is empty.
+
+The ambiguous points, decided here (each has a test in ``tests/unit/test_physics.py``):
+
+- ``-10^{4}`` is ``-(10^4) = -10000``: the sign is outside the power, as in written math.
+- ``$2x$``, ``$2\pi$`` and ``$5\times10^{3}$`` are formulas: a quantity's unit must be a unit
+  symbol of the core's table (``x`` and ``\pi`` are not, and ``5\times10^{3}`` has no unit).
+- "Had LaTeX patterns" means: a delimiter, a wrapper or a spacing command was removed, or a
+  backslash command is left. A bare ``\frac{a}{b}`` has LaTeX patterns, so it is converted
+  (``"a/b"``).
+- Symbol case is kept in the SymPy conversion: ``$F = ma$`` is ``Eq(F, a*m)``, not
+  ``Eq(f, a*m)`` (latex2sympy2_extended lower-cases symbols unless told not to).
+- ``\boxed{5}`` is the number 5 (step 1 strips boxes as well as delimiters); ``\ `` and ``~``
+  are spaces in the math content.
+- Beyond the flow as written, a quantity's number may be written ``5.07 \times 10^{1}`` or
+  ``1.5e3``, and its unit ``^{\circ}C``, ``\mu C``, ``\AA``, ``kJ mol^{-1}``.
+
+**Unit-aware grading.** :func:`grade_physics_many` (and ``rapidgrade.grade_many(...,
+task="physics")``) extracts the response's final answer with the math grader's cascade, reads
+the number and unit of both sides in C++, asks pint (:mod:`rapidgrade.units`, once per distinct
+unit) what the units mean, and compares magnitudes in the gold's unit within ``rel_tol``
+(default 1%), with significant-figure awareness and affine temperatures. Equations and formulas
+go to the math grader's symbolic equivalence; text is compared normalized.
+
+>>> normalize_answer(r"$-10^{4} \mathrm{A}/\mathrm{s}$")
+('physical_quantity', '-10000 A/s')
+>>> grade_physics("50.7", r"$\boxed{5.14 \times 10^{6}\ \mathrm{Pa}}$", unit="atm").reason
+'quantity: within 0.055% after Pa→atm'
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import hashlib
+import html
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from rapidgrade import _core
+from rapidgrade._io import InputRow, UsageError
+from rapidgrade.config import GradeConfig
+from rapidgrade.report import bar_chart, cards_html, fmt_number, table_html
+from rapidgrade.tasks._base import error_record, positive_float, positive_int
+from rapidgrade.units import UnitInfo, convert, unit_info
+from rapidgrade.verdict import GradeResults, Verdict
+
+__all__ = [
+    "CATEGORIES",
+    "TASK",
+    "Category",
+    "PhysicsConfig",
+    "PhysicsMetrics",
+    "PhysicsRun",
+    "PhysicsTask",
+    "PhysicsTaskConfig",
+    "PhysicsVerdict",
+    "grade_physics",
+    "grade_physics_many",
+    "normalize_answer",
+    "normalize_answers_many",
+]
+
+Category = Literal["number", "equation", "physical_quantity", "formula", "text"]
+#: Every category, in the order the flow tries them.
+CATEGORIES: tuple[str, ...] = ("number", "equation", "physical_quantity", "formula", "text")
+
+Path_ = Literal["quantity", "symbolic", "text", "error"]
+
+# -- normalization ----------------------------------------------------------------------------
+
+
+def _latex_to_text(clean: str) -> str | None:
+    """``str(latex2sympy(clean))`` with whitespace collapsed and symbol case kept, or ``None``
+    when it cannot be converted. Runs in a worker process (unbounded SymPy time)."""
+    from latex2sympy2_extended import latex2sympy
+    from latex2sympy2_extended.latex2sympy2 import ConversionConfig
+
+    try:
+        expr = latex2sympy(clean, conversion_config=ConversionConfig(lowercase_symbols=False))
+        text = " ".join(str(expr).split())
+    except Exception:
+        return None
+    return text or None
+
+
+def _warm_up_sympy() -> None:
+    """Build latex2sympy's parser once in a fresh worker (seconds on first use)."""
+    _latex_to_text("F = ma")
+    _latex_to_text(r"\frac{a}{b} + x^2")
+
+
+def _convert_all(cleans: Sequence[str], timeout: float | None, workers: int | None) -> dict[str, str]:
+    """The SymPy text of each distinct clean math string that converts, in killable workers."""
+    from rapidgrade._pool import WorkerPool, default_pool
+
+    distinct = list(dict.fromkeys(cleans))
+    if not distinct:
+        return {}
+    pool = WorkerPool(workers) if workers is not None else default_pool()
+    try:
+        outcomes = pool.run_many(_latex_to_text, [(c,) for c in distinct], timeout=timeout, warmup=(_warm_up_sympy,))
+    finally:
+        if workers is not None:
+            pool.close()
+    return {c: o.value for c, o in zip(distinct, outcomes) if o.status == "ok" and o.value is not None}
+
+
+def normalize_answer(answer_str: str, *, sympy: bool = True, timeout: float | None = 5.0) -> tuple[str, float | str]:
+    r"""The physics flow's ``(category, normalized value)`` of one answer string.
+
+    Not :func:`rapidgrade.normalize_answer` (the math grader's normalization, which returns
+    ``(text, percent)``); see the module documentation for the steps and the choices made
+    where the flow is ambiguous. With *sympy* (the default here) equations and formulas with
+    LaTeX patterns are converted by latex2sympy2_extended in a worker process, *timeout*
+    seconds at most (past that, or on failure, the clean math text is kept).
+
+    >>> normalize_answer(r"\frac{2}{3}")
+    ('number', 0.6666666666666666)
+    >>> normalize_answer("from $B$ to $A$")
+    ('text', 'from B to A')
+    >>> normalize_answer("$F = ma$")
+    ('equation', 'Eq(F, a*m)')
+    >>> normalize_answer("$a + b$", sympy=False)
+    ('formula', 'a + b')
+    """
+    if not isinstance(answer_str, str):
+        raise TypeError(f"normalize_answer: answer_str must be a str, not {type(answer_str).__name__}")
+    category, value, needs_sympy = _core.physics_normalize(answer_str)
+    if sympy and needs_sympy:
+        assert isinstance(value, str)
+        value = _convert_all([value], timeout, None).get(value, value)
+    return category, value
+
+
+def normalize_answers_many(
+    answers: Sequence[str],
+    *,
+    sympy: bool = False,
+    timeout: float | None = 5.0,
+    threads: int | None = None,
+    workers: int | None = None,
+) -> list[tuple[str, float | str]]:
+    r""":func:`normalize_answer` over a batch: the string work on *threads* C++ threads with
+    the GIL released; with ``sympy=True`` the distinct equations and formulas with LaTeX
+    patterns are converted once each in worker processes (*workers*, default the shared pool),
+    *timeout* seconds each.
+
+    *sympy* is off by default here: one latex2sympy conversion costs about 30 ms, the C++ flow
+    about a microsecond, so conversion would dominate a batch by four orders of magnitude
+    (``benchmarks/bench_physics.py`` measures both).
+
+    >>> normalize_answers_many(["500/11", "9.8 m/s^2", r"$\mathrm{dm}^3$", "$x^2$"])
+    [('number', 45.45454545454545), ('text', '9.8 m/s^2'), ('formula', 'dm^3'), ('formula', 'x^2')]
+    """
+    out, needs = _core.physics_normalize_many(answers, threads=threads)
+    if sympy and needs:
+        converted = _convert_all([str(out[i][1]) for i in needs], timeout, workers)
+        for i in needs:
+            category, value = out[i]
+            out[i] = (category, converted.get(str(value), value))
+    return out
+
+
+# -- grading ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PhysicsConfig:
+    """Options of unit-aware grading.
+
+    Attributes:
+        rel_tol: Relative tolerance of magnitudes, compared in the gold's unit (1% by default;
+            SciBench-style evaluations use 0.05).
+        sig_figs: A response written with n >= 2 significant figures (fewer than the gold's)
+            also matches when it equals the gold rounded to n figures (``51`` for ``50.7``).
+        unit_required: A response without a unit against a gold with one is wrong; by default
+            its number is compared in the gold's unit.
+        grade: Options of the math grader, used for equations and formulas (timeout,
+            fallback; its ``rel_tol`` is not used for quantities).
+    """
+
+    rel_tol: float = 1e-2
+    sig_figs: bool = True
+    unit_required: bool = False
+    grade: GradeConfig = dataclasses.field(default_factory=GradeConfig)
+
+    def __post_init__(self) -> None:
+        if isinstance(self.rel_tol, bool) or not isinstance(self.rel_tol, (int, float)):
+            raise TypeError("PhysicsConfig: rel_tol must be a number")
+        if not (0 <= self.rel_tol < 1):
+            raise ValueError("PhysicsConfig: rel_tol must be in [0, 1)")
+        for name in ("sig_figs", "unit_required"):
+            if not isinstance(getattr(self, name), bool):
+                raise TypeError(f"PhysicsConfig: {name} must be a bool")
+
+
+@dataclass(frozen=True, slots=True)
+class PhysicsVerdict:
+    r"""Whether one response matches its gold quantity, and why.
+
+    The fields shared with :class:`~rapidgrade.verdict.Verdict` mean the same; besides them:
+    ``path`` is what decided (``"quantity"``: number and unit; ``"symbolic"``: the math
+    grader's equivalence, for equations and formulas; ``"text"``: normalized text; ``"error"``),
+    ``category`` the gold's category in the normalize_answer flow, ``value`` the response's
+    magnitude in the gold's unit (``None`` when none was compared) and ``unit`` the response's
+    unit as read.
+    """
+
+    correct: bool
+    decided_by: str
+    gold: str
+    extracted: str | None
+    method: str | None
+    reason: str
+    path: Path_
+    category: str
+    value: float | None
+    unit: str | None
+
+    def to_verdict(self) -> Verdict:
+        """The verdict as a :class:`~rapidgrade.verdict.Verdict` (``reason`` names the path)."""
+        return Verdict(self.correct, self.decided_by, self.gold, self.extracted, self.method, self.reason)  # type: ignore[arg-type]
+
+
+def _round_sig(x: float, n: int) -> float:
+    return 0.0 if x == 0 else float(f"{x:.{n - 1}e}")
+
+
+def _percent(rel: float) -> str:
+    return f"{rel * 100:.2g}%"
+
+
+_TEXT_PUNCT = re.compile(r"[\s.;:!]+$")
+
+
+def _text_key(text: str) -> str:
+    """Text answers compare without math delimiters, case and trailing punctuation."""
+    category, value = normalize_answer(text, sympy=False)
+    shown = str(value) if category == "text" else text.replace("$", "")
+    return _TEXT_PUNCT.sub("", " ".join(shown.split()).casefold())
+
+
+_Side = tuple[bool, "str | None", "str | None", str, bool, float, int, "str | None", "str | None", bool]
+
+
+def _compare_quantity(gold: _Side, response: _Side, config: PhysicsConfig) -> tuple[bool, str, float | None]:
+    """(correct, reason, response value in the gold's unit) for a gold that is a quantity."""
+    _, _, _, _, _, g_value, _, g_pint, g_shown, _ = gold
+    found, _, _, _, has_number, r_value, r_sig, r_pint, r_shown, _ = response
+    if not found:
+        return False, "no answer found in the response", None
+    if not has_number:
+        return False, "no number in the answer", None
+    note = ""
+    value = r_value
+    r_info: UnitInfo | None = None
+    g_info: UnitInfo | None = None
+    if g_pint is not None and r_pint is not None:
+        g_info, r_info = unit_info(g_pint), unit_info(r_pint)
+        if g_info is None or r_info is None:
+            unknown = g_shown if g_info is None else r_shown
+            return False, f"unit not understood by pint: {unknown}", None
+        if g_info.dimension != r_info.dimension:
+            return False, f"unit mismatch: {r_shown} vs {g_shown}", None
+        value = convert(r_value, r_info, g_info)
+        if g_pint != r_pint:
+            note = f" after {r_shown}→{g_shown}"
+    elif g_pint is not None:
+        if config.unit_required:
+            return False, f"unit required: the answer has none (gold in {g_shown})", None
+        note = f", no unit in the answer: compared in {g_shown}"
+    elif r_pint is not None:
+        note = f", gold has no unit: {r_shown} ignored"
+    if g_value == 0.0:
+        if abs(value) <= 1e-12:
+            return True, f"equal to 0{note}", value
+        return False, f"not 0 ({value:g}){note}", value
+    rel = abs(value - g_value) / abs(g_value)
+    if rel <= config.rel_tol:
+        return True, (f"equal{note}" if rel == 0 else f"within {_percent(rel)}{note}"), value
+    if config.sig_figs and r_sig >= 2:
+        # the gold rounded to the response's figures, in the response's own unit
+        g_in_response = g_value if r_info is None or g_info is None else convert(g_value, g_info, r_info)
+        if math.isclose(_round_sig(g_in_response, r_sig), r_value, rel_tol=1e-9):
+            return True, f"equal at {r_sig} significant figures{note}", value
+    return False, f"off by {_percent(rel)}{note} (tolerance {_percent(config.rel_tol)})", value
+
+
+def grade_physics_many(
+    golds: Sequence[Any],
+    responses: Sequence[Any],
+    *,
+    units: Sequence[str | None] | None = None,
+    config: PhysicsConfig | None = None,
+    threads: int | None = None,
+) -> list[PhysicsVerdict]:
+    r"""Grade each response against its gold quantity (with its unit, from the gold text or
+    from *units*), in input order.
+
+    The gold is read whole (``"50.7"``, ``"50.7 \mathrm{atm}"``, ``"9.8 m/s^2"``); the response
+    is a model's full output, whose final answer the extraction cascade finds. Quantities:
+    same dimension -> magnitudes compared in the gold's unit within ``rel_tol`` (or at the
+    response's significant figures); different dimensions -> wrong; a bare number against a
+    gold with a unit -> compared in the gold's unit unless ``unit_required``. Golds that are
+    equations or formulas are decided by :func:`rapidgrade.grade_many` (symbolic equivalence),
+    text golds by normalized text. Inputs that are not strings give an ``"error"`` verdict.
+
+    >>> verdicts = grade_physics_many(["50.7"] * 3, ["51 atm", "5.07e6 J", "$50.7$"], units=["atm"] * 3)
+    >>> for v in verdicts:
+    ...     print(v.correct, v.reason)
+    True quantity: within 0.59%
+    False quantity: unit mismatch: J vs atm
+    True quantity: equal, no unit in the answer: compared in atm
+    """
+    cfg = config if config is not None else PhysicsConfig()
+    golds = list(golds)
+    responses = list(responses)
+    n = len(golds)
+    if n != len(responses):
+        raise ValueError(f"grade_physics_many: {n} golds but {len(responses)} responses")
+    unit_list: list[str | None] = [None] * n if units is None else list(units)
+    if len(unit_list) != n:
+        raise ValueError(f"grade_physics_many: {n} golds but {len(unit_list)} units")
+    verdicts: list[PhysicsVerdict | None] = [None] * n
+    valid: list[int] = []
+    gold_texts: list[str] = []
+    response_texts: list[str] = []
+    for i in range(n):
+        gold, response, unit = golds[i], responses[i], unit_list[i]
+        if isinstance(gold, (int, float)) and not isinstance(gold, bool):
+            gold = repr(gold) if isinstance(gold, float) else str(gold)
+        if not isinstance(gold, str) or not isinstance(response, str) or not (unit is None or isinstance(unit, str)):
+            what = "gold" if not isinstance(gold, str) else "response" if not isinstance(response, str) else "unit"
+            bad = {"gold": gold, "response": response, "unit": unit}[what]
+            verdicts[i] = PhysicsVerdict(
+                False,
+                "error",
+                repr(gold)[:200],
+                None,
+                None,
+                f"{what} must be a str, not {type(bad).__name__}",
+                "error",
+                "text",
+                None,
+                None,
+            )
+            continue
+        valid.append(i)
+        gold_texts.append(f"{gold} {unit}" if unit else gold)
+        response_texts.append(response)
+    rows = _core.physics_read_many(gold_texts, response_texts, threads=threads)
+    symbolic: list[int] = []
+    for k, i in enumerate(valid):
+        gold_side, response_side = rows[k]
+        g_text = gold_side[2] or ""
+        g_category = gold_side[3]
+        extracted, method = response_side[2], response_side[1]
+        if gold_side[4] and gold_side[9]:  # the gold is a number with (at most) a unit
+            ok, why, value = _compare_quantity(gold_side, response_side, cfg)
+            verdicts[i] = PhysicsVerdict(
+                ok,
+                "fast",
+                g_text,
+                extracted,
+                method,
+                f"quantity: {why}",
+                "quantity",
+                "physical_quantity" if gold_side[7] is not None else "number",
+                value,
+                response_side[8],
+            )
+        elif g_category in ("equation", "formula"):
+            symbolic.append(k)
+        else:
+            if extracted is None:
+                ok, why = False, "no answer found in the response"
+            else:
+                ok = _text_key(g_text) == _text_key(extracted)
+                why = "equal after normalization" if ok else "different text"
+            verdicts[i] = PhysicsVerdict(
+                ok, "fast", g_text, extracted, method, f"text: {why}", "text", g_category, None, None
+            )
+    if symbolic:
+        _grade_symbolic(symbolic, valid, rows, gold_texts, response_texts, cfg, threads, verdicts)
+    return [v for v in verdicts if v is not None]
+
+
+def _symbolic_equal(gold: str, answer: str) -> tuple[bool, str]:
+    """Whether two equations or formulas are equal, symbols compared case-sensitively (``F``
+    is not ``f``): both read by latex2sympy2_extended without lower-casing; equations compare
+    ``lhs - rhs`` up to sign. Runs in a worker process (unbounded SymPy time)."""
+    from latex2sympy2_extended import latex2sympy
+    from latex2sympy2_extended.latex2sympy2 import ConversionConfig
+    from sympy import Eq, simplify
+
+    config = ConversionConfig(lowercase_symbols=False)
+    try:
+        a = latex2sympy(gold, conversion_config=config)
+        b = latex2sympy(answer, conversion_config=config)
+    except Exception as err:
+        return False, f"sympy could not read it ({type(err).__name__})"
+    if isinstance(a, Eq) != isinstance(b, Eq):
+        return False, "an equation against a formula"
+    try:
+        if isinstance(a, Eq) and isinstance(b, Eq):
+            da, db = a.lhs - a.rhs, b.lhs - b.rhs
+            if simplify(da - db) == 0 or simplify(da + db) == 0:
+                return True, "sympy: equal equations"
+            return False, "sympy: different equations"
+        if simplify(a - b) == 0:
+            return True, "sympy: a - b == 0"
+    except Exception as err:
+        return False, f"sympy failed ({type(err).__name__})"
+    return False, "sympy: a - b does not reduce to 0"
+
+
+def _grade_symbolic(
+    symbolic: list[int],
+    valid: list[int],
+    rows: list[Any],
+    gold_texts: list[str],
+    response_texts: list[str],
+    cfg: PhysicsConfig,
+    threads: int | None,
+    verdicts: list[PhysicsVerdict | None],
+) -> None:
+    """Equations and formulas: the math grader's fast path, then (for what it leaves undecided,
+    when the config's fallback is on) a case-sensitive SymPy comparison in killable workers."""
+    from rapidgrade._pool import default_pool
+    from rapidgrade.grade import grade_many
+
+    fast = grade_many(
+        [gold_texts[k] for k in symbolic],
+        [response_texts[k] for k in symbolic],
+        config=dataclasses.replace(cfg.grade, fallback=False),
+        threads=threads,
+    )
+    undecided: list[tuple[int, int]] = []
+    for j, (k, verdict) in enumerate(zip(symbolic, fast)):
+        i = valid[k]
+        verdicts[i] = PhysicsVerdict(
+            verdict.correct,
+            verdict.decided_by,
+            gold_texts[k],
+            verdict.extracted,
+            verdict.method,
+            f"symbolic: {verdict.reason}",
+            "symbolic",
+            rows[k][0][3],
+            None,
+            None,
+        )
+        if verdict.reason == _UNDECIDED and verdict.extracted is not None and cfg.grade.fallback:
+            undecided.append((j, k))
+    if not undecided:
+        return
+    outcomes = default_pool().run_many(
+        _symbolic_equal,
+        [(str(_core.physics_normalize(gold_texts[k])[1]), fast[j].extracted or "") for j, k in undecided],
+        timeout=cfg.grade.timeout,
+        warmup=(_warm_up_sympy,),
+    )
+    for (_, k), outcome in zip(undecided, outcomes):
+        old = verdicts[valid[k]]
+        assert old is not None
+        if outcome.status == "ok":
+            ok, why = outcome.value
+            verdicts[valid[k]] = dataclasses.replace(
+                old, correct=bool(ok), decided_by="sympy", reason=f"symbolic: {why}"
+            )
+        else:
+            by = "timeout" if outcome.status == "timeout" else "error"
+            verdicts[valid[k]] = dataclasses.replace(
+                old, correct=False, decided_by=by, reason=f"symbolic: {outcome.status}"
+            )
+
+
+_UNDECIDED = "undecided by the fast path"
+
+
+def grade_physics(
+    gold: Any, response: Any, *, unit: str | None = None, config: PhysicsConfig | None = None
+) -> PhysicsVerdict:
+    r"""Grade one response against one gold quantity; see :func:`grade_physics_many`.
+
+    >>> v = grade_physics(r"50.7 \mathrm{atm}", "so $p = 5.07 \\times 10^{1}\\,\\mathrm{atm}$")
+    >>> v.correct, v.path, v.reason
+    (True, 'quantity', 'quantity: equal')
+    >>> grade_physics("25", "The final answer is 298.15 K.", unit=r"^{\circ}C").reason
+    'quantity: equal after K→^{\\circ}C'
+    """
+    return grade_physics_many([gold], [response], units=[unit], config=config, threads=1)[0]
+
+
+def to_grade_results(verdicts: Sequence[PhysicsVerdict]) -> GradeResults:
+    """The verdicts as a :class:`~rapidgrade.verdict.GradeResults` (``normalized`` holds the
+    response's magnitude in the gold's unit, with the response's unit, when one was compared)."""
+    return GradeResults.from_columns(
+        correct=[v.correct for v in verdicts],
+        decided_by=[v.decided_by for v in verdicts],
+        gold=[v.gold for v in verdicts],
+        extracted=[v.extracted for v in verdicts],
+        method=[v.method for v in verdicts],
+        reason=[v.reason for v in verdicts],
+        normalized=[None if v.value is None else f"{v.value:.12g}" for v in verdicts],
+    )
+
+
+# -- the scoring task -------------------------------------------------------------------------
+
+#: The result fields of a graded row, in the order they are written.
+RESULT_KEYS = ("category", "value", "unit", "correct", "extracted", "decided_by", "path", "reason", "method")
+
+
+@dataclass(frozen=True, slots=True)
+class PhysicsTaskConfig:
+    """Options of the physics task: which fields hold what, how to run, how to grade."""
+
+    gold_key: str = "gold"
+    unit_key: str = "unit"
+    response_key: str = "response"
+    threads: int | None = None
+    grading: PhysicsConfig = dataclasses.field(default_factory=PhysicsConfig)
+
+
+@dataclass(frozen=True, slots=True)
+class PhysicsMetrics:
+    """Counts of a physics job: overall, per gold category and per deciding path."""
+
+    rows: int
+    graded: int
+    correct: int
+    input_errors: int
+    by_category: dict[str, dict[str, int]]
+    by_path: dict[str, int]
+    elapsed_s: float
+
+    @property
+    def accuracy(self) -> float:
+        """Correct over graded rows (0 when none was graded)."""
+        return self.correct / self.graded if self.graded else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The metrics as JSON-ready values (``metrics.json``)."""
+        per_category = {
+            name: {**counts, "accuracy": counts["correct"] / counts["total"] if counts["total"] else 0.0}
+            for name, counts in self.by_category.items()
+        }
+        return {
+            "rows": self.rows,
+            "graded": self.graded,
+            "correct": self.correct,
+            "accuracy": self.accuracy,
+            "input_errors": self.input_errors,
+            "by_category": per_category,
+            "by_path": dict(self.by_path),
+            "elapsed_s": self.elapsed_s,
+        }
+
+
+class PhysicsRun:
+    """One physics scoring job: grades chunks of rows and counts them."""
+
+    __slots__ = ("by_category", "by_path", "config", "correct", "graded", "input_errors", "rows")
+
+    def __init__(self, config: PhysicsTaskConfig) -> None:
+        self.config = config
+        self.rows = self.graded = self.correct = self.input_errors = 0
+        self.by_category: dict[str, dict[str, int]] = {}
+        self.by_path: dict[str, int] = {}
+
+    def _row_inputs(self, row: InputRow) -> tuple[Any, Any, Any] | str:
+        if row.error is not None or row.data is None:
+            return row.error or f"line {row.line}: unreadable row"
+        data, c = row.data, self.config
+        for key in (c.gold_key, c.response_key):
+            if key not in data:
+                return f"line {row.line}: missing key {key!r}"
+        return data[c.gold_key], data[c.response_key], data.get(c.unit_key)
+
+    def grade(self, rows: Sequence[InputRow]) -> list[dict[str, Any]]:
+        inputs = [self._row_inputs(row) for row in rows]
+        usable = [i for i, x in enumerate(inputs) if not isinstance(x, str)]
+        triples = [inputs[i] for i in usable]
+        verdicts = grade_physics_many(
+            [t[0] for t in triples],
+            [t[1] for t in triples],
+            units=[t[2] if isinstance(t[2], str) or t[2] is None else str(t[2]) for t in triples],
+            config=self.config.grading,
+            threads=self.config.threads,
+        )
+        by_row = dict(zip(usable, verdicts))
+        records: list[dict[str, Any]] = []
+        for i, row in enumerate(rows):
+            self.rows += 1
+            verdict = by_row.get(i)
+            if verdict is None:
+                self.input_errors += 1
+                reason = inputs[i]
+                result = dict.fromkeys(RESULT_KEYS)
+                result.update(correct=False, decided_by="error", path="error", reason=reason)
+                records.append(error_record(row, result))
+                continue
+            out = dict(row.data or {})
+            for key in RESULT_KEYS:
+                if key in out:
+                    out[f"input_{key}"] = out.pop(key)
+            out.update(
+                category=verdict.category,
+                value=verdict.value,
+                unit=verdict.unit,
+                correct=verdict.correct,
+                extracted=verdict.extracted,
+                decided_by=verdict.decided_by,
+                path=verdict.path,
+                reason=verdict.reason,
+                method=verdict.method,
+            )
+            records.append(out)
+            if verdict.path == "error":
+                self.input_errors += 1
+                continue
+            self.graded += 1
+            self.correct += verdict.correct
+            counts = self.by_category.setdefault(verdict.category, {"total": 0, "correct": 0})
+            counts["total"] += 1
+            counts["correct"] += verdict.correct
+            self.by_path[verdict.path] = self.by_path.get(verdict.path, 0) + 1
+        return records
+
+    def state(self) -> dict[str, Any]:
+        return {
+            "rows": self.rows,
+            "graded": self.graded,
+            "correct": self.correct,
+            "input_errors": self.input_errors,
+            "by_category": self.by_category,
+            "by_path": self.by_path,
+        }
+
+    def restore(self, state: Mapping[str, Any]) -> None:
+        self.rows, self.graded = int(state["rows"]), int(state["graded"])
+        self.correct, self.input_errors = int(state["correct"]), int(state["input_errors"])
+        self.by_category = {k: dict(v) for k, v in state["by_category"].items()}
+        self.by_path = dict(state["by_path"])
+
+    def finish(self, elapsed_s: float) -> PhysicsMetrics:
+        return PhysicsMetrics(
+            self.rows, self.graded, self.correct, self.input_errors, self.by_category, self.by_path, elapsed_s
+        )
+
+    def progress_note(self, elapsed_s: float) -> str:
+        return f"{self.rows / elapsed_s:,.0f} rows/s" if elapsed_s > 0 else "-"
+
+    def report_html(self, metrics: PhysicsMetrics) -> str:
+        m = metrics
+        body = cards_html(
+            [
+                ("rows", f"{m.rows:,}"),
+                ("graded", f"{m.graded:,}"),
+                ("correct", f"{m.correct:,}"),
+                ("accuracy", f"{100 * m.accuracy:.2f}%"),
+                ("input errors", f"{m.input_errors:,}"),
+                ("rows/s", fmt_number(m.rows / m.elapsed_s if m.elapsed_s > 0 else 0.0)),
+            ]
+        )
+        body.append("<h2>Accuracy by category</h2>")
+        items = [
+            (f"{html.escape(name)} (n={c['total']})", c["correct"] / c["total"] if c["total"] else 0.0, "#3b6fb6")
+            for name, c in sorted(m.by_category.items())
+        ]
+        body.append(bar_chart("accuracy by gold category", items, max_value=1.0, percent=True))
+        body.append("<h2>Deciding path</h2>")
+        rows = [[name, count] for name, count in sorted(m.by_path.items())]
+        body.append(table_html(("path", "rows"), rows))
+        return "\n".join(body)
+
+
+class PhysicsTask:
+    """The ``physics`` task: rows with ``gold``, optional ``unit`` and ``response``."""
+
+    name = "physics"
+    help = "physical quantities with units (gold, optional unit, response)"
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        group = parser.add_argument_group("physics task")
+        group.add_argument("--physics-unit-key", default="unit", help="field holding the gold's unit (default: unit)")
+        group.add_argument(
+            "--physics-rel-tol", type=positive_float, default=None, help="relative tolerance (default: 0.01)"
+        )
+        group.add_argument("--physics-no-sig-figs", action="store_true", help="no significant-figure matching")
+        group.add_argument(
+            "--physics-unit-required", action="store_true", help="a bare number against a gold with a unit is wrong"
+        )
+        group.add_argument("--physics-threads", type=positive_int, default=None, help="threads (default: all cores)")
+
+    def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
+        options: dict[str, Any] = {
+            "unit_key": args.physics_unit_key,
+            "threads": args.physics_threads,
+            "sig_figs": not args.physics_no_sig_figs,
+            "unit_required": args.physics_unit_required,
+        }
+        if args.physics_rel_tol is not None:
+            options["rel_tol"] = args.physics_rel_tol
+        return options
+
+    def configure(
+        self,
+        *,
+        gold_key: str = "gold",
+        unit_key: str = "unit",
+        response_key: str = "response",
+        threads: int | None = None,
+        rel_tol: float = 1e-2,
+        sig_figs: bool = True,
+        unit_required: bool = False,
+    ) -> PhysicsTaskConfig:
+        """The task's config; a bad value is a :class:`~rapidgrade._io.UsageError`."""
+        try:
+            grading = PhysicsConfig(rel_tol=rel_tol, sig_figs=sig_figs, unit_required=unit_required)
+        except (TypeError, ValueError) as exc:
+            raise UsageError(str(exc)) from None
+        return PhysicsTaskConfig(gold_key, unit_key, response_key, threads, grading)
+
+    def input_fields(self, config: PhysicsTaskConfig) -> tuple[str, ...]:
+        return (config.gold_key, config.unit_key, config.response_key)
+
+    def fingerprint(self, config: PhysicsTaskConfig) -> str:
+        key = (config.gold_key, config.unit_key, config.response_key, config.grading)
+        return hashlib.sha256(repr(key).encode()).hexdigest()
+
+    def demo(self, config: PhysicsTaskConfig) -> tuple[list[Path], PhysicsTaskConfig] | None:
+        return None
+
+    def start(self, config: PhysicsTaskConfig) -> PhysicsRun:
+        return PhysicsRun(config)
+
+    def summary(self, metrics: PhysicsMetrics) -> list[tuple[str, str]]:
+        m = metrics
+        rows = [
+            ("rows", f"{m.rows:,}"),
+            ("graded", f"{m.graded:,}"),
+            ("correct", f"{m.correct:,}"),
+            ("accuracy", f"{100 * m.accuracy:.2f}%"),
+        ]
+        for name, c in sorted(m.by_category.items()):
+            share = 100 * c["correct"] / c["total"] if c["total"] else 0.0
+            rows.append((f"accuracy ({name})", f"{share:.2f}% of {c['total']:,}"))
+        rows.append(("input errors", f"{m.input_errors:,}"))
+        return rows
+
+    def exit_code(self, metrics: PhysicsMetrics) -> int:
+        return 1 if metrics.input_errors else 0
+
+
+#: The registered physics task.
+TASK = PhysicsTask()
