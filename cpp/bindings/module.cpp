@@ -15,6 +15,7 @@ void bind_expr(py::module_& m);
 void bind_grade(py::module_& m);
 void bind_absa(py::module_& m);
 void bind_mvcompat(py::module_& m);
+void bind_fredholm(py::module_& m);
 }  // namespace rapidgrade::bindings
 
 PYBIND11_MODULE(_core, m) {
@@ -29,4 +30,5 @@ PYBIND11_MODULE(_core, m) {
   rapidgrade::bindings::bind_grade(m);
   rapidgrade::bindings::bind_absa(m);
   rapidgrade::bindings::bind_mvcompat(m);
+  rapidgrade::bindings::bind_fredholm(m);
 }

@@ -111,3 +111,25 @@ def absa_score(
 
 # mvcompat
 def mv_boxed_winner(text: str | bytes) -> tuple[str, bool, str | bytes | None, int, int]: ...
+
+# fredholm (issue 15): integral-equation answers (rapidgrade.tasks.fredholm)
+def fredholm_parse(
+    response: str | bytes, *, extract_solution: bool = True, validate: bool = True, syntax: str = "auto"
+) -> tuple[Any, ...]: ...
+def fredholm_parse_many(
+    responses: Sequence[str | bytes],
+    *,
+    extract_solution: bool = True,
+    validate: bool = True,
+    syntax: str = "auto",
+    threads: int | None = None,
+) -> list[tuple[Any, ...]]: ...
+def fredholm_read_solution(text: str, *, syntax: str = "auto") -> tuple[str, str, str] | None: ...
+def fredholm_sample_many(
+    exprs: Sequence[tuple[str, str]],
+    xs: Sequence[Any],
+    *,
+    variable: str = "x",
+    constants: dict[str, float] = ...,
+    threads: int | None = None,
+) -> list[Any]: ...

@@ -145,6 +145,7 @@ BUILTIN_TASKS: Mapping[str, str] = MappingProxyType(
     {
         "math": "rapidgrade.tasks.math:TASK",
         "absa": "rapidgrade.tasks.absa:TASK",
+        "fredholm": "rapidgrade.tasks.fredholm:TASK",
     }
 )
 
