@@ -180,3 +180,35 @@ def test_domains_override() -> None:
     near = evaluate_solutions(rows).rows[0]["evaluation"]
     far = evaluate_solutions(rows, domains=[(0.0, 3.0)]).rows[0]["evaluation"]
     assert near["numeric"]["match"] and not far["numeric"]["match"]
+
+
+def test_score_command_reads_predictions_files(tmp_path: Any) -> None:
+    import json
+
+    from rapidgrade.__main__ import main
+    from rapidgrade.tasks.fredholm import write_outputs
+
+    rows = [
+        _row("x^{2}", "x^{2}", "exact_symbolic"),
+        _row(None, "0", "none", has_solution=False),
+        {
+            k: v
+            for k, v in _row(None, "x", "exact_symbolic").items()
+            if k not in ("solution_str", "has_solution", "solution_type")
+        }
+        | {"raw_response": "SOLUTION: u(x) = x\nHAS_SOLUTION: yes\nSOLUTION_TYPE: exact_symbolic"},
+    ]
+    src = tmp_path / "predictions.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["score", "--task", "fredholm", str(src), "--out", str(out), "--quiet"]) == 0
+    evaluated = [json.loads(line) for line in (out / "evaluated.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [r["evaluation"]["correct"] for r in evaluated] == [True, True, True]
+    assert evaluated[2]["solution_str"] == "x"  # parsed from raw_response
+    metrics = json.loads((out / "metrics.json").read_text(encoding="utf-8"))
+    assert metrics["accuracy"] == 1.0 and metrics["per_type"]["none"]["total"] == 1
+    assert "By ground-truth type" in (out / "report.html").read_text(encoding="utf-8")
+    m = evaluate_solutions(rows[:2])
+    write_outputs(m, tmp_path / "api")
+    assert len((tmp_path / "api" / "predictions_evaluated.jsonl").read_text(encoding="utf-8").splitlines()) == 2
+    assert json.loads((tmp_path / "api" / "metrics.json").read_text(encoding="utf-8"))["total"] == 2
