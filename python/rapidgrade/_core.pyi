@@ -130,6 +130,6 @@ def fredholm_sample_many(
     xs: Sequence[Any],
     *,
     variable: str = "x",
-    constants: dict[str, float] = ...,
+    constants: dict[str, float] = {},
     threads: int | None = None,
 ) -> list[Any]: ...
