@@ -123,7 +123,7 @@ def bleu_score(pred: str, gt: str) -> float | None:
     bleu = _bleu()
     if bleu is None:
         return None
-    return float(bleu.sentence_score(" ".join(hyp), [" ".join(ref)]).score) / 100.0
+    return round(float(bleu.sentence_score(" ".join(hyp), [" ".join(ref)]).score) / 100.0, 12)
 
 
 class _Tokenizer:

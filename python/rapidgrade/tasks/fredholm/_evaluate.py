@@ -428,11 +428,11 @@ def evaluate_discrete_points(
     for xp, yp in pred_points:
         k = int(np.argmin(np.abs(gx - xp)))
         if abs(xp - gx[k]) < x_tolerance:
-            d = abs(yp - gy[k])
+            d = float(abs(yp - gy[k]))
             errors.append(d)
-            matched += d < y_tolerance
+            matched += int(d < y_tolerance)
     return {
-        "match": matched > 0 and matched >= len(pred_points) * 0.8,
+        "match": bool(matched > 0 and matched >= len(pred_points) * 0.8),
         "matched_points": matched,
         "total_points_pred": len(pred_points),
         "total_points_gt": len(gt_points),

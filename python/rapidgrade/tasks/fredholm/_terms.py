@@ -132,7 +132,7 @@ def tree_to_latex(node: tuple[Any, ...]) -> str:
     r"""LaTeX that the LaTeX parser reads back (every operand braced or parenthesized).
 
     >>> tree_to_latex(("add", ("pow", ("sym", "x"), ("num", "2")), ("func", "sin", ("const", "pi"))))
-    '{x}^{2} + \\sin\\left(\\pi\\right)'
+    '{\\left(x\\right)}^{2} + \\sin\\left(\\pi\\right)'
     """
     kind = node[0]
     if kind == "num":
