@@ -16,6 +16,7 @@ void bind_grade(py::module_& m);
 void bind_absa(py::module_& m);
 void bind_mvcompat(py::module_& m);
 void bind_physics(py::module_& m);
+void bind_fredholm(py::module_& m);
 }  // namespace rapidgrade::bindings
 
 PYBIND11_MODULE(_core, m) {
@@ -31,4 +32,5 @@ PYBIND11_MODULE(_core, m) {
   rapidgrade::bindings::bind_absa(m);
   rapidgrade::bindings::bind_mvcompat(m);
   rapidgrade::bindings::bind_physics(m);
+  rapidgrade::bindings::bind_fredholm(m);
 }

@@ -82,6 +82,13 @@ std::vector<ITok> lex_infix(std::string_view s) {
       } else if (c == '\xC2' && i + 1 < n && (s[i + 1] == '\xB1' || s[i + 1] == '\xB0')) {
         t.text = s[i + 1] == '\xB1' ? "+-" : "deg";
         i += 2;
+      } else if ((c == '\xC2' && i + 1 < n && s[i + 1] == '\xB7') || (c == '\xC3' && i + 1 < n && s[i + 1] == '\x97')) {
+        t.text = "*";  // U+00B7 middle dot, U+00D7 multiplication sign: "C·sin(x)", "2×x"
+        i += 2;
+      } else if (c == '\xCF' && i + 1 < n && s[i + 1] == '\x80') {
+        t.type = T::kWord;  // U+03C0 π, read as pi: "sin(π*x)"
+        t.text = "pi";
+        i += 2;
       } else if (std::strchr("+-*/^()[]{},=<>!%", c) != nullptr && c != '\0') {
         t.text = std::string(1, c);
         ++i;

@@ -224,6 +224,14 @@ class LatexLexer {
       if (c == '\xC2' && i_ + 1 < n_ && s_[i_ + 1] == '\xB0') {
         t.text = "deg";
         i_ += 2;
+      } else if ((c == '\xC2' && i_ + 1 < n_ && s_[i_ + 1] == '\xB7') ||
+                 (c == '\xC3' && i_ + 1 < n_ && s_[i_ + 1] == '\x97')) {
+        t.text = "*";  // U+00B7 middle dot, U+00D7 multiplication sign: "C·sin(x)", "2×x"
+        i_ += 2;
+      } else if (c == '\xCF' && i_ + 1 < n_ && s_[i_ + 1] == '\x80') {
+        t.type = T::kCmd;  // U+03C0 π, read as \pi: "sin(πx)"
+        t.text = "pi";
+        i_ += 2;
       } else {
         fail("unexpected character", i_);
       }

@@ -125,3 +125,25 @@ def physics_parse_unit(s: str | bytes, *, greedy: bool = False) -> tuple[str, st
 def physics_read_many(
     golds: Sequence[str], responses: Sequence[str], *, threads: int | None = None
 ) -> list[tuple[_PhysicsSide, _PhysicsSide]]: ...
+
+# fredholm (issue 15): integral-equation answers (rapidgrade.tasks.fredholm)
+def fredholm_parse(
+    response: str | bytes, *, extract_solution: bool = True, validate: bool = True, syntax: str = "auto"
+) -> tuple[Any, ...]: ...
+def fredholm_parse_many(
+    responses: Sequence[str | bytes],
+    *,
+    extract_solution: bool = True,
+    validate: bool = True,
+    syntax: str = "auto",
+    threads: int | None = None,
+) -> list[tuple[Any, ...]]: ...
+def fredholm_read_solution(text: str, *, syntax: str = "auto") -> tuple[str, str, str] | None: ...
+def fredholm_sample_many(
+    exprs: Sequence[tuple[str, str]],
+    xs: Sequence[Any],
+    *,
+    variable: str = "x",
+    constants: dict[str, float] = {},
+    threads: int | None = None,
+) -> list[Any]: ...

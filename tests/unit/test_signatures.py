@@ -168,6 +168,11 @@ _NO_WRAPPER = {
     "physics_normalize_many",
     "physics_parse_unit",
     "physics_read_many",
+    # wrapped by the fredholm task (ParsedOutput, evaluate_solutions), whose API is the task's
+    "fredholm_parse",
+    "fredholm_parse_many",
+    "fredholm_read_solution",
+    "fredholm_sample_many",
     # internal to the math-verify compatible fast path
     "mv_boxed_winner",
     # the core's vocabulary tables, read by _sympy.py and checked by tests/unit/test_vocab.py

@@ -143,9 +143,9 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
 
 
 def test_registry_lists_builtin_tasks() -> None:
-    assert task_names() == ("math", "absa", "physics") == tuple(BUILTIN_TASKS)
+    assert task_names() == ("math", "absa", "physics", "fredholm") == tuple(BUILTIN_TASKS)
     registry = Registry()
-    assert registry.names() == ("math", "absa", "physics") and "math" in registry and "toy" not in registry
+    assert registry.names() == ("math", "absa", "physics", "fredholm") and "math" in registry and "toy" not in registry
     for name in registry:
         task = get_task(name)
         assert isinstance(task, Task) and task.name == name
@@ -159,7 +159,7 @@ def test_registry_lists_builtin_tasks() -> None:
 def test_with_task_returns_a_new_registry() -> None:
     toy = ToyTask()
     registry = Registry().with_task(toy)
-    assert registry.names() == ("math", "absa", "physics", "toy") and registry.get("toy") is toy
+    assert registry.names() == ("math", "absa", "physics", "fredholm", "toy") and registry.get("toy") is toy
     assert "toy" not in Registry()  # nothing global changed
     with pytest.raises(TypeError, match="protocol"):
         Registry().with_task(object())  # type: ignore[arg-type]

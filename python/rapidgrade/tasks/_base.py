@@ -146,6 +146,7 @@ BUILTIN_TASKS: Mapping[str, str] = MappingProxyType(
         "math": "rapidgrade.tasks.math:TASK",
         "absa": "rapidgrade.tasks.absa:TASK",
         "physics": "rapidgrade.tasks.physics:TASK",
+        "fredholm": "rapidgrade.tasks.fredholm:TASK",
     }
 )
 

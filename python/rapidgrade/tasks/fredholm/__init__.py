@@ -1,0 +1,329 @@
+r"""The ``fredholm`` task: function-valued answers to integral equations ("find u(x)").
+
+Two steps, as in the fred-llm reference pipeline (see ``../shared/corpora/FREDHOLM.md``):
+
+* :func:`parse_llm_output` / :func:`parse_llm_outputs_many`: find ``u(x) = …`` in a response
+  (LaTeX, infix or RPN) and read the ``HAS_SOLUTION`` / ``SOLUTION_TYPE`` / reasoning lines
+  (string work in the C++ core, batch with the GIL released);
+* :func:`evaluate_solutions` / :func:`evaluate_solution`: compare the solution with the ground
+  truth by type (symbolic: C++ equivalence, then SymPy in killable workers; numeric: sampling
+  over the domain in C++; the type-specific rules for ``none``, ``regularized``, ``family``,
+  ``series``, ``approx_coef``, ``discrete_points``) and aggregate the reference's metrics.
+
+``rapidgrade score --task fredholm predictions.jsonl`` reads the reference's predictions files
+(``ground_truth``, ``ground_truth_solution_type``, ``ground_truth_domain``,
+``evaluation_points``, ``solution_str``, ``has_solution``, ``solution_type``, ``api_error``;
+a row without ``solution_str`` but with ``raw_response`` is parsed first, and ``--reparse``
+parses every row's ``raw_response``). ``evaluated.jsonl`` holds each row with its
+``evaluation`` (the reference's ``predictions_evaluated.jsonl``), ``metrics.json`` the
+aggregates.
+
+>>> p = parse_llm_output("SOLUTION: u(x) = C\\sin(\\pi x)\nHAS_SOLUTION: yes\nSOLUTION_TYPE: family")
+>>> str(p.solution_expr), p.solution_type
+('C*sin(pi*x)', 'family')
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from rapidgrade._io import InputRow, UsageError
+from rapidgrade.report import cards_html, table_html
+from rapidgrade.tasks._base import error_record, positive_float, positive_int
+from rapidgrade.tasks.fredholm._evaluate import (
+    EvalConfig,
+    FredholmMetrics,
+    _jsonable,
+    evaluate_discrete_points,
+    evaluate_rows,
+    evaluate_solution,
+    evaluate_solutions,
+    summarize,
+)
+from rapidgrade.tasks.fredholm._parse import ParsedOutput, parse_llm_output, parse_llm_outputs_many
+
+__all__ = [
+    "TASK",
+    "EvalConfig",
+    "FredholmConfig",
+    "FredholmMetrics",
+    "FredholmTask",
+    "ParsedOutput",
+    "evaluate_discrete_points",
+    "evaluate_solution",
+    "evaluate_solutions",
+    "parse_llm_output",
+    "parse_llm_outputs_many",
+    "write_outputs",
+]
+
+#: The parse fields a predictions row carries (the reference's names).
+PARSE_FIELDS = ("solution_str", "has_solution", "solution_type")
+#: The fields of a row whose metrics are kept between chunks.
+_META_FIELDS = ("ground_truth_has_solution", "has_solution", "ground_truth_solution_type", "solution_type", "api_error")
+
+
+def write_outputs(metrics: FredholmMetrics, out_dir: str | Path) -> None:
+    """Writes ``metrics.json`` and ``predictions_evaluated.jsonl`` (strict JSON: non-finite
+    numbers as ``"inf"``/``"nan"`` strings) into *out_dir*."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "metrics.json").write_text(json.dumps(metrics.to_dict(), indent=2) + "\n", encoding="utf-8")
+    with (out / "predictions_evaluated.jsonl").open("w", encoding="utf-8") as f:
+        for row in metrics.rows:
+            f.write(json.dumps(_jsonable(row), ensure_ascii=False) + "\n")
+
+
+_DEFAULT_EVAL = EvalConfig()
+
+
+@dataclass(frozen=True, slots=True)
+class FredholmConfig:
+    """Options of the fredholm task: the evaluation options and whether to parse
+    ``raw_response`` again instead of using the row's recorded parse fields."""
+
+    evaluation: EvalConfig = _DEFAULT_EVAL
+    reparse: bool = False
+
+
+def _fill_parse(records: list[dict[str, Any]], reparse: bool) -> None:
+    todo = [
+        k
+        for k, r in enumerate(records)
+        if isinstance(r.get("raw_response"), str) and (reparse or any(f not in r for f in PARSE_FIELDS))
+    ]
+    if not todo:
+        return
+    parsed = parse_llm_outputs_many([records[k]["raw_response"] for k in todo])
+    for k, p in zip(todo, parsed):
+        r = records[k]
+        d = p.to_dict()
+        for f in ("solution_str", "solution_sympy", "has_solution", "solution_type", "reasoning", "confidence"):
+            r[f] = d[f]
+        r.setdefault("api_error", r["raw_response"] == "")
+
+
+class FredholmRun:
+    """One fredholm scoring job: rows evaluated chunk by chunk, metrics from what is kept of
+    each row (its type fields and its evaluation without the sampled arrays)."""
+
+    __slots__ = ("config", "evaluations", "metas", "rows")
+
+    def __init__(self, config: FredholmConfig) -> None:
+        self.config = config
+        self.rows = 0
+        self.metas: list[dict[str, Any]] = []
+        self.evaluations: list[dict[str, Any]] = []
+
+    def grade(self, rows: Sequence[InputRow]) -> list[dict[str, Any]]:
+        good = [i for i, row in enumerate(rows) if row.data is not None and row.error is None]
+        records = [dict(rows[i].data or {}) for i in good]
+        _fill_parse(records, self.config.reparse)
+        evaluations = evaluate_rows(records, config=self.config.evaluation)
+        by_pos = dict(zip(good, zip(records, evaluations)))
+        out: list[dict[str, Any]] = []
+        for i, row in enumerate(rows):
+            if i not in by_pos:
+                reason = row.error or f"line {row.line}: unreadable row"
+                out.append(error_record(row, {"evaluation": {"error": reason, "correct": False}}))
+                continue
+            record, ev = by_pos[i]
+            if "evaluation" in record:
+                record["input_evaluation"] = record.pop("evaluation")
+            record["evaluation"] = _jsonable(ev)
+            out.append(record)
+            self.metas.append({f: record.get(f) for f in _META_FIELDS})
+            self.evaluations.append(_slim(ev))
+        self.rows += len(rows)
+        return out
+
+    def state(self) -> dict[str, Any]:
+        return {"rows": self.rows, "metas": self.metas, "evaluations": _jsonable(self.evaluations)}
+
+    def restore(self, state: Mapping[str, Any]) -> None:
+        self.rows = int(state["rows"])
+        self.metas = [dict(m) for m in state["metas"]]
+        self.evaluations = [_unjson(e) for e in state["evaluations"]]
+
+    def finish(self, elapsed_s: float) -> FredholmMetrics:
+        return FredholmMetrics(summarize(self.metas, self.evaluations), [])
+
+    def progress_note(self, elapsed_s: float) -> str:
+        return f"{self.rows / elapsed_s:,.0f} rows/s" if elapsed_s > 0 else "-"
+
+    def report_html(self, metrics: FredholmMetrics) -> str:
+        return render_fredholm_report(metrics)
+
+
+def _slim(ev: Mapping[str, Any]) -> dict[str, Any]:
+    out = dict(ev)
+    num = out.get("numeric")
+    if isinstance(num, dict):
+        out["numeric"] = {k: v for k, v in num.items() if k not in ("x_values", "y_pred", "y_true", "sample_results")}
+    for k in ("series_term_eval", "family_term_eval"):
+        out.pop(k, None)
+    return out
+
+
+def _unjson(value: Any) -> Any:
+    if isinstance(value, str) and value in ("inf", "-inf", "nan"):
+        return float(value)
+    if isinstance(value, dict):
+        return {k: _unjson(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_unjson(v) for v in value]
+    return value
+
+
+def _pct(x: Any) -> str:
+    return f"{100 * x:.1f}%" if isinstance(x, (int, float)) else "-"
+
+
+def render_fredholm_report(metrics: FredholmMetrics) -> str:
+    """The fredholm task's part of the report: summary cards, per-type accuracy, the type
+    confusion matrix and the per-type statistics blocks (every value escaped)."""
+    s = metrics.summary
+    cards = [
+        ("rows", f"{s.get('total_predictions', 0):,}"),
+        ("evaluated", f"{s.get('total', 0):,}"),
+        ("accuracy", _pct(s.get("accuracy"))),
+        ("symbolic accuracy", _pct(s.get("symbolic_accuracy"))),
+        ("numeric accuracy", _pct(s.get("numeric_accuracy"))),
+        ("has_solution accuracy", _pct(s.get("has_solution_accuracy"))),
+        ("solution_type accuracy", _pct(s.get("solution_type_accuracy"))),
+        ("parse errors", f"{s.get('parse_errors', 0):,}"),
+    ]
+    body = cards_html(cards)
+    body.append("<h2>By ground-truth type</h2>")
+    per = s.get("per_type", {})
+    body.append(
+        table_html(
+            ("type", "correct", "total", "accuracy"),
+            [[t, c["correct"], c["total"], _pct(c["accuracy"])] for t, c in sorted(per.items())],
+        )
+    )
+    conf = s.get("confusion_matrix", {})
+    body.append("<h2>Type confusion</h2>")
+    if conf:
+        body.append(table_html(("ground truth predicted as", "rows"), [[k, v] for k, v in sorted(conf.items())]))
+    else:
+        body.append("<p>None.</p>")
+    for key in (
+        "none_detection",
+        "series_term_stats",
+        "approx_coef_stats",
+        "discrete_points_stats",
+        "family_param_stats",
+    ):
+        block = s.get(key)
+        if isinstance(block, dict):
+            body.append(f"<h2>{html.escape(key)}</h2>")
+            body.append(table_html(("statistic", "value"), [[k, v] for k, v in block.items()]))
+    return "\n".join(body)
+
+
+class FredholmTask:
+    """The ``fredholm`` task: ``rapidgrade score --task fredholm predictions.jsonl``."""
+
+    name = "fredholm"
+    help = "integral-equation answers u(x): parse and evaluate by solution type (fred-llm predictions files)"
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        group = parser.add_argument_group("fredholm task")
+        group.add_argument(
+            "--reparse", action="store_true", help="parse raw_response again instead of the recorded fields"
+        )
+        group.add_argument(
+            "--n-points", type=positive_int, default=100, help="sample points over the domain (default 100)"
+        )
+        group.add_argument(
+            "--numeric-tolerance", type=positive_float, default=1e-6, help="default numeric tolerance (1e-6)"
+        )
+        group.add_argument(
+            "--symbolic-timeout", type=positive_float, default=8.0, help="seconds for each SymPy comparison (default 8)"
+        )
+        group.add_argument(
+            "--no-sympy", action="store_true", help="never start SymPy (undecided symbolic checks stay false)"
+        )
+
+    def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
+        return {
+            "reparse": args.reparse,
+            "n_points": args.n_points,
+            "numeric_tolerance": args.numeric_tolerance,
+            "symbolic_timeout": args.symbolic_timeout,
+            "sympy": not args.no_sympy,
+        }
+
+    def configure(
+        self,
+        *,
+        reparse: bool = False,
+        n_points: int = 100,
+        numeric_tolerance: float = 1e-6,
+        symbolic_timeout: float | None = 8.0,
+        sympy: bool = True,
+        include_points: bool = True,
+        threads: int | None = None,
+    ) -> FredholmConfig:
+        if isinstance(n_points, bool) or not isinstance(n_points, int) or n_points < 1:
+            raise UsageError(f"fredholm: n_points must be an int >= 1, got {n_points!r}")
+        if not isinstance(numeric_tolerance, (int, float)) or not numeric_tolerance > 0:
+            raise UsageError(f"fredholm: numeric_tolerance must be > 0, got {numeric_tolerance!r}")
+        ev = replace(
+            EvalConfig(),
+            n_points=n_points,
+            numeric_tolerance=float(numeric_tolerance),
+            symbolic_timeout=symbolic_timeout,
+            sympy=bool(sympy),
+            include_points=bool(include_points),
+            threads=threads,
+        )
+        return FredholmConfig(ev, bool(reparse))
+
+    def input_fields(self, config: FredholmConfig) -> tuple[str, ...]:
+        return (
+            "ground_truth",
+            "ground_truth_solution_type",
+            "ground_truth_domain",
+            "evaluation_points",
+            "raw_response",
+            *PARSE_FIELDS,
+            "api_error",
+        )
+
+    def fingerprint(self, config: FredholmConfig) -> str:
+        ev = config.evaluation
+        return repr((config.reparse, ev.n_points, ev.numeric_tolerance, ev.tolerances, ev.symbolic_timeout, ev.sympy))
+
+    def demo(self, config: FredholmConfig) -> None:
+        return None
+
+    def start(self, config: FredholmConfig) -> FredholmRun:
+        return FredholmRun(config)
+
+    def summary(self, metrics: FredholmMetrics) -> list[tuple[str, str]]:
+        s = metrics.summary
+        rows = [
+            ("rows", f"{s.get('total_predictions', 0):,}"),
+            ("evaluated", f"{s.get('total', 0):,}"),
+            ("accuracy", _pct(s.get("accuracy"))),
+        ]
+        rows += [
+            (f"  {t}", f"{c['correct']}/{c['total']} ({_pct(c['accuracy'])})")
+            for t, c in sorted(s.get("per_type", {}).items())
+        ]
+        return rows
+
+    def exit_code(self, metrics: FredholmMetrics) -> int:
+        return 0
+
+
+#: The registered fredholm task.
+TASK = FredholmTask()
