@@ -208,3 +208,26 @@ def test_long_edit_distance_lets_other_threads_run() -> None:
         t.join()
     assert d == 2
     assert ticks > 5
+
+
+# ---- the fixed adversarial corpus of benchmarks/bench_adversarial.py
+
+
+def test_adversarial_corpus_fast_path_is_bounded() -> None:
+    from benchmarks.bench_adversarial import load_adversarial
+
+    rows = load_adversarial()
+    assert {r["kind"] for r in rows} == {
+        "deep nesting",
+        "huge numbers",
+        "1 MiB answers",
+        "scanner repeats",
+        "slow symbolic",
+        "junk bytes",
+    }
+    assert max(len(r["response"]) for r in rows) >= 1 << 20
+    for row in rows:
+        t0 = time.perf_counter()
+        v = grade(row["gold"], row["response"], fallback=False)
+        assert time.perf_counter() - t0 < 3.0, row["id"]
+        assert v.decided_by in ("fast", "limit"), row["id"]
