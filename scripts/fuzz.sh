@@ -10,7 +10,9 @@
 # Installs clang from the distribution's packages (Debian/Ubuntu: clang and the compiler-rt
 # libraries with libFuzzer) when clang++ is missing, so it works on a fresh machine (as root, or
 # with sudo). Environment: JOBS (build parallelism, default: all cores), FUZZ_TIMEOUT (seconds one
-# input may take before it counts as a hang, default 10), FUZZ_MAX_LEN (default 4096 bytes).
+# input may take before it counts as a hang, default 10), FUZZ_MAX_LEN (default 4096 bytes),
+# FUZZ_MAX_TIME (seconds after which a harness stops even if it has not reached RUNS executions,
+# default 0: no cap; .ci/run sets one so that the fuzzing fits its time budget).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-200000}
@@ -58,6 +60,7 @@ for h in $harnesses; do
   start=$(date +%s%N)
   # New inputs go to build/fuzz/corpus/<h> (kept between runs); the seeds are read only.
   if "$build/$h" -runs="$runs" -max_len="${FUZZ_MAX_LEN:-4096}" -timeout="${FUZZ_TIMEOUT:-10}" \
+      -max_total_time="${FUZZ_MAX_TIME:-0}" \
       -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$build/crashes/$h-" \
       "$build/corpus/$h" "$build/seeds/$h" >"$build/$h.log" 2>&1; then
     status=ok

@@ -2,7 +2,13 @@
 // code point), so no conversion or copy happens per call.
 #include <pybind11/pybind11.h>
 
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
+#include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "convert.hpp"
@@ -39,10 +45,59 @@ std::size_t visit(const CodePoints& s, F&& f) {
   }
 }
 
-std::size_t levenshtein(const CodePoints& a, const CodePoints& b, std::size_t max) {
+std::size_t levenshtein(const CodePoints& a, const CodePoints& b, std::size_t max,
+                        const std::atomic<bool>* cancel = nullptr) {
   return visit(a, [&](auto pa) {
-    return visit(b, [&](auto pb) { return distance::levenshtein(pa, a.size, pb, b.size, max); });
+    return visit(b, [&](auto pb) { return distance::levenshtein(pa, a.size, pb, b.size, max, cancel); });
   });
+}
+
+// How often a long computation lets Ctrl-C through.
+constexpr std::chrono::milliseconds kSignalPoll{50};
+
+// levenshtein(a, b, max) on a thread of its own while the calling thread, GIL released, wakes
+// every kSignalPoll to run the signal handlers (PyErr_CheckSignals, GIL held): on Ctrl-C (or
+// any handler that raises) the computation is told to stop, joined, and the exception raised.
+std::size_t interruptible_levenshtein(const CodePoints& a, const CodePoints& b, std::size_t max) {
+  std::atomic<bool> cancel{false};
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool done = false;
+  std::size_t result = 0;
+  std::exception_ptr error;
+  bool interrupted = false;
+  {
+    py::gil_scoped_release release;
+    std::thread worker([&]() {
+      try {
+        result = levenshtein(a, b, max, &cancel);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        done = true;
+      }
+      cv.notify_all();
+    });
+    std::unique_lock<std::mutex> lock(mutex);
+    while (!cv.wait_for(lock, kSignalPoll, [&]() { return done; })) {
+      if (interrupted) continue;  // told to stop: wait for it
+      lock.unlock();
+      {
+        py::gil_scoped_acquire acquire;
+        // the exception stays set in this thread's state until it is raised below
+        interrupted = PyErr_CheckSignals() != 0;
+      }
+      if (interrupted) cancel.store(true, std::memory_order_relaxed);
+      lock.lock();
+    }
+    lock.unlock();
+    worker.join();
+  }
+  if (interrupted) throw py::error_already_set();
+  if (error) std::rethrow_exception(error);
+  return result;
 }
 
 std::size_t resolve_max(const py::object& max_distance, const char* function) {
@@ -63,9 +118,9 @@ std::size_t resolve_max(const py::object& max_distance, const char* function) {
 }
 
 // Above this many cells (length of a times length of b) a single call releases the GIL, so other
-// threads run meanwhile (100k x 100k characters take about half a second). Below it the release
-// would cost more than it frees. The strings stay alive and unchanged: the caller holds them and
-// str is immutable.
+// threads run meanwhile (100k x 100k characters take about half a second), and lets Ctrl-C
+// through while it runs. Below it the release would cost more than it frees. The strings stay
+// alive and unchanged: the caller holds them and str is immutable.
 constexpr double kReleaseGilCells = 1e8;
 
 std::size_t edit_distance(const py::handle& a, const py::handle& b, const py::object& max_distance) {
@@ -73,8 +128,7 @@ std::size_t edit_distance(const py::handle& a, const py::handle& b, const py::ob
   const CodePoints ca = as_code_points(a, "edit_distance", "a");
   const CodePoints cb = as_code_points(b, "edit_distance", "b");
   if (static_cast<double>(ca.size) * static_cast<double>(cb.size) < kReleaseGilCells) return levenshtein(ca, cb, max);
-  py::gil_scoped_release release;
-  return levenshtein(ca, cb, max);
+  return interruptible_levenshtein(ca, cb, max);
 }
 
 py::object closest(const py::handle& word, const py::handle& choices, const py::object& max_distance) {

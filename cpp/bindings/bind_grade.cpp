@@ -21,8 +21,9 @@ py::object same_or_new(const std::string& text, const Text& input) {
 
 py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& responses_obj, const py::object& last_number,
                           const py::object& rel_tol, const py::object& abs_tol, const py::object& float_rounding,
-                          const py::object& threads) {
-  const grade::Options options = grade_options(last_number, rel_tol, abs_tol, float_rounding, "grade_fast_many");
+                          const py::object& threads, const py::object& max_answer_bytes) {
+  grade::Options options = grade_options(last_number, rel_tol, abs_tol, float_rounding, "grade_fast_many");
+  options.max_answer_bytes = max_answer_bytes_option(max_answer_bytes, "grade_fast_many");
   const unsigned n_threads = resolve_threads(threads, "grade_fast_many");
   const std::vector<Text> golds = texts_of(golds_obj, "grade_fast_many", "golds", false);
   const std::vector<Text> responses = texts_of(responses_obj, "grade_fast_many", "responses", false);
@@ -33,7 +34,7 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
   // One str object per distinct reason and method, shared by every row (a million rows hold
   // references, not a million copies).
   std::vector<py::object> reason_strs, method_strs;
-  for (int r = 0; r <= static_cast<int>(grade::Reason::kOtherReadingMatches); ++r) {
+  for (int r = 0; r <= static_cast<int>(grade::kLastReason); ++r) {
     reason_strs.push_back(py::str(grade::reason_text(static_cast<grade::Reason>(r))));
   }
   for (int k = 0; k <= static_cast<int>(extract::Method::kLastNumber); ++k) {
@@ -56,7 +57,8 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
       },
       [&](std::size_t i) {
         grade::FastVerdict v = std::move(verdicts[i]);  // freed as soon as it is read
-        tri[i] = static_cast<char>(v.tri);
+        // code 3: a limit was reached (decided_by="limit"), neither graded nor sent on
+        tri[i] = grade::is_limit(v.reason) ? char{3} : static_cast<char>(v.tri);
         set_item(gold, i, same_or_new(v.gold, golds[i]));
         // only the undecided pairs need the unwrapped gold (for the fallback)
         set_item(gold_raw, i, v.tri == equiv::Tri::kUnknown ? same_or_new(v.gold_raw, golds[i]) : py::none());
@@ -81,8 +83,10 @@ void bind_grade(py::module_& m) {
   m.def("grade_fast_many", &grade_fast_many, py::arg("golds"), py::arg("responses"), py::kw_only(),
         py::arg("last_number") = true, py::arg("rel_tol") = 1e-9, py::arg("abs_tol") = 1e-12,
         py::arg("float_rounding") = py::none(), py::arg("threads") = py::none(),
+        py::arg("max_answer_bytes") = grade::kDefaultMaxAnswerBytes,
         "The fast path of grade_many: (tri codes as a bytearray, one byte per pair, normalized golds, unwrapped golds of the undecided "
-        "pairs (None elsewhere), extracted answers, methods, reasons, normalized extracted answers), computed on `threads` threads with the GIL released.");
+        "pairs (None elsewhere), extracted answers, methods, reasons, normalized extracted answers), tri code 3 for a pair "
+        "past a limit (max_answer_bytes, the work budget, magnitudes), computed on `threads` threads with the GIL released.");
 }
 
 }  // namespace rapidgrade::bindings

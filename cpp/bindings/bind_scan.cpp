@@ -1,5 +1,7 @@
 // Bindings of rapidgrade::scan. Spans are built as instances of the caller-supplied tuple
-// subclass (rapidgrade.scan.Span, a NamedTuple) with tuple.__new__, at C speed.
+// subclass (rapidgrade.scan.Span, a NamedTuple) with tuple.__new__, at C speed. A span holds its
+// offsets and a reference to the caller's text, not a copy of its content: nested boxes would
+// otherwise copy the text once per level (quadratic time and memory in the nesting depth).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
@@ -28,14 +30,15 @@ void convert_spans(const Text& text, std::vector<Span>& spans) {
   to_caller_units(text, offsets);
 }
 
-// The spans, with offsets already in the caller's units, as span_type instances.
+// The spans, with offsets already in the caller's units, as span_type instances
+// (start, end, outer_start, outer_end, kind, text): O(1) per span, whatever its length.
 py::list build_spans(const Text& text, const std::vector<Span>& spans, const py::handle& span_type) {
   py::list out(spans.size());
   for (std::size_t k = 0; k < spans.size(); ++k) {
     const Span& s = spans[k];
     set_item(out, k,
-             new_record(span_type, {slice(text, s.start, s.end), py::int_(s.start), py::int_(s.end),
-                                    py::int_(s.outer_start), py::int_(s.outer_end), py::str(scan::kind_name(s.kind))}));
+             new_record(span_type, {py::int_(s.start), py::int_(s.end), py::int_(s.outer_start), py::int_(s.outer_end),
+                                    py::str(scan::kind_name(s.kind)), text.original}));
   }
   return out;
 }

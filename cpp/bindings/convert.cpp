@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace rapidgrade::bindings {
 
@@ -155,6 +156,21 @@ grade::Options grade_options(py::handle last_number, py::handle rel_tol, py::han
   options.last_number = last_number.ptr() == Py_True;
   options.equiv = equiv_options(rel_tol, abs_tol, float_rounding, function);
   return options;
+}
+
+std::size_t max_answer_bytes_option(py::handle value, const char* function) {
+  if (value.is_none()) return std::numeric_limits<std::size_t>::max();
+  if (!PyLong_Check(value.ptr()) || PyBool_Check(value.ptr())) {
+    option_type_error(function, "max_answer_bytes", "an int or None", value);
+  }
+  int overflow = 0;
+  const long long n = PyLong_AsLongLongAndOverflow(value.ptr(), &overflow);
+  if (overflow > 0) return std::numeric_limits<std::size_t>::max();
+  if (overflow < 0 || n < 1) {
+    throw py::value_error(std::string(function) + ": max_answer_bytes must be >= 1 or None, got " +
+                          std::string(py::repr(value)));
+  }
+  return static_cast<std::size_t>(n);
 }
 
 unsigned resolve_threads(const py::object& threads, const char* function) {

@@ -88,6 +88,10 @@ equiv::Options equiv_options(py::handle rel_tol, py::handle abs_tol, py::handle 
 grade::Options grade_options(py::handle last_number, py::handle rel_tol, py::handle abs_tol,
                              py::handle float_rounding, const char* function);
 
+/// The max_answer_bytes option (GradeConfig.max_answer_bytes): an int >= 1, or None for no
+/// limit. TypeError / ValueError naming the function and the option otherwise.
+std::size_t max_answer_bytes_option(py::handle value, const char* function);
+
 /// The one batch runner of the bindings (every *_many entry point and Expr.evaluate).
 ///
 /// Runs work(begin, end) over blocks [begin, end) covering [0, n) on `threads` threads with the

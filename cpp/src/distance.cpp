@@ -123,8 +123,13 @@ inline void advance_block(Block& b, Word eq, Word& hp, Word& hn, unsigned out_bi
 // Distance between pattern p (m >= 1 code points) and text t (n code points). With a limit,
 // stops as soon as the score minus the remaining columns exceeds it (each column lowers the
 // score by at most one).
+// Columns between two looks at the cancel flag (of a pattern longer than one word: a few
+// microseconds of work per look at the shortest).
+constexpr std::size_t kCancelColumns = 4096;
+
 template <bool kLimited, typename C1, typename C2>
-std::size_t myers(const C1* p, std::size_t m, const C2* t, std::size_t n, std::size_t max) {
+std::size_t myers(const C1* p, std::size_t m, const C2* t, std::size_t n, std::size_t max,
+                  const std::atomic<bool>* cancel) {
   std::size_t score = m;
   if (m <= kWordBits) {
     const SingleWordPM pm(p, m);
@@ -147,6 +152,7 @@ std::size_t myers(const C1* p, std::size_t m, const C2* t, std::size_t n, std::s
   std::vector<Block> blocks(words);
   const auto last_bit = static_cast<unsigned>((m - 1) % kWordBits);
   for (std::size_t j = 0; j < n; ++j) {
+    if (cancel != nullptr && j % kCancelColumns == 0 && cancel->load(std::memory_order_relaxed)) return score;
     const Word* eq = pm.get(static_cast<std::uint32_t>(t[j]));
     Word hp = 1;
     Word hn = 0;
@@ -170,7 +176,7 @@ std::size_t myers(const C1* p, std::size_t m, const C2* t, std::size_t n, std::s
 
 template <typename C1, typename C2>
 std::size_t levenshtein(const C1* a, std::size_t na, const C2* b, std::size_t nb,
-                        std::size_t max_distance) {
+                        std::size_t max_distance, const std::atomic<bool>* cancel) {
   // Common prefix and suffix never change the distance.
   while (na > 0 && nb > 0 && static_cast<std::uint32_t>(*a) == static_cast<std::uint32_t>(*b)) {
     ++a, ++b, --na, --nb;
@@ -185,16 +191,16 @@ std::size_t levenshtein(const C1* a, std::size_t na, const C2* b, std::size_t nb
   if (na == 0 || nb == 0) return lower;
   std::size_t d = 0;
   if (limit == kNoLimit) {
-    d = na <= nb ? myers<false>(a, na, b, nb, limit) : myers<false>(b, nb, a, na, limit);
+    d = na <= nb ? myers<false>(a, na, b, nb, limit, cancel) : myers<false>(b, nb, a, na, limit, cancel);
   } else {
-    d = na <= nb ? myers<true>(a, na, b, nb, limit) : myers<true>(b, nb, a, na, limit);
+    d = na <= nb ? myers<true>(a, na, b, nb, limit, cancel) : myers<true>(b, nb, a, na, limit, cancel);
   }
   return d > limit ? limit + 1 : d;
 }
 
 #define RAPIDGRADE_INSTANTIATE(C1, C2)                                                          \
   template std::size_t levenshtein<C1, C2>(const C1*, std::size_t, const C2*, std::size_t, \
-                                           std::size_t);
+                                           std::size_t, const std::atomic<bool>*);
 RAPIDGRADE_INSTANTIATE(std::uint8_t, std::uint8_t)
 RAPIDGRADE_INSTANTIATE(std::uint8_t, std::uint16_t)
 RAPIDGRADE_INSTANTIATE(std::uint8_t, std::uint32_t)

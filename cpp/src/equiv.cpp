@@ -6,6 +6,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -216,6 +217,123 @@ int decimal_places(Ref r) {
   return std::max(places, 0);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Magnitudes of values past the range of doubles: (10^{10})!, 10^{10^{10}}, 2^{3^{40}}.
+
+constexpr double kLn10 = 2.30258509299404568402;
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+/// Natural logarithm of the value of a decimal literal, from its first 17 significant digits
+/// and its length: "1e400" is 921.03..., a literal of a million digits about 2.3 million.
+double log_of_literal(std::string_view t) {
+  const std::size_t e = t.find('e');
+  long long exp10 = 0;
+  if (e != std::string_view::npos) {
+    bool negative = false;
+    std::size_t k = e + 1;
+    if (k < t.size() && (t[k] == '-' || t[k] == '+')) negative = t[k++] == '-';
+    for (; k < t.size() && t[k] >= '0' && t[k] <= '9'; ++k) exp10 = std::min(exp10 * 10 + (t[k] - '0'), 1000000000000000LL);
+    if (negative) exp10 = -exp10;
+  }
+  double mantissa = 0;
+  int used = 0;
+  long long scale = 0;  // value = mantissa * 10^(scale + exp10)
+  bool point = false;
+  for (std::size_t k = 0; k < std::min(e, t.size()); ++k) {
+    const char c = t[k];
+    if (c == '.') {
+      point = true;
+      continue;
+    }
+    if (c < '0' || c > '9') continue;
+    if (used < 17) {
+      if (point) --scale;
+      if (mantissa == 0 && c == '0') continue;
+      mantissa = mantissa * 10 + (c - '0');
+      ++used;
+    } else if (!point) {
+      ++scale;
+    }
+  }
+  if (mantissa == 0) return -kInf;
+  return std::log(mantissa) + static_cast<double>(scale + exp10) * kLn10;
+}
+
+/// ln |value| of a tree built from positive numbers, pi, e, sums, products, quotients, powers,
+/// factorials and percent signs (its value is positive, and the logarithm is computed without
+/// forming the value: +inf when even the logarithm overflows), or nullopt for any other tree
+/// (a subtraction could cancel, so no magnitude is claimed for it). Recursion bounded by the
+/// tree depth; O(tree size) plus the exact value of each exponent.
+std::optional<double> log_magnitude(Ref r) {
+  const Node& n = r.node();
+  switch (n.kind) {
+    case Kind::kNumber:
+      return log_of_literal(n.text);
+    case Kind::kConst:
+      if (n.text == "pi") return std::log(kPi);
+      if (n.text == "E") return 1.0;
+      return std::nullopt;
+    case Kind::kPercent: {
+      const auto l = log_magnitude(r.kid(0));
+      if (!l) return std::nullopt;
+      return *l - 2 * kLn10;
+    }
+    case Kind::kAdd: {  // log-sum-exp of positive terms
+      std::vector<double> ls;
+      double top = -kInf;
+      for (std::size_t k = 0; k < n.kids.size(); ++k) {
+        const auto l = log_magnitude(r.kid(k));
+        if (!l) return std::nullopt;
+        ls.push_back(*l);
+        top = std::max(top, *l);
+      }
+      if (!std::isfinite(top)) return top;
+      double sum = 0;
+      for (double l : ls) sum += std::exp(l - top);
+      return top + std::log(sum);
+    }
+    case Kind::kMul:
+    case Kind::kDiv: {
+      double total = 0;
+      bool pos_inf = false, neg_inf = false;
+      for (std::size_t k = 0; k < n.kids.size(); ++k) {
+        auto l = log_magnitude(r.kid(k));
+        if (!l) return std::nullopt;
+        const double term = (n.kind == Kind::kDiv && k > 0) ? -*l : *l;
+        if (term == kInf) pos_inf = true;
+        if (term == -kInf) neg_inf = true;
+        total += term;
+      }
+      if (pos_inf && neg_inf) return std::nullopt;  // inf / inf
+      return pos_inf ? kInf : neg_inf ? -kInf : total;
+    }
+    case Kind::kPow: {
+      const auto base = log_magnitude(r.kid(0));
+      if (!base) return std::nullopt;
+      double exponent = 0;
+      if (const auto e = exact_value(*r.ast, n.kids[1])) {
+        exponent = e->to_double();
+      } else {
+        const auto le = log_magnitude(r.kid(1));
+        if (!le) return std::nullopt;
+        exponent = std::exp(*le);  // +inf for a tower
+      }
+      if (*base == 0 || exponent == 0) return 0.0;  // 1^x, x^0
+      if (std::isinf(exponent) && std::isinf(*base)) return std::nullopt;
+      return exponent * *base;
+    }
+    case Kind::kFactorial: {
+      const auto l = log_magnitude(r.kid(0));
+      if (!l) return std::nullopt;
+      const double x = std::exp(*l);
+      if (std::isinf(x)) return kInf;
+      return std::lgamma(x + 1);
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
 Val value(Ref r) {
   Val v;
   v.inf = infinity_sign(r);
@@ -353,10 +471,14 @@ class Comparer {
  public:
   explicit Comparer(const Options& o) : o_(o) {}
 
+  /// The limit behind the last UNKNOWN, if one was reached.
+  Limit limit() const { return limit_; }
+
   Tri tri(Ref g, Ref p) {
     // nested sets compare element by element at every level: bound the total work
     if (budget_ == 0) return Tri::kUnknown;
     --budget_;
+    if (!spend(1)) return Tri::kUnknown;
     const Node& G = g.node();
     const Node& P = p.node();
     if (G.kind == Kind::kText || P.kind == Kind::kText) {
@@ -381,6 +503,7 @@ class Comparer {
       if (gs && ps) return structures(g, p);
       // a number against a tuple, interval, matrix or a set of several elements
       Ref scalar = gs ? p : g;
+      if (!spend(size(scalar))) return Tri::kUnknown;
       Program prog = compile(*scalar.ast, scalar.i);
       return prog.evaluable ? Tri::kFalse : Tri::kUnknown;
     }
@@ -390,6 +513,36 @@ class Comparer {
  private:
   Options o_;
   std::size_t budget_ = kMaxComparisons;
+  std::size_t work_ = 0;  // counted operations spent, against o_.work_budget
+  Limit limit_ = Limit::kNone;
+  // Subtree sizes (node counts) of the trees compared, computed once per tree in one pass.
+  std::vector<std::pair<const Ast*, std::vector<std::size_t>>> sizes_;
+
+  /// Takes `units` from the work budget; false (and Limit::kWork) when they are not left.
+  bool spend(std::size_t units) {
+    if (units > o_.work_budget - work_) {
+      work_ = o_.work_budget;
+      limit_ = Limit::kWork;
+      return false;
+    }
+    work_ += units;
+    return true;
+  }
+
+  std::size_t size(Ref r) {
+    for (const auto& entry : sizes_)
+      if (entry.first == r.ast) return entry.second[r.i];
+    std::vector<std::size_t> sizes(r.ast->nodes.size(), 1);
+    constexpr std::size_t kCap = std::size_t{1} << 40;  // a shared subtree is counted per use
+    for (std::size_t i = 0; i < sizes.size(); ++i)
+      for (std::uint32_t k : r.ast->nodes[i].kids) sizes[i] = std::min(kCap, sizes[i] + sizes[k]);
+    sizes_.emplace_back(r.ast, std::move(sizes));
+    return sizes_.back().second[r.i];
+  }
+
+  /// Cost of evaluating two sides of `nodes` nodes in all at every sample point, with their
+  /// compilation, symbol sets and structural walks.
+  static std::size_t evaluation_cost(std::size_t nodes) { return (2 * kPoints + 8) * nodes; }
 
   // ---- scalars
 
@@ -398,14 +551,48 @@ class Comparer {
     const Node& P = p.node();
     if (G.kind == Kind::kPercent && P.kind == Kind::kPercent) return scalar(g.kid(0), p.kid(0));
     if (G.kind == Kind::kDegree && P.kind == Kind::kDegree) return scalar(g.kid(0), p.kid(0));
-    const bool g_const = free_symbols(*g.ast, g.i).empty();
-    const bool p_const = free_symbols(*p.ast, p.i).empty();
-    if (!g_const || !p_const) return functions(g, p);
+    const std::size_t nodes = size(g) + size(p);
+    if (!spend(2 * nodes)) return Tri::kUnknown;
+    const bool g_const = !has_symbols(g);  // free_symbols(g).empty(), without the strings
+    const bool p_const = !has_symbols(p);
+    if (!g_const || !p_const) {
+      if (!spend(evaluation_cost(nodes))) return Tri::kUnknown;
+      return functions(g, p);
+    }
+    if (!spend(8 * nodes)) return Tri::kUnknown;
     std::vector<Val> gv = candidates(g), pv = candidates(p);
+    if (gv.size() == 1 && pv.size() == 1) {
+      if (const auto t = beyond_doubles(g, p, gv[0], pv[0])) return *t;
+    }
     std::vector<Tri> results;
     for (const Val& a : gv)
       for (const Val& b : pv) results.push_back(values(a, b));
     return any_of(results);
+  }
+
+  /// A value past the range of doubles (no exact value, no finite double) on either side:
+  /// different magnitudes (from logarithms) are FALSE, the same tree on both sides is TRUE,
+  /// anything else UNKNOWN with Limit::kMagnitude; nullopt when neither side is such a value.
+  std::optional<Tri> beyond_doubles(Ref g, Ref p, const Val& a, const Val& b) {
+    auto huge = [](const Val& v) { return v.inf == 0 && !v.exact && (!v.evaluable || !finite(v.num)); };
+    if (!huge(a) && !huge(b)) return std::nullopt;
+    auto log_abs = [](Ref r, const Val& v) -> std::optional<double> {
+      if (v.exact) return std::log(std::abs(v.exact->to_double()));  // beyond 1e308 is inf: not decided
+      if (v.evaluable && finite(v.num) && v.err <= 1e-6 * std::abs(v.num)) return std::log(std::abs(v.num));
+      if (r.node().kind == Kind::kNeg) return log_magnitude(r.kid(0));
+      return log_magnitude(r);
+    };
+    const auto la = log_abs(g, a), lb = log_abs(p, b);
+    if (la && lb && (std::isinf(*la) || std::isinf(*lb)) && !std::isnan(*la) && !std::isnan(*lb) && *la != *lb) {
+      return Tri::kFalse;  // a magnitude past any double's logarithm (or zero) against another
+    }
+    if (la && lb && std::isfinite(*la) && std::isfinite(*lb)) {
+      const double gap = std::fabs(*la - *lb);
+      if (gap > 1e-6 + 1e-9 * std::max(std::fabs(*la), std::fabs(*lb))) return Tri::kFalse;
+    }
+    if (to_string(*g.ast, g.i) == to_string(*p.ast, p.i)) return Tri::kTrue;
+    limit_ = Limit::kMagnitude;
+    return Tri::kUnknown;
   }
 
   /// The values an answer may stand for: p% is p/100 or p; x° is x or x*pi/180.
@@ -525,6 +712,7 @@ class Comparer {
     std::sort(vars.begin(), vars.end());
     vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
     if (vars.empty()) return Ratio::kUnknown;
+    if (!spend(evaluation_cost(size(gl) + size(gr) + size(pl) + size(pr)))) return Ratio::kUnknown;
     const Points pts = make_points(vars);
     const Eval f = difference(gl, gr, pts, kPoints), h = difference(pl, pr, pts, kPoints);
     if (!f.evaluable || !h.evaluable) return Ratio::kUnknown;
@@ -826,10 +1014,9 @@ bool expand_plus_minus(Ast& ast) {
   return true;
 }
 
-}  // namespace
-
-Tri equivalent(const Ast& gold, const Ast& pred, const Options& options) {
+Tri compare(const Ast& gold, const Ast& pred, const Options& options, Limit* limit) {
   Comparer c(options);
+  if (limit != nullptr) *limit = Limit::kNone;
   bool gpm = false, ppm = false;
   for (const Node& n : gold.nodes) gpm = gpm || n.kind == Kind::kPlusMinus;
   for (const Node& n : pred.nodes) ppm = ppm || n.kind == Kind::kPlusMinus;
@@ -838,15 +1025,28 @@ Tri equivalent(const Ast& gold, const Ast& pred, const Options& options) {
       Ast g = gold, p = pred;
       if (gpm) expand_plus_minus(g);
       if (ppm) expand_plus_minus(p);
-      return c.tri(Ref{&g, g.root}, Ref{&p, p.root});
+      const Tri t = c.tri(Ref{&g, g.root}, Ref{&p, p.root});
+      if (limit != nullptr) *limit = c.limit();
+      return t;
     }
-    return c.tri(Ref{&gold, gold.root}, Ref{&pred, pred.root});
+    const Tri t = c.tri(Ref{&gold, gold.root}, Ref{&pred, pred.root});
+    if (limit != nullptr) *limit = c.limit();
+    return t;
   } catch (const ParseError&) {
     return Tri::kUnknown;  // a rewritten tree grew past the depth limit
   }
 }
 
-Tri equivalent(std::string_view gold, std::string_view pred, const Options& options) {
+}  // namespace
+
+Tri equivalent(const Ast& gold, const Ast& pred, const Options& options, Limit* limit) {
+  const Tri t = compare(gold, pred, options, limit);
+  if (limit != nullptr && t != Tri::kUnknown) *limit = Limit::kNone;
+  return t;
+}
+
+Tri equivalent(std::string_view gold, std::string_view pred, const Options& options, Limit* limit) {
+  if (limit != nullptr) *limit = Limit::kNone;
   Ast g, p;
   try {
     g = parse(gold);
@@ -856,7 +1056,7 @@ Tri equivalent(std::string_view gold, std::string_view pred, const Options& opti
   } catch (const LimitError&) {
     return Tri::kUnknown;
   }
-  return equivalent(g, p, options);
+  return equivalent(g, p, options, limit);
 }
 
 }  // namespace rapidgrade::equiv

@@ -39,6 +39,9 @@ const char* reason_text(Reason reason) noexcept {
     case Reason::kUndecided: return "undecided by the fast path";
     case Reason::kOtherReadingMatches:
       return "undecided: the unmarked answer differs, but another reading of the final statement matches";
+    case Reason::kAnswerTooLong: return "limit: the extracted answer is longer than max_answer_bytes";
+    case Reason::kWorkLimit: return "limit: comparing the answers needs more work than the fast path's budget";
+    case Reason::kMagnitudeLimit: return "limit: a value too large to compare exactly, of the same magnitude as the other";
   }
   return "";
 }
@@ -114,11 +117,15 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
   // Tree against tree: the gold's was parsed once for all its responses.
   const expr::Ast* gold_tree = gold.tree();
   const expr::Ast* pred_tree = gold_tree != nullptr ? pred.tree() : nullptr;
-  const equiv::Tri t = gold_tree != nullptr && pred_tree != nullptr ? equiv::equivalent(*gold_tree, *pred_tree, options.equiv)
-                                                                    : equiv::Tri::kUnknown;
-  return {t, t == equiv::Tri::kTrue    ? Reason::kEquivalent
-             : t == equiv::Tri::kFalse ? Reason::kNotEquivalent
-                                       : Reason::kUndecided};
+  equiv::Limit limit = equiv::Limit::kNone;
+  const equiv::Tri t = gold_tree != nullptr && pred_tree != nullptr
+                           ? equiv::equivalent(*gold_tree, *pred_tree, options.equiv, &limit)
+                           : equiv::Tri::kUnknown;
+  return {t, t == equiv::Tri::kTrue          ? Reason::kEquivalent
+             : t == equiv::Tri::kFalse       ? Reason::kNotEquivalent
+             : limit == equiv::Limit::kWork  ? Reason::kWorkLimit
+             : limit == equiv::Limit::kMagnitude ? Reason::kMagnitudeLimit
+                                                 : Reason::kUndecided};
 }
 
 }  // namespace
@@ -137,6 +144,10 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
   v.found = true;
   v.method = found->method;
   v.answer = extract::answer_text(response, *found);
+  if (v.answer.size() > options.max_answer_bytes) {
+    v.reason = Reason::kAnswerTooLong;
+    return v;
+  }
   Answer pred(normalize::normalize(unwrap_answer(v.answer), answer_normalization()));
   v.normalized = pred.text();
   if (found->method == extract::Method::kLastNumber && !options.last_number) {

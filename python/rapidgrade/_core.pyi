@@ -86,6 +86,7 @@ def grade_fast_many(
     abs_tol: float = 1e-12,
     float_rounding: int | None = None,
     threads: int | None = None,
+    max_answer_bytes: int | None = 65536,
 ) -> tuple[
     bytearray, list[str], list[str | None], list[str | None], list[str | None], list[str], list[str | None]
 ]: ...

@@ -157,6 +157,12 @@ def _validate_grade(config: GradeConfig, where: str) -> None:
     if timeout is None and config.timeout is not None:
         object.__setattr__(config, "timeout", None)  # math.inf is stored as None
     _check_type(where, "equiv", config.equiv, EquivConfig)
+    limit = config.max_answer_bytes
+    if limit is not None:
+        if not isinstance(limit, int) or isinstance(limit, bool):
+            raise TypeError(f"{where}: max_answer_bytes must be an int or None, not {type(limit).__name__}")
+        if limit < 1:
+            raise ValueError(f"{where}: max_answer_bytes must be >= 1 or None, got {limit!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,12 +205,17 @@ class GradeConfig:
         timeout: seconds allowed per fallback pair (positive); None (or ``math.inf``, stored
             as None) means no limit.
         equiv: the options of the equivalence test (:class:`EquivConfig`).
+        max_answer_bytes: longest extracted answer (bytes of UTF-8) that is compared; a
+            longer one gets ``decided_by="limit"`` (counted wrong, never sent to the
+            fallback), so that no answer costs more than a bounded amount of work. None
+            means no limit. Default 64 KiB.
     """
 
     last_number: bool = True
     fallback: bool = True
     timeout: float | None = 5.0
     equiv: EquivConfig = EquivConfig()
+    max_answer_bytes: int | None = 65536
 
     def __post_init__(self) -> None:
         _validate_grade(self, type(self).__name__)

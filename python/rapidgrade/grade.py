@@ -32,7 +32,7 @@ __all__ = ["grade", "grade_many"]
 
 _CHUNK = 65536
 _DECIDER_CODE = {name: code for code, name in enumerate(DECIDERS)}
-_TRUE, _FALSE, _UNKNOWN = 1, 0, 2
+_TRUE, _FALSE, _UNKNOWN, _LIMIT = 1, 0, 2, 3
 
 
 def _as_text(value: object, what: str) -> tuple[str | None, str | None]:
@@ -141,6 +141,7 @@ def grade_many(
         correct = tri_array == _TRUE
         gold_out, gold_raw, extracted, method, reason, normalized = g_norm, g_raw, ext, meth, why, p_norm
         undecided = np.flatnonzero(tri_array == _UNKNOWN).tolist()
+        decided[tri_array == _LIMIT] = _DECIDER_CODE["limit"]
     else:
         correct = np.zeros(n, dtype=bool)
         gold_out = [""] * n
@@ -157,6 +158,8 @@ def grade_many(
             correct[i] = tri_codes[k] == _TRUE
             gold_out[i], gold_raw[i], extracted[i], method[i], reason[i] = g_norm[k], g_raw[k], ext[k], meth[k], why[k]
             normalized[i] = p_norm[k]
+            if tri_codes[k] == _LIMIT:
+                decided[i] = _DECIDER_CODE["limit"]
         undecided = [valid[k] for k in np.flatnonzero(tri_array == _UNKNOWN).tolist()]
 
     if cfg.fallback and undecided:
@@ -215,6 +218,7 @@ def _fast_columns(
                 abs_tol=cfg.equiv.abs_tol,
                 float_rounding=cfg.equiv.float_rounding,
                 threads=threads,
+                max_answer_bytes=cfg.max_answer_bytes,
             )
         )
         if bar is not None:

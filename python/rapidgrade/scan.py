@@ -19,18 +19,43 @@ __all__ = ["Span", "find_boxed", "find_boxed_many", "find_math_spans"]
 
 
 class Span(NamedTuple):
-    """A delimited region of text.
+    r"""A delimited region of *text*, the string that was scanned.
 
-    ``content`` is ``text[start:end]``; ``outer_start``/``outer_end`` include the command or
-    delimiters. ``kind`` is ``"boxed"``, ``"fbox"``, ``"$"``, ``"$$"``, ``"\\\\("`` or ``"\\\\["``.
+    ``content`` is ``text[start:end]``, sliced when it is read: a span holds offsets and a
+    reference to the scanned text, never a copy, so that nested boxes cost linear time and
+    memory (a copy per span would be quadratic in the nesting depth). ``outer_start`` and
+    ``outer_end`` include the command or delimiters. ``kind`` is ``"boxed"``, ``"fbox"``,
+    ``"$"``, ``"$$"``, ``"\\("`` or ``"\\["``.
+
+    >>> span = find_boxed(r"so \boxed{42}.")[0]
+    >>> span
+    Span(content='42', start=10, end=12, outer_start=3, outer_end=13, kind='boxed')
+    >>> span.content, span.text[span.outer_start : span.outer_end]
+    ('42', '\\boxed{42}')
     """
 
-    content: str
     start: int
     end: int
     outer_start: int
     outer_end: int
     kind: str
+    text: str | bytes
+
+    @property
+    def content(self) -> str | bytes:
+        """``text[start:end]``, the span without its command or delimiters."""
+        return self.text[self.start : self.end]
+
+    def __repr__(self) -> str:
+        content = self.text[self.start : min(self.end, self.start + _REPR_CHARS)]
+        more = "..." if self.end - self.start > _REPR_CHARS else ""
+        return (
+            f"Span(content={content!r}{more}, start={self.start}, end={self.end}, "
+            f"outer_start={self.outer_start}, outer_end={self.outer_end}, kind={self.kind!r})"
+        )
+
+
+_REPR_CHARS = 60  # characters of content a repr shows (the text may be megabytes)
 
 
 def find_boxed(text: str | bytes) -> list[Span]:
@@ -38,7 +63,8 @@ def find_boxed(text: str | bytes) -> list[Span]:
 
     Braces are matched by counting, to any depth, without recursion (linear time). Escaped
     braces ``\{`` and ``\}`` do not count. An unclosed ``\boxed{`` yields no span. A box nested
-    in another gives a span of its own, after the outer one. Without braces, ``\boxed 5`` takes
+    in another gives a span of its own, after the outer one; each span's ``content`` is sliced
+    only when read, so time and memory stay linear at any nesting depth. Without braces, ``\boxed 5`` takes
     the run of characters up to whitespace, ``$``, ``{``, ``}`` or a backslash, without
     trailing ``.``, ``,`` or ``;``.
 

@@ -34,10 +34,10 @@ if TYPE_CHECKING:
 
 __all__ = ["DECIDERS", "DecidedBy", "GradeResults", "Verdict"]
 
-DecidedBy = Literal["fast", "sympy", "math_verify", "timeout", "error"]
+DecidedBy = Literal["fast", "sympy", "math_verify", "timeout", "error", "limit"]
 
 #: Every value ``Verdict.decided_by`` can take.
-DECIDERS: tuple[str, ...] = ("fast", "sympy", "math_verify", "timeout", "error")
+DECIDERS: tuple[str, ...] = ("fast", "sympy", "math_verify", "timeout", "error", "limit")
 
 _DECIDED_BY_DTYPE = np.dtype(f"<U{max(len(d) for d in DECIDERS)}")
 _DECIDER_ARRAY = np.array(DECIDERS, dtype=_DECIDED_BY_DTYPE)
@@ -52,7 +52,10 @@ class Verdict:
         correct: The answer matches the gold.
         decided_by: Which path decided: ``"fast"`` (the C++ core), ``"sympy"``,
             ``"math_verify"``, ``"timeout"`` (the fallback ran out of time: counted wrong) or
-            ``"error"`` (something failed: counted wrong, ``reason`` says what).
+            ``"error"`` (something failed: counted wrong, ``reason`` says what) or ``"limit"``
+            (the answer is too costly to compare: longer than ``max_answer_bytes``, past the
+            fast path's work budget, or a value too large to compare; counted wrong and never
+            sent to the fallback, ``reason`` says which).
         gold: The gold answer, normalized.
         extracted: The answer found in the response (``None``: none found).
         method: How it was found (for example ``"boxed"``), ``None`` when nothing was.

@@ -475,3 +475,44 @@ def test_ctrl_c_at_any_moment_leaves_the_pool_whole() -> None:
     )
     assert done.returncode == 0 and done.stdout.rstrip().endswith("OK"), done.stdout + done.stderr
     assert "interrupted" in done.stdout
+
+
+# Issue 14, item 3, with the real fallback (SymPy / math-verify): a pair past its timeout costs
+# its timeout and no more, the next pair does not wait for a restart, and pairs from several
+# threads finish within the time their workers need.
+_SLOW = ("\\int e^{x^2}\\sin(x^3) dx", "0")  # SymPy works on it for minutes
+_EASY = ("\\sum_{k=1}^{10} k", "55")  # undecided by the fast path, quick in the fallback
+
+
+def test_fallback_after_a_timeout_and_from_threads_stays_within_worker_time() -> None:
+    from rapidgrade.fallback import WARMUP, fallback_many
+
+    workers, limit = 2, 1.0
+    with WorkerPool(workers=workers, warmup=WARMUP) as p:
+        fallback_many([_EASY[0]] * 2, [_EASY[1]] * 2, pool=p, timeout=30.0)  # both warm
+        assert _eventually(lambda: p.stats().started >= workers, seconds=120.0)
+        t0 = time.perf_counter()
+        (slow,) = fallback_many([_SLOW[0]], [_SLOW[1]], pool=p, timeout=limit)
+        slow_seconds = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        (easy,) = fallback_many([_EASY[0]], [_EASY[1]], pool=p, timeout=30.0)
+        easy_seconds = time.perf_counter() - t0
+        assert slow[1] == "timeout" and slow_seconds < limit + 0.25 + 0.5
+        assert easy[:2] == (True, "math_verify")
+        assert easy_seconds < 1.0  # no restart paid: the worker was stopped, or replaced meanwhile
+
+        batch = [_SLOW, _EASY, _SLOW, _EASY]
+        threads = 4
+
+        def one_call(_: int) -> list[str]:
+            outcomes = fallback_many([g for g, _ in batch], [a for _, a in batch], pool=p, timeout=limit)
+            return [by for _, by, _ in outcomes]
+
+        t0 = time.perf_counter()
+        with ThreadPoolExecutor(max_workers=threads) as executor:
+            results = list(executor.map(one_call, range(threads)))
+        elapsed = time.perf_counter() - t0
+    assert results == [["timeout", "math_verify", "timeout", "math_verify"]] * threads
+    # the work: 8 slow pairs of (timeout + 0.25 s), 8 easy pairs of at most 0.25 s, on 2 workers
+    needed = (threads * 2 * (limit + 0.25) + threads * 2 * 0.25) / workers
+    assert elapsed < needed + 1.0, (elapsed, needed)  # 84-174 s before (issue 14)

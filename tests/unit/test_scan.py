@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import time
+import tracemalloc
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -103,12 +106,57 @@ def test_deep_nesting_is_linear_and_safe() -> None:
     text = "\\boxed{" + "{" * depth + "x" + "}" * depth + "}"
     (span,) = find_boxed(text)
     assert len(span.content) == 2 * depth + 1
-    # Every nested box is a span whose content holds the boxes inside it, so the output (not
-    # the scan) grows quadratically with the nesting of boxes; keep that one modest.
     boxes = 2000
     spans = find_boxed("\\boxed{" * boxes + "}" * boxes)
     assert len(spans) == boxes
     assert [s.outer_start for s in spans] == sorted(s.outer_start for s in spans)
+
+
+def _nested_boxes(depth: int) -> str:
+    return "\\boxed{" * depth + "x" + "}" * depth
+
+
+@pytest.mark.parametrize("many", [False, True])
+def test_nested_boxes_cost_linear_time_and_memory(many: bool) -> None:
+    # issue 14: 240 KB nested 30k deep took 14.7 s and 3.4 GB when every span copied its content
+    text = _nested_boxes(30_000)
+    assert 230_000 < len(text) < 250_000
+    tracemalloc.start()
+    t0 = time.perf_counter()
+    spans = find_boxed_many([text], threads=1)[0] if many else find_boxed(text)
+    elapsed = time.perf_counter() - t0
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert elapsed < 1.0
+    assert peak < 16_000_000  # about 200 bytes per span, nothing proportional to depth * size
+    assert len(spans) == 30_000
+    assert spans[0].outer_start == 0 and spans[0].outer_end == len(text)
+    assert spans[-1].content == "x"
+    assert spans[0].content == text[7:-1] and spans[1].content == text[14:-2]
+    for s in (spans[0], spans[12_345], spans[-1]):
+        assert s.text is text
+        assert s.content == text[s.start : s.end]
+
+
+def test_hundred_thousand_nested_boxes() -> None:
+    text = _nested_boxes(100_000)
+    t0 = time.perf_counter()
+    spans = find_boxed(text)
+    assert time.perf_counter() - t0 < 2.0
+    assert len(spans) == 100_000
+    assert spans[-1].content == "x"
+
+
+def test_span_content_is_lazy_and_repr_is_short() -> None:
+    text = "\\boxed{" + "y" * 1000 + "}"
+    (span,) = find_boxed(text)
+    assert span == Span(7, 1007, 0, 1008, "boxed", text)
+    assert span.content == "y" * 1000
+    assert len(repr(span)) < 200
+    assert repr(span).startswith("Span(content='yyy")
+    (bspan,) = find_boxed(b"\\boxed{ab}")
+    assert bspan.content == b"ab"
+    assert repr(bspan) == "Span(content=b'ab', start=7, end=9, outer_start=0, outer_end=10, kind='boxed')"
 
 
 def test_version() -> None:

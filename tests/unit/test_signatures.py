@@ -149,7 +149,7 @@ _WRAPPERS: dict[str, tuple[str, set[str], set[str]]] = {
     "equivalent_many": ("rapidgrade.equiv.equivalent_many", set(), {"config"}),
     "grade_fast_many": (
         "rapidgrade.grade.grade_many",
-        set(),
+        {"max_answer_bytes"},  # from config (GradeConfig.max_answer_bytes)
         {"config", "workers", "progress", "timeout", "fallback", "task"},
     ),
 }

@@ -2,6 +2,7 @@
 // UNKNOWN otherwise (the caller then asks SymPy).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -11,12 +12,27 @@ namespace rapidgrade::equiv {
 
 enum class Tri : std::uint8_t { kFalse = 0, kTrue = 1, kUnknown = 2 };
 
+/// Default work budget of one comparison, in counted operations: one unit is one instruction
+/// of a compiled expression at one sample point (or one node visited by an exact or structural
+/// walk). Ordinary answers (up to thousands of nodes, sets of 64 elements) need well under a
+/// tenth of it; a comparison that would need more is UNKNOWN (Limit::kWork) after about a
+/// quarter of a second of work at most, whatever the input.
+constexpr std::size_t kWorkBudget = std::size_t{1} << 23;
+
+/// Why a comparison came out UNKNOWN when the cause is a limit, not a missing rule: the answer
+/// is too costly to compare (kWork) or a value too large for exact or double arithmetic whose
+/// magnitude does not settle the question (kMagnitude). The grader reports these as
+/// decided_by="limit" instead of handing them to SymPy.
+enum class Limit : std::uint8_t { kNone = 0, kWork, kMagnitude };
+
 struct Options {
   double rel_tol = 1e-9;
   double abs_tol = 1e-12;
   /// Decimal places both sides are rounded to when either is a decimal literal; -1 means the
   /// precision rule: the gold's own number of decimals (6 when only the prediction is a decimal).
   int float_rounding = -1;
+  /// Counted operations one call may spend (kWorkBudget); past it the answer is UNKNOWN.
+  std::size_t work_budget = kWorkBudget;
 };
 
 /// Decides whether `gold` and `pred` denote the same answer.
@@ -33,13 +49,20 @@ struct Options {
 /// * tuples (ordered), sets (unordered, duplicates ignored), intervals (ends matter), unions,
 ///   matrices (shape and entries), equations (up to a nonzero factor), inequalities (up to a
 ///   positive factor, either direction), `x = 5` vs `5`, `a \pm b` as the set {a+b, a-b};
-/// * text: equal after normalization -> TRUE, else FALSE; text against math -> UNKNOWN.
+/// * text: equal after normalization -> TRUE, else FALSE; text against math -> UNKNOWN;
+/// * values past the range of doubles (towers, factorials like (10^{10})!, numbers of
+///   thousands of digits): their magnitudes, computed with logarithms, differ -> FALSE; the
+///   same tree on both sides -> TRUE; otherwise UNKNOWN with Limit::kMagnitude.
 ///
-/// Work is O(tree size * 16) plus O(n*m) element matching for sets (capped at 64 elements).
-/// Never throws on well-formed trees.
-Tri equivalent(const expr::Ast& gold, const expr::Ast& pred, const Options& options = {});
+/// Work is O(tree size * 16) plus O(n*m) element matching for sets (capped at 64 elements),
+/// and never more than options.work_budget counted operations: past the budget the answer is
+/// UNKNOWN with Limit::kWork. `limit` (optional) receives the reason of a limit's UNKNOWN
+/// (kNone otherwise). Never throws on well-formed trees.
+Tri equivalent(const expr::Ast& gold, const expr::Ast& pred, const Options& options = {},
+               Limit* limit = nullptr);
 
 /// Parses both strings (auto syntax) and compares; a parse error on either side is UNKNOWN.
-Tri equivalent(std::string_view gold, std::string_view pred, const Options& options = {});
+Tri equivalent(std::string_view gold, std::string_view pred, const Options& options = {},
+               Limit* limit = nullptr);
 
 }  // namespace rapidgrade::equiv

@@ -19,10 +19,17 @@
 
 namespace rapidgrade::grade {
 
+/// Default of Options::max_answer_bytes: 64 KiB.
+constexpr std::size_t kDefaultMaxAnswerBytes = std::size_t{1} << 16;
+
 struct Options {
   /// Accept an answer found only by the last-number strategy. Off for RL rewards where only
   /// an explicit final answer may earn credit.
   bool last_number = true;
+  /// Longest extracted answer (bytes of UTF-8) the grader compares; a longer one is not
+  /// compared (Reason::kAnswerTooLong, a limit). Costly answers are a policy's way to slow
+  /// a reward down: a cap keeps the cost of one sample bounded.
+  std::size_t max_answer_bytes = kDefaultMaxAnswerBytes;
   equiv::Options equiv;
 };
 
@@ -39,8 +46,19 @@ enum class Reason : std::uint8_t {
   kEmptyGold,
   kUndecided,
   kOtherReadingMatches,  // a guessed (weak) reading differs, another reading matches: UNKNOWN
-                         // (keep it the last enumerator: the bindings count up to it)
+  // Limits: not compared, neither correct nor sent to the fallback (decided_by="limit").
+  kAnswerTooLong,    // the extracted answer is longer than Options::max_answer_bytes
+  kWorkLimit,        // equiv ran out of its work budget (equiv::Limit::kWork)
+  kMagnitudeLimit,   // a value past the range of doubles, undecided (equiv::Limit::kMagnitude)
 };
+
+/// The last reason (for tables indexed by reason).
+constexpr Reason kLastReason = Reason::kMagnitudeLimit;
+
+/// A limit was reached: the pair is neither graded by the fast path nor worth a fallback.
+constexpr bool is_limit(Reason reason) noexcept {
+  return reason == Reason::kAnswerTooLong || reason == Reason::kWorkLimit || reason == Reason::kMagnitudeLimit;
+}
 
 /// The one-line message of a reason, e.g. "same answer after normalization".
 const char* reason_text(Reason reason) noexcept;
