@@ -12,6 +12,8 @@ Writes OUT_DIR/<harness>/<sha1> files, one input each, from:
   ``parse_expr("...", syntax="infix")``);
 - tests/oracles/absa_data.py's terms, references and polarity labels (for fuzz_absa, whose first
   byte selects the code-point width: 0 for 1 byte, 1 for 2 bytes, 2 for 4 bytes);
+- tests/data/physics/dev.jsonl (fuzz_physics: gold and unit, "\\0", response) and
+  tests/data/fredholm/parse_differences.jsonl plus FREDHOLM below (fuzz_fredholm);
 - cpp/fuzz/reproducers/<harness>-*: inputs that made a harness report once (regression seeds).
 
 Pairs (fuzz_equiv, fuzz_grade) are written ``gold + b"\\0" + other``. Needs only the standard
@@ -38,6 +40,17 @@ MAX_LEN = 4096
 BOXED = re.compile(r"\\boxed\{((?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*)\}")
 EXPR_IN_TESTS = re.compile(r"""\(\s*r?"([^"\\]*)",\s*(?:syntax=)?"(infix|rpn)"\s*[,)]""")
 #: RPN forms beyond those the tests write (every operator class once).
+# Integral-equation responses in the forms the fredholm task reads (LaTeX, infix, RPN, none).
+FREDHOLM = [
+    "The solution is\n$$u(x) = x^{2} + \\sin(x)$$\nHAS_SOLUTION: yes\nSOLUTION_TYPE: exact_symbolic",
+    "SOLUTION: u(x) = exp(-x)*cos(x)\nHAS_SOLUTION: yes",
+    "SOLUTION: u(x) = x 2 ^ x sin +\nSOLUTION_TYPE: exact_symbolic",
+    "HAS_SOLUTION: no\nSOLUTION_TYPE: none\nNo solution exists.",
+    "u(x) \\approx 0.5 + 0.25 x - 0.1 x^2\nSOLUTION_TYPE: approx_coef",
+    "SOLUTION: [(0.0, 1.2), (0.5, 2.4)]\nSOLUTION_TYPE: discrete_points",
+    "u(x) = C\u00b7sin(\u03c0x)\nSOLUTION_TYPE: family",
+]
+
 RPN = ["x 2 ^ x sin +", "x neg exp x cos *", "1 2 + 3 *", "10 4 - 2 /", "2 sqrt", "x abs", "x ln",
        "pi 2 /", "e x ^", "1.5e-3 x *", "42", "x y * 3 / y -", "0 0 /", "1 0 /", "2 0.5 ^", "8 3 /"]
 
@@ -104,6 +117,12 @@ def main(argv: list[str]) -> int:
     pairs += [(str(c["gold"]), str(c["pred"])) for c in cases if isinstance(c.get("pred"), str)]
     absa_texts = [str(t) for t in absa_data.TERMS + absa_data.REFS + absa_data.POLARITIES]
 
+    physics = read_jsonl(DATA / "physics" / "dev.jsonl")
+    physics_pairs = [(f"{r['gold']} {r['unit']}".strip(), str(r["response"])) for r in physics]
+    fredholm_texts = texts(read_jsonl(DATA / "fredholm" / "parse_differences.jsonl"), "ours", "reference_solution_str")
+    fredholm_texts += [f"SOLUTION: u(x) = {t}\nHAS_SOLUTION: yes\nSOLUTION_TYPE: exact_symbolic" for t in fredholm_texts]
+    fredholm_texts += FREDHOLM
+
     other_pairs = pairs[len(demo) :]
     counts = {
         "fuzz_extract": write(out, "fuzz_extract", map(utf8, responses + answers)),
@@ -116,6 +135,8 @@ def main(argv: list[str]) -> int:
         "fuzz_equiv": write(out, "fuzz_equiv", (utf8(g) + b"\0" + utf8(p) for g, p in answer_pairs + other_pairs)),
         "fuzz_grade": write(out, "fuzz_grade", (utf8(g) + b"\0" + utf8(r)[-MAX_LEN // 2 :] for g, r in pairs)),
         "fuzz_absa": write(out, "fuzz_absa", (s for t in absa_texts for s in absa_seed(t))),
+        "fuzz_physics": write(out, "fuzz_physics", (utf8(g) + b"\0" + utf8(r) for g, r in physics_pairs)),
+        "fuzz_fredholm": write(out, "fuzz_fredholm", map(utf8, fredholm_texts)),
     }
     for reproducer in sorted((ROOT / "cpp" / "fuzz" / "reproducers").glob("fuzz_*-*")):
         harness = reproducer.name.split("-", 1)[0]

@@ -825,8 +825,8 @@ class Comparer {
         free_symbols(*g.ast, g.i) != free_symbols(*p.ast, p.i)) {
       return Tri::kFalse;
     }
-    // Two conditions on one variable against a constant ("x \\ge -4" against "x \\le 3",
-    // "a \\ne 2" against "a > 2"): the same set only with the same operator and bound.
+    // Two conditions on one variable against a constant ("x \ge -4" against "x \le 3",
+    // "a \ne 2" against "a > 2"): the same set only with the same operator and bound.
     {
       HalfLine hg, hp;
       if (half_line(g, hg) && half_line(p, hp) && hg.var == hp.var) {

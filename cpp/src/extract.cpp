@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "rapidgrade/detail/delimiters.hpp"
+#include "rapidgrade/detail/functions.hpp"
 #include "rapidgrade/detail/number.hpp"
 #include "rapidgrade/detail/text.hpp"
 #include "rapidgrade/expr.hpp"
@@ -469,6 +470,30 @@ std::size_t word_count(std::string_view s) noexcept {
   return words;
 }
 
+// True when `s` holds, among two or more whitespace-separated tokens, a word of two or more
+// letters that is not a function name of detail/functions.hpp or a constant: "so it is 4",
+// "x = 1 or 2"; not "pi/2", "2 x + 1", "sin x", "no solution" (words only: a text answer).
+bool has_prose_word(std::string_view s) noexcept {
+  bool several = false, word = false, only_words = true;
+  std::size_t k = 0;
+  const std::size_t n = s.size();
+  while (k < n) {
+    while (k < n && is_space(s[k])) ++k;
+    if (k == n) break;
+    const std::size_t start = k;
+    while (k < n && !is_space(s[k])) ++k;
+    if (start > 0) several = true;
+    const std::string_view token = s.substr(start, k - start);
+    const bool letters = letters_end_in(token, 0, token.size()) == token.size();
+    only_words = only_words && letters;
+    if (letters && token.size() >= 2 && token != "pi" && token != "oo" && token != "inf" &&
+        rapidgrade::detail::find_function_word(token) == nullptr) {
+      word = true;
+    }
+  }
+  return several && word && !only_words;
+}
+
 // The whole response (after </think>) is one answer, on one line: math ("pi/2", "-2*pi",
 // "14.0 + -1.0i", "$\frac{1}{\sqrt{n}}$", "1 1/4", "(1, 2)", "$45^\circ$"), or a short text
 // answer without digits ("Yes", "no solution"). Prose with a number ("I think 5") is not bare.
@@ -485,6 +510,7 @@ std::optional<Extraction> find_bare(std::string_view s, std::size_t from) {
       inner.find("\\[") != std::string_view::npos || inner.find("\\begin{") != std::string_view::npos) {
     return std::nullopt;
   }
+  if (has_prose_word(inner)) return std::nullopt;
   if (expr::is_plain_text(inner)) {
     if (inner.size() > kMaxBareText || word_count(inner) > kMaxBareWords) return std::nullopt;
     for (const char c : inner) {
@@ -815,7 +841,7 @@ bool is_lone_symbol(std::string_view s, Range r) noexcept {
   return k == r.end;
 }
 
-// The left side of the relation that s[r) states ("x = 5" -> "x", "a + 2 \\ge 0" -> "a + 2"),
+// The left side of the relation that s[r) states ("x = 5" -> "x", "a + 2 \ge 0" -> "a + 2"),
 // trimmed: the text before its first top-level relation operator (relation_at); an empty range
 // when it holds none (a value).
 Range relation_lhs(std::string_view s, Range r) noexcept {

@@ -868,6 +868,14 @@ Side read_response(std::string_view response) {
   side.category = normalize_answer(side.text).category;
   const MathContent math = extract_math_content(side.text);
   side.quantity = read_quantity(math.text);
+  if (!side.quantity.has_number) {
+    // an answer stated as an assignment, "g = 9.8 N": the quantity is its right side
+    const std::size_t eq = math.text.rfind('=');
+    if (eq != std::string::npos) {
+      Quantity q = read_quantity(detail::trim(std::string_view(math.text).substr(eq + 1)));
+      if (q.has_number) side.quantity = std::move(q);
+    }
+  }
   if (e->method != extract::Method::kLastNumber) return side;
   // The last number may be the end of a quantity that starts earlier: the exponent of
   // "5.14 \times 10^{6} Pa", the power of "9.8 m/s^2". The earliest number start at most

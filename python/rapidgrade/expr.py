@@ -25,7 +25,7 @@ RPN (postfix, whitespace-separated): operands are numbers and identifiers; opera
 
 ======================  ==============================================================
 binary                  ``+ - * / ^``, ``besselj`` (``n x besselj`` is J_n(x))
-unary                   ``neg sin cos tan exp log ln sqrt abs erf erfc Si Ci Ei gamma``
+unary                   ``neg sin cos tan sinh cosh tanh exp log ln sqrt abs erf erfc Si Ci Ei gamma``
                         (``log`` is natural)
 constants               ``pi e``
 ======================  ==============================================================

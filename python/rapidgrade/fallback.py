@@ -315,7 +315,6 @@ def _plain_symbols(expr: Any) -> Any:
 def _sympy_equal(a: Any, b: Any) -> tuple[bool, str]:
     """Whether SymPy can show ``a == b``: structurally, or ``a - b`` reducing to 0."""
     from sympy import Expr, expand, simplify, trigsimp
-
     from sympy.logic.boolalg import Boolean
 
     errors = _sympy_errors()

@@ -116,6 +116,9 @@ def normalize_answer(s: str | bytes, *, units: bool = True, equations: bool = Tr
     r""":func:`normalize_latex`, also saying whether *s* was a percentage.
 
     The grading layer uses the flag to accept ``25\%`` against ``0.25`` as well as ``25``.
+    This is the math normalization (a canonical string for comparing final answers); the physics
+    task's :func:`rapidgrade.tasks.physics.normalize_answer` is another function: it classifies an
+    answer (number, equation, physical quantity, formula, text) and keeps its unit.
 
     >>> normalize_answer(r"25\%")
     Normalized(text='25', percent=True)

@@ -4,6 +4,10 @@
   of ``rapidgrade score``).
 * :mod:`rapidgrade.tasks.absa`: aspect-based sentiment tuples (normalization, polarity repair,
   tuple F1 and stage-to-stage changes).
+* :mod:`rapidgrade.tasks.physics`: physical-reasoning answers classified (number, equation,
+  physical quantity, formula, text) and graded with units.
+* :mod:`rapidgrade.tasks.fredholm`: function-valued solutions of integral equations, parsed from
+  LaTeX, infix or RPN and evaluated symbolically, by sampling and per solution type.
 
 The shared job (:func:`rapidgrade.score.score_file`, ``rapidgrade score --task NAME``) reads the
 inputs, chunks, checkpoints, writes the outputs and frames the report; a task grades a chunk of
@@ -35,7 +39,9 @@ __all__ = [
     "TaskRun",
     "absa",
     "error_record",
+    "fredholm",
     "get_task",
     "math",
+    "physics",
     "task_names",
 ]
