@@ -100,7 +100,29 @@ NASTY = [
     "１２,３４５ units",
     "3×4÷2 ≤ π",
     "0{,}5 and 10{,}000 and 1{,}23456",
+    # Unmarked answers: choice, bare, final_span, signed and braceless numbers.
+    "Hence $a - b = 5 / ( - 2 ) = - 2.5$.",
+    "x = 2.\nAnswer B",
+    "so $k = \\dfrac12$.",
+    "pi/2",
+    "namely $(-6,6)$ and $(2,6)$.",
+    "$x=-1$ or $x=2$",
+    "The answer has <img_3939>",
+    "thus $x < - 2$ (see Figure 2)",
+    "we get $m = 2$ after solving for $m$.",
+    "Therefore, $3 x = 12$ and $x = 4$.",
+    "$2^{1009}$",
+    "the value is - 7",
+    "correct answer A",
+    "(ANSWER E)",
+    "\\begin{equation} x = 5 \\tag{7} \\end{equation}",
 ]
+
+
+def test_reference_function_words_are_the_function_table() -> None:
+    # the reference's bare-text rule lists the function words itself; they must be the core's
+    words = {w for row in rapidgrade._core.expr_function_table() for w in row[3].split()}
+    assert words == ref.FUNCTION_WORDS
 
 
 @pytest.mark.parametrize("text", NASTY)
