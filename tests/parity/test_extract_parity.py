@@ -2,8 +2,9 @@
 (tests/oracles/reference_extract.py): every strategy on the 800 real responses, the normalized
 answers and gold answers, hand-written nasty cases, and generated token soups.
 
-No difference between the two is known; a difference found later is either a bug of rapidgrade
-(fix it) or of the reference (fix or document it here with a test of its own)."""
+The reference follows the documented rules (python/rapidgrade/extract.py and the comments of
+cpp/src/extract.cpp); a difference is either a bug of rapidgrade (fix it) or of the reference
+(fix or document it here with a test of its own)."""
 
 from __future__ import annotations
 
@@ -116,6 +117,12 @@ NASTY = [
     "correct answer A",
     "(ANSWER E)",
     "\\begin{equation} x = 5 \\tag{7} \\end{equation}",
+    # A span holds an answer when a digit or a letter stands outside command names (the one
+    # right after a command name counts), and a letter after "\\\\" (a line break) is a symbol.
+    "so $\\quad5$",
+    "we get $\\pi2$",
+    "$\\boxed\\boxed$",
+    "so $\\\\x = 5$",
 ]
 
 
