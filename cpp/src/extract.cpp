@@ -576,14 +576,21 @@ std::vector<Box> math_spans(std::string_view s, std::size_t from) {
   return out;
 }
 
+// The last byte of the command whose backslash is at k (the loop's ++k then goes on after it):
+// the end of a command name ("\quad5" -> the 'd'), or the one byte of a control symbol ("\\x"
+// is a line break, then x).
+std::size_t skip_command(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  const std::size_t e = letters_end_in(s, k + 1, end);
+  return e > k + 1 ? e - 1 : k + 1;
+}
+
 // True when s[r) holds a digit or a letter outside command names: "x", "- 1", "\frac{1}{2}";
 // "\therefore", "\quad" and "," hold none.
 bool has_content(std::string_view s, Range r) noexcept {
   for (std::size_t k = r.start; k < r.end; ++k) {
     const char c = s[k];
     if (c == '\\') {
-      ++k;
-      while (k < r.end && is_letter(s[k])) ++k;
+      k = skip_command(s, k, r.end);
       continue;
     }
     if (is_digit(c) || is_letter(c)) return true;
@@ -659,9 +666,7 @@ RelationAt relation_at(std::string_view s, std::size_t k, std::size_t end) noexc
 bool has_symbol(std::string_view s, Range r) noexcept {
   for (std::size_t k = r.start; k < r.end; ++k) {
     if (s[k] == '\\') {
-      ++k;
-      while (k < r.end && is_letter(s[k])) ++k;
-      if (k < r.end && !is_letter(s[k])) --k;
+      k = skip_command(s, k, r.end);
       continue;
     }
     if (is_letter(s[k])) return true;

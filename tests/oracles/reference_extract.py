@@ -517,6 +517,13 @@ def _bare(s: str, start: int) -> RefExtraction | None:
     inner = s[a:b]
     if not inner or any(m in inner for m in ("$", "\\(", "\\[", "\\begin{")):
         return None
+    # a prose word among several tokens ("so it is 4"), unless the answer is words only
+    tokens = re.findall(r"[^ \t\n\r\f\v]+", inner)
+    letters = [bool(re.fullmatch(r"[A-Za-z]+", t)) for t in tokens]
+    prose = any(ok and len(t) >= 2 and t not in ("pi", "oo", "inf") and t not in FUNCTION_WORDS
+                for t, ok in zip(tokens, letters))
+    if len(tokens) >= 2 and prose and not all(letters):
+        return None
     if looks_like_text(inner):
         words = re.findall(r"[^ \t\n\r\f\v]+", inner)
         if _u8(s, a, b) > _MAX_BARE_TEXT_BYTES or len(words) > _MAX_BARE_WORDS:
