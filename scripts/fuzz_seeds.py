@@ -120,7 +120,8 @@ def main(argv: list[str]) -> int:
     physics = read_jsonl(DATA / "physics" / "dev.jsonl")
     physics_pairs = [(f"{r['gold']} {r['unit']}".strip(), str(r["response"])) for r in physics]
     fredholm_texts = texts(read_jsonl(DATA / "fredholm" / "parse_differences.jsonl"), "ours", "reference_solution_str")
-    fredholm_texts += [f"SOLUTION: u(x) = {t}\nHAS_SOLUTION: yes\nSOLUTION_TYPE: exact_symbolic" for t in fredholm_texts]
+    marked = "SOLUTION: u(x) = {}\nHAS_SOLUTION: yes\nSOLUTION_TYPE: exact_symbolic"
+    fredholm_texts += [marked.format(t) for t in fredholm_texts]
     fredholm_texts += FREDHOLM
 
     other_pairs = pairs[len(demo) :]

@@ -154,7 +154,9 @@ def test_normalized_column_is_the_graders_reading() -> None:
     # the prediction as compared: unwrapped and normalized with the grader's options (equations
     # are kept whole), so two spellings of one answer share their key
     r = rapidgrade.grade_many(
-        ["2", "x=1", "5"], [r"so $\boxed{\dfrac{4}{2}}$", r"\boxed{x = 1}", "I have no answer for this one"], fallback=False
+        ["2", "x=1", "5"],
+        [r"so $\boxed{\dfrac{4}{2}}$", r"\boxed{x = 1}", "I have no answer for this one"],
+        fallback=False,
     )
     assert r.normalized == [r"\frac{4}{2}", "x=1", None]
     assert r[1:].normalized == ["x=1", None]
