@@ -111,6 +111,11 @@ def oracle(n: Node, env: dict[str, complex]) -> complex:
         return -a
     # SymPy's principal branch on a cut is that of +0: sqrt(-1 - 0j) is i, not -i as in cmath
     a = complex(a.real + 0.0, a.imag + 0.0)
+    if n.op in ("sin", "cos", "tan") and abs(a) > 1e6:
+        # a periodic function of an argument past 1e6 keeps only the low digits of it: a last-bit
+        # difference in how two syntaxes compute the argument (e^27 as exp or as a power) shows
+        # at 1e-4. Such an example is ill-conditioned, not a test of the parsers: skip it.
+        raise OverflowError("ill-conditioned argument")
     if n.op == "log":
         return cmath.log(a)
     return getattr(cmath, n.op)(a)
