@@ -404,8 +404,7 @@ bool is_choice_letter(char c) noexcept { return c >= 'A' && c <= 'J'; }
 
 // End of the run of ASCII letters starting at `i`, at most `end`.
 std::size_t letters_end_in(std::string_view s, std::size_t i, std::size_t end) noexcept {
-  while (i < end && is_letter(s[i])) ++i;
-  return i;
+  return detail::letters_end(s.substr(0, end), i);
 }
 
 // True when one of the words that announce a multiple-choice letter ("answer", "option",
@@ -860,18 +859,18 @@ Range relation_lhs(std::string_view s, Range r) noexcept {
     } else if (depth == 0 && relation_at(s, k, r.end).length > 0) {
       return trim(s, Range{r.start, k});
     } else if (c == '\\') {
-      k = std::max(k, letters_end_in(s, k + 1, r.end) - 1);
-      if (k + 1 < r.end && !is_letter(s[k + 1]) && s[k] == '\\') ++k;  // a control symbol
+      k = skip_command(s, k, r.end);
     }
   }
   return Range{r.start, r.start};
 }
 
-// The last math span(s) of the final statement, when no number follows them in prose: each
-// read by span_answer; several spans joined by "and"/"or"/"," are one answer with several
-// parts. The other spans of the final sentence and the last number become `others`.
-std::optional<Extraction> find_final_span(std::string_view s, std::size_t from, bool with_others) {
-  const std::vector<Box> spans = math_spans(s, from);
+// The last of `spans` (math_spans of s from `from`) of the final statement, when no number
+// follows it in prose: read by span_answer; several spans joined by "and"/"or"/"," are one
+// answer with several parts. The other spans of the final sentence and the last number become
+// `others`.
+std::optional<Extraction> find_final_span(std::string_view s, std::size_t from, const std::vector<Box>& spans,
+                                          bool with_others) {
   std::size_t last = spans.size();
   while (last > 0 && !has_content(s, Range{spans[last - 1].start, spans[last - 1].end})) --last;
   if (last == 0) return std::nullopt;
@@ -910,9 +909,8 @@ std::optional<Extraction> find_final_span(std::string_view s, std::size_t from, 
   Extraction e;
   e.method = Method::kFinalSpan;
   if (first + 1 == last) {
-    const Range a = span_answer(s, Range{final_box.start, final_box.end});
-    e.start = a.start;
-    e.end = a.end;
+    e.start = final_answer.start;
+    e.end = final_answer.end;
   } else {
     for (std::size_t k = first; k < last; ++k) e.parts.push_back(span_answer(s, Range{spans[k].start, spans[k].end}));
     e.start = e.parts.front().start;
@@ -1141,7 +1139,7 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
     case Method::kCodeOutput: return find_code_output(text, from);
     case Method::kChoice: return find_choice(text, from);
     case Method::kBare: return find_bare(text, from);
-    case Method::kFinalSpan: return find_final_span(text, from, false);
+    case Method::kFinalSpan: return find_final_span(text, from, math_spans(text, from), false);
     case Method::kLastNumber: return find_last_number(text, from);
     case Method::kAuto: break;
   }
@@ -1151,11 +1149,11 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
   if (auto e = find_code_output(text, from)) return e;
   if (auto e = find_choice(text, from)) return e;
   if (auto e = find_bare(text, from)) return e;
-  if (auto e = find_final_span(text, from, true)) return e;
+  const std::vector<Box> spans = math_spans(text, from);
+  if (auto e = find_final_span(text, from, spans, true)) return e;
   auto e = find_last_number(text, from);
   if (e) {
     // the other reading: the last math span of the text, though a number follows it
-    const std::vector<Box> spans = math_spans(text, from);
     for (std::size_t k = spans.size(); k > 0; --k) {
       const Box& b = spans[k - 1];
       if (!has_content(text, Range{b.start, b.end})) continue;

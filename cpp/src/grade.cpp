@@ -97,6 +97,11 @@ FastVerdict grade(std::string_view gold, std::string_view response, const Option
 
 namespace {
 
+// An answer found in a response, unwrapped and normalized as grading reads it.
+Answer read_answer(std::string_view found) {
+  return Answer(normalize::normalize(unwrap_answer(found), answer_normalization()));
+}
+
 struct Comparison {
   equiv::Tri tri;
   Reason reason;
@@ -148,7 +153,7 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     v.reason = Reason::kAnswerTooLong;
     return v;
   }
-  Answer pred(normalize::normalize(unwrap_answer(v.answer), answer_normalization()));
+  Answer pred = read_answer(v.answer);
   v.normalized = pred.text();
   if (found->method == extract::Method::kLastNumber && !options.last_number) {
     v.tri = equiv::Tri::kFalse;
@@ -173,7 +178,7 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     // other reading that cannot be compared, such as an intermediate equation, does not count).
     for (const extract::Range& r : found->others) {
       const std::string_view other = std::string_view(response).substr(r.start, r.end - r.start);
-      Answer alternative(normalize::normalize(unwrap_answer(other), answer_normalization()));
+      Answer alternative = read_answer(other);
       if (alternative.text().empty()) continue;
       if (compare(gold.answer, alternative, options).tri == equiv::Tri::kTrue) {
         v.tri = equiv::Tri::kUnknown;
