@@ -1,5 +1,6 @@
 #include "rapidgrade/physics.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -693,18 +694,31 @@ const char* category_name(Category category) noexcept {
 }
 
 std::string format_number(double value) {
+  // The output is printf's "%.0f" for integral values below 1e16, else "%.{p}g" with p the
+  // fewest digits that read back to `value`. std::to_chars gives the same text as printf with
+  // the same precision, and without printf's format parsing and strtod's round trip per
+  // precision: the shortest round-trip digits (to_chars without a precision) tell p, since no
+  // fewer digits can read back to `value`; p is still checked by reading the text back.
   if (value == 0.0) return "0";
+  char buf[64];
   if (std::fabs(value) < 1e16 && std::nearbyint(value) == value) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f", value);
+    const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(value));
+    return std::string(buf, r.ptr);
+  }
+  if (!std::isfinite(value)) {
+    std::snprintf(buf, sizeof buf, "%g", value);
     return buf;
   }
-  char buf[64];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buf, sizeof buf, "%.*g", precision, value);
-    if (std::strtod(buf, nullptr) == value) break;
+  const auto shortest = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
+  int digits = 0;
+  for (const char* p = buf; p != shortest.ptr && *p != 'e'; ++p) digits += is_digit(*p) ? 1 : 0;
+  for (int precision = std::max(1, digits); precision <= 17; ++precision) {
+    const auto r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::general, precision);
+    double back = 0.0;
+    const auto read = std::from_chars(buf, r.ptr, back);
+    if ((read.ec == std::errc() && back == value) || precision == 17) return std::string(buf, r.ptr);
   }
-  return buf;
+  return std::string(buf);
 }
 
 MathContent extract_math_content(std::string_view s) {

@@ -114,18 +114,40 @@ def absa_score(
 def mv_boxed_winner(text: str | bytes) -> tuple[str, bool, str | bytes | None, int, int]: ...
 
 # physics (normalize_answer flow and unit reading; wrapped by rapidgrade.tasks.physics)
+from collections.abc import Callable as _Callable
+
+import numpy as _np
+import numpy.typing as _npt
+
 PHYSICS_UNIT_SYMBOLS: tuple[tuple[str, str, bool], ...]
 PHYSICS_UNIT_PREFIXES: tuple[tuple[str, str], ...]
-_PhysicsSide = tuple[bool, str | None, str | None, str, bool, float, int, str | None, str | None, bool]
-
 def physics_normalize(s: str | bytes) -> tuple[str, float | str, bool]: ...
 def physics_normalize_many(
     strings: Sequence[str | bytes], *, threads: int | None = None
 ) -> tuple[list[tuple[str, float | str]], list[int]]: ...
 def physics_parse_unit(s: str | bytes, *, greedy: bool = False) -> tuple[str, str, bool] | None: ...
-def physics_read_many(
-    golds: Sequence[str], responses: Sequence[str], *, threads: int | None = None
-) -> list[tuple[_PhysicsSide, _PhysicsSide]]: ...
+def physics_grade_columns(
+    golds: Sequence[str],
+    responses: Sequence[str],
+    resolve_unit: _Callable[[str], tuple[int, float, float] | None],
+    *,
+    rel_tol: float,
+    sig_figs: bool,
+    unit_required: bool,
+    threads: int | None = None,
+) -> tuple[
+    _npt.NDArray[_np.int8],
+    _npt.NDArray[_np.bool_],
+    _npt.NDArray[_np.float64],
+    _npt.NDArray[_np.bool_],
+    list[str],
+    list[str],
+    list[str | None],
+    list[str | None],
+    list[str | None],
+    list[str | None],
+    list[str | None],
+]: ...
 
 # fredholm (issue 15): integral-equation answers (rapidgrade.tasks.fredholm)
 def fredholm_parse(

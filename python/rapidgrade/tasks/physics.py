@@ -58,19 +58,22 @@ import argparse
 import dataclasses
 import hashlib
 import html
-import math
+import operator
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, overload
+
+import numpy as np
+import numpy.typing as npt
 
 from rapidgrade import _core
 from rapidgrade._io import InputRow, UsageError
 from rapidgrade.config import GradeConfig
 from rapidgrade.report import bar_chart, cards_html, fmt_number, table_html
 from rapidgrade.tasks._base import error_record, positive_float, positive_int
-from rapidgrade.units import UnitInfo, convert, unit_info
+from rapidgrade.units import unit_info
 from rapidgrade.verdict import GradeResults, Verdict
 
 __all__ = [
@@ -79,6 +82,7 @@ __all__ = [
     "Category",
     "PhysicsConfig",
     "PhysicsMetrics",
+    "PhysicsResults",
     "PhysicsRun",
     "PhysicsTask",
     "PhysicsTaskConfig",
@@ -251,14 +255,6 @@ class PhysicsVerdict:
         return Verdict(self.correct, self.decided_by, self.gold, self.extracted, self.method, self.reason)  # type: ignore[arg-type]
 
 
-def _round_sig(x: float, n: int) -> float:
-    return 0.0 if x == 0 else float(f"{x:.{n - 1}e}")
-
-
-def _percent(rel: float) -> str:
-    return f"{rel * 100:.2g}%"
-
-
 _TEXT_PUNCT = re.compile(r"[\s.;:!]+$")
 
 
@@ -269,50 +265,108 @@ def _text_key(text: str) -> str:
     return _TEXT_PUNCT.sub("", " ".join(shown.split()).casefold())
 
 
-_Side = tuple[bool, "str | None", "str | None", str, bool, float, int, "str | None", "str | None", bool]
+#: The deciding paths, by the core's path codes (physics_grade_columns), and "error".
+_PATHS: tuple[Path_, ...] = ("quantity", "symbolic", "text", "error")
+_PATH_SYMBOLIC, _PATH_TEXT, _PATH_ERROR = 1, 2, 3
 
 
-def _compare_quantity(gold: _Side, response: _Side, config: PhysicsConfig) -> tuple[bool, str, float | None]:
-    """(correct, reason, response value in the gold's unit) for a gold that is a quantity."""
-    _, _, _, _, _, g_value, _, g_pint, g_shown, _ = gold
-    found, _, _, _, has_number, r_value, r_sig, r_pint, r_shown, _ = response
-    if not found:
-        return False, "no answer found in the response", None
-    if not has_number:
-        return False, "no number in the answer", None
-    note = ""
-    value = r_value
-    r_info: UnitInfo | None = None
-    g_info: UnitInfo | None = None
-    if g_pint is not None and r_pint is not None:
-        g_info, r_info = unit_info(g_pint), unit_info(r_pint)
-        if g_info is None or r_info is None:
-            unknown = g_shown if g_info is None else r_shown
-            return False, f"unit not understood by pint: {unknown}", None
-        if g_info.dimension != r_info.dimension:
-            return False, f"unit mismatch: {r_shown} vs {g_shown}", None
-        value = convert(r_value, r_info, g_info)
-        if g_pint != r_pint:
-            note = f" after {r_shown}→{g_shown}"
-    elif g_pint is not None:
-        if config.unit_required:
-            return False, f"unit required: the answer has none (gold in {g_shown})", None
-        note = f", no unit in the answer: compared in {g_shown}"
-    elif r_pint is not None:
-        note = f", gold has no unit: {r_shown} ignored"
-    if g_value == 0.0:
-        if abs(value) <= 1e-12:
-            return True, f"equal to 0{note}", value
-        return False, f"not 0 ({value:g}){note}", value
-    rel = abs(value - g_value) / abs(g_value)
-    if rel <= config.rel_tol:
-        return True, (f"equal{note}" if rel == 0 else f"within {_percent(rel)}{note}"), value
-    if config.sig_figs and r_sig >= 2:
-        # the gold rounded to the response's figures, in the response's own unit
-        g_in_response = g_value if r_info is None or g_info is None else convert(g_value, g_info, r_info)
-        if math.isclose(_round_sig(g_in_response, r_sig), r_value, rel_tol=1e-9):
-            return True, f"equal at {r_sig} significant figures{note}", value
-    return False, f"off by {_percent(rel)}{note} (tolerance {_percent(config.rel_tol)})", value
+class PhysicsResults(Sequence[PhysicsVerdict]):
+    """The verdicts of :func:`grade_physics_many`, in input order, held as columns (NumPy arrays
+    and lists sharing their strings): each :class:`PhysicsVerdict` is built when it is read, and
+    :func:`to_grade_results` reads the columns without building any."""
+
+    __slots__ = (
+        "_category",
+        "_correct",
+        "_decided_by",
+        "_extracted",
+        "_gold",
+        "_has_value",
+        "_method",
+        "_normalized",
+        "_path",
+        "_reason",
+        "_unit",
+        "_value",
+    )
+
+    def __init__(
+        self,
+        path: npt.NDArray[np.int8],
+        correct: npt.NDArray[np.bool_],
+        value: npt.NDArray[np.float64],
+        has_value: npt.NDArray[np.bool_],
+        category: list[str],
+        gold: list[str],
+        extracted: list[str | None],
+        method: list[str | None],
+        reason: list[str],
+        unit: list[str | None],
+        normalized: list[str | None],
+        decided_by: list[str],
+    ) -> None:
+        self._path, self._correct, self._value, self._has_value = path, correct, value, has_value
+        self._category, self._gold, self._extracted, self._method = category, gold, extracted, method
+        self._reason, self._unit, self._normalized, self._decided_by = reason, unit, normalized, decided_by
+
+    def __len__(self) -> int:
+        return len(self._gold)
+
+    def _verdict(self, i: int) -> PhysicsVerdict:
+        return PhysicsVerdict(
+            bool(self._correct[i]),
+            self._decided_by[i],
+            self._gold[i],
+            self._extracted[i],
+            self._method[i],
+            self._reason[i],
+            _PATHS[int(self._path[i])],
+            self._category[i],
+            float(self._value[i]) if self._has_value[i] else None,
+            self._unit[i],
+        )
+
+    @overload
+    def __getitem__(self, index: int) -> PhysicsVerdict: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[PhysicsVerdict]: ...
+    def __getitem__(self, index: int | slice) -> PhysicsVerdict | list[PhysicsVerdict]:
+        if isinstance(index, slice):
+            return [self._verdict(i) for i in range(*index.indices(len(self)))]
+        n = len(self)
+        i = operator.index(index)
+        if not -n <= i < n:
+            raise IndexError("PhysicsResults index out of range")
+        return self._verdict(i % n if n else i)
+
+    def __repr__(self) -> str:
+        return f"<PhysicsResults: {len(self)} verdicts, {int(self._correct.sum())} correct>"
+
+    def to_grade_results(self) -> GradeResults:
+        """The verdicts as a :class:`~rapidgrade.verdict.GradeResults`, from the columns."""
+        return GradeResults.from_columns(
+            correct=self._correct,
+            decided_by=self._decided_by,
+            gold=self._gold,
+            extracted=self._extracted,
+            method=self._method,
+            reason=self._reason,
+            normalized=self._normalized,
+        )
+
+
+def _unit_resolver() -> Callable[[str], tuple[int, float, float] | None]:
+    """What each unit (a pint expression) means, for the core: (dimension id, scale, offset),
+    the dimension ids numbered within one batch (this resolver's own table)."""
+    dimensions: dict[tuple[tuple[str, float], ...], int] = {}
+
+    def resolve(expression: str) -> tuple[int, float, float] | None:
+        info = unit_info(expression)
+        if info is None:
+            return None
+        return dimensions.setdefault(info.dimension, len(dimensions)), info.scale, info.offset
+
+    return resolve
 
 
 def grade_physics_many(
@@ -322,7 +376,7 @@ def grade_physics_many(
     units: Sequence[str | None] | None = None,
     config: PhysicsConfig | None = None,
     threads: int | None = None,
-) -> list[PhysicsVerdict]:
+) -> PhysicsResults:
     r"""Grade each response against its gold quantity (with its unit, from the gold text or
     from *units*), in input order.
 
@@ -333,6 +387,10 @@ def grade_physics_many(
     gold with a unit -> compared in the gold's unit unless ``unit_required``. Golds that are
     equations or formulas are decided by :func:`rapidgrade.grade_many` (symbolic equivalence),
     text golds by normalized text. Inputs that are not strings give an ``"error"`` verdict.
+
+    The reading and the quantity comparison run in the core (threads, GIL released); pint is
+    asked once per distinct unit of the batch. The result is a sequence of
+    :class:`PhysicsVerdict` held as columns (:class:`PhysicsResults`).
 
     >>> verdicts = grade_physics_many(["50.7"] * 3, ["51 atm", "5.07e6 J", "$50.7$"], units=["atm"] * 3)
     >>> for v in verdicts:
@@ -350,8 +408,7 @@ def grade_physics_many(
     unit_list: list[str | None] = [None] * n if units is None else list(units)
     if len(unit_list) != n:
         raise ValueError(f"grade_physics_many: {n} golds but {len(unit_list)} units")
-    verdicts: list[PhysicsVerdict | None] = [None] * n
-    valid: list[int] = []
+    errors: dict[int, tuple[str, str]] = {}
     gold_texts: list[str] = []
     response_texts: list[str] = []
     for i in range(n):
@@ -361,57 +418,65 @@ def grade_physics_many(
         if not isinstance(gold, str) or not isinstance(response, str) or not (unit is None or isinstance(unit, str)):
             what = "gold" if not isinstance(gold, str) else "response" if not isinstance(response, str) else "unit"
             bad = {"gold": gold, "response": response, "unit": unit}[what]
-            verdicts[i] = PhysicsVerdict(
-                False,
-                "error",
-                repr(gold)[:200],
-                None,
-                None,
-                f"{what} must be a str, not {type(bad).__name__}",
-                "error",
-                "text",
-                None,
-                None,
-            )
+            errors[i] = (repr(gold)[:200], f"{what} must be a str, not {type(bad).__name__}")
+            gold_texts.append("")
+            response_texts.append("")
             continue
-        valid.append(i)
         gold_texts.append(f"{gold} {unit}" if unit else gold)
         response_texts.append(response)
-    rows = _core.physics_read_many(gold_texts, response_texts, threads=threads)
-    symbolic: list[int] = []
-    for k, i in enumerate(valid):
-        gold_side, response_side = rows[k]
-        g_text = gold_side[2] or ""
-        g_category = gold_side[3]
-        extracted, method = response_side[2], response_side[1]
-        if gold_side[4] and gold_side[9]:  # the gold is a number with (at most) a unit
-            ok, why, value = _compare_quantity(gold_side, response_side, cfg)
-            verdicts[i] = PhysicsVerdict(
-                ok,
-                "fast",
-                g_text,
-                extracted,
-                method,
-                f"quantity: {why}",
-                "quantity",
-                "physical_quantity" if gold_side[7] is not None else "number",
-                value,
-                response_side[8],
-            )
-        elif g_category in ("equation", "formula"):
-            symbolic.append(k)
+    valid = [i for i in range(n) if i not in errors] if errors else None
+    columns = _core.physics_grade_columns(
+        gold_texts if valid is None else [gold_texts[i] for i in valid],
+        response_texts if valid is None else [response_texts[i] for i in valid],
+        _unit_resolver(),
+        rel_tol=float(cfg.rel_tol),
+        sig_figs=cfg.sig_figs,
+        unit_required=cfg.unit_required,
+        threads=threads,
+    )
+    path, correct, value, has_value, category, gold_col, extracted, method, reason_col, unit_col, normalized = columns
+    decided_by = ["fast"] * n
+    if valid is not None:  # the error rows take their places among the others
+        path, correct = _spread(path, valid, n), _spread(correct, valid, n)
+        value, has_value = _spread(value, valid, n), _spread(has_value, valid, n)
+        category, gold_col, reason_col = (_spread_list(c, valid, n) for c in (category, gold_col, reason_col))
+        extracted, method, unit_col, normalized = (
+            _spread_list(c, valid, n) for c in (extracted, method, unit_col, normalized)
+        )
+        for i, (shown, why) in errors.items():
+            path[i] = _PATH_ERROR
+            category[i], gold_col[i], reason_col[i], decided_by[i] = "text", shown, why, "error"
+    for i in np.flatnonzero(path == _PATH_TEXT).tolist():
+        answer = extracted[i]
+        if answer is None:
+            ok, why = False, "no answer found in the response"
         else:
-            if extracted is None:
-                ok, why = False, "no answer found in the response"
-            else:
-                ok = _text_key(g_text) == _text_key(extracted)
-                why = "equal after normalization" if ok else "different text"
-            verdicts[i] = PhysicsVerdict(
-                ok, "fast", g_text, extracted, method, f"text: {why}", "text", g_category, None, None
-            )
+            ok = _text_key(gold_col[i]) == _text_key(answer)
+            why = "equal after normalization" if ok else "different text"
+        correct[i] = ok
+        reason_col[i] = f"text: {why}"
+    # every reason is set now but the symbolic rows', which _grade_symbolic sets
+    reason: list[str] = reason_col  # type: ignore[assignment]
+    results = PhysicsResults(
+        path, correct, value, has_value, category, gold_col, extracted, method, reason, unit_col, normalized, decided_by
+    )
+    symbolic = np.flatnonzero(path == _PATH_SYMBOLIC).tolist()
     if symbolic:
-        _grade_symbolic(symbolic, valid, rows, gold_texts, response_texts, cfg, threads, verdicts)
-    return [v for v in verdicts if v is not None]
+        _grade_symbolic(symbolic, gold_texts, response_texts, cfg, threads, results)
+    return results
+
+
+def _spread(column: npt.NDArray[Any], valid: list[int], n: int) -> npt.NDArray[Any]:
+    out = np.zeros(n, dtype=column.dtype)
+    out[valid] = column
+    return out
+
+
+def _spread_list(column: list[Any], valid: list[int], n: int) -> list[Any]:
+    out: list[Any] = [None] * n
+    for i, x in zip(valid, column):
+        out[i] = x
+    return out
 
 
 def _symbolic_equal(gold: str, answer: str) -> tuple[bool, str]:
@@ -445,63 +510,51 @@ def _symbolic_equal(gold: str, answer: str) -> tuple[bool, str]:
 
 def _grade_symbolic(
     symbolic: list[int],
-    valid: list[int],
-    rows: list[Any],
     gold_texts: list[str],
     response_texts: list[str],
     cfg: PhysicsConfig,
     threads: int | None,
-    verdicts: list[PhysicsVerdict | None],
+    results: PhysicsResults,
 ) -> None:
-    """Equations and formulas: the math grader's fast path, then (for what it leaves undecided,
-    when the config's fallback is on) a case-sensitive SymPy comparison in killable workers."""
+    """Equations and formulas (rows *symbolic* of *results*, set here): the math grader's fast
+    path, then (for what it leaves undecided, when the config's fallback is on) a
+    case-sensitive SymPy comparison in killable workers."""
     from rapidgrade._pool import default_pool
     from rapidgrade.grade import grade_many
 
     fast = grade_many(
-        [gold_texts[k] for k in symbolic],
-        [response_texts[k] for k in symbolic],
+        [gold_texts[i] for i in symbolic],
+        [response_texts[i] for i in symbolic],
         config=dataclasses.replace(cfg.grade, fallback=False),
         threads=threads,
     )
     undecided: list[tuple[int, int]] = []
-    for j, (k, verdict) in enumerate(zip(symbolic, fast)):
-        i = valid[k]
-        verdicts[i] = PhysicsVerdict(
-            verdict.correct,
-            verdict.decided_by,
-            gold_texts[k],
-            verdict.extracted,
-            verdict.method,
-            f"symbolic: {verdict.reason}",
-            "symbolic",
-            rows[k][0][3],
-            None,
-            None,
-        )
+    for j, (i, verdict) in enumerate(zip(symbolic, fast)):
+        results._correct[i] = verdict.correct
+        results._decided_by[i] = verdict.decided_by
+        results._gold[i] = gold_texts[i]
+        results._extracted[i] = verdict.extracted
+        results._method[i] = verdict.method
+        results._reason[i] = f"symbolic: {verdict.reason}"
         if verdict.reason == _UNDECIDED and verdict.extracted is not None and cfg.grade.fallback:
-            undecided.append((j, k))
+            undecided.append((j, i))
     if not undecided:
         return
     outcomes = default_pool().run_many(
         _symbolic_equal,
-        [(str(_core.physics_normalize(gold_texts[k])[1]), fast[j].extracted or "") for j, k in undecided],
+        [(str(_core.physics_normalize(gold_texts[i])[1]), fast[j].extracted or "") for j, i in undecided],
         timeout=cfg.grade.timeout,
         warmup=(_warm_up_sympy,),
     )
-    for (_, k), outcome in zip(undecided, outcomes):
-        old = verdicts[valid[k]]
-        assert old is not None
+    for (_, i), outcome in zip(undecided, outcomes):
         if outcome.status == "ok":
             ok, why = outcome.value
-            verdicts[valid[k]] = dataclasses.replace(
-                old, correct=bool(ok), decided_by="sympy", reason=f"symbolic: {why}"
-            )
+            results._correct[i], results._decided_by[i] = bool(ok), "sympy"
+            results._reason[i] = f"symbolic: {why}"
         else:
-            by = "timeout" if outcome.status == "timeout" else "error"
-            verdicts[valid[k]] = dataclasses.replace(
-                old, correct=False, decided_by=by, reason=f"symbolic: {outcome.status}"
-            )
+            results._correct[i] = False
+            results._decided_by[i] = "timeout" if outcome.status == "timeout" else "error"
+            results._reason[i] = f"symbolic: {outcome.status}"
 
 
 _UNDECIDED = "undecided by the fast path"
@@ -523,7 +576,10 @@ def grade_physics(
 
 def to_grade_results(verdicts: Sequence[PhysicsVerdict]) -> GradeResults:
     """The verdicts as a :class:`~rapidgrade.verdict.GradeResults` (``normalized`` holds the
-    response's magnitude in the gold's unit, with the response's unit, when one was compared)."""
+    response's magnitude in the gold's unit when one was compared); the columns of a
+    :class:`PhysicsResults` are used as they are."""
+    if isinstance(verdicts, PhysicsResults):
+        return verdicts.to_grade_results()
     return GradeResults.from_columns(
         correct=[v.correct for v in verdicts],
         decided_by=[v.decided_by for v in verdicts],
