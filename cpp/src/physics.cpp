@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <optional>
+#include <unordered_map>
 #include <vector>
 
 #include "rapidgrade/detail/delimiters.hpp"
@@ -60,6 +61,12 @@ std::string unicode_spaces_to_ascii(std::string_view s) {
     }
   }
   return out;
+}
+
+bool has_non_ascii(std::string_view s) noexcept {
+  for (const char c : s)
+    if (static_cast<unsigned char>(c) >= 0x80) return true;
+  return false;
 }
 
 // Whitespace runs to one space, trimmed.
@@ -391,6 +398,45 @@ std::optional<double> plain_number(std::string_view t) {
 
 // ---- units -----------------------------------------------------------------------------------
 
+// Look-ups in the unit table (detail/units.hpp) through an index built once (immutable after
+// its thread-safe initialization): a hash of the spellings, the first row of each spelling as
+// detail::find_unit_symbol / find_unit_prefix return it; and the rows whose spelling does not
+// start with an ASCII letter, with the set of their first bytes.
+struct UnitIndex {
+  std::unordered_map<std::string_view, const detail::UnitSymbol*> symbols;
+  std::unordered_map<std::string_view, const detail::UnitPrefix*> prefixes;
+  std::vector<const detail::UnitSymbol*> non_letter;
+  bool non_letter_first[256] = {};
+
+  UnitIndex() {
+    for (const detail::UnitSymbol& u : detail::kUnitSymbols) {
+      symbols.emplace(u.symbol, &u);
+      if (!is_letter(u.symbol[0])) {
+        non_letter.push_back(&u);
+        non_letter_first[static_cast<unsigned char>(u.symbol[0])] = true;
+      }
+    }
+    for (const detail::UnitPrefix& p : detail::kUnitPrefixes) prefixes.emplace(p.symbol, &p);
+  }
+};
+
+const UnitIndex& unit_index() {
+  static const UnitIndex index;
+  return index;
+}
+
+const detail::UnitSymbol* unit_symbol(std::string_view symbol) {
+  const auto& m = unit_index().symbols;
+  const auto it = m.find(symbol);
+  return it == m.end() ? nullptr : it->second;
+}
+
+const detail::UnitPrefix* unit_prefix(std::string_view symbol) {
+  const auto& m = unit_index().prefixes;
+  const auto it = m.find(symbol);
+  return it == m.end() ? nullptr : it->second;
+}
+
 struct Factor {
   const detail::UnitPrefix* prefix;
   const detail::UnitSymbol* symbol;
@@ -400,12 +446,14 @@ struct Factor {
 // A unit row whose spelling does not start with an ASCII letter ("\Omega", "Ω", "%", "\AA",
 // "Å") at s[i]: the longest such spelling, or nullptr.
 const detail::UnitSymbol* symbol_at(std::string_view s, std::size_t i) {
+  const UnitIndex& index = unit_index();
+  if (i >= s.size() || !index.non_letter_first[static_cast<unsigned char>(s[i])]) return nullptr;
   const detail::UnitSymbol* best = nullptr;
-  for (const detail::UnitSymbol& u : detail::kUnitSymbols) {
-    if (is_letter(u.symbol[0]) || !starts_with(s, i, u.symbol)) continue;
+  for (const detail::UnitSymbol* u : index.non_letter) {
+    if (!starts_with(s, i, u->symbol)) continue;
     // "\AA" must not continue as a longer command ("\AAx")
-    if (u.symbol[0] == '\\' && i + u.symbol.size() < s.size() && is_letter(s[i + u.symbol.size()])) continue;
-    if (best == nullptr || u.symbol.size() > best->symbol.size()) best = &u;
+    if (u->symbol[0] == '\\' && i + u->symbol.size() < s.size() && is_letter(s[i + u->symbol.size()])) continue;
+    if (best == nullptr || u->symbol.size() > best->symbol.size()) best = u;
   }
   return best;
 }
@@ -414,7 +462,7 @@ const detail::UnitPrefix* micro_at(std::string_view s, std::size_t i, std::size_
   for (std::string_view p : {"\\mu", "\xC2\xB5", "\xCE\xBC"}) {
     if (starts_with(s, i, p) && !(p[0] == '\\' && i + 3 < s.size() && is_letter(s[i + 3]))) {
       len = p.size();
-      return detail::find_unit_prefix(p);
+      return unit_prefix(p);
     }
   }
   return nullptr;
@@ -472,16 +520,16 @@ struct UnitParser {
       while (k < s.size() && is_space(s[k])) ++k;
       const bool single = k < s.size() && (k + 1 >= s.size() || !is_letter(s[k + 1]));
       if (single && s[k] == 'C') {
-        f.symbol = detail::find_unit_symbol("degC");
+        f.symbol = unit_symbol("degC");
         end = k + 1;
       } else if (single && s[k] == 'F') {
-        f.symbol = detail::find_unit_symbol("degF");
+        f.symbol = unit_symbol("degF");
         end = k + 1;
       } else if (single && s[k] == 'K') {
-        f.symbol = detail::find_unit_symbol("K");
+        f.symbol = unit_symbol("K");
         end = k + 1;
       } else {
-        f.symbol = detail::find_unit_symbol("deg");
+        f.symbol = unit_symbol("deg");
         end = i + d;
       }
       return f.symbol != nullptr;
@@ -495,7 +543,7 @@ struct UnitParser {
       std::size_t e = k;
       if (k < s.size() && is_letter(s[k])) {
         e = detail::letters_end(s, k);
-        sym = detail::find_unit_symbol(s.substr(k, e - k));
+        sym = unit_symbol(s.substr(k, e - k));
       } else {
         sym = symbol_at(s, k);
         if (sym != nullptr) e = k + sym->symbol.size();
@@ -511,22 +559,22 @@ struct UnitParser {
       const std::string_view word = s.substr(k, e - k);
       // k\Omega, MΩ: a prefix glued to a non-letter symbol
       if (const detail::UnitSymbol* after = symbol_at(s, e); after != nullptr && after->prefixable) {
-        if (const detail::UnitPrefix* p = detail::find_unit_prefix(word); p != nullptr) {
+        if (const detail::UnitPrefix* p = unit_prefix(word); p != nullptr) {
           f.prefix = p;
           f.symbol = after;
           end = e + after->symbol.size();
           return true;
         }
       }
-      if (const detail::UnitSymbol* sym = detail::find_unit_symbol(word); sym != nullptr) {
+      if (const detail::UnitSymbol* sym = unit_symbol(word); sym != nullptr) {
         f.symbol = sym;
         end = e;
         return true;
       }
       for (std::size_t plen : {std::size_t{1}, std::size_t{2}}) {
         if (word.size() <= plen) continue;
-        const detail::UnitPrefix* p = detail::find_unit_prefix(word.substr(0, plen));
-        const detail::UnitSymbol* sym = detail::find_unit_symbol(word.substr(plen));
+        const detail::UnitPrefix* p = unit_prefix(word.substr(0, plen));
+        const detail::UnitSymbol* sym = unit_symbol(word.substr(plen));
         if (p != nullptr && sym != nullptr && sym->prefixable) {
           f.prefix = p;
           f.symbol = sym;
@@ -723,13 +771,16 @@ std::string format_number(double value) {
 
 MathContent extract_math_content(std::string_view s) {
   MathContent r;
-  const std::vector<std::size_t> match = brace_matches(s);
-  std::vector<bool> drop(s.size(), false);  // closing braces of unwrapped wrappers
+  std::vector<std::size_t> match;  // brace_matches(s), computed at the first wrapper
+  // closing braces of unwrapped wrappers still ahead: the braces balance, so the nearest is last
+  std::vector<std::size_t> drop;
   std::string& out = r.text;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
     const char c = s[i];
-    if (drop[i]) {
+    while (!drop.empty() && drop.back() < i) drop.pop_back();  // never left behind; kept safe
+    if (!drop.empty() && drop.back() == i) {
+      drop.pop_back();
       ++i;
       continue;
     }
@@ -767,9 +818,10 @@ MathContent extract_math_content(std::string_view s) {
     }
     if (is_letter(d)) {
       const std::size_t brace = wrapper_brace(s, i);
+      if (brace != kNpos && match.empty()) match = brace_matches(s);
       if (brace != kNpos && match[brace] != kNpos) {
         r.had_latex = true;
-        drop[match[brace]] = true;
+        drop.push_back(match[brace]);
         i = brace + 1;
         continue;
       }
@@ -784,7 +836,9 @@ MathContent extract_math_content(std::string_view s) {
     i += 2;
   }
   const std::string_view t = detail::trim(out);
-  r.text = std::string(t);
+  const std::size_t lead = static_cast<std::size_t>(t.data() - out.data());
+  out.resize(lead + t.size());
+  out.erase(0, lead);
   return r;
 }
 
@@ -815,10 +869,21 @@ Normalized normalize_answer(std::string_view answer) {
     r.needs_sympy = math.had_latex;
     return r;
   }
-  const std::string spaced = unicode_spaces_to_ascii(math.text);
+  // the copies of unicode_spaces_to_ascii and unit_fracs only when they change something
+  std::string spaced_copy;
+  std::string_view spaced = math.text;
+  if (has_non_ascii(spaced)) {
+    spaced_copy = unicode_spaces_to_ascii(math.text);
+    spaced = spaced_copy;
+  }
   const NumberRead num = read_number(spaced, 0);
   if (num.ok) {
-    const std::string unit_text = unit_fracs(std::string_view(spaced).substr(num.end));
+    std::string unit_copy;
+    std::string_view unit_text = spaced.substr(num.end);
+    if (unit_text.find("\\frac{") != std::string_view::npos) {
+      unit_copy = unit_fracs(unit_text);
+      unit_text = unit_copy;
+    }
     UnitParser parser{unit_text, {}};
     const Unit unit = parser.run(false);
     if (unit.ok) {
