@@ -89,17 +89,25 @@ std::string collapse_spaces(std::string_view s) {
 // Matching '}' of every '{' (escaped braces "\{" "\}" are not braces), one O(n) pass with an
 // explicit stack; kNpos for an unclosed brace.
 std::vector<std::size_t> brace_matches(std::string_view s) {
+  // one allocation: while a '{' is open, its entry holds the previous open '{' (the stack)
   std::vector<std::size_t> match(s.size(), kNpos);
-  std::vector<std::size_t> open;
+  std::size_t top = kNpos;
   for (std::size_t i = 0; i < s.size(); ++i) {
     if (s[i] == '\\') {
       ++i;
     } else if (s[i] == '{') {
-      open.push_back(i);
-    } else if (s[i] == '}' && !open.empty()) {
-      match[open.back()] = i;
-      open.pop_back();
+      match[i] = top;
+      top = i;
+    } else if (s[i] == '}' && top != kNpos) {
+      const std::size_t previous = match[top];
+      match[top] = i;
+      top = previous;
     }
+  }
+  while (top != kNpos) {  // unclosed
+    const std::size_t previous = match[top];
+    match[top] = kNpos;
+    top = previous;
   }
   return match;
 }
@@ -592,7 +600,8 @@ struct UnitParser {
     return false;
   }
 
-  Unit run(bool greedy) {
+  // want_pint: also write the pint expression (normalize_answer shows only the unit text)
+  Unit run(bool greedy, bool want_pint = true) {
     struct Group {
       std::size_t first;  // index of the group's first factor
       bool base;          // the denominator state outside the group
@@ -695,11 +704,12 @@ struct UnitParser {
     u.shown = collapse_spaces(s.substr(0, good_end));
     for (std::size_t k = 0; k < factors.size(); ++k) {
       const Factor& f = factors[k];
+      if (f.symbol->pint == "degree_Celsius" || f.symbol->pint == "degree_Fahrenheit") u.affine = true;
+      if (!want_pint) continue;
       if (k > 0) u.pint += " * ";
       if (f.prefix != nullptr) u.pint += f.prefix->pint;
       u.pint += f.symbol->pint;
       if (f.power != 1) u.pint += " ** " + std::to_string(f.power);
-      if (f.symbol->pint == "degree_Celsius" || f.symbol->pint == "degree_Fahrenheit") u.affine = true;
     }
     return u;
   }
@@ -885,7 +895,7 @@ Normalized normalize_answer(std::string_view answer) {
       unit_text = unit_copy;
     }
     UnitParser parser{unit_text, {}};
-    const Unit unit = parser.run(false);
+    const Unit unit = parser.run(false, false);
     if (unit.ok) {
       r.category = Category::kPhysicalQuantity;
       r.value = format_number(num.value) + " " + unit.shown;
