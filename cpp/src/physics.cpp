@@ -137,25 +137,38 @@ bool is_gate(std::string_view s) {
   return false;
 }
 
-// "from $B$ to $A$" -> "from B to A": math delimiters removed, the rest kept, trimmed.
+// `out` trimmed in place.
+void trim_in_place(std::string& out) {
+  const std::string_view t = detail::trim(out);
+  const std::size_t lead = static_cast<std::size_t>(t.data() - out.data());
+  out.resize(lead + t.size());
+  out.erase(0, lead);
+}
+
+// "from $B$ to $A$" -> "from B to A": math delimiters removed, the rest kept, trimmed. The
+// bytes kept are copied by runs.
 std::string strip_inline_math(std::string_view s) {
   std::string out;
   out.reserve(s.size());
+  std::size_t run = 0;  // start of the bytes kept since the last removal
   for (std::size_t i = 0; i < s.size();) {
     if (s[i] == '$') {
-      ++i;
+      out.append(s.data() + run, i - run);
+      run = ++i;
     } else if (s[i] == '\\' && i + 1 < s.size() &&
                (s[i + 1] == '(' || s[i + 1] == ')' || s[i + 1] == '[' || s[i + 1] == ']')) {
+      out.append(s.data() + run, i - run);
       i += 2;
+      run = i;
     } else if (s[i] == '\\' && i + 1 < s.size()) {
-      out += s[i];
-      out += s[i + 1];
-      i += 2;
+      i += 2;  // kept: an escaped '$' ("\\$") is not a delimiter
     } else {
-      out += s[i++];
+      ++i;
     }
   }
-  return std::string(detail::trim(out));
+  out.append(s.data() + run, s.size() - run);
+  trim_in_place(out);
+  return out;
 }
 
 // ---- numbers ---------------------------------------------------------------------------------
@@ -188,7 +201,11 @@ struct Mantissa {
   int sig_figs = 0;
 };
 
+// Digits a mantissa may have (more: not a number we read).
+constexpr std::size_t kMaxMantissaDigits = 400;
+
 // [sign] digits [with comma groups] [. digits] | [sign] . digits, at s[i]. e.g. "-1,234.50".
+// The digits are gathered in a buffer on the stack (no allocation) and read by from_chars.
 Mantissa read_mantissa(std::string_view s, std::size_t i, bool allow_groups) {
   Mantissa m;
   bool neg = false;
@@ -196,29 +213,46 @@ Mantissa read_mantissa(std::string_view s, std::size_t i, bool allow_groups) {
   const std::size_t int_start = k;
   std::size_t int_end = detail::digits_end(s, k);
   if (allow_groups) int_end = detail::thousands_end(s, int_start, int_end, detail::GroupSeparators::kComma);
-  std::string digits = detail::group_digits(s, int_start, int_end);
   k = int_end;
-  std::string frac;
+  std::size_t f_start = k, f_end = k;
   if (k + 1 < s.size() && s[k] == '.' && is_digit(s[k + 1])) {
-    const std::size_t f_end = detail::digits_end(s, k + 1);
-    frac.assign(s.substr(k + 1, f_end - k - 1));
+    f_start = k + 1;
+    f_end = detail::digits_end(s, k + 1);
     k = f_end;
   }
-  if (digits.empty() && frac.empty()) return m;
-  if (digits.size() + frac.size() > 400) return m;  // bounded: not a number we read
-  // significant figures: leading zeros never count; trailing zeros of an integer do not either
-  std::string all = digits + frac;
-  std::size_t first = all.find_first_not_of('0');
-  if (first == std::string::npos) {
-    m.sig_figs = frac.empty() ? 1 : static_cast<int>(frac.size());
-  } else if (!frac.empty()) {
-    m.sig_figs = static_cast<int>(all.size() - first);
-  } else {
-    std::size_t last = all.find_last_not_of('0');
-    m.sig_figs = static_cast<int>(last - first + 1);
+  const std::size_t n_frac = f_end - f_start;
+  // "{integer digits, group separators dropped}.{fraction}", the integer part "0" when empty
+  char buf[kMaxMantissaDigits + 4];
+  std::size_t n_int = 0;
+  for (std::size_t q = int_start; q < int_end; ++q) {
+    if (!is_digit(s[q])) continue;
+    if (n_int + n_frac >= kMaxMantissaDigits) return m;  // bounded: not a number we read
+    buf[n_int++] = s[q];
   }
-  const double v = to_double((digits.empty() ? std::string("0") : digits) + (frac.empty() ? "" : "." + frac));
-  if (std::isnan(v)) return m;
+  if (n_int == 0 && n_frac == 0) return m;
+  if (n_int + n_frac > kMaxMantissaDigits) return m;
+  // significant figures: leading zeros never count; trailing zeros of an integer do not either
+  const std::string_view int_digits(buf, n_int);
+  const std::string_view frac = s.substr(f_start, n_frac);
+  const std::size_t int_first = int_digits.find_first_not_of('0');
+  const std::size_t frac_first = frac.find_first_not_of('0');
+  if (int_first == std::string_view::npos && frac_first == std::string_view::npos) {
+    m.sig_figs = n_frac == 0 ? 1 : static_cast<int>(n_frac);
+  } else if (n_frac != 0) {
+    const std::size_t first = int_first != std::string_view::npos ? int_first : n_int + frac_first;
+    m.sig_figs = static_cast<int>(n_int + n_frac - first);
+  } else {
+    m.sig_figs = static_cast<int>(int_digits.find_last_not_of('0') - int_first + 1);
+  }
+  std::size_t len = n_int;
+  if (len == 0) buf[len++] = '0';
+  if (n_frac != 0) {
+    buf[len++] = '.';
+    for (std::size_t q = 0; q < n_frac; ++q) buf[len++] = frac[q];
+  }
+  double v = 0.0;
+  const auto r = std::from_chars(buf, buf + len, v);
+  if (r.ec != std::errc()) return m;
   m.ok = true;
   m.end = k;
   m.value = neg ? -v : v;
@@ -388,6 +422,11 @@ std::optional<double> plain_number(std::string_view t) {
     const Mantissa b = read_mantissa(t, a.end + 2, false);
     if (!b.ok || b.end + 1 != t.size() || t[b.end] != '}' || b.value == 0.0) return std::nullopt;
     return a.value / b.value;
+  }
+  // only signs, digits, '.' and '/' can make a plain number: anything else is not one
+  for (const char c : t) {
+    if (!is_digit(c) && c != '-' && c != '+' && c != '.' && c != '/' && c != '\xE2' && c != '\x88' && c != '\x92')
+      return std::nullopt;
   }
   const Mantissa a = read_mantissa(t, 0, false);
   if (!a.ok) return std::nullopt;
@@ -786,69 +825,67 @@ MathContent extract_math_content(std::string_view s) {
   std::vector<std::size_t> drop;
   std::string& out = r.text;
   out.reserve(s.size());
+  std::size_t run = 0;  // start of the bytes kept as they are since the last change
+  auto flush = [&](std::size_t upto) { out.append(s.data() + run, upto - run); };
   for (std::size_t i = 0; i < s.size();) {
     const char c = s[i];
     while (!drop.empty() && drop.back() < i) drop.pop_back();  // never left behind; kept safe
     if (!drop.empty() && drop.back() == i) {
       drop.pop_back();
-      ++i;
+      flush(i);
+      run = ++i;
       continue;
     }
     if (c == '$') {
       r.had_latex = true;
-      ++i;
+      flush(i);
+      run = ++i;
       continue;
     }
     if (c == '~') {
+      flush(i);
       out += ' ';
-      ++i;
+      run = ++i;
       continue;
     }
     if (c != '\\' || i + 1 >= s.size()) {
-      out += c;
       ++i;
       continue;
     }
     const char d = s[i + 1];
-    if (d == '(' || d == ')' || d == '[' || d == ']') {
+    if (d == '(' || d == ')' || d == '[' || d == ']' || d == ';' || d == ',' || d == ':' || d == '!') {
       r.had_latex = true;
+      flush(i);
       i += 2;
-      continue;
-    }
-    if (d == ';' || d == ',' || d == ':' || d == '!') {
-      r.had_latex = true;
-      i += 2;
+      run = i;
       continue;
     }
     if (d == ' ') {
       r.had_latex = true;
+      flush(i);
       out += ' ';
       i += 2;
+      run = i;
       continue;
     }
     if (is_letter(d)) {
+      r.had_latex = true;  // a wrapper, or any other command ("\frac{a}{b}")
       const std::size_t brace = wrapper_brace(s, i);
       if (brace != kNpos && match.empty()) match = brace_matches(s);
       if (brace != kNpos && match[brace] != kNpos) {
-        r.had_latex = true;
+        flush(i);
         drop.push_back(match[brace]);
         i = brace + 1;
+        run = i;
         continue;
       }
-      r.had_latex = true;  // any other command is LaTeX too ("\frac{a}{b}")
-      const std::size_t e = detail::letters_end(s, i + 1);
-      out.append(s.substr(i, e - i));
-      i = e;
+      i = detail::letters_end(s, i + 1);  // the command is kept
       continue;
     }
-    out += c;
-    out += d;
-    i += 2;
+    i += 2;  // kept
   }
-  const std::string_view t = detail::trim(out);
-  const std::size_t lead = static_cast<std::size_t>(t.data() - out.data());
-  out.resize(lead + t.size());
-  out.erase(0, lead);
+  flush(s.size());
+  trim_in_place(out);
   return r;
 }
 
