@@ -790,12 +790,29 @@ const char* category_name(Category category) noexcept {
   return "text";
 }
 
+namespace {
+
+// printf's "%.{p}g" of `value` with p the fewest digits that read back to it: the loop over p.
+std::string shortest_g_checked(double value) {
+  char buf[64];
+  for (int precision = 1; precision <= 17; ++precision) {
+    const auto r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::general, precision);
+    double back = 0.0;
+    const auto read = std::from_chars(buf, r.ptr, back);
+    if ((read.ec == std::errc() && back == value) || precision == 17) return std::string(buf, r.ptr);
+  }
+  return std::string(buf);
+}
+
+}  // namespace
+
 std::string format_number(double value) {
   // The output is printf's "%.0f" for integral values below 1e16, else "%.{p}g" with p the
-  // fewest digits that read back to `value`. std::to_chars gives the same text as printf with
-  // the same precision, and without printf's format parsing and strtod's round trip per
-  // precision: the shortest round-trip digits (to_chars without a precision) tell p, since no
-  // fewer digits can read back to `value`; p is still checked by reading the text back.
+  // fewest digits that read back to `value`. Those p digits are the shortest round-trip digits
+  // of std::to_chars: printf's p digits (the p-digit decimal nearest to `value`) read back when
+  // any p-digit decimal does, since the values that read back to `value` lie symmetrically
+  // around it; ties round to even in both. The one exception, an exact power of two (its lower
+  // neighbour is nearer than its upper), takes the loop over p, as do infinities and NaN.
   if (value == 0.0) return "0";
   char buf[64];
   if (std::fabs(value) < 1e16 && std::nearbyint(value) == value) {
@@ -806,16 +823,45 @@ std::string format_number(double value) {
     std::snprintf(buf, sizeof buf, "%g", value);
     return buf;
   }
-  const auto shortest = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
-  int digits = 0;
-  for (const char* p = buf; p != shortest.ptr && *p != 'e'; ++p) digits += is_digit(*p) ? 1 : 0;
-  for (int precision = std::max(1, digits); precision <= 17; ++precision) {
-    const auto r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::general, precision);
-    double back = 0.0;
-    const auto read = std::from_chars(buf, r.ptr, back);
-    if ((read.ec == std::errc() && back == value) || precision == 17) return std::string(buf, r.ptr);
+  int binary_exponent = 0;
+  if (std::frexp(std::fabs(value), &binary_exponent) == 0.5) return shortest_g_checked(value);
+  // "-d.ddde+XX" -> sign, digits, decimal exponent
+  const auto r = std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
+  const std::string_view sci(buf, static_cast<std::size_t>(r.ptr - buf));
+  const bool neg = sci[0] == '-';
+  char digits[24];
+  int n = 0;
+  std::size_t k = neg ? 1 : 0;
+  for (; k < sci.size() && sci[k] != 'e'; ++k)
+    if (is_digit(sci[k]) && n < 20) digits[n++] = sci[k];
+  int exponent = 0;
+  std::from_chars(sci.data() + k + (sci[k + 1] == '+' ? 2 : 1), sci.data() + sci.size(), exponent);
+  std::string out;
+  out.reserve(32);
+  if (neg) out += '-';
+  if (exponent < -4 || exponent >= n) {
+    out += digits[0];
+    if (n > 1) {
+      out += '.';
+      out.append(digits + 1, static_cast<std::size_t>(n - 1));
+    }
+    out += 'e';
+    out += exponent < 0 ? '-' : '+';
+    const int e = exponent < 0 ? -exponent : exponent;
+    if (e < 10) out += '0';
+    out += std::to_string(e);
+  } else if (exponent >= 0) {
+    out.append(digits, static_cast<std::size_t>(exponent + 1));
+    if (n > exponent + 1) {
+      out += '.';
+      out.append(digits + exponent + 1, static_cast<std::size_t>(n - exponent - 1));
+    }
+  } else {
+    out += "0.";
+    out.append(static_cast<std::size_t>(-exponent - 1), '0');
+    out.append(digits, static_cast<std::size_t>(n));
   }
-  return std::string(buf);
+  return out;
 }
 
 MathContent extract_math_content(std::string_view s) {
