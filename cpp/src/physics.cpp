@@ -506,6 +506,7 @@ const detail::UnitSymbol* symbol_at(std::string_view s, std::size_t i) {
 }
 
 const detail::UnitPrefix* micro_at(std::string_view s, std::size_t i, std::size_t& len) {
+  if (i >= s.size() || (s[i] != '\\' && s[i] != '\xC2' && s[i] != '\xCE')) return nullptr;
   for (std::string_view p : {"\\mu", "\xC2\xB5", "\xCE\xBC"}) {
     if (starts_with(s, i, p) && !(p[0] == '\\' && i + 3 < s.size() && is_letter(s[i + 3]))) {
       len = p.size();
@@ -517,6 +518,7 @@ const detail::UnitPrefix* micro_at(std::string_view s, std::size_t i, std::size_
 
 // A degree sign: "^{\circ}", "^\circ", "\circ", "°", "\degree". Returns its length (0: none).
 std::size_t degree_length(std::string_view s, std::size_t i) {
+  if (i >= s.size() || (s[i] != '^' && s[i] != '\\' && s[i] != '\xC2')) return 0;
   for (std::string_view p : {"^{\\circ}", "^\\circ", "\\circ", "\xC2\xB0", "\\degree"}) {
     if (starts_with(s, i, p)) {
       if (p.back() != '}' && p[0] != '\xC2' && i + p.size() < s.size() && is_letter(s[i + p.size()]) &&
@@ -668,7 +670,10 @@ struct UnitParser {
         continue;
       }
       bool sep = false;
+      const char c0 = s[i];
+      const bool may_sep = c0 == '\\' || c0 == '*' || c0 == '\xC2' || c0 == '\xE2';
       for (std::string_view p : {"\\cdot", "\\times", "*", "\xC2\xB7", "\xE2\x8B\x85" /* ⋅ */}) {
+        if (!may_sep) break;
         if (starts_with(s, i, p) && !(p[0] == '\\' && i + p.size() < n && is_letter(s[i + p.size()]))) {
           i += p.size();
           sep = true;
@@ -874,6 +879,9 @@ MathContent extract_math_content(std::string_view s) {
   std::size_t run = 0;  // start of the bytes kept as they are since the last change
   auto flush = [&](std::size_t upto) { out.append(s.data() + run, upto - run); };
   for (std::size_t i = 0; i < s.size();) {
+    // bytes that are kept as they are: skipped in one go
+    while (i < s.size() && s[i] != '$' && s[i] != '~' && s[i] != '\\' && s[i] != '}') ++i;
+    if (i >= s.size()) break;
     const char c = s[i];
     while (!drop.empty() && drop.back() < i) drop.pop_back();  // never left behind; kept safe
     if (!drop.empty() && drop.back() == i) {
