@@ -841,32 +841,34 @@ std::string format_number(double value) {
     if (is_digit(sci[k]) && n < 20) digits[n++] = sci[k];
   int exponent = 0;
   std::from_chars(sci.data() + k + (sci[k + 1] == '+' ? 2 : 1), sci.data() + sci.size(), exponent);
-  std::string out;
-  out.reserve(32);
-  if (neg) out += '-';
+  // at most 1 + 2 + 4 zeros + 17 digits, or 1 + 17 digits + 1 + 5 for the exponent
+  char out[48];
+  std::size_t len = 0;
+  if (neg) out[len++] = '-';
   if (exponent < -4 || exponent >= n) {
-    out += digits[0];
+    out[len++] = digits[0];
     if (n > 1) {
-      out += '.';
-      out.append(digits + 1, static_cast<std::size_t>(n - 1));
+      out[len++] = '.';
+      for (int q = 1; q < n; ++q) out[len++] = digits[q];
     }
-    out += 'e';
-    out += exponent < 0 ? '-' : '+';
+    out[len++] = 'e';
+    out[len++] = exponent < 0 ? '-' : '+';
     const int e = exponent < 0 ? -exponent : exponent;
-    if (e < 10) out += '0';
-    out += std::to_string(e);
+    if (e < 10) out[len++] = '0';
+    len = static_cast<std::size_t>(std::to_chars(out + len, out + sizeof out, e).ptr - out);
   } else if (exponent >= 0) {
-    out.append(digits, static_cast<std::size_t>(exponent + 1));
+    for (int q = 0; q <= exponent; ++q) out[len++] = digits[q];
     if (n > exponent + 1) {
-      out += '.';
-      out.append(digits + exponent + 1, static_cast<std::size_t>(n - exponent - 1));
+      out[len++] = '.';
+      for (int q = exponent + 1; q < n; ++q) out[len++] = digits[q];
     }
   } else {
-    out += "0.";
-    out.append(static_cast<std::size_t>(-exponent - 1), '0');
-    out.append(digits, static_cast<std::size_t>(n));
+    out[len++] = '0';
+    out[len++] = '.';
+    for (int q = 0; q < -exponent - 1; ++q) out[len++] = '0';
+    for (int q = 0; q < n; ++q) out[len++] = digits[q];
   }
-  return out;
+  return std::string(out, len);
 }
 
 MathContent extract_math_content(std::string_view s) {
@@ -989,7 +991,10 @@ Normalized normalize_answer(std::string_view answer) {
     const Unit unit = parser.run(false, false);
     if (unit.ok) {
       r.category = Category::kPhysicalQuantity;
-      r.value = format_number(num.value) + " " + unit.shown;
+      r.value = format_number(num.value);
+      r.value.reserve(r.value.size() + 1 + unit.shown.size());
+      r.value += ' ';
+      r.value += unit.shown;
       return r;
     }
   }
