@@ -114,10 +114,11 @@ def absa_score(
 def mv_boxed_winner(text: str | bytes) -> tuple[str, bool, str | bytes | None, int, int]: ...
 
 # physics (normalize_answer flow and unit reading; wrapped by rapidgrade.tasks.physics)
-from collections.abc import Callable as _Callable
+# (imported here, in this part's block, to keep the parts of the file apart)
+from collections.abc import Callable as _Callable  # noqa: E402
 
-import numpy as _np
-import numpy.typing as _npt
+import numpy as _np  # noqa: E402
+import numpy.typing as _npt  # noqa: E402
 
 PHYSICS_UNIT_SYMBOLS: tuple[tuple[str, str, bool], ...]
 PHYSICS_UNIT_PREFIXES: tuple[tuple[str, str], ...]
