@@ -300,3 +300,48 @@ def test_score_cli(tmp_path: Path) -> None:
     metrics = json.loads((out / "metrics.json").read_text(encoding="utf-8"))
     assert metrics["by_category"]["physical_quantity"] == {"total": 3, "correct": 2, "accuracy": 2 / 3}
     assert "Accuracy by category" in (out / "report.html").read_text(encoding="utf-8")
+
+
+# -- the batch form: columns, verdicts built when read, pint once per distinct unit ------------
+
+
+def test_results_are_columns_read_as_verdicts() -> None:
+    golds = ["50.7", None, "$F = ma$", "from B to A", "0", "9.8"]
+    responses = ["5130 kPa", "2", "The answer is $F = am$", "The answer is: from $B$ to $A$.", "1e-13 m", "9.8 J"]
+    units = ["atm", None, None, None, "m", "m/s^2"]
+    results = grade_physics_many(golds, responses, units=units)
+    assert len(results) == 6
+    singles = [grade_physics(g, r, unit=u) if g is not None else None for g, r, u in zip(golds, responses, units)]
+    for i, single in enumerate(singles):
+        if single is not None:
+            assert results[i] == single
+    assert [v.path for v in results] == ["quantity", "error", "symbolic", "text", "quantity", "quantity"]
+    assert results[1].decided_by == "error" and results[1].reason == "gold must be a str, not NoneType"
+    assert results[-1] == results[5] and results[-1].reason == "quantity: unit mismatch: J vs m/s^2"
+    assert results[1:3] == [results[1], results[2]] and results[::-2] == [results[5], results[3], results[1]]
+    with pytest.raises(IndexError):
+        results[6]
+    gold_texts = [f"{g} {u}" if u else g for g, u in zip(golds, units) if g]
+    table = rapidgrade.grade_many(gold_texts, responses[:1] + responses[2:], task="physics")
+    assert table.correct.tolist() == [results[i].correct for i in (0, 2, 3, 4, 5)]
+    assert table.reason == [results[i].reason for i in (0, 2, 3, 4, 5)]
+    value = results[0].value
+    assert value is not None and table.normalized[0] == f"{value:.12g}" and table.normalized[1] is None
+
+
+def test_pint_is_asked_once_per_distinct_unit(monkeypatch: pytest.MonkeyPatch) -> None:
+    import rapidgrade.tasks.physics as physics
+
+    asked: list[str] = []
+
+    def counting(expression: str) -> object:
+        asked.append(expression)
+        return unit_info(expression)
+
+    monkeypatch.setattr(physics, "unit_info", counting)
+    golds = ["50.7 atm", "9.8 m/s^2", "1 J"] * 400
+    responses = ["5130 kPa", "980 cm/s^2", "1 N", "51 atm", "9.8", "0.001 kJ"] * 200
+    results = grade_physics_many(golds, responses)
+    # 1200 pairs, 7 distinct units (atm, kPa, m/s^2, cm/s^2, J, N, kJ): 7 look-ups
+    assert sorted(asked) == sorted(set(asked)) and len(asked) == 7
+    assert [v.correct for v in results[:6]] == [True, True, False, True, True, True]
