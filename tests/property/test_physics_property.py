@@ -113,3 +113,31 @@ def test_quantity_equals_itself_in_any_prefix(prefix: tuple[str, str], symbol: s
     written = value * 10.0 ** -FACTORS[name]
     verdict = grade_physics(repr(value), f"{written:.12e} {sym}{symbol}", unit=symbol)
     assert verdict.correct, verdict.reason
+
+
+def _printf_number(value: float) -> str:
+    """The quantity's number as the flow writes it, by its definition: "%.0f" for an integral
+    value below 1e16, else "%.{p}g" with p the fewest digits that read back to the value."""
+    if value == 0:
+        return "0"
+    if abs(value) < 1e16 and value == int(value):
+        return f"{value:.0f}"
+    for p in range(1, 18):
+        text = f"{value:.{p}g}"
+        if float(text) == value:
+            return text
+    return f"{value:.17g}"
+
+
+@settings(deadline=None, max_examples=500)
+@given(
+    st.integers(-(10**18), 10**18),
+    st.integers(0, 10**17),
+    st.integers(0, 17),
+)
+def test_quantity_number_is_printf_shortest_g(whole: int, fraction: int, frac_digits: int) -> None:
+    # a decimal written without an exponent, read exactly as Python reads it
+    decimal = f"{whole}" if frac_digits == 0 else f"{whole}.{fraction % 10**frac_digits:0{frac_digits}d}"
+    category, value = normalize_answers_many([f"${decimal} \\mathrm{{m}}$"])[0]
+    assert category == "physical_quantity"
+    assert value == f"{_printf_number(float(decimal))} m"
