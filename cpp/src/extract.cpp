@@ -1124,8 +1124,7 @@ bool parse_strategy(std::string_view name, Method& out) noexcept {
 }
 
 std::size_t search_start(std::string_view text) noexcept {
-  std::size_t last = kNpos;
-  for (std::size_t at = find_str(text, 0, "</think>"); at != kNpos; at = find_str(text, at + 8, "</think>")) last = at;
+  const std::size_t last = detail::rfind_str(text, "</think>");  // backward: a late </think> ends the scan early
   return last == kNpos ? 0 : last + 8;
 }
 

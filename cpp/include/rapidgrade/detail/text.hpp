@@ -101,4 +101,30 @@ inline std::size_t find_str(std::string_view s, std::size_t i, std::string_view 
   return kNpos;
 }
 
+/// Last occurrence of the non-empty `needle` in s, or kNpos: a backward scan from the end for
+/// the needle's last byte (memrchr where the C library has it), so a needle near the end is
+/// found without reading the text before it. O(n * |needle|) worst case.
+inline std::size_t rfind_str(std::string_view s, std::string_view needle) noexcept {
+  const std::size_t m = needle.size();
+  if (m == 0 || s.size() < m) return kNpos;
+  const char last = needle[m - 1];
+  std::size_t end = s.size();  // candidates end at or before `end`
+  while (end >= m) {
+#if defined(__GLIBC__)
+    const void* p = memrchr(s.data() + (m - 1), last, end - (m - 1));
+    if (p == nullptr) return kNpos;
+    const std::size_t at = static_cast<std::size_t>(static_cast<const char*>(p) - s.data());
+#else
+    std::size_t at = end;
+    while (at > m - 1 && s[at - 1] != last) --at;
+    if (at == m - 1) return kNpos;
+    --at;
+#endif
+    const std::size_t start = at + 1 - m;
+    if (s.compare(start, m, needle) == 0) return start;
+    end = at;  // the byte at `at` cannot end another match
+  }
+  return kNpos;
+}
+
 }  // namespace rapidgrade::detail
