@@ -190,13 +190,32 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
   return v;
 }
 
+PreparedGold& GoldCache::get(std::string_view gold) {
+  // n samples of one problem in a row: the same gold as the row before, no hashing
+  if (last_ != nullptr && gold == last_key_) return *last_;
+  auto it = map_.find(std::string(gold));
+  if (it == map_.end()) {
+    if (map_.size() >= kMaxEntries || bytes_ + gold.size() > kMaxBytes) {
+      map_.clear();
+      bytes_ = 0;
+    }
+    it = map_.emplace(std::string(gold), prepare_gold(gold)).first;
+    bytes_ += gold.size();
+  }
+  last_ = &it->second;
+  last_key_ = it->first;  // node keys do not move until the map is cleared
+  return *last_;
+}
+
+void grade_span(const std::string_view* golds, const std::string_view* responses, std::size_t n,
+                const Options& options, FastVerdict* out, GoldCache& cache) {
+  for (std::size_t i = 0; i < n; ++i) out[i] = grade(cache.get(golds[i]), responses[i], options);
+}
+
 void grade_span(const std::string_view* golds, const std::string_view* responses, std::size_t n,
                 const Options& options, FastVerdict* out) {
-  PreparedGold gold;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i == 0 || golds[i] != golds[i - 1]) gold = prepare_gold(golds[i]);
-    out[i] = grade(gold, responses[i], options);
-  }
+  GoldCache cache;
+  grade_span(golds, responses, n, options, out, cache);
 }
 
 }  // namespace rapidgrade::grade
