@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <string_view>
 
@@ -99,6 +100,24 @@ inline std::size_t find_str(std::string_view s, std::size_t i, std::string_view 
     ++i;
   }
   return kNpos;
+}
+
+/// The first i' >= i at which a word of 8 bytes holds `a` or `b`, or at most 7 bytes before
+/// the end: the bytes skipped hold neither. Eight bytes a step (SWAR), for the byte loops of
+/// the scanners, which then go on byte by byte from i'.
+inline std::size_t skip_without(std::string_view s, std::size_t i, char a, char b) noexcept {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+  constexpr std::uint64_t kHighs = 0x8080808080808080ull;
+  const std::uint64_t pa = kOnes * static_cast<unsigned char>(a);
+  const std::uint64_t pb = kOnes * static_cast<unsigned char>(b);
+  while (i + 8 <= s.size()) {
+    std::uint64_t x;
+    std::memcpy(&x, s.data() + i, 8);
+    const std::uint64_t ya = x ^ pa, yb = x ^ pb;  // a zero byte where x holds a (b)
+    if ((((ya - kOnes) & ~ya) | ((yb - kOnes) & ~yb)) & kHighs) return i;
+    i += 8;
+  }
+  return i;
 }
 
 /// Last occurrence of the non-empty `needle` in s, or kNpos: a backward scan from the end for
