@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -129,10 +130,14 @@ class GoldCache {
   PreparedGold& get(std::string_view gold);
 
  private:
-  std::unordered_map<std::string, PreparedGold> map_;
+  struct Entry {
+    std::string key;
+    PreparedGold gold;
+  };
+  // Keyed by a view of the entry's own key (looked up without building a string).
+  std::unordered_map<std::string_view, std::unique_ptr<Entry>> map_;
   std::size_t bytes_ = 0;
-  PreparedGold* last_ = nullptr;
-  std::string_view last_key_;
+  Entry* last_ = nullptr;
 };
 
 /// Grades the pairs (golds[k], responses[k]) for k in [0, n) into out[k]: the batch form of
