@@ -164,10 +164,11 @@ def grade_many(
             decided[i] = _DECIDER_CODE["error"]
             gold_out[i] = shown_gold
             reason_out[i] = message
-        columns_k = (gold_col.to_list(), extracted.to_list(), method_col.to_list(), normalized.to_list())
+        g_list, e_list = gold_col.to_list(), extracted.to_list()
+        m_list, n_list = method_col.to_list(), normalized.to_list()
         for k, i in enumerate(valid):
             correct[i] = tri_codes[k] == _TRUE
-            gold_out[i], ext_out[i], meth_out[i], norm_out[i] = (c[k] for c in columns_k)
+            gold_out[i], ext_out[i], meth_out[i], norm_out[i] = g_list[k], e_list[k], m_list[k], n_list[k]
             reason_out[i] = _REASONS[why[k]]
             if tri_codes[k] == _LIMIT:
                 decided[i] = _DECIDER_CODE["limit"]

@@ -120,7 +120,7 @@ class _Coded:
     def take(self, index: slice) -> _Coded:
         return _Coded(self.codes[index].copy(), self.table)
 
-    def to_list(self) -> list[Any]:
+    def to_list(self) -> list[Any]:  # list[str | None]; list[str] for a column without None
         lookup = np.empty(len(self.table) + 1, dtype=object)  # the last entry (code -1) is None
         lookup[: len(self.table)] = self.table
         return lookup[self.codes].tolist()  # type: ignore[no-any-return]
@@ -320,7 +320,7 @@ class GradeResults(Sequence[Verdict]):
         i = range(len(self))[index]  # normalizes negatives, raises IndexError when out of range
         return Verdict(
             correct=bool(self._correct[i]),
-            decided_by=DECIDERS[self._decided[i]],  # type: ignore[arg-type]
+            decided_by=DECIDERS[self._decided[i]],
             gold=self._gold.get(i) or "",
             extracted=self._extracted.get(i),
             method=self._method.get(i),
