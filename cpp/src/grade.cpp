@@ -13,7 +13,7 @@ namespace {
 using detail::trim;
 
 // Bytes of the next response's start (and of its end) prefetched while a response is graded.
-constexpr std::size_t kPrefetchBytes = 4096;
+constexpr std::size_t kPrefetchBytes = 1024;
 
 inline void prefetch(const char* p) noexcept {
 #if defined(__GNUC__) || defined(__clang__)
