@@ -1,23 +1,29 @@
 """Grading throughput: rapidgrade.grade_many vs math-verify and vs a Hendrycks-style grader.
 
-    python -m benchmarks.bench_grade [--pairs 100000] [--mv-sample 800]
+    python -m benchmarks.bench_grade [--pairs 100000] [--mv-sample 800] [--memory-pairs 1000000]
 
 In one run, on the same data:
-- the 800-pair demo corpus replicated to --pairs pairs, and long responses (20 KB of real
-  reasoning, taken from other responses with their boxes removed, before each response);
-- grade_many with threads=1 vs math-verify's verify(parse("$gold$"), parse(response)) in one
-  process (math-verify is timed on --mv-sample pairs of the same data: at about 1,000 pairs/s
-  the full set would take minutes; the figures are pairs/s, so the ratio is fair);
-- grade_many threads=1 vs the plain-Python Hendrycks grader (tests/oracles/hendrycks_grader.py), with each
-  grader's agreement with math-verify's recorded verdicts on the 800 pairs;
-- grade_many threads=2 vs threads=1;
-- peak memory (max RSS) of grade_many on 1,000,000 pairs, measured in a child process.
-Prints medians and ratios; saves benchmarks/results/bench_grade.json.
+- the headline: the 800-pair demo corpus as --pairs DISTINCT pairs in shuffled order (each
+  response made distinct by a "(sample k)" line at its end, so no string repeats and nothing
+  stays in cache by accident), grade_many threads=1 vs the plain-Python Hendrycks grader
+  (tests/oracles/hendrycks_grader.py) and vs math-verify's verify(parse("$gold$"), parse(response))
+  (timed on --mv-sample pairs: at about 1,000 pairs/s the full set would take minutes; the
+  figures are pairs/s, so the ratio is fair), and threads=2 vs threads=1;
+- beside it, labelled as such, the same 800 strings repeated in corpus order (the friendlier
+  figure older versions of this benchmark printed);
+- long responses (20 KB of real reasoning, taken from other responses with their boxes removed,
+  before each response);
+- memory, measured in a child process: the peak RSS of grade_many on --memory-pairs distinct
+  pairs (and how much of it the call added to the inputs), and the bytes the results keep per
+  pair (tracemalloc, which NumPy reports to).
+Prints medians of interleaved rounds and ratios; saves benchmarks/results/bench_grade.json.
+The hard-data benchmark (unboxed solutions, short answer pairs) is benchmarks/bench_hard.py.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import subprocess
 import sys
 import time
@@ -37,18 +43,57 @@ def mv_pairs_per_s(golds: list[str], responses: list[str]) -> float:
     return len(golds) / (time.perf_counter() - start)
 
 
-def peak_memory_mb(pairs: int) -> float:
-    code = f"""
-import json, resource, rapidgrade
-rows = [json.loads(l) for l in open({str(DEMO_CORPUS)!r}, encoding='utf-8')]
-golds = [r['gold'] for r in rows] * ({pairs} // 800)
-responses = [r['response'] for r in rows] * ({pairs} // 800)
-results = rapidgrade.grade_many(golds, responses, threads=2)
+def _tag(k: int) -> str:
+    """k in lower-case letters (no digit, no choice letter): 0 -> "a", 27 -> "bb"."""
+    out = ""
+    while True:
+        k, d = divmod(k, 26)
+        out = chr(97 + d) + out
+        if k == 0:
+            return out
+
+
+def distinct_pairs(golds: list[str], responses: list[str], pairs: int, seed: int = 0) -> tuple[list[str], list[str]]:
+    """`pairs` distinct (gold, response) pairs of the corpus in shuffled order: copy k of a
+    response starts with its own "(copy <letters>)" line, without a digit, so that no extraction
+    rule reads it (main() checks that every copy keeps the original's verdict)."""
+    copies = -(-pairs // len(golds))
+    rows = [(g, f"(copy {_tag(k)})\n\n" + r) for k in range(copies) for g, r in zip(golds, responses)][:pairs]
+    random.Random(seed).shuffle(rows)
+    return [g for g, _ in rows], [r for _, r in rows]
+
+
+_MEMORY_CHILD = """
+import json, random, resource, sys, tracemalloc
+sys.path[:0] = {path!r}
+import rapidgrade
+from benchmarks.bench_grade import distinct_pairs
+rows = [json.loads(line) for line in open({corpus!r}, encoding="utf-8")]
+golds, responses = distinct_pairs([r["gold"] for r in rows], [r["response"] for r in rows], {pairs})
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+if {trace}:
+    tracemalloc.start()
+    start = tracemalloc.get_traced_memory()[0]
+results = rapidgrade.grade_many(golds, responses, threads=2, fallback=False)
 assert len(results) == len(golds)
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+kept = tracemalloc.get_traced_memory()[0] - start if {trace} else 0
+print(before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, kept / len(golds))
 """
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
+
+
+def memory_figures(pairs: int) -> tuple[float, float, float]:
+    """(max RSS before the call, peak RSS, bytes kept by the results per pair) of grade_many on
+    `pairs` distinct pairs, each measured in its own child process (tracemalloc slows the call
+    and adds its own memory, so the peak is taken without it)."""
+
+    def child(trace: bool) -> list[float]:
+        code = _MEMORY_CHILD.format(path=sys.path, corpus=str(DEMO_CORPUS), pairs=pairs, trace=trace)
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+        return [float(x) for x in out.stdout.split()]
+
+    before, peak, _ = child(False)
+    kept = child(True)[2]
+    return before, peak, kept
 
 
 def main() -> None:
@@ -80,23 +125,41 @@ def main() -> None:
           f"Hendrycks-style {agree_hendrycks}/800; fast path decided {fast}/800\n")
 
     n = len(golds)
-    one, two = paired_median_times(
-        lambda: rapidgrade.grade_many(golds, responses, threads=1),
-        lambda: rapidgrade.grade_many(golds, responses, threads=2),
-        repeats=9,
-    )
-    sample = args.mv_sample
-    mv_rate = mv_pairs_per_s(golds[:sample], responses[:sample])
-    report.add(
-        f"grade_many threads=1, {n:,} corpus pairs", one, n / mv_rate, f"math-verify ({sample} pairs timed)", "pairs", n
-    )
+    dg, dr = distinct_pairs(golds800, responses800, n)
+    # The copies keep the verdicts: the distinct pairs grade as the 800 originals do.
+    check = rapidgrade.grade_many(dg[:5000], dr[:5000], fallback=False)
+    fast_only = rapidgrade.grade_many(golds800, responses800, fallback=False).correct.tolist()
+    by_response = dict(zip(responses800, fast_only))
+    expected = [by_response[r.split("\n\n", 1)[1]] for r in dr[:5000]]
+    if check.correct.tolist() != expected:
+        raise SystemExit("the distinct copies do not grade as the originals: the benchmark data is wrong")
     one_h, hend = paired_median_times(
-        lambda: rapidgrade.grade_many(golds, responses, threads=1),
-        lambda: [hendrycks_grade(g, r) for g, r in zip(golds, responses)],
-        repeats=9,
+        lambda: rapidgrade.grade_many(dg, dr, threads=1, fallback=False),
+        lambda: [hendrycks_grade(g, r) for g, r in zip(dg, dr)],
+        repeats=7,
     )
-    report.add(f"grade_many threads=1, {n:,} corpus pairs", one_h, hend, "Hendrycks-style plain Python", "pairs", n)
-    report.add(f"grade_many threads=2 vs threads=1, {n:,} pairs", two, one, "grade_many threads=1", "pairs", n)
+    report.add(f"fast path threads=1, {n:,} distinct shuffled pairs", one_h, hend, "Hendrycks-style plain Python",
+               "pairs", n)
+    sample = args.mv_sample
+    mv_rate = mv_pairs_per_s(dg[:sample], dr[:sample])
+    report.add(
+        f"fast path threads=1, {n:,} distinct shuffled pairs", one_h, n / mv_rate,
+        f"math-verify ({sample} pairs timed)", "pairs", n,
+    )
+    one, two = paired_median_times(
+        lambda: rapidgrade.grade_many(dg, dr, threads=1, fallback=False),
+        lambda: rapidgrade.grade_many(dg, dr, threads=2, fallback=False),
+        repeats=7,
+    )
+    report.add(f"fast path threads=2 vs threads=1, {n:,} distinct pairs", two, one, "grade_many threads=1", "pairs", n)
+
+    one_r, hend_r = paired_median_times(
+        lambda: rapidgrade.grade_many(golds, responses, threads=1, fallback=False),
+        lambda: [hendrycks_grade(g, r) for g, r in zip(golds, responses)],
+        repeats=7,
+    )
+    report.add(f"(repeated strings) fast path threads=1, 800 x{reps} in order", one_r, hend_r,
+               "Hendrycks-style plain Python", "pairs", n)
 
     long_golds = golds800
     m = len(long_responses)
@@ -123,9 +186,12 @@ def main() -> None:
     )
 
     if args.memory_pairs:
-        mb = peak_memory_mb(args.memory_pairs)
-        print(f"peak memory (max RSS) of grade_many on {args.memory_pairs:,} pairs: {mb:,.0f} MB")
-        report.rows.append({"name": "peak memory MB", "pairs": args.memory_pairs, "max_rss_mb": mb})
+        before, peak, kept = memory_figures(args.memory_pairs)
+        print(f"memory of grade_many on {args.memory_pairs:,} distinct pairs (threads=2): peak RSS {peak:,.0f} MB, "
+              f"of which {peak - before:,.0f} MB added by the call to the {before:,.0f} MB of inputs; "
+              f"results keep {kept:,.1f} bytes per pair")
+        report.rows.append({"name": "memory", "pairs": args.memory_pairs, "max_rss_mb": peak,
+                            "rss_before_mb": before, "kept_bytes_per_pair": kept})
     print(f"\nsaved {report.save('bench_grade')}")
 
 

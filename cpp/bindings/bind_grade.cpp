@@ -1,7 +1,12 @@
 // Bindings of rapidgrade::grade: the batch fast path of rapidgrade.grade_many.
 #include <pybind11/pybind11.h>
 
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "convert.hpp"
@@ -10,14 +15,47 @@
 namespace rapidgrade::bindings {
 namespace {
 
-// `text` as a str: the caller's own object when it holds exactly these characters (a gold that
-// normalization leaves as it is, the common case), which saves decoding a copy per pair.
-py::object same_or_new(const std::string& text, const Text& input) {
-  if (!input.encoded && !input.is_bytes && PyUnicode_CheckExact(input.original.ptr()) && text == input.utf8) {
-    return input.original;
+/// Code of "no answer found" in the method column.
+constexpr std::uint8_t kNoMethod = 255;
+
+// A column of strings packed as Arrow packs them: the UTF-8 bytes of every row back to back and
+// n + 1 offsets (int64) into them; row i is data[offsets[i]:offsets[i + 1]].
+struct Packed {
+  std::string data;
+  std::vector<std::int64_t> offsets{0};
+
+  void add(std::string_view s) {
+    data.append(s);
+    offsets.push_back(static_cast<std::int64_t>(data.size()));
   }
-  return to_str(text);
+  void add_empty() { offsets.push_back(static_cast<std::int64_t>(data.size())); }
+};
+
+py::bytes as_bytes(const void* data, std::size_t size) {
+  return py::bytes(static_cast<const char*>(data), size);
 }
+
+// Per-thread gold caches of one batch: a block of rows borrows one while it runs (a thread
+// keeps reusing the caches the others are not using), so a gold is prepared about once per
+// thread however the rows are ordered.
+class CachePool {
+ public:
+  std::unique_ptr<grade::GoldCache> take() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.empty()) return std::make_unique<grade::GoldCache>();
+    std::unique_ptr<grade::GoldCache> cache = std::move(free_.back());
+    free_.pop_back();
+    return cache;
+  }
+  void give_back(std::unique_ptr<grade::GoldCache> cache) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    free_.push_back(std::move(cache));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<grade::GoldCache>> free_;
+};
 
 py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& responses_obj, const py::object& last_number,
                           const py::object& rel_tol, const py::object& abs_tol, const py::object& float_rounding,
@@ -25,56 +63,114 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
   grade::Options options = grade_options(last_number, rel_tol, abs_tol, float_rounding, "grade_fast_many");
   options.max_answer_bytes = max_answer_bytes_option(max_answer_bytes, "grade_fast_many");
   const unsigned n_threads = resolve_threads(threads, "grade_fast_many");
-  const std::vector<Text> golds = texts_of(golds_obj, "grade_fast_many", "golds", false);
-  const std::vector<Text> responses = texts_of(responses_obj, "grade_fast_many", "responses", false);
+  std::vector<Text> golds = texts_of(golds_obj, "grade_fast_many", "golds", false);
+  std::vector<Text> responses = texts_of(responses_obj, "grade_fast_many", "responses", false);
   if (golds.size() != responses.size()) {
     throw py::value_error("grade_fast_many: golds and responses must have the same length");
   }
   const std::size_t n = golds.size();
-  // One str object per distinct reason and method, shared by every row (a million rows hold
-  // references, not a million copies).
-  std::vector<py::object> reason_strs, method_strs;
-  for (int r = 0; r <= static_cast<int>(grade::kLastReason); ++r) {
-    reason_strs.push_back(py::str(grade::reason_text(static_cast<grade::Reason>(r))));
-  }
-  for (int k = 0; k <= static_cast<int>(extract::Method::kLastNumber); ++k) {
-    method_strs.push_back(py::str(extract::method_name(static_cast<extract::Method>(k))));
-  }
-  py::bytearray tri_codes(std::string(n, '\0'));
-  char* tri = PyByteArray_AS_STRING(tri_codes.ptr());
-  py::list gold(n), gold_raw(n), extracted(n), method(n), reason(n), normalized(n);
   std::vector<std::string_view> gold_views(n), response_views(n);
   for (std::size_t i = 0; i < n; ++i) {
     gold_views[i] = golds[i].utf8;
     response_views[i] = responses[i].utf8;
   }
+  // The columns, filled by the calling thread in row order with plain C++ work (no Python
+  // object per row): one byte per row for the verdict, reason and method, an index into a table
+  // of distinct normalized golds, and the extracted / normalized answers packed.
+  std::string tri(n, '\0'), reason(n, '\0'), method(n, '\0');
+  std::vector<std::int32_t> gold_index(n);
+  std::vector<std::string> gold_table;
+  std::unordered_map<std::string, std::int32_t> gold_ids;
+  std::vector<std::pair<std::size_t, std::string>> gold_raw;  // the undecided rows only
+  Packed extracted, normalized;
+  extracted.offsets.reserve(n + 1);
+  normalized.offsets.reserve(n + 1);
   std::vector<grade::FastVerdict> verdicts(n);
+  CachePool caches;
   run_pipelined(
       n, n_threads,
       [&](std::size_t begin, std::size_t end) {
+        std::unique_ptr<grade::GoldCache> cache = caches.take();
         grade::grade_span(gold_views.data() + begin, response_views.data() + begin, end - begin, options,
-                          verdicts.data() + begin);
+                          verdicts.data() + begin, *cache);
+        caches.give_back(std::move(cache));
       },
       [&](std::size_t i) {
         grade::FastVerdict v = std::move(verdicts[i]);  // freed as soon as it is read
         // code 3: a limit was reached (decided_by="limit"), neither graded nor sent on
         tri[i] = grade::is_limit(v.reason) ? char{3} : static_cast<char>(v.tri);
-        set_item(gold, i, same_or_new(v.gold, golds[i]));
-        // only the undecided pairs need the unwrapped gold (for the fallback)
-        set_item(gold_raw, i, v.tri == equiv::Tri::kUnknown ? same_or_new(v.gold_raw, golds[i]) : py::none());
-        if (v.found) {
-          py::str answer = to_str(v.answer);
-          set_item(normalized, i, v.normalized == v.answer ? answer : to_str(v.normalized));
-          set_item(extracted, i, std::move(answer));
-          set_item(method, i, method_strs[static_cast<std::size_t>(v.method)]);
-        } else {
-          set_item(extracted, i, py::none());
-          set_item(method, i, py::none());
-          set_item(normalized, i, py::none());
+        reason[i] = static_cast<char>(v.reason);
+        auto id = gold_ids.find(v.gold);
+        if (id == gold_ids.end()) {
+          id = gold_ids.emplace(v.gold, static_cast<std::int32_t>(gold_table.size())).first;
+          gold_table.push_back(std::move(v.gold));
         }
-        set_item(reason, i, reason_strs[static_cast<std::size_t>(v.reason)]);
+        gold_index[i] = id->second;
+        // only the undecided pairs need the unwrapped gold (for the fallback)
+        if (v.tri == equiv::Tri::kUnknown && !grade::is_limit(v.reason)) gold_raw.emplace_back(i, std::move(v.gold_raw));
+        if (v.found) {
+          method[i] = static_cast<char>(v.method);
+          extracted.add(v.answer);
+          normalized.add(v.normalized);
+        } else {
+          method[i] = static_cast<char>(kNoMethod);
+          extracted.add_empty();
+          normalized.add_empty();
+        }
       });
-  return py::make_tuple(tri_codes, gold, gold_raw, extracted, method, reason, normalized);
+  // The inputs are no longer needed: a non-ASCII str's temporary UTF-8 copy goes now.
+  golds.clear();
+  responses.clear();
+  py::list table(gold_table.size());
+  for (std::size_t k = 0; k < gold_table.size(); ++k) set_item(table, k, to_str(gold_table[k]));
+  py::dict raw;
+  for (const auto& [i, text] : gold_raw) raw[py::int_(i)] = to_str(text);
+  return py::make_tuple(py::bytearray(tri), as_bytes(reason.data(), n), as_bytes(method.data(), n),
+                        as_bytes(gold_index.data(), n * sizeof(std::int32_t)), table, raw,
+                        as_bytes(extracted.offsets.data(), extracted.offsets.size() * sizeof(std::int64_t)),
+                        py::bytes(extracted.data),
+                        as_bytes(normalized.offsets.data(), normalized.offsets.size() * sizeof(std::int64_t)),
+                        py::bytes(normalized.data));
+}
+
+// The strings of a packed column (UTF-8 bytes and n + 1 int64 offsets) as a list of str, None
+// where `present` (one byte per row) is 0: how GradeResults decodes its columns in bulk.
+py::list unpack_strings(const py::bytes& data, const py::buffer& offsets, const py::buffer& present) {
+  const py::buffer_info off = offsets.request();
+  const py::buffer_info has = present.request();
+  if (off.itemsize != sizeof(std::int64_t) || off.ndim != 1 || has.itemsize != 1 || has.ndim != 1 ||
+      off.shape[0] != has.shape[0] + 1) {
+    throw py::value_error("unpack_strings: offsets must be n + 1 int64 values and present n bytes");
+  }
+  const std::string_view bytes = data;
+  const auto* o = static_cast<const std::int64_t*>(off.ptr);
+  const auto* p = static_cast<const std::uint8_t*>(has.ptr);
+  const std::size_t n = static_cast<std::size_t>(has.shape[0]);
+  py::list out(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (p[i] == 0) {
+      set_item(out, i, py::none());
+      continue;
+    }
+    if (o[i] < 0 || o[i] > o[i + 1] || static_cast<std::size_t>(o[i + 1]) > bytes.size()) {
+      throw py::value_error("unpack_strings: offsets out of range");
+    }
+    const std::string_view row = bytes.substr(static_cast<std::size_t>(o[i]), static_cast<std::size_t>(o[i + 1] - o[i]));
+    set_item(out, i, to_str(row, "surrogatepass"));
+  }
+  return out;
+}
+
+// The texts the codes of grade_fast_many stand for: (reasons, methods), indexed by code.
+py::tuple grade_tables() {
+  py::list reasons, methods;
+  for (int r = 0; r <= static_cast<int>(grade::kLastReason); ++r) {
+    reasons.append(py::str(grade::reason_text(static_cast<grade::Reason>(r))));
+  }
+  for (int k = 0; k <= static_cast<int>(extract::Method::kLastNumber); ++k) {
+    methods.append(py::str(extract::method_name(static_cast<extract::Method>(k))));
+  }
+  return py::make_tuple(reasons, methods);
 }
 
 }  // namespace
@@ -84,9 +180,15 @@ void bind_grade(py::module_& m) {
         py::arg("last_number") = true, py::arg("rel_tol") = 1e-9, py::arg("abs_tol") = 1e-12,
         py::arg("float_rounding") = py::none(), py::arg("threads") = py::none(),
         py::arg("max_answer_bytes") = grade::kDefaultMaxAnswerBytes,
-        "The fast path of grade_many: (tri codes as a bytearray, one byte per pair, normalized golds, unwrapped golds of the undecided "
-        "pairs (None elsewhere), extracted answers, methods, reasons, normalized extracted answers), tri code 3 for a pair "
-        "past a limit (max_answer_bytes, the work budget, magnitudes), computed on `threads` threads with the GIL released.");
+        "The fast path of grade_many, as columns: (tri codes, a bytearray of one byte per pair, 3 for a pair past a limit; "
+        "reason codes (bytes); method codes (bytes, 255 where no answer was found); gold indices (int32 bytes) into the "
+        "table of normalized golds (a list of str); {row: unwrapped gold} of the undecided pairs; extracted answers and "
+        "normalized extracted answers, each as int64 offsets (bytes, n + 1) and UTF-8 data (bytes)), computed on "
+        "`threads` threads with the GIL released.");
+  m.def("unpack_strings", &unpack_strings, py::arg("data"), py::arg("offsets"), py::arg("present"),
+        "The str of every row of a packed column (UTF-8 data, n + 1 int64 offsets), None where present[i] is 0.");
+  m.def("grade_tables", &grade_tables,
+        "(reason texts, method names), indexed by the reason and method codes of grade_fast_many.");
 }
 
 }  // namespace rapidgrade::bindings

@@ -11,6 +11,18 @@ Text as_text(py::handle obj, const char* function, const char* argument) {
   text.original = py::reinterpret_borrow<py::object>(obj);
   PyObject* o = obj.ptr();
   if (PyUnicode_Check(o)) {
+    text.ascii = PyUnicode_IS_ASCII(o);
+    if (!text.ascii && reinterpret_cast<PyCompactUnicodeObject*>(o)->utf8 == nullptr) {
+      // A non-ASCII str with no UTF-8 form cached: encode a copy that lives as long as this
+      // Text (the batch), instead of PyUnicode_AsUTF8AndSize's copy cached in the str for good.
+      PyObject* encoded = PyUnicode_AsUTF8String(o);
+      if (encoded != nullptr) {
+        text.utf8_copy = py::reinterpret_steal<py::object>(encoded);
+        text.utf8 = std::string_view(PyBytes_AS_STRING(encoded), static_cast<std::size_t>(PyBytes_GET_SIZE(encoded)));
+        return text;
+      }
+      PyErr_Clear();  // lone surrogates: replaced below
+    }
     Py_ssize_t size = 0;
     const char* data = PyUnicode_AsUTF8AndSize(o, &size);
     if (data != nullptr) {
@@ -24,7 +36,6 @@ Text as_text(py::handle obj, const char* function, const char* argument) {
       text.utf8 = std::string_view(PyBytes_AS_STRING(encoded),
                                    static_cast<std::size_t>(PyBytes_GET_SIZE(encoded)));
     }
-    text.ascii = PyUnicode_IS_ASCII(o);
     return text;
   }
   if (PyBytes_Check(o)) {

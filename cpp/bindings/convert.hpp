@@ -33,6 +33,7 @@ struct Text {
   std::string_view utf8;
   py::object original;  // the caller's str or bytes; keeps `utf8` alive when it is cached there
   py::object encoded;   // the replacement-encoded copy `utf8` points into, for lone surrogates
+  py::object utf8_copy;  // the exact UTF-8 copy `utf8` points into, for a non-ASCII str (freed with the Text)
   bool is_bytes = false;
   bool ascii = false;  // offsets in bytes and code points coincide
 };

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "rapidgrade/detail/functions.hpp"
@@ -107,6 +108,33 @@ Eval evaluate(Ref r, const Points& pts, std::size_t n) {
   run_bounded(prog, inputs, n, e.v.data(), e.err.data(), e.near_cut.data());
   return e;
 }
+
+// A side compiled once and evaluated a range of points at a time (the points are independent:
+// run_bounded evaluates them one by one), so that a comparison can stop at the first range
+// where the sides clearly differ.
+struct Staged {
+  Program prog;
+  std::vector<const C*> inputs;
+  Eval e;
+
+  Staged(Ref r, const Points& pts, std::size_t n) : prog(compile(*r.ast, r.i, pts.vars)) {
+    e.evaluable = prog.evaluable && prog.vars.size() == pts.vars.size();
+    e.analytic = prog.analytic;
+    e.continuous = prog.continuous;
+    e.v.assign(n, C(0, 0));
+    e.err.assign(n, 0);
+    e.near_cut.assign(n, 0);
+    for (const auto& vals : pts.values) inputs.push_back(vals.data());
+  }
+
+  /// Evaluates points [begin, end) (what evaluate() computes for them).
+  void run(std::size_t begin, std::size_t end) {
+    if (!e.evaluable || begin >= end) return;
+    std::vector<const C*> at(inputs);
+    for (const C*& p : at) p = p != nullptr ? p + begin : nullptr;
+    run_bounded(prog, at, end - begin, e.v.data() + begin, e.err.data() + begin, e.near_cut.data() + begin);
+  }
+};
 
 Eval difference(Ref a, Ref b, const Points& pts, std::size_t n) {
   Eval x = evaluate(a, pts, n), y = evaluate(b, pts, n);
@@ -638,20 +666,28 @@ class Comparer {
 
   Tri functions(Ref g, Ref p) {
     const Points pts = make_points(union_symbols(g, p));
-    const Eval a = evaluate(g, pts, kPoints), b = evaluate(p, pts, kPoints);
+    Staged sa(g, pts, kPoints), sb(p, pts, kPoints);
+    const Eval& a = sa.e;
+    const Eval& b = sb.e;
     if (!a.evaluable || !b.evaluable) return Tri::kUnknown;
     // Each point is equal (within tolerance), clearly different (beyond the rounding-error bound
     // of the largest intermediate value), or inconclusive (cancellation: cosh(20)^2 - sinh(20)^2
-    // is 0 in doubles); poles, overflow and branch-cut noise make a point unusable.
+    // is 0 in doubles); poles, overflow and branch-cut noise make a point unusable. The real
+    // points are evaluated first: different answers usually differ there, and the complex
+    // points are then never computed.
     std::size_t equal = 0;
-    for (std::size_t k = 0; k < kPoints; ++k) {
-      if (!finite(a.v[k]) || !finite(b.v[k]) || a.near_cut[k] || b.near_cut[k]) continue;
-      const double d = std::abs(a.v[k] - b.v[k]);
-      const double m = std::max(std::abs(a.v[k]), std::abs(b.v[k]));
-      if (d <= std::max(o_.abs_tol, o_.rel_tol * m)) {
-        ++equal;
-      } else if (clearly_different(d, m, a.err[k] + b.err[k])) {
-        return Tri::kFalse;
+    for (const auto& [begin, end] : {std::pair<std::size_t, std::size_t>{0, kReal}, {kReal, kPoints}}) {
+      sa.run(begin, end);
+      sb.run(begin, end);
+      for (std::size_t k = begin; k < end; ++k) {
+        if (!finite(a.v[k]) || !finite(b.v[k]) || a.near_cut[k] || b.near_cut[k]) continue;
+        const double d = std::abs(a.v[k] - b.v[k]);
+        const double m = std::max(std::abs(a.v[k]), std::abs(b.v[k]));
+        if (d <= std::max(o_.abs_tol, o_.rel_tol * m)) {
+          ++equal;
+        } else if (clearly_different(d, m, a.err[k] + b.err[k])) {
+          return Tri::kFalse;
+        }
       }
     }
     if (equal >= kMinValid && a.analytic && b.analytic && !has_inexact_literal(g) &&

@@ -1,5 +1,7 @@
 #include "rapidgrade/grade.hpp"
 
+#include <algorithm>
+
 #include "rapidgrade/common.hpp"
 #include "rapidgrade/detail/delimiters.hpp"
 #include "rapidgrade/detail/text.hpp"
@@ -9,6 +11,17 @@ namespace rapidgrade::grade {
 namespace {
 
 using detail::trim;
+
+// Bytes of the next response's start (and of its end) prefetched while a response is graded.
+constexpr std::size_t kPrefetchBytes = 1024;
+
+inline void prefetch(const char* p) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
 
 // The letter of a multiple-choice answer written as "C", "(C)", "C)" or "(C" after
 // normalization (which has already unwrapped \text{...}), or 0. Letters A-J only.
@@ -190,13 +203,48 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
   return v;
 }
 
+PreparedGold& GoldCache::get(std::string_view gold) {
+  // n samples of one problem in a row: the same gold as the row before, no hashing
+  if (last_ != nullptr && gold == last_->key) return last_->gold;
+  auto it = map_.find(gold);
+  if (it == map_.end()) {
+    if (map_.size() >= kMaxEntries || bytes_ + gold.size() > kMaxBytes) {
+      last_ = nullptr;
+      map_.clear();
+      bytes_ = 0;
+    }
+    auto entry = std::make_unique<Entry>(Entry{std::string(gold), prepare_gold(gold)});
+    const std::string_view key = entry->key;  // the heap string does not move with the entry
+    it = map_.emplace(key, std::move(entry)).first;
+    bytes_ += gold.size();
+  }
+  last_ = it->second.get();
+  return last_->gold;
+}
+
+void grade_span(const std::string_view* golds, const std::string_view* responses, std::size_t n,
+                const Options& options, FastVerdict* out, GoldCache& cache) {
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i + 1 < n) {
+      // Distinct responses are usually not in cache: ask for the next one's first lines while
+      // this one is graded (extraction reads a response from its end, then from its start).
+      const std::string_view next = responses[i + 1];
+      const std::size_t lines = std::min<std::size_t>(next.size(), kPrefetchBytes);
+      for (std::size_t k = 0; k < lines; k += 64) prefetch(next.data() + k);
+      if (next.size() > lines) {
+        for (std::size_t k = next.size() - std::min(next.size() - lines, kPrefetchBytes); k < next.size(); k += 64) {
+          prefetch(next.data() + k);
+        }
+      }
+    }
+    out[i] = grade(cache.get(golds[i]), responses[i], options);
+  }
+}
+
 void grade_span(const std::string_view* golds, const std::string_view* responses, std::size_t n,
                 const Options& options, FastVerdict* out) {
-  PreparedGold gold;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i == 0 || golds[i] != golds[i - 1]) gold = prepare_gold(golds[i]);
-    out[i] = grade(gold, responses[i], options);
-  }
+  GoldCache cache;
+  grade_span(golds, responses, n, options, out, cache);
 }
 
 }  // namespace rapidgrade::grade

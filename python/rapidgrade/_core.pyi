@@ -87,9 +87,7 @@ def grade_fast_many(
     float_rounding: int | None = None,
     threads: int | None = None,
     max_answer_bytes: int | None = 65536,
-) -> tuple[
-    bytearray, list[str], list[str | None], list[str | None], list[str | None], list[str], list[str | None]
-]: ...
+) -> tuple[bytearray, bytes, bytes, bytes, list[str], dict[int, str], bytes, bytes, bytes, bytes]: ...
 
 # absa (sentiment tuples; wrapped by rapidgrade.tasks.absa)
 _D = TypeVar("_D")
@@ -171,3 +169,7 @@ def fredholm_sample_many(
     constants: dict[str, float] = {},
     threads: int | None = None,
 ) -> list[Any]: ...
+
+# perf (issue 18): the packed result columns of grade_fast_many
+def unpack_strings(data: bytes, offsets: Any, present: Any) -> list[str | None]: ...
+def grade_tables() -> tuple[list[str], list[str]]: ...

@@ -26,13 +26,15 @@ import numpy as np
 
 from rapidgrade import _core
 from rapidgrade.config import UNSET, GradeConfig, Unset, check_threads, check_workers
-from rapidgrade.verdict import DECIDERS, GradeResults, Verdict
+from rapidgrade.verdict import DECIDERS, GradeResults, Verdict, _Coded, _Packed
 
 __all__ = ["grade", "grade_many"]
 
 _CHUNK = 65536
 _DECIDER_CODE = {name: code for code, name in enumerate(DECIDERS)}
 _TRUE, _FALSE, _UNKNOWN, _LIMIT = 1, 0, 2, 3
+_NO_METHOD = 255  # the method code of a pair with no answer found
+_REASONS, _METHODS = (list(t) for t in _core.grade_tables())
 
 
 def _as_text(value: object, what: str) -> tuple[str | None, str | None]:
@@ -132,35 +134,53 @@ def grade_many(
         columns = _fast_columns(valid_golds, valid_responses, bar, cfg, threads)
     if bar is not None:
         bar.close()
-    tri_codes, g_norm, g_raw, ext, meth, why, p_norm = columns
+    tri_codes, why, meth, g_index, g_table, g_raw, ext_off, ext_data, norm_off, norm_data = columns
 
     tri_array = np.frombuffer(tri_codes, dtype=np.int8)
     decided = np.zeros(n, dtype=np.int8)  # indices into DECIDERS; 0 is "fast"
-    normalized: list[str | None]
+    found = np.frombuffer(meth, dtype=np.uint8) != _NO_METHOD
+    method_codes = np.frombuffer(meth, dtype=np.uint8).astype(np.int8)  # 255 (no answer) is -1
+    gold_col = _Coded(np.frombuffer(g_index, dtype=np.int32).copy(), g_table)
+    extracted = _Packed(ext_data, np.frombuffer(ext_off, dtype=np.int64), found)
+    normalized = _Packed(norm_data, np.frombuffer(norm_off, dtype=np.int64), found)
+    method_col = _Coded(method_codes, _METHODS)
+    reason_codes = np.frombuffer(why, dtype=np.int8).astype(np.int32)
+    reason_table = list(_REASONS)
     if all_str:
         correct = tri_array == _TRUE
-        gold_out, gold_raw, extracted, method, reason, normalized = g_norm, g_raw, ext, meth, why, p_norm
         undecided = np.flatnonzero(tri_array == _UNKNOWN).tolist()
         decided[tri_array == _LIMIT] = _DECIDER_CODE["limit"]
+        raw_of = {i: g_raw[i] for i in undecided}
     else:
+        # Some inputs were refused: the usable pairs' columns are spread over the whole batch
+        # and the others get error verdicts (a rare path, built from lists).
         correct = np.zeros(n, dtype=bool)
-        gold_out = [""] * n
-        gold_raw = [None] * n
-        extracted = [None] * n
-        method = [None] * n
-        reason = [""] * n
-        normalized = [None] * n
+        gold_out: list[str] = [""] * n
+        ext_out: list[str | None] = [None] * n
+        meth_out: list[str | None] = [None] * n
+        reason_out: list[str] = [""] * n
+        norm_out: list[str | None] = [None] * n
         for i, (shown_gold, message) in errors.items():
             decided[i] = _DECIDER_CODE["error"]
             gold_out[i] = shown_gold
-            reason[i] = message
+            reason_out[i] = message
+        g_list, e_list = gold_col.to_list(), extracted.to_list()
+        m_list, n_list = method_col.to_list(), normalized.to_list()
         for k, i in enumerate(valid):
             correct[i] = tri_codes[k] == _TRUE
-            gold_out[i], gold_raw[i], extracted[i], method[i], reason[i] = g_norm[k], g_raw[k], ext[k], meth[k], why[k]
-            normalized[i] = p_norm[k]
+            gold_out[i], ext_out[i], meth_out[i], norm_out[i] = g_list[k], e_list[k], m_list[k], n_list[k]
+            reason_out[i] = _REASONS[why[k]]
             if tri_codes[k] == _LIMIT:
                 decided[i] = _DECIDER_CODE["limit"]
-        undecided = [valid[k] for k in np.flatnonzero(tri_array == _UNKNOWN).tolist()]
+        undecided_k = np.flatnonzero(tri_array == _UNKNOWN).tolist()
+        undecided = [valid[k] for k in undecided_k]
+        raw_of = {valid[k]: g_raw[k] for k in undecided_k}
+        gold_col, extracted, method_col, normalized = (
+            _Coded.of(gold_out), _Packed.of(ext_out), _Coded.of(meth_out), _Packed.of(norm_out)
+        )
+        reason_ids: dict[str, int] = {}
+        reason_codes = np.array([reason_ids.setdefault(r, len(reason_ids)) for r in reason_out], dtype=np.int32)
+        reason_table = list(reason_ids)
 
     if cfg.fallback and undecided:
         from rapidgrade.fallback import fallback_many
@@ -171,10 +191,11 @@ def grade_many(
 
             pool = WorkerPool(workers)  # fallback_many passes the fallback's warm-up steps
         limit: Any = cfg.timeout  # None: no limit
+        extracted_list = extracted.to_list()
         try:
             outcomes = fallback_many(
-                [gold_raw[i] or "" for i in undecided],
-                [extracted[i] or "" for i in undecided],
+                [raw_of[i] for i in undecided],
+                [extracted_list[i] or "" for i in undecided],
                 pool=pool,
                 timeout=limit,
                 progress=progress,
@@ -182,16 +203,21 @@ def grade_many(
         finally:
             if pool is not None:
                 pool.close()
+        ids = {text: code for code, text in enumerate(reason_table)}
         for i, (ok, by, why_fb) in zip(undecided, outcomes):
             correct[i] = ok
             decided[i] = _DECIDER_CODE[by]
-            reason[i] = why_fb
-    return GradeResults._from_codes(correct, decided, gold_out, extracted, method, reason, normalized)
+            code = ids.get(why_fb)
+            if code is None:
+                code = ids[why_fb] = len(reason_table)
+                reason_table.append(why_fb)
+            reason_codes[i] = code
+    reason_col = _Coded(reason_codes if len(reason_table) > 127 else reason_codes.astype(np.int8), reason_table)
+    return GradeResults._from_parts(correct, decided, gold_col, extracted, method_col, reason_col, normalized)
 
 
-_Columns = tuple[
-    bytearray, list[str], list["str | None"], list["str | None"], list["str | None"], list[str], list["str | None"]
-]
+# The columns of _core.grade_fast_many (see its docstring in _core.pyi).
+_Columns = tuple[bytearray, bytes, bytes, bytes, list[str], dict[int, str], bytes, bytes, bytes, bytes]
 
 
 def _fast_columns(
@@ -201,9 +227,8 @@ def _fast_columns(
     cfg: GradeConfig,
     threads: int | None,
 ) -> _Columns:
-    """The C++ fast path over every pair, in chunks (for the progress bar): (tri codes, one byte
-    per pair; normalized golds; unwrapped golds of the undecided pairs; extracted answers;
-    methods; reasons; normalized extracted answers). Raises TypeError when an input is not a str."""
+    """The C++ fast path over every pair, in chunks (for the progress bar), as the columns of
+    _core.grade_fast_many for the whole batch. Raises TypeError when an input is not a str."""
     n = len(golds)
     parts: list[_Columns] = []
     for begin in range(0, max(n, 1), _CHUNK):
@@ -225,11 +250,45 @@ def _fast_columns(
             bar.update(end - begin)
     if len(parts) == 1:
         return parts[0]
-    out: _Columns = (bytearray(), [], [], [], [], [], [])
+    return _concat(parts)
+
+
+def _concat(parts: list[_Columns]) -> _Columns:
+    """The columns of consecutive chunks as one batch's: row numbers, gold indices and offsets
+    shifted past the chunks before."""
+    tri = bytearray()
+    why: list[bytes] = []
+    meth: list[bytes] = []
+    g_index: list[bytes] = []
+    ext_off: list[bytes] = []
+    ext_data: list[bytes] = []
+    norm_off: list[bytes] = []
+    norm_data: list[bytes] = []
+    g_table: list[str] = []
+    g_raw: dict[int, str] = {}
+    rows = 0
+    ext_base = norm_base = 0
     for part in parts:
-        for column, piece in zip(out, part):
-            column.extend(piece)  # type: ignore[attr-defined]
-    return out
+        p_tri, p_why, p_meth, p_index, p_table, p_raw, p_ext_off, p_ext, p_norm_off, p_norm = part
+        tri.extend(p_tri)
+        why.append(p_why)
+        meth.append(p_meth)
+        g_index.append((np.frombuffer(p_index, dtype=np.int32) + len(g_table)).astype(np.int32).tobytes())
+        g_table.extend(p_table)
+        g_raw.update({rows + i: text for i, text in p_raw.items()})
+        offsets = np.frombuffer(p_ext_off, dtype=np.int64)
+        ext_off.append((offsets[(1 if rows else 0) :] + ext_base).tobytes())
+        ext_data.append(p_ext)
+        norm = np.frombuffer(p_norm_off, dtype=np.int64)
+        norm_off.append((norm[(1 if rows else 0) :] + norm_base).tobytes())
+        norm_data.append(p_norm)
+        rows += len(p_tri)
+        ext_base += len(p_ext)
+        norm_base += len(p_norm)
+    return (
+        tri, b"".join(why), b"".join(meth), b"".join(g_index), g_table, g_raw,
+        b"".join(ext_off), b"".join(ext_data), b"".join(norm_off), b"".join(norm_data),
+    )
 
 
 def _split_valid(

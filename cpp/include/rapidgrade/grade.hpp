@@ -9,9 +9,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 
 #include "rapidgrade/equiv.hpp"
 #include "rapidgrade/extract.hpp"
@@ -115,9 +117,36 @@ FastVerdict grade(std::string_view gold, std::string_view response, const Option
 /// first need and keeps it for the next response.
 FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& options = {});
 
+/// Prepared golds by value, for one thread of a batch: a gold is unwrapped, normalized and
+/// parsed once however the rows are ordered (shuffled samples of one problem included).
+/// Bounded: past kMaxEntries golds or kMaxBytes bytes of keys it is emptied and starts again.
+/// Not to be shared by threads.
+class GoldCache {
+ public:
+  static constexpr std::size_t kMaxEntries = 4096;
+  static constexpr std::size_t kMaxBytes = std::size_t{8} << 20;
+
+  /// The prepared form of `gold`, valid until the next call.
+  PreparedGold& get(std::string_view gold);
+
+ private:
+  struct Entry {
+    std::string key;
+    PreparedGold gold;
+  };
+  // Keyed by a view of the entry's own key (looked up without building a string).
+  std::unordered_map<std::string_view, std::unique_ptr<Entry>> map_;
+  std::size_t bytes_ = 0;
+  Entry* last_ = nullptr;
+};
+
 /// Grades the pairs (golds[k], responses[k]) for k in [0, n) into out[k]: the batch form of
-/// grade(). A gold equal to the one before it is prepared once (unwrapped, normalized,
-/// parsed), so n consecutive samples of one problem cost one preparation.
+/// grade(). Each distinct gold is prepared once (unwrapped, normalized, parsed) through
+/// `cache`, which may be carried from one span to the next of the same thread.
+void grade_span(const std::string_view* golds, const std::string_view* responses, std::size_t n,
+                const Options& options, FastVerdict* out, GoldCache& cache);
+
+/// grade_span with a cache of its own.
 void grade_span(const std::string_view* golds, const std::string_view* responses, std::size_t n,
                 const Options& options, FastVerdict* out);
 

@@ -27,7 +27,7 @@ constexpr std::size_t bare_box_argument_end(std::string_view s, std::size_t begi
 /// The next closing math delimiter `close` ("$", "$$", "\)" or "\]") at or after `from`, a
 /// token boundary, or kNpos. A backslash escapes the byte after it (so "\$" closes nothing),
 /// except that it starts the closers "\)" and "\]". E.g. "$$" in "a$b$$" -> 3. O(n).
-constexpr std::size_t find_math_closer(std::string_view s, std::size_t from,
+inline std::size_t find_math_closer(std::string_view s, std::size_t from,
                                        std::string_view close) noexcept {
   const std::size_t n = s.size();
   for (std::size_t i = from; i < n;) {
@@ -40,7 +40,7 @@ constexpr std::size_t find_math_closer(std::string_view s, std::size_t from,
       if (close == "$$" && i + 1 < n && s[i + 1] == '$') return i;
       ++i;
     } else {
-      ++i;
+      i = skip_without(s, i + 1, '\\', '$');  // plain text: 8 bytes a step
     }
   }
   return kNpos;

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <string_view>
 
@@ -97,6 +98,50 @@ inline std::size_t find_str(std::string_view s, std::size_t i, std::string_view 
     if (i >= s.size()) return kNpos;
     if (starts_with(s, i, needle)) return i;
     ++i;
+  }
+  return kNpos;
+}
+
+/// The first i' >= i at which a word of 8 bytes holds `a` or `b`, or at most 7 bytes before
+/// the end: the bytes skipped hold neither. Eight bytes a step (SWAR), for the byte loops of
+/// the scanners, which then go on byte by byte from i'.
+inline std::size_t skip_without(std::string_view s, std::size_t i, char a, char b) noexcept {
+  constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+  constexpr std::uint64_t kHighs = 0x8080808080808080ull;
+  const std::uint64_t pa = kOnes * static_cast<unsigned char>(a);
+  const std::uint64_t pb = kOnes * static_cast<unsigned char>(b);
+  while (i + 8 <= s.size()) {
+    std::uint64_t x;
+    std::memcpy(&x, s.data() + i, 8);
+    const std::uint64_t ya = x ^ pa, yb = x ^ pb;  // a zero byte where x holds a (b)
+    if ((((ya - kOnes) & ~ya) | ((yb - kOnes) & ~yb)) & kHighs) return i;
+    i += 8;
+  }
+  return i;
+}
+
+/// Last occurrence of the non-empty `needle` in s, or kNpos: a backward scan from the end for
+/// the needle's last byte (memrchr where the C library has it), so a needle near the end is
+/// found without reading the text before it. O(n * |needle|) worst case.
+inline std::size_t rfind_str(std::string_view s, std::string_view needle) noexcept {
+  const std::size_t m = needle.size();
+  if (m == 0 || s.size() < m) return kNpos;
+  const char last = needle[m - 1];
+  std::size_t end = s.size();  // candidates end at or before `end`
+  while (end >= m) {
+#if defined(__GLIBC__)
+    const void* p = memrchr(s.data() + (m - 1), last, end - (m - 1));
+    if (p == nullptr) return kNpos;
+    const std::size_t at = static_cast<std::size_t>(static_cast<const char*>(p) - s.data());
+#else
+    std::size_t at = end;
+    while (at > m - 1 && s[at - 1] != last) --at;
+    if (at == m - 1) return kNpos;
+    --at;
+#endif
+    const std::size_t start = at + 1 - m;
+    if (s.compare(start, m, needle) == 0) return start;
+    end = at;  // the byte at `at` cannot end another match
   }
   return kNpos;
 }

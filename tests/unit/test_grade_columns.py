@@ -1,0 +1,155 @@
+"""The fast path's batch machinery (issue 18): golds prepared once by value however the rows are
+ordered, the last </think> found from the end, the results stored as packed columns, and a
+non-ASCII str's UTF-8 copy not kept beyond the batch."""
+
+from __future__ import annotations
+
+import random
+import sys
+import tracemalloc
+
+import numpy as np
+import pytest
+
+import rapidgrade
+from rapidgrade import GradeResults, Verdict
+from rapidgrade.verdict import DECIDERS
+from tests.datasets import load_demo_corpus
+
+
+def one_by_one(golds: list[str], responses: list[str]) -> list[Verdict]:
+    return [rapidgrade.grade(g, r, fallback=False) for g, r in zip(golds, responses)]
+
+
+def test_shuffled_rows_grade_as_each_pair_alone() -> None:
+    # 5,000 distinct golds (past the per-thread cache's 4,096 entries, so it is emptied and
+    # refilled) in shuffled order, each asked several times, right and wrong answers mixed.
+    rng = random.Random(7)
+    rows = [(f"\\frac{{{k}}}{{2}}", f"so \\boxed{{{k / 2 if rng.random() < 0.5 else k + 1}}}") for k in range(5000)]
+    rows = rows * 2 + rows[:1000]
+    rng.shuffle(rows)
+    golds = [g for g, _ in rows]
+    responses = [r for _, r in rows]
+    for threads in (1, 2):
+        batch = rapidgrade.grade_many(golds, responses, fallback=False, threads=threads)
+        sample = rng.sample(range(len(rows)), 300)
+        alone = one_by_one([golds[i] for i in sample], [responses[i] for i in sample])
+        assert [batch[i] for i in sample] == alone
+        expected = [float(r.split("{")[1].rstrip("}")) == int(g[6:].split("}")[0]) / 2 for g, r in rows]
+        assert batch.correct.tolist() == expected
+
+
+def test_corpus_shuffled_equals_corpus_in_order() -> None:
+    rows = load_demo_corpus()
+    golds = [r["gold"] for r in rows]
+    responses = [r["response"] for r in rows]
+    in_order = rapidgrade.grade_many(golds, responses, fallback=False)
+    order = list(range(len(rows)))
+    random.Random(3).shuffle(order)
+    shuffled = rapidgrade.grade_many([golds[i] for i in order], [responses[i] for i in order], fallback=False)
+    assert list(shuffled) == [in_order[i] for i in order]
+    assert shuffled.normalized == [in_order.normalized[i] for i in order]
+
+
+@pytest.mark.parametrize(
+    ("response", "extracted"),
+    [
+        ("\\boxed{1} </think> so \\boxed{2}", "2"),
+        ("\\boxed{1} </think> a </think> so \\boxed{3}", "3"),
+        ("</think></think>\\boxed{4}", "4"),
+        ("\\boxed{5} </think", "5"),  # not a closed tag: the whole text is read
+        ("\\boxed{6} <think>", "6"),
+        ("\\boxed{7} </think>", None),  # nothing after the last </think>
+        ("</think>>\\boxed{8}", "8"),
+    ],
+)
+def test_answer_is_read_after_the_last_think_tag(response: str, extracted: str | None) -> None:
+    assert rapidgrade.grade("1", response, fallback=False).extracted == extracted
+
+
+def test_text_after_the_last_think_tag_decides() -> None:
+    rng = random.Random(11)
+    pieces = ["</think>", "</think", "think>", ">", "<", "\\boxed{1}", "\\boxed{2}", " x ", "The answer is 3. "]
+    texts = ["".join(rng.choice(pieces) for _ in range(rng.randrange(1, 12))) for _ in range(400)]
+    tails = [t[t.rfind("</think>") + 8 :] if "</think>" in t else t for t in texts]
+    whole = rapidgrade.grade_many(["1"] * len(texts), texts, fallback=False)
+    tail = rapidgrade.grade_many(["1"] * len(texts), tails, fallback=False)
+    assert whole.extracted == tail.extracted
+    assert whole.correct.tolist() == tail.correct.tolist()
+
+
+def test_packed_columns_round_trip() -> None:
+    golds = ["1", "é", "\\frac{1}{2}", "3", "x^2"]
+    responses = ["\\boxed{1}", "the answer is $é$", "so \\boxed{0.5}", "", "\\boxed{x·x}"]
+    r = rapidgrade.grade_many(golds, responses, fallback=False)
+    assert r.extracted == ["1", "é", "0.5", None, "x·x"]
+    assert r.method[3] is None and r.method[0] == "boxed"
+    assert r.gold == ["1", "é", "\\frac{1}{2}", "3", "x^2"]
+    assert r.decided_by_codes.dtype == np.int8
+    assert [DECIDERS[c] for c in r.decided_by_codes] == r.decided_by.tolist()
+    with pytest.raises(ValueError):
+        r.decided_by_codes[0] = 1  # read-only
+    for index in (slice(1, 4), slice(None, None, 2), slice(None, None, -1), slice(4, 1), slice(-2, None)):
+        part = r[index]
+        assert list(part) == list(r)[index]
+        assert part.normalized == r.normalized[index]
+        assert part == GradeResults.from_verdicts(list(r)[index])
+    assert r[1:3][1] == r[2]
+
+
+def test_from_columns_keeps_any_text() -> None:
+    odd = ["\ud800 lone surrogate", "", "é" * 3, None]
+    r = GradeResults.from_columns(
+        correct=[True, False, True, False],
+        decided_by=["fast", "error", "sympy", "limit"],
+        gold=["a", "", "é", "\ud800"],
+        extracted=odd,
+        method=["boxed", None, "x" * 300, None],
+        reason=[str(k) for k in range(4)],
+        normalized=odd[::-1],
+    )
+    assert r.extracted == odd
+    assert r.normalized == odd[::-1]
+    assert r[0].extracted == odd[0] and r[3].extracted is None
+    assert r.gold[3] == "\ud800" and r.method[2] == "x" * 300
+    assert [v.decided_by for v in r] == ["fast", "error", "sympy", "limit"]
+    assert r[::-1][0] == r[3]
+
+
+def test_to_arrow_from_the_packed_columns() -> None:
+    pa = pytest.importorskip("pyarrow")
+    rows = load_demo_corpus()[:200]
+    r = rapidgrade.grade_many([x["gold"] for x in rows] + ["1"], [x["response"] for x in rows] + ["none"],
+                              fallback=False)
+    table = r.to_arrow()
+    assert table.schema.field("extracted").type == pa.string()
+    assert table.column("extracted").to_pylist() == r.extracted
+    assert table.column("gold").to_pylist() == r.gold
+    assert table.column("method").to_pylist() == r.method
+    assert table.column("reason").to_pylist() == r.reason
+    assert table.column("decided_by").to_pylist() == r.decided_by.tolist()
+    assert table.column("correct").to_pylist() == r.correct.tolist()
+    assert r[50:120].to_arrow().column("extracted").to_pylist() == r.extracted[50:120]
+
+
+def test_non_ascii_input_keeps_no_utf8_copy() -> None:
+    response = "é" * 100_000 + " so \\boxed{1}"
+    gold = "1"
+    size = sys.getsizeof(response)
+    assert rapidgrade.grade_many([gold], [response], fallback=False).extracted == ["1"]
+    assert sys.getsizeof(response) == size  # no UTF-8 form cached in the str
+
+
+def test_results_keep_under_50_bytes_a_pair() -> None:
+    rows = load_demo_corpus()
+    golds = [r["gold"] for r in rows] * 25
+    responses = [f"copy {k}\n\n" + r["response"] for k in range(25) for r in rows]
+    tracemalloc.start()
+    try:
+        start = tracemalloc.get_traced_memory()[0]
+        results = rapidgrade.grade_many(golds, responses, fallback=False)
+        kept = tracemalloc.get_traced_memory()[0] - start
+    finally:
+        tracemalloc.stop()
+    assert len(results) == 20_000
+    assert kept / len(results) < 50, kept / len(results)
