@@ -30,11 +30,12 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 from rapidgrade._io import (
     FORMATS,
-    InputRow,
+    STDIN,
+    RowBlock,
     UsageError,
     count_progress_total,
     dump_json_line,
-    iter_rows,
+    iter_blocks,
     load_json_line,
 )
 from rapidgrade.report import render_page
@@ -69,41 +70,65 @@ def resolve_task(task: str | Task, registry: Registry | None = None) -> Task:
 def _fingerprint(paths: Sequence[Path], task: Task, config: Any) -> str:
     h = hashlib.sha256()
     for p in paths:
+        if str(p) == STDIN:
+            raise UsageError("--resume cannot continue a run that read standard input")
         st = p.stat()
         h.update(f"{p.resolve()}|{st.st_size}|{st.st_mtime_ns}\n".encode())
     h.update(f"task={task.name}|{task.fingerprint(config)}".encode())
     return h.hexdigest()
 
 
-def _grade_chunk(chunk: Sequence[InputRow], run: TaskRun) -> bytes:
-    """Grades *chunk* with *run* and returns its evaluated.jsonl lines."""
-    records = run.grade(chunk)
-    if len(records) != len(chunk):
-        raise RuntimeError(f"task returned {len(records)} records for {len(chunk)} rows")
-    lines = [dump_json_line(record, row.lenient) for record, row in zip(records, chunk)]
+def _grade_block(block: RowBlock, run: TaskRun) -> bytes:
+    """Grades *block* with *run* and returns its evaluated.jsonl lines.
+
+    A run that offers ``grade_block(block) -> list[bytes]`` (the math task) gets the block as
+    columns and returns the lines itself (the columnar hot path); any other run gets
+    :class:`InputRow` records from ``grade(rows)``, each written with a ``_source`` field
+    naming its input (unless the record has a field of that name)."""
+    grade_block = getattr(run, "grade_block", None)
+    if grade_block is not None:
+        lines: list[bytes] = grade_block(block)
+        if len(lines) != len(block):
+            raise RuntimeError(f"task returned {len(lines)} lines for {len(block)} rows")
+    else:
+        rows = block.rows()
+        records = run.grade(rows)
+        if len(records) != len(rows):
+            raise RuntimeError(f"task returned {len(records)} records for {len(rows)} rows")
+        lines = []
+        for record, row in zip(records, rows):
+            if "_source" not in record:
+                record["_source"] = block.source
+            lines.append(dump_json_line(record, row.lenient))
     lines.append(b"")
     return b"\n".join(lines)
 
 
-def _chunks(paths: Sequence[Path], skip: int, chunk_size: int, progress: Any) -> Iterator[list[InputRow]]:
-    """Rows of all inputs in chunks, skipping the first *skip* rows (already graded)."""
-    chunk: list[InputRow] = []
+def _chunks(paths: Sequence[Path], skip: int, chunk_size: int, progress: Any) -> Iterator[RowBlock]:
+    """Rows of all inputs in blocks of at most *chunk_size* rows (a block holds rows of one
+    input), skipping the first *skip* rows (already graded)."""
     seen = 0
     for path in paths:
         last_position = 0
-        for row in iter_rows(path):
+        for block in iter_blocks(path, chunk_size):
             if progress is not None:
-                progress.update(row.position - last_position)
-                last_position = row.position
-            seen += 1
-            if seen <= skip:
+                progress.update(block.position - last_position)
+                last_position = block.position
+            if seen + len(block) <= skip:
+                seen += len(block)
                 continue
-            chunk.append(row)
-            if len(chunk) >= chunk_size:
-                yield chunk
-                chunk = []
-    if chunk:
-        yield chunk
+            if seen < skip:
+                block = block.tail(skip - seen)
+            seen += len(block)
+            yield block
+
+
+def _require_pyarrow(purpose: str) -> None:
+    """Raises :class:`UsageError` when pyarrow cannot be imported (before the job starts)."""
+    try:
+        import pyarrow.parquet  # noqa: F401
+    except ImportError as exc:
+        raise UsageError(f"{purpose} needs pyarrow: pip install 'rapidgrade[parquet]'") from exc
 
 
 def _write_state(out_dir: Path, state: Mapping[str, Any]) -> None:
@@ -278,14 +303,20 @@ def score_file(
         raise UsageError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if chunk_size < 1:
         raise UsageError(f"chunk_size must be >= 1, got {chunk_size}")
+    if sum(str(p) == STDIN for p in paths) > 1:
+        raise UsageError("standard input ('-') can be read only once")
+    if resume and any(str(p) == STDIN for p in paths):
+        raise UsageError("--resume cannot continue a run that reads standard input ('-')")
     for p in paths:
-        if not p.is_file():
+        if str(p) != STDIN and not p.is_file():
             raise FileNotFoundError(f"input not found: {p}")
+    if fmt == "parquet":
+        _require_pyarrow("writing Parquet")
     # Also validates every format (and pyarrow for Parquet) before any work.
     progress_total = sum(count_progress_total(p) for p in paths)
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
-    fingerprint = _fingerprint(paths, job_task, config)
+    fingerprint = "" if any(str(p) == STDIN for p in paths) else _fingerprint(paths, job_task, config)
     evaluated = out_dir / "evaluated.jsonl"
     state_path = out_dir / STATE_FILE
 
@@ -327,7 +358,7 @@ def score_file(
         try:
             started = time.perf_counter()
             for chunk in _chunks(paths, done_rows, chunk_size, bar):
-                raw.write(_grade_chunk(chunk, run))
+                raw.write(_grade_block(chunk, run))
                 raw.flush()
                 os.fsync(raw.fileno())
                 done_rows += len(chunk)
@@ -338,6 +369,9 @@ def score_file(
         finally:
             if bar is not None:
                 bar.close()
+    if done_rows == 0:
+        names = ", ".join("standard input" if str(p) == STDIN else str(p) for p in paths)
+        raise UsageError(f"no rows to grade: {names} holds no rows")
     metrics = run.finish(elapsed)
     (out_dir / "metrics.json").write_text(json.dumps(metrics.to_dict(), indent=2) + "\n", encoding="utf-8")
     report = render_page(run.report_html(metrics), title=title or "rapidgrade report", inputs=[str(p) for p in paths])
