@@ -142,9 +142,16 @@ def _write_state(out_dir: Path, state: Mapping[str, Any]) -> None:
 
 def _convert_output(out_dir: Path, fmt: str) -> None:
     """Writes evaluated.csv / evaluated.parquet from evaluated.jsonl, streaming, with a schema
-    taken from a first pass over the file (each column's type is the same in every row)."""
+    taken from a first pass over the file (each column's type is the same in every row).
+    Parquet keeps lists and objects as Parquet lists and structs (their type inferred by
+    pyarrow over every row, e.g. ``correct`` of list responses is a list of booleans); a column
+    whose values have no common type, and every such column in CSV, is written as JSON text."""
     src = out_dir / "evaluated.jsonl"
     columns: dict[str, set[str]] = {}
+    # Parquet: the Arrow types of the nested (list, object) columns, batch by batch.
+    nested_types: dict[str, set[Any]] = {}
+    nested_values: dict[str, list[Any]] = {}
+    batch_rows = 65536
 
     def kind(value: Any) -> str:
         # An integer beyond 64 bits fits no numeric column: such a column is written as text.
@@ -152,20 +159,59 @@ def _convert_output(out_dir: Path, fmt: str) -> None:
             return "bigint"
         return type(value).__name__
 
+    pa: Any = None
+    if fmt == "parquet":
+        import pyarrow as pa
+
+    def infer_nested() -> None:
+        for name, values in nested_values.items():
+            try:
+                nested_types.setdefault(name, set()).add(pa.array(values).type)
+            except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError, OverflowError):
+                nested_types.setdefault(name, set()).add(None)  # no Arrow type: JSON text
+            values.clear()
+
     with src.open(encoding="utf-8") as f:
-        for line in f:
+        for count, line in enumerate(f, 1):
             for key, value in load_json_line(line)[0].items():
-                columns.setdefault(key, set()).add(kind(value))
+                k = kind(value)
+                columns.setdefault(key, set()).add(k)
+                if pa is not None and k in ("list", "dict"):
+                    nested_values.setdefault(key, []).append(value)
+            if pa is not None and count % batch_rows == 0:
+                infer_nested()
+    if pa is not None:
+        infer_nested()
     names = list(columns)
 
     def text(value: str) -> str:
         # A lone surrogate (from a JSON escape) has no UTF-8 form: written as its escape.
         return value if value.isascii() else value.encode("utf-8", "backslashreplace").decode("utf-8")
 
-    def cell(value: Any, kinds: set[str]) -> Any:
+    def nested_type(name: str) -> Any:
+        """The Arrow type of nested column *name*, or ``None`` (written as JSON text)."""
+        scalar = columns[name] - {"NoneType"}
+        types = nested_types.get(name, set())
+        if pa is None or (not scalar <= {"list"} and not scalar <= {"dict"}) or None in types:
+            return None
+        known = [t for t in types if not pa.types.is_null(t)]
+        if not known:
+            return None
+        try:
+            unified = pa.unify_schemas([pa.schema([("x", t)]) for t in known], promote_options="permissive")
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError):
+            return None
+        return unified.field("x").type
+
+    nested = {n: nested_type(n) for n in names if columns[n] & {"list", "dict"}}
+
+    def cell(value: Any, name: str) -> Any:
         if value is None:
             return None
+        kinds = columns[name]
         scalar = kinds - {"NoneType"}
+        if nested.get(name) is not None:
+            return value
         if len(scalar) == 1 and scalar <= {"bool", "int", "float"}:
             return value
         if scalar == {"str"}:
@@ -178,24 +224,23 @@ def _convert_output(out_dir: Path, fmt: str) -> None:
         with src.open(encoding="utf-8") as f:
             for line in f:
                 record = load_json_line(line)[0]
-                yield [cell(record.get(n), columns[n]) for n in names]
+                yield [cell(record.get(n), n) for n in names]
 
     if fmt == "csv":
         import csv
 
+        nested.clear()  # CSV cells are text: lists and objects as JSON
         with (out_dir / "evaluated.csv").open("w", encoding="utf-8", errors="backslashreplace", newline="") as f:
             writer = csv.writer(f)
             writer.writerow(names)
             writer.writerows(rows())
         return
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError as exc:
-        raise UsageError("writing Parquet needs pyarrow: pip install 'rapidgrade[parquet]'") from exc
+    import pyarrow.parquet as pq
 
-    def arrow_type(kinds: set[str]) -> Any:
-        scalar = kinds - {"NoneType"}
+    def arrow_type(name: str) -> Any:
+        if nested.get(name) is not None:
+            return nested[name]
+        scalar = columns[name] - {"NoneType"}
         if scalar == {"bool"}:
             return pa.bool_()
         if scalar == {"int"}:
@@ -204,7 +249,7 @@ def _convert_output(out_dir: Path, fmt: str) -> None:
             return pa.float64()
         return pa.string()
 
-    schema = pa.schema([(n, arrow_type(columns[n])) for n in names])
+    schema = pa.schema([(n, arrow_type(n)) for n in names])
 
     def table(batch: list[list[Any]]) -> Any:
         arrays = [pa.array([r[i] for r in batch], type=schema.field(i).type) for i in range(len(names))]
@@ -214,7 +259,7 @@ def _convert_output(out_dir: Path, fmt: str) -> None:
         batch: list[list[Any]] = []
         for r in rows():
             batch.append(r)
-            if len(batch) >= 65536:
+            if len(batch) >= batch_rows:
                 writer.write_table(table(batch))
                 batch = []
         writer.write_table(table(batch))

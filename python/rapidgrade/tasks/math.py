@@ -505,7 +505,12 @@ class MathTask:
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         group = parser.add_argument_group("math task")
-        group.add_argument("--gold-key", default="gold", help="field holding the gold answer (default: gold)")
+        group.add_argument(
+            "--gold-key",
+            default="gold",
+            help="field holding the gold answer, or a list of acceptable ones; a dotted key such as "
+            "reward_model.ground_truth names a nested field (default: gold)",
+        )
         group.add_argument(
             "--response-key",
             default="response",
@@ -630,7 +635,7 @@ class MathTask:
         if m.majority_accuracy is not None:
             rows.append(("majority vote", f"{100 * m.majority_accuracy:.2f}%"))
         rows += [(f"decided by {name}", f"{count:,}") for name, count in m.decided_by.items() if count]
-        rows.append(("input errors", f"{m.input_errors:,}"))
+        rows.append(("input errors", f"{m.input_errors:,} rows could not be graded (not counted in accuracy)"))
         if m.reference is not None:
             agreement = (
                 f"{100 * m.reference['agreement']:.2f}% ({m.reference['agree']:,}/{m.reference['compared']:,})"
