@@ -24,7 +24,7 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import orjson
 
@@ -261,7 +261,8 @@ def _open_binary(path: Path | str) -> tuple[IO[bytes], IO[bytes]]:
         return stdin, stdin
     raw = Path(path).open("rb")  # noqa: SIM115 (closed by the reader)
     if Path(path).suffix.lower() == ".gz":
-        return gzip.GzipFile(fileobj=raw), raw
+        stream = cast(IO[bytes], gzip.GzipFile(fileobj=raw))
+        return stream, raw
     return raw, raw
 
 

@@ -161,7 +161,9 @@ def _convert_output(out_dir: Path, fmt: str) -> None:
 
     pa: Any = None
     if fmt == "parquet":
-        import pyarrow as pa
+        import pyarrow
+
+        pa = pyarrow
 
     def infer_nested() -> None:
         for name, values in nested_values.items():
