@@ -121,6 +121,13 @@ def lookup(data: Mapping[str, Any], key: str) -> Any:
     return value
 
 
+def _lookup_or_none(data: Mapping[str, Any], key: str) -> Any:
+    try:
+        return lookup(data, key)
+    except KeyError:
+        return None
+
+
 def _gold_error(gold: Any) -> str | None:
     """Why *gold* cannot be graded against (``None`` when it can): a string, a number, or a
     non-empty list of those (any of which counts as correct)."""
@@ -325,6 +332,7 @@ class MathRun:
     def _grade(self, block: RowBlock, *, as_text: bool) -> list[dict[str, Any] | bytes]:
         config, acc = self.config, self.acc
         gold_key, response_key = config.gold_key, config.response_key
+        gold_plain, response_plain = "." not in gold_key, "." not in response_key
         golds: list[str] = []
         responses: list[str] = []
         # Per row: the pair index of a row graded from its text (as_text), or its _Pending.
@@ -333,8 +341,8 @@ class MathRun:
         for i, t in enumerate(texts):
             d = data[i]
             if as_text and t is not None and d is not None:
-                g = d.get(gold_key)
-                r = d.get(response_key)
+                g = d.get(gold_key) if gold_plain else _lookup_or_none(d, gold_key)
+                r = d.get(response_key) if response_plain else _lookup_or_none(d, response_key)
                 if type(g) is str and type(r) is str and d.keys().isdisjoint(_SPLICE_RESERVED):
                     plan.append(len(golds))
                     golds.append(g)
