@@ -96,6 +96,13 @@ class RowBlock:
         """Every row as an :class:`InputRow`."""
         return [self.row(i) for i in range(len(self.lines))]
 
+    def head(self, stop: int) -> RowBlock:
+        """The rows before index *stop*."""
+        special = {i: r for i, r in self.special.items() if i < stop}
+        return RowBlock(
+            self.source, self.lines[:stop], self.data[:stop], self.text[:stop], special, self.position
+        )
+
     def tail(self, start: int) -> RowBlock:
         """The rows from index *start* on."""
         special = {i - start: r for i, r in self.special.items() if i >= start}
@@ -296,15 +303,25 @@ def _iter_jsonl_blocks(path: Path | str, block_rows: int) -> Iterator[RowBlock]:
         return block
 
     try:
-        while True:
+        damage: BaseException | None = None
+        while damage is None:
+            chunk: list[bytes] = []
             try:
-                chunk = stream.readlines(_LINE_BYTES)
+                if stream is raw:
+                    chunk = stream.readlines(_LINE_BYTES)
+                else:
+                    # Line by line, so that the lines before a damaged part of a compressed
+                    # stream are kept.
+                    size = 0
+                    while size < _LINE_BYTES:
+                        line = stream.readline()
+                        if not line:
+                            break
+                        chunk.append(line)
+                        size += len(line)
             except _DAMAGE as exc:
-                if lines_:
-                    yield flush()
-                yield RowBlock(source, [number + 1], [None], [None], {0: _damaged(source, number + 1, exc, position())})
-                return
-            if not chunk:
+                damage = exc
+            if not chunk and damage is None:
                 break
             if first:
                 first = False
@@ -353,6 +370,11 @@ def _iter_jsonl_blocks(path: Path | str, block_rows: int) -> Iterator[RowBlock]:
                             rest = whole.tail(block_rows)
                             lines_, data, text, special = rest.lines, rest.data, rest.text, rest.special
                         yield block
+        if damage is not None:
+            special[len(lines_)] = _damaged(source, number + 1, damage, position())
+            lines_.append(number + 1)
+            data.append(None)
+            text.append(None)
         if lines_:
             yield flush()
     finally:

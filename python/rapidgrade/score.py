@@ -78,36 +78,43 @@ def _fingerprint(paths: Sequence[Path], task: Task, config: Any) -> str:
     return h.hexdigest()
 
 
-def _grade_block(block: RowBlock, run: TaskRun) -> bytes:
-    """Grades *block* with *run* and returns its evaluated.jsonl lines.
+def _grade_chunk(chunk: Sequence[RowBlock], run: TaskRun) -> bytes:
+    """Grades *chunk* (blocks of consecutive rows, possibly of several inputs) with *run* and
+    returns its evaluated.jsonl lines.
 
-    A run that offers ``grade_block(block) -> list[bytes]`` (the math task) gets the block as
-    columns and returns the lines itself (the columnar hot path); any other run gets
-    :class:`InputRow` records from ``grade(rows)``, each written with a ``_source`` field
-    naming its input (unless the record has a field of that name)."""
+    A run that offers ``grade_block(block) -> list[bytes]`` (the math task) gets each block as
+    columns and returns the lines itself (the columnar hot path); any other run gets the
+    chunk's :class:`~rapidgrade._io.InputRow` records from ``grade(rows)`` in one call, each
+    written with a ``_source`` field naming its input (unless the record has a field of that
+    name)."""
     grade_block = getattr(run, "grade_block", None)
+    lines: list[bytes] = []
     if grade_block is not None:
-        lines: list[bytes] = grade_block(block)
-        if len(lines) != len(block):
-            raise RuntimeError(f"task returned {len(lines)} lines for {len(block)} rows")
+        for block in chunk:
+            block_lines: list[bytes] = grade_block(block)
+            if len(block_lines) != len(block):
+                raise RuntimeError(f"task returned {len(block_lines)} lines for {len(block)} rows")
+            lines += block_lines
     else:
-        rows = block.rows()
+        rows = [row for block in chunk for row in block.rows()]
         records = run.grade(rows)
         if len(records) != len(rows):
             raise RuntimeError(f"task returned {len(records)} records for {len(rows)} rows")
-        lines = []
         for record, row in zip(records, rows):
             if "_source" not in record:
-                record["_source"] = block.source
+                record["_source"] = row.source
             lines.append(dump_json_line(record, row.lenient))
     lines.append(b"")
     return b"\n".join(lines)
 
 
-def _chunks(paths: Sequence[Path], skip: int, chunk_size: int, progress: Any) -> Iterator[RowBlock]:
-    """Rows of all inputs in blocks of at most *chunk_size* rows (a block holds rows of one
-    input), skipping the first *skip* rows (already graded)."""
+def _chunks(paths: Sequence[Path], skip: int, chunk_size: int, progress: Any) -> Iterator[list[RowBlock]]:
+    """Rows of all inputs in chunks of *chunk_size* rows (the last may be shorter; a chunk
+    may span inputs), as blocks of consecutive rows of one input each, skipping the first
+    *skip* rows (already graded)."""
     seen = 0
+    chunk: list[RowBlock] = []
+    size = 0
     for path in paths:
         last_position = 0
         for block in iter_blocks(path, chunk_size):
@@ -120,7 +127,17 @@ def _chunks(paths: Sequence[Path], skip: int, chunk_size: int, progress: Any) ->
             if seen < skip:
                 block = block.tail(skip - seen)
             seen += len(block)
-            yield block
+            while len(block):
+                need = chunk_size - size
+                part = block.head(need) if len(block) > need else block
+                block = block.tail(len(part))
+                chunk.append(part)
+                size += len(part)
+                if size == chunk_size:
+                    yield chunk
+                    chunk, size = [], 0
+    if chunk:
+        yield chunk
 
 
 def _require_pyarrow(purpose: str) -> None:
@@ -405,10 +422,10 @@ def score_file(
         try:
             started = time.perf_counter()
             for chunk in _chunks(paths, done_rows, chunk_size, bar):
-                raw.write(_grade_block(chunk, run))
+                raw.write(_grade_chunk(chunk, run))
                 raw.flush()
                 os.fsync(raw.fileno())
-                done_rows += len(chunk)
+                done_rows += sum(len(block) for block in chunk)
                 elapsed = elapsed_before + time.perf_counter() - started
                 checkpoint(raw.tell(), False)
                 if bar is not None:

@@ -328,19 +328,19 @@ def test_malformed_rows_in_place_n_in_n_out_and_byte_identical_resume(
     assert out[0]["extra"] == {"deep": [1, 2.5, None]}
     # Interrupted after the first blocks, then resumed: the same bytes as the uninterrupted run.
     calls = 0
-    real = rapidgrade.score._grade_block
+    real = rapidgrade.score._grade_chunk
 
-    def interrupted(block: RowBlock, run: Any) -> bytes:
+    def interrupted(chunk: list[RowBlock], run: Any) -> bytes:
         nonlocal calls
         calls += 1
         if calls > 2:
             raise KeyboardInterrupt
-        return real(block, run)
+        return real(chunk, run)
 
-    monkeypatch.setattr(rapidgrade.score, "_grade_block", interrupted)
+    monkeypatch.setattr(rapidgrade.score, "_grade_chunk", interrupted)
     with pytest.raises(KeyboardInterrupt):
         score_file(path, out=tmp_path / "cut", **options)
-    monkeypatch.setattr(rapidgrade.score, "_grade_block", real)
+    monkeypatch.setattr(rapidgrade.score, "_grade_chunk", real)
     resumed = score_file(path, out=tmp_path / "cut", resume=True, **options)
     whole_bytes = (tmp_path / "whole" / "evaluated.jsonl").read_bytes()
     assert (tmp_path / "cut" / "evaluated.jsonl").read_bytes() == whole_bytes
