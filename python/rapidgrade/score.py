@@ -329,8 +329,10 @@ def score_file(
     registry: Registry | None = None,
     **options: Any,
 ) -> Any:
-    """Grade every row of *inputs* (JSONL, JSONL.gz, JSON arrays, CSV or Parquet files) with
-    *task* and write the outputs to *out*; returns the task's metrics.
+    """Grade every row of *inputs* (JSONL, JSONL.gz, JSON arrays, CSV or Parquet files; ``"-"``
+    reads JSON lines from standard input) with *task* and write the outputs to *out*; returns
+    the task's metrics. Every evaluated row gets a ``_source`` field naming its input (unless
+    it has its own).
 
     *task* is a task name (``"math"``, the default, or ``"absa"``; see
     :mod:`rapidgrade.tasks`; names are looked up in *registry*) or a task object. *options*
@@ -341,12 +343,14 @@ def score_file(
     compared with its ``qwen_grader`` column).
 
     For ``math``, a row's response may be a list of samples: each is graded, and pass@k and
-    majority-vote accuracy are computed per problem; the result is a
-    :class:`~rapidgrade.metrics.Metrics`.
+    majority-vote accuracy are computed per problem; a gold may be a list of acceptable
+    answers (any of them counts); a dotted key (``gold_key="reward_model.ground_truth"``)
+    names a nested field; the result is a :class:`~rapidgrade.metrics.Metrics`.
 
     Raises:
-        UsageError: unknown task, input format or option value, no input, or a missing
-            optional dependency.
+        UsageError: unknown task, input format or option value, no input, inputs holding
+            no rows (raised after reading them), or a missing optional dependency (pyarrow
+            for Parquet, checked before any work).
         TypeError: an option the task does not have.
         OSError: an input cannot be read or the output directory cannot be written.
     """
