@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 import rapidgrade
 from rapidgrade.tasks._base import Registry, Task, positive_int
@@ -19,9 +20,15 @@ examples:
   rapidgrade score big.jsonl --resume           continue an interrupted run without regrading
   rapidgrade score --no-fallback --threads 8    fast path only (undecided pairs count as wrong)
   rapidgrade score --task absa tuples.jsonl     aspect-sentiment tuples: tuple F1 per stage
+  rapidgrade score verl.parquet --gold-key reward_model.ground_truth
+                                                a dotted key names a nested field
+  cat rows.jsonl | rapidgrade score -           JSON lines from standard input
+
+A gold may be a list of acceptable answers (["42", "42.0"]): any of them counts as correct.
+Every evaluated row has a _source field naming its input file.
 
 exit codes: 0 success, 1 input errors (unreadable input or rows that could not be graded;
-the outputs are still written), 2 bad usage.
+the outputs are still written), 2 bad usage (an empty input included).
 """
 
 
@@ -46,7 +53,8 @@ def build_parser(task: str | Task = "math", *, registry: Registry | None = None)
         "inputs",
         nargs="*",
         metavar="INPUT",
-        help="JSONL (.jsonl, .jsonl.gz), JSON arrays, CSV or Parquet files (default: the task's demo set)",
+        help="JSONL (.jsonl, .jsonl.gz), JSON arrays (.json), CSV or Parquet files, or - for JSON lines on "
+        "standard input (default: the task's demo set)",
     )
     names = registry.names()
     score.add_argument(
@@ -74,11 +82,20 @@ def build_parser(task: str | Task = "math", *, registry: Registry | None = None)
     return parser
 
 
-def _print_summary(rows: list[tuple[str, str]], out: str) -> None:
+def _print_summary(rows: list[tuple[str, str]], out: str, metrics: object) -> None:
     rows = [*rows, ("outputs", out)]
     width = max(len(k) for k, _ in rows)
     for k, v in rows:
         print(f"{k:<{width}}  {v}")
+    # The last line: where the report is, and what its reference column means when there is one.
+    report = Path(out) / "report.html"
+    note = f"report: {report} (open it in a browser)"
+    if getattr(metrics, "reference", None):
+        note += (
+            "; its 'reference' column is the verdict the input gave in the --reference-key field "
+            "(another grader's), shown where rapidgrade's verdict differs"
+        )
+    print(note)
 
 
 def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, registry: Registry) -> int:
@@ -108,7 +125,7 @@ def _score(args: argparse.Namespace, parser: argparse.ArgumentParser, registry: 
             file=sys.stderr,
         )
         return 130
-    _print_summary(task.summary(metrics), args.out)
+    _print_summary(task.summary(metrics), args.out, metrics)
     return task.exit_code(metrics)
 
 

@@ -1,10 +1,14 @@
 """Readers of the scoring job's inputs (JSONL, JSONL.gz, JSON arrays, CSV, Parquet).
 
-Every reader yields :class:`InputRow` records one at a time; JSONL, CSV and Parquet are
-streamed, so memory stays flat whatever the size of the input. A ``.json`` file whose first
-character (after whitespace) is ``[`` is one JSON array of row objects, read whole; any other
-``.json`` file is read as JSONL. A row that cannot be read (invalid JSON, not an object) is still yielded,
-with ``error`` set and the raw text kept, so that no input row is ever lost.
+Every reader yields :class:`InputRow` records one at a time, and :func:`iter_blocks` yields
+them in blocks (:class:`RowBlock`, columns of rows read together: the scoring job's hot path,
+where JSON lines are read as bytes and parsed by orjson, a row's text kept so that it can be
+written back without being serialized again); JSONL, CSV and Parquet are streamed, so memory
+stays flat whatever the size of the input. A ``.json`` file whose first character (after
+whitespace) is ``[`` is one JSON array of row objects, read whole; any other ``.json`` file is
+read as JSONL. Standard input (``-``) is read as JSON lines. A row that cannot be read (invalid
+JSON, not an object) is still yielded, with ``error`` set and the raw text kept, so that no
+input row is ever lost.
 """
 
 from __future__ import annotations
@@ -12,16 +16,32 @@ from __future__ import annotations
 import csv
 import gzip
 import io
+import itertools
 import json
+import re
+import sys
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 import orjson
 
-__all__ = ["InputRow", "UsageError", "detect_format", "dump_json_line", "iter_rows", "load_json_line"]
+__all__ = [
+    "STDIN",
+    "InputRow",
+    "RowBlock",
+    "UsageError",
+    "detect_format",
+    "dump_json_line",
+    "iter_blocks",
+    "iter_rows",
+    "load_json_line",
+]
+
+#: The input name that reads standard input (JSON lines).
+STDIN = "-"
 
 FORMATS = ("jsonl", "csv", "parquet")
 
@@ -44,6 +64,63 @@ class InputRow:
     # standard library's writer, so that what only it reads (NaN, huge integers, lone
     # surrogates) survives the round trip.
     lenient: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RowBlock:
+    """Rows read together, as columns: ``lines[i]`` and ``data[i]`` are row *i*'s line (or row
+    number) and object. ``text[i]`` is the row's JSON object as read (stripped), when orjson
+    read it exactly (so that it can be written back as it is), else ``None``. ``special``
+    holds, by index, the rows that could not be read or were read by the standard library's
+    parser (as :class:`InputRow`, ``error`` or ``lenient`` set). ``position``: bytes of the
+    input (or Parquet rows) consumed after this block, for progress."""
+
+    source: str
+    lines: list[int]
+    data: list[dict[str, Any] | None]
+    text: list[bytes | None]
+    special: dict[int, InputRow]
+    position: int = 0
+
+    def __len__(self) -> int:
+        return len(self.lines)
+
+    def row(self, i: int) -> InputRow:
+        """Row *i* as an :class:`InputRow`."""
+        special = self.special.get(i)
+        if special is not None:
+            return special
+        return InputRow(self.source, self.lines[i], self.data[i], position=self.position)
+
+    def rows(self) -> list[InputRow]:
+        """Every row as an :class:`InputRow`."""
+        return [self.row(i) for i in range(len(self.lines))]
+
+    def head(self, stop: int) -> RowBlock:
+        """The rows before index *stop*."""
+        special = {i: r for i, r in self.special.items() if i < stop}
+        return RowBlock(
+            self.source, self.lines[:stop], self.data[:stop], self.text[:stop], special, self.position
+        )
+
+    def tail(self, start: int) -> RowBlock:
+        """The rows from index *start* on."""
+        special = {i - start: r for i, r in self.special.items() if i >= start}
+        return RowBlock(
+            self.source, self.lines[start:], self.data[start:], self.text[start:], special, self.position
+        )
+
+    @classmethod
+    def of_rows(cls, source: str, rows: list[InputRow]) -> RowBlock:
+        """A block of *rows* (none with text to write back as it is)."""
+        return cls(
+            source,
+            [r.line for r in rows],
+            [r.data for r in rows],
+            [None] * len(rows),
+            {i: r for i, r in enumerate(rows) if r.error is not None or r.lenient},
+            rows[-1].position if rows else 0,
+        )
 
 
 # orjson reads an integer beyond 64 bits as a float; every such float is at least 2**63 in size.
@@ -142,53 +219,168 @@ def _damaged(source: str, line: int, exc: BaseException, position: int) -> Input
     return InputRow(source, line, None, f"line {line}: the file is damaged from here on ({exc})", None, position)
 
 
+def _jsonl_row(source: str, number: int, line: str, position: int) -> InputRow | None:
+    """The row of JSON line *line* (``None`` for a blank line), read by :func:`load_json_line`:
+    an error row when it is not a JSON object."""
+    if not line or line.isspace():
+        return None
+    try:
+        # JSON allows whitespace around the value: the line is parsed as read (no copy).
+        value, lenient = load_json_line(line)
+    except json.JSONDecodeError as exc:
+        stripped = line.strip()
+        column = exc.colno - (len(line) - len(line.lstrip())) if exc.lineno == 1 else exc.colno
+        return InputRow(
+            source, number, None, f"line {number}: invalid JSON ({exc.msg} at column {column})", stripped, position
+        )
+    except RecursionError:
+        reason = f"line {number}: invalid JSON (nested too deeply)"
+        return InputRow(source, number, None, reason, line.strip(), position)
+    if not isinstance(value, dict):
+        return InputRow(
+            source,
+            number,
+            None,
+            f"line {number}: expected a JSON object, got {type(value).__name__}",
+            line.strip(),
+            position,
+        )
+    return InputRow(source, number, value, position=position, lenient=lenient)
+
+
 def _iter_jsonl(path: Path) -> Iterator[InputRow]:
-    text, raw = _open_text(path)
-    source = str(path)
-    with text:
-        lines = enumerate(text, 1)
-        number = 0
-        while True:
+    for block in _iter_jsonl_blocks(path, 4096):
+        yield from block.rows()
+
+
+# A line is split at \n, \r\n or a lone \r, as the text reader (newline="") splits lines.
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+_BOM = b"\xef\xbb\xbf"
+_LINE_BYTES = 1 << 20  # bytes read at once (whole lines)
+_PLAIN = frozenset((str, int, bool, type(None)))
+
+
+def _open_binary(path: Path | str) -> tuple[IO[bytes], IO[bytes]]:
+    """The (decompressed) byte stream of *path* and the raw file (for its position); standard
+    input for :data:`STDIN`."""
+    if str(path) == STDIN:
+        stdin = sys.stdin.buffer
+        return stdin, stdin
+    raw = Path(path).open("rb")  # noqa: SIM115 (closed by the reader)
+    if Path(path).suffix.lower() == ".gz":
+        stream = cast(IO[bytes], gzip.GzipFile(fileobj=raw))
+        return stream, raw
+    return raw, raw
+
+
+def _iter_jsonl_blocks(path: Path | str, block_rows: int) -> Iterator[RowBlock]:
+    """Blocks of *block_rows* rows (fewer at the end) of the JSON lines of *path*.
+
+    Each line is read as bytes and parsed by orjson; a line orjson cannot read exactly (invalid
+    JSON or UTF-8, NaN, integers beyond 64 bits, lone surrogates, a lone carriage return) takes
+    the text path of :func:`_jsonl_row` (decoded with replacement characters, read by the
+    standard library's parser), which keeps today's rows and reasons."""
+    stream, raw = _open_binary(path)
+    source = "<stdin>" if str(path) == STDIN else str(path)
+    loads, decode_error = orjson.loads, orjson.JSONDecodeError
+    number = 0
+    first = True
+    lines_: list[int] = []
+    data: list[dict[str, Any] | None] = []
+    text: list[bytes | None] = []
+    special: dict[int, InputRow] = {}
+
+    def position() -> int:
+        try:
+            return raw.tell()
+        except OSError:  # a pipe
+            return 0
+
+    def flush() -> RowBlock:
+        nonlocal lines_, data, text, special
+        block = RowBlock(source, lines_, data, text, special, position())
+        lines_, data, text, special = [], [], [], {}
+        return block
+
+    try:
+        damage: BaseException | None = None
+        while damage is None:
+            chunk: list[bytes] = []
             try:
-                number, line = next(lines)
-            except StopIteration:
-                return
+                if stream is raw:
+                    chunk = stream.readlines(_LINE_BYTES)
+                else:
+                    # Line by line, so that the lines before a damaged part of a compressed
+                    # stream are kept.
+                    size = 0
+                    while size < _LINE_BYTES:
+                        line = stream.readline()
+                        if not line:
+                            break
+                        chunk.append(line)
+                        size += len(line)
             except _DAMAGE as exc:
-                yield _damaged(source, number + 1, exc, raw.tell())
-                return
-            if not line or line.isspace():
-                continue
-            try:
-                # JSON allows whitespace around the value: the line is parsed as read (no copy).
-                value, lenient = load_json_line(line)
-            except json.JSONDecodeError as exc:
-                stripped = line.strip()
-                column = exc.colno - (len(line) - len(line.lstrip())) if exc.lineno == 1 else exc.colno
-                yield InputRow(
-                    source,
-                    number,
-                    None,
-                    f"line {number}: invalid JSON ({exc.msg} at column {column})",
-                    stripped,
-                    raw.tell(),
-                )
-                continue
-            except RecursionError:
-                yield InputRow(
-                    source, number, None, f"line {number}: invalid JSON (nested too deeply)", line.strip(), raw.tell()
-                )
-                continue
-            if not isinstance(value, dict):
-                yield InputRow(
-                    source,
-                    number,
-                    None,
-                    f"line {number}: expected a JSON object, got {type(value).__name__}",
-                    line.strip(),
-                    raw.tell(),
-                )
-                continue
-            yield InputRow(source, number, value, position=raw.tell(), lenient=lenient)
+                damage = exc
+            if not chunk and damage is None:
+                break
+            if first:
+                first = False
+                if chunk[0].startswith(_BOM):
+                    chunk[0] = chunk[0][3:]
+            for line in chunk:
+                number += 1
+                try:
+                    value = loads(line)
+                except decode_error:
+                    value = None
+                if (
+                    type(value) is dict
+                    and (_PLAIN.issuperset(map(type, value.values())) or not _may_hold_huge_integer(value))
+                    and (b"\r" not in line or b"\r" not in line.rstrip(b"\r\n"))
+                ):
+                    lines_.append(number)
+                    data.append(value)
+                    text.append(line.strip())
+                else:
+                    decoded = line.decode("utf-8", "replace")
+                    parts = _NEWLINE.split(decoded.rstrip("\r\n"))
+                    for k, part in enumerate(parts):
+                        if k:
+                            number += 1
+                        row = _jsonl_row(source, number, part, position())
+                        if row is not None:
+                            special[len(lines_)] = row
+                            lines_.append(number)
+                            data.append(row.data)
+                            text.append(None)
+                if len(lines_) >= block_rows:
+                    # A block holds at most block_rows rows: the rest waits for the next one.
+                    while len(lines_) >= block_rows:
+                        block = flush() if len(lines_) == block_rows else None
+                        if block is None:
+                            whole = RowBlock(source, lines_, data, text, special, position())
+                            block = RowBlock(
+                                source,
+                                lines_[:block_rows],
+                                data[:block_rows],
+                                text[:block_rows],
+                                {i: r for i, r in special.items() if i < block_rows},
+                                position(),
+                            )
+                            rest = whole.tail(block_rows)
+                            lines_, data, text, special = rest.lines, rest.data, rest.text, rest.special
+                        yield block
+        if damage is not None:
+            special[len(lines_)] = _damaged(source, number + 1, damage, position())
+            lines_.append(number + 1)
+            data.append(None)
+            text.append(None)
+        if lines_:
+            yield flush()
+    finally:
+        if raw is not sys.stdin.buffer:
+            stream.close()
+            raw.close()
 
 
 def _first_char(path: Path) -> str:
@@ -315,8 +507,32 @@ def iter_rows(path: Path, *, batch_size: int = 4096) -> Iterator[InputRow]:
     return _iter_parquet(path, batch_size)
 
 
+def iter_blocks(path: Path | str, block_rows: int = 4096) -> Iterator[RowBlock]:
+    """Rows of *path* (or standard input, :data:`STDIN`, read as JSON lines) in blocks of
+    *block_rows* rows (fewer at the end of the input). Raises :class:`UsageError` for an
+    unknown format and ``OSError`` when the file cannot be opened."""
+    if str(path) == STDIN:
+        yield from _iter_jsonl_blocks(STDIN, block_rows)
+        return
+    path = Path(path)
+    fmt = detect_format(path)
+    if fmt == "jsonl" and not (_is_json_suffix(path) and _first_char(path) == "["):
+        yield from _iter_jsonl_blocks(path, block_rows)
+        return
+    rows = iter_rows(path, batch_size=block_rows)
+    source = str(path)
+    while True:
+        batch = list(itertools.islice(rows, block_rows))
+        if not batch:
+            return
+        yield RowBlock.of_rows(source, batch)
+
+
 def count_progress_total(path: Path) -> int:
-    """The progress-bar total for *path*: its size in bytes, or its row count for Parquet."""
+    """The progress-bar total for *path*: its size in bytes, or its row count for Parquet
+    (0 for standard input)."""
+    if str(path) == STDIN:
+        return 0
     if detect_format(path) == "parquet":
         try:
             import pyarrow.parquet as pq

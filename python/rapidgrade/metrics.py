@@ -42,10 +42,13 @@ def pass_at_k(n: int, c: int, k: int) -> float:
 class Metrics:
     """Summary of a scoring job (also written as ``metrics.json``).
 
-    ``total`` counts graded pairs (a row with a list of n responses counts n), ``rows`` input
-    rows. ``pass_at_k`` and ``majority_accuracy`` are present when some rows had lists of
-    responses. ``groups`` maps a group field (``type``, ``subject``, ``level``) to per-value
-    ``{"total", "correct", "accuracy"}``. ``reference`` compares with a verdict column of the
+    ``total`` counts graded pairs (a row with a list of n responses counts n; a row that could
+    not be graded, one of the ``input_errors``, counts none: ``accuracy`` is ``correct /
+    total`` over graded pairs only), ``rows`` input rows. ``decided_by`` counts graded pairs by
+    the path that decided them, plus the ``input_errors`` under ``"error"``. ``pass_at_k``
+    and ``majority_accuracy`` are present when some rows had lists of responses. ``groups``
+    maps a group field (``type``, ``subject``, ``level``) to per-value ``{"total",
+    "correct", "accuracy"}``. ``reference`` compares with a verdict column of the
     input, when one was named.
     """
 
@@ -145,7 +148,14 @@ class MetricsAccumulator:
         ``extracted``, ``reason``); it is called only for the report's notable rows."""
         self.rows += 1
         if input_error:
+            # A row that could not be graded: counted as an error, not in the accuracy.
             self.input_errors += 1
+            for d in decided_by:
+                self.decided_by[d] += 1
+            for i, d in enumerate(decided_by):
+                if d == "timeout" or d == "error":
+                    self._note(d, label, verdict(i))
+            return
         n = len(correct)
         c = correct.count(True)
         self.total += n
@@ -172,6 +182,44 @@ class MetricsAccumulator:
         for i, d in enumerate(decided_by):
             if d == "timeout" or d == "error":
                 self._note(d, label, verdict(i))
+
+    def add_single_rows(
+        self,
+        rows: Sequence[Mapping[str, Any] | None],
+        correct: Sequence[bool],
+        decided_by: Sequence[str],
+        *,
+        reference_agreements: int = 0,
+    ) -> None:
+        """Count rows of one response each, graded, with nothing for the report's notable rows
+        (no timeout or error, no disagreement with a reference verdict): the columnar form of
+        :meth:`add_columns`. *reference_agreements* of them had a reference verdict (agreeing).
+
+        >>> acc = MetricsAccumulator()
+        >>> acc.add_single_rows([{"level": "1"}, {"level": "2"}, None], [True, False, True], ["fast"] * 3)
+        >>> m = acc.finish()
+        >>> (m.rows, m.total, m.correct, m.groups["level"]["1"]["accuracy"])
+        (3, 3, 2, 1.0)
+        """
+        n = len(correct)
+        self.rows += n
+        self.total += n
+        c = sum(correct)
+        self.correct += c
+        self.decided_by.update(decided_by)
+        self.reference[0] += reference_agreements
+        self.reference[1] += reference_agreements
+        for key in GROUP_KEYS:
+            values = [row.get(key) if row is not None else None for row in rows]
+            counts: Counter[tuple[str, bool]] = Counter(
+                (str(value), ok)
+                for value, ok in zip(values, correct)
+                if value is not None and not isinstance(value, (list, dict))
+            )
+            for (value, ok), count in counts.items():
+                bucket = self.groups.setdefault(key, {}).setdefault(value, [0, 0])
+                bucket[0] += count
+                bucket[1] += count if ok else 0
 
     def _note(self, kind: str, label: str, verdict: Mapping[str, Any], **extra: Any) -> None:
         if len(self.notable) >= MAX_NOTABLE:

@@ -30,11 +30,12 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 from rapidgrade._io import (
     FORMATS,
-    InputRow,
+    STDIN,
+    RowBlock,
     UsageError,
     count_progress_total,
     dump_json_line,
-    iter_rows,
+    iter_blocks,
     load_json_line,
 )
 from rapidgrade.report import render_page
@@ -69,41 +70,82 @@ def resolve_task(task: str | Task, registry: Registry | None = None) -> Task:
 def _fingerprint(paths: Sequence[Path], task: Task, config: Any) -> str:
     h = hashlib.sha256()
     for p in paths:
+        if str(p) == STDIN:
+            raise UsageError("--resume cannot continue a run that read standard input")
         st = p.stat()
         h.update(f"{p.resolve()}|{st.st_size}|{st.st_mtime_ns}\n".encode())
     h.update(f"task={task.name}|{task.fingerprint(config)}".encode())
     return h.hexdigest()
 
 
-def _grade_chunk(chunk: Sequence[InputRow], run: TaskRun) -> bytes:
-    """Grades *chunk* with *run* and returns its evaluated.jsonl lines."""
-    records = run.grade(chunk)
-    if len(records) != len(chunk):
-        raise RuntimeError(f"task returned {len(records)} records for {len(chunk)} rows")
-    lines = [dump_json_line(record, row.lenient) for record, row in zip(records, chunk)]
+def _grade_chunk(chunk: Sequence[RowBlock], run: TaskRun) -> bytes:
+    """Grades *chunk* (blocks of consecutive rows, possibly of several inputs) with *run* and
+    returns its evaluated.jsonl lines.
+
+    A run that offers ``grade_block(block) -> list[bytes]`` (the math task) gets each block as
+    columns and returns the lines itself (the columnar hot path); any other run gets the
+    chunk's :class:`~rapidgrade._io.InputRow` records from ``grade(rows)`` in one call, each
+    written with a ``_source`` field naming its input (unless the record has a field of that
+    name)."""
+    grade_block = getattr(run, "grade_block", None)
+    lines: list[bytes] = []
+    if grade_block is not None:
+        for block in chunk:
+            block_lines: list[bytes] = grade_block(block)
+            if len(block_lines) != len(block):
+                raise RuntimeError(f"task returned {len(block_lines)} lines for {len(block)} rows")
+            lines += block_lines
+    else:
+        rows = [row for block in chunk for row in block.rows()]
+        records = run.grade(rows)
+        if len(records) != len(rows):
+            raise RuntimeError(f"task returned {len(records)} records for {len(rows)} rows")
+        for record, row in zip(records, rows):
+            if "_source" not in record:
+                record["_source"] = row.source
+            lines.append(dump_json_line(record, row.lenient))
     lines.append(b"")
     return b"\n".join(lines)
 
 
-def _chunks(paths: Sequence[Path], skip: int, chunk_size: int, progress: Any) -> Iterator[list[InputRow]]:
-    """Rows of all inputs in chunks, skipping the first *skip* rows (already graded)."""
-    chunk: list[InputRow] = []
+def _chunks(paths: Sequence[Path], skip: int, chunk_size: int, progress: Any) -> Iterator[list[RowBlock]]:
+    """Rows of all inputs in chunks of *chunk_size* rows (the last may be shorter; a chunk
+    may span inputs), as blocks of consecutive rows of one input each, skipping the first
+    *skip* rows (already graded)."""
     seen = 0
+    chunk: list[RowBlock] = []
+    size = 0
     for path in paths:
         last_position = 0
-        for row in iter_rows(path):
+        for block in iter_blocks(path, chunk_size):
             if progress is not None:
-                progress.update(row.position - last_position)
-                last_position = row.position
-            seen += 1
-            if seen <= skip:
+                progress.update(block.position - last_position)
+                last_position = block.position
+            if seen + len(block) <= skip:
+                seen += len(block)
                 continue
-            chunk.append(row)
-            if len(chunk) >= chunk_size:
-                yield chunk
-                chunk = []
+            if seen < skip:
+                block = block.tail(skip - seen)
+            seen += len(block)
+            while len(block):
+                need = chunk_size - size
+                part = block.head(need) if len(block) > need else block
+                block = block.tail(len(part))
+                chunk.append(part)
+                size += len(part)
+                if size == chunk_size:
+                    yield chunk
+                    chunk, size = [], 0
     if chunk:
         yield chunk
+
+
+def _require_pyarrow(purpose: str) -> None:
+    """Raises :class:`UsageError` when pyarrow cannot be imported (before the job starts)."""
+    try:
+        import pyarrow.parquet  # noqa: F401
+    except ImportError as exc:
+        raise UsageError(f"{purpose} needs pyarrow: pip install 'rapidgrade[parquet]'") from exc
 
 
 def _write_state(out_dir: Path, state: Mapping[str, Any]) -> None:
@@ -117,9 +159,16 @@ def _write_state(out_dir: Path, state: Mapping[str, Any]) -> None:
 
 def _convert_output(out_dir: Path, fmt: str) -> None:
     """Writes evaluated.csv / evaluated.parquet from evaluated.jsonl, streaming, with a schema
-    taken from a first pass over the file (each column's type is the same in every row)."""
+    taken from a first pass over the file (each column's type is the same in every row).
+    Parquet keeps lists and objects as Parquet lists and structs (their type inferred by
+    pyarrow over every row, e.g. ``correct`` of list responses is a list of booleans); a column
+    whose values have no common type, and every such column in CSV, is written as JSON text."""
     src = out_dir / "evaluated.jsonl"
     columns: dict[str, set[str]] = {}
+    # Parquet: the Arrow types of the nested (list, object) columns, batch by batch.
+    nested_types: dict[str, set[Any]] = {}
+    nested_values: dict[str, list[Any]] = {}
+    batch_rows = 65536
 
     def kind(value: Any) -> str:
         # An integer beyond 64 bits fits no numeric column: such a column is written as text.
@@ -127,20 +176,61 @@ def _convert_output(out_dir: Path, fmt: str) -> None:
             return "bigint"
         return type(value).__name__
 
+    pa: Any = None
+    if fmt == "parquet":
+        import pyarrow
+
+        pa = pyarrow
+
+    def infer_nested() -> None:
+        for name, values in nested_values.items():
+            try:
+                nested_types.setdefault(name, set()).add(pa.array(values).type)
+            except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError, OverflowError):
+                nested_types.setdefault(name, set()).add(None)  # no Arrow type: JSON text
+            values.clear()
+
     with src.open(encoding="utf-8") as f:
-        for line in f:
+        for count, line in enumerate(f, 1):
             for key, value in load_json_line(line)[0].items():
-                columns.setdefault(key, set()).add(kind(value))
+                k = kind(value)
+                columns.setdefault(key, set()).add(k)
+                if pa is not None and k in ("list", "dict"):
+                    nested_values.setdefault(key, []).append(value)
+            if pa is not None and count % batch_rows == 0:
+                infer_nested()
+    if pa is not None:
+        infer_nested()
     names = list(columns)
 
     def text(value: str) -> str:
         # A lone surrogate (from a JSON escape) has no UTF-8 form: written as its escape.
         return value if value.isascii() else value.encode("utf-8", "backslashreplace").decode("utf-8")
 
-    def cell(value: Any, kinds: set[str]) -> Any:
+    def nested_type(name: str) -> Any:
+        """The Arrow type of nested column *name*, or ``None`` (written as JSON text)."""
+        scalar = columns[name] - {"NoneType"}
+        types = nested_types.get(name, set())
+        if pa is None or (not scalar <= {"list"} and not scalar <= {"dict"}) or None in types:
+            return None
+        known = [t for t in types if not pa.types.is_null(t)]
+        if not known:
+            return None
+        try:
+            unified = pa.unify_schemas([pa.schema([("x", t)]) for t in known], promote_options="permissive")
+        except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError):
+            return None
+        return unified.field("x").type
+
+    nested = {n: nested_type(n) for n in names if columns[n] & {"list", "dict"}}
+
+    def cell(value: Any, name: str) -> Any:
         if value is None:
             return None
+        kinds = columns[name]
         scalar = kinds - {"NoneType"}
+        if nested.get(name) is not None:
+            return value
         if len(scalar) == 1 and scalar <= {"bool", "int", "float"}:
             return value
         if scalar == {"str"}:
@@ -153,24 +243,23 @@ def _convert_output(out_dir: Path, fmt: str) -> None:
         with src.open(encoding="utf-8") as f:
             for line in f:
                 record = load_json_line(line)[0]
-                yield [cell(record.get(n), columns[n]) for n in names]
+                yield [cell(record.get(n), n) for n in names]
 
     if fmt == "csv":
         import csv
 
+        nested.clear()  # CSV cells are text: lists and objects as JSON
         with (out_dir / "evaluated.csv").open("w", encoding="utf-8", errors="backslashreplace", newline="") as f:
             writer = csv.writer(f)
             writer.writerow(names)
             writer.writerows(rows())
         return
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError as exc:
-        raise UsageError("writing Parquet needs pyarrow: pip install 'rapidgrade[parquet]'") from exc
+    import pyarrow.parquet as pq
 
-    def arrow_type(kinds: set[str]) -> Any:
-        scalar = kinds - {"NoneType"}
+    def arrow_type(name: str) -> Any:
+        if nested.get(name) is not None:
+            return nested[name]
+        scalar = columns[name] - {"NoneType"}
         if scalar == {"bool"}:
             return pa.bool_()
         if scalar == {"int"}:
@@ -179,7 +268,7 @@ def _convert_output(out_dir: Path, fmt: str) -> None:
             return pa.float64()
         return pa.string()
 
-    schema = pa.schema([(n, arrow_type(columns[n])) for n in names])
+    schema = pa.schema([(n, arrow_type(n)) for n in names])
 
     def table(batch: list[list[Any]]) -> Any:
         arrays = [pa.array([r[i] for r in batch], type=schema.field(i).type) for i in range(len(names))]
@@ -189,7 +278,7 @@ def _convert_output(out_dir: Path, fmt: str) -> None:
         batch: list[list[Any]] = []
         for r in rows():
             batch.append(r)
-            if len(batch) >= 65536:
+            if len(batch) >= batch_rows:
                 writer.write_table(table(batch))
                 batch = []
         writer.write_table(table(batch))
@@ -240,8 +329,10 @@ def score_file(
     registry: Registry | None = None,
     **options: Any,
 ) -> Any:
-    """Grade every row of *inputs* (JSONL, JSONL.gz, JSON arrays, CSV or Parquet files) with
-    *task* and write the outputs to *out*; returns the task's metrics.
+    """Grade every row of *inputs* (JSONL, JSONL.gz, JSON arrays, CSV or Parquet files; ``"-"``
+    reads JSON lines from standard input) with *task* and write the outputs to *out*; returns
+    the task's metrics. Every evaluated row gets a ``_source`` field naming its input (unless
+    it has its own).
 
     *task* is a task name (``"math"``, the default, or ``"absa"``; see
     :mod:`rapidgrade.tasks`; names are looked up in *registry*) or a task object. *options*
@@ -252,12 +343,14 @@ def score_file(
     compared with its ``qwen_grader`` column).
 
     For ``math``, a row's response may be a list of samples: each is graded, and pass@k and
-    majority-vote accuracy are computed per problem; the result is a
-    :class:`~rapidgrade.metrics.Metrics`.
+    majority-vote accuracy are computed per problem; a gold may be a list of acceptable
+    answers (any of them counts); a dotted key (``gold_key="reward_model.ground_truth"``)
+    names a nested field; the result is a :class:`~rapidgrade.metrics.Metrics`.
 
     Raises:
-        UsageError: unknown task, input format or option value, no input, or a missing
-            optional dependency.
+        UsageError: unknown task, input format or option value, no input, inputs holding
+            no rows (raised after reading them), or a missing optional dependency (pyarrow
+            for Parquet, checked before any work).
         TypeError: an option the task does not have.
         OSError: an input cannot be read or the output directory cannot be written.
     """
@@ -278,14 +371,20 @@ def score_file(
         raise UsageError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if chunk_size < 1:
         raise UsageError(f"chunk_size must be >= 1, got {chunk_size}")
+    if sum(str(p) == STDIN for p in paths) > 1:
+        raise UsageError("standard input ('-') can be read only once")
+    if resume and any(str(p) == STDIN for p in paths):
+        raise UsageError("--resume cannot continue a run that reads standard input ('-')")
     for p in paths:
-        if not p.is_file():
+        if str(p) != STDIN and not p.is_file():
             raise FileNotFoundError(f"input not found: {p}")
+    if fmt == "parquet":
+        _require_pyarrow("writing Parquet")
     # Also validates every format (and pyarrow for Parquet) before any work.
     progress_total = sum(count_progress_total(p) for p in paths)
     out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
-    fingerprint = _fingerprint(paths, job_task, config)
+    fingerprint = "" if any(str(p) == STDIN for p in paths) else _fingerprint(paths, job_task, config)
     evaluated = out_dir / "evaluated.jsonl"
     state_path = out_dir / STATE_FILE
 
@@ -330,7 +429,7 @@ def score_file(
                 raw.write(_grade_chunk(chunk, run))
                 raw.flush()
                 os.fsync(raw.fileno())
-                done_rows += len(chunk)
+                done_rows += sum(len(block) for block in chunk)
                 elapsed = elapsed_before + time.perf_counter() - started
                 checkpoint(raw.tell(), False)
                 if bar is not None:
@@ -338,6 +437,9 @@ def score_file(
         finally:
             if bar is not None:
                 bar.close()
+    if done_rows == 0:
+        names = ", ".join("standard input" if str(p) == STDIN else str(p) for p in paths)
+        raise UsageError(f"no rows to grade: {names} holds no rows")
     metrics = run.finish(elapsed)
     (out_dir / "metrics.json").write_text(json.dumps(metrics.to_dict(), indent=2) + "\n", encoding="utf-8")
     report = render_page(run.report_html(metrics), title=title or "rapidgrade report", inputs=[str(p) for p in paths])

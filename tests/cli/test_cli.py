@@ -236,7 +236,7 @@ def test_absa_task(tmp_path: Path) -> None:
     # The absa task runs in the shared job: --out is a directory whose metrics.json is the
     # scorecard, beside evaluated.jsonl and report.html.
     result = run("score", "--task", "absa", "absa.jsonl", "--out", "out", cwd=tmp_path)
-    assert result.returncode == 0, result.stderr
+    assert result.returncode == 1, result.stderr  # a bad record fails the command, as in every task
     card = json.loads((tmp_path / "out" / "metrics.json").read_text(encoding="utf-8"))
     assert card["task"] == "absa" and card["records"] == {"total": 2, "scored": 1, "bad": 1}
     assert card["stages"]["stage1"]["f1"] == 1.0 and card["stages"]["final"]["f1"] == 0.0
@@ -252,13 +252,13 @@ def test_absa_task(tmp_path: Path) -> None:
     repaired = run(
         "score", "--task", "absa", "absa.jsonl", "--out", "out2", "--stages", "stage1", "--repair", cwd=tmp_path
     )
-    assert repaired.returncode == 0, repaired.stderr
+    assert repaired.returncode == 1, repaired.stderr
     card = json.loads((tmp_path / "out2" / "metrics.json").read_text(encoding="utf-8"))
     assert card["options"]["stages"] == ["stage1"] and card["options"]["repair"] is True
     wrong = run("score", "--task", "absa", "absa.jsonl", "--no-fallback", cwd=tmp_path)
     assert wrong.returncode == 2 and "--no-fallback" in wrong.stderr
     help_text = run("score", "--task", "absa", "--help", cwd=tmp_path).stdout
-    assert "--repair" in help_text and "--gold-key" not in help_text
+    assert "--repair" in help_text and "  --gold-key GOLD_KEY" not in help_text  # the option; the examples name it
     no_input = run("score", "--task", "absa", cwd=tmp_path)
     assert no_input.returncode == 2 and "no demo set" in no_input.stderr
 

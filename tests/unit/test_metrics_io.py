@@ -51,7 +51,8 @@ def test_accumulator_counts_and_round_trips() -> None:
     acc.add_row(None, [verdict(False, "error")], is_list=False, input_error=True, label="d")
     restored = MetricsAccumulator.from_state(json.loads(json.dumps(acc.state())))
     for m in (acc.finish(), restored.finish()):
-        assert (m.rows, m.total, m.correct) == (4, 7, 3)
+        # the input error (row d) is a row, not a graded pair: accuracy is over the 6 graded
+        assert (m.rows, m.total, m.correct, m.accuracy) == (4, 6, 3, 0.5)
         assert m.decided_by["fast"] == 5 and m.timeouts == 1 and m.errors == 1 and m.input_errors == 1
         assert m.groups["level"]["L1"] == {"total": 2, "correct": 1, "accuracy": 0.5}
         assert m.groups["level"]["L2"]["total"] == 4

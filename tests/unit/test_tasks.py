@@ -183,7 +183,7 @@ def test_toy_task_runs_through_the_shared_job(tmp_path: Path) -> None:
     assert toy.calls == [3, 3, 3, 1]  # chunks across both files
     evaluated = read_jsonl(out / "evaluated.jsonl")
     assert [r["length"] for r in evaluated] == [2, 4, 6, 8, 10] * 2
-    assert evaluated[0] == {"id": 1, "text": "ab", "length": 2, "shout": "AB"}
+    assert evaluated[0] == {"id": 1, "text": "ab", "length": 2, "shout": "AB", "_source": str(jsonl)}
     assert evaluated[5]["id"] == "1"  # CSV values are text
     assert json.loads((out / "metrics.json").read_text(encoding="utf-8")) == metrics.to_dict()
     page = (out / "report.html").read_text(encoding="utf-8")
@@ -273,7 +273,8 @@ def test_absa_through_the_shared_cli(tmp_path: Path, capsys: pytest.CaptureFixtu
     card = json.loads((tmp_path / "out" / "metrics.json").read_text(encoding="utf-8"))
     assert card["stages"]["stage1"]["f1"] == 1.0 and card["stages"]["final"]["f1"] == 0.0
     assert card["transitions"][0]["break"] == 1
-    assert (tmp_path / "out" / "evaluated.csv").read_text(encoding="utf-8").splitlines()[0].endswith("scored,reason")
+    header = (tmp_path / "out" / "evaluated.csv").read_text(encoding="utf-8").splitlines()[0]
+    assert header.endswith("scored,reason,_source")
     assert "F1 final" in capsys.readouterr().out
 
 
@@ -355,7 +356,7 @@ def test_math_chunks_do_not_change_outputs(tmp_path: Path) -> None:
     rows: list[Any] = [
         {"id": 1, "gold": "1", "response": []},
         {"id": 2, "gold": "2", "response": ["\\boxed{2}", "\\boxed{3}", "\\boxed{2}"], "correct": "kept"},
-        {"id": 3, "gold": [1], "response": "x"},
+        {"id": 3, "gold": [], "response": "x"},  # an empty list of golds: a bad row
         {"id": 4, "gold": 4, "response": "\\boxed{4}"},
     ]
     src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")

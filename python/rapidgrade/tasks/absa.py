@@ -1058,7 +1058,7 @@ class AbsaTask:
         return rows
 
     def exit_code(self, metrics: Scorecard) -> int:
-        return 0  # bad records are reported in the scorecard, not as a failure
+        return 1 if metrics.bad else 0  # like every task: rows that could not be scored fail the command
 
 
 #: The registered absa task.

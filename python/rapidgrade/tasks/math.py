@@ -28,7 +28,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from rapidgrade._io import InputRow, UsageError
+import orjson
+
+from rapidgrade._io import InputRow, RowBlock, UsageError, dump_json_line
 from rapidgrade.config import GradeConfig
 from rapidgrade.grade import grade_many
 from rapidgrade.metrics import Metrics, MetricsAccumulator
@@ -36,7 +38,16 @@ from rapidgrade.report import bar_chart, cards_html, fmt_number, table_html
 from rapidgrade.tasks._base import error_record, positive_float, positive_int
 from rapidgrade.verdict import GradeResults
 
-__all__ = ["DEMO_SET", "RESULT_KEYS", "TASK", "MathConfig", "MathTask", "demo_set_path", "render_math_report"]
+__all__ = [
+    "DEMO_SET",
+    "RESULT_KEYS",
+    "TASK",
+    "MathConfig",
+    "MathTask",
+    "demo_set_path",
+    "lookup",
+    "render_math_report",
+]
 
 DEMO_SET = "qwen25_math_cot_800.jsonl"
 #: The result fields of a graded sample, in the order they are written.
@@ -67,7 +78,9 @@ class MathConfig:
 
 @dataclass(slots=True)
 class _Pending:
-    """A row waiting for its verdicts: its samples occupy golds/responses[first:first+count]."""
+    """A row waiting for its verdicts: its samples occupy golds/responses[first:first+count]
+    (``count = samples * n_golds``: sample *s* against gold *g* is pair
+    ``first + s * n_golds + g``)."""
 
     row: InputRow
     output: dict[str, Any]
@@ -75,28 +88,79 @@ class _Pending:
     count: int
     is_list: bool
     error: str | None
+    n_golds: int = 1
 
 
 def _error_result(reason: str) -> dict[str, Any]:
     return {"correct": False, "extracted": None, "decided_by": "error", "reason": reason, "method": None}
 
 
+_MISSING = object()
+
+
+def lookup(data: Mapping[str, Any], key: str) -> Any:
+    """The field *key* of *data*; a dotted key (``reward_model.ground_truth``) names a field of
+    nested objects when *data* has no field of that exact name. Raises ``KeyError`` when there
+    is none.
+
+    >>> lookup({"reward_model": {"ground_truth": "42"}}, "reward_model.ground_truth")
+    '42'
+    >>> lookup({"a.b": 1, "a": {"b": 2}}, "a.b")
+    1
+    """
+    value = data.get(key, _MISSING)
+    if value is not _MISSING:
+        return value
+    if "." not in key:
+        raise KeyError(key)
+    value = data
+    for part in key.split("."):
+        if not isinstance(value, dict) or part not in value:
+            raise KeyError(key)
+        value = value[part]
+    return value
+
+
+def _lookup_or_none(data: Mapping[str, Any], key: str) -> Any:
+    try:
+        return lookup(data, key)
+    except KeyError:
+        return None
+
+
+def _gold_error(gold: Any) -> str | None:
+    """Why *gold* cannot be graded against (``None`` when it can): a string, a number, or a
+    non-empty list of those (any of which counts as correct)."""
+    items = gold if isinstance(gold, list) else [gold]
+    if isinstance(gold, list) and not gold:
+        return "gold is an empty list"
+    for g in items:
+        if isinstance(g, bool) or not isinstance(g, (str, int, float)):
+            kind = f"a list with a {type(g).__name__} item" if isinstance(gold, list) else type(g).__name__
+            return f"gold must be a string, a number or a list of those, got {kind}"
+    return None
+
+
 def _prepare(row: InputRow, config: MathConfig, golds: list[str], responses: list[str]) -> _Pending:
-    """Validates *row* and queues its samples for grading."""
+    """Validates *row* and queues its samples (each against every gold) for grading."""
     if row.error is not None or row.data is None:
         reason = row.error or f"line {row.line}: unreadable row"
         return _Pending(row, error_record(row, _error_result(reason)), len(golds), 0, False, reason)
     data = row.data
     where = f"line {row.line}"
+    values = []
     for key in (config.gold_key, config.response_key):
-        if key not in data:
+        try:
+            values.append(lookup(data, key))
+        except KeyError:
             reason = f"{where}: missing key {key!r}"
             return _Pending(row, error_record(row, _error_result(reason)), len(golds), 0, False, reason)
-    gold = data[config.gold_key]
-    if isinstance(gold, bool) or not isinstance(gold, (str, int, float)):
-        reason = f"{where}: gold must be a string or a number, got {type(gold).__name__}"
+    gold, response = values
+    problem = _gold_error(gold)
+    if problem is not None:
+        reason = f"{where}: {problem}"
         return _Pending(row, error_record(row, _error_result(reason)), len(golds), 0, False, reason)
-    response = data[config.response_key]
+    gold_items = [str(g) for g in gold] if isinstance(gold, list) else [str(gold)]
     samples: list[str]
     is_list = isinstance(response, list)
     if isinstance(response, str):
@@ -108,15 +172,21 @@ def _prepare(row: InputRow, config: MathConfig, golds: list[str], responses: lis
         reason = f"{where}: response must be a string or a list of strings, got {kind}"
         return _Pending(row, error_record(row, _error_result(reason)), len(golds), 0, False, reason)
     first = len(golds)
-    golds.extend([str(gold)] * len(samples))
-    responses.extend(samples)
-    return _Pending(row, dict(data), first, len(samples), is_list, None)
+    for sample in samples:
+        golds.extend(gold_items)
+        responses.extend([sample] * len(gold_items))
+    return _Pending(row, dict(data), first, len(samples) * len(gold_items), is_list, None, len(gold_items))
+
+
+def _as_list(values: Any) -> list[Any]:
+    """A result column of :class:`~rapidgrade.verdict.GradeResults` as a list."""
+    return values.tolist() if hasattr(values, "tolist") else list(values)
 
 
 @dataclass(frozen=True, slots=True)
 class _Columns:
-    """The verdict columns of a chunk (one entry per graded sample) and the majority-vote key
-    of each sample."""
+    """The verdict columns of a chunk (one entry per graded pair) and the majority-vote key
+    of each pair."""
 
     correct: list[bool]
     extracted: list[str | None]
@@ -132,13 +202,13 @@ class _Columns:
     @classmethod
     def of(cls, results: GradeResults) -> _Columns:
         return cls(
-            correct=results.correct.tolist(),
-            extracted=results.extracted,
-            decided_by=results.decided_by.tolist(),
-            reason=results.reason,
-            method=results.method,
-            gold=results.gold,
-            vote_key=results.normalized,
+            correct=_as_list(results.correct),
+            extracted=_as_list(results.extracted),
+            decided_by=_as_list(results.decided_by),
+            reason=_as_list(results.reason),
+            method=_as_list(results.method),
+            gold=_as_list(results.gold),
+            vote_key=_as_list(results.normalized),
         )
 
     @classmethod
@@ -146,9 +216,10 @@ class _Columns:
         """The columns of a chunk with no sample to grade."""
         return cls([], [], [], [], [], [], [])
 
-    def verdict(self, first: int, offset: int) -> dict[str, Any]:
-        """The verdict of sample ``first + offset`` as a record (for the report's notable rows)."""
-        i = first + offset
+    def verdict(self, pairs: Sequence[int], offset: int) -> dict[str, Any]:
+        """The verdict of sample *offset* (pair ``pairs[offset]``) as a record (for the report's
+        notable rows)."""
+        i = pairs[offset]
         return {
             "correct": self.correct[i],
             "extracted": self.extracted[i],
@@ -158,30 +229,42 @@ class _Columns:
         }
 
 
-def _finish_row(pending: _Pending, columns: _Columns) -> tuple[dict[str, Any], bool | None]:
+def _sample_pairs(pending: _Pending, correct: list[bool]) -> list[int]:
+    """The pair whose verdict stands for each sample of *pending*: with one gold, the sample's
+    own; with a list of golds, the first gold the sample matches, else the first gold."""
+    n = pending.n_golds
+    if n == 1:
+        return list(range(pending.first, pending.first + pending.count))
+    out = []
+    for start in range(pending.first, pending.first + pending.count, n):
+        out.append(next((i for i in range(start, start + n) if correct[i]), start))
+    return out
+
+
+def _finish_row(pending: _Pending, columns: _Columns, pairs: list[int]) -> tuple[dict[str, Any], bool | None]:
     out = pending.output
     if pending.error is not None:
         return out, None
     collides = not out.keys().isdisjoint(RESULT_KEYS)  # a row's own fields are kept as input_<name>
-    first, end = pending.first, pending.first + pending.count
     if not pending.is_list:
         if collides:
             for key in RESULT_KEYS:
                 if key in out:
                     out[f"input_{key}"] = out.pop(key)
-        out["correct"] = columns.correct[first]
-        out["extracted"] = columns.extracted[first]
-        out["decided_by"] = columns.decided_by[first]
-        out["reason"] = columns.reason[first]
-        out["method"] = columns.method[first]
+        i = pairs[0]
+        out["correct"] = columns.correct[i]
+        out["extracted"] = columns.extracted[i]
+        out["decided_by"] = columns.decided_by[i]
+        out["reason"] = columns.reason[i]
+        out["method"] = columns.method[i]
         return out, None
-    correct = columns.correct[first:end]
+    correct = [columns.correct[i] for i in pairs]
     results = (
         correct,
-        columns.extracted[first:end],
-        columns.decided_by[first:end],
-        columns.reason[first:end],
-        columns.method[first:end],
+        [columns.extracted[i] for i in pairs],
+        [columns.decided_by[i] for i in pairs],
+        [columns.reason[i] for i in pairs],
+        [columns.method[i] for i in pairs],
     )
     for key, values in zip(RESULT_KEYS, results):
         if collides and key in out:
@@ -190,7 +273,7 @@ def _finish_row(pending: _Pending, columns: _Columns) -> tuple[dict[str, Any], b
     out["n_correct"] = correct.count(True)
     votes: dict[str, list[int]] = {}
     vote_key = columns.vote_key
-    for i in range(first, end):
+    for i in pairs:
         answer = vote_key[i]
         if answer is not None:
             votes.setdefault(answer, []).append(i)
@@ -204,16 +287,26 @@ def _finish_row(pending: _Pending, columns: _Columns) -> tuple[dict[str, Any], b
     return out, bool(majority_correct)
 
 
-def _row_label(pending: _Pending, id_key: str) -> str:
-    data = pending.row.data
-    if data is not None and id_key in data and data[id_key] is not None:
-        return str(data[id_key])
-    return f"{Path(pending.row.source).name}:{pending.row.line}"
+def _row_label(row: InputRow, id_key: str) -> str:
+    data = row.data
+    if data is not None:
+        try:
+            value = lookup(data, id_key)
+        except KeyError:
+            value = None
+        if value is not None:
+            return str(value)
+    return f"{Path(row.source).name}:{row.line}"
 
 
 def _grade_kwargs(config: MathConfig) -> dict[str, Any]:
     """The options of :func:`~rapidgrade.grade.grade_many` for *config*."""
     return {"config": config.grade, "threads": config.threads, "workers": config.workers}
+
+
+#: Fields a row read as JSON text must not have for its text to be written back with the
+#: results appended (else the row is rebuilt, its own fields kept as input_<name>).
+_SPLICE_RESERVED = frozenset((*RESULT_KEYS, "_source"))
 
 
 class MathRun:
@@ -226,36 +319,118 @@ class MathRun:
         self.acc = MetricsAccumulator()
 
     def grade(self, rows: Sequence[InputRow]) -> list[dict[str, Any]]:
+        block = RowBlock.of_rows(rows[0].source if rows else "", list(rows))
+        return [r for r in self._grade(block, as_text=False) if isinstance(r, dict)]
+
+    def grade_block(self, block: RowBlock) -> list[bytes]:
+        """The evaluated lines (JSON, without newlines) of *block*, counted into the metrics:
+        the columnar path of the scoring job. A row read as JSON text, with a string gold and
+        response, is written as its text with the result fields (and ``_source``) appended;
+        any other row as :meth:`grade` writes it."""
+        return [r for r in self._grade(block, as_text=True) if isinstance(r, bytes)]
+
+    def _grade(self, block: RowBlock, *, as_text: bool) -> list[dict[str, Any] | bytes]:
         config, acc = self.config, self.acc
+        gold_key, response_key = config.gold_key, config.response_key
+        gold_plain, response_plain = "." not in gold_key, "." not in response_key
         golds: list[str] = []
         responses: list[str] = []
-        pending = [_prepare(row, config, golds, responses) for row in rows]
+        # Per row: the pair index of a row graded from its text (as_text), or its _Pending.
+        plan: list[int | _Pending] = []
+        texts, data = block.text, block.data
+        for i, t in enumerate(texts):
+            d = data[i]
+            if as_text and t is not None and d is not None:
+                g = d.get(gold_key) if gold_plain else _lookup_or_none(d, gold_key)
+                r = d.get(response_key) if response_plain else _lookup_or_none(d, response_key)
+                if type(g) is str and type(r) is str and d.keys().isdisjoint(_SPLICE_RESERVED):
+                    plan.append(len(golds))
+                    golds.append(g)
+                    responses.append(r)
+                    continue
+            plan.append(_prepare(block.row(i), config, golds, responses))
         columns = _Columns.of(grade_many(golds, responses, **_grade_kwargs(config))) if golds else _Columns.empty()
-        records = []
-        for p in pending:
-            out, majority = _finish_row(p, columns)
-            label = _row_label(p, config.id_key)
+        correct, decided_by = columns.correct, columns.decided_by
+        extracted, reason, method = columns.extracted, columns.reason, columns.method
+        reference_key = config.reference_key
+        source_field = b',"_source":' + orjson.dumps(block.source) + b"}"
+        dumps = orjson.dumps
+        out: list[dict[str, Any] | bytes] = []
+        # Rows with nothing notable, counted together after the loop.
+        quiet_rows: list[dict[str, Any] | None] = []
+        quiet_pairs: list[int] = []
+        agreements = 0  # quiet rows whose reference verdict agrees with ours
+        for i, p in enumerate(plan):
+            if type(p) is int:
+                d = data[i]
+                reference = None
+                if reference_key is not None:
+                    ref = d.get(reference_key) if d is not None else None
+                    reference = ref if isinstance(ref, bool) else None
+                decided = decided_by[p]
+                if (reference is not None and reference != correct[p]) or decided in ("timeout", "error"):
+                    acc.add_columns(
+                        d,
+                        [correct[p]],
+                        [decided],
+                        functools.partial(columns.verdict, [p]),
+                        is_list=False,
+                        reference=reference,
+                        label=_row_label(block.row(i), config.id_key),
+                    )
+                else:
+                    quiet_rows.append(d)
+                    quiet_pairs.append(p)
+                    agreements += reference is not None
+                fields = dumps(
+                    {
+                        "correct": correct[p],
+                        "extracted": extracted[p],
+                        "decided_by": decided,
+                        "reason": reason[p],
+                        "method": method[p],
+                    }
+                )
+                text = texts[i]
+                assert text is not None
+                out.append(b"".join((text[:-1], b",", fields[1:-1], source_field)))
+                continue
+            assert isinstance(p, _Pending)
+            pairs = _sample_pairs(p, correct)
+            record, majority = _finish_row(p, columns, pairs)
+            if as_text and "_source" not in record:
+                record["_source"] = block.source
+            label = _row_label(p.row, config.id_key)
             if p.error is not None:
-                acc.add_row(p.row.data, [out], is_list=False, input_error=True, label=label)
+                acc.add_row(p.row.data, [record], is_list=False, input_error=True, label=label)
             else:
                 reference = None
-                if config.reference_key and not p.is_list:
-                    ref = p.row.data.get(config.reference_key) if p.row.data is not None else None
+                if reference_key and not p.is_list and p.row.data is not None:
+                    try:
+                        ref = lookup(p.row.data, reference_key)
+                    except KeyError:
+                        ref = None
                     if isinstance(ref, bool):
                         reference = ref
-                first, end = p.first, p.first + p.count
                 acc.add_columns(
                     p.row.data,
-                    columns.correct[first:end],
-                    columns.decided_by[first:end],
-                    functools.partial(columns.verdict, first),
+                    [correct[j] for j in pairs],
+                    [decided_by[j] for j in pairs],
+                    functools.partial(columns.verdict, pairs),
                     is_list=p.is_list,
                     majority_correct=majority,
                     reference=reference,
                     label=label,
                 )
-            records.append(out)
-        return records
+            out.append(dump_json_line(record, p.row.lenient) if as_text else record)
+        if quiet_pairs:
+            acc.add_single_rows(
+                quiet_rows,
+                [correct[p] for p in quiet_pairs],
+                [decided_by[p] for p in quiet_pairs],
+                reference_agreements=agreements,
+            )
+        return out
 
     def state(self) -> dict[str, Any]:
         return self.acc.state()
@@ -338,7 +513,12 @@ class MathTask:
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         group = parser.add_argument_group("math task")
-        group.add_argument("--gold-key", default="gold", help="field holding the gold answer (default: gold)")
+        group.add_argument(
+            "--gold-key",
+            default="gold",
+            help="field holding the gold answer, or a list of acceptable ones; a dotted key such as "
+            "reward_model.ground_truth names a nested field (default: gold)",
+        )
         group.add_argument(
             "--response-key",
             default="response",
@@ -463,7 +643,7 @@ class MathTask:
         if m.majority_accuracy is not None:
             rows.append(("majority vote", f"{100 * m.majority_accuracy:.2f}%"))
         rows += [(f"decided by {name}", f"{count:,}") for name, count in m.decided_by.items() if count]
-        rows.append(("input errors", f"{m.input_errors:,}"))
+        rows.append(("input errors", f"{m.input_errors:,} rows could not be graded (not counted in accuracy)"))
         if m.reference is not None:
             agreement = (
                 f"{100 * m.reference['agreement']:.2f}% ({m.reference['agree']:,}/{m.reference['compared']:,})"
