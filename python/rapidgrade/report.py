@@ -252,7 +252,7 @@ def excerpt(response: str, extracted: str | None, *, width: int = _EXCERPT_WIDTH
     >>> excerpt("We add them: so the answer is $\\\\boxed{42}$.", "42", width=12)
     ('… is $\\\\boxed{', '42', '}$.')
     >>> excerpt("no answer here", None, width=6)
-    ('…e here', '', '')
+    ('…r here', '', '')
     """
     at, size = -1, 0
     if extracted:
