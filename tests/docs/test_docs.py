@@ -85,9 +85,10 @@ def test_examples_run(page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
             exec(compile(code, where, "exec"), namespace)
         elif lang == "pycon":
             test = parser.get_doctest(code, namespace, where, str(DOCS / page), 0)
-            result = runner.run(test, out=lambda s: print(s, end=""))
-            namespace.update(test.globs)
-            assert result.failed == 0, f"{where}: {result.failed} doctest example(s) failed (output above)"
+            report: list[str] = []
+            result = runner.run(test, out=report.append, clear_globs=False)
+            namespace.update(test.globs)  # DocTest copies the namespace
+            assert result.failed == 0, f"{where}: {result.failed} doctest example(s) failed\n" + "".join(report)
         elif expect is not None:
             assert lang in ("bash", "sh", "console"), where
             proc = subprocess.run(
