@@ -531,7 +531,9 @@ def render_drilldown(
     return "\n".join(parts)
 
 
-# The table's behaviour: filter, search, page by 100, click a row for its excerpt and reason.
+# The table's behaviour: filter, search, page by 100, click a row for its excerpt and reason; the
+# filters live in the address's fragment (#wrong=1&decided_by=fast&method=boxed&q=text), so a view
+# can be linked to.
 # Item fields: 0 line, 1 id, 2 gold, 3 correct, 4 decided_by, 5 method, 6 extracted, 7 reason,
 # 8-10 excerpt (before, answer, after).
 _JS = """(function(){
@@ -563,8 +565,16 @@ if(meth.value&&it[5]!==meth.value)return false;if(!q)return true;
 return [it[1],it[2],it[6],it[7],it[8]+it[9]+it[10]].some(function(s){
 return s!=null&&String(s).toLowerCase().indexOf(q)>=0;});});
 body.textContent='';shown=0;page();}
-[wrong,dec,meth].forEach(function(e){e.addEventListener('change',apply);});
-search.addEventListener('input',apply);more.addEventListener('click',page);apply();})();"""
+function save(){var h=[];if(wrong.checked)h.push('wrong=1');
+if(dec.value)h.push('decided_by='+encodeURIComponent(dec.value));if(meth.value)h.push('method='+encodeURIComponent(meth.value));if(search.value)h.push('q='+encodeURIComponent(search.value));
+history.replaceState(null,'',h.length?'#'+h.join('&'):location.pathname+location.search);}
+function load(){location.hash.replace(/^#/,'').split('&').forEach(function(kv){
+var p=kv.split('='),v=decodeURIComponent(p[1]||'');
+if(p[0]==='wrong')wrong.checked=v==='1';if(p[0]==='decided_by')dec.value=v;if(p[0]==='method')meth.value=v;
+if(p[0]==='q')search.value=v;});}
+function changed(){apply();save();}
+[wrong,dec,meth].forEach(function(e){e.addEventListener('change',changed);});
+search.addEventListener('input',changed);more.addEventListener('click',page);load();apply();})();"""
 
 
 def add_drilldown(
