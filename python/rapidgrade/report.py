@@ -533,7 +533,7 @@ def render_drilldown(
 
 # The table's behaviour: filter, search, page by 100, click a row for its excerpt and reason; the
 # filters live in the address's fragment (#wrong=1&decided_by=fast&method=boxed&q=text), so a view
-# can be linked to.
+# can be linked to; open=LINE opens that item's excerpt.
 # Item fields: 0 line, 1 id, 2 gold, 3 correct, 4 decided_by, 5 method, 6 extracted, 7 reason,
 # 8-10 excerpt (before, answer, after).
 _JS = """(function(){
@@ -541,7 +541,7 @@ var items=JSON.parse(document.getElementById('rg-data').textContent);
 var body=document.querySelector('#rg-items tbody'),more=document.getElementById('rg-more');
 var wrong=document.getElementById('rg-wrong'),dec=document.getElementById('rg-decider'),
 meth=document.getElementById('rg-method'),search=document.getElementById('rg-search'),
-count=document.getElementById('rg-count');var shown=0,matches=[],PAGE=100;
+count=document.getElementById('rg-count');var shown=0,matches=[],PAGE=100,openLine='';
 function cell(tr,text,cls){var td=document.createElement('td');td.textContent=text==null?'':String(text);
 if(cls)td.className=cls;tr.appendChild(td);return td;}
 function detail(tr,it){var next=tr.nextSibling;if(next&&next.classList.contains('detail')){next.remove();return;}
@@ -571,10 +571,11 @@ history.replaceState(null,'',h.length?'#'+h.join('&'):location.pathname+location
 function load(){location.hash.replace(/^#/,'').split('&').forEach(function(kv){
 var p=kv.split('='),v=decodeURIComponent(p[1]||'');
 if(p[0]==='wrong')wrong.checked=v==='1';if(p[0]==='decided_by')dec.value=v;if(p[0]==='method')meth.value=v;
-if(p[0]==='q')search.value=v;});}
+if(p[0]==='q')search.value=v;if(p[0]==='open')openLine=v;});}
 function changed(){apply();save();}
 [wrong,dec,meth].forEach(function(e){e.addEventListener('change',changed);});
-search.addEventListener('input',changed);more.addEventListener('click',page);load();apply();})();"""
+search.addEventListener('input',changed);more.addEventListener('click',page);load();apply();
+if(openLine){var tr=body.querySelector('tr.item[data-line="'+openLine+'"]');if(tr)tr.click();}})();"""
 
 
 def add_drilldown(

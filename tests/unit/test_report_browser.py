@@ -78,6 +78,9 @@ def test_filters_in_the_fragment(report: Path) -> None:
     boxed_multi = sum(1 for r in wrong if r["method"] == "boxed_multi")
     dom = _dom(browser, report, "#wrong=1&method=boxed_multi&decided_by=fast")
     assert len(_rows(dom)) == boxed_multi and {r[6] for r in _rows(dom)} <= {"boxed_multi"}
+    dom = _dom(browser, report, "#wrong=1&open=49")  # open=LINE opens that item's excerpt
+    detail = dom.split('<tr class="detail">', 1)[1].split("</tr>", 1)[0]
+    assert "reason: not equivalent" in detail and "<mark>\\frac{5}{16}</mark>" in detail
     dom = _dom(browser, report, "#q=4%3A30")
     assert {r[1] for r in _rows(dom)} == {f"math-3-{i}" for i in range(8)}
     assert all(r[2] == "\\text{4:30 p.m.}" for r in _rows(dom))
