@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from rapidgrade.metrics import pass_at_k
+
 if TYPE_CHECKING:
     from rapidgrade.metrics import Metrics
 
@@ -36,7 +38,6 @@ __all__ = [
     "excerpt",
     "fmt_number",
     "line_chart",
-    "pass_at_k",
     "render_drilldown",
     "render_page",
     "render_report",
@@ -268,20 +269,6 @@ def excerpt(response: str, extracted: str | None, *, width: int = _EXCERPT_WIDTH
     before = ("…" if start > 0 else "") + response[start:at]
     after = response[at + size : stop] + ("…" if stop < len(response) else "")
     return before, response[at : at + size], after
-
-
-def pass_at_k(n: int, c: int, k: int) -> float:
-    """The unbiased pass@k estimate for a problem with *n* samples of which *c* are correct:
-    ``1 - C(n-c, k) / C(n, k)``.
-
-    >>> pass_at_k(8, 0, 1), pass_at_k(8, 8, 1), pass_at_k(4, 1, 2)
-    (0.0, 1.0, 0.5)
-    """
-    if not 0 < k <= n or not 0 <= c <= n:
-        raise ValueError(f"pass_at_k: need 0 < k <= n and 0 <= c <= n, got n={n} c={c} k={k}")
-    if n - c < k:
-        return 1.0
-    return 1.0 - math.comb(n - c, k) / math.comb(n, k)
 
 
 def _cap(value: Any, limit: int = _FIELD_CAP) -> str | None:

@@ -14,7 +14,6 @@ from rapidgrade.report import (
     add_drilldown,
     excerpt,
     main,
-    pass_at_k,
     render_drilldown,
     render_page,
 )
@@ -93,14 +92,6 @@ def test_pass_at_k_curve_matches_the_metrics(tmp_path: Path) -> None:
     items = _items(section)
     assert len(items) == 8
     assert {it[1] for it in items if it[3] == 0} == {"p1 #1", "p1 #3", "p2 #0", "p2 #1", "p2 #2"}
-
-
-def test_pass_at_k_estimator() -> None:
-    assert pass_at_k(4, 2, 1) == 0.5
-    assert pass_at_k(4, 2, 3) == 1.0
-    assert abs(pass_at_k(10, 3, 2) - (1 - 21 / 45)) < 1e-12
-    with pytest.raises(ValueError):
-        pass_at_k(3, 1, 4)
 
 
 def test_excerpt_falls_back_to_the_last_box_then_the_end() -> None:
