@@ -89,7 +89,25 @@ def fredholm_differences() -> str:
     return "\n".join(lines)
 
 
+def _file(name: str) -> Callable[[], str]:
+    """A file of the repository's root, verbatim (LICENSE, THIRD_PARTY.md, CHANGELOG.md); its
+    top heading is dropped, the page has its own."""
+
+    def make() -> str:
+        text = (ROOT / name).read_text(encoding="utf-8").rstrip("\n")
+        if text.startswith("# "):
+            text = text.split("\n", 1)[1].lstrip("\n")
+        if name == "LICENSE":
+            return "```text\n" + text + "\n```"
+        return text.replace("\n## ", "\n### ") if name == "THIRD_PARTY.md" else text
+
+    return make
+
+
 TABLES: dict[str, tuple[str, Callable[[], str]]] = {
+    "license": ("license.md", _file("LICENSE")),
+    "third_party": ("license.md", _file("THIRD_PARTY.md")),
+    "changelog": ("changelog.md", _file("CHANGELOG.md")),
     "deliberate_differences": ("migrating.md", deliberate_differences),
     "corpus_adjudications": ("migrating.md", corpus_adjudications),
     "unmarked_dev_errors": ("migrating.md", unmarked_errors),
