@@ -20,6 +20,7 @@ import html
 import json
 import math
 import re
+from collections import Counter
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -330,72 +331,98 @@ def _read_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | None]]:
 
 def _scan(path: Path, keys: Mapping[str, str], limits: DrilldownLimits) -> _Scan:
     scan = _Scan()
-    id_key, gold_key, response_key = keys["id_key"], keys["gold_key"], keys["response_key"]
+    counts: Counter[tuple[Any, Any, bool]] = Counter()
     for line, row in _read_rows(path):
         scan.rows += 1
         if row is None or "correct" not in row:
             continue
-        correct = row.get("correct")
-        responses = row.get(response_key)
-        n = len(correct) if isinstance(correct, list) else 1
-        verdicts = correct if isinstance(correct, list) else [correct]
-        if isinstance(correct, list) and n:
-            c = sum(1 for v in verdicts if v is True)
-            for k in range(1, n + 1):
-                scan.pass_sums[k] = scan.pass_sums.get(k, 0.0) + pass_at_k(n, c, k)
-                scan.pass_counts[k] = scan.pass_counts.get(k, 0) + 1
         scan.graded_rows += 1
-        extracted = _as_list(row.get("extracted"), n)
-        deciders = _as_list(row.get("decided_by"), n)
-        methods = _as_list(row.get("method"), n)
-        reasons = _as_list(row.get("reason"), n)
-        texts = _as_list(responses, n)
-        label = row.get(id_key)
-        if label is None:
-            label = f"line {row.get('_line', line)}"
-        gold = row.get(gold_key, row.get("_raw"))
-        for i in range(n):
-            ok = verdicts[i] is True
-            decider = str(deciders[i]) if deciders[i] is not None else "none"
-            method = str(methods[i]) if methods[i] is not None else "none"
-            for table, key in ((scan.by_method, method), (scan.by_decider, decider)):
-                tally = table.setdefault(key, _Tally())
-                tally.total += 1
-                tally.correct += ok
-            scan.items_total += 1
+        correct = row["correct"]
+        if not isinstance(correct, list):
+            # one response: the common case, kept lean (most rows are only counted)
+            ok = correct is True
+            counts[(row.get("method"), row.get("decided_by"), ok)] += 1
             if ok:
-                scan.right_total += 1
                 if scan.right_shown >= limits.max_right:
                     continue
                 scan.right_shown += 1
             else:
-                scan.wrong_total += 1
                 if scan.wrong_shown >= limits.max_wrong:
                     continue
                 scan.wrong_shown += 1
-            text = texts[i]
-            got = extracted[i] if isinstance(extracted[i], str) else None
-            if isinstance(text, str):
-                before, answer, after = excerpt(text, got, width=limits.excerpt_width)
+            _add_item(scan, row, line, keys, limits, None)
+            continue
+        n = len(correct)
+        if not n:
+            continue
+        c = sum(1 for v in correct if v is True)
+        for k in range(1, n + 1):
+            scan.pass_sums[k] = scan.pass_sums.get(k, 0.0) + pass_at_k(n, c, k)
+            scan.pass_counts[k] = scan.pass_counts.get(k, 0) + 1
+        methods = _as_list(row.get("method"), n)
+        deciders = _as_list(row.get("decided_by"), n)
+        for i in range(n):
+            ok = correct[i] is True
+            counts[(methods[i], deciders[i], ok)] += 1
+            if ok:
+                if scan.right_shown >= limits.max_right:
+                    continue
+                scan.right_shown += 1
             else:
-                before, answer, after = "", "", ""
-            item_id = _cap(label, 120) if n == 1 and not isinstance(correct, list) else f"{_cap(label, 120)} #{i}"
-            scan.items.append(
-                [
-                    line,
-                    item_id,
-                    _cap(gold),
-                    1 if ok else 0,
-                    decider,
-                    method,
-                    _cap(extracted[i]),
-                    _cap(reasons[i]),
-                    before,
-                    answer,
-                    after,
-                ]
-            )
+                if scan.wrong_shown >= limits.max_wrong:
+                    continue
+                scan.wrong_shown += 1
+            _add_item(scan, row, line, keys, limits, i)
+    for (method, decider, ok), count in counts.items():
+        method_name = "none" if method is None else str(method)
+        decider_name = "none" if decider is None else str(decider)
+        for table, key in ((scan.by_method, method_name), (scan.by_decider, decider_name)):
+            tally = table.setdefault(key, _Tally())
+            tally.total += count
+            tally.correct += count if ok else 0
+        scan.items_total += count
+        if ok:
+            scan.right_total += count
+        else:
+            scan.wrong_total += count
     return scan
+
+
+def _add_item(
+    scan: _Scan, row: Mapping[str, Any], line: int, keys: Mapping[str, str], limits: DrilldownLimits, i: int | None
+) -> None:
+    """Append the item of *row* (sample *i* of a list row, or the row's single response)."""
+
+    def pick(key: str) -> Any:
+        value = row.get(key)
+        if i is None:
+            return value
+        return value[i] if isinstance(value, list) and i < len(value) else None
+
+    label = row.get(keys["id_key"])
+    if label is None:
+        label = f"line {row.get('_line', line)}"
+    item_id = _cap(label, 120) if i is None else f"{_cap(label, 120)} #{i}"
+    ok = pick("correct") is True
+    decider, method, extracted = pick("decided_by"), pick("method"), pick("extracted")
+    text = pick(keys["response_key"])
+    got = extracted if isinstance(extracted, str) else None
+    before, answer, after = excerpt(text, got, width=limits.excerpt_width) if isinstance(text, str) else ("", "", "")
+    scan.items.append(
+        [
+            line,
+            item_id,
+            _cap(row.get(keys["gold_key"], row.get("_raw"))),
+            1 if ok else 0,
+            "none" if decider is None else str(decider),
+            "none" if method is None else str(method),
+            _cap(extracted),
+            _cap(pick("reason")),
+            before,
+            answer,
+            after,
+        ]
+    )
 
 
 def _keys(options: Mapping[str, Any] | None) -> dict[str, str]:
