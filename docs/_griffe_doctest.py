@@ -1,12 +1,18 @@
-"""A Griffe extension for the API reference: the package's docstrings hold doctest examples
-(``>>>`` lines and their output) in reStructuredText style; Markdown would read their brackets
-as links. Each run of doctest lines becomes a fenced ``pycon`` block."""
+"""A Griffe extension for the API reference: the package's docstrings are written in
+reStructuredText style. Markdown would read the brackets of their doctest examples (``>>>`` lines
+and their output) as links and show their roles (``:func:`grade```) as text, so each run of
+doctest lines becomes a fenced ``pycon`` block, a role becomes code, and a paragraph ending in
+``::`` ends in ``:``."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import re
+
 import griffe
+
+ROLE = re.compile(r":(?:func|class|mod|meth|data|attr|exc|obj):`~?([^`]+)`")
 
 
 def fence_doctests(text: str) -> str:
@@ -31,8 +37,11 @@ def fence_doctests(text: str) -> str:
 
 
 class DoctestFences(griffe.Extension):
-    """Fence the doctest examples of every object's docstring."""
+    """Fence the doctest examples of every object's docstring and turn its roles into code."""
 
     def on_object(self, *, obj: griffe.Object, **kwargs: Any) -> None:
-        if obj.docstring is not None and ">>>" in obj.docstring.value:
-            obj.docstring.value = fence_doctests(obj.docstring.value)
+        if obj.docstring is None:
+            return
+        text = ROLE.sub(r"`\1`", obj.docstring.value)
+        text = re.sub(r"(\S)::$", r"\1:", text, flags=re.M)
+        obj.docstring.value = fence_doctests(text) if ">>>" in text else text
