@@ -52,11 +52,15 @@ def test_cibuildwheel_builds_cpython_310_to_314_and_not_free_threaded(cibw: dict
         )
 
     assert selected("cp314-manylinux_x86_64")
-    assert selected("cp310-win_amd64")
+    assert selected("cp310-macosx_x86_64")
     assert selected("cp314-macosx_arm64")
+    assert selected("cp312-musllinux_x86_64")
     assert not selected("cp314t-manylinux_x86_64")
     assert not selected("cp39-manylinux_x86_64")
+    # Windows: the worker pool is POSIX-only (SIGUSR1, pass_fds), so its tests cannot pass.
+    assert not selected("cp313-win_amd64")
     assert not selected("cp313-win32")
+    assert not selected("cp313-win_arm64")
 
 
 def test_linux_wheels_are_manylinux2014_except_where_numpy_needs_2_28(cibw: dict[str, Any]) -> None:
@@ -85,13 +89,14 @@ def test_the_corpus_tests_left_out_on_ci_services_exist() -> None:
         assert (ROOT / module).is_file(), module
 
 
-def test_workflow_runs_cibuildwheel_on_every_platform(workflow: dict[Any, Any]) -> None:
+def test_workflow_runs_cibuildwheel_on_every_platform_built(workflow: dict[Any, Any]) -> None:
     # PyYAML reads the bare key `on` as the boolean True (YAML 1.1).
     triggers = workflow.get("on", workflow.get(True))
     assert {"push", "pull_request", "workflow_dispatch"} <= set(triggers)
     job = workflow["jobs"]["wheels"]
     oses = job["strategy"]["matrix"]["os"]
-    assert {"ubuntu-latest", "ubuntu-24.04-arm", "windows-latest"} <= set(oses)
+    assert {"ubuntu-latest", "ubuntu-24.04-arm"} <= set(oses)
+    assert not any(o.startswith("windows") for o in oses)
     assert any(o.startswith("macos") and "intel" in o for o in oses)
     assert "macos-latest" in oses
     assert job["runs-on"] == "${{ matrix.os }}"
