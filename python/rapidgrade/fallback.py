@@ -327,9 +327,10 @@ def _core_reading(text: str) -> Any:
     from rapidgrade.errors import LimitError, ParseError
     from rapidgrade.expr import parse_expr
 
+    errors: tuple[type[BaseException], ...] = (ParseError, LimitError, *_sympy_errors())
     try:
         return parse_expr(text).to_sympy()
-    except (ParseError, LimitError, *_sympy_errors()):
+    except errors:
         return None
 
 

@@ -31,7 +31,9 @@ def _resolve(tmp_path: Path, *requirements: str) -> tuple[dict[str, str], str]:
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr[-3000:]
     data: dict[str, Any] = json.loads(report.read_text())
-    versions = {item["metadata"]["name"].lower().replace("_", "-"): item["metadata"]["version"] for item in data["install"]}
+    versions = {
+        item["metadata"]["name"].lower().replace("_", "-"): item["metadata"]["version"] for item in data["install"]
+    }
     return versions, proc.stderr
 
 

@@ -69,7 +69,9 @@ def _tiny_trainer(tmp_path: Path, reward_funcs: list[Any]) -> Any:
         output_dir=str(tmp_path), per_device_train_batch_size=4, num_generations=2, max_completion_length=4,
         max_steps=1, report_to=[], use_cpu=True, logging_steps=1, save_strategy="no", seed=0,
     )  # fmt: skip
-    return GRPOTrainer(model=model, reward_funcs=reward_funcs, args=args, train_dataset=train, processing_class=tokenizer)
+    return GRPOTrainer(
+        model=model, reward_funcs=reward_funcs, args=args, train_dataset=train, processing_class=tokenizer
+    )
 
 
 def test_one_grpo_step_calls_the_rewards(tmp_path: Path) -> None:

@@ -28,7 +28,8 @@ import numpy as np
 
 from rapidgrade.grade import grade_many
 
-__all__ = ["RapidgradeMatch", "make_metric", "rapidgrade_metric"]
+# RapidgradeMatch and rapidgrade_metric are built on first access (module __getattr__ below).
+__all__ = ["make_metric"]
 
 
 def _lighteval() -> Any:
