@@ -51,6 +51,32 @@ def test_plain_install_has_no_extra_warning(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_pip_23_prints_no_extra_warning(tmp_path: Path) -> None:
+    """pip 23.0 (run from its wheel) warned on every install while math-verify[antlr4-13-2] was a
+    dependency: math-verify's metadata names latex2sympy2_extended's extra with underscores."""
+    download = subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "pip==23.0.1", "-d", str(tmp_path)],
+        capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert download.returncode == 0, download.stderr[-2000:]
+    pip23 = str(next(tmp_path.glob("pip-23.0.1-*.whl")) / "pip")
+
+    def dry_run(*requirements: str) -> str:
+        proc = subprocess.run(
+            [sys.executable, pip23, "install", "--dry-run", "--ignore-installed", *requirements],
+            cwd=ROOT, capture_output=True, text=True, timeout=1800, check=False,
+        )  # fmt: skip
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        return proc.stdout + proc.stderr
+
+    # the control: the former requirement makes pip 23 warn, so the check below can fail
+    assert "does not provide the extra" in dry_run("math-verify[antlr4-13-2]==0.9.0")
+    output = dry_run(".[math-verify]")
+    assert "does not provide the extra" not in output
+    assert "math-verify-0.9.0" in output
+
+
+@pytest.mark.slow
 def test_verl_with_math_verify(tmp_path: Path) -> None:
     versions, stderr = _resolve(tmp_path, ".[math-verify]", "verl")
     assert "does not provide the extra" not in stderr
