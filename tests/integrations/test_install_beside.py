@@ -123,3 +123,26 @@ def test_lighteval_trl_ray_in_one_environment(tmp_path: Path) -> None:
     _at_least(versions, "lighteval", "0.13")
     _at_least(versions, "trl", "1.0")
     assert versions["latex2sympy2-extended"] == "1.0.6"
+
+
+def test_imported_together() -> None:
+    """The test environment's integration libraries and rapidgrade's optional pieces in one process
+    (verl and lighteval are resolved above; they cannot join: see docs/integrations.md)."""
+    import importlib.metadata
+
+    import datasets
+    import math_verify
+    import trl
+    from latex2sympy2_extended.antlr_parser import PSParser  # the parser of the installed ANTLR runtime
+
+    import rapidgrade
+    from rapidgrade.integrations import rewards
+    from rapidgrade.integrations import trl as rg_trl
+    from rapidgrade.integrations import verl as rg_verl
+
+    assert importlib.metadata.version("math-verify") == "0.9.0"
+    assert PSParser is not None and datasets.Dataset is not None and trl.GRPOTrainer is not None
+    assert math_verify.verify(math_verify.parse("$1/2$"), math_verify.parse("$0.5$"))
+    assert rapidgrade.verify(rapidgrade.parse("$1/2$"), rapidgrade.parse("$0.5$"))
+    assert rg_trl.accuracy_reward([r"\boxed{2}"], solution=["2"]) == [1.0]
+    assert rg_verl.compute_score("m", r"\boxed{2}", "2") == rewards.score_many(["2"], [r"\boxed{2}"])[0] == 1.0
