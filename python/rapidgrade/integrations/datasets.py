@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from rapidgrade.grade import grade_many
-from rapidgrade.integrations.rewards import completion_text
+from rapidgrade.integrations._text import completion_text
 
 __all__ = ["BatchGrader", "grade_dataset", "map_fn"]
 

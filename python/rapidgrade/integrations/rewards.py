@@ -27,6 +27,7 @@ from typing import Any, NamedTuple
 from rapidgrade.config import check_flag, check_timeout
 from rapidgrade.extract import extract_many
 from rapidgrade.grade import grade_many
+from rapidgrade.integrations._text import completion_text
 from rapidgrade.metrics import pass_at_k
 from rapidgrade.verdict import GradeResults
 
@@ -103,32 +104,6 @@ def reward_config(options: Mapping[str, Any], base: RewardConfig | None = None) 
     chosen = {key: value for key, value in options.items() if key in _FIELDS}
     base = RewardConfig() if base is None else base
     return dataclasses.replace(base, **chosen) if chosen else base
-
-
-def completion_text(completion: Any) -> str:
-    """The text of one completion: a string, or a conversation (a list of messages, as TRL passes
-    conversational completions), whose last message's ``content`` is taken (a list of content
-    parts gives its text parts joined). ``None`` gives ``""``.
-
-    >>> completion_text([{"role": "assistant", "content": "so 4"}])
-    'so 4'
-    """
-    if completion is None:
-        return ""
-    if isinstance(completion, str):
-        return completion
-    if isinstance(completion, Mapping):
-        return completion_text(completion.get("content"))
-    if isinstance(completion, Sequence) and not isinstance(completion, (bytes, bytearray)):
-        if not completion:
-            return ""
-        last = completion[-1]
-        if isinstance(last, Mapping) and "content" in last:
-            return completion_text(last["content"])
-        if isinstance(last, Mapping) and "text" in last:  # content parts: {"type": "text", "text": ...}
-            return "".join(str(part.get("text", "")) for part in completion if isinstance(part, Mapping))
-        return completion_text(last)
-    return str(completion)
 
 
 def grade_rewards(golds: Sequence[Any], responses: Sequence[str], config: RewardConfig) -> GradeResults:
