@@ -17,6 +17,7 @@ from rapidgrade.errors import LimitError, ParseError
 from rapidgrade.expr import Expr, parse_expr
 from rapidgrade.extract import Extraction, extract_answer, extract_fields, extract_many
 from rapidgrade.grade import grade, grade_many
+from rapidgrade.integrations.datasets import grade_dataset, map_fn
 from rapidgrade.normalize import (
     Normalized,
     normalize_answer,
@@ -111,7 +112,9 @@ __all__ = [
     "find_boxed_many",
     "find_math_spans",
     "grade",
+    "grade_dataset",
     "grade_many",
+    "map_fn",
     "normalize_answer",
     "normalize_answer_many",
     "normalize_latex",

@@ -15,6 +15,11 @@ The cascade, in order, stopping at the first proof of equality:
    character and name check, since ``parse_expr`` evaluates Python — and LaTeX by math-verify's
    parser. Symbols are compared by name (math-verify's are declared real, ``parse_expr``'s not).
 
+Without math-verify (it is the optional extra ``rapidgrade[math-verify]``, since lighteval pins
+a latex2sympy2_extended that math-verify 0.9.0 cannot use), stage 1 is skipped and the SymPy
+stage reads LaTeX with rapidgrade's own parser (:func:`rapidgrade.parse_expr` and
+``Expr.to_sympy``): the cascade then decides with ``"sympy"`` or ``"error"`` only.
+
 Each verdict is ``(correct, decided_by, reason)`` with ``decided_by`` one of ``"math_verify"``,
 ``"sympy"`` (whichever stage decided; a ``False`` goes to the last stage that could compare the
 two), or ``"error"`` (neither side could be read); :func:`fallback_many` adds ``"timeout"``.
@@ -71,7 +76,11 @@ def run_cascade(gold: str, extracted: str) -> tuple[bool, FallbackDecider, str]:
     >>> run_cascade("0.5", r"\frac{1}{2}")
     (True, 'math_verify', 'math-verify: equivalent')
     """
-    import math_verify
+    math_verify = _math_verify()
+    if math_verify is None:
+        # LaTeX is read by rapidgrade's own parser instead (plain text still by parse_expr)
+        gold_core, pred_core = _core_reading(gold), _core_reading(extracted)
+        return _sympy_stage(gold, extracted, gold_core, pred_core, "math-verify not installed", mv_compared=False)
     from math_verify import ExprExtractionConfig, LatexExtractionConfig
 
     # math-verify's time limit arms signal.alarm. That is only allowed on the main thread of a
@@ -93,7 +102,24 @@ def run_cascade(gold: str, extracted: str) -> tuple[bool, FallbackDecider, str]:
         if mv_compared
         else "math-verify: could not parse " + _sides(gold_mv is None, pred_mv is None)
     )
+    return _sympy_stage(gold, extracted, gold_mv, pred_mv, mv_reason, mv_compared=mv_compared)
 
+
+def _math_verify() -> Any:
+    """The ``math_verify`` module, or ``None`` when it is not installed."""
+    try:
+        import math_verify
+    except ImportError:
+        return None
+    return math_verify
+
+
+def _sympy_stage(
+    gold: str, extracted: str, gold_mv: Any, pred_mv: Any, mv_reason: str, *, mv_compared: bool
+) -> tuple[bool, FallbackDecider, str]:
+    """Stage 2 of the cascade: SymPy on both sides; *gold_mv*/*pred_mv* are the LaTeX readings
+    (math-verify's, or rapidgrade's own parser's when math-verify is not installed; ``None``:
+    none)."""
     gold_expr, gold_note = _to_sympy(gold, gold_mv)
     pred_expr, pred_note = _to_sympy(extracted, pred_mv)
     if gold_expr is None or pred_expr is None:
@@ -261,7 +287,8 @@ def _is_plain_text(text: str) -> bool:
 
 
 def _to_sympy(text: str, mv_parsed: Any) -> tuple[Basic | None, str]:
-    """A SymPy reading of *text*: plain text via ``parse_expr``, else math-verify's parse."""
+    """A SymPy reading of *text*: plain text via ``parse_expr``, else *mv_parsed* (math-verify's
+    parse, or rapidgrade's own without math-verify)."""
     errors = _sympy_errors()
     note = "nothing parsed"
     if _is_plain_text(text):
@@ -293,6 +320,18 @@ def _to_sympy(text: str, mv_parsed: Any) -> tuple[Basic | None, str]:
         except errors as err:
             note = _message(err)
     return None, note
+
+
+def _core_reading(text: str) -> Any:
+    """*text* parsed by rapidgrade's own parser and converted to SymPy, or ``None``."""
+    from rapidgrade.errors import LimitError, ParseError
+    from rapidgrade.expr import parse_expr
+
+    errors: tuple[type[BaseException], ...] = (ParseError, LimitError, *_sympy_errors())
+    try:
+        return parse_expr(text).to_sympy()
+    except errors:
+        return None
 
 
 def _plain_symbols(expr: Any) -> Any:

@@ -47,6 +47,15 @@ import pickle
 from collections.abc import Sequence
 from typing import Any, Literal
 
+try:
+    import math_verify as _math_verify  # noqa: F401  (only checked here: the extra is installed)
+except ImportError as _err:
+    raise ImportError(
+        "rapidgrade's math-verify compatible API (rapidgrade.parse, rapidgrade.verify, "
+        "rapidgrade.compat) needs math-verify 0.9.0, which is not installed: "
+        "pip install 'rapidgrade[math-verify]' (grade, grade_many and the SymPy fallback work without it)"
+    ) from _err
+
 from latex2sympy2_extended.latex2sympy2 import NormalizationConfig
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, StringExtractionConfig
 

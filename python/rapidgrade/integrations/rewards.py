@@ -1,0 +1,198 @@
+r"""Reward shaping on top of :func:`rapidgrade.grade_many`: scores, format reward, pass@k, majority.
+
+What the RL integrations (:mod:`~rapidgrade.integrations.verl`, :mod:`~rapidgrade.integrations.trl`)
+share. :class:`RewardConfig` holds the options; :func:`score_many` turns a batch of (gold,
+response) pairs into rewards with one ``grade_many`` call; :func:`format_reward` checks that the
+answer is given in the expected form; :func:`majority_vote` and :func:`pass_at_k` (the unbiased
+estimator of :mod:`rapidgrade.metrics`) score a group of samples of one problem.
+
+Rewards refuse answers found only as the last number of the response by default
+(``last_number=False``): a policy must state its answer, not leave a number at the end.
+
+>>> score_many(["3", "3"], [r"so \boxed{3}", "It is 3"])
+[1.0, 0.0]
+>>> format_reward([r"so \boxed{3}", "It is 3", "The answer is 4."])
+[1.0, 0.0, 1.0]
+>>> majority_vote("4", ["\\boxed{4}", "\\boxed{5}", "so \\boxed{4}"])
+MajorityVote(answer='4', correct=True, votes=2, samples=3)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from rapidgrade.config import check_flag, check_timeout
+from rapidgrade.extract import extract_many
+from rapidgrade.grade import grade_many
+from rapidgrade.integrations._text import completion_text
+from rapidgrade.metrics import pass_at_k
+from rapidgrade.verdict import GradeResults
+
+__all__ = [
+    "FORMS",
+    "MajorityVote",
+    "RewardConfig",
+    "completion_text",
+    "format_reward",
+    "majority_vote",
+    "pass_at_k",
+    "reward_config",
+    "score_many",
+]
+
+#: Extraction methods that count as "the answer given in the expected form", by form name:
+#: ``"boxed"`` (``\boxed{...}``), ``"answer"`` (boxed, "the answer is ...", ``<answer>`` tags).
+FORMS: Mapping[str, frozenset[str]] = {
+    "boxed": frozenset({"boxed", "boxed_multi"}),
+    "answer": frozenset({"boxed", "boxed_multi", "answer_is", "tagged"}),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class RewardConfig:
+    """Options of the reward functions (every one also a keyword of theirs).
+
+    Attributes:
+        last_number: Accept an answer found only as the last number of the response (default
+            ``False``: strict, the answer must be stated).
+        fallback: Send what the fast path cannot decide to the SymPy fallback.
+        timeout: Seconds per fallback pair (``None``: no limit).
+        correct_score: Reward of a correct answer.
+        format_score: Reward of a wrong answer given in the expected *form* (0 by default).
+        incorrect_score: Reward of any other response.
+        form: ``"boxed"`` or ``"answer"`` (see :data:`FORMS`), for *format_score* and
+            :func:`format_reward`.
+        return_dict: verl: return ``{"score", "correct", "extracted", "decided_by", "reason"}``
+            instead of the score alone.
+    """
+
+    last_number: bool = False
+    fallback: bool = True
+    timeout: float | None = 5.0
+    correct_score: float = 1.0
+    format_score: float = 0.0
+    incorrect_score: float = 0.0
+    form: str = "answer"
+    return_dict: bool = False
+
+    def __post_init__(self) -> None:
+        where = "RewardConfig"
+        check_flag(where, "last_number", self.last_number)
+        check_flag(where, "fallback", self.fallback)
+        check_flag(where, "return_dict", self.return_dict)
+        check_timeout(where, self.timeout)
+        for name in ("correct_score", "format_score", "incorrect_score"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise TypeError(f"{where}: {name} must be a number, got {type(value).__name__}")
+        if self.form not in FORMS:
+            raise ValueError(f"{where}: form must be one of {sorted(FORMS)}, got {self.form!r}")
+
+
+_FIELDS = frozenset(f.name for f in dataclasses.fields(RewardConfig))
+
+
+def reward_config(options: Mapping[str, Any], base: RewardConfig | None = None) -> RewardConfig:
+    """*base* (default: the defaults) with the fields named in *options*; other keys are ignored.
+
+    >>> reward_config({"last_number": True, "index": 7}).last_number
+    True
+    """
+    chosen = {key: value for key, value in options.items() if key in _FIELDS}
+    base = RewardConfig() if base is None else base
+    return dataclasses.replace(base, **chosen) if chosen else base
+
+
+def grade_rewards(golds: Sequence[Any], responses: Sequence[str], config: RewardConfig) -> GradeResults:
+    """``grade_many`` with the grading options of *config*."""
+    return grade_many(
+        golds,
+        responses,
+        last_number=config.last_number,
+        fallback=config.fallback,
+        timeout=config.timeout,
+    )
+
+
+def scores_of(results: GradeResults, config: RewardConfig) -> list[float]:
+    """One reward per verdict of *results* (see :class:`RewardConfig`)."""
+    allowed = FORMS[config.form]
+    scores: list[float] = []
+    for correct, method in zip(results.correct.tolist(), results.method):
+        if correct:
+            scores.append(float(config.correct_score))
+        elif method in allowed:
+            scores.append(float(config.format_score))
+        else:
+            scores.append(float(config.incorrect_score))
+    return scores
+
+
+def score_many(
+    golds: Sequence[Any], responses: Sequence[Any], config: RewardConfig | None = None, **options: Any
+) -> list[float]:
+    r"""The reward of every ``responses[i]`` (a string or a conversation) against ``golds[i]``.
+
+    *options* override fields of *config* (:class:`RewardConfig`).
+
+    >>> score_many(["1/2"], ["\\boxed{0.4}"], format_score=0.1)
+    [0.1]
+    """
+    config = reward_config(options, config)
+    unknown = set(options) - _FIELDS
+    if unknown:
+        raise TypeError(f"score_many: unknown option(s) {sorted(unknown)}")
+    texts = [completion_text(r) for r in responses]
+    return scores_of(grade_rewards(golds, texts, config), config)
+
+
+def format_reward(completions: Sequence[Any], *, form: str = "answer", **kwargs: Any) -> list[float]:
+    r"""1.0 for each completion that gives its answer in the expected *form*, else 0.0.
+
+    *form* is ``"answer"`` (``\boxed{...}``, "the answer is ...", ``<answer>...</answer>``) or
+    ``"boxed"``. Whether the answer is right is not looked at. Usable as a TRL reward function
+    as it is (other keyword arguments, the dataset columns TRL passes, are ignored).
+
+    >>> format_reward(["<answer>7</answer>", r"\boxed{7}", "7"], form="boxed")
+    [0.0, 1.0, 0.0]
+    """
+    if form not in FORMS:
+        raise ValueError(f"format_reward: form must be one of {sorted(FORMS)}, got {form!r}")
+    allowed = FORMS[form]
+    found = extract_many([completion_text(c) for c in completions])
+    return [1.0 if e is not None and e.method in allowed else 0.0 for e in found]
+
+
+class MajorityVote(NamedTuple):
+    """The answer most samples of one problem gave, and whether it is correct."""
+
+    answer: str | None
+    correct: bool
+    votes: int
+    samples: int
+
+
+def majority_vote(gold: Any, responses: Sequence[Any], **options: Any) -> MajorityVote:
+    r"""Grade every sample of one problem and vote: answers are grouped by the normalized form
+    the grader compared (``GradeResults.normalized``, as ``rapidgrade score`` groups them), and
+    the first answer to reach the top count wins a tie. *options* are :class:`RewardConfig`'s
+    grading fields (``last_number``, ``fallback``, ``timeout``).
+
+    >>> majority_vote("2", ["\\boxed{3}", "\\boxed{2}", "nothing"])
+    MajorityVote(answer='3', correct=False, votes=1, samples=3)
+    """
+    config = reward_config(options)
+    texts = [completion_text(r) for r in responses]
+    results = grade_rewards([gold] * len(texts), texts, config)
+    votes: dict[str, list[int]] = {}
+    for i, key in enumerate(results.normalized):
+        if key is not None:
+            votes.setdefault(key, []).append(i)
+    if not votes:
+        return MajorityVote(None, False, 0, len(texts))
+    winner = max(votes.values(), key=len)
+    first = results[winner[0]]
+    return MajorityVote(first.extracted, bool(first.correct), len(winner), len(texts))

@@ -1,0 +1,146 @@
+"""verl's custom reward function and batched form, reward options, format reward, pass@k, majority.
+
+verl is not installed in the test environment (it pins transformers and ray[default], and its
+hydra-core cannot share an environment with lighteval); these tests call the functions exactly as
+verl 0.9's reward managers do (keyword names and values read from verl/workers/reward_manager/
+naive.py, batch.py and verl/trainer/ppo/reward.py: reward_kwargs merged over the call's keywords,
+the file loaded by path), and test_install_beside.py resolves verl beside rapidgrade.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import math
+import pickle
+import threading
+from typing import Any
+
+import pytest
+
+import rapidgrade
+from rapidgrade.integrations import rewards, verl
+from rapidgrade.integrations.rewards import RewardConfig, format_reward, majority_vote, pass_at_k, score_many
+from rapidgrade.metrics import pass_at_k as metrics_pass_at_k
+
+
+def _verl_custom_fn(name: str, reward_kwargs: dict[str, Any]) -> Any:
+    """As verl's get_custom_reward_fn: import the file by path, then merge reward_kwargs."""
+    path = verl.__file__
+    spec = importlib.util.spec_from_file_location("custom_module", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    raw_fn = getattr(module, name)
+
+    def call_with_kwargs(*args: Any, **kwargs: Any) -> Any:
+        return raw_fn(*args, **{**kwargs, **reward_kwargs})
+
+    return call_with_kwargs
+
+
+def test_naive_reward_manager_call() -> None:
+    fn = _verl_custom_fn("compute_score", {})
+    extra_info = {"index": 3, "num_turns": None, "rollout_reward_scores": {}}
+    score = fn(data_source="lighteval/MATH", solution_str=r"... so $\boxed{\frac{1}{2}}$", ground_truth="0.5",
+               extra_info=extra_info)  # fmt: skip
+    assert score == 1.0 and isinstance(score, float)
+    assert fn(data_source="x", solution_str=r"\boxed{3}", ground_truth="2", extra_info=extra_info) == 0.0
+
+
+def test_reward_kwargs_and_dict_result() -> None:
+    fn = _verl_custom_fn("compute_score", {"return_dict": True, "format_score": 0.1})
+    out = fn(data_source="gsm8k", solution_str=r"\boxed{41}", ground_truth="42", extra_info={})
+    assert out == {"score": 0.1, "correct": False, "extracted": "41", "decided_by": "fast", "reason": "not equivalent"}
+    right = fn(data_source="gsm8k", solution_str=r"\boxed{42}", ground_truth="42", extra_info={})
+    assert right["score"] == 1.0 and right["correct"] is True
+
+
+def test_strict_by_default_and_options_per_row() -> None:
+    assert verl.compute_score("math", "I think it is 42", "42") == 0.0
+    assert verl.compute_score("math", "I think it is 42", "42", last_number=True) == 1.0
+    info = {"rapidgrade": {"last_number": True}, "index": 0}
+    assert verl.compute_score("math", "I think it is 42", "42", extra_info=info) == 1.0
+    # extra_info wins over the keyword options
+    info_strict = {"rapidgrade": {"last_number": False}}
+    assert verl.compute_score("math", "I think it is 42", "42", info_strict, last_number=True) == 0.0
+
+
+def test_batch_reward_manager_call() -> None:
+    fn = _verl_custom_fn("compute_score_batch", {"format_score": 0.2})
+    data_sources = ["math"] * 4
+    solution_strs = [r"\boxed{\sqrt{2}}", r"\boxed{3}", "no idea", r"it is 7"]
+    ground_truths = [r"2^{1/2}", "4", "1", "7"]
+    extra_infos = [{"rollout_reward_scores": {}} for _ in range(3)] + [{"rapidgrade": {"last_number": True}}]
+    scores = fn(data_sources=data_sources, solution_strs=solution_strs, ground_truths=ground_truths,
+                extra_infos=extra_infos)  # fmt: skip
+    assert scores == [1.0, 0.2, 0.0, 1.0]
+    singles = [verl.compute_score(d, s, g, e, format_score=0.2)
+               for d, s, g, e in zip(data_sources, solution_strs, ground_truths, extra_infos)]  # fmt: skip
+    assert scores == singles
+
+
+def test_batch_lengths_checked() -> None:
+    with pytest.raises(ValueError, match="differ in length"):
+        verl.compute_score_batch(["a"], ["b", "c"], ["1", "2"])
+
+
+def test_factory_is_a_partial_that_pickles() -> None:
+    fn = verl.make_compute_score(format_score=0.5, timeout=2.0)
+    assert isinstance(fn, functools.partial)
+    clone = pickle.loads(pickle.dumps(fn))
+    assert clone("m", r"\boxed{1}", "2") == 0.5
+    with pytest.raises(TypeError, match="unknown option"):
+        verl.make_compute_score(strictness=1)
+    with pytest.raises(ValueError, match="form"):
+        verl.make_compute_score(form="yaml")
+
+
+def test_from_threads_needs_no_signal() -> None:
+    # a pair the fast path leaves to the SymPy fallback, graded from a non-main thread
+    results: list[Any] = []
+    thread = threading.Thread(
+        target=lambda: results.append(
+            verl.compute_score("m", r"\boxed{\int_0^1 x dx}", r"\frac{1}{2}", return_dict=True, timeout=120)
+        )
+    )
+    thread.start()
+    thread.join(300)
+    assert results and results[0]["score"] == 1.0
+    assert results[0]["decided_by"] in ("sympy", "math_verify")
+
+
+def test_conversations_and_options() -> None:
+    conv = [{"role": "user", "content": "2+2?"}, {"role": "assistant", "content": r"\boxed{4}"}]
+    assert score_many(["4", "4"], [conv, r"\boxed{5}"]) == [1.0, 0.0]
+    assert score_many(["4"], [r"\boxed{5}"], correct_score=2.0, format_score=0.5, incorrect_score=-1.0) == [0.5]
+    assert score_many(["4"], ["5"], correct_score=2.0, format_score=0.5, incorrect_score=-1.0) == [-1.0]
+    with pytest.raises(TypeError, match="unknown option"):
+        score_many(["4"], ["4"], bogus=1)
+    with pytest.raises(TypeError):
+        RewardConfig(correct_score="1")  # type: ignore[arg-type]
+
+
+def test_format_reward_forms() -> None:
+    texts = [r"so \boxed{2}", "The answer is 2.", "<answer>2</answer>", "2", "", None]
+    assert format_reward(texts) == [1.0, 1.0, 1.0, 0.0, 0.0, 0.0]
+    assert format_reward(texts, form="boxed") == [1.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    with pytest.raises(ValueError):
+        format_reward(texts, form="json")
+
+
+def test_pass_at_k_is_the_metrics_one() -> None:
+    assert rewards.pass_at_k is metrics_pass_at_k
+    assert math.isclose(pass_at_k(8, 2, 4), 0.7857142857142857)
+
+
+def test_majority_vote() -> None:
+    vote = majority_vote("1/2", [r"\boxed{0.5}", r"\boxed{1/3}", r"\boxed{0.5}", r"\boxed{1/3}", "x"])
+    assert vote == rewards.MajorityVote("0.5", True, 2, 5)  # tie: the first to reach the count wins
+    assert majority_vote("1", [""]) == rewards.MajorityVote(None, False, 0, 1)
+    assert majority_vote("1", ["it is 1"], last_number=True).correct
+
+
+def test_exports() -> None:
+    assert rapidgrade.grade_dataset is not None and rapidgrade.map_fn is not None
+    assert "grade_dataset" in rapidgrade.__all__ and "map_fn" in rapidgrade.__all__
