@@ -187,6 +187,11 @@ class RayRun:
         self.counts = dict(state)
 
     def finish(self, elapsed_s: float) -> Any:
+        # The job is done: its actors give their CPUs back now, not when this run is collected.
+        ray = _ray()
+        for actor in self.actors:
+            ray.kill(actor)
+        self.actors = []
         self.inner.restore(self.counts)
         return self.inner.finish(elapsed_s)
 

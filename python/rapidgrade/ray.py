@@ -15,6 +15,8 @@ The actors are long-lived (an actor pool, ``ray.data.ActorPoolStrategy``): each 
 fallback worker processes (SymPy, math-verify; see :mod:`rapidgrade._pool`) warm from one batch
 to the next, so only the first batch an actor grades pays for starting them.
 
+:func:`score` is ``rapidgrade score --ray``: the scoring job with its grading on a cluster.
+
 This module is ``rapidgrade.ray``; it imports the real ``ray`` package only when
 :func:`grade` is called (``pip install 'rapidgrade[ray]'``). :func:`grade_table`, what each
 actor runs, needs only pyarrow::
@@ -38,7 +40,7 @@ from typing import Any
 from rapidgrade._io import InputRow
 from rapidgrade.tasks._base import Registry, Task
 
-__all__ = ["Grader", "configure_task", "grade", "grade_table"]
+__all__ = ["Grader", "configure_task", "grade", "grade_table", "score"]
 
 #: Rows per batch handed to an actor by default (large enough that Ray's per-batch overhead
 #: is small next to grading, small enough to spread a dataset over many actors).
@@ -256,3 +258,22 @@ def grade(
         fn_constructor_kwargs={"task": job_task, "options": options, "threads": threads},
         zero_copy_batch=True,
     )
+
+
+def score(
+    inputs: Any = None,
+    *,
+    address: str | None = None,
+    actors: int | None = None,
+    task: str | Task = "math",
+    **kwargs: Any,
+) -> Any:
+    """``rapidgrade score --ray ADDRESS``: :func:`rapidgrade.score.score_file` (same arguments:
+    *out*, *fmt*, *resume*, *chunk_size*, the task's options) with the grading on the Ray cluster
+    at *address* (``None``: ``RAY_ADDRESS`` or a new local cluster; ``"auto"``: the cluster
+    started on this machine with ``ray start``), by *actors* actors (default: one per CPU of the
+    cluster). The outputs, their order and the metrics are the single-machine job's, and a run
+    may be resumed with or without Ray. See :mod:`rapidgrade._ray_score`."""
+    from rapidgrade._ray_score import score_ray
+
+    return score_ray(inputs, address=address, actors=actors, task=task, **kwargs)
