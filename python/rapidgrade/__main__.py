@@ -77,6 +77,15 @@ def build_parser(task: str | Task = "math", *, registry: Registry | None = None)
         "--chunk-size", type=positive_int, default=4096, help="rows graded and checkpointed together (default: 4096)"
     )
     score.add_argument("--quiet", action="store_true", help="no progress bar")
+    score.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="grade on a Ray cluster (ADDRESS: auto, HOST:PORT or ray://HOST:PORT; default: RAY_ADDRESS or a "
+        "new local cluster); same outputs, order and --resume (pip install 'rapidgrade[ray]')",
+    )
     task.add_arguments(score)
     score.set_defaults(command_parser=score, task_object=task)
     return parser
@@ -149,6 +158,10 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None)
     parser = build_parser(name if name in registry else "math", registry=registry)
     args = parser.parse_args(arguments)
     if args.command == "score":
+        if args.ray is not None:
+            from rapidgrade._ray_score import apply_ray_option
+
+            args = apply_ray_option(args)
         return _score(args, args.command_parser, registry)
     parser.print_help()
     return 0
