@@ -852,7 +852,13 @@ class Comparer {
       const bool response_states = P.kind == Kind::kRelation &&
                                    (free_symbols(*rhs.ast, rhs.i).empty() || tri(lhs, rhs) == Tri::kTrue);
       const bool value_of = is_assignment_lhs(lhs) || response_states;
-      if (!value_of) return Tri::kUnknown;
+      if (!value_of) {
+        // Any other equation of the response ends in its answer when its right side is the
+        // gold: "|m - 2020| = -m + 2020" against "-m + 2020", "f(x) = x + 1" against "x + 1"
+        // (math-verify reads the right side so too). Otherwise nothing is certain.
+        if (P.kind == Kind::kRelation && tri(other, rhs) == Tri::kTrue) return Tri::kTrue;
+        return Tri::kUnknown;
+      }
       return G.kind == Kind::kRelation ? tri(rhs, other) : tri(other, rhs);
     }
     // Relations in different variables state different things ("x = -7" against

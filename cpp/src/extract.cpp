@@ -16,6 +16,7 @@ namespace rapidgrade::extract {
 namespace {
 
 using detail::digits_end;
+using detail::ends_with;
 using detail::find_byte;
 using detail::find_str;
 using detail::is_blank;
@@ -1140,6 +1141,37 @@ std::optional<Extraction> find_last_number(std::string_view s, std::size_t from)
   return e;
 }
 
+// Spaced bold digits, a competition write-up convention: "**6 2 4 8**", "\mathbf{1 7}" and
+// "\textbf{1 7}" are one number. When the last number [e.start, e.end) is a digit run inside
+// such a group of digit runs apart by single spaces, closed by the bold markup on both sides,
+// the answer becomes the whole group (normalization then reads "6 2 4 8" as 6248).
+void widen_bold_digits(std::string_view s, std::size_t from, Extraction& e) noexcept {
+  const std::size_t n = s.size();
+  for (std::size_t k = e.start; k < e.end; ++k) {
+    if (!is_digit(s[k])) return;
+  }
+  std::size_t lo = e.start, hi = e.end;
+  while (lo >= from + 2 && s[lo - 1] == ' ' && is_digit(s[lo - 2])) {
+    lo -= 2;
+    while (lo > from && is_digit(s[lo - 1])) --lo;
+  }
+  while (hi + 1 < n && s[hi] == ' ' && is_digit(s[hi + 1])) hi = digits_end(s, hi + 1);
+  if (lo == e.start && hi == e.end) return;
+  const std::string_view before = s.substr(from, lo - from);
+  bool closed = false;
+  if (ends_with(before, "**")) {
+    closed = starts_with(s, hi, "**");
+  } else if (ends_with(before, "{")) {
+    const std::string_view head = before.substr(0, before.size() - 1);
+    closed = (ends_with(head, "\\mathbf") || ends_with(head, "\\textbf") || ends_with(head, "\\boldsymbol") ||
+              ends_with(head, "\\bm")) &&
+             hi < n && s[hi] == '}';
+  }
+  if (!closed) return;
+  e.start = lo;
+  e.end = hi;
+}
+
 }  // namespace
 
 const char* method_name(Method method) noexcept {
@@ -1187,7 +1219,11 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
     case Method::kChoice: return find_choice(text, from);
     case Method::kBare: return find_bare(text, from);
     case Method::kFinalSpan: return find_final_span(text, from, math_spans(text, from), false);
-    case Method::kLastNumber: return find_last_number(text, from);
+    case Method::kLastNumber: {
+      auto e = find_last_number(text, from);
+      if (e) widen_bold_digits(text, from, *e);
+      return e;
+    }
     case Method::kAuto: break;
   }
   if (auto e = find_boxed_answer(text, from)) return e;
@@ -1200,6 +1236,7 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
   if (auto e = find_final_span(text, from, spans, true)) return e;
   auto e = find_last_number(text, from);
   if (e) {
+    widen_bold_digits(text, from, *e);
     // the other reading: the last math span of the text, though a number follows it
     for (std::size_t k = spans.size(); k > 0; --k) {
       const Box& b = spans[k - 1];

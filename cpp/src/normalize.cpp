@@ -27,6 +27,7 @@ const std::size_t kUnitWordCount = sizeof(kUnitWords) / sizeof(kUnitWords[0]);
 
 namespace {
 
+using detail::digits_end;
 using detail::ends_with;
 using detail::is_digit;
 using detail::is_letter;
@@ -218,6 +219,25 @@ void strip_units(std::string& s, bool& percent) {
   if (r == 0 || !(is_digit(v[r - 1]) || v[r - 1] == '}')) return;
   s.resize(r);
   percent = percent || saw_percent;
+}
+
+// Rule 5, first part: "W N/D" (the whole text, N < D) -> "W\frac{N}{D}", a mixed number.
+void mixed_number(std::string& s) {
+  const std::size_t n = s.size();
+  const std::size_t whole = (n > 0 && s[0] == '-') ? 1 : 0;
+  const std::size_t space = digits_end(s, whole);
+  if (space == whole || space >= n || s[space] != ' ') return;
+  const std::size_t slash = digits_end(s, space + 1);
+  if (slash == space + 1 || slash >= n || s[slash] != '/') return;
+  const std::size_t end = digits_end(s, slash + 1);
+  if (end != n || end == slash + 1) return;
+  const std::string_view num = std::string_view(s).substr(space + 1, slash - space - 1);
+  const std::string_view den = std::string_view(s).substr(slash + 1);
+  // digit strings without leading zeros compare by length, then lexicographically
+  const bool proper = num.size() < den.size() || (num.size() == den.size() && num < den);
+  if (!proper || den.find_first_not_of('0') == std::string_view::npos) return;
+  std::string out = s.substr(0, space) + "\\frac{" + std::string(num) + "}{" + std::string(den) + "}";
+  s.swap(out);
 }
 
 // Rule 5: spaces removed except between a control word and a letter.
@@ -472,6 +492,7 @@ std::string one_round(std::string_view s, const Options& options, bool& percent)
   std::string t = collapse_spaces(rewrite_commands(unicode::fold_math(s), percent));
   strip_trailing_dots(t);
   if (options.units) strip_units(t, percent);
+  mixed_number(t);
   t = brace_arguments(remove_spaces(t));
   if (options.equations) strip_equation(t);
   t = leading_zero(t);

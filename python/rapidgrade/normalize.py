@@ -40,7 +40,10 @@ second; checked by ``tests/unit/test_normalize_examples.py``, like the examples 
    ``5 cm`` -> ``5``, ``100 square units`` -> ``100``, ``12 cm^2`` -> ``12``. The list is
    :data:`UNIT_WORDS` (matched case-sensitively, never after a backslash); ``percent`` also sets
    the percentage flag: ``12 percent`` -> ``12``.
-5. Spaces are removed, except one between a control word and a following letter:
+5. A mixed number that is the whole answer keeps its whole part: ``1 1/4`` ->
+   ``1\frac{1}{4}`` (5/4, as the LaTeX ``1\frac{1}{4}`` is), ``-2 3/8`` -> ``-2\frac{3}{8}``;
+   only with a numerator below the denominator. Then spaces are removed, except one between a
+   control word and a following letter:
    ``1 + 2`` -> ``1+2``, ``2\pi r`` -> ``2\pi r``.
 6. ``\frac`` and ``\sqrt`` arguments get braces: ``\frac12`` -> ``\frac{1}{2}``,
    ``\frac1b`` -> ``\frac{1}{b}``, ``\frac{1}2`` -> ``\frac{1}{2}``, ``\sqrt3`` -> ``\sqrt{3}``,

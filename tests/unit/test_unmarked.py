@@ -153,6 +153,17 @@ def test_strategies_never_fail(text: str) -> None:
         ("12", r"we get $k=\dfrac12$", False),
         ("2", r"therefore $x=\sqrt{2}$", False),
         ("312123231", "(312,123,231)", False),
+        # spaced bold digits are one number, in a marked span as after the last number
+        ("6248", "So the answer is **6 2 4 8**", True),
+        ("6248", "Summing all cases gives **6 2 4 8** ways in total", True),
+        ("17", r"we conclude $\mathbf{1 7}$", True),
+        ("8", "Summing all cases gives **6 2 4 8** ways in total", False),
+        # a mixed number is its value, not the digits run together
+        (r"\frac{5}{4}", "1 1/4", True),
+        ("11/4", "1 1/4", False),
+        # an equation of the response whose right side is the gold
+        ("-m + 2020", "|m - 2020| = -m + 2020", True),
+        ("x+1", "f(x)=x+1", True),
         # relations
         ("x = 2", r"so $x < 2$", False),
         ("m > 4", r"we get $m \le 1$", False),

@@ -39,7 +39,10 @@
 //     in a row, each optionally with ^2, ^3, ^{2}, ^{3}; "percent" also sets `percent`):
 //     "5 cm" -> "5", "100 square units" -> "100", "12 cm^2" -> "12",
 //     "\frac{1}{2} inch" -> "\frac{1}{2}", "12 percent" -> "12"; not after a letter: "x cm" -> "xcm".
-//  5. spaces removed, except one between a control word and a following letter:
+//  5. a mixed number that is the whole text keeps its whole part apart: "1 1/4" ->
+//     "1\frac{1}{4}" (read as 5/4, as "1\frac{1}{4}" is), "-2 3/8" -> "-2\frac{3}{8}"; only with
+//     a numerator below the denominator ("12 345/678" is rule 5's "12345/678").
+//     Then spaces removed, except one between a control word and a following letter:
 //     "1 + 2" -> "1+2", "2\pi r" -> "2\pi r".
 //  6. \frac and \sqrt arguments braced: "\frac12" -> "\frac{1}{2}", "\frac1b" -> "\frac{1}{b}",
 //     "\frac{1}2" -> "\frac{1}{2}", "\sqrt3" -> "\sqrt{3}", "\frac\pi2" -> "\frac{\pi}{2}",
