@@ -954,11 +954,24 @@ Normalized normalize_answer(std::string_view answer) {
     r.number = *v;
     return r;
   }
-  // 2. gate
+  // 2. gate. A text whose removed delimiters uncover a gate ("\]\boxed{5}" -> "\boxed{5}") is
+  // read on from that text, so that the flow's outputs are its fixed points (the uncovered text
+  // has no delimiters left: this happens once).
+  std::string uncovered;
   if (!is_gate(answer)) {
-    r.category = Category::kText;
-    r.value = strip_inline_math(answer);
-    return r;
+    uncovered = strip_inline_math(answer);
+    if (!is_gate(uncovered)) {
+      r.category = Category::kText;
+      r.value = std::move(uncovered);
+      return r;
+    }
+    const std::string_view inner = detail::unwrap(uncovered, detail::Wrappers::kAll, detail::kMaxWrapperLayers);
+    if (const std::optional<double> v = plain_number(inner); v.has_value()) {
+      r.category = Category::kNumber;
+      r.number = *v;
+      return r;
+    }
+    answer = uncovered;
   }
   // 3. expression path
   MathContent math = extract_math_content(answer);

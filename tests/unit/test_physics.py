@@ -86,6 +86,25 @@ def test_sympy_failure_keeps_clean_math() -> None:
 
 
 # The ambiguous choices of the issue, as documented in rapidgrade.tasks.physics.
+@pytest.mark.parametrize(
+    ("answer", "expected"),
+    [
+        # a stray closer before a gate: the flow goes on from the uncovered text
+        ("\\]\\boxed{5}", ("number", 5.0)),
+        ("\\)\\frac{1}{2} m", ("physical_quantity", "0.5 m")),
+        ("\\]\\boxed{\\,", ("formula", "\\boxed{")),
+        # nothing uncovered: text, delimiters removed
+        ("\\]x", ("text", "x")),
+        ("from $B$ to $A$", ("text", "from B to A")),
+    ],
+)
+def test_text_that_uncovers_a_gate_is_read_on(answer: str, expected: tuple[str, object]) -> None:
+    assert normalize_answer(answer, sympy=False) == expected
+    value = expected[1]
+    if isinstance(value, str):
+        assert normalize_answer(value, sympy=False)[1] == value
+
+
 def test_sign_of_power_is_outside() -> None:
     assert normalize_answer("$-10^{4} \\mathrm{m}$", sympy=False) == ("physical_quantity", "-10000 m")
     assert normalize_answer("$2^{3} \\mathrm{s}$", sympy=False) == ("physical_quantity", "8 s")

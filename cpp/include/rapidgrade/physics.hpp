@@ -47,7 +47,8 @@ MathContent extract_math_content(std::string_view s);
 ///  1. number: the answer without math delimiters and boxes is "\frac{a}{b}" (a, b decimal
 ///     numbers), an integer, a decimal or "p/q" -> kNumber. "\frac{2}{3}" -> 0.666...
 ///  2. gate: only answers starting (after whitespace) with $, $$, \[, \(, \boxed{, \frac{, \text{
-///     or \mathrm{ go on; any other -> kText with inline math delimiters removed, trimmed.
+///     or \mathrm{ go on; any other -> kText with inline math delimiters removed, trimmed, unless
+///     that removal uncovers a gate ("\]\boxed{5}"): then the flow goes on from the uncovered text.
 ///  3. extract_math_content; '=' -> kEquation; a number (sign, digits, optional ^/** power or
 ///     "\times 10^{k}") followed by a unit of the unit table -> kPhysicalQuantity "{value} {unit}";
 ///     otherwise kFormula. Equation and formula values are the whitespace-collapsed clean math.

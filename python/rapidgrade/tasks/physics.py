@@ -14,7 +14,10 @@ The steps, the first that succeeds wins:
    integer (``500``, ``-10``), a decimal (``9.8``) or a fraction of integers (``500/11``).
 2. **LaTeX gate.** Only answers that start (after whitespace) with ``$``, ``$$``, ``\[``,
    ``\(``, ``\boxed{``, ``\frac{``, ``\text{`` or ``\mathrm{`` go on; anything else is
-   ``("text", s)`` with the inline math delimiters removed, stripped.
+   ``("text", s)`` with the inline math delimiters removed, stripped. When that removal
+   uncovers a gate (a stray closer before a box: ``\]\boxed{5}`` -> ``\boxed{5}``), the flow
+   goes on from the uncovered text (here the number 5), so that every output of the flow
+   normalizes to itself; the flow as written would return ``("text", "\boxed{5}")``.
 3. **Expression path.** The math content (delimiters removed, ``\boxed``/``\text``/``\mathrm``
    and the other text wrappers unwrapped, ``\; \, \: \!`` dropped) is an *equation* when it has
    ``=``; a *physical quantity* when it is a number (optionally with a power ``^4``, ``**4``,
