@@ -19,6 +19,7 @@ without grading any row twice.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -65,6 +66,13 @@ def resolve_task(task: str | Task, registry: Registry | None = None) -> Task:
     if not isinstance(task, Task):
         raise TypeError(f"task must be a task name or a rapidgrade.tasks.Task, not {type(task).__name__}")
     return task
+
+
+def _run_options(config: Any) -> dict[str, Any]:
+    """The run's options as the report lists them: the fields of a task's config dataclass."""
+    if dataclasses.is_dataclass(config) and not isinstance(config, type):
+        return dataclasses.asdict(config)
+    return {}
 
 
 def _fingerprint(paths: Sequence[Path], task: Task, config: Any) -> str:
@@ -442,7 +450,13 @@ def score_file(
         raise UsageError(f"no rows to grade: {names} holds no rows")
     metrics = run.finish(elapsed)
     (out_dir / "metrics.json").write_text(json.dumps(metrics.to_dict(), indent=2) + "\n", encoding="utf-8")
-    report = render_page(run.report_html(metrics), title=title or "rapidgrade report", inputs=[str(p) for p in paths])
+    report = render_page(
+        run.report_html(metrics),
+        title=title or "rapidgrade report",
+        inputs=[str(p) for p in paths],
+        out_dir=out_dir,
+        options={"task": job_task.name, **_run_options(config)},
+    )
     # A row id or answer with a lone surrogate (from a JSON escape) has no UTF-8 form.
     (out_dir / "report.html").write_text(report, encoding="utf-8", errors="backslashreplace")
     if fmt != "jsonl":

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from rapidgrade.report import (
+    DRILLDOWN_START,
     DrilldownLimits,
     add_drilldown,
     excerpt,
@@ -115,10 +116,16 @@ def test_hostile_text_is_inert(tmp_path: Path) -> None:
 
 def test_add_drilldown_to_a_report_and_again(demo_run: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = (demo_run / "report.html").read_text(encoding="utf-8")
+    # score writes the drill-down with the run's options (the task and its config's fields)
+    assert before.count('id="rg-drilldown"') == 1
+    assert "reference_key" in before and "qwen_grader" in before
+    assert len(_items(before)) == 563
     assert main([str(demo_run), "--option", "gold_key=gold", "--max-wrong", "5"]) == 0
     assert "report.html" in capsys.readouterr().out
     once = (demo_run / "report.html").read_text(encoding="utf-8")
-    assert once.startswith(before.split("</body>")[0]) and once.count('id="rg-drilldown"') == 1
+    # the drill-down is replaced in place: the page before it is unchanged
+    assert once.split(DRILLDOWN_START)[0] == before.split(DRILLDOWN_START)[0]
+    assert once.count('id="rg-drilldown"') == 1 and len(_items(once)) < 563
     add_drilldown(demo_run, options={"gold_key": "gold"})
     twice = (demo_run / "report.html").read_text(encoding="utf-8")
     assert twice.count('id="rg-drilldown"') == 1 and len(_items(twice)) == 563
