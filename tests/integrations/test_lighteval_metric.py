@@ -1,8 +1,10 @@
 """rapidgrade's lighteval metric (lighteval 0.13, the real library) on a handful of docs.
 
 lighteval pins latex2sympy2_extended==1.0.6, which math-verify 0.9.0 (in the `test` extra)
-cannot share an environment with, so lighteval is not in the `test` extra: this module runs in an
-environment with the `lighteval` extra (see docs/integrations.md) and is skipped elsewhere.
+cannot share an environment with, so lighteval is not in the `test` extra. These tests are marked
+``lighteval``: plain ``pytest`` deselects them (pyproject's addopts), and ``.ci/run`` runs them with
+``pytest -m lighteval`` in a second environment that has the `lighteval` extra
+(docs/integrations.md). Selected without lighteval installed, they fail on the import.
 """
 
 from __future__ import annotations
@@ -11,14 +13,32 @@ from typing import Any
 
 import pytest
 
-lighteval = pytest.importorskip("lighteval", reason="needs the lighteval extra (conflicts with math-verify 0.9.0)")
+import rapidgrade
 
-from lighteval.metrics.utils.metric_utils import SampleLevelMetric  # noqa: E402
-from lighteval.models.model_output import ModelResponse  # noqa: E402
-from lighteval.tasks.requests import Doc, SamplingMethod  # noqa: E402
+pytestmark = pytest.mark.lighteval
 
-import rapidgrade  # noqa: E402
-from rapidgrade.integrations.lighteval import RapidgradeMatch, make_metric, rapidgrade_metric  # noqa: E402
+
+@pytest.fixture(scope="module")
+def lv() -> Any:
+    """lighteval's classes and rapidgrade's metric, imported only when these tests run."""
+    from types import SimpleNamespace
+
+    from lighteval.metrics.utils.metric_utils import SampleLevelMetric
+    from lighteval.models.model_output import ModelResponse
+    from lighteval.tasks.requests import Doc, SamplingMethod
+
+    from rapidgrade.integrations.lighteval import RapidgradeMatch, make_metric, rapidgrade_metric
+
+    return SimpleNamespace(
+        SampleLevelMetric=SampleLevelMetric,
+        ModelResponse=ModelResponse,
+        Doc=Doc,
+        SamplingMethod=SamplingMethod,
+        RapidgradeMatch=RapidgradeMatch,
+        make_metric=make_metric,
+        metric=rapidgrade_metric,
+    )
+
 
 DOCS = [
     ("1/2", [r"so $\boxed{0.5}$"]),
@@ -28,33 +48,33 @@ DOCS = [
 ]
 
 
-def _doc(gold: str) -> Any:
-    return Doc(query="q", choices=[gold], gold_index=0, task_name="t")
+def _doc(lv: Any, gold: str) -> Any:
+    return lv.Doc(query="q", choices=[gold], gold_index=0, task_name="t")
 
 
-def test_metric_shape() -> None:
-    assert isinstance(rapidgrade_metric, SampleLevelMetric)
-    assert rapidgrade_metric.category == SamplingMethod.GENERATIVE
-    assert rapidgrade_metric.metric_name == "extractive_match"
-    assert isinstance(rapidgrade_metric.sample_level_fn, RapidgradeMatch)
+def test_metric_shape(lv: Any) -> None:
+    assert isinstance(lv.metric, lv.SampleLevelMetric)
+    assert lv.metric.category == lv.SamplingMethod.GENERATIVE
+    assert lv.metric.metric_name == "extractive_match"
+    assert isinstance(lv.metric.sample_level_fn, lv.RapidgradeMatch)
 
 
-def test_equal_to_grade_on_docs() -> None:
+def test_equal_to_grade_on_docs(lv: Any) -> None:
     scores = []
     for gold, samples in DOCS:
-        doc = _doc(gold)
-        out = rapidgrade_metric.compute_sample(doc=doc, model_response=ModelResponse(text=samples))
+        doc = _doc(lv, gold)
+        out = lv.metric.compute_sample(doc=doc, model_response=lv.ModelResponse(text=samples))
         expected = max(float(rapidgrade.grade(gold, s).correct) for s in samples)
         assert out == {"extractive_match": expected}
         assert doc.specific["extracted_predictions"] == [rapidgrade.grade(gold, s).extracted for s in samples]
         scores.append(out["extractive_match"])
     assert scores == [1.0, 0.0, 1.0, 0.0]
-    assert rapidgrade_metric.get_corpus_aggregations()["extractive_match"](scores) == 0.5
+    assert lv.metric.get_corpus_aggregations()["extractive_match"](scores) == 0.5
 
 
-def test_options_and_name() -> None:
-    strict = make_metric("rg_strict", last_number=False)
-    out = strict.compute_sample(doc=_doc("7"), model_response=ModelResponse(text=["it is 7"]))
+def test_options_and_name(lv: Any) -> None:
+    strict = lv.make_metric("rg_strict", last_number=False)
+    out = strict.compute_sample(doc=_doc(lv, "7"), model_response=lv.ModelResponse(text=["it is 7"]))
     assert out == {"rg_strict": 0.0}
-    lenient = make_metric("rg", last_number=True)
-    assert lenient.compute_sample(doc=_doc("7"), model_response=ModelResponse(text=["it is 7"])) == {"rg": 1.0}
+    lenient = lv.make_metric("rg", last_number=True)
+    assert lenient.compute_sample(doc=_doc(lv, "7"), model_response=lv.ModelResponse(text=["it is 7"])) == {"rg": 1.0}
