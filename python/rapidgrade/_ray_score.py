@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from rapidgrade._io import InputRow, UsageError
+from rapidgrade._io import InputRow, RowBlock, UsageError
 from rapidgrade.tasks._base import Task
 
 __all__ = ["MERGES", "RayRun", "RayTask", "apply_ray_option", "merge_state", "score_ray"]
@@ -149,6 +149,22 @@ class ChunkGrader:
         return records, run.state()
 
 
+    def grade_block(self, block: RowBlock) -> tuple[list[bytes], dict[str, Any]]:
+        """The evaluated lines of *block* (the run's columnar path) and the counts of its rows."""
+        run = self.task.start(self.config)
+        lines: list[bytes] = run.grade_block(block)
+        return lines, run.state()
+
+    def grade_block_after(
+        self, block: RowBlock, state: Mapping[str, Any]
+    ) -> tuple[list[bytes], dict[str, Any]]:
+        """The evaluated lines of *block* and the job's counts after them."""
+        run = self.task.start(self.config)
+        run.restore(state)
+        lines: list[bytes] = run.grade_block(block)
+        return lines, run.state()
+
+
 class RayRun:
     """A task's run whose chunks are graded by the actors (see the module's description)."""
 
@@ -200,6 +216,34 @@ class RayRun:
 
     def report_html(self, metrics: Any) -> str:
         return str(self.inner.report_html(metrics))
+
+
+class RayBlockRun(RayRun):
+    """A :class:`RayRun` of a task whose run has the columnar path (``grade_block``, the math
+    task): the actors grade blocks and return the lines, so the outputs are byte for byte those
+    of the single-machine job."""
+
+    __slots__ = ()
+
+    def grade_block(self, block: RowBlock) -> list[bytes]:
+        ray = _ray()
+        n = len(block)
+        if not self.merge:
+            lines, self.counts = ray.get(self.actors[0].grade_block_after.remote(block, self.counts))
+            self.rows += n
+            return list(lines)
+        parts = max(1, min(len(self.actors), n // self.min_part))
+        bounds = [n * k // parts for k in range(parts + 1)]
+        refs = [
+            self.actors[k].grade_block.remote(block.tail(bounds[k]).head(bounds[k + 1] - bounds[k]))
+            for k in range(parts)
+        ]
+        out: list[bytes] = []
+        for lines, state in ray.get(refs):  # in input order
+            out.extend(lines)
+            self.counts = merge_state(self.task, self.counts, state)
+        self.rows += n
+        return out
 
 
 class RayTask:
@@ -267,7 +311,9 @@ class RayTask:
         actors = [actor_class.remote(self.inner, config) for _ in range(count)]
         # Every actor up before the clock starts; the nodes they run on, for the curious.
         self.nodes = list(ray.get([a.ping.remote() for a in actors]))
-        return RayRun(self.inner, self.inner.start(config), actors, merge, self.min_part)
+        inner_run = self.inner.start(config)
+        run_type = RayBlockRun if callable(getattr(inner_run, "grade_block", None)) else RayRun
+        return run_type(self.inner, inner_run, actors, merge, self.min_part)
 
 
 def score_ray(
