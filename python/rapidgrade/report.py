@@ -303,6 +303,18 @@ class _Scan:
     pass_sums: dict[int, float] = field(default_factory=dict)
     pass_counts: dict[int, int] = field(default_factory=dict)
 
+    def take(self, ok: bool, limits: DrilldownLimits) -> bool:
+        """Whether an item with verdict *ok* is listed (each kind within its bound); counts it."""
+        if ok:
+            if self.right_shown >= limits.max_right:
+                return False
+            self.right_shown += 1
+        else:
+            if self.wrong_shown >= limits.max_wrong:
+                return False
+            self.wrong_shown += 1
+        return True
+
 
 def _as_list(value: Any, n: int) -> list[Any]:
     if isinstance(value, list) and len(value) == n:
@@ -342,15 +354,8 @@ def _scan(path: Path, keys: Mapping[str, str], limits: DrilldownLimits) -> _Scan
             # one response: the common case, kept lean (most rows are only counted)
             ok = correct is True
             counts[(row.get("method"), row.get("decided_by"), ok)] += 1
-            if ok:
-                if scan.right_shown >= limits.max_right:
-                    continue
-                scan.right_shown += 1
-            else:
-                if scan.wrong_shown >= limits.max_wrong:
-                    continue
-                scan.wrong_shown += 1
-            _add_item(scan, row, line, keys, limits, None)
+            if scan.take(ok, limits):
+                _add_item(scan, row, line, keys, limits, None)
             continue
         n = len(correct)
         if not n:
@@ -364,15 +369,8 @@ def _scan(path: Path, keys: Mapping[str, str], limits: DrilldownLimits) -> _Scan
         for i in range(n):
             ok = correct[i] is True
             counts[(methods[i], deciders[i], ok)] += 1
-            if ok:
-                if scan.right_shown >= limits.max_right:
-                    continue
-                scan.right_shown += 1
-            else:
-                if scan.wrong_shown >= limits.max_wrong:
-                    continue
-                scan.wrong_shown += 1
-            _add_item(scan, row, line, keys, limits, i)
+            if scan.take(ok, limits):
+                _add_item(scan, row, line, keys, limits, i)
     for (method, decider, ok), count in counts.items():
         method_name = "none" if method is None else str(method)
         decider_name = "none" if decider is None else str(decider)
