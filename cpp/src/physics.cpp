@@ -947,28 +947,22 @@ MathContent extract_math_content(std::string_view s) {
 
 Normalized normalize_answer(std::string_view answer) {
   Normalized r;
-  // 1. number
-  const std::string_view bare = detail::unwrap(answer, detail::Wrappers::kAll, detail::kMaxWrapperLayers);
-  if (const std::optional<double> v = plain_number(bare); v.has_value()) {
-    r.category = Category::kNumber;
-    r.number = *v;
-    return r;
-  }
-  // 2. gate. A text whose removed delimiters uncover a gate ("\]\boxed{5}" -> "\boxed{5}") is
-  // read on from that text, so that the flow's outputs are its fixed points (the uncovered text
-  // has no delimiters left: this happens once).
+  // 1. number and 2. gate, in at most two rounds: a text whose removed delimiters uncover a
+  // gate ("\]\boxed{5}" -> "\boxed{5}") is read again from that text, so that the flow's outputs
+  // are its fixed points. The uncovered text passes the gate, so the second round ends the loop.
   std::string uncovered;
-  if (!is_gate(answer)) {
+  for (int round = 0; round < 2; ++round) {
+    const std::string_view bare = detail::unwrap(answer, detail::Wrappers::kAll, detail::kMaxWrapperLayers);
+    if (const std::optional<double> v = plain_number(bare); v.has_value()) {
+      r.category = Category::kNumber;
+      r.number = *v;
+      return r;
+    }
+    if (is_gate(answer)) break;
     uncovered = strip_inline_math(answer);
     if (!is_gate(uncovered)) {
       r.category = Category::kText;
       r.value = std::move(uncovered);
-      return r;
-    }
-    const std::string_view inner = detail::unwrap(uncovered, detail::Wrappers::kAll, detail::kMaxWrapperLayers);
-    if (const std::optional<double> v = plain_number(inner); v.has_value()) {
-      r.category = Category::kNumber;
-      r.number = *v;
       return r;
     }
     answer = uncovered;
