@@ -21,10 +21,10 @@ rounds and ratios; saves benchmarks/results/bench_hard.json.
 from __future__ import annotations
 
 import argparse
-import random
 
 import rapidgrade
 from benchmarks._common import Report, load_corpus, paired_median_times
+from benchmarks.bench_grade import distinct_pairs
 from tests.datasets import load_data
 from tests.oracles.hendrycks_grader import hendrycks_grade
 
@@ -53,24 +53,6 @@ def unbox(text: str) -> str:
             return "".join(out)
 
 
-def copies(golds: list[str], responses: list[str], pairs: int, seed: int = 0) -> tuple[list[str], list[str]]:
-    """`pairs` distinct pairs in shuffled order: copy k of a response starts with a line of its
-    own ("(copy <letters>)", no digit)."""
-
-    def tag(k: int) -> str:
-        out = ""
-        while True:
-            k, d = divmod(k, 26)
-            out = chr(97 + d) + out
-            if k == 0:
-                return out
-
-    n = -(-pairs // len(golds))
-    rows = [(g, f"(copy {tag(k)})\n\n" + r) for k in range(n) for g, r in zip(golds, responses)][:pairs]
-    random.Random(seed).shuffle(rows)
-    return [g for g, _ in rows], [r for _, r in rows]
-
-
 def compare(report: Report, name: str, golds: list[str], responses: list[str]) -> None:
     n = len(golds)
     ours, hend = paired_median_times(
@@ -94,12 +76,12 @@ def main() -> None:
     fast = rapidgrade.grade_many(golds800, unboxed, fallback=False)
     print(f"unboxed solutions: fast path correct on {int(fast.correct.sum())}/800, "
           f"Hendrycks-style on {sum(hendrycks_grade(g, r) for g, r in zip(golds800, unboxed))}/800")
-    g, r = copies(golds800, unboxed, args.pairs)
+    g, r = distinct_pairs(golds800, unboxed, args.pairs)
     compare(report, f"fast path threads=1, {len(g):,} unboxed solutions", g, r)
 
     before = " ".join(unboxed[-60:])[:5_000]
     long_unboxed = [before + "\n\n" + text for text in unboxed]
-    g, r = copies(golds800, long_unboxed, args.pairs // 4)
+    g, r = distinct_pairs(golds800, long_unboxed, args.pairs // 4)
     compare(report, f"fast path threads=1, {len(g):,} long unboxed (5 KB)", g, r)
 
     cases = load_data("math_verify_0.9.0_cases.jsonl")
