@@ -151,7 +151,7 @@ class ChunkGrader:
 
     def grade_block(self, block: RowBlock) -> tuple[list[bytes], dict[str, Any]]:
         """The evaluated lines of *block* (the run's columnar path) and the counts of its rows."""
-        run = self.task.start(self.config)
+        run: Any = self.task.start(self.config)  # a run with grade_block (see RayBlockRun)
         lines: list[bytes] = run.grade_block(block)
         return lines, run.state()
 
@@ -159,7 +159,7 @@ class ChunkGrader:
         self, block: RowBlock, state: Mapping[str, Any]
     ) -> tuple[list[bytes], dict[str, Any]]:
         """The evaluated lines of *block* and the job's counts after them."""
-        run = self.task.start(self.config)
+        run: Any = self.task.start(self.config)
         run.restore(state)
         lines: list[bytes] = run.grade_block(block)
         return lines, run.state()
