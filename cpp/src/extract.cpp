@@ -322,6 +322,12 @@ std::optional<Extraction> find_answer_is(std::string_view s, std::size_t from) {
   e.method = Method::kAnswerIs;
   e.start = r.start;
   e.end = r.end;
+  // The answer stopped at a sentence end with more of its line after it ("Yes. $F(x,y)=...$"):
+  // the whole line is the other reading, for a gold of several sentences.
+  std::size_t line_end = r.end;
+  while (line_end < n && s[line_end] != '\n' && s[line_end] != '\r') ++line_end;
+  const Range whole = trim(s, Range{r.start, line_end});
+  if (whole.end > r.end + 1) e.others.push_back(whole);
   return e;
 }
 

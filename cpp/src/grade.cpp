@@ -23,6 +23,29 @@ inline void prefetch(const char* p) noexcept {
 #endif
 }
 
+// Whether `s` holds several sentences: a '.', '!' or '?' outside math ($...$) and braces,
+// followed by white space and then more text ("Yes. $F(x,y)=x+y$"; not "3.5", not "x.").
+bool several_sentences(std::string_view s) noexcept {
+  bool in_dollar = false;
+  std::size_t depth = 0;
+  for (std::size_t k = 0; k < s.size(); ++k) {
+    const char c = s[k];
+    if (c == '\\') {
+      ++k;  // an escaped byte: "\$" is no delimiter
+    } else if (c == '$') {
+      in_dollar = !in_dollar;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}') {
+      if (depth > 0) --depth;
+    } else if ((c == '.' || c == '!' || c == '?') && !in_dollar && depth == 0 && k + 1 < s.size() &&
+               detail::is_space(s[k + 1])) {
+      return !trim(s.substr(k + 1)).empty();
+    }
+  }
+  return false;
+}
+
 // The letter of a multiple-choice answer written as "C", "(C)", "C)" or "(C" after
 // normalization (which has already unwrapped \text{...}), or 0. Letters A-J only.
 char choice_letter(std::string_view s) noexcept {
@@ -100,6 +123,7 @@ PreparedGold prepare_gold(std::string_view gold) {
   const std::string_view raw = unwrap_answer(gold);
   prepared.raw = std::string(raw);
   prepared.answer = Answer(normalize::normalize(raw, answer_normalization()));
+  prepared.sentences = several_sentences(raw);
   return prepared;
 }
 
@@ -186,6 +210,22 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
   const Comparison c = compare(gold.answer, pred, options);
   v.tri = c.tri;
   v.reason = c.reason;
+  if (v.tri != equiv::Tri::kTrue && found->method == extract::Method::kAnswerIs && gold.sentences) {
+    // A gold of several sentences is compared with the whole answer, not its first sentence.
+    for (const extract::Range& r : found->others) {
+      const std::string_view whole = std::string_view(response).substr(r.start, r.end - r.start);
+      if (whole.size() > options.max_answer_bytes) continue;
+      Answer reading = read_answer(whole);
+      if (reading.text().empty()) continue;
+      const Comparison w = compare(gold.answer, reading, options);
+      if (w.tri == equiv::Tri::kTrue || (w.tri == equiv::Tri::kUnknown && v.tri == equiv::Tri::kFalse)) {
+        v.tri = w.tri;
+        v.reason = w.reason;
+        v.answer = std::string(whole);
+        v.normalized = reading.text();
+      }
+    }
+  }
   if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method)) {
     // A guessed reading that does not match is certain only when no other reading matches (an
     // other reading that cannot be compared, such as an intermediate equation, does not count).

@@ -164,6 +164,16 @@ def test_strategies_never_fail(text: str) -> None:
         # an equation of the response whose right side is the gold
         ("-m + 2020", "|m - 2020| = -m + 2020", True),
         ("x+1", "f(x)=x+1", True),
+        # "answer is" spans: a chain with spaced bold digits, a thousands separator
+        ("14", r"So the answer is 9+5=\mathbf{1 4}.", True),
+        ("6248", "The answer is 6,248.", True),
+        ("6248", r"Thus the answer is $6{,}248$.", True),
+        # a gold of several sentences is compared with the whole answer, not its first sentence
+        ("Yes. $F(x,y)=x+y$", "The answer is Yes. $F(x,y)=x+y$", True),
+        ("Yes. $F(x,y)=x+y$", "The answer is Yes. It holds.", False),
+        ("Yes. $F(x,y)=x+y$", "The answer is Yes.", False),
+        ("Yes", "The answer is Yes. $F(x,y)=x+y$", True),
+        ("3.5", "The answer is 3.5. Done.", True),
         # relations
         ("x = 2", r"so $x < 2$", False),
         ("m > 4", r"we get $m \le 1$", False),

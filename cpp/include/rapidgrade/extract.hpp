@@ -53,8 +53,10 @@ struct Range {
 /// part's end.
 /// For a weak method (is_weak), `others` holds the other plausible readings of the final
 /// statement when the cascade found the answer: the last number when a math span won, the last
-/// math span when the last number won, and the other math spans of the final sentence. Empty
-/// for the other methods and for a single strategy.
+/// math span when the last number won, and the other math spans of the final sentence. For
+/// kAnswerIs (in the cascade or alone), the answer with the rest of its line when the answer
+/// stopped at a sentence end before it (the reading of a gold of several sentences). Empty
+/// otherwise, and for the other methods run alone.
 struct Extraction {
   Method method = Method::kAuto;
   std::size_t start = 0;

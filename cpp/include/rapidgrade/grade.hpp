@@ -103,6 +103,7 @@ class Answer {
 struct PreparedGold {
   std::string raw;  // unwrapped (what the fallback receives)
   Answer answer;
+  bool sentences = false;  // the gold holds several sentences ("Yes. $F(x,y)=x+y$")
 };
 
 /// Unwraps and normalizes a gold answer (UTF-8).
