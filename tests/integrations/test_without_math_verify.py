@@ -16,7 +16,11 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+import rapidgrade
+
+# The directory the tested rapidgrade is imported from (python/ with PYTHONPATH=python, else the
+# installed package's site-packages): the subprocess imports the same one.
+PACKAGE_PARENT = Path(rapidgrade.__file__).resolve().parent.parent
 
 
 def _run_without(tmp_path: Path, blocked: tuple[str, ...], code: str) -> dict[str, object]:
@@ -26,7 +30,7 @@ def _run_without(tmp_path: Path, blocked: tuple[str, ...], code: str) -> dict[st
         (package / "__init__.py").write_text(f"raise ImportError('{name} is not installed (test)')\n")
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
-        [str(tmp_path / "blocked"), str(ROOT / "python"), *filter(None, [env.get("PYTHONPATH")])]
+        [str(tmp_path / "blocked"), str(PACKAGE_PARENT), *filter(None, [env.get("PYTHONPATH")])]
     )
     proc = subprocess.run(
         [sys.executable, "-c", textwrap.dedent(code)], env=env, capture_output=True, text=True, timeout=600, check=False
