@@ -93,22 +93,6 @@ struct Eval {
   bool continuous = true;
 };
 
-Eval evaluate(Ref r, const Points& pts, std::size_t n) {
-  Eval e;
-  Program prog = compile(*r.ast, r.i, pts.vars);
-  e.evaluable = prog.evaluable && prog.vars.size() == pts.vars.size();
-  e.analytic = prog.analytic;
-  e.continuous = prog.continuous;
-  e.v.assign(n, C(0, 0));
-  e.err.assign(n, 0);
-  e.near_cut.assign(n, 0);
-  if (!e.evaluable) return e;
-  std::vector<const C*> inputs;
-  for (const auto& vals : pts.values) inputs.push_back(vals.data());
-  run_bounded(prog, inputs, n, e.v.data(), e.err.data(), e.near_cut.data());
-  return e;
-}
-
 // A side compiled once and evaluated a range of points at a time (the points are independent:
 // run_bounded evaluates them one by one), so that a comparison can stop at the first range
 // where the sides clearly differ.
@@ -135,6 +119,13 @@ struct Staged {
     run_bounded(prog, at, end - begin, e.v.data() + begin, e.err.data() + begin, e.near_cut.data() + begin);
   }
 };
+
+// Every point of a side.
+Eval evaluate(Ref r, const Points& pts, std::size_t n) {
+  Staged s(r, pts, n);
+  s.run(0, n);
+  return std::move(s.e);
+}
 
 Eval difference(Ref a, Ref b, const Points& pts, std::size_t n) {
   Eval x = evaluate(a, pts, n), y = evaluate(b, pts, n);
