@@ -133,36 +133,28 @@ class ChunkGrader:
         """The id of the Ray node the actor runs on."""
         return str(_ray().get_runtime_context().get_node_id())
 
-    def grade(self, rows: Sequence[InputRow]) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        """The records of *rows* and the counts of those rows alone."""
-        run = self.task.start(self.config)
-        records = run.grade(rows)
-        return records, run.state()
-
-    def grade_after(
-        self, rows: Sequence[InputRow], state: Mapping[str, Any]
+    def grade(
+        self, rows: Sequence[InputRow], state: Mapping[str, Any] | None = None
     ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        """The records of *rows* and the job's counts after them (continuing from *state*)."""
-        run = self.task.start(self.config)
-        run.restore(state)
-        records = run.grade(rows)
-        return records, run.state()
+        """The records of *rows* and the counts of those rows alone, or with *state* the job's
+        counts after them (continuing from *state*)."""
+        return self._graded(state, lambda run: run.grade(rows))
 
-
-    def grade_block(self, block: RowBlock) -> tuple[list[bytes], dict[str, Any]]:
-        """The evaluated lines of *block* (the run's columnar path) and the counts of its rows."""
-        run: Any = self.task.start(self.config)  # a run with grade_block (see RayBlockRun)
-        lines: list[bytes] = run.grade_block(block)
-        return lines, run.state()
-
-    def grade_block_after(
-        self, block: RowBlock, state: Mapping[str, Any]
+    def grade_block(
+        self, block: RowBlock, state: Mapping[str, Any] | None = None
     ) -> tuple[list[bytes], dict[str, Any]]:
-        """The evaluated lines of *block* and the job's counts after them."""
-        run: Any = self.task.start(self.config)
-        run.restore(state)
-        lines: list[bytes] = run.grade_block(block)
-        return lines, run.state()
+        """The evaluated lines of *block* (the run's columnar path) and the counts, as
+        :meth:`grade` gives them."""
+        return self._graded(state, lambda run: run.grade_block(block))
+
+    def _graded(
+        self, state: Mapping[str, Any] | None, grade: Callable[[Any], list[Any]]
+    ) -> tuple[list[Any], dict[str, Any]]:
+        run: Any = self.task.start(self.config)  # Any: grade_block is not part of TaskRun
+        if state is not None:
+            run.restore(state)
+        out = grade(run)
+        return out, run.state()
 
 
 class RayRun:
@@ -180,21 +172,26 @@ class RayRun:
         self.rows = 0
 
     def grade(self, rows: Sequence[InputRow]) -> list[dict[str, Any]]:
+        return self._spread("grade", len(rows), lambda start, stop: list(rows[start:stop]))
+
+    def _spread(self, method: str, n: int, piece: Callable[[int, int], Any]) -> list[Any]:
+        """The actors' outputs for the *n* rows of a chunk (*piece(start, stop)*: rows start to
+        stop), in input order, through the actors' *method*: the parts at once when the task's
+        counts merge, else the whole chunk on one actor that continues the job's counts."""
         ray = _ray()
-        n = len(rows)
         if not self.merge:
-            records, self.counts = ray.get(self.actors[0].grade_after.remote(list(rows), self.counts))
+            out, self.counts = ray.get(getattr(self.actors[0], method).remote(piece(0, n), self.counts))
             self.rows += n
-            return list(records)
+            return list(out)
         parts = max(1, min(len(self.actors), n // self.min_part))
         bounds = [n * k // parts for k in range(parts + 1)]
-        refs = [self.actors[k].grade.remote(list(rows[bounds[k] : bounds[k + 1]])) for k in range(parts)]
-        out: list[dict[str, Any]] = []
-        for records, state in ray.get(refs):  # in input order
-            out.extend(records)
+        refs = [getattr(self.actors[k], method).remote(piece(bounds[k], bounds[k + 1])) for k in range(parts)]
+        merged: list[Any] = []
+        for part, state in ray.get(refs):  # in input order
+            merged.extend(part)
             self.counts = merge_state(self.task, self.counts, state)
         self.rows += n
-        return out
+        return merged
 
     def state(self) -> dict[str, Any]:
         return self.counts
@@ -226,24 +223,7 @@ class RayBlockRun(RayRun):
     __slots__ = ()
 
     def grade_block(self, block: RowBlock) -> list[bytes]:
-        ray = _ray()
-        n = len(block)
-        if not self.merge:
-            lines, self.counts = ray.get(self.actors[0].grade_block_after.remote(block, self.counts))
-            self.rows += n
-            return list(lines)
-        parts = max(1, min(len(self.actors), n // self.min_part))
-        bounds = [n * k // parts for k in range(parts + 1)]
-        refs = [
-            self.actors[k].grade_block.remote(block.tail(bounds[k]).head(bounds[k + 1] - bounds[k]))
-            for k in range(parts)
-        ]
-        out: list[bytes] = []
-        for lines, state in ray.get(refs):  # in input order
-            out.extend(lines)
-            self.counts = merge_state(self.task, self.counts, state)
-        self.rows += n
-        return out
+        return self._spread("grade_block", len(block), lambda start, stop: block.tail(start).head(stop - start))
 
 
 class RayTask:

@@ -245,6 +245,18 @@ def test_score_ray_writes_the_same_outputs(
     assert (tmp_path / "ray" / "evaluated.csv").exists()
 
 
+@pytest.mark.parametrize("task", ["math", "absa"])
+def test_a_task_without_merge_continues_the_counts_on_one_actor(cluster: None, tmp_path: Path, task: str) -> None:
+    # A task of another type than the built-in one has no merge function: each chunk goes whole
+    # to one actor, which continues the job's counts (the math task by blocks, absa by rows).
+    inner = get_task(task)
+    custom = type("Custom", (type(inner),), {})()
+    source = _write(tmp_path / "in.jsonl", _demo() if task == "math" else _absa_rows())
+    score_file(source, task=task, out=tmp_path / "single", chunk_size=100)
+    score_file(source, task=RayTask(custom, min_part=50), out=tmp_path / "ray", chunk_size=100)
+    assert _outputs(tmp_path / "ray")[:2] == _outputs(tmp_path / "single")[:2]
+
+
 def test_score_command_line_with_resume(cluster: None, tmp_path: Path) -> None:
     from rapidgrade.__main__ import main
 
