@@ -249,36 +249,7 @@ Range answer_value(std::string_view s, std::size_t j) noexcept {
     const std::size_t close = detail::find_math_closer(s, j + 2, dollars ? "$$" : "\\]");
     if (close != kNpos) return strip_answer_delimiters(s, Range{j, close + 2});
   }
-  bool in_dollar = false;
-  bool in_paren = false;
-  std::size_t depth = 0;
-  std::size_t k = j;
-  while (k < n) {
-    const char c = s[k];
-    if (c == '\n' || c == '\r') break;
-    if (c == '\\') {
-      if (k + 1 < n && (s[k + 1] == '\n' || s[k + 1] == '\r')) break;
-      if (k + 1 < n) {
-        if (s[k + 1] == '(') in_paren = true;
-        else if (s[k + 1] == ')') in_paren = false;
-      }
-      k += 2;
-      continue;
-    }
-    if (c == '$') {
-      in_dollar = !in_dollar;
-    } else if (c == '{') {
-      ++depth;
-    } else if (c == '}') {
-      if (depth > 0) --depth;
-    } else if ((c == '.' || c == '!' || c == '?') && !in_dollar && !in_paren && depth == 0 &&
-               (k + 1 >= n || is_space(s[k + 1]))) {
-      break;
-    }
-    ++k;
-  }
-  if (k > n) k = n;
-  return strip_answer_delimiters(s, Range{j, k});
+  return strip_answer_delimiters(s, Range{j, sentence_end(s, j)});
 }
 
 // After "answer" at i: the position where the answer starts, or kNpos when no marker follows.
@@ -1252,6 +1223,39 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
     }
   }
   return e;
+}
+
+std::size_t sentence_end(std::string_view s, std::size_t j) noexcept {
+  const std::size_t n = s.size();
+  bool in_dollar = false;
+  bool in_paren = false;
+  std::size_t depth = 0;
+  std::size_t k = j;
+  while (k < n) {
+    const char c = s[k];
+    if (c == '\n' || c == '\r') break;
+    if (c == '\\') {
+      if (k + 1 < n && (s[k + 1] == '\n' || s[k + 1] == '\r')) break;
+      if (k + 1 < n) {
+        if (s[k + 1] == '(') in_paren = true;
+        else if (s[k + 1] == ')') in_paren = false;
+      }
+      k += 2;
+      continue;
+    }
+    if (c == '$') {
+      in_dollar = !in_dollar;
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}') {
+      if (depth > 0) --depth;
+    } else if ((c == '.' || c == '!' || c == '?') && !in_dollar && !in_paren && depth == 0 &&
+               (k + 1 >= n || is_space(s[k + 1]))) {
+      break;
+    }
+    ++k;
+  }
+  return k > n ? n : k;
 }
 
 std::string answer_text(std::string_view text, const Extraction& e) {

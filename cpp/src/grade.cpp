@@ -23,25 +23,15 @@ inline void prefetch(const char* p) noexcept {
 #endif
 }
 
-// Whether `s` holds several sentences: a '.', '!' or '?' outside math ($...$) and braces,
-// followed by white space and then more text ("Yes. $F(x,y)=x+y$"; not "3.5", not "x.").
+// Whether `s` holds several sentences: a sentence end (extract::sentence_end, as an "answer is"
+// answer is cut) with more text after it ("Yes. $F(x,y)=x+y$"; not "3.5", not "x."). Line
+// breaks only separate the lines searched.
 bool several_sentences(std::string_view s) noexcept {
-  bool in_dollar = false;
-  std::size_t depth = 0;
-  for (std::size_t k = 0; k < s.size(); ++k) {
-    const char c = s[k];
-    if (c == '\\') {
-      ++k;  // an escaped byte: "\$" is no delimiter
-    } else if (c == '$') {
-      in_dollar = !in_dollar;
-    } else if (c == '{') {
-      ++depth;
-    } else if (c == '}') {
-      if (depth > 0) --depth;
-    } else if ((c == '.' || c == '!' || c == '?') && !in_dollar && depth == 0 && k + 1 < s.size() &&
-               detail::is_space(s[k + 1])) {
-      return !trim(s.substr(k + 1)).empty();
-    }
+  for (std::size_t j = 0; j < s.size();) {
+    const std::size_t k = extract::sentence_end(s, j);
+    if (k >= s.size()) return false;
+    if (s[k] == '.' || s[k] == '!' || s[k] == '?') return !trim(s.substr(k + 1)).empty();
+    j = k + 1;  // a line break
   }
   return false;
 }

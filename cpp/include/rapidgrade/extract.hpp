@@ -77,6 +77,11 @@ std::size_t search_start(std::string_view text) noexcept;
 /// Never throws for any input.
 std::optional<Extraction> extract_answer(std::string_view text, Method strategy = Method::kAuto);
 
+/// Where the sentence or line that starts at `j` ends: the first line break (a "\\" before it
+/// included), or the first '.', '!' or '?' followed by white space or the end, outside $...$,
+/// \(...\) and braces; s.size() when there is none. What an "answer is" answer runs to. O(n).
+std::size_t sentence_end(std::string_view s, std::size_t j) noexcept;
+
 /// The answer text of `e` (for kBoxedMulti, the parts joined with ", ").
 std::string answer_text(std::string_view text, const Extraction& e);
 
