@@ -59,3 +59,20 @@ def load_shared(name: str) -> list[dict[str, Any]]:
         raise FileNotFoundError(f"{path}: the shared corpora are expected beside the repository (../shared)")
     return read_jsonl(path)
 
+
+def fredholm_row(sol: str | None, gt: str, gt_type: str, **kw: Any) -> dict[str, Any]:
+    """A fredholm evaluation row (the reference pipeline's fields) with solution *sol* (``None``:
+    none given), ground truth *gt* of solution type *gt_type* on [0, 1]; *kw* overrides fields."""
+    row: dict[str, Any] = {
+        "ground_truth": gt,
+        "ground_truth_solution_type": gt_type,
+        "ground_truth_has_solution": gt_type != "none",
+        "ground_truth_domain": [0.0, 1.0],
+        "evaluation_points": None,
+        "solution_str": sol,
+        "has_solution": sol is not None,
+        "solution_type": gt_type,
+        "api_error": False,
+    }
+    row.update(kw)
+    return row

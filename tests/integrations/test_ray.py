@@ -64,21 +64,7 @@ def _absa_rows(bad_gold: bool = True) -> list[dict[str, Any]]:
 
 
 def _fredholm_rows() -> list[dict[str, Any]]:
-    def row(sol: str | None, gt: str, gt_type: str, **kw: Any) -> dict[str, Any]:
-        out = {
-            "ground_truth": gt,
-            "ground_truth_solution_type": gt_type,
-            "ground_truth_has_solution": gt_type != "none",
-            "ground_truth_domain": [0.0, 1.0],
-            "evaluation_points": None,
-            "solution_str": sol,
-            "has_solution": sol is not None,
-            "solution_type": gt_type,
-            "api_error": False,
-        }
-        out.update(kw)
-        return out
-
+    row = datasets.fredholm_row
     base = [
         row("x^{2}", "x^{2}", "exact_symbolic"),
         row("x^{2} + 1", "x^{2}", "exact_symbolic"),

@@ -10,22 +10,7 @@ import numpy as np
 import pytest
 
 from rapidgrade.tasks.fredholm import EvalConfig, evaluate_discrete_points, evaluate_solution, evaluate_solutions
-
-
-def _row(sol: str | None, gt: str, gt_type: str, **kw: Any) -> dict[str, Any]:
-    row = {
-        "ground_truth": gt,
-        "ground_truth_solution_type": gt_type,
-        "ground_truth_has_solution": gt_type != "none",
-        "ground_truth_domain": [0.0, 1.0],
-        "evaluation_points": None,
-        "solution_str": sol,
-        "has_solution": sol is not None,
-        "solution_type": gt_type,
-        "api_error": False,
-    }
-    row.update(kw)
-    return row
+from tests.datasets import fredholm_row as _row
 
 
 def test_symbolic_equivalent_by_cpp() -> None:
