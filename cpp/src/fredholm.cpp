@@ -288,10 +288,23 @@ bool accept(const std::string& cleaned, expr::Syntax syntax, Parsed& out) {
     }
     if (letters) return false;
   }
+  std::string lhs;
+  if (relation) {
+    // The left side is kept as infix text, which sample() parses again: a side that does not
+    // read back (a word inside it, an opaque \mathbf{...} symbol) is not an expression to sample.
+    lhs = expr::to_string(ast, root);
+    try {
+      (void)expr::parse(lhs, expr::Syntax::kInfix);
+    } catch (const ParseError&) {
+      return false;
+    } catch (const LimitError&) {
+      return false;
+    }
+  }
   out.solution = cleaned;
   out.parsed = true;
   if (relation) {
-    out.expr_text = expr::to_string(ast, root);
+    out.expr_text = std::move(lhs);
     out.expr_syntax = expr::Syntax::kInfix;
   } else {
     out.expr_text = cleaned;

@@ -114,6 +114,21 @@ def test_regex_fallback_confidence() -> None:
     assert (p.confidence, p.solution_str, p.method) == (0.0, None, "none")
 
 
+def test_an_equation_gives_a_left_side_that_reads_back() -> None:
+    # "y = x^2 + 1" gives its left side, kept as infix text that parses again
+    p = parse_llm_output("SOLUTION: y = x^2 + 1")
+    assert (p.expr_text, p.syntax, p.confidence) == ("y", "infix", 0.8)
+    # a left side whose infix rendering does not parse again (an opaque \mathbf{...} symbol, a
+    # word) is not an expression: the candidate is not parsed (found by fuzz_fredholm)
+    for text in ("SOLUTION: \\mathbf{\\in&} x = 3", "u(x) = \\mathbf{\\log dx-)\\cdot} = 2"):
+        p = parse_llm_output(text)
+        assert p.expr_text is None and p.solution_expr is None and p.confidence < 0.7
+    for text in ("SOLUTION: x^2 + C = 3", "u(x) = 2x = 4"):
+        p = parse_llm_output(text)
+        assert p.expr_text is not None and p.syntax is not None
+        _core.parse_expr(p.expr_text, syntax=p.syntax)
+
+
 def test_no_solution_is_not_a_letter_product() -> None:
     # the reference reads "No solution" as i*l*n**2*o**3*s*t*u with confidence 0.8
     for text in ("SOLUTION: No solution", "SOLUTION: u(x) = \\text{No solution}", "u(x) = No solution."):
