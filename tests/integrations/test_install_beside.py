@@ -110,7 +110,7 @@ def test_ray_data_with_math_verify(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_verl_trl_ray_in_one_environment(tmp_path: Path) -> None:
-    versions, _ = _resolve(tmp_path, ".[math-verify,trl]", "verl", "ray[data]")
+    versions, _ = _resolve(tmp_path, ".[math-verify,verl,trl]", "ray[data]")
     _at_least(versions, "verl", "0.9")
     _at_least(versions, "hydra-core", "1.3")
     _at_least(versions, "trl", "1.0")

@@ -1,10 +1,10 @@
 """verl's custom reward function and batched form, reward options, format reward, pass@k, majority.
 
-verl is not installed in the test environment (it pins transformers and ray[default], and its
-hydra-core cannot share an environment with lighteval); these tests call the functions exactly as
-verl 0.9's reward managers do (keyword names and values read from verl/workers/reward_manager/
-naive.py, batch.py and verl/trainer/ppo/reward.py: reward_kwargs merged over the call's keywords,
-the file loaded by path), and test_install_beside.py resolves verl beside rapidgrade.
+These tests call the functions as verl 0.9's reward managers do, row by row and option by option
+(keyword names and values as in verl/workers/reward_manager/naive.py, batch.py and
+verl/trainer/ppo/reward.py: reward_kwargs merged over the call's keywords, the file loaded by
+path); test_verl_library.py lets verl's own managers make the calls, and test_install_beside.py
+resolves verl beside rapidgrade.
 """
 
 from __future__ import annotations
