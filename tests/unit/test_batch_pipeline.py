@@ -81,7 +81,9 @@ def test_ctrl_c_stops_a_batch_promptly() -> None:
     # stay usable (the worker threads were stopped and joined).
     script = textwrap.dedent(
         """
-        import _thread, threading, time, rapidgrade
+        import _thread, signal, threading, time, rapidgrade
+        # Python leaves SIGINT ignored when it starts with it ignored (a shell's background job)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         texts = ["x = 1 " * 20_000] * 100_000
         threading.Timer(0.3, _thread.interrupt_main).start()
         start = time.perf_counter()
@@ -116,9 +118,10 @@ def test_ctrl_c_stops_expr_evaluate() -> None:
     # evaluation is interruptible too (it was not: its threads ran to the end).
     script = textwrap.dedent(
         """
-        import _thread, threading, time
+        import _thread, signal, threading, time
         import numpy as np
         import rapidgrade
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # as in the test above
         e = rapidgrade.parse_expr("sin(x)**2 + cos(x)**2 + exp(sin(x)) * log(x + 2) + sqrt(x + 1)")
         x = np.linspace(0.0, 1.0, 4_000_000)
         e.evaluate(x=x[:1000])

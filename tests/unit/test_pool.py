@@ -393,6 +393,8 @@ def test_works_from_asyncio_and_threads() -> None:
 _CTRL_C_CHILD = r"""
 import faulthandler, os, signal, sys, threading, time
 faulthandler.dump_traceback_later(300, exit=True)  # a wedged pool fails the test, not hangs it
+# Python leaves SIGINT ignored when it starts with it ignored, as a shell's background job does
+signal.signal(signal.SIGINT, signal.default_int_handler)
 import _pool_tasks as tasks
 from rapidgrade._pool import WorkerPool
 from rapidgrade.fallback import WARMUP, fallback_many
