@@ -3,10 +3,11 @@
     python scripts/run_wheel_tests.py [--no-shared-corpora] [PYTEST-ARGS...]
 
 Run it with the Python of the environment the wheel is installed in (cibuildwheel's
-test-command does, see [tool.cibuildwheel] in pyproject.toml). It runs ``python -m pytest -m
-"not slow"`` in the repository root, where the source package cannot shadow the installed one (it
-lives in ``python/rapidgrade``, and ``PYTHONPATH`` is cleared), so the tests and the package's
-doctests (added by tests/conftest.py) exercise the wheel; it checks that first.
+test-command does, see [tool.cibuildwheel] in pyproject.toml). It runs ``python -m pytest`` (the
+marked groups deselected, as pyproject's addopts say) in the repository root, where the source
+package cannot shadow the installed one (it lives in ``python/rapidgrade``, and ``PYTHONPATH`` is
+cleared), so the tests and the package's doctests (added by tests/conftest.py) exercise the
+wheel; it checks that first.
 
 ``--no-shared-corpora`` leaves out the two test modules that read the project's shared corpora,
 which are kept beside the repository (``../shared/corpora``) and so are missing on CI services.
@@ -45,7 +46,7 @@ def main(argv: list[str]) -> int:
     if len(args) != len(argv):
         print("left out (they need ../shared/corpora): " + ", ".join(SHARED_CORPORA_TESTS), flush=True)
         args += [f"--ignore={t}" for t in SHARED_CORPORA_TESTS]
-    command = [sys.executable, "-m", "pytest", "-m", "not slow", "-q", "-p", "no:cacheprovider", *args]
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
     return subprocess.run(command, cwd=ROOT, env=env, check=False).returncode
 
 
