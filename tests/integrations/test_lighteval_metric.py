@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import rapidgrade
+from tests.lazy import imported
 
 pytestmark = pytest.mark.lighteval
 
@@ -21,22 +22,14 @@ pytestmark = pytest.mark.lighteval
 @pytest.fixture(scope="module")
 def lv() -> Any:
     """lighteval's classes and rapidgrade's metric, imported only when these tests run."""
-    from types import SimpleNamespace
-
-    from lighteval.metrics.utils.metric_utils import SampleLevelMetric
-    from lighteval.models.model_output import ModelResponse
-    from lighteval.tasks.requests import Doc, SamplingMethod
-
-    from rapidgrade.integrations.lighteval import RapidgradeMatch, make_metric, rapidgrade_metric
-
-    return SimpleNamespace(
-        SampleLevelMetric=SampleLevelMetric,
-        ModelResponse=ModelResponse,
-        Doc=Doc,
-        SamplingMethod=SamplingMethod,
-        RapidgradeMatch=RapidgradeMatch,
-        make_metric=make_metric,
-        metric=rapidgrade_metric,
+    return imported(
+        SampleLevelMetric="lighteval.metrics.utils.metric_utils:SampleLevelMetric",
+        ModelResponse="lighteval.models.model_output:ModelResponse",
+        Doc="lighteval.tasks.requests:Doc",
+        SamplingMethod="lighteval.tasks.requests:SamplingMethod",
+        RapidgradeMatch="rapidgrade.integrations.lighteval:RapidgradeMatch",
+        make_metric="rapidgrade.integrations.lighteval:make_metric",
+        metric="rapidgrade.integrations.lighteval:rapidgrade_metric",
     )
 
 

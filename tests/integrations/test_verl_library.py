@@ -18,7 +18,6 @@ runs them with ``pytest -m verl`` in an environment with the `verl` and `math-ve
 from __future__ import annotations
 
 import asyncio
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -26,6 +25,7 @@ import pytest
 
 import rapidgrade
 from rapidgrade.integrations import verl as rg_verl
+from tests.lazy import imported
 
 pytestmark = pytest.mark.verl
 
@@ -44,22 +44,15 @@ _ROWS = [
 @pytest.fixture(scope="module")
 def vl() -> Any:
     """verl's classes (and torch, OmegaConf), imported only when these tests run."""
-    import torch
-    from omegaconf import OmegaConf
-    from verl import DataProto
-    from verl.experimental.reward_loop.reward_manager.naive import NaiveRewardManager as LoopRewardManager
-    from verl.trainer.ppo.reward import get_custom_reward_fn, load_reward_manager
-    from verl.workers.reward_manager import BatchRewardManager, NaiveRewardManager
-
-    return SimpleNamespace(
-        torch=torch,
-        OmegaConf=OmegaConf,
-        DataProto=DataProto,
-        LoopRewardManager=LoopRewardManager,
-        get_custom_reward_fn=get_custom_reward_fn,
-        load_reward_manager=load_reward_manager,
-        BatchRewardManager=BatchRewardManager,
-        NaiveRewardManager=NaiveRewardManager,
+    return imported(
+        torch="torch",
+        OmegaConf="omegaconf:OmegaConf",
+        DataProto="verl:DataProto",
+        LoopRewardManager="verl.experimental.reward_loop.reward_manager.naive:NaiveRewardManager",
+        get_custom_reward_fn="verl.trainer.ppo.reward:get_custom_reward_fn",
+        load_reward_manager="verl.trainer.ppo.reward:load_reward_manager",
+        BatchRewardManager="verl.workers.reward_manager:BatchRewardManager",
+        NaiveRewardManager="verl.workers.reward_manager:NaiveRewardManager",
     )
 
 
