@@ -150,11 +150,13 @@ def test_easy_pairs_never_time_out_after_a_restart() -> None:
     assert all(correct for correct, _ in expected)
     with WorkerPool(workers=2, spares=0) as pool:
         assert fallback_many(["1"], ["1.0"], pool=pool, timeout=60.0)[0][0]
-        # Two tasks that ignore the request to stop at their deadline: both workers are killed.
+        # Two tasks that ignore the request to stop at their deadline: workers are killed (two
+        # on an idle machine; one in a CI run with both cores busy, the second worker's start
+        # taking 4 s: the count depends on that timing, a restart is what matters here).
         hung = pool.run_many(tasks.hang_ignoring_cancel, [(os.devnull,)] * 2, timeout=0.5)
         assert [r.status for r in hung] == ["timeout", "timeout"]
         verdicts = fallback_many([g for g, _ in pairs], [a for _, a in pairs], pool=pool, timeout=1.0)
-        assert pool.stats().killed == 2
+        assert pool.stats().killed >= 1
         assert pool.stats().started >= 3  # at least one replacement served
     assert [v[:2] for v in verdicts] == expected
 
