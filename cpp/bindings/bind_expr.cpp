@@ -7,7 +7,9 @@
 
 #include <complex>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "convert.hpp"
@@ -257,13 +259,9 @@ int compare(Operand& a, Operand& b, const equiv::Options& o) {
   for (Operand* x : {&a, &b}) {
     if (!x->parsed) {
       x->parsed = true;
-      try {
-        x->ast = std::make_shared<Ast>(expr::parse(x->text));
-      } catch (const ParseError&) {
-        x->ast.reset();
-      } catch (const LimitError&) {
-        x->ast.reset();
-      }
+      std::optional<Ast> tree = expr::try_parse(x->text);
+      if (tree) x->ast = std::make_shared<Ast>(std::move(*tree));
+      else x->ast.reset();
     }
   }
   if (!a.ast || !b.ast) return static_cast<int>(equiv::Tri::kUnknown);

@@ -1080,16 +1080,11 @@ Tri equivalent(const Ast& gold, const Ast& pred, const Options& options, Limit* 
 
 Tri equivalent(std::string_view gold, std::string_view pred, const Options& options, Limit* limit) {
   if (limit != nullptr) *limit = Limit::kNone;
-  Ast g, p;
-  try {
-    g = parse(gold);
-    p = parse(pred);
-  } catch (const ParseError&) {
-    return Tri::kUnknown;
-  } catch (const LimitError&) {
-    return Tri::kUnknown;
-  }
-  return equivalent(g, p, options, limit);
+  const std::optional<Ast> g = try_parse(gold);
+  if (!g) return Tri::kUnknown;
+  const std::optional<Ast> p = try_parse(pred);
+  if (!p) return Tri::kUnknown;
+  return equivalent(*g, *p, options, limit);
 }
 
 }  // namespace rapidgrade::equiv

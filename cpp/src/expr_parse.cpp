@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -128,6 +129,16 @@ Ast parse(std::string_view text, Syntax syntax) {
     case Syntax::kInfix: return parse_infix(text);
     case Syntax::kRpn: return parse_rpn(text);
     default: return parse_latex(text);
+  }
+}
+
+std::optional<Ast> try_parse(std::string_view text, Syntax syntax) {
+  try {
+    return parse(text, syntax);
+  } catch (const ParseError&) {
+    return std::nullopt;
+  } catch (const LimitError&) {
+    return std::nullopt;
   }
 }
 

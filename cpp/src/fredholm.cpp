@@ -8,6 +8,7 @@
 #include <complex>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "rapidgrade/common.hpp"
@@ -254,14 +255,9 @@ namespace {
 // reference's _is_nontrivial). An equation gives its left side (the reference's Eq.lhs).
 bool accept(const std::string& cleaned, expr::Syntax syntax, Parsed& out) {
   if (cleaned.empty()) return false;
-  expr::Ast ast;
-  try {
-    ast = expr::parse(cleaned, syntax);
-  } catch (const ParseError&) {
-    return false;
-  } catch (const LimitError&) {
-    return false;
-  }
+  const std::optional<expr::Ast> parsed = expr::try_parse(cleaned, syntax);
+  if (!parsed) return false;
+  const expr::Ast& ast = *parsed;
   std::uint32_t root = ast.root;
   const expr::Node* node = &ast.at(root);
   if (node->kind == expr::Kind::kText) return false;
@@ -293,13 +289,7 @@ bool accept(const std::string& cleaned, expr::Syntax syntax, Parsed& out) {
     // The left side is kept as infix text, which sample() parses again: a side that does not
     // read back (a word inside it, an opaque \mathbf{...} symbol) is not an expression to sample.
     lhs = expr::to_string(ast, root);
-    try {
-      (void)expr::parse(lhs, expr::Syntax::kInfix);
-    } catch (const ParseError&) {
-      return false;
-    } catch (const LimitError&) {
-      return false;
-    }
+    if (!expr::try_parse(lhs, expr::Syntax::kInfix)) return false;
   }
   out.solution = cleaned;
   out.parsed = true;
@@ -772,15 +762,9 @@ std::vector<double> sample(std::string_view text, expr::Syntax syntax, const std
                            const std::map<std::string, double>& constants, const std::vector<double>& xs) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   std::vector<double> out(xs.size(), nan);
-  expr::Ast ast;
-  try {
-    ast = expr::parse(text, syntax);
-  } catch (const ParseError&) {
-    return out;
-  } catch (const LimitError&) {
-    return out;
-  }
-  const expr::Program prog = expr::compile(ast, ast.root, {variable});
+  const std::optional<expr::Ast> ast = expr::try_parse(text, syntax);
+  if (!ast) return out;
+  const expr::Program prog = expr::compile(*ast, ast->root, {variable});
   if (!prog.evaluable) return out;
   std::vector<double> values(prog.vars.size(), 0.0);
   for (std::size_t v = 1; v < prog.vars.size(); ++v) {

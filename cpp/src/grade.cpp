@@ -91,18 +91,12 @@ normalize::Options answer_normalization() noexcept {
 const expr::Ast* Answer::tree() {
   if (!parsed_) {
     parsed_ = true;
-    try {
-      if (normalized_.percent) {
-        std::string with_sign = normalized_.text;
-        with_sign += "\\%";
-        tree_ = expr::parse(with_sign);
-      } else {
-        tree_ = expr::parse(normalized_.text);
-      }
-    } catch (const ParseError&) {
-      tree_.reset();
-    } catch (const LimitError&) {
-      tree_.reset();
+    if (normalized_.percent) {
+      std::string with_sign = normalized_.text;
+      with_sign += "\\%";
+      tree_ = expr::try_parse(with_sign);
+    } else {
+      tree_ = expr::try_parse(normalized_.text);
     }
   }
   return tree_ ? &*tree_ : nullptr;

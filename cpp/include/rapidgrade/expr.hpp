@@ -83,6 +83,10 @@ bool is_plain_text(std::string_view text);
 /// Throws ParseError ("parse_expr: <problem> at offset <n>", byte offset) on malformed input,
 /// LimitError when the input is longer than kMaxExprBytes.
 Ast parse(std::string_view text, Syntax syntax = Syntax::kAuto);
+
+/// parse() for a caller to whom malformed or oversized input means "no expression": the tree, or
+/// nullopt where parse() throws ParseError or LimitError.
+std::optional<Ast> try_parse(std::string_view text, Syntax syntax = Syntax::kAuto);
 Ast parse_latex(std::string_view text);
 Ast parse_infix(std::string_view text);
 /// RPN operators: binary + - * / ^ and besselj; unary neg and the RPN column of the function
