@@ -14,6 +14,7 @@ Writes OUT_DIR/<harness>/<sha1> files, one input each, from:
   byte selects the code-point width: 0 for 1 byte, 1 for 2 bytes, 2 for 4 bytes);
 - tests/data/physics/dev.jsonl (fuzz_physics: gold and unit, "\\0", response) and
   tests/data/fredholm/parse_differences.jsonl plus FREDHOLM below (fuzz_fredholm);
+- the demo set's first 200 lines as they are (fuzz_jsonl, the scoring job's line reader);
 - cpp/fuzz/reproducers/<harness>-*: inputs that made a harness report once (regression seeds).
 
 Pairs (fuzz_equiv, fuzz_grade) are written ``gold + b"\\0" + other``. Needs only the standard
@@ -138,6 +139,7 @@ def main(argv: list[str]) -> int:
         "fuzz_absa": write(out, "fuzz_absa", (s for t in absa_texts for s in absa_seed(t))),
         "fuzz_physics": write(out, "fuzz_physics", (utf8(g) + b"\0" + utf8(r) for g, r in physics_pairs)),
         "fuzz_fredholm": write(out, "fuzz_fredholm", map(utf8, fredholm_texts)),
+        "fuzz_jsonl": write(out, "fuzz_jsonl", DEMO.read_bytes().splitlines()[:200]),
     }
     for reproducer in sorted((ROOT / "cpp" / "fuzz" / "reproducers").glob("fuzz_*-*")):
         harness = reproducer.name.split("-", 1)[0]

@@ -173,3 +173,14 @@ def fredholm_sample_many(
 # perf (issue 18): the packed result columns of grade_fast_many
 def unpack_strings(data: bytes, offsets: Any, present: Any) -> list[str | None]: ...
 def grade_tables() -> tuple[list[str], list[str]]: ...
+
+# jsonl (issue 17): the scoring job's reader and writer of JSON lines (rapidgrade._io, tasks.math)
+def jsonl_pick(
+    lines: list[bytes] | tuple[bytes, ...], keys: Sequence[str], reserved: Sequence[str]
+) -> tuple[bytes, list[list[Any]]]: ...
+def jsonl_splice(
+    texts: list[bytes] | tuple[bytes, ...],
+    heads: list[bytes] | tuple[bytes, ...],
+    strings: list[str | None] | tuple[str | None, ...],
+    tails: list[bytes] | tuple[bytes, ...],
+) -> list[bytes]: ...

@@ -1,0 +1,197 @@
+"""The core's reader and writer of JSON lines (``_core.jsonl_pick``, ``_core.jsonl_splice``),
+checked against orjson, the scoring job's reader and writer of record: a line the core picks
+gives exactly the values orjson reads, and a line orjson or the job's reader would treat apart
+is never picked; a spliced line is the bytes orjson writes. Then the scoring job end to end,
+with and without the core's reader: the same evaluated.jsonl, metrics and report."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rapidgrade import _core
+from rapidgrade._io import _may_hold_huge_integer
+from rapidgrade.score import score_file
+
+KEYS = ["gold", "response", "level"]
+RESERVED = ["correct", "_source"]
+
+
+def expected(line: bytes) -> tuple[bool, list[Any]]:
+    """What the core must answer for *line*: (picked, values), from orjson's reading and the
+    job's rules for rows it keeps as text."""
+    try:
+        value = orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return False, []
+    if type(value) is not dict or _may_hold_huge_integer(value):
+        return False, []
+    if b"\r" in line.rstrip(b"\r\n"):
+        return False, []
+    if any(key in value for key in RESERVED):
+        return False, []
+    if any(isinstance(value.get(key), (dict, list)) for key in KEYS):
+        return False, []
+    return True, [value.get(key) for key in KEYS]
+
+
+def same(a: Any, b: Any) -> bool:
+    if isinstance(a, float) and isinstance(b, float) and math.isnan(a):
+        return math.isnan(b)
+    return type(a) is type(b) and a == b
+
+
+def check(lines: list[bytes]) -> None:
+    status, columns = _core.jsonl_pick(lines, KEYS, RESERVED)
+    assert len(status) == len(lines) and len(columns) == len(KEYS)
+    for i, line in enumerate(lines):
+        picked, values = expected(line)
+        if status[i]:
+            # picked: orjson reads it the same way (the core may leave more lines to the caller
+            # than needed, never fewer)
+            assert picked, line
+            got = [column[i] for column in columns]
+            assert all(same(g, v) for g, v in zip(got, values)), (line, got, values)
+        else:
+            assert all(column[i] is None for column in columns)
+
+
+def test_examples() -> None:
+    lines = [
+        b'{"gold": "1", "response": "\\\\boxed{1}", "level": 3}\n',
+        b'  {"gold" : "2" , "response":"a\\nb\\u00e9\\ud83d\\ude00\\/", "level": 2.5e1}  \r\n',
+        '{"gold": "x", "response": "答案 ✓", "level": null, "more": [1, {"a": [true, false]}]}'.encode(),
+        b'{"gold": "1", "response": "r", "correct": true}',  # reserved key
+        b'{"gold": "1", "gold": "2", "response": "r"}',  # given twice
+        b'{"gold": ["1"], "response": "r"}',  # a requested key holding a list
+        b'{"go\\u006cd": "1", "response": "r"}',  # a top-level key written with escapes
+        b'{"gold": "1", "response": "\\ud800"}',  # lone surrogate
+        b'{"gold": "1", "response": "r", "n": 123456789012345678901}',  # beyond 64 bits
+        b'{"gold": "1", "response": "r", "n": 1e300}',  # a float orjson reads, the job treats apart
+        b'{"gold": "1", "response": "r", "n": NaN}',
+        b'{"gold": "1", "response": "a\rb"}',
+        b'{"gold": "1",\r "response": "r"}',
+        b'{"gold": "1", "response": "\xff"}',
+        b'{"gold": "1", "response": "r"} x',
+        b'["gold"]',
+        b"",
+        b"{}",
+        b'{"gold": -0, "response": "r", "level": -12.5e-3}',
+        b'{"gold": 01, "response": "r"}',
+        b'{"a":' + b"[" * 300 + b"]" * 300 + b', "gold": "1", "response": "r"}',  # deeper than 256
+    ]
+    status, columns = _core.jsonl_pick(lines, KEYS, RESERVED)
+    assert list(status[:3]) == [1, 1, 1] and not any(status[3:17])
+    assert status[17] == 1 and all(column[17] is None for column in columns)  # {}: picked, nothing in it
+    assert status[18] == 1
+    assert columns[1][1] == "a\nbé\U0001f600/" and columns[2][1] == 25.0
+    assert columns[0][18] == 0 and type(columns[0][18]) is int and columns[2][18] == -0.0125
+    assert status[19] == 0 and status[20] == 0
+    check(lines)
+
+
+json_scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-(2**70), max_value=2**70),
+    st.floats(allow_nan=False, allow_infinity=False),
+    st.text(),
+)
+json_values = st.recursive(
+    json_scalars,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=12,
+)
+rows = st.dictionaries(st.sampled_from([*KEYS, *RESERVED, "id", "x", ""]) | st.text(max_size=4), json_values)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(rows, min_size=1, max_size=8), st.sampled_from([b"\n", b"\r\n", b"", b" \n"]))
+def test_generated_rows_read_as_orjson_reads_them(objects: list[dict[str, Any]], end: bytes) -> None:
+    lines = [json.dumps(o, ensure_ascii=bool(i % 2)).encode() + end for i, o in enumerate(objects)]
+    check(lines)
+    status, _ = _core.jsonl_pick(lines, KEYS, RESERVED)
+    for i, o in enumerate(objects):
+        # every object without a reserved key, a container under a requested key or a huge
+        # number is picked
+        plain_keys = all("\\" not in json.dumps(k, ensure_ascii=bool(i % 2)) for k in o)
+        if expected(lines[i])[0] and plain_keys and not re.search(rb"\d{19}|e-3\d\d", lines[i]):
+            assert status[i] == 1, lines[i]
+        assert status[i] == 0 or not (set(o) & set(RESERVED))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.binary(max_size=60), st.integers(min_value=0, max_value=60))
+def test_damaged_lines_are_never_misread(noise: bytes, at: int) -> None:
+    base = b'{"gold": "1", "response": "\\\\frac{1}{2} \\u00e9", "level": 2}'
+    at = min(at, len(base))
+    check([base[:at] + noise + base[at:], noise, base[:at] + noise])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.text()), min_size=1, max_size=6), st.lists(st.booleans(), min_size=6))
+def test_splice_writes_what_orjson_writes(strings: list[str | None], flags: list[bool]) -> None:
+    strings = [s if s is None else s.encode("utf-8", "replace").decode("utf-8") for s in strings]  # no surrogates
+    texts = [b' {"id": 1, "x": [1]}\n' if flags[i] else b'{"id":"a"}' for i in range(len(strings))]
+    heads = [b',"correct":true,"extracted":'] * len(strings)
+    tails = [b',"z":0}'] * len(strings)
+    lines = _core.jsonl_splice(texts, heads, strings, tails)
+    for text, s, line in zip(texts, strings, lines):
+        assert line == text.strip()[:-1] + heads[0] + orjson.dumps(s) + tails[0]
+        assert orjson.loads(line)["extracted"] == s
+
+
+def test_splice_refuses_what_is_not_an_object() -> None:
+    with pytest.raises(ValueError, match="not a JSON object"):
+        _core.jsonl_splice([b"[1]"], [b","], [None], [b"}"])
+    with pytest.raises(ValueError, match="same length"):
+        _core.jsonl_splice([b"{}"], [], [None], [b"}"])
+    with pytest.raises(TypeError, match="must be bytes"):
+        _core.jsonl_pick(["{}"], KEYS, RESERVED)
+
+
+MIXED = [
+    {"id": "a", "gold": "1", "response": "\\boxed{1}", "level": "L1"},
+    {"id": "b", "gold": "2", "response": "so it is $\\frac{4}{2}$", "level": 2, "type": "Algebra"},
+    {"id": "c", "gold": 3, "response": "\\boxed{3}"},
+    {"id": "d", "gold": "4", "response": ["\\boxed{4}", "\\boxed{5}"], "subject": "x"},
+    {"id": "e", "gold": "5", "response": "答案 \\boxed{6}\n", "level": 1.5},
+    {"id": "f", "gold": "6", "response": "\\boxed{6}", "correct": "theirs"},
+    {"id": "g", "gold": ["7", "7.0"], "response": "\\boxed{7.0}"},
+    {"id": "h", "response": "\\boxed{1}"},
+]
+
+
+@pytest.mark.parametrize("chunk_size", [3, 4096])
+def test_the_job_writes_the_same_with_and_without_the_core_reader(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, chunk_size: int
+) -> None:
+    path = tmp_path / "in.jsonl"
+    lines = [json.dumps(MIXED[i % len(MIXED)] | {"n": i}) for i in range(40)]
+    lines.insert(5, "{broken")
+    lines.insert(9, "")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    options: dict[str, Any] = {"fallback": False, "threads": 1, "chunk_size": chunk_size}
+    fast = score_file(path, out=tmp_path / "fast", **options)
+
+    def nothing_picked(lines: list[bytes], keys: Any, reserved: Any) -> tuple[bytes, list[list[Any]]]:
+        return bytes(len(lines)), [[None] * len(lines) for _ in keys]
+
+    monkeypatch.setattr(_core, "jsonl_pick", nothing_picked)
+    slow = score_file(path, out=tmp_path / "slow", **options)
+    assert (tmp_path / "fast" / "evaluated.jsonl").read_bytes() == (tmp_path / "slow" / "evaluated.jsonl").read_bytes()
+    strip = {"elapsed_s", "pairs_per_s"}
+    assert {k: v for k, v in fast.to_dict().items() if k not in strip} == {
+        k: v for k, v in slow.to_dict().items() if k not in strip
+    }
+    speed = re.compile(r'<div class="v">[\d,.]+</div>\s*<div class="k">pairs/s</div>|[\d,.]+ pairs/s')
+    pages = [speed.sub("", (tmp_path / d / "report.html").read_text(encoding="utf-8")) for d in ("fast", "slow")]
+    assert pages[0] == pages[1] and "Items (" in pages[0]
