@@ -22,7 +22,7 @@ import re
 import sys
 import zlib
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, cast
 
@@ -31,6 +31,7 @@ import orjson
 __all__ = [
     "STDIN",
     "InputRow",
+    "Pick",
     "RowBlock",
     "UsageError",
     "detect_format",
@@ -67,13 +68,28 @@ class InputRow:
 
 
 @dataclass(frozen=True, slots=True)
+class Pick:
+    """What a task reads of each JSON line on the scoring job's hot path: the values of the
+    top-level *keys*, without building the rest of the row (see :func:`iter_blocks`). A line
+    holding any of the *reserved* keys is read whole."""
+
+    keys: tuple[str, ...]
+    reserved: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class RowBlock:
     """Rows read together, as columns: ``lines[i]`` and ``data[i]`` are row *i*'s line (or row
-    number) and object. ``text[i]`` is the row's JSON object as read (stripped), when orjson
-    read it exactly (so that it can be written back as it is), else ``None``. ``special``
-    holds, by index, the rows that could not be read or were read by the standard library's
-    parser (as :class:`InputRow`, ``error`` or ``lenient`` set). ``position``: bytes of the
-    input (or Parquet rows) consumed after this block, for progress."""
+    number) and object. ``text[i]`` is the row's JSON object as read (whitespace around it
+    included), when orjson reads it exactly (so that it can be written back as it is), else
+    ``None``. ``special`` holds, by index, the rows that could not be read or were read by the
+    standard library's parser (as :class:`InputRow`, ``error`` or ``lenient`` set).
+    ``position``: bytes of the input (or Parquet rows) consumed after this block, for progress.
+
+    A block read with a :class:`Pick` has ``values[k][i]``, the value of the pick's key *k* in
+    row *i* (``None`` when absent), for the rows with ``picked[i]`` true: their ``data[i]`` is
+    ``None`` until read (:meth:`row` reads it). Without a pick, ``picked`` and ``values`` are
+    empty."""
 
     source: str
     lines: list[int]
@@ -81,34 +97,50 @@ class RowBlock:
     text: list[bytes | None]
     special: dict[int, InputRow]
     position: int = 0
+    picked: list[bool] = field(default_factory=list)
+    values: tuple[list[Any], ...] = ()
 
     def __len__(self) -> int:
         return len(self.lines)
+
+    def is_picked(self, i: int) -> bool:
+        """Whether row *i* was read only for the pick's values (its object not built yet)."""
+        return bool(self.picked) and self.picked[i]
 
     def row(self, i: int) -> InputRow:
         """Row *i* as an :class:`InputRow`."""
         special = self.special.get(i)
         if special is not None:
             return special
-        return InputRow(self.source, self.lines[i], self.data[i], position=self.position)
+        data = self.data[i]
+        if data is None and self.is_picked(i):
+            data = self.data[i] = orjson.loads(cast(bytes, self.text[i]))
+        return InputRow(self.source, self.lines[i], data, position=self.position)
 
     def rows(self) -> list[InputRow]:
         """Every row as an :class:`InputRow`."""
         return [self.row(i) for i in range(len(self.lines))]
 
+    def _slice(self, start: int, stop: int | None, special: dict[int, InputRow]) -> RowBlock:
+        part = slice(start, stop)
+        return RowBlock(
+            self.source,
+            self.lines[part],
+            self.data[part],
+            self.text[part],
+            special,
+            self.position,
+            self.picked[part],
+            tuple(column[part] for column in self.values),
+        )
+
     def head(self, stop: int) -> RowBlock:
         """The rows before index *stop*."""
-        special = {i: r for i, r in self.special.items() if i < stop}
-        return RowBlock(
-            self.source, self.lines[:stop], self.data[:stop], self.text[:stop], special, self.position
-        )
+        return self._slice(0, stop, {i: r for i, r in self.special.items() if i < stop})
 
     def tail(self, start: int) -> RowBlock:
         """The rows from index *start* on."""
-        special = {i - start: r for i, r in self.special.items() if i >= start}
-        return RowBlock(
-            self.source, self.lines[start:], self.data[start:], self.text[start:], special, self.position
-        )
+        return self._slice(start, None, {i - start: r for i, r in self.special.items() if i >= start})
 
     @classmethod
     def of_rows(cls, source: str, rows: list[InputRow]) -> RowBlock:
@@ -273,22 +305,31 @@ def _open_binary(path: Path | str) -> tuple[IO[bytes], IO[bytes]]:
     return raw, raw
 
 
-def _iter_jsonl_blocks(path: Path | str, block_rows: int) -> Iterator[RowBlock]:
+def _iter_jsonl_blocks(path: Path | str, block_rows: int, pick: Pick | None = None) -> Iterator[RowBlock]:
     """Blocks of *block_rows* rows (fewer at the end) of the JSON lines of *path*.
 
     Each line is read as bytes and parsed by orjson; a line orjson cannot read exactly (invalid
     JSON or UTF-8, NaN, integers beyond 64 bits, lone surrogates, a lone carriage return) takes
     the text path of :func:`_jsonl_row` (decoded with replacement characters, read by the
-    standard library's parser), which keeps today's rows and reasons."""
+    standard library's parser), which keeps today's rows and reasons.
+
+    With a *pick*, the core reads the lines first (``_core.jsonl_pick``): a line it picks (an
+    object orjson reads exactly, as the core checks) gives only the pick's values, its object
+    built later if asked for (:meth:`RowBlock.row`); the other lines are read as above."""
+    from rapidgrade import _core
+
     stream, raw = _open_binary(path)
     source = "<stdin>" if str(path) == STDIN else str(path)
     loads, decode_error = orjson.loads, orjson.JSONDecodeError
     number = 0
     first = True
+    n_keys = len(pick.keys) if pick is not None else 0
     lines_: list[int] = []
     data: list[dict[str, Any] | None] = []
     text: list[bytes | None] = []
     special: dict[int, InputRow] = {}
+    picked: list[bool] = []
+    values: tuple[list[Any], ...] = tuple([] for _ in range(n_keys))
 
     def position() -> int:
         try:
@@ -296,11 +337,44 @@ def _iter_jsonl_blocks(path: Path | str, block_rows: int) -> Iterator[RowBlock]:
         except OSError:  # a pipe
             return 0
 
-    def flush() -> RowBlock:
-        nonlocal lines_, data, text, special
-        block = RowBlock(source, lines_, data, text, special, position())
-        lines_, data, text, special = [], [], [], {}
-        return block
+    def block() -> RowBlock:
+        return RowBlock(source, lines_, data, text, special, position(), picked, values)
+
+    def read_line(line: bytes) -> None:
+        nonlocal number
+        number += 1
+        try:
+            value = loads(line)
+        except decode_error:
+            value = None
+        if (
+            type(value) is dict
+            and (_PLAIN.issuperset(map(type, value.values())) or not _may_hold_huge_integer(value))
+            and (b"\r" not in line or b"\r" not in line.rstrip(b"\r\n"))
+        ):
+            lines_.append(number)
+            data.append(value)
+            text.append(line)
+            if n_keys:
+                picked.append(False)
+                for column in values:
+                    column.append(None)
+            return
+        decoded = line.decode("utf-8", "replace")
+        parts = _NEWLINE.split(decoded.rstrip("\r\n"))
+        for k, part in enumerate(parts):
+            if k:
+                number += 1
+            row = _jsonl_row(source, number, part, position())
+            if row is not None:
+                special[len(lines_)] = row
+                lines_.append(number)
+                data.append(row.data)
+                text.append(None)
+                if n_keys:
+                    picked.append(False)
+                    for column in values:
+                        column.append(None)
 
     try:
         damage: BaseException | None = None
@@ -323,60 +397,61 @@ def _iter_jsonl_blocks(path: Path | str, block_rows: int) -> Iterator[RowBlock]:
                 damage = exc
             if not chunk and damage is None:
                 break
-            if first:
+            if first and chunk:
                 first = False
                 if chunk[0].startswith(_BOM):
                     chunk[0] = chunk[0][3:]
-            for line in chunk:
-                number += 1
-                try:
-                    value = loads(line)
-                except decode_error:
-                    value = None
-                if (
-                    type(value) is dict
-                    and (_PLAIN.issuperset(map(type, value.values())) or not _may_hold_huge_integer(value))
-                    and (b"\r" not in line or b"\r" not in line.rstrip(b"\r\n"))
-                ):
-                    lines_.append(number)
-                    data.append(value)
-                    text.append(line.strip())
+            if pick is not None and chunk:
+                status, columns = _core.jsonl_pick(chunk, pick.keys, pick.reserved)
+            else:
+                status, columns = b"", []
+            start = 0
+            while start < len(chunk):
+                # The lines of the chunk up to the block's end, the picked ones taken in bulk.
+                room = block_rows - len(lines_)
+                stop = min(len(chunk), start + room)
+                if status and status.count(0, start, stop) == 0:
+                    count = stop - start
+                    lines_.extend(range(number + 1, number + 1 + count))
+                    number += count
+                    data.extend([None] * count)
+                    text.extend(chunk[start:stop])
+                    picked.extend([True] * count)
+                    for column, got in zip(values, columns):
+                        column.extend(got[start:stop])
+                    start = stop
                 else:
-                    decoded = line.decode("utf-8", "replace")
-                    parts = _NEWLINE.split(decoded.rstrip("\r\n"))
-                    for k, part in enumerate(parts):
-                        if k:
-                            number += 1
-                        row = _jsonl_row(source, number, part, position())
-                        if row is not None:
-                            special[len(lines_)] = row
-                            lines_.append(number)
-                            data.append(row.data)
-                            text.append(None)
-                if len(lines_) >= block_rows:
+                    # One line at a time: a line read apart can make several rows.
+                    i = start
+                    if status and status[i]:
+                        lines_.append(number + 1)
+                        number += 1
+                        data.append(None)
+                        text.append(chunk[i])
+                        picked.append(True)
+                        for column, got in zip(values, columns):
+                            column.append(got[i])
+                    else:
+                        read_line(chunk[i])
+                    start = i + 1
+                while len(lines_) >= block_rows:
                     # A block holds at most block_rows rows: the rest waits for the next one.
-                    while len(lines_) >= block_rows:
-                        block = flush() if len(lines_) == block_rows else None
-                        if block is None:
-                            whole = RowBlock(source, lines_, data, text, special, position())
-                            block = RowBlock(
-                                source,
-                                lines_[:block_rows],
-                                data[:block_rows],
-                                text[:block_rows],
-                                {i: r for i, r in special.items() if i < block_rows},
-                                position(),
-                            )
-                            rest = whole.tail(block_rows)
-                            lines_, data, text, special = rest.lines, rest.data, rest.text, rest.special
-                        yield block
+                    whole = block()
+                    yield whole.head(block_rows) if len(lines_) > block_rows else whole
+                    rest = whole.tail(block_rows)
+                    lines_, data, text, special = rest.lines, rest.data, rest.text, rest.special
+                    picked, values = rest.picked, rest.values
         if damage is not None:
             special[len(lines_)] = _damaged(source, number + 1, damage, position())
             lines_.append(number + 1)
             data.append(None)
             text.append(None)
+            if n_keys:
+                picked.append(False)
+                for column in values:
+                    column.append(None)
         if lines_:
-            yield flush()
+            yield block()
     finally:
         if raw is not sys.stdin.buffer:
             stream.close()
@@ -507,17 +582,19 @@ def iter_rows(path: Path, *, batch_size: int = 4096) -> Iterator[InputRow]:
     return _iter_parquet(path, batch_size)
 
 
-def iter_blocks(path: Path | str, block_rows: int = 4096) -> Iterator[RowBlock]:
+def iter_blocks(path: Path | str, block_rows: int = 4096, pick: Pick | None = None) -> Iterator[RowBlock]:
     """Rows of *path* (or standard input, :data:`STDIN`, read as JSON lines) in blocks of
-    *block_rows* rows (fewer at the end of the input). Raises :class:`UsageError` for an
-    unknown format and ``OSError`` when the file cannot be opened."""
+    *block_rows* rows (fewer at the end of the input). With a *pick*, JSON lines the core can
+    read exactly give only the pick's values (:class:`RowBlock`), other inputs every row whole.
+    Raises :class:`UsageError` for an unknown format and ``OSError`` when the file cannot be
+    opened."""
     if str(path) == STDIN:
-        yield from _iter_jsonl_blocks(STDIN, block_rows)
+        yield from _iter_jsonl_blocks(STDIN, block_rows, pick)
         return
     path = Path(path)
     fmt = detect_format(path)
     if fmt == "jsonl" and not (_is_json_suffix(path) and _first_char(path) == "["):
-        yield from _iter_jsonl_blocks(path, block_rows)
+        yield from _iter_jsonl_blocks(path, block_rows, pick)
         return
     rows = iter_rows(path, batch_size=block_rows)
     source = str(path)

@@ -190,10 +190,13 @@ class MetricsAccumulator:
         decided_by: Sequence[str],
         *,
         reference_agreements: int = 0,
+        group_values: Mapping[str, Sequence[Any]] | None = None,
     ) -> None:
         """Count rows of one response each, graded, with nothing for the report's notable rows
         (no timeout or error, no disagreement with a reference verdict): the columnar form of
         :meth:`add_columns`. *reference_agreements* of them had a reference verdict (agreeing).
+        The group fields are read from *rows*, or given as columns by *group_values* (a value
+        per row for each key of :data:`GROUP_KEYS`; *rows* is not read then).
 
         >>> acc = MetricsAccumulator()
         >>> acc.add_single_rows([{"level": "1"}, {"level": "2"}, None], [True, False, True], ["fast"] * 3)
@@ -210,7 +213,12 @@ class MetricsAccumulator:
         self.reference[0] += reference_agreements
         self.reference[1] += reference_agreements
         for key in GROUP_KEYS:
-            values = [row.get(key) if row is not None else None for row in rows]
+            if group_values is not None:
+                values = group_values[key]
+            else:
+                values = [row.get(key) if row is not None else None for row in rows]
+            if values.count(None) == len(values):
+                continue
             counts: Counter[tuple[str, bool]] = Counter(
                 (str(value), ok)
                 for value, ok in zip(values, correct)

@@ -21,10 +21,10 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from rapidgrade.metrics import pass_at_k
 
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from rapidgrade.metrics import Metrics
 
 __all__ = [
+    "Drilldown",
     "DrilldownLimits",
     "add_drilldown",
     "bar_chart",
@@ -176,10 +177,12 @@ def render_page(
     inputs: Sequence[str],
     out_dir: str | Path | None = None,
     options: Mapping[str, Any] | None = None,
+    drilldown: Drilldown | None = None,
 ) -> str:
     """The report frame: a self-contained page with *title*, the list of *inputs* and a task's
     *body* (HTML). With *out_dir* (a finished job's output directory), the per-item drill-down of
-    :func:`render_drilldown` follows the body, with the run's *options*.
+    :func:`render_drilldown` follows the body, with the run's *options* (and the *drilldown* the
+    job collected, if any).
 
     >>> page = render_page("<p>hi</p>", title="demo", inputs=["a.jsonl"])
     >>> page.startswith("<!DOCTYPE html>") and "<p>hi</p>" in page and "a.jsonl" in page
@@ -187,7 +190,7 @@ def render_page(
     """
     parts = [f"<h1>{html.escape(title)}</h1>", f'<p class="sub">inputs: {html.escape(", ".join(inputs))}</p>', body]
     if out_dir is not None:
-        parts.append(render_drilldown(out_dir, options=options))
+        parts.append(render_drilldown(out_dir, options=options, drilldown=drilldown))
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>\n"
@@ -322,44 +325,105 @@ def _as_list(value: Any, n: int) -> list[Any]:
     return [value] * n
 
 
-def _read_rows(path: Path) -> Iterator[tuple[int, dict[str, Any] | None]]:
+def _load_row(line: bytes) -> dict[str, Any] | None:
     try:
-        import orjson
+        data = _loads(line)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
 
-        loads: Any = orjson.loads
-    except ImportError:  # pragma: no cover - orjson is a dependency
-        loads = json.loads
-    with path.open("rb") as f:
-        for number, line in enumerate(f, 1):
-            if not line.strip():
+
+try:
+    import orjson
+
+    _loads: Any = orjson.loads
+except ImportError:  # pragma: no cover - orjson is a dependency
+    _loads = json.loads
+
+
+#: A single-response row's verdict as the scoring job knows it: (method, decided_by, correct).
+LineVerdict = tuple[Any, Any, bool]
+
+
+class Drilldown:
+    """The drill-down of a run, collected as its evaluated lines are written (the scoring job
+    feeds it; :func:`render_drilldown` renders it), so that the report does not read
+    ``evaluated.jsonl`` again: per-method and per-path accuracy, pass@k, and the items within
+    *limits*.
+
+    >>> d = Drilldown()
+    >>> d.add_lines([b'{"id":"a","gold":"1","response":"1","correct":true,"method":"bare","decided_by":"fast"}'])
+    >>> d.add_lines([b'{"id":"b","gold":"2","response":"3","correct":false}'], [(None, "fast", False)])
+    >>> (d.scan.rows, d.scan.right_total, d.scan.wrong_total, len(d.scan.items))
+    (2, 1, 1, 2)
+    """
+
+    def __init__(self, options: Mapping[str, Any] | None = None, limits: DrilldownLimits | None = None) -> None:
+        self.keys = _keys(options)
+        self.limits = limits or DrilldownLimits()
+        self.scan = _Scan()
+        self._counts: Counter[tuple[Any, Any, bool]] = Counter()
+        self._line = 0  # lines of evaluated.jsonl seen
+
+    def add_file(self, path: str | Path) -> None:
+        """Count every line of *path* (an evaluated.jsonl, or the part a resumed run keeps)."""
+        with Path(path).open("rb") as f:
+            for line in f:
+                self._line += 1
+                if line.strip():
+                    self._add_row(self._line, _load_row(line))
+
+    def add_lines(self, lines: Sequence[bytes], verdicts: Sequence[LineVerdict | None] | None = None) -> None:
+        """Count the next evaluated *lines* (no newlines). Where ``verdicts[k]`` is given, line
+        *k* is a single-response row with that verdict: it is parsed only when listed as an item."""
+        scan, counts, limits = self.scan, self._counts, self.limits
+        first = self._line + 1
+        self._line += len(lines)
+        if verdicts is not None and None not in verdicts:
+            # Every line's verdict known: counted at C speed, lines read only while items are
+            # still listed.
+            known = cast("Sequence[LineVerdict]", verdicts)
+            scan.rows += len(lines)
+            scan.graded_rows += len(lines)
+            counts.update(known)
+            if scan.right_shown >= limits.max_right and scan.wrong_shown >= limits.max_wrong:
+                return
+            for k, line in enumerate(lines):
+                ok = known[k][2]
+                if scan.take(ok, limits):
+                    row = _load_row(line)
+                    if row is not None:
+                        _add_item(scan, row, first + k, self.keys, limits, None)
+            return
+        for k, line in enumerate(lines):
+            verdict = verdicts[k] if verdicts is not None else None
+            if verdict is None:
+                self._add_row(first + k, _load_row(line))
                 continue
-            try:
-                data = loads(line)
-            except ValueError:
-                yield number, None
-                continue
-            yield number, data if isinstance(data, dict) else None
+            scan.rows += 1
+            scan.graded_rows += 1
+            counts[verdict] += 1
+            if scan.take(verdict[2], limits):
+                row = _load_row(line)
+                if row is not None:
+                    _add_item(scan, row, first + k, self.keys, limits, None)
 
-
-def _scan(path: Path, keys: Mapping[str, str], limits: DrilldownLimits) -> _Scan:
-    scan = _Scan()
-    counts: Counter[tuple[Any, Any, bool]] = Counter()
-    for line, row in _read_rows(path):
+    def _add_row(self, line: int, row: dict[str, Any] | None) -> None:
+        scan, counts, limits = self.scan, self._counts, self.limits
         scan.rows += 1
         if row is None or "correct" not in row:
-            continue
+            return
         scan.graded_rows += 1
         correct = row["correct"]
         if not isinstance(correct, list):
-            # one response: the common case, kept lean (most rows are only counted)
             ok = correct is True
             counts[(row.get("method"), row.get("decided_by"), ok)] += 1
             if scan.take(ok, limits):
-                _add_item(scan, row, line, keys, limits, None)
-            continue
+                _add_item(scan, row, line, self.keys, limits, None)
+            return
         n = len(correct)
         if not n:
-            continue
+            return
         c = sum(1 for v in correct if v is True)
         for k in range(1, n + 1):
             scan.pass_sums[k] = scan.pass_sums.get(k, 0.0) + pass_at_k(n, c, k)
@@ -370,20 +434,26 @@ def _scan(path: Path, keys: Mapping[str, str], limits: DrilldownLimits) -> _Scan
             ok = correct[i] is True
             counts[(methods[i], deciders[i], ok)] += 1
             if scan.take(ok, limits):
-                _add_item(scan, row, line, keys, limits, i)
-    for (method, decider, ok), count in counts.items():
-        method_name = "none" if method is None else str(method)
-        decider_name = "none" if decider is None else str(decider)
-        for table, key in ((scan.by_method, method_name), (scan.by_decider, decider_name)):
-            tally = table.setdefault(key, _Tally())
-            tally.total += count
-            tally.correct += count if ok else 0
-        scan.items_total += count
-        if ok:
-            scan.right_total += count
-        else:
-            scan.wrong_total += count
-    return scan
+                _add_item(scan, row, line, self.keys, limits, i)
+
+    def finish(self) -> _Scan:
+        """The collected scan, its tallies by method and by deciding path made."""
+        scan = self.scan
+        scan.by_method, scan.by_decider = {}, {}
+        scan.items_total = scan.right_total = scan.wrong_total = 0
+        for (method, decider, ok), count in self._counts.items():
+            method_name = "none" if method is None else str(method)
+            decider_name = "none" if decider is None else str(decider)
+            for table, key in ((scan.by_method, method_name), (scan.by_decider, decider_name)):
+                tally = table.setdefault(key, _Tally())
+                tally.total += count
+                tally.correct += count if ok else 0
+            scan.items_total += count
+            if ok:
+                scan.right_total += count
+            else:
+                scan.wrong_total += count
+        return scan
 
 
 def _add_item(
@@ -452,19 +522,23 @@ def render_drilldown(
     *,
     options: Mapping[str, Any] | None = None,
     limits: DrilldownLimits | None = None,
+    drilldown: Drilldown | None = None,
 ) -> str:
     """The drill-down section of a finished job in *out_dir* (HTML with inline JavaScript).
 
-    Reads ``evaluated.jsonl`` once, streaming: accuracy by extraction method and by deciding
-    path, the pass@k curve when responses are lists, the run's *options* (``id_key``,
-    ``gold_key`` and ``response_key`` among them say which fields hold the row id, the input
-    gold and the response), and the items (one per sample) within *limits*, filterable by
-    verdict, deciding path, method and a text search. Rows without a ``correct`` field (a task
-    that scores records, not items) are counted only.
+    Accuracy by extraction method and by deciding path, the pass@k curve when responses are
+    lists, the run's *options* (``id_key``, ``gold_key`` and ``response_key`` among them say
+    which fields hold the row id, the input gold and the response), and the items (one per
+    sample) within *limits*, filterable by verdict, deciding path, method and a text search.
+    Rows without a ``correct`` field (a task that scores records, not items) are counted only.
+    They come from *drilldown* when the job collected them as it wrote its lines (its limits
+    then apply), else from reading ``evaluated.jsonl`` once, streaming.
     """
-    limits = limits or DrilldownLimits()
-    out = Path(out_dir)
-    scan = _scan(out / "evaluated.jsonl", _keys(options), limits)
+    if drilldown is None:
+        drilldown = Drilldown(options, limits)
+        drilldown.add_file(Path(out_dir) / "evaluated.jsonl")
+    limits = drilldown.limits
+    scan = drilldown.finish()
     parts = [DRILLDOWN_START, '<section id="rg-drilldown">']
 
     if scan.by_method:

@@ -23,15 +23,18 @@ import dataclasses
 import hashlib
 import json
 import os
+import queue
 import sys
+import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal, overload
 
 from rapidgrade._io import (
     FORMATS,
     STDIN,
+    Pick,
     RowBlock,
     UsageError,
     count_progress_total,
@@ -39,7 +42,7 @@ from rapidgrade._io import (
     iter_blocks,
     load_json_line,
 )
-from rapidgrade.report import render_page
+from rapidgrade.report import Drilldown, render_page
 from rapidgrade.tasks._base import Registry, Task, TaskRun
 
 if TYPE_CHECKING:
@@ -86,15 +89,17 @@ def _fingerprint(paths: Sequence[Path], task: Task, config: Any) -> str:
     return h.hexdigest()
 
 
-def _grade_chunk(chunk: Sequence[RowBlock], run: TaskRun) -> bytes:
+def _grade_chunk(chunk: Sequence[RowBlock], run: TaskRun, drilldown: Drilldown) -> bytes:
     """Grades *chunk* (blocks of consecutive rows, possibly of several inputs) with *run* and
-    returns its evaluated.jsonl lines.
+    returns its evaluated.jsonl lines, counted into the report's *drilldown*.
 
     A run that offers ``grade_block(block) -> list[bytes]`` (the math task) gets each block as
-    columns and returns the lines itself (the columnar hot path); any other run gets the
-    chunk's :class:`~rapidgrade._io.InputRow` records from ``grade(rows)`` in one call, each
-    written with a ``_source`` field naming its input (unless the record has a field of that
-    name)."""
+    columns and returns the lines itself (the columnar hot path); its blocks are read with its
+    ``pick`` (:class:`~rapidgrade._io.Pick`, if it has one), and its ``verdicts`` after each
+    block (if it has them) give the drill-down the verdicts of single-response lines, which are
+    then not parsed again. Any other run gets the chunk's :class:`~rapidgrade._io.InputRow`
+    records from ``grade(rows)`` in one call, each written with a ``_source`` field naming its
+    input (unless the record has a field of that name)."""
     grade_block = getattr(run, "grade_block", None)
     lines: list[bytes] = []
     if grade_block is not None:
@@ -102,6 +107,8 @@ def _grade_chunk(chunk: Sequence[RowBlock], run: TaskRun) -> bytes:
             block_lines: list[bytes] = grade_block(block)
             if len(block_lines) != len(block):
                 raise RuntimeError(f"task returned {len(block_lines)} lines for {len(block)} rows")
+            verdicts = getattr(run, "verdicts", None)
+            drilldown.add_lines(block_lines, verdicts if verdicts is not None and len(verdicts) == len(block) else None)
             lines += block_lines
     else:
         rows = [row for block in chunk for row in block.rows()]
@@ -112,20 +119,24 @@ def _grade_chunk(chunk: Sequence[RowBlock], run: TaskRun) -> bytes:
             if "_source" not in record:
                 record["_source"] = row.source
             lines.append(dump_json_line(record, row.lenient))
+        drilldown.add_lines(lines)
     lines.append(b"")
     return b"\n".join(lines)
 
 
-def _chunks(paths: Sequence[Path], skip: int, chunk_size: int, progress: Any) -> Iterator[list[RowBlock]]:
+def _chunks(
+    paths: Sequence[Path], skip: int, chunk_size: int, progress: Any, pick: Pick | None = None
+) -> Iterator[list[RowBlock]]:
     """Rows of all inputs in chunks of *chunk_size* rows (the last may be shorter; a chunk
     may span inputs), as blocks of consecutive rows of one input each, skipping the first
-    *skip* rows (already graded)."""
+    *skip* rows (already graded); JSON lines read with the run's *pick* (see
+    :func:`~rapidgrade._io.iter_blocks`)."""
     seen = 0
     chunk: list[RowBlock] = []
     size = 0
     for path in paths:
         last_position = 0
-        for block in iter_blocks(path, chunk_size):
+        for block in iter_blocks(path, chunk_size, pick):
             if progress is not None:
                 progress.update(block.position - last_position)
                 last_position = block.position
@@ -156,13 +167,60 @@ def _require_pyarrow(purpose: str) -> None:
         raise UsageError(f"{purpose} needs pyarrow: pip install 'rapidgrade[parquet]'") from exc
 
 
-def _write_state(out_dir: Path, state: Mapping[str, Any]) -> None:
+def _write_state(out_dir: Path, state: str) -> None:
+    """Replaces the checkpoint with *state* (JSON text), durably: written aside, synced, renamed."""
     tmp = out_dir / (STATE_FILE + ".tmp")
     with tmp.open("w", encoding="utf-8") as f:
-        json.dump(state, f)
+        f.write(state)
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, out_dir / STATE_FILE)
+
+
+class _Writer:
+    """Writes the evaluated lines of each chunk to *raw*, then the checkpoint that counts them,
+    in order, on a thread of its own: the disk's time (writes, fsync) overlaps the grading of
+    the next chunk instead of following it. The checkpoint is replaced only once the lines it
+    counts are on disk, so a run stopped at any moment resumes from a consistent state. At
+    most two chunks wait; a failure to write is raised by the next :meth:`put` or by
+    :meth:`close`."""
+
+    def __init__(self, raw: BinaryIO, out_dir: Path) -> None:
+        self._raw = raw
+        self._out_dir = out_dir
+        self._queue: queue.Queue[tuple[bytes, str] | None] = queue.Queue(maxsize=2)
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._work, name="rapidgrade-writer", daemon=True)
+        self._thread.start()
+
+    def _work(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            if self._error is not None:
+                continue  # after a failure, nothing more is written: the checkpoint stays behind
+            data, state = item
+            try:
+                self._raw.write(data)
+                self._raw.flush()
+                os.fsync(self._raw.fileno())
+                _write_state(self._out_dir, state)
+            except BaseException as exc:
+                self._error = exc
+
+    def put(self, data: bytes, state: str) -> None:
+        """Queue *data* (lines) and the checkpoint *state* written after them."""
+        if self._error is not None:
+            raise self._error
+        self._queue.put((data, state))
+
+    def close(self) -> None:
+        """Waits until everything queued is written; raises a failure to write."""
+        self._queue.put(None)
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
 
 
 def _convert_output(out_dir: Path, fmt: str) -> None:
@@ -410,7 +468,7 @@ def score_file(
         elapsed_before = float(state.get("elapsed_s", 0.0))
     elapsed = elapsed_before
 
-    def checkpoint(offset: int, complete: bool) -> None:
+    def checkpoint(offset: int, complete: bool) -> str:
         state = {
             "fingerprint": fingerprint,
             "rows_done": done_rows,
@@ -419,11 +477,15 @@ def score_file(
             "metrics": run.state(),
             "complete": complete,
         }
-        _write_state(out_dir, state)
+        return json.dumps(state)
 
+    options = {"task": job_task.name, **_run_options(config)}
+    drilldown = Drilldown(options)
     with evaluated.open("r+b" if offset else "wb") as raw:
         raw.truncate(offset)  # drops a chunk written after the last checkpoint
         raw.seek(offset)
+        if offset:
+            drilldown.add_file(evaluated)  # the rows graded before the resume
         bar = None
         if progress:
             from tqdm import tqdm
@@ -431,20 +493,23 @@ def score_file(
             bar = tqdm(
                 total=progress_total, unit="B", unit_scale=True, file=sys.stderr, desc="grading", dynamic_ncols=True
             )
+        writer = _Writer(raw, out_dir)
         try:
             started = time.perf_counter()
-            for chunk in _chunks(paths, done_rows, chunk_size, bar):
-                raw.write(_grade_chunk(chunk, run))
-                raw.flush()
-                os.fsync(raw.fileno())
+            for chunk in _chunks(paths, done_rows, chunk_size, bar, getattr(run, "pick", None)):
+                data = _grade_chunk(chunk, run, drilldown)
                 done_rows += sum(len(block) for block in chunk)
                 elapsed = elapsed_before + time.perf_counter() - started
-                checkpoint(raw.tell(), False)
+                offset += len(data)
+                writer.put(data, checkpoint(offset, False))
                 if bar is not None:
                     bar.set_postfix_str(run.progress_note(elapsed))
         finally:
-            if bar is not None:
-                bar.close()
+            try:
+                writer.close()
+            finally:
+                if bar is not None:
+                    bar.close()
     if done_rows == 0:
         names = ", ".join("standard input" if str(p) == STDIN else str(p) for p in paths)
         raise UsageError(f"no rows to grade: {names} holds no rows")
@@ -455,11 +520,12 @@ def score_file(
         title=title or "rapidgrade report",
         inputs=[str(p) for p in paths],
         out_dir=out_dir,
-        options={"task": job_task.name, **_run_options(config)},
+        options=options,
+        drilldown=drilldown,
     )
     # A row id or answer with a lone surrogate (from a JSON escape) has no UTF-8 form.
     (out_dir / "report.html").write_text(report, encoding="utf-8", errors="backslashreplace")
     if fmt != "jsonl":
         _convert_output(out_dir, fmt)
-    checkpoint(evaluated.stat().st_size, True)
+    _write_state(out_dir, checkpoint(evaluated.stat().st_size, True))
     return metrics

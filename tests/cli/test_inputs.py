@@ -285,14 +285,17 @@ MIXED_LINES = [
 ]
 
 
-def test_block_path_equals_the_record_path(tmp_path: Path) -> None:
+@pytest.mark.parametrize("picked", [False, True])
+def test_block_path_equals_the_record_path(tmp_path: Path, picked: bool) -> None:
     # grade_block (rows written back from their text) and grade (records rebuilt) agree on
-    # every kind of row, and count the same metrics.
+    # every kind of row, and count the same metrics; with the run's pick, the rows the core
+    # reads give only their gold, response and group fields until the row is needed whole.
     path = tmp_path / "in.jsonl"
     path.write_text("\n".join(MIXED_LINES) + "\n", encoding="utf-8")
     config = MATH.configure(fallback=False, threads=1)
-    (block,) = list(iter_blocks(path, 100))
     fast, slow = MATH.start(config), MATH.start(config)
+    (block,) = list(iter_blocks(path, 100, fast.pick if picked else None))
+    assert any(block.picked) == picked
     lines = fast.grade_block(block)
     records = slow.grade(list(iter_rows(path)))
     assert len(lines) == len(records) == len(MIXED_LINES) - 1  # the blank line is no row
@@ -330,12 +333,12 @@ def test_malformed_rows_in_place_n_in_n_out_and_byte_identical_resume(
     calls = 0
     real = rapidgrade.score._grade_chunk
 
-    def interrupted(chunk: list[RowBlock], run: Any) -> bytes:
+    def interrupted(chunk: list[RowBlock], run: Any, drilldown: Any) -> bytes:
         nonlocal calls
         calls += 1
         if calls > 2:
             raise KeyboardInterrupt
-        return real(chunk, run)
+        return real(chunk, run, drilldown)
 
     monkeypatch.setattr(rapidgrade.score, "_grade_chunk", interrupted)
     with pytest.raises(KeyboardInterrupt):

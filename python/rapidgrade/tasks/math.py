@@ -26,15 +26,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import orjson
 
-from rapidgrade._io import InputRow, RowBlock, UsageError, dump_json_line
+from rapidgrade import _core
+from rapidgrade._io import InputRow, Pick, RowBlock, UsageError, dump_json_line
 from rapidgrade.config import GradeConfig
 from rapidgrade.grade import grade_many
-from rapidgrade.metrics import Metrics, MetricsAccumulator
-from rapidgrade.report import bar_chart, cards_html, fmt_number, table_html
+from rapidgrade.metrics import GROUP_KEYS, Metrics, MetricsAccumulator
+from rapidgrade.report import LineVerdict, bar_chart, cards_html, fmt_number, table_html
 from rapidgrade.tasks._base import error_record, positive_float, positive_int
 from rapidgrade.verdict import GradeResults
 
@@ -307,16 +308,38 @@ def _grade_kwargs(config: MathConfig) -> dict[str, Any]:
 #: Fields a row read as JSON text must not have for its text to be written back with the
 #: results appended (else the row is rebuilt, its own fields kept as input_<name>).
 _SPLICE_RESERVED = frozenset((*RESULT_KEYS, "_source"))
+#: The result fields of an evaluated line up to the extracted answer's value, by verdict.
+_HEAD_FALSE = b',"correct":false,"extracted":'
+_HEAD_TRUE = b',"correct":true,"extracted":'
+#: Line ends kept by a run before its cache starts again (distinct fallback reasons are many).
+_MAX_TAILS = 4096
+_STR = {str}
 
 
 class MathRun:
     """One math scoring job: grades chunks and counts them into a :class:`MetricsAccumulator`."""
 
-    __slots__ = ("acc", "config")
+    __slots__ = ("_column", "_tails", "acc", "config", "pick", "verdicts")
 
     def __init__(self, config: MathConfig) -> None:
         self.config = config
         self.acc = MetricsAccumulator()
+        # What the scoring job's reader gives of each JSON line (read by the core, the rest of
+        # the row built only when needed): the gold, the response, the reference verdict and the
+        # group fields, when the keys are top-level (a dotted key is read from the whole row).
+        keys = [config.gold_key, config.response_key]
+        if config.reference_key is not None:
+            keys.append(config.reference_key)
+        keys.extend(GROUP_KEYS)
+        unique = tuple(dict.fromkeys(keys))
+        nested = any("." in key for key in unique[:3])
+        self.pick: Pick | None = None if nested else Pick(unique, tuple(_SPLICE_RESERVED))
+        self._column = {key: k for k, key in enumerate(unique)}
+        # The end of an evaluated line by (decided_by, reason, method, source): few distinct ones.
+        self._tails: dict[tuple[str, str, str | None, str], bytes] = {}
+        #: Of each line grade_block returned last: (correct, method, decided_by) for a row of
+        #: one response graded from its text, else None (the report's drill-down reads it).
+        self.verdicts: list[LineVerdict | None] = []
 
     def grade(self, rows: Sequence[InputRow]) -> list[dict[str, Any]]:
         block = RowBlock.of_rows(rows[0].source if rows else "", list(rows))
@@ -327,7 +350,51 @@ class MathRun:
         the columnar path of the scoring job. A row read as JSON text, with a string gold and
         response, is written as its text with the result fields (and ``_source``) appended;
         any other row as :meth:`grade` writes it."""
+        lines = self._grade_columns(block)
+        if lines is not None:
+            return lines
         return [r for r in self._grade(block, as_text=True) if isinstance(r, bytes)]
+
+    def _grade_columns(self, block: RowBlock) -> list[bytes] | None:
+        """The common block graded as columns, without a Python step per row: every row picked,
+        every gold and response a str, no reference verdict to compare with. None for any other
+        block (graded row by row by :meth:`_grade`, with the same results)."""
+        config = self.config
+        if self.pick is None or config.reference_key is not None or not block.picked or False in block.picked:
+            return None
+        values, column = block.values, self._column
+        golds, responses = values[column[config.gold_key]], values[column[config.response_key]]
+        if set(map(type, golds)) != _STR or set(map(type, responses)) != _STR:
+            return None
+        columns = _Columns.of(grade_many(golds, responses, **_grade_kwargs(config)))
+        correct, decided_by, method = columns.correct, columns.decided_by, columns.method
+        n = len(golds)
+        rows = range(n)
+        quiet: Sequence[int] = rows
+        if "timeout" in decided_by or "error" in decided_by:
+            notable = [i for i in rows if decided_by[i] in ("timeout", "error")]
+            for i in notable:
+                self.acc.add_columns(
+                    block.row(i).data,
+                    [correct[i]],
+                    [decided_by[i]],
+                    functools.partial(columns.verdict, [i]),
+                    is_list=False,
+                    label=_row_label(block.row(i), config.id_key),
+                )
+            skip = set(notable)
+            quiet = [i for i in rows if i not in skip]
+        if len(quiet) == n:
+            self.acc.add_single_rows([], correct, decided_by, group_values={k: values[column[k]] for k in GROUP_KEYS})
+        elif quiet:
+            self.acc.add_single_rows(
+                [],
+                [correct[i] for i in quiet],
+                [decided_by[i] for i in quiet],
+                group_values={k: [values[column[k]][i] for i in quiet] for k in GROUP_KEYS},
+            )
+        self.verdicts = list(zip(method, decided_by, correct))
+        return self._splice_lines(block.source, cast(list[bytes], block.text), rows, columns)
 
     def _grade(self, block: RowBlock, *, as_text: bool) -> list[dict[str, Any] | bytes]:
         config, acc = self.config, self.acc
@@ -338,7 +405,20 @@ class MathRun:
         # Per row: the pair index of a row graded from its text (as_text), or its _Pending.
         plan: list[int | _Pending] = []
         texts, data = block.text, block.data
+        picked = block.picked if as_text and self.pick is not None else []
+        column = self._column
+        if picked:
+            picked_golds, picked_responses = block.values[column[gold_key]], block.values[column[response_key]]
         for i, t in enumerate(texts):
+            if picked and picked[i]:
+                g, r = picked_golds[i], picked_responses[i]
+                if type(g) is str and type(r) is str:  # a picked row holds no reserved key
+                    plan.append(len(golds))
+                    golds.append(g)
+                    responses.append(r)
+                    continue
+                plan.append(_prepare(block.row(i), config, golds, responses))
+                continue
             d = data[i]
             if as_text and t is not None and d is not None:
                 g = d.get(gold_key) if gold_plain else _lookup_or_none(d, gold_key)
@@ -350,27 +430,32 @@ class MathRun:
                     continue
             plan.append(_prepare(block.row(i), config, golds, responses))
         columns = _Columns.of(grade_many(golds, responses, **_grade_kwargs(config))) if golds else _Columns.empty()
-        correct, decided_by = columns.correct, columns.decided_by
-        extracted, reason, method = columns.extracted, columns.reason, columns.method
+        correct, decided_by, method = columns.correct, columns.decided_by, columns.method
         reference_key = config.reference_key
-        source_field = b',"_source":' + orjson.dumps(block.source) + b"}"
-        dumps = orjson.dumps
+        picked_references = block.values[column[reference_key]] if picked and reference_key is not None else None
         out: list[dict[str, Any] | bytes] = []
-        # Rows with nothing notable, counted together after the loop.
-        quiet_rows: list[dict[str, Any] | None] = []
+        # Rows graded from their text: written by the core after the loop (their places in out).
+        spliced: list[int] = []
+        spliced_pairs: list[int] = []
+        # Spliced rows with nothing notable, counted together after the loop.
+        quiet: list[int] = []
         quiet_pairs: list[int] = []
         agreements = 0  # quiet rows whose reference verdict agrees with ours
+        verdicts: list[LineVerdict | None] = []
         for i, p in enumerate(plan):
             if type(p) is int:
-                d = data[i]
                 reference = None
                 if reference_key is not None:
-                    ref = d.get(reference_key) if d is not None else None
+                    if picked_references is not None and picked[i]:
+                        ref = picked_references[i]
+                    else:
+                        d = data[i]
+                        ref = d.get(reference_key) if d is not None else None
                     reference = ref if isinstance(ref, bool) else None
                 decided = decided_by[p]
                 if (reference is not None and reference != correct[p]) or decided in ("timeout", "error"):
                     acc.add_columns(
-                        d,
+                        block.row(i).data,
                         [correct[p]],
                         [decided],
                         functools.partial(columns.verdict, [p]),
@@ -379,21 +464,13 @@ class MathRun:
                         label=_row_label(block.row(i), config.id_key),
                     )
                 else:
-                    quiet_rows.append(d)
+                    quiet.append(i)
                     quiet_pairs.append(p)
                     agreements += reference is not None
-                fields = dumps(
-                    {
-                        "correct": correct[p],
-                        "extracted": extracted[p],
-                        "decided_by": decided,
-                        "reason": reason[p],
-                        "method": method[p],
-                    }
-                )
-                text = texts[i]
-                assert text is not None
-                out.append(b"".join((text[:-1], b",", fields[1:-1], source_field)))
+                spliced.append(i)
+                spliced_pairs.append(p)
+                out.append(b"")
+                verdicts.append((method[p], decided, correct[p]))
                 continue
             assert isinstance(p, _Pending)
             pairs = _sample_pairs(p, correct)
@@ -423,13 +500,60 @@ class MathRun:
                     label=label,
                 )
             out.append(dump_json_line(record, p.row.lenient) if as_text else record)
-        if quiet_pairs:
+            verdicts.append(None)
+        if as_text:
+            self.verdicts = verdicts
+        if spliced:
+            lines = self._splice_lines(block.source, [cast(bytes, texts[i]) for i in spliced], spliced_pairs, columns)
+            for i, line in zip(spliced, lines):
+                out[i] = line
+        if quiet:
             acc.add_single_rows(
-                quiet_rows,
+                [],
                 [correct[p] for p in quiet_pairs],
                 [decided_by[p] for p in quiet_pairs],
                 reference_agreements=agreements,
+                group_values={key: self._group_column(block, key, quiet) for key in GROUP_KEYS},
             )
+        return out
+
+    def _splice_lines(self, source: str, texts: list[bytes], pairs: Sequence[int], columns: _Columns) -> list[bytes]:
+        """The evaluated lines of rows graded from their text: each row's text as read (*texts*,
+        graded as *pairs*), the result fields appended (``correct``, ``extracted``,
+        ``decided_by``, ``reason``, ``method``, then ``_source`` naming *source*), written by the
+        core as orjson writes them."""
+        correct, extracted = columns.correct, columns.extracted
+        decided_by, reason, method = columns.decided_by, columns.reason, columns.method
+        tails = self._tails
+        heads = (_HEAD_FALSE, _HEAD_TRUE)
+        line_tails: list[bytes] = []
+        for p in pairs:
+            key = (decided_by[p], reason[p], method[p], source)
+            tail = tails.get(key)
+            if tail is None:
+                if len(tails) > _MAX_TAILS:
+                    tails.clear()
+                fields = orjson.dumps({"decided_by": key[0], "reason": key[1], "method": key[2], "_source": source})
+                tail = tails[key] = b"," + fields[1:]
+            line_tails.append(tail)
+        if isinstance(pairs, range) and len(pairs) == len(extracted):
+            return _core.jsonl_splice(texts, [heads[c] for c in correct], extracted, line_tails)
+        return _core.jsonl_splice(
+            texts, [heads[correct[p]] for p in pairs], [extracted[p] for p in pairs], line_tails
+        )
+
+    def _group_column(self, block: RowBlock, key: str, rows: list[int]) -> list[Any]:
+        """The values of the group field *key* in *rows*: from the pick's values where the row
+        was picked (the key is always among them), else from the row."""
+        data, picked = block.data, block.picked
+        values = block.values[self._column[key]] if picked else None
+        out: list[Any] = []
+        for i in rows:
+            if values is not None and picked[i]:
+                out.append(values[i])
+            else:
+                d = data[i]
+                out.append(d.get(key) if d is not None else None)
         return out
 
     def state(self) -> dict[str, Any]:
