@@ -49,8 +49,8 @@ std::vector<std::string> names_of(const py::handle& obj, const char* function, c
   return names;
 }
 
-// The Python value of a picked value (its string decoded from `line`).
-py::object value_object(std::string_view line, const jsonl::Value& v, std::string& scratch) {
+// The Python value of a picked value; a string with escapes comes decoded in `decoded`.
+py::object value_object(std::string_view line, const jsonl::Value& v, const std::string& decoded) {
   switch (v.kind) {
     case jsonl::Kind::kMissing:
     case jsonl::Kind::kNull: return py::none();
@@ -61,22 +61,22 @@ py::object value_object(std::string_view line, const jsonl::Value& v, std::strin
     case jsonl::Kind::kString: break;
   }
   const auto size = static_cast<Py_ssize_t>(v.decoded_size);
+  const char* text = v.escaped ? decoded.data() : line.data() + v.begin;
+  PyObject* s = nullptr;
   if (v.ascii) {
-    // Decoded straight into the new str's buffer.
-    PyObject* s = PyUnicode_New(size, 127);
-    if (s == nullptr) throw py::error_already_set();
-    jsonl::decode_string(line, v, reinterpret_cast<char*>(PyUnicode_1BYTE_DATA(s)));
-    return py::reinterpret_steal<py::object>(s);
+    s = PyUnicode_New(size, 127);
+    if (s != nullptr && size > 0) std::memcpy(PyUnicode_1BYTE_DATA(s), text, v.decoded_size);
+  } else {
+    s = PyUnicode_DecodeUTF8(text, size, "strict");  // valid: read_line checked it
   }
-  scratch.resize(v.decoded_size);
-  jsonl::decode_string(line, v, scratch.data());
-  PyObject* s = PyUnicode_DecodeUTF8(scratch.data(), size, "strict");  // valid: read_line checked it
   if (s == nullptr) throw py::error_already_set();
   return py::reinterpret_steal<py::object>(s);
 }
 
-py::tuple jsonl_pick(const py::handle& lines_obj, const py::handle& keys_obj, const py::handle& reserved_obj) {
+py::tuple jsonl_pick(const py::handle& lines_obj, const py::handle& keys_obj, const py::handle& reserved_obj,
+                     const py::object& threads_obj) {
   const char* fn = "jsonl_pick";
+  const unsigned threads = resolve_threads(threads_obj, fn);
   const std::vector<py::object> lines = bytes_items(lines_obj, fn, "lines");
   jsonl::Keys keys;
   keys.pick = names_of(keys_obj, fn, "keys");
@@ -87,18 +87,25 @@ py::tuple jsonl_pick(const py::handle& lines_obj, const py::handle& keys_obj, co
   for (std::size_t i = 0; i < n; ++i) views[i] = view_of(lines[i]);
 
   std::string status(n, '\0');
-  std::vector<std::size_t> bounds(2 * n, 0);
   std::vector<jsonl::Value> values(n * k_keys);
+  std::vector<std::string> decoded(n * k_keys);  // the strings with escapes, decoded by the workers
   std::vector<py::list> columns;
   for (std::size_t k = 0; k < k_keys; ++k) columns.emplace_back(n);
-  std::string scratch;
   run_pipelined(
-      n, 1,
+      n, threads,
       [&](std::size_t begin, std::size_t end) {
         for (std::size_t i = begin; i < end; ++i) {
-          status[i] = jsonl::read_line(views[i], keys, bounds[2 * i], bounds[2 * i + 1], values.data() + i * k_keys)
-                          ? '\1'
-                          : '\0';
+          std::size_t b = 0;
+          std::size_t e = 0;
+          jsonl::Value* row = values.data() + i * k_keys;
+          if (!jsonl::read_line(views[i], keys, b, e, row)) continue;
+          status[i] = '\1';
+          for (std::size_t k = 0; k < k_keys; ++k) {
+            if (row[k].kind != jsonl::Kind::kString || !row[k].escaped) continue;
+            std::string& out = decoded[i * k_keys + k];
+            out.resize(row[k].decoded_size + jsonl::kDecodePadding);
+            jsonl::decode_string(views[i], row[k], out.data());
+          }
         }
       },
       [&](std::size_t i) {
@@ -106,8 +113,10 @@ py::tuple jsonl_pick(const py::handle& lines_obj, const py::handle& keys_obj, co
           for (std::size_t k = 0; k < k_keys; ++k) set_item(columns[k], i, py::none());
           return;
         }
-        const std::string_view line = views[i];
-        for (std::size_t k = 0; k < k_keys; ++k) set_item(columns[k], i, value_object(line, values[i * k_keys + k], scratch));
+        for (std::size_t k = 0; k < k_keys; ++k) {
+          set_item(columns[k], i, value_object(views[i], values[i * k_keys + k], decoded[i * k_keys + k]));
+          std::string().swap(decoded[i * k_keys + k]);  // freed as soon as it is a str
+        }
       });
   py::list value_columns(k_keys);
   for (std::size_t k = 0; k < k_keys; ++k) set_item(value_columns, k, std::move(columns[k]));
@@ -175,7 +184,8 @@ py::list jsonl_splice(const py::handle& texts_obj, const py::handle& heads_obj, 
 }  // namespace
 
 void bind_jsonl(py::module_& m) {
-  m.def("jsonl_pick", &jsonl_pick, py::arg("lines"), py::arg("keys"), py::arg("reserved"),
+  m.def("jsonl_pick", &jsonl_pick, py::arg("lines"), py::arg("keys"), py::arg("reserved"), py::kw_only(),
+        py::arg("threads") = py::none(),
         R"doc(Read JSON lines as the scoring job's reader of record (orjson) would, keeping only a few
 top-level values: for each line, whether it is picked, its object's text, and the value of each
 of `keys` (None when absent, as dict.get gives it).
@@ -188,7 +198,7 @@ object or array, or any key of `reserved`, are not picked (the caller reads them
 
 Returns (status, columns): status is a bytes of one byte per line (1 picked, 0 not);
 columns[k][i] the value of keys[k] in line i (str, int, float, bool or None; None when not
-picked). The lines are read with the GIL released.)doc");
+picked). The lines are read on `threads` threads (default: all cores) with the GIL released.)doc");
   m.def("jsonl_splice", &jsonl_splice, py::arg("texts"), py::arg("heads"), py::arg("strings"), py::arg("tails"),
         R"doc(Evaluated lines: texts[i] (a JSON object's text, whitespace around it dropped) without its
 closing brace, then heads[i],

@@ -48,8 +48,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (const jl::Value& v : values) {
       if (v.kind != jl::Kind::kString) continue;
       RAPIDGRADE_FUZZ_CHECK(v.begin <= v.end && v.end <= end);
-      std::string decoded(v.decoded_size, '\0');
+      std::string decoded(v.decoded_size + jl::kDecodePadding, '\0');
       jl::decode_string(line, v, decoded.data());
+      decoded.resize(v.decoded_size);
       RAPIDGRADE_FUZZ_CHECK(valid_utf8(decoded));
       bool ascii = true;
       for (const char c : decoded) ascii = ascii && static_cast<unsigned char>(c) < 0x80;

@@ -356,19 +356,36 @@ bool read_line(std::string_view line, const Keys& keys, std::size_t& begin, std:
 
 namespace {
 
-// The index of the first '\\' in s[k, end), or end (escapes are a few bytes apart in LaTeX, where
-// an inline scan beats a call to memchr).
-std::size_t find_backslash(std::string_view s, std::size_t k, std::size_t end) noexcept {
-#if defined(__SSE2__)
-  const __m128i backslash = _mm_set1_epi8('\\');
-  while (k + 16 <= end) {
-    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + k));
-    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(w, backslash)));
-    if (mask != 0) return k + static_cast<std::size_t>(__builtin_ctz(mask));
-    k += 16;
+// Writes the escape at line[k] (a backslash) decoded to `out`, advancing `out`; returns the index
+// past the escape. The escape is one read_line accepted.
+std::size_t decode_escape(std::string_view line, std::size_t k, char*& out) noexcept {
+  const char e = line[k + 1];
+  if (e != 'u') {
+    *out++ = kShortEscape[static_cast<unsigned char>(e)];
+    return k + 2;
   }
-#endif
-  while (k < end && s[k] != '\\') ++k;
+  long cp = hex4(line, k + 2);
+  k += 6;
+  if (cp >= 0xD800 && cp <= 0xDBFF) {  // read_line checked the low surrogate that follows
+    cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4(line, k + 2) - 0xDC00);
+    k += 6;
+  }
+  const auto u = static_cast<unsigned long>(cp);
+  if (u < 0x80) {
+    *out++ = static_cast<char>(u);
+  } else if (u < 0x800) {
+    *out++ = static_cast<char>(0xC0 | (u >> 6));
+    *out++ = static_cast<char>(0x80 | (u & 0x3F));
+  } else if (u < 0x10000) {
+    *out++ = static_cast<char>(0xE0 | (u >> 12));
+    *out++ = static_cast<char>(0x80 | ((u >> 6) & 0x3F));
+    *out++ = static_cast<char>(0x80 | (u & 0x3F));
+  } else {
+    *out++ = static_cast<char>(0xF0 | (u >> 18));
+    *out++ = static_cast<char>(0x80 | ((u >> 12) & 0x3F));
+    *out++ = static_cast<char>(0x80 | ((u >> 6) & 0x3F));
+    *out++ = static_cast<char>(0x80 | (u & 0x3F));
+  }
   return k;
 }
 
@@ -380,39 +397,31 @@ void decode_string(std::string_view line, const Value& v, char* out) noexcept {
     return;
   }
   std::size_t k = v.begin;
-  while (k < v.end) {
-    const std::size_t stop = find_backslash(line, k, v.end);
-    std::memcpy(out, line.data() + k, stop - k);
-    out += stop - k;
-    k = stop;
-    if (k >= v.end) break;
-    const char e = line[k + 1];
-    if (e != 'u') {
-      *out++ = kShortEscape[static_cast<unsigned char>(e)];
-      k += 2;
-      continue;
+  const std::size_t end = v.end;
+#if defined(__SSE2__)
+  // Sixteen bytes at a time, stored whole (out has kDecodePadding bytes of room past the text)
+  // and kept up to the first backslash; the line is read only below its size.
+  const __m128i backslash = _mm_set1_epi8('\\');
+  while (k < end && k + 16 <= line.size()) {
+    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(line.data() + k));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), w);
+    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(w, backslash)));
+    const std::size_t run = mask != 0 ? static_cast<std::size_t>(__builtin_ctz(mask)) : 16;
+    if (k + run >= end) {  // the string ends among these bytes, before any backslash
+      out += end - k;
+      k = end;
+      break;
     }
-    long cp = hex4(line, k + 2);
-    k += 6;
-    if (cp >= 0xD800 && cp <= 0xDBFF) {  // read_line checked the low surrogate that follows
-      cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4(line, k + 2) - 0xDC00);
-      k += 6;
-    }
-    const auto u = static_cast<unsigned long>(cp);
-    if (u < 0x80) {
-      *out++ = static_cast<char>(u);
-    } else if (u < 0x800) {
-      *out++ = static_cast<char>(0xC0 | (u >> 6));
-      *out++ = static_cast<char>(0x80 | (u & 0x3F));
-    } else if (u < 0x10000) {
-      *out++ = static_cast<char>(0xE0 | (u >> 12));
-      *out++ = static_cast<char>(0x80 | ((u >> 6) & 0x3F));
-      *out++ = static_cast<char>(0x80 | (u & 0x3F));
+    out += run;
+    k += run;
+    if (mask != 0) k = decode_escape(line, k, out);
+  }
+#endif
+  while (k < end) {
+    if (line[k] != '\\') {
+      *out++ = line[k++];
     } else {
-      *out++ = static_cast<char>(0xF0 | (u >> 18));
-      *out++ = static_cast<char>(0x80 | ((u >> 12) & 0x3F));
-      *out++ = static_cast<char>(0x80 | ((u >> 6) & 0x3F));
-      *out++ = static_cast<char>(0x80 | (u & 0x3F));
+      k = decode_escape(line, k, out);
     }
   }
 }

@@ -176,7 +176,7 @@ def grade_tables() -> tuple[list[str], list[str]]: ...
 
 # jsonl (issue 17): the scoring job's reader and writer of JSON lines (rapidgrade._io, tasks.math)
 def jsonl_pick(
-    lines: list[bytes] | tuple[bytes, ...], keys: Sequence[str], reserved: Sequence[str]
+    lines: list[bytes] | tuple[bytes, ...], keys: Sequence[str], reserved: Sequence[str], *, threads: int | None = None
 ) -> tuple[bytes, list[list[Any]]]: ...
 def jsonl_splice(
     texts: list[bytes] | tuple[bytes, ...],

@@ -16,6 +16,8 @@ __all__ = ["DECIDERS", "GROUP_KEYS", "Metrics", "MetricsAccumulator", "pass_at_k
 
 #: Row fields that, when present, give a per-group breakdown.
 GROUP_KEYS = ("type", "subject", "level")
+_SCALARS = frozenset((str, int, float, bool))
+_STR = frozenset((str,))
 #: The paths that can decide a verdict.
 DECIDERS = ("fast", "sympy", "math_verify", "timeout", "error")
 #: How many notable rows (disagreements, timeouts, errors) are kept for the report.
@@ -219,11 +221,17 @@ class MetricsAccumulator:
                 values = [row.get(key) if row is not None else None for row in rows]
             if values.count(None) == len(values):
                 continue
-            counts: Counter[tuple[str, bool]] = Counter(
-                (str(value), ok)
-                for value, ok in zip(values, correct)
-                if value is not None and not isinstance(value, (list, dict))
-            )
+            counts: Counter[tuple[str, bool]]
+            kinds = set(map(type, values))
+            if kinds <= _SCALARS:
+                # every value a scalar: counted at C speed
+                counts = Counter(zip(values if kinds == _STR else map(str, values), correct))
+            else:
+                counts = Counter(
+                    (str(value), ok)
+                    for value, ok in zip(values, correct)
+                    if value is not None and not isinstance(value, (list, dict))
+                )
             for (value, ok), count in counts.items():
                 bucket = self.groups.setdefault(key, {}).setdefault(value, [0, 0])
                 bucket[0] += count

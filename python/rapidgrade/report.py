@@ -354,8 +354,9 @@ class Drilldown:
     >>> d = Drilldown()
     >>> d.add_lines([b'{"id":"a","gold":"1","response":"1","correct":true,"method":"bare","decided_by":"fast"}'])
     >>> d.add_lines([b'{"id":"b","gold":"2","response":"3","correct":false}'], [(None, "fast", False)])
-    >>> (d.scan.rows, d.scan.right_total, d.scan.wrong_total, len(d.scan.items))
-    (2, 1, 1, 2)
+    >>> scan = d.finish()
+    >>> (scan.rows, scan.right_total, scan.wrong_total, len(scan.items), sorted(scan.by_method))
+    (2, 1, 1, 2, ['bare', 'none'])
     """
 
     def __init__(self, options: Mapping[str, Any] | None = None, limits: DrilldownLimits | None = None) -> None:

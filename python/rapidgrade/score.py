@@ -89,9 +89,9 @@ def _fingerprint(paths: Sequence[Path], task: Task, config: Any) -> str:
     return h.hexdigest()
 
 
-def _grade_chunk(chunk: Sequence[RowBlock], run: TaskRun, drilldown: Drilldown) -> bytes:
+def _grade_chunk(chunk: Sequence[RowBlock], run: TaskRun, drilldown: Drilldown) -> list[bytes]:
     """Grades *chunk* (blocks of consecutive rows, possibly of several inputs) with *run* and
-    returns its evaluated.jsonl lines, counted into the report's *drilldown*.
+    returns its evaluated.jsonl lines (without newlines), counted into the report's *drilldown*.
 
     A run that offers ``grade_block(block) -> list[bytes]`` (the math task) gets each block as
     columns and returns the lines itself (the columnar hot path); its blocks are read with its
@@ -120,8 +120,7 @@ def _grade_chunk(chunk: Sequence[RowBlock], run: TaskRun, drilldown: Drilldown) 
                 record["_source"] = row.source
             lines.append(dump_json_line(record, row.lenient))
         drilldown.add_lines(lines)
-    lines.append(b"")
-    return b"\n".join(lines)
+    return lines
 
 
 def _chunks(
@@ -178,17 +177,17 @@ def _write_state(out_dir: Path, state: str) -> None:
 
 
 class _Writer:
-    """Writes the evaluated lines of each chunk to *raw*, then the checkpoint that counts them,
-    in order, on a thread of its own: the disk's time (writes, fsync) overlaps the grading of
-    the next chunk instead of following it. The checkpoint is replaced only once the lines it
-    counts are on disk, so a run stopped at any moment resumes from a consistent state. At
-    most two chunks wait; a failure to write is raised by the next :meth:`put` or by
-    :meth:`close`."""
+    """Writes the evaluated lines of each chunk to *raw* (each followed by a newline), then the
+    checkpoint that counts them, in order, on a thread of its own: joining the lines and the
+    disk's time (writes, fsync) overlap the grading of the next chunk instead of following it.
+    The checkpoint is replaced only once the lines it counts are on disk, so a run stopped at
+    any moment resumes from a consistent state. At most two chunks wait; a failure to write is
+    raised by the next :meth:`put` or by :meth:`close`."""
 
     def __init__(self, raw: BinaryIO, out_dir: Path) -> None:
         self._raw = raw
         self._out_dir = out_dir
-        self._queue: queue.Queue[tuple[bytes, str] | None] = queue.Queue(maxsize=2)
+        self._queue: queue.Queue[tuple[list[bytes], str] | None] = queue.Queue(maxsize=2)
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._work, name="rapidgrade-writer", daemon=True)
         self._thread.start()
@@ -200,20 +199,22 @@ class _Writer:
                 return
             if self._error is not None:
                 continue  # after a failure, nothing more is written: the checkpoint stays behind
-            data, state = item
+            lines, state = item
             try:
-                self._raw.write(data)
+                lines.append(b"")
+                self._raw.write(b"\n".join(lines))  # a large join runs without the GIL
                 self._raw.flush()
                 os.fsync(self._raw.fileno())
                 _write_state(self._out_dir, state)
             except BaseException as exc:
                 self._error = exc
 
-    def put(self, data: bytes, state: str) -> None:
-        """Queue *data* (lines) and the checkpoint *state* written after them."""
+    def put(self, lines: list[bytes], state: str) -> None:
+        """Queue *lines* (evaluated lines, without newlines; the writer owns the list) and the
+        checkpoint *state* written after them."""
         if self._error is not None:
             raise self._error
-        self._queue.put((data, state))
+        self._queue.put((lines, state))
 
     def close(self) -> None:
         """Waits until everything queued is written; raises a failure to write."""
@@ -497,11 +498,11 @@ def score_file(
         try:
             started = time.perf_counter()
             for chunk in _chunks(paths, done_rows, chunk_size, bar, getattr(run, "pick", None)):
-                data = _grade_chunk(chunk, run, drilldown)
+                lines = _grade_chunk(chunk, run, drilldown)
                 done_rows += sum(len(block) for block in chunk)
                 elapsed = elapsed_before + time.perf_counter() - started
-                offset += len(data)
-                writer.put(data, checkpoint(offset, False))
+                offset += sum(map(len, lines)) + len(lines)
+                writer.put(lines, checkpoint(offset, False))
                 if bar is not None:
                     bar.set_postfix_str(run.progress_note(elapsed))
         finally:

@@ -333,7 +333,7 @@ def test_malformed_rows_in_place_n_in_n_out_and_byte_identical_resume(
     calls = 0
     real = rapidgrade.score._grade_chunk
 
-    def interrupted(chunk: list[RowBlock], run: Any, drilldown: Any) -> bytes:
+    def interrupted(chunk: list[RowBlock], run: Any, drilldown: Any) -> list[bytes]:
         nonlocal calls
         calls += 1
         if calls > 2:

@@ -181,6 +181,9 @@ _NO_WRAPPER = {
     # internal to GradeResults' packed columns (rapidgrade.verdict, rapidgrade.grade)
     "grade_tables",
     "unpack_strings",
+    # internal to the scoring job's reader and writer of JSON lines (rapidgrade._io, tasks.math)
+    "jsonl_pick",
+    "jsonl_splice",
 }
 
 

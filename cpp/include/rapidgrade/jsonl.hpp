@@ -60,8 +60,12 @@ struct Keys {
 bool read_line(std::string_view line, const Keys& keys, std::size_t& begin, std::size_t& end,
                Value* values) noexcept;
 
+/// Room decode_string needs past the decoded text (it stores sixteen bytes at a time).
+inline constexpr std::size_t kDecodePadding = 16;
+
 /// Writes the decoded UTF-8 bytes of the string value `v` of `line` to `out`, which must have
-/// room for v.decoded_size bytes. `v` must be a kString value read from `line` by read_line.
+/// room for v.decoded_size + kDecodePadding bytes (those past v.decoded_size are left
+/// unspecified). `v` must be a kString value read from `line` by read_line.
 void decode_string(std::string_view line, const Value& v, char* out) noexcept;
 
 /// The size of `text` (UTF-8) written as a JSON string by write_json_string, quotes included.

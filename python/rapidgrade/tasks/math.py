@@ -311,9 +311,23 @@ _SPLICE_RESERVED = frozenset((*RESULT_KEYS, "_source"))
 #: The result fields of an evaluated line up to the extracted answer's value, by verdict.
 _HEAD_FALSE = b',"correct":false,"extracted":'
 _HEAD_TRUE = b',"correct":true,"extracted":'
-#: Line ends kept by a run before its cache starts again (distinct fallback reasons are many).
+#: Line ends kept per input before the cache starts again (distinct fallback reasons are many).
 _MAX_TAILS = 4096
 _STR = {str}
+
+
+class _Tails(dict[tuple[str, str, "str | None"], bytes]):
+    """The end of an evaluated line of input *source*, by (decided_by, reason, method): the
+    fields after the extracted answer, closing the object. Made when first asked for."""
+
+    def __init__(self, source: str) -> None:
+        super().__init__()
+        self.source = source
+
+    def __missing__(self, key: tuple[str, str, str | None]) -> bytes:
+        fields = {"decided_by": key[0], "reason": key[1], "method": key[2], "_source": self.source}
+        tail = self[key] = b"," + orjson.dumps(fields)[1:]
+        return tail
 
 
 class MathRun:
@@ -335,8 +349,8 @@ class MathRun:
         nested = any("." in key for key in unique[:3])
         self.pick: Pick | None = None if nested else Pick(unique, tuple(_SPLICE_RESERVED))
         self._column = {key: k for k, key in enumerate(unique)}
-        # The end of an evaluated line by (decided_by, reason, method, source): few distinct ones.
-        self._tails: dict[tuple[str, str, str | None, str], bytes] = {}
+        # The ends of evaluated lines, by input (few distinct ones: see _Tails).
+        self._tails: dict[str, _Tails] = {}
         #: Of each line grade_block returned last: (correct, method, decided_by) for a row of
         #: one response graded from its text, else None (the report's drill-down reads it).
         self.verdicts: list[LineVerdict | None] = []
@@ -524,20 +538,14 @@ class MathRun:
         core as orjson writes them."""
         correct, extracted = columns.correct, columns.extracted
         decided_by, reason, method = columns.decided_by, columns.reason, columns.method
-        tails = self._tails
+        tails = self._tails.get(source)
+        if tails is None or len(tails) > _MAX_TAILS:
+            tails = self._tails[source] = _Tails(source)
         heads = (_HEAD_FALSE, _HEAD_TRUE)
-        line_tails: list[bytes] = []
-        for p in pairs:
-            key = (decided_by[p], reason[p], method[p], source)
-            tail = tails.get(key)
-            if tail is None:
-                if len(tails) > _MAX_TAILS:
-                    tails.clear()
-                fields = orjson.dumps({"decided_by": key[0], "reason": key[1], "method": key[2], "_source": source})
-                tail = tails[key] = b"," + fields[1:]
-            line_tails.append(tail)
         if isinstance(pairs, range) and len(pairs) == len(extracted):
+            line_tails = list(map(tails.__getitem__, zip(decided_by, reason, method)))
             return _core.jsonl_splice(texts, [heads[c] for c in correct], extracted, line_tails)
+        line_tails = [tails[(decided_by[p], reason[p], method[p])] for p in pairs]
         return _core.jsonl_splice(
             texts, [heads[correct[p]] for p in pairs], [extracted[p] for p in pairs], line_tails
         )
