@@ -340,6 +340,18 @@ def _iter_jsonl_blocks(path: Path | str, block_rows: int, pick: Pick | None = No
     def block() -> RowBlock:
         return RowBlock(source, lines_, data, text, special, position(), picked, values)
 
+    def add_row(number: int, value: dict[str, Any] | None, line: bytes | None, row: InputRow | None = None) -> None:
+        """Appends a row read whole (not picked); *row* for a row read apart (``special``)."""
+        if row is not None:
+            special[len(lines_)] = row
+        lines_.append(number)
+        data.append(value)
+        text.append(line)
+        if n_keys:
+            picked.append(False)
+            for column in values:
+                column.append(None)
+
     def read_line(line: bytes) -> None:
         nonlocal number
         number += 1
@@ -352,13 +364,7 @@ def _iter_jsonl_blocks(path: Path | str, block_rows: int, pick: Pick | None = No
             and (_PLAIN.issuperset(map(type, value.values())) or not _may_hold_huge_integer(value))
             and (b"\r" not in line or b"\r" not in line.rstrip(b"\r\n"))
         ):
-            lines_.append(number)
-            data.append(value)
-            text.append(line)
-            if n_keys:
-                picked.append(False)
-                for column in values:
-                    column.append(None)
+            add_row(number, value, line)
             return
         decoded = line.decode("utf-8", "replace")
         parts = _NEWLINE.split(decoded.rstrip("\r\n"))
@@ -367,14 +373,7 @@ def _iter_jsonl_blocks(path: Path | str, block_rows: int, pick: Pick | None = No
                 number += 1
             row = _jsonl_row(source, number, part, position())
             if row is not None:
-                special[len(lines_)] = row
-                lines_.append(number)
-                data.append(row.data)
-                text.append(None)
-                if n_keys:
-                    picked.append(False)
-                    for column in values:
-                        column.append(None)
+                add_row(number, row.data, None, row)
 
     try:
         damage: BaseException | None = None
@@ -442,14 +441,7 @@ def _iter_jsonl_blocks(path: Path | str, block_rows: int, pick: Pick | None = No
                     lines_, data, text, special = rest.lines, rest.data, rest.text, rest.special
                     picked, values = rest.picked, rest.values
         if damage is not None:
-            special[len(lines_)] = _damaged(source, number + 1, damage, position())
-            lines_.append(number + 1)
-            data.append(None)
-            text.append(None)
-            if n_keys:
-                picked.append(False)
-                for column in values:
-                    column.append(None)
+            add_row(number + 1, None, None, _damaged(source, number + 1, damage, position()))
         if lines_:
             yield block()
     finally:
