@@ -38,14 +38,10 @@ std::string_view view_of(const py::object& bytes) {
   return {PyBytes_AS_STRING(bytes.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(bytes.ptr()))};
 }
 
+// The str items of `obj` (a sequence of str, not a str), as std::string.
 std::vector<std::string> names_of(const py::handle& obj, const char* function, const char* argument) {
   std::vector<std::string> names;
-  for (const py::handle item : obj) {
-    if (!PyUnicode_Check(item.ptr())) {
-      throw py::type_error(std::string(function) + ": " + argument + " must be a sequence of str");
-    }
-    names.push_back(item.cast<std::string>());
-  }
+  for (const Text& text : texts_of(obj, function, argument, /*allow_bytes=*/false)) names.emplace_back(text.utf8);
   return names;
 }
 

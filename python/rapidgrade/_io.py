@@ -406,10 +406,16 @@ def _iter_jsonl_blocks(path: Path | str, block_rows: int, pick: Pick | None = No
                 status, columns = b"", []
             start = 0
             while start < len(chunk):
-                # The lines of the chunk up to the block's end, the picked ones taken in bulk.
-                room = block_rows - len(lines_)
-                stop = min(len(chunk), start + room)
-                if status and status.count(0, start, stop) == 0:
+                # The run of picked lines from here up to the block's end, taken in bulk; a line
+                # that is not picked is read alone (it can make several rows).
+                limit = min(len(chunk), start + block_rows - len(lines_))
+                stop = status.find(0, start, limit) if status else start
+                if stop < 0:
+                    stop = limit
+                if stop == start:
+                    read_line(chunk[start])
+                    start += 1
+                else:
                     count = stop - start
                     lines_.extend(range(number + 1, number + 1 + count))
                     number += count
@@ -419,20 +425,6 @@ def _iter_jsonl_blocks(path: Path | str, block_rows: int, pick: Pick | None = No
                     for column, got in zip(values, columns):
                         column.extend(got[start:stop])
                     start = stop
-                else:
-                    # One line at a time: a line read apart can make several rows.
-                    i = start
-                    if status and status[i]:
-                        lines_.append(number + 1)
-                        number += 1
-                        data.append(None)
-                        text.append(chunk[i])
-                        picked.append(True)
-                        for column, got in zip(values, columns):
-                            column.append(got[i])
-                    else:
-                        read_line(chunk[i])
-                    start = i + 1
                 while len(lines_) >= block_rows:
                     # A block holds at most block_rows rows: the rest waits for the next one.
                     whole = block()

@@ -390,11 +390,7 @@ class Drilldown:
             if scan.right_shown >= limits.max_right and scan.wrong_shown >= limits.max_wrong:
                 return
             for k, line in enumerate(lines):
-                ok = known[k][2]
-                if scan.take(ok, limits):
-                    row = _load_row(line)
-                    if row is not None:
-                        _add_item(scan, row, first + k, self.keys, limits, None)
+                self._list(first + k, line, known[k][2])
             return
         for k, line in enumerate(lines):
             verdict = verdicts[k] if verdicts is not None else None
@@ -404,10 +400,15 @@ class Drilldown:
             scan.rows += 1
             scan.graded_rows += 1
             counts[verdict] += 1
-            if scan.take(verdict[2], limits):
-                row = _load_row(line)
-                if row is not None:
-                    _add_item(scan, row, first + k, self.keys, limits, None)
+            self._list(first + k, line, verdict[2])
+
+    def _list(self, number: int, line: bytes, ok: bool) -> None:
+        """Lists the single-response *line* (line *number*) as an item while items of its
+        verdict are still listed; the line is parsed only then."""
+        if self.scan.take(ok, self.limits):
+            row = _load_row(line)
+            if row is not None:
+                _add_item(self.scan, row, number, self.keys, self.limits, None)
 
     def _add_row(self, line: int, row: dict[str, Any] | None) -> None:
         scan, counts, limits = self.scan, self._counts, self.limits

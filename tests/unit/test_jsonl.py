@@ -156,6 +156,8 @@ def test_splice_refuses_what_is_not_an_object() -> None:
         _core.jsonl_splice([b"{}"], [], [None], [b"}"])
     with pytest.raises(TypeError, match="must be bytes"):
         _core.jsonl_pick(["{}"], KEYS, RESERVED)
+    with pytest.raises(TypeError, match="keys must be a sequence of str"):
+        _core.jsonl_pick([b"{}"], "gold", RESERVED)  # a str is not a list of keys
 
 
 MIXED = [

@@ -351,7 +351,7 @@ class MathRun:
         self._column = {key: k for k, key in enumerate(unique)}
         # The ends of evaluated lines, by input (few distinct ones: see _Tails).
         self._tails: dict[str, _Tails] = {}
-        #: Of each line grade_block returned last: (correct, method, decided_by) for a row of
+        #: Of each line grade_block returned last: (method, decided_by, correct) for a row of
         #: one response graded from its text, else None (the report's drill-down reads it).
         self.verdicts: list[LineVerdict | None] = []
 
@@ -388,14 +388,7 @@ class MathRun:
         if "timeout" in decided_by or "error" in decided_by:
             notable = [i for i in rows if decided_by[i] in ("timeout", "error")]
             for i in notable:
-                self.acc.add_columns(
-                    block.row(i).data,
-                    [correct[i]],
-                    [decided_by[i]],
-                    functools.partial(columns.verdict, [i]),
-                    is_list=False,
-                    label=_row_label(block.row(i), config.id_key),
-                )
+                self._note_row(block, i, i, columns, None)
             skip = set(notable)
             quiet = [i for i in rows if i not in skip]
         if len(quiet) == n:
@@ -405,7 +398,7 @@ class MathRun:
                 [],
                 [correct[i] for i in quiet],
                 [decided_by[i] for i in quiet],
-                group_values={k: [values[column[k]][i] for i in quiet] for k in GROUP_KEYS},
+                group_values={k: self._group_column(block, k, list(quiet)) for k in GROUP_KEYS},
             )
         self.verdicts = list(zip(method, decided_by, correct))
         return self._splice_lines(block.source, cast(list[bytes], block.text), rows, columns)
@@ -468,15 +461,7 @@ class MathRun:
                     reference = ref if isinstance(ref, bool) else None
                 decided = decided_by[p]
                 if (reference is not None and reference != correct[p]) or decided in ("timeout", "error"):
-                    acc.add_columns(
-                        block.row(i).data,
-                        [correct[p]],
-                        [decided],
-                        functools.partial(columns.verdict, [p]),
-                        is_list=False,
-                        reference=reference,
-                        label=_row_label(block.row(i), config.id_key),
-                    )
+                    self._note_row(block, i, p, columns, reference)
                 else:
                     quiet.append(i)
                     quiet_pairs.append(p)
@@ -530,6 +515,20 @@ class MathRun:
                 group_values={key: self._group_column(block, key, quiet) for key in GROUP_KEYS},
             )
         return out
+
+    def _note_row(self, block: RowBlock, i: int, p: int, columns: _Columns, reference: bool | None) -> None:
+        """Counts row *i* of *block*, one response graded as pair *p*, among the report's
+        notable rows (a timeout, an error, or a disagreement with its *reference* verdict)."""
+        row = block.row(i)
+        self.acc.add_columns(
+            row.data,
+            [columns.correct[p]],
+            [columns.decided_by[p]],
+            functools.partial(columns.verdict, [p]),
+            is_list=False,
+            reference=reference,
+            label=_row_label(row, self.config.id_key),
+        )
 
     def _splice_lines(self, source: str, texts: list[bytes], pairs: Sequence[int], columns: _Columns) -> list[bytes]:
         """The evaluated lines of rows graded from their text: each row's text as read (*texts*,
