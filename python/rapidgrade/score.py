@@ -139,12 +139,12 @@ def _chunks(
             if progress is not None:
                 progress.update(block.position - last_position)
                 last_position = block.position
-            if seen + len(block) <= skip:
-                seen += len(block)
-                continue
-            if seen < skip:
-                block = block.tail(skip - seen)
+            graded = max(0, skip - seen)  # rows of this block graded before the resume
             seen += len(block)
+            if graded >= len(block):
+                continue
+            if graded:
+                block = block.tail(graded)
             while len(block):
                 need = chunk_size - size
                 part = block.head(need) if len(block) > need else block

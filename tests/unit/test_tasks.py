@@ -392,3 +392,20 @@ def test_majority_vote_groups_by_the_graders_normalized_answers(monkeypatch: pyt
     (out,) = run.grade([row])
     assert out["majority_answer"] == "\\frac{1}{2}" and out["majority_correct"] is True
     assert out["n_correct"] == 2 and out["extracted"] == ["0.4", "\\frac{1}{2}", "0.5", "0.4"]
+
+
+@pytest.mark.parametrize("pick", [False, True])
+def test_resume_skips_exactly_the_rows_graded(tmp_path: Path, pick: bool) -> None:
+    # A resumed run skips the rows its checkpoint counts, wherever they end inside a block (a
+    # skip past half a block once dropped the next block's first rows as well).
+    from rapidgrade._io import Pick
+    from rapidgrade.score import _chunks
+
+    src = tmp_path / "in.jsonl"
+    rows = [{"id": i, "gold": "1", "response": "1"} for i in range(25)]
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    for chunk_size in (1, 4, 7, 25, 40):
+        for skip in range(27):
+            chunks = _chunks([src], skip, chunk_size, None, Pick(("gold", "response"), ()) if pick else None)
+            ids = [row.data["id"] for chunk in chunks for block in chunk for row in block.rows() if row.data]
+            assert ids == list(range(skip, 25)), (chunk_size, skip)
