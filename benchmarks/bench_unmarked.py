@@ -8,7 +8,8 @@ perturbed finals, negatives), in one run on the same data:
 - errors against the labels by class (source/kind/FP|FN) for rapidgrade's fast path, for
   ``grade_many`` with its defaults (fallback on) and for math-verify 0.9.0
   ``verify(parse(gold), parse(response))``;
-- the fast path's share of certain verdicts and its wrong-FALSE rate;
+- the fast path's share of certain verdicts and its wrong-FALSE rate, here and on the 800-pair
+  boxed corpus (against Qwen's grader's verdicts);
 - wall time: math-verify once (it takes about a minute), rapidgrade's fast path and its default
   end-to-end run (median of ``--repeats``; the first end-to-end run includes starting the
   fallback's worker processes), and the ratios.
@@ -90,6 +91,16 @@ def main() -> None:
         f"fast path: {len(certain)}/{len(rows)} certain ({len(certain) / len(rows):.2%}); "
         f"wrong FALSE {wrong_false}/{len(certain_false)} ({wrong_false / max(len(certain_false), 1):.2%}); "
         f"{fallback_pairs} pairs go to the fallback"
+    )
+    boxed = load_shared("qwen25_math_cot_800.jsonl")
+    boxed_verdicts = rapidgrade.grade_many([r["gold"] for r in boxed], [r["response"] for r in boxed], fallback=False)
+    boxed_false = [
+        r for r, v in zip(boxed, boxed_verdicts) if v.correct is False and not v.reason.startswith("undecided")
+    ]
+    boxed_wrong = sum(1 for r in boxed_false if r["qwen_grader"])
+    print(
+        f"800 boxed corpus: fast FALSE verdicts that Qwen's grader calls correct {boxed_wrong}/{len(boxed_false)} "
+        f"({boxed_wrong / max(len(boxed_false), 1):.2%})"
     )
     fast_med, full_med = statistics.median(fast_times), statistics.median(full_times)
     print("time (median of repeats):")

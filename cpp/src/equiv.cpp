@@ -772,6 +772,65 @@ class Comparer {
     return Ratio::kConstant;
   }
 
+  /// Both sides have free symbols and share none.
+  static bool disjoint_symbols(Ref a, Ref b) {
+    const std::vector<std::string> sa = free_symbols(*a.ast, a.i), sb = free_symbols(*b.ast, b.i);
+    if (sa.empty() || sb.empty()) return false;
+    std::size_t i = 0, j = 0;  // both sorted
+    while (i < sa.size() && j < sb.size()) {
+      if (sa[i] == sb[j]) return false;
+      if (sa[i] < sb[j]) ++i; else ++j;
+    }
+    return true;
+  }
+
+  /// The half-line that "lo < hi" (or "lo <= hi") states when hi - lo is affine in its one
+  /// variable v, a v + b with a real a != 0: v > -b/a when a > 0 (`up`), v < -b/a otherwise.
+  /// "2a - 5 > 0" is a > 5/2. Checked at every sample point, real and complex, so that a
+  /// function that is affine only on the reals (|v|) is not taken for one.
+  struct AffineBound {
+    std::string var;
+    double root = 0;
+    bool up = false;
+  };
+  bool affine_half_line(Ref lo, Ref hi, AffineBound& out) {
+    std::vector<std::string> vars = union_symbols(lo, hi);
+    if (vars.size() != 1 || has_function_call(lo) || has_function_call(hi)) return false;
+    if (!spend(evaluation_cost(size(lo) + size(hi)))) return false;
+    const Points pts = make_points(vars);
+    const Eval f = difference(hi, lo, pts, kPoints);
+    if (!f.evaluable || !f.analytic) return false;
+    const std::vector<C>& x = pts.values[0];
+    std::size_t p0 = kPoints, p1 = kPoints;
+    for (std::size_t k = 0; k < kReal; ++k) {
+      if (!finite(f.v[k]) || f.near_cut[k]) continue;
+      if (p0 == kPoints) {
+        p0 = k;
+      } else if (std::abs(x[k] - x[p0]) > 0.1) {
+        p1 = k;
+        break;
+      }
+    }
+    if (p1 == kPoints) return false;
+    const C a = (f.v[p1] - f.v[p0]) / (x[p1] - x[p0]);
+    const C b = f.v[p0] - a * x[p0];
+    const double scale = std::abs(a) + std::abs(b);
+    if (!finite(a) || !finite(b) || std::abs(a) <= 1e-9 * scale) return false;
+    if (std::fabs(a.imag()) > 1e-12 * scale || std::fabs(b.imag()) > 1e-12 * scale) return false;
+    std::size_t valid = 0;
+    for (std::size_t k = 0; k < kPoints; ++k) {
+      if (!finite(f.v[k]) || f.near_cut[k]) continue;
+      const C line = a * x[k] + b;
+      if (std::abs(f.v[k] - line) > 1e-9 * (std::abs(f.v[k]) + std::abs(a * x[k]) + std::abs(b)) + kClear * f.err[k]) {
+        return false;
+      }
+      ++valid;
+    }
+    if (valid < kMinValid) return false;
+    out = AffineBound{vars[0], -b.real() / a.real(), a.real() > 0};
+    return true;
+  }
+
   /// "x < 3" or "3 > x": one variable against a constant, with the variable on the left.
   struct HalfLine {
     std::string var;
@@ -848,6 +907,9 @@ class Comparer {
         // gold: "|m - 2020| = -m + 2020" against "-m + 2020", "f(x) = x + 1" against "x + 1"
         // (math-verify reads the right side so too). Otherwise nothing is certain.
         if (P.kind == Kind::kRelation && tri(other, rhs) == Tri::kTrue) return Tri::kTrue;
+        // An equation in none of the other side's variables cannot state it: "|m - 2020| =
+        // -m + 2020" against "x^2 - 3x - 1".
+        if (!has_function_call(g) && !has_function_call(p) && disjoint_symbols(rel, other)) return Tri::kFalse;
         return Tri::kUnknown;
       }
       return G.kind == Kind::kRelation ? tri(rhs, other) : tri(other, rhs);
@@ -897,6 +959,13 @@ class Comparer {
         const Tri t = tri(a, b);
         if (t == Tri::kTrue) return same_strictness ? Tri::kTrue : Tri::kFalse;
         if (t == Tri::kFalse) return Tri::kFalse;
+      }
+      // two half-lines in one variable: "a < 4" against "2a - 5 > 0" (a > 5/2)
+      AffineBound bg, bp;
+      if (affine_half_line(go[0], go[1], bg) && affine_half_line(po[0], po[1], bp) && bg.var == bp.var) {
+        if (bg.up != bp.up) return Tri::kFalse;
+        const double gap = std::fabs(bg.root - bp.root);
+        if (gap > 1e-6 * std::max({1.0, std::fabs(bg.root), std::fabs(bp.root)})) return Tri::kFalse;
       }
       return Tri::kUnknown;
     }

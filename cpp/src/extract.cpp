@@ -699,6 +699,48 @@ bool has_symbol(std::string_view s, Range r) noexcept {
   return false;
 }
 
+// Commands and words that introduce what a statement concludes: "$\therefore$ $x = 2$",
+// "... so $m = -3$", "the value is $8$", "solving gives: $a = -2$". One table for the commands
+// (span_answer reads a span from the last of them) and one for the words.
+constexpr std::string_view kConclusionCommands[] = {"therefore", "Rightarrow", "Longrightarrow", "implies"};
+constexpr std::string_view kConclusionWords[] = {
+    "is",   "are",   "was",   "be",       "equals",  "becomes", "get",  "gets",  "got",   "obtain",
+    "obtains", "obtained", "gives", "give", "yields", "yield", "so", "thus", "therefore", "hence", "then"};
+
+bool is_conclusion_command(std::string_view name) noexcept {
+  for (const std::string_view c : kConclusionCommands)
+    if (name == c) return true;
+  return false;
+}
+
+// True when s[from, to), the text before a math span, ends with a conclusion word or command
+// (blanks, ':' and ',' may follow it): "we get: ", "so ", "\therefore ". O(to - from).
+bool introduced_as_conclusion(std::string_view s, std::size_t from, std::size_t to) noexcept {
+  std::size_t k = to;
+  while (k > from && (is_space(s[k - 1]) || s[k - 1] == ':' || s[k - 1] == ',')) --k;
+  std::size_t b = k;
+  while (b > from && is_letter(s[b - 1])) --b;
+  if (b == k) return false;
+  const std::string_view word = s.substr(b, k - b);
+  if (b > from && s[b - 1] == '\\') return is_conclusion_command(word);
+  if (b > from && is_letter(s[b - 1])) return false;
+  if (word.size() > 9) return false;
+  char lower[10];
+  for (std::size_t i = 0; i < word.size(); ++i) lower[i] = static_cast<char>(word[i] | 0x20);
+  const std::string_view w(lower, word.size());
+  for (const std::string_view c : kConclusionWords)
+    if (w == c) return true;
+  return false;
+}
+
+// A span that holds only a conclusion command: "$\therefore$ when $x = -1$, ...".
+bool conclusion_command_span(std::string_view s, Range content) noexcept {
+  const Range r = trim(s, content);
+  if (r.end - r.start < 2 || s[r.start] != '\\') return false;
+  const std::size_t e = letters_end_in(s, r.start + 1, r.end);
+  return e == r.end && is_conclusion_command(s.substr(r.start + 1, e - r.start - 1));
+}
+
 // The answer a math span states: "a = b = c" -> "c"; "1 - 2 = - 1" -> "- 1" (an arithmetic
 // left side is a computation); "x = 5", "f(x) = x + 2", "x < - 2", "1 < x < 3" stay whole (the
 // relation is the answer; equivalence knows that "x = 5" matches 5). After the last top-level
@@ -733,7 +775,7 @@ Range span_answer(std::string_view s, Range r) {
       }
       const std::string_view name = s.substr(k + 1, e - k - 1);
       if (depth == 0) {
-        if (name == "Rightarrow" || name == "Longrightarrow" || name == "implies" || name == "therefore") {
+        if (is_conclusion_command(name)) {
           ops.clear();
           parts = false;
           r.start = e;
@@ -944,10 +986,14 @@ std::optional<Extraction> find_final_span(std::string_view s, std::size_t from, 
   }
   if (e.end <= e.start) return std::nullopt;
   if (with_others) {
-    // the other spans of the final sentence, back to the last sentence break
+    // the other spans of the final sentence, back to the last sentence break or to the span
+    // that the sentence concludes with ("..., solving for $a$ gives: $a = -2$", "Since $a^x = 3$,
+    // therefore $a^{3x} = 27$"): the spans before a conclusion are the steps that led to it
     for (std::size_t k = first; k > 0; --k) {
       const Box& b = spans[k - 1];
       if (sentence_break(s, b.outer_end, spans[k].outer_start)) break;
+      if (introduced_as_conclusion(s, b.outer_end, spans[k].outer_start)) break;
+      if (conclusion_command_span(s, Range{b.start, b.end})) break;
       if (has_content(s, Range{b.start, b.end})) e.others.push_back(span_answer(s, Range{b.start, b.end}));
     }
     if (const auto num = find_last_number(s, from)) {

@@ -194,6 +194,24 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
   const Comparison c = compare(gold.answer, pred, options);
   v.tri = c.tri;
   v.reason = c.reason;
+  if (v.tri != equiv::Tri::kTrue && found->method == extract::Method::kBoxedMulti) {
+    // Several boxes that hold one value are one answer ("\boxed{025} ... \boxed{25}"): when the
+    // list does not match, its value does. A list of different values stays a list.
+    Answer last = read_answer(std::string_view(response).substr(found->parts.back().start,
+                                                                      found->parts.back().end - found->parts.back().start));
+    bool one_value = !last.text().empty();
+    for (std::size_t k = 0; one_value && k + 1 < found->parts.size(); ++k) {
+      const extract::Range& r = found->parts[k];
+      Answer part = read_answer(std::string_view(response).substr(r.start, r.end - r.start));
+      one_value = !part.text().empty() && compare(part, last, options).tri == equiv::Tri::kTrue;
+    }
+    if (one_value) {
+      const Comparison w = compare(gold.answer, last, options);
+      v.tri = w.tri;
+      v.reason = w.reason;
+      v.normalized = last.text();
+    }
+  }
   if (v.tri != equiv::Tri::kTrue && found->method == extract::Method::kAnswerIs && gold.sentences) {
     // A gold of several sentences is compared with the whole answer, not its first sentence.
     for (const extract::Range& r : found->others) {

@@ -47,7 +47,14 @@ hit wins (``strategy="auto"``):
 
 ``final_span`` and ``last_number`` guess where an unmarked answer is; grading treats a mismatch
 found through them as certain only when the other readings of the final statement (the other
-spans of the final sentence, the last number, the last span) do not match either.
+spans of the final sentence, the last number, the last span) do not match either. A span that
+the sentence introduces as its conclusion (after "so", "thus", "therefore", "hence", "then",
+"is", "gives", "get", "obtain", "yields", ... or a span holding only ``\therefore``) ends the
+other readings: the spans before it are the steps that led to it (``Substituting $x = 3$ ...
+gives: $a = -2$`` has no other reading ``x = 3``).
+
+Several boxes of the final sentence that hold one value (``\boxed{025} ... \boxed{25}``) are
+graded as that value when their list does not match the gold.
 
 When the response contains ``</think>``, only the text after the last one is searched.
 

@@ -207,6 +207,20 @@ def test_structures(gold: str, pred: str, expected: Tri) -> None:
         (r"x \neq 2", r"x \neq 2", T),
         ("x > 2", "k < -1", F),
         ("x = - 7", "y = x ^ 2 + 4 x + 2", F),
+        # two half-lines in one variable, solved or not: the same set only with the same
+        # direction and end (a counterexample decides the rest)
+        ("a < 4", "2 a - 5 > 0", F),
+        ("a > 5/2", "2 a - 5 > 0", T),
+        (r"a \ge 5/2", "2 a - 5 > 0", F),
+        ("x < 3", "6 - 2x > 0", T),
+        ("x > 3", "6 - 2x > 0", F),
+        ("x < 1", "3x + 1 < 7", F),
+        ("x < 1", "x^2 < 1", U),  # not a half-line
+        ("|x| < 3", "|x| - 3 < 0", U),  # affine only on the reals
+        # an equation in none of the other side's variables does not state it
+        ("x ^ { 2 } - 3 x - 1", "| m - 2020 | = - m + 2020", F),
+        ("x ^ { 2 } - 3 x - 1", "| x - 2020 | = - x + 2020", U),
+        ("a + 3z = 0", "2k", F),
         # a response may state the value of an expression; a gold equation is not a value
         ("4", "m + n = 4", T),
         ("4", "m + n = 5", F),

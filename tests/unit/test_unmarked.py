@@ -187,14 +187,60 @@ def test_unmarked_grading(gold: str, response: str, correct: bool) -> None:
 
 
 def test_a_weak_false_is_unknown_when_another_reading_matches() -> None:
-    # the final span says 5/3, but the final sentence also states 1/2: the fast path cannot tell
-    response = r"Since $\frac{x+y}{x-y} = \frac{1}{2}$, we get $\frac{x-y}{x+y} - 1 = \frac{5}{3}$."
+    # the final span says 5/3, but the final sentence also states 1/2 and does not say which of
+    # the two it concludes: the fast path cannot tell
+    response = r"We get $\frac{x+y}{x-y} = \frac{1}{2}$, and $\frac{x-y}{x+y} - 1 = \frac{5}{3}$."
     v = grade(r"\frac{1}{2}", response, fallback=False)
     assert v.correct is False
     assert v.reason.startswith("undecided: the unmarked answer differs")
     # with no other reading in the final statement, FALSE is certain
     v = grade(r"\frac{1}{2}", r"So $\frac{x-y}{x+y} - 1 = \frac{5}{3}$.", fallback=False)
     assert v.reason == "not equivalent"
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        # a span introduced by a conclusion word is what the sentence concludes; the spans before
+        # it are the steps (premises, substitutions) that led to it
+        ("\\frac{1}{2}", r"Since $\frac{x+y}{x-y} = \frac{1}{2}$, we get $\frac{x-y}{x+y} - 1 = \frac{5}{3}$."),
+        ("3", r"Substituting $x = 3$ into the equation gives: $12 + 3 a = 6$, solving for $a$ gives: $a = - 2$."),
+        ("2", r"Substituting $x = 2$ into $x ^ 2 - mx - 10 = 0$, we get $4 - 2 m - 10 = 0$, so $m = - 3$."),
+        ("3", r"$m = 2$, $n = 3$, ${ m } ^ { n } = { 2 } ^ { 3 } = 8$, that is: the value of ${ m } ^ { n }$ is $8$."),
+        ("0", r"The constant term of the equation $3 x ^ 2 - 2 x - 8 = 0$, is $- 8$."),
+        ("6", r"$\because x = 6$ solves $3 x + m = - 1$, substituting yields $18 + m = - 1$, hence $m = - 19$."),
+        # "$\therefore$" alone in a span: what comes before it are earlier steps
+        ("1", r"When $x = 1$, $a + b + 5 = - 4$, $\therefore$ when $x = - 1$, $- ( a + b ) + 5 = 14$."),
+    ],
+)
+def test_a_stated_conclusion_is_a_certain_false(gold: str, response: str) -> None:
+    v = grade(gold, response, fallback=False)
+    assert (v.correct, v.method, v.reason) == (False, "final_span", "not equivalent"), v
+
+
+def test_a_premise_after_the_conclusion_still_leaves_it_unknown() -> None:
+    # the conclusion word introduces the first span; the final span comes after "since"
+    v = grade("5", r"Thus the answer must be $5$, since $5 + 3 = 8$.", fallback=False)
+    assert v.correct is False and v.reason.startswith("undecided"), v
+
+
+@pytest.mark.parametrize(
+    ("gold", "response", "correct"),
+    [
+        # several boxes holding one value are one answer
+        ("025", r"So $\boxed{025}$, that is $\boxed{25}$.", True),
+        ("25", r"\boxed{025} and \boxed{25}", True),
+        (r"\frac{1}{2}", r"\boxed{0.5} or \boxed{\frac12}", True),
+        # a list of different values stays a list; a list the gold spells out still matches it
+        ("2", r"\boxed{2} and \boxed{3}", False),
+        ("2, 3", r"\boxed{2} and \boxed{3}", True),
+        ("2, 2", r"\boxed{2} and \boxed{2}", True),
+        ("3", r"\boxed{2} and \boxed{2}", False),
+    ],
+)
+def test_boxes_of_one_value_are_one_answer(gold: str, response: str, correct: bool) -> None:
+    v = grade(gold, response, fallback=False)
+    assert (v.correct, v.method, v.decided_by) == (correct, "boxed_multi", "fast"), v
 
 
 def test_last_number_false_refuses_only_the_last_number() -> None:
