@@ -178,9 +178,23 @@ def grade_tables() -> tuple[list[str], list[str]]: ...
 def jsonl_pick(
     lines: list[bytes] | tuple[bytes, ...], keys: Sequence[str], reserved: Sequence[str], *, threads: int | None = None
 ) -> tuple[bytes, list[list[Any]]]: ...
+def jsonl_pick_block(
+    data: bytes,
+    keys: Sequence[str],
+    reserved: Sequence[str],
+    *,
+    stop: int | None = None,
+    threads: int | None = None,
+) -> tuple[bytes, list[list[Any]], list[bytes]]: ...
 def jsonl_splice(
     texts: list[bytes] | tuple[bytes, ...],
     heads: list[bytes] | tuple[bytes, ...],
     strings: list[str | None] | tuple[str | None, ...],
     tails: list[bytes] | tuple[bytes, ...],
 ) -> list[bytes]: ...
+def jsonl_splice_joined(
+    texts: list[bytes] | tuple[bytes, ...],
+    heads: list[bytes] | tuple[bytes, ...],
+    strings: list[str | None] | tuple[str | None, ...],
+    tails: list[bytes] | tuple[bytes, ...],
+) -> tuple[bytes, bytes]: ...

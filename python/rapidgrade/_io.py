@@ -21,16 +21,17 @@ import json
 import re
 import sys
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any, cast
+from typing import IO, Any, cast, overload
 
 import orjson
 
 __all__ = [
     "STDIN",
     "InputRow",
+    "JoinedLines",
     "Pick",
     "RowBlock",
     "UsageError",
@@ -65,6 +66,56 @@ class InputRow:
     # standard library's writer, so that what only it reads (NaN, huge integers, lone
     # surrogates) survives the round trip.
     lenient: bool = False
+
+
+class JoinedLines(Sequence[bytes]):
+    """Evaluated lines held in one buffer, as the scoring job writes them: *data* holds every
+    line followed by a newline, and ``self[k]`` is line *k* without it (sliced when asked for).
+    *ends* holds the native uint64 offset after each line's newline (``_core.jsonl_splice_joined``
+    returns both), so that a block's lines reach the output in one write, without a bytes
+    object per line."""
+
+    __slots__ = ("_ends", "data")
+
+    def __init__(self, data: bytes, ends: bytes) -> None:
+        self.data = data
+        self._ends = memoryview(ends).cast("Q")
+        if len(self._ends) and self._ends[-1] != len(data):
+            raise ValueError("JoinedLines: the last end must be the size of data")
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    @overload
+    def __getitem__(self, k: int) -> bytes: ...
+    @overload
+    def __getitem__(self, k: slice) -> list[bytes]: ...
+    def __getitem__(self, k: int | slice) -> bytes | list[bytes]:
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(len(self)))]
+        n = len(self._ends)
+        if k < 0:
+            k += n
+        if not 0 <= k < n:
+            raise IndexError("JoinedLines index out of range")
+        return self.data[self._ends[k - 1] if k else 0 : self._ends[k] - 1]
+
+    def __reduce__(self) -> tuple[type[JoinedLines], tuple[bytes, bytes]]:
+        return JoinedLines, (self.data, self._ends.tobytes())
+
+
+def output_size(lines: Sequence[bytes]) -> int:
+    """The bytes *lines* (evaluated lines) take in evaluated.jsonl, a newline after each."""
+    if isinstance(lines, JoinedLines):
+        return len(lines.data)
+    return sum(map(len, lines)) + len(lines)
+
+
+def output_bytes(lines: Sequence[bytes]) -> bytes:
+    """*lines* as evaluated.jsonl holds them: each followed by a newline."""
+    if isinstance(lines, JoinedLines):
+        return lines.data
+    return b"\n".join([*lines, b""])
 
 
 @dataclass(frozen=True, slots=True)
@@ -375,12 +426,41 @@ def _iter_jsonl_blocks(path: Path | str, block_rows: int, pick: Pick | None = No
             if row is not None:
                 add_row(number, row.data, None, row)
 
+    pending: list[bytes] = []  # read bytes of a line whose end is not read yet (block reads)
+    blocks = pick is not None and stream is raw
     try:
         damage: BaseException | None = None
         while damage is None:
             chunk: list[bytes] = []
+            status: bytes = b""
+            columns: list[list[Any]] = []
             try:
-                if stream is raw:
+                if blocks:
+                    assert pick is not None
+                    # A block of the file up to its last newline, read by the core, which also
+                    # hands back its lines: no bytes object per line is built here.
+                    read = stream.read(_LINE_BYTES)
+                    if read:
+                        cut = read.rfind(b"\n") + 1
+                        if cut == 0:  # a line longer than a block: its parts wait for its end
+                            pending.append(read)
+                            continue
+                        piece = b"".join((*pending, read)) if pending else read
+                        stop = len(piece) - (len(read) - cut)
+                        pending = [read[cut:]] if cut < len(read) else []
+                    else:  # the end: the last line, with or without its newline
+                        piece = b"".join(pending)
+                        pending = []
+                        stop = len(piece)
+                    if first and piece:
+                        first = False
+                        if piece.startswith(_BOM):
+                            piece, stop = piece[3:], stop - 3
+                    if stop > 0:
+                        status, columns, chunk = _core.jsonl_pick_block(piece, pick.keys, pick.reserved, stop=stop)
+                    elif read:
+                        continue
+                elif stream is raw:
                     chunk = stream.readlines(_LINE_BYTES)
                 else:
                     # Line by line, so that the lines before a damaged part of a compressed
@@ -400,10 +480,8 @@ def _iter_jsonl_blocks(path: Path | str, block_rows: int, pick: Pick | None = No
                 first = False
                 if chunk[0].startswith(_BOM):
                     chunk[0] = chunk[0][3:]
-            if pick is not None and chunk:
+            if pick is not None and chunk and not blocks:
                 status, columns = _core.jsonl_pick(chunk, pick.keys, pick.reserved)
-            else:
-                status, columns = b"", []
             start = 0
             while start < len(chunk):
                 # The run of picked lines from here up to the block's end, taken in bulk; a line

@@ -25,12 +25,14 @@ import inspect
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rapidgrade._io import InputRow, RowBlock, UsageError
 from rapidgrade.tasks._base import Task
 
 __all__ = ["MERGES", "RayRun", "RayTask", "apply_ray_option", "merge_state", "score_ray"]
+
+_Out = TypeVar("_Out")  # what an actor's grading call returns
 
 #: Rows below which a chunk is not split further between actors.
 MIN_PART = 256
@@ -142,14 +144,12 @@ class ChunkGrader:
 
     def grade_block(
         self, block: RowBlock, state: Mapping[str, Any] | None = None
-    ) -> tuple[list[bytes], dict[str, Any]]:
+    ) -> tuple[Sequence[bytes], dict[str, Any]]:
         """The evaluated lines of *block* (the run's columnar path) and the counts, as
         :meth:`grade` gives them."""
         return self._graded(state, lambda run: run.grade_block(block))
 
-    def _graded(
-        self, state: Mapping[str, Any] | None, grade: Callable[[Any], list[Any]]
-    ) -> tuple[list[Any], dict[str, Any]]:
+    def _graded(self, state: Mapping[str, Any] | None, grade: Callable[[Any], _Out]) -> tuple[_Out, dict[str, Any]]:
         run: Any = self.task.start(self.config)  # Any: grade_block is not part of TaskRun
         if state is not None:
             run.restore(state)

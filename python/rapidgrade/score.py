@@ -41,6 +41,8 @@ from rapidgrade._io import (
     dump_json_line,
     iter_blocks,
     load_json_line,
+    output_bytes,
+    output_size,
 )
 from rapidgrade.report import Drilldown, render_page
 from rapidgrade.tasks._base import Registry, Task, TaskRun
@@ -89,11 +91,12 @@ def _fingerprint(paths: Sequence[Path], task: Task, config: Any) -> str:
     return h.hexdigest()
 
 
-def _grade_chunk(chunk: Sequence[RowBlock], run: TaskRun, drilldown: Drilldown) -> list[bytes]:
+def _grade_chunk(chunk: Sequence[RowBlock], run: TaskRun, drilldown: Drilldown) -> list[Sequence[bytes]]:
     """Grades *chunk* (blocks of consecutive rows, possibly of several inputs) with *run* and
-    returns its evaluated.jsonl lines (without newlines), counted into the report's *drilldown*.
+    returns its evaluated.jsonl lines (without newlines), counted into the report's *drilldown*,
+    as one sequence of lines per block (a list, or one buffer: :class:`~rapidgrade._io.JoinedLines`).
 
-    A run that offers ``grade_block(block) -> list[bytes]`` (the math task) gets each block as
+    A run that offers ``grade_block(block) -> Sequence[bytes]`` (the math task) gets each block as
     columns and returns the lines itself (the columnar hot path); its blocks are read with its
     ``pick`` (:class:`~rapidgrade._io.Pick`, if it has one), and its ``verdicts`` after each
     block (if it has them) give the drill-down the verdicts of single-response lines, which are
@@ -101,26 +104,27 @@ def _grade_chunk(chunk: Sequence[RowBlock], run: TaskRun, drilldown: Drilldown) 
     records from ``grade(rows)`` in one call, each written with a ``_source`` field naming its
     input (unless the record has a field of that name)."""
     grade_block = getattr(run, "grade_block", None)
-    lines: list[bytes] = []
     if grade_block is not None:
+        pieces: list[Sequence[bytes]] = []
         for block in chunk:
-            block_lines: list[bytes] = grade_block(block)
+            block_lines: Sequence[bytes] = grade_block(block)
             if len(block_lines) != len(block):
                 raise RuntimeError(f"task returned {len(block_lines)} lines for {len(block)} rows")
             verdicts = getattr(run, "verdicts", None)
             drilldown.add_lines(block_lines, verdicts if verdicts is not None and len(verdicts) == len(block) else None)
-            lines += block_lines
-    else:
-        rows = [row for block in chunk for row in block.rows()]
-        records = run.grade(rows)
-        if len(records) != len(rows):
-            raise RuntimeError(f"task returned {len(records)} records for {len(rows)} rows")
-        for record, row in zip(records, rows):
-            if "_source" not in record:
-                record["_source"] = row.source
-            lines.append(dump_json_line(record, row.lenient))
-        drilldown.add_lines(lines)
-    return lines
+            pieces.append(block_lines)
+        return pieces
+    rows = [row for block in chunk for row in block.rows()]
+    records = run.grade(rows)
+    if len(records) != len(rows):
+        raise RuntimeError(f"task returned {len(records)} records for {len(rows)} rows")
+    lines: list[bytes] = []
+    for record, row in zip(records, rows):
+        if "_source" not in record:
+            record["_source"] = row.source
+        lines.append(dump_json_line(record, row.lenient))
+    drilldown.add_lines(lines)
+    return [lines]
 
 
 def _chunks(
@@ -187,7 +191,7 @@ class _Writer:
     def __init__(self, raw: BinaryIO, out_dir: Path) -> None:
         self._raw = raw
         self._out_dir = out_dir
-        self._queue: queue.Queue[tuple[list[bytes], str] | None] = queue.Queue(maxsize=2)
+        self._queue: queue.Queue[tuple[list[Sequence[bytes]], str] | None] = queue.Queue(maxsize=2)
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._work, name="rapidgrade-writer", daemon=True)
         self._thread.start()
@@ -199,22 +203,22 @@ class _Writer:
                 return
             if self._error is not None:
                 continue  # after a failure, nothing more is written: the checkpoint stays behind
-            lines, state = item
+            pieces, state = item
             try:
-                lines.append(b"")
-                self._raw.write(b"\n".join(lines))  # a large join runs without the GIL
+                for piece in pieces:
+                    self._raw.write(output_bytes(piece))
                 self._raw.flush()
                 os.fsync(self._raw.fileno())
                 _write_state(self._out_dir, state)
             except BaseException as exc:
                 self._error = exc
 
-    def put(self, lines: list[bytes], state: str) -> None:
-        """Queue *lines* (evaluated lines, without newlines; the writer owns the list) and the
-        checkpoint *state* written after them."""
+    def put(self, pieces: list[Sequence[bytes]], state: str) -> None:
+        """Queue *pieces* (sequences of evaluated lines, without newlines) and the checkpoint
+        *state* written after them."""
         if self._error is not None:
             raise self._error
-        self._queue.put((lines, state))
+        self._queue.put((pieces, state))
 
     def close(self) -> None:
         """Waits until everything queued is written; raises a failure to write."""
@@ -498,11 +502,11 @@ def score_file(
         try:
             started = time.perf_counter()
             for chunk in _chunks(paths, done_rows, chunk_size, bar, getattr(run, "pick", None)):
-                lines = _grade_chunk(chunk, run, drilldown)
+                pieces = _grade_chunk(chunk, run, drilldown)
                 done_rows += sum(len(block) for block in chunk)
                 elapsed = elapsed_before + time.perf_counter() - started
-                offset += sum(map(len, lines)) + len(lines)
-                writer.put(lines, checkpoint(offset, False))
+                offset += sum(map(output_size, pieces))
+                writer.put(pieces, checkpoint(offset, False))
                 if bar is not None:
                     bar.set_postfix_str(run.progress_note(elapsed))
         finally:

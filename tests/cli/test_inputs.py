@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ import pyarrow.parquet as pq
 import pytest
 
 import rapidgrade
+import rapidgrade._io
 import rapidgrade.score
 from rapidgrade.__main__ import main
 from rapidgrade._io import RowBlock, iter_blocks, iter_rows
@@ -333,7 +335,7 @@ def test_malformed_rows_in_place_n_in_n_out_and_byte_identical_resume(
     calls = 0
     real = rapidgrade.score._grade_chunk
 
-    def interrupted(chunk: list[RowBlock], run: Any, drilldown: Any) -> list[bytes]:
+    def interrupted(chunk: list[RowBlock], run: Any, drilldown: Any) -> list[Sequence[bytes]]:
         nonlocal calls
         calls += 1
         if calls > 2:
@@ -353,9 +355,14 @@ def test_malformed_rows_in_place_n_in_n_out_and_byte_identical_resume(
     }
 
 
-def test_blocks_split_lines_as_the_text_reader_does(tmp_path: Path) -> None:
+@pytest.mark.parametrize(("picked", "read_bytes"), [(False, 1 << 20), (True, 1 << 20), (True, 1), (True, 7)])
+def test_blocks_split_lines_as_the_text_reader_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, picked: bool, read_bytes: int
+) -> None:
     # A byte order mark, CRLF and lone CR line ends, blank lines and invalid UTF-8: the same
-    # rows and line numbers as reading the file as text line by line.
+    # rows and line numbers as reading the file as text line by line; with the run's pick the
+    # file is read in blocks of read_bytes, whose ends fall inside lines and inside the mark.
+    monkeypatch.setattr(rapidgrade._io, "_LINE_BYTES", read_bytes)
     content = (
         b"\xef\xbb\xbf" + b'{"gold": "1", "response": "a"}\r\n\r\n'
         b'{"gold": "2", "response": "b"}\r{"gold": "3", "response": "c"}\n'
@@ -363,9 +370,13 @@ def test_blocks_split_lines_as_the_text_reader_does(tmp_path: Path) -> None:
     )
     path = tmp_path / "in.jsonl"
     path.write_bytes(content)
-    rows = [r for b in iter_blocks(path, 2) for r in b.rows()]
+    pick = MATH.start(MATH.configure(fallback=False)).pick if picked else None
+    rows = [r for b in iter_blocks(path, 2, pick) for r in b.rows()]
     assert [r.line for r in rows] == [1, 3, 4, 5, 7]
     assert [r.data["gold"] if r.data else None for r in rows] == ["1", "2", "3", "4", None]
     assert rows[3].data is not None and rows[3].data["response"] == "\ufffd"
     assert rows[4].error == "line 7: expected a JSON object, got list"
-    assert [len(b) for b in iter_blocks(path, 2)] == [2, 2, 1]
+    assert [len(b) for b in iter_blocks(path, 2, pick)] == [2, 2, 1]
+    # the last line needs no newline
+    path.write_bytes(content + b'{"gold": "5", "response": "e"}')
+    assert [r.data["gold"] for b in iter_blocks(path, 2, pick) for r in b.rows() if r.data] == ["1", "2", "3", "4", "5"]

@@ -1,4 +1,5 @@
-"""The core's reader and writer of JSON lines (``_core.jsonl_pick``, ``_core.jsonl_splice``),
+"""The core's reader and writer of JSON lines (``_core.jsonl_pick``/``jsonl_pick_block``,
+``_core.jsonl_splice``/``jsonl_splice_joined``),
 checked against orjson, the scoring job's reader and writer of record: a line the core picks
 gives exactly the values orjson reads, and a line orjson or the job's reader would treat apart
 is never picked; a spliced line is the bytes orjson writes. Then the scoring job end to end,
@@ -6,8 +7,10 @@ with and without the core's reader: the same evaluated.jsonl, metrics and report
 
 from __future__ import annotations
 
+import io
 import json
 import math
+import pickle
 import re
 from pathlib import Path
 from typing import Any
@@ -18,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rapidgrade import _core
-from rapidgrade._io import _may_hold_huge_integer
+from rapidgrade._io import JoinedLines, _may_hold_huge_integer, output_bytes, output_size
 from rapidgrade.score import score_file
 
 KEYS = ["gold", "response", "level"]
@@ -52,6 +55,16 @@ def same(a: Any, b: Any) -> bool:
 def check(lines: list[bytes]) -> None:
     status, columns = _core.jsonl_pick(lines, KEYS, RESERVED)
     assert len(status) == len(lines) and len(columns) == len(KEYS)
+    # the same lines in one buffer: cut where readlines() cuts them, read the same way
+    data = b"".join(
+        line if line.endswith(b"\n") or k + 1 == len(lines) else line + b"\n"
+        for k, line in enumerate(lines)
+    )
+    block_status, block_columns, block_lines = _core.jsonl_pick_block(data + b"tail", KEYS, RESERVED, stop=len(data))
+    assert block_lines == io.BytesIO(data).readlines()
+    if block_lines == lines:
+        assert block_status == status
+        assert all(same(a, b) for got, want in zip(block_columns, columns) for a, b in zip(got, want))
     for i, line in enumerate(lines):
         picked, values = expected(line)
         if status[i]:
@@ -149,6 +162,36 @@ def test_splice_writes_what_orjson_writes(strings: list[str | None], flags: list
         assert orjson.loads(line)["extracted"] == s
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.none(), st.text()), max_size=6))
+def test_joined_splice_is_the_lines_each_followed_by_a_newline(strings: list[str | None]) -> None:
+    strings = [s if s is None else s.encode("utf-8", "replace").decode("utf-8") for s in strings]
+    texts = [b'{"id": %d}' % i for i in range(len(strings))]
+    heads, tails = [b',"extracted":'] * len(strings), [b"}"] * len(strings)
+    lines = _core.jsonl_splice(texts, heads, strings, tails)
+    joined = JoinedLines(*_core.jsonl_splice_joined(texts, heads, strings, tails))
+    assert joined.data == b"".join(line + b"\n" for line in lines)
+    assert len(joined) == len(lines) and list(joined) == lines and joined[:] == lines
+    if lines:
+        assert joined[-1] == lines[-1] and joined[1:] == lines[1:]
+    with pytest.raises(IndexError):
+        joined[len(lines)]
+    assert pickle.loads(pickle.dumps(joined))[:] == lines  # Ray ships a block's lines so
+    assert output_size(joined) == output_size(lines) == len(output_bytes(lines)) == len(joined.data)
+
+
+def test_pick_block_cuts_lines_as_readlines_does() -> None:
+    data = b'{"gold": "1"}\r\n\n{"gold": "2"}\r{"gold": "3"}\n{"gold": "\\u00e9"}'
+    status, columns, lines = _core.jsonl_pick_block(data, ["gold"], [])
+    assert lines == io.BytesIO(data).readlines()
+    assert list(status) == [1, 0, 0, 1] and columns == [["1", None, None, "\u00e9"]]
+    assert _core.jsonl_pick_block(data, ["gold"], [], stop=0)[2] == []
+    with pytest.raises(ValueError, match="stop"):
+        _core.jsonl_pick_block(data, ["gold"], [], stop=len(data) + 1)
+    with pytest.raises(TypeError, match="data must be bytes"):
+        _core.jsonl_pick_block(bytearray(data), ["gold"], [])  # type: ignore[arg-type]
+
+
 def test_splice_refuses_what_is_not_an_object() -> None:
     with pytest.raises(ValueError, match="not a JSON object"):
         _core.jsonl_splice([b"[1]"], [b","], [None], [b"}"])
@@ -187,7 +230,14 @@ def test_the_job_writes_the_same_with_and_without_the_core_reader(
     def nothing_picked(lines: list[bytes], keys: Any, reserved: Any) -> tuple[bytes, list[list[Any]]]:
         return bytes(len(lines)), [[None] * len(lines) for _ in keys]
 
+    def nothing_picked_in_block(
+        data: bytes, keys: Any, reserved: Any, *, stop: int
+    ) -> tuple[bytes, list[list[Any]], list[bytes]]:
+        lines = data[:stop].splitlines(keepends=True)
+        return (*nothing_picked(lines, keys, reserved), lines)
+
     monkeypatch.setattr(_core, "jsonl_pick", nothing_picked)
+    monkeypatch.setattr(_core, "jsonl_pick_block", nothing_picked_in_block)
     slow = score_file(path, out=tmp_path / "slow", **options)
     assert (tmp_path / "fast" / "evaluated.jsonl").read_bytes() == (tmp_path / "slow" / "evaluated.jsonl").read_bytes()
     strip = {"elapsed_s", "pairs_per_s"}

@@ -183,7 +183,9 @@ _NO_WRAPPER = {
     "unpack_strings",
     # internal to the scoring job's reader and writer of JSON lines (rapidgrade._io, tasks.math)
     "jsonl_pick",
+    "jsonl_pick_block",
     "jsonl_splice",
+    "jsonl_splice_joined",
 }
 
 

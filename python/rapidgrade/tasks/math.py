@@ -31,7 +31,7 @@ from typing import Any, cast
 import orjson
 
 from rapidgrade import _core
-from rapidgrade._io import InputRow, Pick, RowBlock, UsageError, dump_json_line
+from rapidgrade._io import InputRow, JoinedLines, Pick, RowBlock, UsageError, dump_json_line
 from rapidgrade.config import GradeConfig
 from rapidgrade.grade import grade_many
 from rapidgrade.metrics import GROUP_KEYS, Metrics, MetricsAccumulator
@@ -182,6 +182,12 @@ def _prepare(row: InputRow, config: MathConfig, golds: list[str], responses: lis
 def _as_list(values: Any) -> list[Any]:
     """A result column of :class:`~rapidgrade.verdict.GradeResults` as a list."""
     return values.tolist() if hasattr(values, "tolist") else list(values)
+
+
+def _joined_splice(
+    texts: list[bytes], heads: list[bytes], strings: list[str | None], tails: list[bytes]
+) -> JoinedLines:
+    return JoinedLines(*_core.jsonl_splice_joined(texts, heads, strings, tails))
 
 
 @dataclass(frozen=True, slots=True)
@@ -359,17 +365,18 @@ class MathRun:
         block = RowBlock.of_rows(rows[0].source if rows else "", list(rows))
         return [r for r in self._grade(block, as_text=False) if isinstance(r, dict)]
 
-    def grade_block(self, block: RowBlock) -> list[bytes]:
+    def grade_block(self, block: RowBlock) -> Sequence[bytes]:
         """The evaluated lines (JSON, without newlines) of *block*, counted into the metrics:
         the columnar path of the scoring job. A row read as JSON text, with a string gold and
         response, is written as its text with the result fields (and ``_source``) appended;
-        any other row as :meth:`grade` writes it."""
+        any other row as :meth:`grade` writes it. A block of such rows only comes back as one
+        buffer (:class:`~rapidgrade._io.JoinedLines`), a sequence of its lines."""
         lines = self._grade_columns(block)
         if lines is not None:
             return lines
         return [r for r in self._grade(block, as_text=True) if isinstance(r, bytes)]
 
-    def _grade_columns(self, block: RowBlock) -> list[bytes] | None:
+    def _grade_columns(self, block: RowBlock) -> Sequence[bytes] | None:
         """The common block graded as columns, without a Python step per row: every row picked,
         every gold and response a str, no reference verdict to compare with. None for any other
         block (graded row by row by :meth:`_grade`, with the same results)."""
@@ -401,7 +408,7 @@ class MathRun:
                 group_values={k: self._group_column(block, k, list(quiet)) for k in GROUP_KEYS},
             )
         self.verdicts = list(zip(method, decided_by, correct))
-        return self._splice_lines(block.source, cast(list[bytes], block.text), rows, columns)
+        return self._splice_lines(block.source, cast(list[bytes], block.text), rows, columns, joined=True)
 
     def _grade(self, block: RowBlock, *, as_text: bool) -> list[dict[str, Any] | bytes]:
         config, acc = self.config, self.acc
@@ -530,11 +537,14 @@ class MathRun:
             label=_row_label(row, self.config.id_key),
         )
 
-    def _splice_lines(self, source: str, texts: list[bytes], pairs: Sequence[int], columns: _Columns) -> list[bytes]:
+    def _splice_lines(
+        self, source: str, texts: list[bytes], pairs: Sequence[int], columns: _Columns, *, joined: bool = False
+    ) -> Sequence[bytes]:
         """The evaluated lines of rows graded from their text: each row's text as read (*texts*,
         graded as *pairs*), the result fields appended (``correct``, ``extracted``,
         ``decided_by``, ``reason``, ``method``, then ``_source`` naming *source*), written by the
-        core as orjson writes them."""
+        core as orjson writes them: a list, or with *joined* one buffer (:class:`JoinedLines`)."""
+        splice = _joined_splice if joined else _core.jsonl_splice
         correct, extracted = columns.correct, columns.extracted
         decided_by, reason, method = columns.decided_by, columns.reason, columns.method
         tails = self._tails.get(source)
@@ -543,11 +553,9 @@ class MathRun:
         heads = (_HEAD_FALSE, _HEAD_TRUE)
         if isinstance(pairs, range) and len(pairs) == len(extracted):
             line_tails = list(map(tails.__getitem__, zip(decided_by, reason, method)))
-            return _core.jsonl_splice(texts, [heads[c] for c in correct], extracted, line_tails)
+            return splice(texts, [heads[c] for c in correct], extracted, line_tails)
         line_tails = [tails[(decided_by[p], reason[p], method[p])] for p in pairs]
-        return _core.jsonl_splice(
-            texts, [heads[correct[p]] for p in pairs], [extracted[p] for p in pairs], line_tails
-        )
+        return splice(texts, [heads[correct[p]] for p in pairs], [extracted[p] for p in pairs], line_tails)
 
     def _group_column(self, block: RowBlock, key: str, rows: list[int]) -> list[Any]:
         """The values of the group field *key* in *rows*: from the pick's values where the row
