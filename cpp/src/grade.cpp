@@ -194,15 +194,14 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
   const Comparison c = compare(gold.answer, pred, options);
   v.tri = c.tri;
   v.reason = c.reason;
+  const auto text_of = [response](const extract::Range& r) { return response.substr(r.start, r.end - r.start); };
   if (v.tri != equiv::Tri::kTrue && found->method == extract::Method::kBoxedMulti) {
     // Several boxes that hold one value are one answer ("\boxed{025} ... \boxed{25}"): when the
     // list does not match, its value does. A list of different values stays a list.
-    Answer last = read_answer(std::string_view(response).substr(found->parts.back().start,
-                                                                      found->parts.back().end - found->parts.back().start));
+    Answer last = read_answer(text_of(found->parts.back()));
     bool one_value = !last.text().empty();
     for (std::size_t k = 0; one_value && k + 1 < found->parts.size(); ++k) {
-      const extract::Range& r = found->parts[k];
-      Answer part = read_answer(std::string_view(response).substr(r.start, r.end - r.start));
+      Answer part = read_answer(text_of(found->parts[k]));
       one_value = !part.text().empty() && compare(part, last, options).tri == equiv::Tri::kTrue;
     }
     if (one_value) {
@@ -215,7 +214,7 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
   if (v.tri != equiv::Tri::kTrue && found->method == extract::Method::kAnswerIs && gold.sentences) {
     // A gold of several sentences is compared with the whole answer, not its first sentence.
     for (const extract::Range& r : found->others) {
-      const std::string_view whole = std::string_view(response).substr(r.start, r.end - r.start);
+      const std::string_view whole = text_of(r);
       if (whole.size() > options.max_answer_bytes) continue;
       Answer reading = read_answer(whole);
       if (reading.text().empty()) continue;
@@ -232,8 +231,7 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     // A guessed reading that does not match is certain only when no other reading matches (an
     // other reading that cannot be compared, such as an intermediate equation, does not count).
     for (const extract::Range& r : found->others) {
-      const std::string_view other = std::string_view(response).substr(r.start, r.end - r.start);
-      Answer alternative = read_answer(other);
+      Answer alternative = read_answer(text_of(r));
       if (alternative.text().empty()) continue;
       if (compare(gold.answer, alternative, options).tri == equiv::Tri::kTrue) {
         v.tri = equiv::Tri::kUnknown;
