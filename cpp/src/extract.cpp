@@ -1121,13 +1121,17 @@ struct NumberStartTable {
 };
 constexpr NumberStartTable kNumberStart{};
 
-std::optional<Extraction> find_last_number(std::string_view s, std::size_t from) {
+// The last number that the forward scan of s from `from` reads among the tokens starting in
+// [begin, stop), where begin is `from` or a token boundary (see token_boundary_before) and stop
+// is s.size() or such a boundary: the scan reads commands, escapes, \frac{3}{4} and numbers as
+// tokens, and a token may run past `stop` only when stop is s.size().
+std::optional<Range> last_number_in(std::string_view s, std::size_t from, std::size_t begin, std::size_t stop) {
   const std::size_t n = s.size();
   std::optional<Range> best;
-  std::size_t i = from;
-  while (i < n) {
-    while (i < n && !kNumberStart.at[static_cast<unsigned char>(s[i])]) ++i;
-    if (i >= n) break;
+  std::size_t i = begin;
+  while (i < stop) {
+    while (i < stop && !kNumberStart.at[static_cast<unsigned char>(s[i])]) ++i;
+    if (i >= stop) break;
     const char c = s[i];
     if (c == '\\') {
       if (i + 1 < n && is_letter(s[i + 1])) {
@@ -1156,12 +1160,43 @@ std::optional<Extraction> find_last_number(std::string_view s, std::size_t from)
     }
     ++i;
   }
-  if (!best) return std::nullopt;
-  Extraction e;
-  e.method = Method::kLastNumber;
-  e.start = best->start;
-  e.end = best->end;
-  return e;
+  return best;
+}
+
+// A position in [from, at] where the forward scan of last_number_in from `from` is inside no
+// number: a whitespace byte, or `from`. No number holds whitespace (numbers are digits and
+// , . / e, \frac's arguments digits and braces), and whitespace starts no token, so a scan
+// started there reads the same numbers after it as the scan from `from`. (An escape "\ " is the
+// one token holding whitespace; both scans go on right after it.)
+std::size_t token_boundary_before(std::string_view s, std::size_t from, std::size_t at) noexcept {
+  for (std::size_t b = at; b > from; --b) {
+    if (is_space(s[b])) return b;
+  }
+  return from;
+}
+
+// Bytes of text scanned at a time by find_last_number, from the end backwards.
+constexpr std::size_t kLastNumberChunk = 256;
+
+// The last number of s from `from`, as a forward scan of the whole region reads it, found from
+// the end: the region is cut at token boundaries into chunks of about kLastNumberChunk bytes,
+// and the chunks are scanned from the last until one holds a number. A number near the end is
+// found without reading the text before it; a text with no number is read once.
+std::optional<Extraction> find_last_number(std::string_view s, std::size_t from) {
+  std::size_t stop = s.size();
+  while (stop > from) {
+    const std::size_t begin =
+        stop - from > kLastNumberChunk ? token_boundary_before(s, from, stop - kLastNumberChunk) : from;
+    if (const std::optional<Range> best = last_number_in(s, from, begin, stop)) {
+      Extraction e;
+      e.method = Method::kLastNumber;
+      e.start = best->start;
+      e.end = best->end;
+      return e;
+    }
+    stop = begin;
+  }
+  return std::nullopt;
 }
 
 // Spaced bold digits, a competition write-up convention: "**6 2 4 8**", "\mathbf{1 7}" and

@@ -160,3 +160,28 @@ def test_generated_parity(text: str) -> None:
     for strategy in STRATEGIES:
         assert ours(text, strategy) == theirs(text, strategy), strategy
     assert tuple(rapidgrade.normalize_answer(text)) == ref.normalize_answer(text)
+
+
+# Texts of several hundred bytes, longer than the chunks (256 bytes) in which the core reads the
+# last number from the end: the chunks are cut at whitespace, so runs of backslashes, escaped
+# blanks ("\\ 5") and numbers near every cut must read as the forward scan of the whole text
+# reads them.
+_long_pieces = st.sampled_from(
+    ["\\", "\\\\", "\\ ", " ", "\n", "\t", "1", "23", "7,890", ".5", "-", " - ", "=", "x", "ab", "\\frac{3}{4}",
+     "\\dfrac12", "\\frac", "{", "}", "\\pi", "$", "e5", "/", ",", "word "]
+)
+
+
+@settings(deadline=None, max_examples=300)
+@given(st.lists(_long_pieces, min_size=150, max_size=500).map("".join))
+def test_last_number_of_long_texts_parity(text: str) -> None:
+    assert ours(text, "last_number") == theirs(text, "last_number")
+    assert ours(text + " " + "a" * 700, "last_number") == theirs(text + " " + "a" * 700, "last_number")
+
+
+@pytest.mark.parametrize("gap", [250, 255, 256, 257, 260, 300, 511, 512, 513])
+@pytest.mark.parametrize("tail", ["\\ 7 ", "\\\\ 7 ", "\\\\\\ 7 ", " 7\\ ", "\\frac{3}{4} ", " -7 ", ".5 "])
+def test_last_number_at_a_chunk_cut(gap: int, tail: str) -> None:
+    # the number (or its escape) sits where the last chunk of the text begins
+    for text in ("12 " + tail + "q" * gap, "12 " + tail + " " * gap, "12" + tail + ("q " * gap)[:gap]):
+        assert ours(text, "last_number") == theirs(text, "last_number"), text
