@@ -1,9 +1,13 @@
-// Brace and span scanning: find_boxed, find_math_spans, match_brace.
-// Invariants: spans lie inside the input; a matched brace is a '}' after its '{'.
+// Brace and span scanning: find_boxed, find_math_spans, match_brace; the substring search of the
+// scanners (detail::find_str).
+// Invariants: spans lie inside the input; a matched brace is a '}' after its '{'; find_str finds
+// what std::string_view::find finds, from every start, for needles of the scanners and for the
+// input's own bytes.
 #include <cstddef>
 #include <cstdint>
 
 #include "fuzz_common.hpp"
+#include "rapidgrade/detail/text.hpp"
 #include "rapidgrade/scan.hpp"
 
 namespace sc = rapidgrade::scan;
@@ -21,6 +25,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (open != std::string_view::npos) {
     const std::size_t close = sc::match_brace(text, open);
     if (close != std::string_view::npos) RAPIDGRADE_FUZZ_CHECK(close > open && close < text.size() && text[close] == '}');
+  }
+  // needles: the scanners' own, and the input's first bytes (so that they occur in it)
+  const std::string_view own[] = {"ox", "\\begin{", "</answer>", "<answer>", text.substr(0, 1 + size % 5),
+                                  text.substr(size / 2, 3)};
+  for (const std::string_view needle : own) {
+    if (needle.empty()) continue;
+    for (std::size_t from = 0; from <= text.size() + 1; from += 1 + from / 8) {
+      RAPIDGRADE_FUZZ_CHECK(rapidgrade::detail::find_str(text, from, needle) == text.find(needle, from));
+    }
   }
   return 0;
 }

@@ -54,53 +54,12 @@ struct Command {
   bool boxed = false;
 };
 
-// The first x in [max(i, 1), end) with s[x - 1] == 'o' and s[x] == 'x' (the "ox" of both
-// \boxed and \fbox), or end; eight bytes a step (SWAR).
-std::size_t ox_in(std::string_view s, std::size_t i, std::size_t end) noexcept {
-  constexpr std::uint64_t kLow7 = 0x7F7F7F7F7F7F7F7Full;
-  constexpr std::uint64_t kOnes = 0x0101010101010101ull;
-  // high bit of each byte of w that equals c (exact: no carry between bytes)
-  const auto equal = [](std::uint64_t w, unsigned char c) {
-    const std::uint64_t y = w ^ (kOnes * c);
-    return ~(((y & kLow7) + kLow7) | y) & ~kLow7;
-  };
-  if (i == 0) i = 1;
-  while (i + 8 <= end) {
-    std::uint64_t at, before;
-    std::memcpy(&at, s.data() + i, 8);
-    std::memcpy(&before, s.data() + i - 1, 8);
-    if ((equal(at, 'x') & equal(before, 'o')) != 0) break;  // a match in these 8 bytes
-    i += 8;
-  }
-  for (; i < end; ++i) {
-    if (s[i] == 'x' && s[i - 1] == 'o') return i;
-  }
-  return end;
-}
-
-// The first x >= max(i, 1) with s[x - 1] == 'o' and s[x] == 'x', or s.size(). memchr finds the
-// 'x' of prose fast; where they are dense (4 'x' in a row each within 16 bytes of the one
-// before) the next 256 bytes are searched for "ox" eight bytes a step, so that a text of 'x' is
-// not read one memchr call per byte: the speed does not depend on how many 'x' the text holds.
+// The first x >= max(i, 1) with s[x - 1] == 'o' and s[x] == 'x' (the "ox" of both \boxed and
+// \fbox), or s.size(). find_str reads the pair sixteen positions at a time, so the speed does not
+// depend on how many 'o' or 'x' the text holds.
 std::size_t next_ox(std::string_view s, std::size_t i) noexcept {
-  const std::size_t n = s.size();
-  if (i == 0) i = 1;
-  int short_hops = 0;  // consecutive 'x' found within 16 bytes of where the search began
-  while (i < n) {
-    const std::size_t x = find_byte(s, i, 'x');
-    if (x >= n) return n;
-    if (s[x - 1] == 'o') return x;
-    short_hops = x - i < 16 ? short_hops + 1 : 0;
-    i = x + 1;
-    if (short_hops >= 4) {
-      short_hops = 0;
-      const std::size_t end = std::min(n, i + 256);
-      const std::size_t y = ox_in(s, i, end);
-      if (y < end) return y;
-      i = end;
-    }
-  }
-  return n;
+  const std::size_t o = find_str(s, i == 0 ? 0 : i - 1, "ox");
+  return o == kNpos ? s.size() : o + 1;
 }
 
 // The next \boxed or \fbox command starting at or after `pos`: the position of its backslash,
@@ -135,7 +94,7 @@ std::size_t next_box_command(std::string_view s, std::size_t pos, Command& cmd) 
 
 // Every top-level box (one not inside another box) in s[from, n), in order. Finds box commands
 // with next_box_command, matches the braces of each box once and continues after it, so the
-// text inside a box is read once and the text outside is only searched with memchr.
+// text inside a box is read once and the text outside is only searched (find_str).
 // An unclosed box hands the rest of the text to scan::find_boxed (one more linear pass), which
 // finds the closed boxes inside it, as a full scan would.
 std::vector<Box> top_level_boxes(std::string_view s, std::size_t from) {
