@@ -29,6 +29,21 @@ struct Packed {
     offsets.push_back(static_cast<std::int64_t>(data.size()));
   }
   void add_empty() { offsets.push_back(static_cast<std::int64_t>(data.size())); }
+  // The rows of `other` after this column's rows.
+  void append(const Packed& other) {
+    const auto base = static_cast<std::int64_t>(data.size());
+    data.append(other.data);
+    for (std::size_t k = 1; k < other.offsets.size(); ++k) offsets.push_back(base + other.offsets[k]);
+  }
+};
+
+// What a worker makes of one block of rows besides their code bytes: the strings, packed, and
+// the block's own table of golds, which the calling thread merges into the batch's.
+struct BlockColumns {
+  Packed extracted, normalized;
+  std::vector<std::string> golds;                         // distinct normalized golds, first seen first
+  std::vector<std::int32_t> gold_of;                      // per row: index into golds
+  std::vector<std::pair<std::size_t, std::string>> raw;  // undecided rows: (row, unwrapped gold)
 };
 
 py::bytes as_bytes(const void* data, std::size_t size) {
@@ -74,9 +89,10 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
     gold_views[i] = golds[i].utf8;
     response_views[i] = responses[i].utf8;
   }
-  // The columns, filled by the calling thread in row order with plain C++ work (no Python
-  // object per row): one byte per row for the verdict, reason and method, an index into a table
-  // of distinct normalized golds, and the extracted / normalized answers packed.
+  // The columns: one byte per row for the verdict, reason and method, written by the workers;
+  // an index into a table of distinct normalized golds, and the extracted / normalized answers
+  // packed, which the workers build per block and the calling thread joins in order (a few
+  // copies and one table lookup per distinct gold of a block: no Python object per row).
   std::string tri(n, '\0'), reason(n, '\0'), method(n, '\0');
   std::vector<std::int32_t> gold_index(n);
   std::vector<std::string> gold_table;
@@ -85,38 +101,60 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
   Packed extracted, normalized;
   extracted.offsets.reserve(n + 1);
   normalized.offsets.reserve(n + 1);
-  std::vector<grade::FastVerdict> verdicts(n);
+  const std::size_t block = batch_block_size(n, n_threads);
+  std::vector<BlockColumns> blocks(n == 0 ? 0 : (n - 1) / block + 1);
   CachePool caches;
-  run_pipelined(
+  run_blocks(
       n, n_threads,
       [&](std::size_t begin, std::size_t end) {
+        BlockColumns& out = blocks[begin / block];
+        std::unordered_map<std::uint64_t, std::int32_t> local;  // gold serial -> index into out.golds
+        std::uint64_t last_serial = 0;
+        std::int32_t last_local = -1;
         std::unique_ptr<grade::GoldCache> cache = caches.take();
-        grade::grade_span(gold_views.data() + begin, response_views.data() + begin, end - begin, options,
-                          verdicts.data() + begin, *cache);
+        grade::grade_span(
+            gold_views.data() + begin, response_views.data() + begin, end - begin, options, *cache,
+            [&](std::size_t k, const grade::PreparedGold& gold, grade::FastVerdict& v) {
+              const std::size_t i = begin + k;
+              // code 3: a limit was reached (decided_by="limit"), neither graded nor sent on
+              tri[i] = grade::is_limit(v.reason) ? char{3} : static_cast<char>(v.tri);
+              reason[i] = static_cast<char>(v.reason);
+              if (gold.serial != last_serial) {
+                auto [at, added] = local.emplace(gold.serial, static_cast<std::int32_t>(out.golds.size()));
+                if (added) out.golds.push_back(gold.answer.text());
+                last_serial = gold.serial;
+                last_local = at->second;
+              }
+              out.gold_of.push_back(last_local);
+              // only the undecided pairs need the unwrapped gold (for the fallback)
+              if (v.tri == equiv::Tri::kUnknown && !grade::is_limit(v.reason)) out.raw.emplace_back(i, gold.raw);
+              if (v.found) {
+                method[i] = static_cast<char>(v.method);
+                out.extracted.add(v.answer);
+                out.normalized.add(v.normalized);
+              } else {
+                method[i] = static_cast<char>(kNoMethod);
+                out.extracted.add_empty();
+                out.normalized.add_empty();
+              }
+            });
         caches.give_back(std::move(cache));
       },
-      [&](std::size_t i) {
-        grade::FastVerdict v = std::move(verdicts[i]);  // freed as soon as it is read
-        // code 3: a limit was reached (decided_by="limit"), neither graded nor sent on
-        tri[i] = grade::is_limit(v.reason) ? char{3} : static_cast<char>(v.tri);
-        reason[i] = static_cast<char>(v.reason);
-        auto id = gold_ids.find(v.gold);
-        if (id == gold_ids.end()) {
-          id = gold_ids.emplace(v.gold, static_cast<std::int32_t>(gold_table.size())).first;
-          gold_table.push_back(std::move(v.gold));
+      [&](std::size_t begin, std::size_t end) {
+        BlockColumns done = std::move(blocks[begin / block]);  // freed once joined
+        std::vector<std::int32_t> ids(done.golds.size());
+        for (std::size_t k = 0; k < done.golds.size(); ++k) {
+          auto id = gold_ids.find(done.golds[k]);
+          if (id == gold_ids.end()) {
+            id = gold_ids.emplace(done.golds[k], static_cast<std::int32_t>(gold_table.size())).first;
+            gold_table.push_back(std::move(done.golds[k]));
+          }
+          ids[k] = id->second;
         }
-        gold_index[i] = id->second;
-        // only the undecided pairs need the unwrapped gold (for the fallback)
-        if (v.tri == equiv::Tri::kUnknown && !grade::is_limit(v.reason)) gold_raw.emplace_back(i, std::move(v.gold_raw));
-        if (v.found) {
-          method[i] = static_cast<char>(v.method);
-          extracted.add(v.answer);
-          normalized.add(v.normalized);
-        } else {
-          method[i] = static_cast<char>(kNoMethod);
-          extracted.add_empty();
-          normalized.add_empty();
-        }
+        for (std::size_t i = begin; i < end; ++i) gold_index[i] = ids[static_cast<std::size_t>(done.gold_of[i - begin])];
+        extracted.append(done.extracted);
+        normalized.append(done.normalized);
+        for (auto& row : done.raw) gold_raw.push_back(std::move(row));
       });
   // The inputs are no longer needed: a non-ASCII str's temporary UTF-8 copy goes now.
   golds.clear();

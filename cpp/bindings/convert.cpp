@@ -48,6 +48,21 @@ Text as_text(py::handle obj, const char* function, const char* argument) {
                        Py_TYPE(o)->tp_name);
 }
 
+namespace {
+
+// Items ahead of the one being read whose object header texts_of prefetches.
+constexpr Py_ssize_t kPrefetchItems = 8;
+
+inline void prefetch(const void* p) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
+
+}  // namespace
+
 std::vector<Text> texts_of(py::handle obj, const char* function, const char* argument, bool allow_bytes) {
   if (PyUnicode_Check(obj.ptr()) || PyBytes_Check(obj.ptr()) || !PySequence_Check(obj.ptr())) {
     throw py::type_error(std::string(function) + ": " + argument + " must be a sequence of str");
@@ -59,6 +74,9 @@ std::vector<Text> texts_of(py::handle obj, const char* function, const char* arg
   std::vector<Text> texts;
   texts.reserve(static_cast<std::size_t>(n));
   for (Py_ssize_t i = 0; i < n; ++i) {
+    // A batch's str objects are often far apart in memory (shuffled, or made one at a time):
+    // ask for an object's header a few items ahead, so that the reads overlap.
+    if (i + kPrefetchItems < n) prefetch(items[i + kPrefetchItems]);
     PyObject* item = items[i];
     if (!PyUnicode_Check(item) && !(allow_bytes && PyBytes_Check(item))) {
       const std::string where = std::string(argument) + "[" + std::to_string(i) + "]";

@@ -14,6 +14,7 @@
 #include <string>
 #include <string_view>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "rapidgrade/equiv.hpp"
@@ -93,30 +94,34 @@ grade::Options grade_options(py::handle last_number, py::handle rel_tol, py::han
 /// limit. TypeError / ValueError naming the function and the option otherwise.
 std::size_t max_answer_bytes_option(py::handle value, const char* function);
 
+/// Items per block of a batch of n items on `threads` threads (see run_blocks): at most 256,
+/// and at least 8 blocks a thread when there are enough items, so that a batch of a few long
+/// texts still spreads over every thread.
+inline std::size_t batch_block_size(std::size_t n, unsigned threads) noexcept {
+  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::min<std::size_t>(n, 1024))));
+  return std::clamp<std::size_t>(n / (std::size_t{threads} * 8), 1, 256);
+}
+
 /// The one batch runner of the bindings (every *_many entry point and Expr.evaluate).
 ///
-/// Runs work(begin, end) over blocks [begin, end) covering [0, n) on `threads` threads with the
-/// GIL released, and emit(i)
-/// (which builds Python objects) on the calling thread with the GIL held, in order of i, while
-/// the work goes on. Items are handed out in blocks; the calling thread works on blocks too and
-/// emits each block as soon as it and every block before it are done, so the serial Python
-/// part of a batch overlaps the parallel part instead of following it, and results are read
-/// back while still in cache. Between blocks the calling thread lets Ctrl-C through
-/// (PyErr_CheckSignals). The first exception, of a worker or of emit, stops the other threads
-/// and is rethrown on the calling thread with the GIL held.
+/// Runs work(begin, end) over the blocks [begin, end) of batch_block_size(n, threads) items
+/// covering [0, n) on `threads` threads with the GIL released, and emit_block(begin, end) on the
+/// calling thread with the GIL held, in order of blocks, while the work goes on. The calling
+/// thread works on blocks too and emits each block as soon as it and every block before it are
+/// done, so the serial part of a batch overlaps the parallel part instead of following it, and
+/// results are read back while still in cache. Between blocks the calling thread lets Ctrl-C
+/// through (PyErr_CheckSignals). The first exception, of a worker or of emit_block, stops the
+/// other threads and is rethrown on the calling thread with the GIL held.
 ///
 /// work must be safe to call concurrently for distinct blocks and must not touch Python
-/// objects; emit(i) is called exactly once per i, only after the work of i's block has
+/// objects; emit_block is called exactly once per block, only after the block's work has
 /// returned, unless an exception ends the batch.
-template <typename Work, typename Emit>
-void run_pipelined(std::size_t n, unsigned threads, Work&& work, Emit&& emit) {
+template <typename Work, typename EmitBlock>
+void run_blocks(std::size_t n, unsigned threads, Work&& work, EmitBlock&& emit_block) {
   if (n == 0) return;
   threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::min<std::size_t>(n, 1024))));
-  // At most 256 items a block, and at least 8 blocks a thread when there are enough items, so
-  // that a batch of a few long texts still spreads over every thread.
-  const std::size_t block = std::clamp<std::size_t>(n / (std::size_t{threads} * 8), 1, 256);
+  const std::size_t block = batch_block_size(n, threads);
   const std::size_t blocks = (n + block - 1) / block;
-
   std::unique_ptr<std::atomic<bool>[]> done(new std::atomic<bool>[blocks]);
   for (std::size_t b = 0; b < blocks; ++b) done[b].store(false, std::memory_order_relaxed);
   std::atomic<std::size_t> next{0};
@@ -167,8 +172,7 @@ void run_pipelined(std::size_t n, unsigned threads, Work&& work, Emit&& emit) {
     // Emit every block that is ready, in order (GIL held).
     while (emitted < blocks && done[emitted].load(std::memory_order_acquire)) {
       if (stop.load(std::memory_order_relaxed)) break;
-      const std::size_t end = std::min(n, (emitted + 1) * block);
-      for (std::size_t i = emitted * block; i < end; ++i) emit(i);
+      emit_block(emitted * block, std::min(n, (emitted + 1) * block));
       ++emitted;
       if (PyErr_CheckSignals() != 0) throw py::error_already_set();
     }
@@ -189,6 +193,16 @@ void run_pipelined(std::size_t n, unsigned threads, Work&& work, Emit&& emit) {
     std::lock_guard<std::mutex> lock(mutex);
     if (worker_error) std::rethrow_exception(worker_error);
   }
+}
+
+
+/// run_blocks with emit(i) called for every item of a block in order of i: for emits that build
+/// a Python object per item.
+template <typename Work, typename Emit>
+void run_pipelined(std::size_t n, unsigned threads, Work&& work, Emit&& emit) {
+  run_blocks(n, threads, std::forward<Work>(work), [&emit](std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) emit(i);
+  });
 }
 
 }  // namespace rapidgrade::bindings

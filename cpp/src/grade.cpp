@@ -12,7 +12,7 @@ namespace {
 
 using detail::trim;
 
-// Bytes of the next response's start (and of its end) prefetched while a response is graded.
+// Bytes of a text's start (and of its end) that prefetch_text asks for.
 constexpr std::size_t kPrefetchBytes = 1024;
 
 inline void prefetch(const char* p) noexcept {
@@ -158,9 +158,7 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
 
 FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& options) {
   FastVerdict v;
-  v.gold_raw = gold.raw;
   const std::string& g = gold.answer.text();
-  v.gold = g;
   const auto found = extract::extract_answer(response, extract::Method::kAuto);
   if (!found) {
     v.tri = equiv::Tri::kFalse;
@@ -254,6 +252,7 @@ PreparedGold& GoldCache::get(std::string_view gold) {
       bytes_ = 0;
     }
     auto entry = std::make_unique<Entry>(Entry{std::string(gold), prepare_gold(gold)});
+    entry->gold.serial = ++serials_;
     const std::string_view key = entry->key;  // the heap string does not move with the entry
     it = map_.emplace(key, std::move(entry)).first;
     bytes_ += gold.size();
@@ -262,29 +261,14 @@ PreparedGold& GoldCache::get(std::string_view gold) {
   return last_->gold;
 }
 
-void grade_span(const std::string_view* golds, const std::string_view* responses, std::size_t n,
-                const Options& options, FastVerdict* out, GoldCache& cache) {
-  for (std::size_t i = 0; i < n; ++i) {
-    if (i + 1 < n) {
-      // Distinct responses are usually not in cache: ask for the next one's first lines while
-      // this one is graded (extraction reads a response from its end, then from its start).
-      const std::string_view next = responses[i + 1];
-      const std::size_t lines = std::min<std::size_t>(next.size(), kPrefetchBytes);
-      for (std::size_t k = 0; k < lines; k += 64) prefetch(next.data() + k);
-      if (next.size() > lines) {
-        for (std::size_t k = next.size() - std::min(next.size() - lines, kPrefetchBytes); k < next.size(); k += 64) {
-          prefetch(next.data() + k);
-        }
-      }
+void prefetch_text(std::string_view text) noexcept {
+  const std::size_t head = std::min<std::size_t>(text.size(), kPrefetchBytes);
+  for (std::size_t k = 0; k < head; k += 64) prefetch(text.data() + k);
+  if (text.size() > head) {
+    for (std::size_t k = text.size() - std::min(text.size() - head, kPrefetchBytes); k < text.size(); k += 64) {
+      prefetch(text.data() + k);
     }
-    out[i] = grade(cache.get(golds[i]), responses[i], options);
   }
-}
-
-void grade_span(const std::string_view* golds, const std::string_view* responses, std::size_t n,
-                const Options& options, FastVerdict* out) {
-  GoldCache cache;
-  grade_span(golds, responses, n, options, out, cache);
 }
 
 }  // namespace rapidgrade::grade

@@ -68,8 +68,6 @@ const char* reason_text(Reason reason) noexcept;
 struct FastVerdict {
   equiv::Tri tri = equiv::Tri::kUnknown;
   Reason reason = Reason::kUndecided;
-  std::string gold;           // the gold, unwrapped and normalized
-  std::string gold_raw;       // the gold, unwrapped (what the fallback receives)
   bool found = false;         // an answer was extracted
   extract::Method method = extract::Method::kAuto;
   std::string answer;         // the extracted answer as written (what the fallback receives)
@@ -102,8 +100,9 @@ class Answer {
 /// threads (the tree is parsed on first use).
 struct PreparedGold {
   std::string raw;  // unwrapped (what the fallback receives)
-  Answer answer;
+  Answer answer;    // normalized; answer.text() is the gold as verdicts show it
   bool sentences = false;  // the gold holds several sentences ("Yes. $F(x,y)=x+y$")
+  std::uint64_t serial = 0;  // set by GoldCache: distinct for every gold it prepares, never reused
 };
 
 /// Unwraps and normalizes a gold answer (UTF-8).
@@ -127,7 +126,7 @@ class GoldCache {
   static constexpr std::size_t kMaxEntries = 4096;
   static constexpr std::size_t kMaxBytes = std::size_t{8} << 20;
 
-  /// The prepared form of `gold`, valid until the next call.
+  /// The prepared form of `gold` (its serial set), valid until the next call.
   PreparedGold& get(std::string_view gold);
 
  private:
@@ -138,18 +137,29 @@ class GoldCache {
   // Keyed by a view of the entry's own key (looked up without building a string).
   std::unordered_map<std::string_view, std::unique_ptr<Entry>> map_;
   std::size_t bytes_ = 0;
+  std::uint64_t serials_ = 0;
   Entry* last_ = nullptr;
 };
 
-/// Grades the pairs (golds[k], responses[k]) for k in [0, n) into out[k]: the batch form of
-/// grade(). Each distinct gold is prepared once (unwrapped, normalized, parsed) through
-/// `cache`, which may be carried from one span to the next of the same thread.
-void grade_span(const std::string_view* golds, const std::string_view* responses, std::size_t n,
-                const Options& options, FastVerdict* out, GoldCache& cache);
+/// Asks the CPU for the first and last kilobyte of `text` (distinct responses are usually not
+/// in cache; extraction reads a response from its end, then from its start).
+void prefetch_text(std::string_view text) noexcept;
 
-/// grade_span with a cache of its own.
+/// Grades the pairs (golds[k], responses[k]) for k in [0, n), the batch form of grade(), and
+/// hands each verdict to sink(k, gold, verdict) in order of k: `gold` is the pair's prepared
+/// gold (valid during the call), `verdict` may be moved from. Each distinct gold is prepared
+/// once (unwrapped, normalized, parsed) through `cache`, which may be carried from one span to
+/// the next of the same thread. The next response is prefetched while one is graded.
+template <typename Sink>
 void grade_span(const std::string_view* golds, const std::string_view* responses, std::size_t n,
-                const Options& options, FastVerdict* out);
+                const Options& options, GoldCache& cache, Sink&& sink) {
+  for (std::size_t k = 0; k < n; ++k) {
+    if (k + 1 < n) prefetch_text(responses[k + 1]);
+    PreparedGold& gold = cache.get(golds[k]);
+    FastVerdict verdict = grade(gold, responses[k], options);
+    sink(k, static_cast<const PreparedGold&>(gold), verdict);
+  }
+}
 
 /// `s` without surrounding whitespace and the wrappers that enclose all of it, up to
 /// detail::kMaxWrapperLayers layers: math delimiters ($...$, $$...$$, \(...\), \[...\]) and
