@@ -51,6 +51,32 @@ def test_corpus_shuffled_equals_corpus_in_order() -> None:
     assert shuffled.normalized == [in_order.normalized[i] for i in order]
 
 
+def test_progress_chunks_join_to_the_whole_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    # With a progress bar the fast path runs in chunks whose columns are joined (row numbers,
+    # gold indices and offsets shifted); without one it is one call. The joined columns are the
+    # whole call's, the undecided rows' golds for the fallback and missing answers included.
+    grade_module = sys.modules["rapidgrade.grade"]
+    rows = load_demo_corpus()[:300]
+    golds = [r["gold"] for r in rows] + ["x", "7", "y"]
+    responses = [r["response"] for r in rows] + ["no answer here", "\\boxed{7}", "so it is z"]
+    config = rapidgrade.GradeConfig(fallback=False)
+    whole = grade_module._fast_columns(golds, responses, None, config, 1)
+    assert whole[5]  # undecided rows, with their gold for the fallback
+    monkeypatch.setattr(grade_module, "_CHUNK", 7)
+    with grade_module._progress_bar(len(golds), True, "test") as bar:
+        chunked = grade_module._fast_columns(golds, responses, bar, config, 1)
+    def golds_of(columns: tuple[object, ...]) -> list[str]:  # each chunk has a gold table of its own
+        table = columns[4]
+        assert isinstance(table, list)
+        return [table[k] for k in np.frombuffer(columns[3], dtype=np.int32)]  # type: ignore[arg-type]
+
+    assert golds_of(chunked) == golds_of(whole)
+    assert chunked[:3] == whole[:3] and chunked[5:] == whole[5:]
+    assert list(rapidgrade.grade_many(golds, responses, fallback=False, progress=True)) == list(
+        rapidgrade.grade_many(golds, responses, fallback=False)
+    )
+
+
 @pytest.mark.parametrize(
     ("response", "extracted"),
     [
