@@ -165,7 +165,7 @@ std::vector<Span> find_math_spans(std::string_view s) {
       kind_index = display ? 1 : 0;
       open_len = display ? 2 : 1;
     } else {
-      i = detail::skip_without(s, i + 1, '\\', '$');  // plain text: 8 bytes a step
+      i = detail::find_either(s, i + 1, '\\', '$');  // plain text skipped
       continue;
     }
     static constexpr std::string_view kClosers[4] = {"$", "$$", "\\)", "\\]"};

@@ -40,7 +40,7 @@ inline std::size_t find_math_closer(std::string_view s, std::size_t from,
       if (close == "$$" && i + 1 < n && s[i + 1] == '$') return i;
       ++i;
     } else {
-      i = skip_without(s, i + 1, '\\', '$');  // plain text: 8 bytes a step
+      i = find_either(s, i + 1, '\\', '$');  // plain text skipped
     }
   }
   return kNpos;
