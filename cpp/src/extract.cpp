@@ -1135,7 +1135,7 @@ std::size_t token_boundary_before(std::string_view s, std::size_t from, std::siz
 }
 
 // Bytes of text scanned at a time by find_last_number, from the end backwards.
-constexpr std::size_t kLastNumberChunk = 256;
+constexpr std::size_t kLastNumberChunk = 64;
 
 // The last number of s from `from`, as a forward scan of the whole region reads it, found from
 // the end: the region is cut at token boundaries into chunks of about kLastNumberChunk bytes,

@@ -162,7 +162,7 @@ def test_generated_parity(text: str) -> None:
     assert tuple(rapidgrade.normalize_answer(text)) == ref.normalize_answer(text)
 
 
-# Texts of several hundred bytes, longer than the chunks (256 bytes) in which the core reads the
+# Texts of several hundred bytes, longer than the chunks (64 bytes) in which the core reads the
 # last number from the end: the chunks are cut at whitespace, so runs of backslashes, escaped
 # blanks ("\\ 5") and numbers near every cut must read as the forward scan of the whole text
 # reads them.
@@ -179,7 +179,7 @@ def test_last_number_of_long_texts_parity(text: str) -> None:
     assert ours(text + " " + "a" * 700, "last_number") == theirs(text + " " + "a" * 700, "last_number")
 
 
-@pytest.mark.parametrize("gap", [250, 255, 256, 257, 260, 300, 511, 512, 513])
+@pytest.mark.parametrize("gap", [60, 63, 64, 65, 70, 127, 128, 129, 200, 256, 257])
 @pytest.mark.parametrize("tail", ["\\ 7 ", "\\\\ 7 ", "\\\\\\ 7 ", " 7\\ ", "\\frac{3}{4} ", " -7 ", ".5 "])
 def test_last_number_at_a_chunk_cut(gap: int, tail: str) -> None:
     # the number (or its escape) sits where the last chunk of the text begins
