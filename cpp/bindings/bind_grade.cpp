@@ -18,6 +18,9 @@ namespace {
 /// Code of "no answer found" in the method column.
 constexpr std::uint8_t kNoMethod = 255;
 
+/// Rows of a batch whose inputs grade_fast_many reads at once (see TextSequence).
+constexpr std::size_t kSliceRows = 65536;
+
 // A column of strings packed as Arrow packs them: the UTF-8 bytes of every row back to back and
 // n + 1 offsets (int64) into them; row i is data[offsets[i]:offsets[i + 1]].
 struct Packed {
@@ -78,17 +81,12 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
   grade::Options options = grade_options(last_number, rel_tol, abs_tol, float_rounding, "grade_fast_many");
   options.max_answer_bytes = max_answer_bytes_option(max_answer_bytes, "grade_fast_many");
   const unsigned n_threads = resolve_threads(threads, "grade_fast_many");
-  std::vector<Text> golds = texts_of(golds_obj, "grade_fast_many", "golds", false);
-  std::vector<Text> responses = texts_of(responses_obj, "grade_fast_many", "responses", false);
+  const TextSequence golds(golds_obj, "grade_fast_many", "golds", false);
+  const TextSequence responses(responses_obj, "grade_fast_many", "responses", false);
   if (golds.size() != responses.size()) {
     throw py::value_error("grade_fast_many: golds and responses must have the same length");
   }
   const std::size_t n = golds.size();
-  std::vector<std::string_view> gold_views(n), response_views(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    gold_views[i] = golds[i].utf8;
-    response_views[i] = responses[i].utf8;
-  }
   // The columns: one byte per row for the verdict, reason and method, written by the workers;
   // an index into a table of distinct normalized golds, and the extracted / normalized answers
   // packed, which the workers build per block and the calling thread joins in order (a few
@@ -101,64 +99,75 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
   Packed extracted, normalized;
   extracted.offsets.reserve(n + 1);
   normalized.offsets.reserve(n + 1);
-  const std::size_t block = batch_block_size(n, n_threads);
-  std::vector<BlockColumns> blocks(n == 0 ? 0 : (n - 1) / block + 1);
-  CachePool caches;
-  run_blocks(
-      n, n_threads,
-      [&](std::size_t begin, std::size_t end) {
-        BlockColumns& out = blocks[begin / block];
-        std::unordered_map<std::uint64_t, std::int32_t> local;  // gold serial -> index into out.golds
-        std::uint64_t last_serial = 0;
-        std::int32_t last_local = -1;
-        std::unique_ptr<grade::GoldCache> cache = caches.take();
-        grade::grade_span(
-            gold_views.data() + begin, response_views.data() + begin, end - begin, options, *cache,
-            [&](std::size_t k, const grade::PreparedGold& gold, grade::FastVerdict& v) {
-              const std::size_t i = begin + k;
-              // code 3: a limit was reached (decided_by="limit"), neither graded nor sent on
-              tri[i] = grade::is_limit(v.reason) ? char{3} : static_cast<char>(v.tri);
-              reason[i] = static_cast<char>(v.reason);
-              if (gold.serial != last_serial) {
-                auto [at, added] = local.emplace(gold.serial, static_cast<std::int32_t>(out.golds.size()));
-                if (added) out.golds.push_back(gold.answer.text());
-                last_serial = gold.serial;
-                last_local = at->second;
-              }
-              out.gold_of.push_back(last_local);
-              // only the undecided pairs need the unwrapped gold (for the fallback)
-              if (v.tri == equiv::Tri::kUnknown && !grade::is_limit(v.reason)) out.raw.emplace_back(i, gold.raw);
-              if (v.found) {
-                method[i] = static_cast<char>(v.method);
-                out.extracted.add(v.answer);
-                out.normalized.add(v.normalized);
-              } else {
-                method[i] = static_cast<char>(kNoMethod);
-                out.extracted.add_empty();
-                out.normalized.add_empty();
-              }
-            });
-        caches.give_back(std::move(cache));
-      },
-      [&](std::size_t begin, std::size_t end) {
-        BlockColumns done = std::move(blocks[begin / block]);  // freed once joined
-        std::vector<std::int32_t> ids(done.golds.size());
-        for (std::size_t k = 0; k < done.golds.size(); ++k) {
-          auto id = gold_ids.find(done.golds[k]);
-          if (id == gold_ids.end()) {
-            id = gold_ids.emplace(done.golds[k], static_cast<std::int32_t>(gold_table.size())).first;
-            gold_table.push_back(std::move(done.golds[k]));
+  CachePool caches;  // kept from slice to slice
+  // The inputs are read a slice at a time: the UTF-8 views (and a non-ASCII str's temporary
+  // UTF-8 copy) of one slice live at once, not of the whole batch.
+  for (std::size_t lo = 0; lo < n; lo += kSliceRows) {
+    const std::size_t rows = std::min(kSliceRows, n - lo);
+    std::vector<Text> gold_texts = golds.texts(lo, lo + rows);
+    std::vector<Text> response_texts = responses.texts(lo, lo + rows);
+    std::vector<std::string_view> gold_views(rows), response_views(rows);
+    for (std::size_t k = 0; k < rows; ++k) {
+      gold_views[k] = gold_texts[k].utf8;
+      response_views[k] = response_texts[k].utf8;
+    }
+    const std::size_t block = batch_block_size(rows, n_threads);
+    std::vector<BlockColumns> blocks((rows - 1) / block + 1);
+    run_blocks(
+        rows, n_threads,
+        [&](std::size_t begin, std::size_t end) {
+          BlockColumns& out = blocks[begin / block];
+          std::unordered_map<std::uint64_t, std::int32_t> local;  // gold serial -> index into out.golds
+          std::uint64_t last_serial = 0;
+          std::int32_t last_local = -1;
+          std::unique_ptr<grade::GoldCache> cache = caches.take();
+          grade::grade_span(
+              gold_views.data() + begin, response_views.data() + begin, end - begin, options, *cache,
+              [&](std::size_t k, const grade::PreparedGold& gold, grade::FastVerdict& v) {
+                const std::size_t i = lo + begin + k;
+                // code 3: a limit was reached (decided_by="limit"), neither graded nor sent on
+                tri[i] = grade::is_limit(v.reason) ? char{3} : static_cast<char>(v.tri);
+                reason[i] = static_cast<char>(v.reason);
+                if (gold.serial != last_serial) {
+                  auto [at, added] = local.emplace(gold.serial, static_cast<std::int32_t>(out.golds.size()));
+                  if (added) out.golds.push_back(gold.answer.text());
+                  last_serial = gold.serial;
+                  last_local = at->second;
+                }
+                out.gold_of.push_back(last_local);
+                // only the undecided pairs need the unwrapped gold (for the fallback)
+                if (v.tri == equiv::Tri::kUnknown && !grade::is_limit(v.reason)) out.raw.emplace_back(i, gold.raw);
+                if (v.found) {
+                  method[i] = static_cast<char>(v.method);
+                  out.extracted.add(v.answer);
+                  out.normalized.add(v.normalized);
+                } else {
+                  method[i] = static_cast<char>(kNoMethod);
+                  out.extracted.add_empty();
+                  out.normalized.add_empty();
+                }
+              });
+          caches.give_back(std::move(cache));
+        },
+        [&](std::size_t begin, std::size_t end) {
+          BlockColumns done = std::move(blocks[begin / block]);  // freed once joined
+          std::vector<std::int32_t> ids(done.golds.size());
+          for (std::size_t k = 0; k < done.golds.size(); ++k) {
+            auto id = gold_ids.find(done.golds[k]);
+            if (id == gold_ids.end()) {
+              id = gold_ids.emplace(done.golds[k], static_cast<std::int32_t>(gold_table.size())).first;
+              gold_table.push_back(std::move(done.golds[k]));
+            }
+            ids[k] = id->second;
           }
-          ids[k] = id->second;
-        }
-        for (std::size_t i = begin; i < end; ++i) gold_index[i] = ids[static_cast<std::size_t>(done.gold_of[i - begin])];
-        extracted.append(done.extracted);
-        normalized.append(done.normalized);
-        for (auto& row : done.raw) gold_raw.push_back(std::move(row));
-      });
-  // The inputs are no longer needed: a non-ASCII str's temporary UTF-8 copy goes now.
-  golds.clear();
-  responses.clear();
+          for (std::size_t i = begin; i < end; ++i) {
+            gold_index[lo + i] = ids[static_cast<std::size_t>(done.gold_of[i - begin])];
+          }
+          extracted.append(done.extracted);
+          normalized.append(done.normalized);
+          for (auto& row : done.raw) gold_raw.push_back(std::move(row));
+        });
+  }
   py::list table(gold_table.size());
   for (std::size_t k = 0; k < gold_table.size(); ++k) set_item(table, k, to_str(gold_table[k]));
   py::dict raw;

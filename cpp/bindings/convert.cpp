@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 namespace rapidgrade::bindings {
 
@@ -51,7 +52,7 @@ Text as_text(py::handle obj, const char* function, const char* argument) {
 namespace {
 
 // Items ahead of the one being read whose object header texts_of prefetches.
-constexpr Py_ssize_t kPrefetchItems = 8;
+constexpr std::size_t kPrefetchItems = 8;
 
 inline void prefetch(const void* p) noexcept {
 #if defined(__GNUC__) || defined(__clang__)
@@ -63,31 +64,46 @@ inline void prefetch(const void* p) noexcept {
 
 }  // namespace
 
-std::vector<Text> texts_of(py::handle obj, const char* function, const char* argument, bool allow_bytes) {
+TextSequence::TextSequence(py::handle obj, const char* function, const char* argument, bool allow_bytes)
+    : function_(function), argument_(argument), allow_bytes_(allow_bytes) {
   if (PyUnicode_Check(obj.ptr()) || PyBytes_Check(obj.ptr()) || !PySequence_Check(obj.ptr())) {
     throw py::type_error(std::string(function) + ": " + argument + " must be a sequence of str");
   }
-  py::object fast = py::reinterpret_steal<py::object>(PySequence_Fast(obj.ptr(), "not a sequence"));
-  if (!fast) throw py::error_already_set();
-  const Py_ssize_t n = PySequence_Fast_GET_SIZE(fast.ptr());
-  PyObject** items = PySequence_Fast_ITEMS(fast.ptr());
-  std::vector<Text> texts;
-  texts.reserve(static_cast<std::size_t>(n));
-  for (Py_ssize_t i = 0; i < n; ++i) {
+  fast_ = py::reinterpret_steal<py::object>(PySequence_Fast(obj.ptr(), "not a sequence"));
+  if (!fast_) throw py::error_already_set();
+  size_ = static_cast<std::size_t>(PySequence_Fast_GET_SIZE(fast_.ptr()));
+}
+
+std::vector<Text> TextSequence::texts(std::size_t begin, std::size_t end) const {
+  // a list is read in place, not copied: another thread may have changed it while the GIL was
+  // released between two slices
+  if (static_cast<std::size_t>(PySequence_Fast_GET_SIZE(fast_.ptr())) != size_) {
+    throw std::runtime_error(std::string(function_) + ": " + argument_ + " changed size while being read");
+  }
+  end = std::min(end, size_);
+  PyObject** items = PySequence_Fast_ITEMS(fast_.ptr());
+  std::vector<Text> out;
+  out.reserve(end > begin ? end - begin : 0);
+  for (std::size_t i = begin; i < end; ++i) {
     // A batch's str objects are often far apart in memory (shuffled, or made one at a time):
     // ask for an object's header a few items ahead, so that the reads overlap.
-    if (i + kPrefetchItems < n) prefetch(items[i + kPrefetchItems]);
+    if (i + kPrefetchItems < end) prefetch(items[i + kPrefetchItems]);
     PyObject* item = items[i];
-    if (!PyUnicode_Check(item) && !(allow_bytes && PyBytes_Check(item))) {
-      const std::string where = std::string(argument) + "[" + std::to_string(i) + "]";
-      if (!allow_bytes) {
-        throw py::type_error(std::string(function) + ": " + where + " must be str, not " + Py_TYPE(item)->tp_name);
+    if (!PyUnicode_Check(item) && !(allow_bytes_ && PyBytes_Check(item))) {
+      const std::string where = std::string(argument_) + "[" + std::to_string(i) + "]";
+      if (!allow_bytes_) {
+        throw py::type_error(std::string(function_) + ": " + where + " must be str, not " + Py_TYPE(item)->tp_name);
       }
-      as_text(item, function, where.c_str());  // raises the TypeError naming the item
+      as_text(item, function_, where.c_str());  // raises the TypeError naming the item
     }
-    texts.push_back(as_text(item, function, argument));
+    out.push_back(as_text(item, function_, argument_));
   }
-  return texts;
+  return out;
+}
+
+std::vector<Text> texts_of(py::handle obj, const char* function, const char* argument, bool allow_bytes) {
+  const TextSequence sequence(obj, function, argument, allow_bytes);
+  return sequence.texts(0, sequence.size());
 }
 
 void to_caller_units(const Text& text, std::vector<std::size_t*>& offsets) {

@@ -48,6 +48,24 @@ Text as_text(py::handle obj, const char* function, const char* argument);
 /// bytes items are refused too.
 std::vector<Text> texts_of(py::handle obj, const char* function, const char* argument, bool allow_bytes = true);
 
+/// A sequence of str/bytes read as texts_of reads it, a slice at a time, so that a large batch
+/// holds only one slice's Text at once. The sequence's type is checked when it is made (the
+/// same TypeError as texts_of); texts(begin, end) converts items [begin, end) and raises
+/// RuntimeError when the sequence no longer has the size it had (a list is read in place).
+class TextSequence {
+ public:
+  TextSequence(py::handle obj, const char* function, const char* argument, bool allow_bytes = true);
+  std::size_t size() const noexcept { return size_; }
+  std::vector<Text> texts(std::size_t begin, std::size_t end) const;
+
+ private:
+  py::object fast_;
+  std::size_t size_ = 0;
+  const char* function_;
+  const char* argument_;
+  bool allow_bytes_;
+};
+
 /// Converts every byte offset in `offsets` to the caller's units (code points for str).
 void to_caller_units(const Text& text, std::vector<std::size_t*>& offsets);
 

@@ -51,6 +51,18 @@ def test_corpus_shuffled_equals_corpus_in_order() -> None:
     assert shuffled.normalized == [in_order.normalized[i] for i in order]
 
 
+def test_a_batch_longer_than_a_slice_of_the_core() -> None:
+    # grade_fast_many reads its inputs 65,536 rows at a time; the rows of every slice land in
+    # their place, with golds shared across slices in one table.
+    n = 70_000
+    golds = [str(k % 997) for k in range(n)]
+    responses = [f"so \\boxed{{{k % 997 if k % 3 else k % 997 + 1}}}" for k in range(n)]
+    results = rapidgrade.grade_many(golds, responses, fallback=False, threads=2)
+    assert results.correct.tolist() == [k % 3 != 0 for k in range(n)]
+    assert [results[k].gold for k in (0, 65_535, 65_536, 69_999)] == [golds[k] for k in (0, 65_535, 65_536, 69_999)]
+    assert results[65_536].extracted == str(65_536 % 997 + (0 if 65_536 % 3 else 1))
+
+
 def test_progress_chunks_join_to_the_whole_batch(monkeypatch: pytest.MonkeyPatch) -> None:
     # With a progress bar the fast path runs in chunks whose columns are joined (row numbers,
     # gold indices and offsets shifted); without one it is one call. The joined columns are the
