@@ -5,6 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "rapidgrade/detail/text.hpp"
+
 namespace rapidgrade::bindings {
 
 Text as_text(py::handle obj, const char* function, const char* argument) {
@@ -54,14 +56,6 @@ namespace {
 // Items ahead of the one being read whose object header texts_of prefetches.
 constexpr std::size_t kPrefetchItems = 8;
 
-inline void prefetch(const void* p) noexcept {
-#if defined(__GNUC__) || defined(__clang__)
-  __builtin_prefetch(p);
-#else
-  (void)p;
-#endif
-}
-
 }  // namespace
 
 TextSequence::TextSequence(py::handle obj, const char* function, const char* argument, bool allow_bytes)
@@ -87,7 +81,7 @@ std::vector<Text> TextSequence::texts(std::size_t begin, std::size_t end) const 
   for (std::size_t i = begin; i < end; ++i) {
     // A batch's str objects are often far apart in memory (shuffled, or made one at a time):
     // ask for an object's header a few items ahead, so that the reads overlap.
-    if (i + kPrefetchItems < end) prefetch(items[i + kPrefetchItems]);
+    if (i + kPrefetchItems < end) detail::prefetch(items[i + kPrefetchItems]);
     PyObject* item = items[i];
     if (!PyUnicode_Check(item) && !(allow_bytes_ && PyBytes_Check(item))) {
       const std::string where = std::string(argument_) + "[" + std::to_string(i) + "]";

@@ -10,18 +10,11 @@
 namespace rapidgrade::grade {
 namespace {
 
+using detail::prefetch;
 using detail::trim;
 
 // Bytes of a text's start (and of its end) that prefetch_text asks for.
 constexpr std::size_t kPrefetchBytes = 1024;
-
-inline void prefetch(const char* p) noexcept {
-#if defined(__GNUC__) || defined(__clang__)
-  __builtin_prefetch(p);
-#else
-  (void)p;
-#endif
-}
 
 // Whether `s` holds several sentences: a sentence end (extract::sentence_end, as an "answer is"
 // answer is cut) with more text after it ("Yes. $F(x,y)=x+y$"; not "3.5", not "x."). Line
