@@ -112,12 +112,17 @@ grade::Options grade_options(py::handle last_number, py::handle rel_tol, py::han
 /// limit. TypeError / ValueError naming the function and the option otherwise.
 std::size_t max_answer_bytes_option(py::handle value, const char* function);
 
+/// Threads that run_blocks runs a batch of n items on: `threads`, at least 1, at most n (and
+/// 1024).
+inline unsigned batch_threads(std::size_t n, unsigned threads) noexcept {
+  return std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::min<std::size_t>(n, 1024))));
+}
+
 /// Items per block of a batch of n items on `threads` threads (see run_blocks): at most 256,
 /// and at least 8 blocks a thread when there are enough items, so that a batch of a few long
 /// texts still spreads over every thread.
 inline std::size_t batch_block_size(std::size_t n, unsigned threads) noexcept {
-  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::min<std::size_t>(n, 1024))));
-  return std::clamp<std::size_t>(n / (std::size_t{threads} * 8), 1, 256);
+  return std::clamp<std::size_t>(n / (std::size_t{batch_threads(n, threads)} * 8), 1, 256);
 }
 
 /// The one batch runner of the bindings (every *_many entry point and Expr.evaluate).
@@ -137,7 +142,7 @@ inline std::size_t batch_block_size(std::size_t n, unsigned threads) noexcept {
 template <typename Work, typename EmitBlock>
 void run_blocks(std::size_t n, unsigned threads, Work&& work, EmitBlock&& emit_block) {
   if (n == 0) return;
-  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(std::min<std::size_t>(n, 1024))));
+  threads = batch_threads(n, threads);
   const std::size_t block = batch_block_size(n, threads);
   const std::size_t blocks = (n + block - 1) / block;
   std::unique_ptr<std::atomic<bool>[]> done(new std::atomic<bool>[blocks]);
@@ -212,7 +217,6 @@ void run_blocks(std::size_t n, unsigned threads, Work&& work, EmitBlock&& emit_b
     if (worker_error) std::rethrow_exception(worker_error);
   }
 }
-
 
 /// run_blocks with emit(i) called for every item of a block in order of i: for emits that build
 /// a Python object per item.

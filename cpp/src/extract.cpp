@@ -1083,7 +1083,7 @@ constexpr NumberStartTable kNumberStart{};
 // The last number that the forward scan of s from `from` reads among the tokens starting in
 // [begin, stop), where begin is `from` or a token boundary (see token_boundary_before) and stop
 // is s.size() or such a boundary: the scan reads commands, escapes, \frac{3}{4} and numbers as
-// tokens, and a token may run past `stop` only when stop is s.size().
+// tokens, and a number never runs past such a boundary.
 std::optional<Range> last_number_in(std::string_view s, std::size_t from, std::size_t begin, std::size_t stop) {
   const std::size_t n = s.size();
   std::optional<Range> best;
@@ -1140,7 +1140,8 @@ constexpr std::size_t kLastNumberChunk = 64;
 // The last number of s from `from`, as a forward scan of the whole region reads it, found from
 // the end: the region is cut at token boundaries into chunks of about kLastNumberChunk bytes,
 // and the chunks are scanned from the last until one holds a number. A number near the end is
-// found without reading the text before it; a text with no number is read once.
+// found without reading the text before it; a byte is read at most twice (by the search for a
+// cut, then by the scan of its chunk), so a text with no number costs O(n).
 std::optional<Extraction> find_last_number(std::string_view s, std::size_t from) {
   std::size_t stop = s.size();
   while (stop > from) {
