@@ -27,13 +27,22 @@ const std::size_t kUnitWordCount = sizeof(kUnitWords) / sizeof(kUnitWords[0]);
 
 namespace {
 
+using detail::ByteSet;
 using detail::digits_end;
 using detail::ends_with;
+using detail::find_byte;
 using detail::is_digit;
 using detail::is_letter;
 using detail::is_space;
 using detail::letters_end;
 using detail::starts_with;
+
+// The bytes each pass acts on; the runs of other bytes between them are copied whole. Rule 1's
+// are the lead bytes of its two-byte and three-byte signs (U+00B0, U+2212) and its ASCII ones.
+constexpr ByteSet kCommandBytes("\\{}$%~^\xC2\xE2");
+constexpr ByteSet kSpaceBytes(" \t\n\r\f\v");  // detail::is_space
+constexpr ByteSet kSpaceOrCommand(" \\");
+constexpr ByteSet kGroupBytes("\\{}");
 
 // Rule 1: commands, delimiters, degree and percent signs, unicode minus, {,}.
 std::string rewrite_commands(std::string_view s, bool& percent) {
@@ -43,6 +52,10 @@ std::string rewrite_commands(std::string_view s, bool& percent) {
   const std::size_t n = s.size();
   std::size_t i = 0;
   while (i < n) {
+    const std::size_t plain = kCommandBytes.find(s, i);
+    out.append(s.data() + i, plain - i);
+    i = plain;
+    if (i >= n) break;
     const char c = s[i];
     if (c == '\\') {
       if (i + 1 >= n) {
@@ -164,14 +177,18 @@ std::string collapse_spaces(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   bool pending = false;
-  for (const char c : s) {
-    if (is_space(c)) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    if (is_space(s[i])) {
       pending = !out.empty();
+      ++i;
       continue;
     }
     if (pending) out += ' ';
     pending = false;
-    out += c;
+    const std::size_t word_end = kSpaceBytes.find(s, i);
+    out.append(s.data() + i, word_end - i);
+    i = word_end;
   }
   return out;
 }
@@ -248,6 +265,13 @@ std::string remove_spaces(std::string_view s) {
   bool after_command = false;  // the last emitted character ends a control word
   std::size_t i = 0;
   while (i < n) {
+    const std::size_t plain = kSpaceOrCommand.find(s, i);
+    if (plain > i) {
+      out.append(s.data() + i, plain - i);
+      after_command = false;
+      i = plain;
+      continue;
+    }
     const char c = s[i];
     if (c == ' ') {
       std::size_t k = i;
@@ -317,6 +341,10 @@ std::string brace_arguments(std::string_view s) {
     return e;
   };
   while (i < n) {
+    const std::size_t plain = kGroupBytes.find(s, i);
+    out.append(s.data() + i, plain - i);
+    i = plain;
+    if (i >= n) break;
     const char c = s[i];
     if (c == '\\' && i + 1 < n) {
       if (!is_letter(s[i + 1])) {
@@ -435,13 +463,17 @@ std::string leading_zero(std::string_view s) {
   std::string out;
   out.reserve(s.size() + 4);
   static constexpr std::string_view kBefore = "{([,=+-*/^;:|<> ";
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (c == '.' && i + 1 < s.size() && is_digit(s[i + 1]) &&
-        (i == 0 || kBefore.find(s[i - 1]) != std::string_view::npos)) {
+  std::size_t i = 0;
+  while (true) {
+    const std::size_t dot = find_byte(s, i, '.');
+    out.append(s.data() + i, dot - i);
+    if (dot >= s.size()) break;
+    if (dot + 1 < s.size() && is_digit(s[dot + 1]) &&
+        (dot == 0 || kBefore.find(s[dot - 1]) != std::string_view::npos)) {
       out += '0';
     }
-    out += c;
+    out += '.';
+    i = dot + 1;
   }
   return out;
 }

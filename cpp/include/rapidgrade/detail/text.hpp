@@ -168,6 +168,25 @@ inline std::size_t find_either(std::string_view s, std::size_t i, char a, char b
   return i;
 }
 
+/// A set of bytes, for the passes that copy runs of ordinary bytes whole and stop only at the
+/// bytes they act on: `i = set.find(s, i)` skips to the next one.
+class ByteSet {
+ public:
+  /// The set of the bytes of `bytes`.
+  constexpr explicit ByteSet(std::string_view bytes) noexcept {
+    for (const char c : bytes) has_[static_cast<unsigned char>(c)] = true;
+  }
+  constexpr bool has(char c) const noexcept { return has_[static_cast<unsigned char>(c)]; }
+  /// The first position >= i of a byte in the set, or s.size().
+  constexpr std::size_t find(std::string_view s, std::size_t i) const noexcept {
+    while (i < s.size() && !has(s[i])) ++i;
+    return i;
+  }
+
+ private:
+  bool has_[256] = {};
+};
+
 /// Last occurrence of the non-empty `needle` in s, or kNpos: a backward scan from the end for
 /// the needle's last byte (memrchr where the C library has it), so a needle near the end is
 /// found without reading the text before it. O(n * |needle|) worst case.
