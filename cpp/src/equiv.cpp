@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "expr_kernels.hpp"
 #include "rapidgrade/detail/functions.hpp"
 
 namespace rapidgrade::equiv {
@@ -20,6 +21,7 @@ namespace {
 
 using namespace expr;
 using C = std::complex<double>;
+using expr::detail::magnitude;
 
 constexpr std::size_t kPoints = 32;     // 8 real + 24 complex
 constexpr std::size_t kReal = 8;
@@ -55,31 +57,63 @@ struct Rng {
   double uniform() { return static_cast<double>(next() >> 11) * (1.0 / 9007199254740992.0); }
 };
 
+// Variables whose sample values are drawn once per process (past them, per comparison).
+constexpr std::size_t kSharedVariables = 16;
+
+// The sample values of a comparison's v-th variable (its variables sorted by name): kPoints
+// values from the fixed-seed sequence, each variable its own 2 * kPoints draws, so a variable's
+// values are the same in every comparison.
+std::vector<C> draw_points(std::size_t v) {
+  Rng rng{0x5EEDu + v * 2 * kPoints * 0x9E3779B97F4A7C15ull};  // the state after v * 2 * kPoints draws
+  std::vector<C> vals(kPoints);
+  // magnitudes log-uniform in [1/20, 20] (and [1/4, 4] for the bulk of the complex points,
+  // where nested exponentials stay finite), in all directions, so that sub-expressions take
+  // values on both sides of 1 and of every branch cut (sqrt(u^2) = u only where Re u > 0)
+  for (std::size_t k = 0; k < kPoints; ++k) {
+    const bool near = k >= kReal && k < kReal + kNear;
+    const double mag = std::exp((2 * rng.uniform() - 1) * std::log(near ? 4.0 : 20.0));
+    if (k < kReal) {
+      vals[k] = C(rng.uniform() < 0.5 ? -mag : mag, 0);
+    } else {
+      const double t = 2 * kPi * rng.uniform();
+      vals[k] = C(mag * std::cos(t), mag * std::sin(t));
+    }
+  }
+  return vals;
+}
+
+// The values of the first kSharedVariables variables, drawn on first use (a constant table:
+// thread-safe initialization, never written again).
+const std::vector<std::vector<C>>& shared_points() {
+  static const std::vector<std::vector<C>> table = [] {
+    std::vector<std::vector<C>> t;
+    for (std::size_t v = 0; v < kSharedVariables; ++v) t.push_back(draw_points(v));
+    return t;
+  }();
+  return table;
+}
+
 struct Points {
+  Points() = default;
+  Points(Points&&) = default;
+  Points(const Points&) = delete;  // `values` points into `own`
+  Points& operator=(const Points&) = delete;
   std::vector<std::string> vars;
-  std::vector<std::vector<C>> values;  // per variable, kPoints values
+  std::vector<const C*> values;     // per variable, kPoints values
+  std::vector<std::vector<C>> own;  // the values of variables past the shared ones
 };
 
 Points make_points(std::vector<std::string> vars) {
   Points p;
   p.vars = std::move(vars);
-  Rng rng{0x5EEDu};
+  const std::vector<std::vector<C>>& shared = shared_points();
   for (std::size_t v = 0; v < p.vars.size(); ++v) {
-    std::vector<C> vals(kPoints);
-    // magnitudes log-uniform in [1/20, 20] (and [1/4, 4] for the bulk of the complex points,
-    // where nested exponentials stay finite), in all directions, so that sub-expressions take
-    // values on both sides of 1 and of every branch cut (sqrt(u^2) = u only where Re u > 0)
-    for (std::size_t k = 0; k < kPoints; ++k) {
-      const bool near = k >= kReal && k < kReal + kNear;
-      const double mag = std::exp((2 * rng.uniform() - 1) * std::log(near ? 4.0 : 20.0));
-      if (k < kReal) {
-        vals[k] = C(rng.uniform() < 0.5 ? -mag : mag, 0);
-      } else {
-        const double t = 2 * kPi * rng.uniform();
-        vals[k] = C(mag * std::cos(t), mag * std::sin(t));
-      }
+    if (v < shared.size()) {
+      p.values.push_back(shared[v].data());
+    } else {
+      p.own.push_back(draw_points(v));  // a moved vector keeps its buffer: the pointer stays valid
+      p.values.push_back(p.own.back().data());
     }
-    p.values.push_back(std::move(vals));
   }
   return p;
 }
@@ -108,7 +142,7 @@ struct Staged {
     e.v.assign(n, C(0, 0));
     e.err.assign(n, 0);
     e.near_cut.assign(n, 0);
-    for (const auto& vals : pts.values) inputs.push_back(vals.data());
+    inputs = pts.values;
   }
 
   /// Evaluates points [begin, end) (what evaluate() computes for them).
@@ -131,7 +165,7 @@ Eval difference(Ref a, Ref b, const Points& pts, std::size_t n) {
   Eval x = evaluate(a, pts, n), y = evaluate(b, pts, n);
   for (std::size_t k = 0; k < n; ++k) {
     x.v[k] -= y.v[k];
-    x.err[k] = x.err[k] + y.err[k] + 2.3e-16 * std::abs(x.v[k]);
+    x.err[k] = x.err[k] + y.err[k] + 2.3e-16 * magnitude(x.v[k]);
     x.near_cut[k] = x.near_cut[k] | y.near_cut[k];
   }
   x.evaluable = x.evaluable && y.evaluable;
@@ -353,24 +387,38 @@ std::optional<double> log_magnitude(Ref r) {
   }
 }
 
+/// Whether r calls a function whose row of the function table marks it discontinuous (floor,
+/// ceiling): what compile() reports as !Program::continuous for a tree with an exact value
+/// (every function exact_value evaluates has its row).
+bool calls_discontinuous(Ref r) {
+  const Node& n = r.node();
+  if (n.kind == Kind::kFunc) {
+    const rapidgrade::detail::FunctionSpec* f = rapidgrade::detail::find_function(n.text);
+    if (f != nullptr && (f->flags & rapidgrade::detail::kDiscontinuous) != 0) return true;
+  }
+  for (std::size_t k = 0; k < n.kids.size(); ++k)
+    if (calls_discontinuous(r.kid(k))) return true;
+  return false;
+}
+
 Val value(Ref r) {
   Val v;
   v.inf = infinity_sign(r);
   v.exact = exact_value(*r.ast, r.i);
-  Program prog = compile(*r.ast, r.i);
-  v.evaluable = prog.evaluable && prog.vars.empty();
-  v.continuous = prog.continuous;
-  if (v.evaluable) {
-    std::vector<const C*> inputs;
-    unsigned char cut = 0;
-    run_bounded(prog, inputs, 1, &v.num, &v.err, &cut);
-    v.near_cut = cut != 0;
-  }
-  if (v.exact) {  // e.g. a determinant, which has no numeric program
+  if (v.exact) {  // no numeric program needed (a determinant has none)
     v.num = C(v.exact->to_double(), 0);
-    v.err = 2.3e-16 * std::abs(v.num);
-    v.evaluable = true;
-    v.near_cut = false;
+    v.err = 2.3e-16 * std::fabs(v.num.real());
+    v.continuous = !calls_discontinuous(r);
+  } else {
+    const Program prog = compile(*r.ast, r.i);
+    v.evaluable = prog.evaluable && prog.vars.empty();
+    v.continuous = prog.continuous;
+    if (v.evaluable) {
+      std::vector<const C*> inputs;
+      unsigned char cut = 0;
+      run_bounded(prog, inputs, 1, &v.num, &v.err, &cut);
+      v.near_cut = cut != 0;
+    }
   }
   v.overflowed = !v.exact && rational_shaped(r);
   const int places = decimal_places(r);
@@ -382,7 +430,7 @@ Val value(Ref r) {
 Val scaled(Val v, Int num, Int den, int extra_places) {
   if (v.exact) v.exact = rational_mul(*v.exact, Rational{num, den});
   v.num *= static_cast<double>(num) / static_cast<double>(den);
-  v.err = v.err * std::fabs(static_cast<double>(num) / static_cast<double>(den)) + 2.3e-16 * std::abs(v.num);
+  v.err = v.err * std::fabs(static_cast<double>(num) / static_cast<double>(den)) + 2.3e-16 * magnitude(v.num);
   v.places += extra_places;
   return v;
 }
@@ -390,7 +438,7 @@ Val scaled(Val v, Int num, Int den, int extra_places) {
 Val times_pi_over_180(Val v) {
   v.exact.reset();
   v.num *= kPi / 180.0;
-  v.err = v.err * (kPi / 180.0) + 4.6e-16 * std::abs(v.num);
+  v.err = v.err * (kPi / 180.0) + 4.6e-16 * magnitude(v.num);
   v.decimal = false;
   return v;
 }
@@ -597,7 +645,7 @@ class Comparer {
     if (!huge(a) && !huge(b)) return std::nullopt;
     auto log_abs = [](Ref r, const Val& v) -> std::optional<double> {
       if (v.exact) return std::log(std::abs(v.exact->to_double()));  // beyond 1e308 is inf: not decided
-      if (v.evaluable && finite(v.num) && v.err <= 1e-6 * std::abs(v.num)) return std::log(std::abs(v.num));
+      if (v.evaluable && finite(v.num) && v.err <= 1e-6 * magnitude(v.num)) return std::log(magnitude(v.num));
       if (r.node().kind == Kind::kNeg) return log_magnitude(r.kid(0));
       return log_magnitude(r);
     };
@@ -645,8 +693,8 @@ class Comparer {
       return *a == *b ? Tri::kTrue : Tri::kFalse;
     }
     if (g.exact && p.exact) return Tri::kFalse;
-    const double d = std::abs(g.num - p.num);
-    const double m = std::max(std::abs(g.num), std::abs(p.num));
+    const double d = magnitude(g.num - p.num);
+    const double m = std::max(magnitude(g.num), magnitude(p.num));
     if (d <= std::max(o_.abs_tol, o_.rel_tol * m)) {
       const bool exactness_lost = g.overflowed || p.overflowed;
       return (g.continuous && p.continuous && !exactness_lost) ? Tri::kTrue : Tri::kUnknown;
@@ -672,8 +720,8 @@ class Comparer {
       sb.run(begin, end);
       for (std::size_t k = begin; k < end; ++k) {
         if (!finite(a.v[k]) || !finite(b.v[k]) || a.near_cut[k] || b.near_cut[k]) continue;
-        const double d = std::abs(a.v[k] - b.v[k]);
-        const double m = std::max(std::abs(a.v[k]), std::abs(b.v[k]));
+        const double d = magnitude(a.v[k] - b.v[k]);
+        const double m = std::max(magnitude(a.v[k]), magnitude(b.v[k]));
         if (d <= std::max(o_.abs_tol, o_.rel_tol * m)) {
           ++equal;
         } else if (clearly_different(d, m, a.err[k] + b.err[k])) {
@@ -749,24 +797,24 @@ class Comparer {
     for (std::size_t k = 0; k < kPoints; ++k) {
       if (!finite(f.v[k]) || !finite(h.v[k]) || f.near_cut[k] || h.near_cut[k]) continue;
       // |f| within its error bound: zero as far as doubles can tell
-      const bool fz = std::abs(f.v[k]) <= kClear * f.err[k], hz = std::abs(h.v[k]) <= kClear * h.err[k];
+      const bool fz = magnitude(f.v[k]) <= kClear * f.err[k], hz = magnitude(h.v[k]) <= kClear * h.err[k];
       if (fz || hz) continue;
       // ill-conditioned at this point: the ratio would carry the rounding error
-      if (f.err[k] > 1e-10 * std::abs(f.v[k]) || h.err[k] > 1e-10 * std::abs(h.v[k])) continue;
+      if (f.err[k] > 1e-10 * magnitude(f.v[k]) || h.err[k] > 1e-10 * magnitude(h.v[k])) continue;
       const C r = f.v[k] / h.v[k];
       if (!have) {
         ratio = r;
         have = true;
-      } else if (std::abs(r - ratio) > 1e-8 * std::abs(ratio)) {
-        return std::abs(r - ratio) > 1e-4 * std::abs(ratio) ? Ratio::kVaries : Ratio::kUnknown;
+      } else if (magnitude(r - ratio) > 1e-8 * magnitude(ratio)) {
+        return magnitude(r - ratio) > 1e-4 * magnitude(ratio) ? Ratio::kVaries : Ratio::kUnknown;
       }
       ++valid;
     }
     if (!have || valid < kMinValid || !f.analytic || !h.analytic) return Ratio::kUnknown;
     if (!same_branches({gl, gr}, {pl, pr})) return Ratio::kUnknown;
-    if (positive && !(ratio.real() > 0 && std::fabs(ratio.imag()) <= 1e-9 * std::abs(ratio))) {
+    if (positive && !(ratio.real() > 0 && std::fabs(ratio.imag()) <= 1e-9 * magnitude(ratio))) {
       // a negative factor turns the inequality around: x > 2 against x < 2
-      if (ratio.real() < 0 && std::fabs(ratio.imag()) <= 1e-9 * std::abs(ratio)) return Ratio::kNegative;
+      if (ratio.real() < 0 && std::fabs(ratio.imag()) <= 1e-9 * magnitude(ratio)) return Ratio::kNegative;
       return Ratio::kUnknown;
     }
     return Ratio::kConstant;
@@ -800,13 +848,13 @@ class Comparer {
     const Points pts = make_points(vars);
     const Eval f = difference(hi, lo, pts, kPoints);
     if (!f.evaluable || !f.analytic) return false;
-    const std::vector<C>& x = pts.values[0];
+    const C* x = pts.values[0];
     std::size_t p0 = kPoints, p1 = kPoints;
     for (std::size_t k = 0; k < kReal; ++k) {
       if (!finite(f.v[k]) || f.near_cut[k]) continue;
       if (p0 == kPoints) {
         p0 = k;
-      } else if (std::abs(x[k] - x[p0]) > 0.1) {
+      } else if (magnitude(x[k] - x[p0]) > 0.1) {
         p1 = k;
         break;
       }
@@ -814,14 +862,14 @@ class Comparer {
     if (p1 == kPoints) return false;
     const C a = (f.v[p1] - f.v[p0]) / (x[p1] - x[p0]);
     const C b = f.v[p0] - a * x[p0];
-    const double scale = std::abs(a) + std::abs(b);
-    if (!finite(a) || !finite(b) || std::abs(a) <= 1e-9 * scale) return false;
+    const double scale = magnitude(a) + magnitude(b);
+    if (!finite(a) || !finite(b) || magnitude(a) <= 1e-9 * scale) return false;
     if (std::fabs(a.imag()) > 1e-12 * scale || std::fabs(b.imag()) > 1e-12 * scale) return false;
     std::size_t valid = 0;
     for (std::size_t k = 0; k < kPoints; ++k) {
       if (!finite(f.v[k]) || f.near_cut[k]) continue;
       const C line = a * x[k] + b;
-      if (std::abs(f.v[k] - line) > 1e-9 * (std::abs(f.v[k]) + std::abs(a * x[k]) + std::abs(b)) + kClear * f.err[k]) {
+      if (magnitude(f.v[k] - line) > 1e-9 * (magnitude(f.v[k]) + magnitude(a * x[k]) + magnitude(b)) + kClear * f.err[k]) {
         return false;
       }
       ++valid;

@@ -20,16 +20,16 @@ constexpr double kEps = 2.220446049250313e-16;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 /// Distance from z to the negative real axis (the cut of sqrt, log and non-integer powers).
-double to_negative_axis(Cx z) { return z.real() <= 0 ? std::fabs(z.imag()) : std::abs(z); }
+double to_negative_axis(Cx z) { return z.real() <= 0 ? std::fabs(z.imag()) : magnitude(z); }
 /// Distance from z to the real axis outside [lo, hi] (asin, acos, atanh: [-1, 1]).
 double to_real_rays(Cx z, double lo, double hi) {
   if (z.real() <= lo || z.real() >= hi) return std::fabs(z.imag());
-  return std::min(std::abs(z - Cx(lo, 0)), std::abs(z - Cx(hi, 0)));
+  return std::min(magnitude(z - Cx(lo, 0)), magnitude(z - Cx(hi, 0)));
 }
 /// Distance from z to the imaginary axis beyond +-i (atan, asinh).
 double to_imaginary_rays(Cx z) {
   if (std::fabs(z.imag()) >= 1) return std::fabs(z.real());
-  return std::min(std::abs(z - Cx(0, 1)), std::abs(z + Cx(0, 1)));
+  return std::min(magnitude(z - Cx(0, 1)), magnitude(z + Cx(0, 1)));
 }
 
 /// An argument whose error disk touches the cut: the branch taken is not determined.
@@ -38,7 +38,7 @@ bool straddles(double distance, double err) { return err > 0 && distance <= 8 * 
 
 /// Error bound of + - * / powers, roots, exp, log and the integer functions.
 double arithmetic_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, unsigned char& c) {
-  [[maybe_unused]] const double ar = std::abs(r), aa = std::abs(a), ab = std::abs(b);
+  [[maybe_unused]] const double ar = magnitude(r), aa = magnitude(a), ab = magnitude(b);
   [[maybe_unused]] const double own = 4 * kEps * ar;  // the operation's own rounding (libm: a few ulp)
   (void)eb;  // not every operation has a second operand
   double err = kInf;
@@ -58,7 +58,7 @@ double arithmetic_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb,
       break;
     }
     case Op::kPow:
-      err = aa > ea ? ar * (std::abs(b) * ea / (aa - ea) + std::abs(std::log(a)) * eb) + own : kInf;
+      err = aa > ea ? ar * (magnitude(b) * ea / (aa - ea) + magnitude(std::log(a)) * eb) + own : kInf;
       if (!(b.imag() == 0 && b.real() == std::round(b.real())) || eb > 0) {
         if (straddles(to_negative_axis(a), ea)) c = 1;
       }
@@ -78,9 +78,9 @@ double arithmetic_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb,
       break;
     case Op::kLogBase: {
       const Cx la = std::log(a), lb = std::log(b);
-      const double ela = aa > ea ? ea / (aa - ea) + 4 * kEps * (std::abs(la) + 1) : kInf;
-      const double elb = ab > eb ? eb / (ab - eb) + 4 * kEps * (std::abs(lb) + 1) : kInf;
-      const double alb = std::abs(lb);
+      const double ela = aa > ea ? ea / (aa - ea) + 4 * kEps * (magnitude(la) + 1) : kInf;
+      const double elb = ab > eb ? eb / (ab - eb) + 4 * kEps * (magnitude(lb) + 1) : kInf;
+      const double alb = magnitude(lb);
       err = alb > elb ? (ela + ar * elb) / (alb - elb) + own : kInf;
       if (straddles(to_negative_axis(a), ea) || straddles(to_negative_axis(b), eb)) c = 1;
       break;
@@ -100,41 +100,41 @@ double arithmetic_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb,
 
 /// Error bound of the trigonometric and hyperbolic functions and their inverses.
 double trigonometric_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, unsigned char& c) {
-  [[maybe_unused]] const double ar = std::abs(r), aa = std::abs(a), ab = std::abs(b);
+  [[maybe_unused]] const double ar = magnitude(r), aa = magnitude(a), ab = magnitude(b);
   [[maybe_unused]] const double own = 4 * kEps * ar;  // the operation's own rounding (libm: a few ulp)
   (void)eb;  // not every operation has a second operand
   double err = kInf;
   switch (in.op) {
-    case Op::kSin: err = std::abs(std::cos(a)) * ea + own + kEps; break;
-    case Op::kCos: err = std::abs(std::sin(a)) * ea + own + kEps; break;
-    case Op::kTan: err = std::abs(Cx(1) + r * r) * ea + own + kEps; break;
-    case Op::kSec: err = std::abs(r * std::tan(a)) * ea + own; break;
-    case Op::kCsc: err = std::abs(r / std::tan(a)) * ea + own; break;
-    case Op::kCot: err = std::abs(Cx(1) + r * r) * ea + own + kEps; break;
-    case Op::kSinh: err = std::abs(std::cosh(a)) * ea + own + kEps; break;
-    case Op::kCosh: err = std::abs(std::sinh(a)) * ea + own + kEps; break;
-    case Op::kTanh: err = std::abs(Cx(1) - r * r) * ea + own + kEps; break;
+    case Op::kSin: err = magnitude(std::cos(a)) * ea + own + kEps; break;
+    case Op::kCos: err = magnitude(std::sin(a)) * ea + own + kEps; break;
+    case Op::kTan: err = magnitude(Cx(1) + r * r) * ea + own + kEps; break;
+    case Op::kSec: err = magnitude(r * std::tan(a)) * ea + own; break;
+    case Op::kCsc: err = magnitude(r / std::tan(a)) * ea + own; break;
+    case Op::kCot: err = magnitude(Cx(1) + r * r) * ea + own + kEps; break;
+    case Op::kSinh: err = magnitude(std::cosh(a)) * ea + own + kEps; break;
+    case Op::kCosh: err = magnitude(std::sinh(a)) * ea + own + kEps; break;
+    case Op::kTanh: err = magnitude(Cx(1) - r * r) * ea + own + kEps; break;
     case Op::kAsin: case Op::kAcos:
-      err = ea / std::abs(std::sqrt(Cx(1) - a * a)) + own + kEps;
+      err = ea / magnitude(std::sqrt(Cx(1) - a * a)) + own + kEps;
       if (straddles(to_real_rays(a, -1, 1), ea)) c = 1;
       break;
     case Op::kAtanh:
-      err = ea / std::abs(Cx(1) - a * a) + own + kEps;
+      err = ea / magnitude(Cx(1) - a * a) + own + kEps;
       if (straddles(to_real_rays(a, -1, 1), ea)) c = 1;
       break;
     case Op::kAcosh:
-      err = ea / std::abs(std::sqrt(a * a - Cx(1))) + own + kEps;
+      err = ea / magnitude(std::sqrt(a * a - Cx(1))) + own + kEps;
       if (straddles(to_real_rays(a, 1, kInf), ea)) c = 1;
       break;
     case Op::kAtan: case Op::kAsinh:
-      err = ea / std::abs(in.op == Op::kAtan ? Cx(1) + a * a : std::sqrt(a * a + Cx(1))) + own + kEps;
+      err = ea / magnitude(in.op == Op::kAtan ? Cx(1) + a * a : std::sqrt(a * a + Cx(1))) + own + kEps;
       if (straddles(to_imaginary_rays(a), ea)) c = 1;
       break;
     case Op::kAsec: case Op::kAcsc: case Op::kAcot: {
       const Cx inv = Cx(1) / a;
       const double einv = aa > ea ? ea / (aa * (aa - ea)) : kInf;
       const Cx d = in.op == Op::kAcot ? Cx(1) + inv * inv : std::sqrt(Cx(1) - inv * inv);
-      err = einv / std::abs(d) + own + kEps;
+      err = einv / magnitude(d) + own + kEps;
       const double dist = in.op == Op::kAcot ? to_imaginary_rays(inv) : to_real_rays(inv, -1, 1);
       if (straddles(dist, einv)) c = 1;
       break;
@@ -146,7 +146,7 @@ double trigonometric_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double 
 
 /// Error bound of the special functions (real axis only: elsewhere the value is nan).
 double special_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, unsigned char& c) {
-  [[maybe_unused]] const double ar = std::abs(r), aa = std::abs(a), ab = std::abs(b);
+  [[maybe_unused]] const double ar = magnitude(r), aa = magnitude(a), ab = magnitude(b);
   [[maybe_unused]] const double own = 4 * kEps * ar;  // the operation's own rounding (libm: a few ulp)
   (void)eb;  // not every operation has a second operand
   double err = kInf;
@@ -205,7 +205,7 @@ void run_bounded(const Program& prog, const std::vector<const Cx*>& inputs, std:
         // integers below 2^53 (and i) are exact; pi, e and decimals carry one rounding
         const bool exact = in.re == std::round(in.re) && std::fabs(in.re) < 9007199254740992.0 &&
                            in.im == std::round(in.im);
-        err = exact ? 0 : kEps * std::abs(r);
+        err = exact ? 0 : kEps * magnitude(r);
       } else if (in.op == Op::kVar) {
         r = in.a < inputs.size() && inputs[in.a] != nullptr ? inputs[in.a][j] : Cx(std::nan(""), 0);
       } else {

@@ -12,6 +12,18 @@
 
 namespace rapidgrade::expr::detail {
 
+/// |z|: hypot's value (within an ulp) without its cost where the squares neither overflow nor
+/// underflow, the exact |re| or |im| on an axis; hypot elsewhere. Error bounds and comparisons of
+/// sampled values take a magnitude per operation.
+inline double magnitude(std::complex<double> z) noexcept {
+  const double re = z.real(), im = z.imag();
+  if (im == 0) return std::fabs(re);
+  if (re == 0) return std::fabs(im);
+  const double squares = re * re + im * im;
+  if (squares > 1e-300 && squares < 1e300) return std::sqrt(squares);
+  return std::hypot(re, im);
+}
+
 inline double r_factorial(double x) { return std::tgamma(x + 1.0); }
 inline std::complex<double> r_factorial(std::complex<double> x) {
   if (x.imag() != 0) return {std::nan(""), 0};
