@@ -59,11 +59,15 @@ const CommandToken kCommandTokens[] = {
     {"rangle", T::kPunct, ")"},
 };
 
+// Tokens (and tree nodes) reserved up front for a short answer's parse: at most one per byte.
+constexpr std::size_t kReservedTokens = 64;
+
 class LatexLexer {
  public:
   explicit LatexLexer(std::string_view s) : s_(s), n_(s.size()) {}
 
   std::vector<Tok> run() {
+    out_.reserve(std::min<std::size_t>(n_ + 1, kReservedTokens));
     while (i_ < n_) {
       const char c = s_[i_];
       if (is_space(c) || c == '~' || c == '$') {
@@ -300,8 +304,8 @@ class LatexParser {
   const Tok& tok() const { return toks_[p_]; }
   const Tok& peek(std::size_t k = 1) const { return toks_[std::min(p_ + k, toks_.size() - 1)]; }
   bool at_end() const { return tok().type == T::kEnd; }
-  bool is_punct(const char* s) const { return tok().type == T::kPunct && tok().text == s; }
-  bool is_cmd(const char* s) const { return tok().type == T::kCmd && tok().text == s; }
+  bool is_punct(std::string_view s) const { return tok().type == T::kPunct && tok().text == s; }
+  bool is_cmd(std::string_view s) const { return tok().type == T::kCmd && tok().text == s; }
   std::uint32_t add(Node n) { return ast_.add(std::move(n), tok().pos); }
   std::uint32_t num(const std::string& lit) { return add(make(Kind::kNumber, lit)); }
 
@@ -952,6 +956,7 @@ Ast parse_latex(std::string_view text) {
     ast.root = ast.add(make(Kind::kText, normalize_text(text)));
     return ast;
   }
+  ast.nodes.reserve(std::min<std::size_t>(text.size() + 1, kReservedTokens));
   LatexParser p(text, ast);
   ast.root = p.top();
   return ast;
