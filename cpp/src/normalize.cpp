@@ -565,6 +565,7 @@ Normalized normalize(std::string_view s, const Options& options) {
     return result;
   }
   for (int round = 1; round < kMaxRounds; ++round) {
+    if (already_canonical(current)) break;  // "$5$" -> "5": no rule changes it again
     std::string next = one_round(current, options, result.percent);
     if (next == current) break;
     current.swap(next);
