@@ -142,11 +142,15 @@ std::size_t match_brace(std::string_view s, std::size_t open) noexcept {
   return kNpos;
 }
 
+// Spans reserved up front: a worked solution has tens of them (the vector grows past that).
+constexpr std::size_t kReservedSpans = 32;
+
 std::vector<Span> find_math_spans(std::string_view s) {
   // A failed search for a closer proves there is none until the end of the text, so each kind
   // of closer is searched for in vain at most once: O(n) overall, O(1) extra memory.
   bool exhausted[4] = {false, false, false, false};
   std::vector<Span> spans;
+  spans.reserve(kReservedSpans);
   const std::size_t n = s.size();
   for (std::size_t i = 0; i < n;) {
     const char c = s[i];

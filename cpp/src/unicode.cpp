@@ -68,20 +68,18 @@ bool is_alnum(char c) noexcept {
 }  // namespace
 
 std::string fold_math(std::string_view s) {
-  bool ascii = true;
-  for (char c : s) {
-    if (static_cast<unsigned char>(c) >= 0x80) {
-      ascii = false;
-      break;
-    }
-  }
-  if (ascii) return std::string(s);
+  if (utf8::ascii_end(s, 0, s.size()) == s.size()) return std::string(s);
   std::string out;
   out.reserve(s.size() + 16);
   // Offsets of the ')' closing a "√(" group, innermost last; each becomes '}'.
   std::vector<std::size_t> closes;
   std::size_t i = 0;
   while (i < s.size()) {
+    // ASCII is copied as it is, in runs (up to the next ')' that closes a "√(" group)
+    const std::size_t run_end = utf8::ascii_end(s, i, closes.empty() ? s.size() : closes.back());
+    out.append(s.data() + i, run_end - i);
+    i = run_end;
+    if (i >= s.size()) break;
     if (!closes.empty() && i == closes.back()) {
       out += '}';
       closes.pop_back();

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,19 @@ constexpr std::size_t sequence_length(std::string_view s, std::size_t i) noexcep
 /// Appends the UTF-8 encoding of `cp` to `out` (1 to 4 bytes). Surrogates U+D800..U+DFFF are
 /// encoded like any other code point below U+10000 (as Python's "surrogatepass" does); `cp` must
 /// be at most U+10FFFF. O(1); throws only std::bad_alloc.
+/// The first position >= i (and < stop) of a byte that is not ASCII, or `stop`: eight bytes a
+/// step.
+inline std::size_t ascii_end(std::string_view s, std::size_t i, std::size_t stop) noexcept {
+  if (stop > s.size()) stop = s.size();
+  for (; i + 8 <= stop; i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, s.data() + i, 8);
+    if ((word & 0x8080808080808080ull) != 0) break;
+  }
+  while (i < stop && static_cast<unsigned char>(s[i]) < 0x80) ++i;
+  return i;
+}
+
 inline void append_utf8(std::string& out, char32_t cp) {
   if (cp < 0x80) {
     out += static_cast<char>(cp);
