@@ -584,6 +584,13 @@ class Comparer {
   Limit limit_ = Limit::kNone;
   // Subtree sizes (node counts) of the trees compared, computed once per tree in one pass.
   std::vector<std::pair<const Ast*, std::vector<std::size_t>>> sizes_;
+  // The candidate values of the constant nodes compared, per tree and node.
+  struct Memo {
+    const Ast* ast;
+    std::vector<std::vector<Val>> values;
+    std::vector<unsigned char> done;
+  };
+  std::vector<Memo> memos_;
 
   /// Takes `units` from the work budget; false (and Limit::kWork) when they are not left.
   bool spend(std::size_t units) {
@@ -627,7 +634,8 @@ class Comparer {
       return functions(g, p);
     }
     if (!spend(8 * nodes)) return Tri::kUnknown;
-    std::vector<Val> gv = candidates(g), pv = candidates(p);
+    const std::vector<Val>& gv = candidates(g);
+    const std::vector<Val>& pv = candidates(p);
     if (gv.size() == 1 && pv.size() == 1) {
       if (const auto t = beyond_doubles(g, p, gv[0], pv[0])) return *t;
     }
@@ -662,8 +670,27 @@ class Comparer {
     return Tri::kUnknown;
   }
 
+  /// candidates_of(r), computed once per node of each tree (an element of a set is compared
+  /// with every element of the other set). The reference stays valid while the Comparer lives:
+  /// a tree's table is allocated once, and moving it (memos_ growing) keeps its buffer.
+  const std::vector<Val>& candidates(Ref r) {
+    Memo* memo = nullptr;
+    for (Memo& m : memos_)
+      if (m.ast == r.ast) memo = &m;
+    if (memo == nullptr) {
+      memos_.push_back(Memo{r.ast, std::vector<std::vector<Val>>(r.ast->nodes.size()),
+                            std::vector<unsigned char>(r.ast->nodes.size(), 0)});
+      memo = &memos_.back();
+    }
+    if (!memo->done[r.i]) {
+      memo->values[r.i] = candidates_of(r);
+      memo->done[r.i] = 1;
+    }
+    return memo->values[r.i];
+  }
+
   /// The values an answer may stand for: p% is p/100 or p; x° is x or x*pi/180.
-  std::vector<Val> candidates(Ref r) {
+  static std::vector<Val> candidates_of(Ref r) {
     const Node& n = r.node();
     if (n.kind == Kind::kPercent) {
       Val inner = value(r.kid(0));
