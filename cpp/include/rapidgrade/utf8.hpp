@@ -28,9 +28,6 @@ constexpr std::size_t sequence_length(std::string_view s, std::size_t i) noexcep
   return k;
 }
 
-/// Appends the UTF-8 encoding of `cp` to `out` (1 to 4 bytes). Surrogates U+D800..U+DFFF are
-/// encoded like any other code point below U+10000 (as Python's "surrogatepass" does); `cp` must
-/// be at most U+10FFFF. O(1); throws only std::bad_alloc.
 /// The first position >= i (and < stop) of a byte that is not ASCII, or `stop`: eight bytes a
 /// step.
 inline std::size_t ascii_end(std::string_view s, std::size_t i, std::size_t stop) noexcept {
@@ -44,6 +41,9 @@ inline std::size_t ascii_end(std::string_view s, std::size_t i, std::size_t stop
   return i;
 }
 
+/// Appends the UTF-8 encoding of `cp` to `out` (1 to 4 bytes). Surrogates U+D800..U+DFFF are
+/// encoded like any other code point below U+10000 (as Python's "surrogatepass" does); `cp` must
+/// be at most U+10FFFF. O(1); throws only std::bad_alloc.
 inline void append_utf8(std::string& out, char32_t cp) {
   if (cp < 0x80) {
     out += static_cast<char>(cp);
