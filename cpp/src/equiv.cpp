@@ -582,15 +582,24 @@ class Comparer {
   std::size_t budget_ = kMaxComparisons;
   std::size_t work_ = 0;  // counted operations spent, against o_.work_budget
   Limit limit_ = Limit::kNone;
-  // Subtree sizes (node counts) of the trees compared, computed once per tree in one pass.
-  std::vector<std::pair<const Ast*, std::vector<std::size_t>>> sizes_;
-  // The candidate values of the constant nodes compared, per tree and node.
-  struct Memo {
+  // What is computed once per tree compared, node by node: subtree sizes (node counts, all in
+  // one pass on first need) and the candidate values of the constant nodes compared (empty until
+  // computed: a node has at least one).
+  struct Tree {
     const Ast* ast;
+    std::vector<std::size_t> sizes;
     std::vector<std::vector<Val>> values;
-    std::vector<unsigned char> done;
   };
-  std::vector<Memo> memos_;
+  std::vector<Tree> trees_;
+
+  /// The table of r's tree, made on first use. A reference into it stays valid while the
+  /// Comparer lives: moving a Tree (trees_ growing) keeps its vectors' buffers.
+  Tree& tree(Ref r) {
+    for (Tree& t : trees_)
+      if (t.ast == r.ast) return t;
+    trees_.push_back(Tree{r.ast, {}, std::vector<std::vector<Val>>(r.ast->nodes.size())});
+    return trees_.back();
+  }
 
   /// Takes `units` from the work budget; false (and Limit::kWork) when they are not left.
   bool spend(std::size_t units) {
@@ -604,14 +613,14 @@ class Comparer {
   }
 
   std::size_t size(Ref r) {
-    for (const auto& entry : sizes_)
-      if (entry.first == r.ast) return entry.second[r.i];
-    std::vector<std::size_t> sizes(r.ast->nodes.size(), 1);
-    constexpr std::size_t kCap = std::size_t{1} << 40;  // a shared subtree is counted per use
-    for (std::size_t i = 0; i < sizes.size(); ++i)
-      for (std::uint32_t k : r.ast->nodes[i].kids) sizes[i] = std::min(kCap, sizes[i] + sizes[k]);
-    sizes_.emplace_back(r.ast, std::move(sizes));
-    return sizes_.back().second[r.i];
+    std::vector<std::size_t>& sizes = tree(r).sizes;
+    if (sizes.empty()) {
+      sizes.assign(r.ast->nodes.size(), 1);
+      constexpr std::size_t kCap = std::size_t{1} << 40;  // a shared subtree is counted per use
+      for (std::size_t i = 0; i < sizes.size(); ++i)
+        for (std::uint32_t k : r.ast->nodes[i].kids) sizes[i] = std::min(kCap, sizes[i] + sizes[k]);
+    }
+    return sizes[r.i];
   }
 
   /// Cost of evaluating two sides of `nodes` nodes in all at every sample point, with their
@@ -671,22 +680,11 @@ class Comparer {
   }
 
   /// candidates_of(r), computed once per node of each tree (an element of a set is compared
-  /// with every element of the other set). The reference stays valid while the Comparer lives:
-  /// a tree's table is allocated once, and moving it (memos_ growing) keeps its buffer.
+  /// with every element of the other set); valid while the Comparer lives (see tree()).
   const std::vector<Val>& candidates(Ref r) {
-    Memo* memo = nullptr;
-    for (Memo& m : memos_)
-      if (m.ast == r.ast) memo = &m;
-    if (memo == nullptr) {
-      memos_.push_back(Memo{r.ast, std::vector<std::vector<Val>>(r.ast->nodes.size()),
-                            std::vector<unsigned char>(r.ast->nodes.size(), 0)});
-      memo = &memos_.back();
-    }
-    if (!memo->done[r.i]) {
-      memo->values[r.i] = candidates_of(r);
-      memo->done[r.i] = 1;
-    }
-    return memo->values[r.i];
+    std::vector<Val>& values = tree(r).values[r.i];
+    if (values.empty()) values = candidates_of(r);
+    return values;
   }
 
   /// The values an answer may stand for: p% is p/100 or p; x° is x or x*pi/180.

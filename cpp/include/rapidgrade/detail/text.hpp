@@ -176,6 +176,13 @@ class ByteSet {
   constexpr explicit ByteSet(std::string_view bytes) noexcept {
     for (const char c : bytes) has_[static_cast<unsigned char>(c)] = true;
   }
+  /// The set of the bytes for which the constexpr predicate holds: ByteSet::where(is_space).
+  template <typename Predicate>
+  static constexpr ByteSet where(Predicate holds) noexcept {
+    ByteSet set{std::string_view{}};
+    for (int c = 0; c < 256; ++c) set.has_[c] = holds(static_cast<char>(c));
+    return set;
+  }
   constexpr bool has(char c) const noexcept { return has_[static_cast<unsigned char>(c)]; }
   /// The first position >= i of a byte in the set, or s.size().
   constexpr std::size_t find(std::string_view s, std::size_t i) const noexcept {
