@@ -2,16 +2,37 @@
 // scanners (detail::find_str, detail::ByteSet, utf8::ascii_end).
 // Invariants: spans lie inside the input; a matched brace is a '}' after its '{'; find_str finds
 // what std::string_view::find finds, from every start, for needles of the scanners and for the
-// input's own bytes; ByteSet::find what find_first_of finds; ascii_end the first byte >= 0x80.
+// input's own bytes; ByteSet::find what find_first_of finds; ascii_end the first byte >= 0x80;
+// rfind_either what a backward byte loop finds; find_math_delimiter what the byte loop it stands
+// for finds (a backslash takes the byte after it along), from every start.
 #include <cstddef>
 #include <cstdint>
 
 #include "fuzz_common.hpp"
+#include "rapidgrade/detail/delimiters.hpp"
 #include "rapidgrade/detail/text.hpp"
 #include "rapidgrade/scan.hpp"
 #include "rapidgrade/utf8.hpp"
 
 namespace sc = rapidgrade::scan;
+
+namespace {
+
+// The byte loop find_math_delimiter stands for.
+std::size_t math_delimiter_loop(std::string_view s, std::size_t i, bool dollar, std::string_view after) {
+  while (i < s.size()) {
+    if (s[i] == '\\') {
+      if (i + 1 < s.size() && after.find(s[i + 1]) != std::string_view::npos) return i;
+      i += 2;
+    } else {
+      if (s[i] == '$' && dollar) return i;
+      ++i;
+    }
+  }
+  return rapidgrade::detail::kNpos;
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string_view text = rapidgrade::fuzz::as_text(data, size);
@@ -46,6 +67,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
   }
   for (std::size_t from = 0; from <= text.size(); from += 1 + from / 8) {
+    for (const std::string_view after : {std::string_view("(["), std::string_view(")"), std::string_view()}) {
+      for (const bool dollar : {true, false}) {
+        RAPIDGRADE_FUZZ_CHECK(rapidgrade::detail::find_math_delimiter(text, from, dollar, after) ==
+                              math_delimiter_loop(text, from, dollar, after));
+      }
+    }
+    const std::size_t end = text.size() - from / 2;
+    std::size_t last = end;
+    while (last > from / 2 && text[last - 1] != '$' && text[last - 1] != 'w') --last;
+    RAPIDGRADE_FUZZ_CHECK(rapidgrade::detail::rfind_either(text, from / 2, end, '$', 'w') ==
+                          (last > from / 2 ? last - 1 : rapidgrade::detail::kNpos));
     std::size_t expected = from;
     while (expected < text.size() && static_cast<unsigned char>(text[expected]) < 0x80) ++expected;
     RAPIDGRADE_FUZZ_CHECK(rapidgrade::utf8::ascii_end(text, from, text.size()) == expected);

@@ -25,6 +25,8 @@ using detail::is_letter;
 using detail::is_space;
 using detail::istarts_with;
 using detail::kNpos;
+using detail::rfind_either;
+using detail::rfind_str;
 using detail::starts_with;
 
 constexpr std::string_view kUnicodeMinus = "\xE2\x88\x92";  // U+2212
@@ -234,16 +236,17 @@ std::size_t after_marker(std::string_view s, std::size_t i) noexcept {
 
 std::optional<Extraction> find_answer_is(std::string_view s, std::size_t from) {
   const std::size_t n = s.size();
-  // Candidates are found by the 'w'/'W' of "answer" (memchr), the rarest letter of the word.
+  // Candidates are found by the 'w'/'W' of "answer", the rarest letter of the word, from the
+  // end backwards: the last marker wins, and its answer starts after every earlier marker's
+  // (between "answer" and where after_marker's answer starts there are only '*', blanks, ':'
+  // and "is", so no other "answer" begins there), so the search stops at the first marker found.
   std::size_t last = kNpos;
-  for (const char w : {'w', 'W'}) {
-    for (std::size_t p = find_byte(s, from + 3, w); p < n; p = find_byte(s, p + 1, w)) {
-      const std::size_t i = p - 3;
-      if (!istarts_with(s, i, "answer")) continue;
-      if (i > from && is_letter(s[i - 1])) continue;
-      const std::size_t j = after_marker(s, i);
-      if (j != kNpos && (last == kNpos || j > last)) last = j;
-    }
+  for (std::size_t p = rfind_either(s, from + 3, n, 'w', 'W'); p != kNpos; p = rfind_either(s, from + 3, p, 'w', 'W')) {
+    const std::size_t i = p - 3;
+    if (!istarts_with(s, i, "answer")) continue;
+    if (i > from && is_letter(s[i - 1])) continue;
+    last = after_marker(s, i);
+    if (last != kNpos) break;
   }
   if (last == kNpos) return std::nullopt;
   const Range r = answer_value(s, last);
@@ -301,14 +304,15 @@ bool gsm8k_value(std::string_view s, Range r) noexcept {
 }
 
 std::optional<Extraction> find_tagged(std::string_view s, std::size_t from) {
-  // <answer>X</answer>: the last closing tag and the last opening tag before it.
-  std::size_t close = kNpos;
-  for (std::size_t at = find_str(s, from, "</answer>"); at != kNpos; at = find_str(s, at + 9, "</answer>")) close = at;
+  // <answer>X</answer>: the last closing tag and the last opening tag before it, searched for
+  // from the end.
+  const std::size_t base = std::min(from, s.size());
+  std::size_t close = rfind_str(s.substr(base), "</answer>");
   if (close != kNpos) {
-    std::size_t open = kNpos;
-    const std::string_view head = s.substr(0, close);
-    for (std::size_t at = find_str(head, from, "<answer>"); at != kNpos; at = find_str(head, at + 8, "<answer>")) open = at;
+    close += base;
+    std::size_t open = rfind_str(s.substr(base, close - base), "<answer>");
     if (open != kNpos) {
+      open += base;
       const Range r = trim(s, Range{open + 8, close});
       if (r.end > r.start) {
         Extraction e;

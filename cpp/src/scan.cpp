@@ -152,25 +152,16 @@ std::vector<Span> find_math_spans(std::string_view s) {
   std::vector<Span> spans;
   spans.reserve(kReservedSpans);
   const std::size_t n = s.size();
-  for (std::size_t i = 0; i < n;) {
-    const char c = s[i];
-    int kind_index = -1;
-    std::size_t open_len = 0;
-    if (c == '\\') {
-      if (i + 1 < n && s[i + 1] == '(') kind_index = 2;
-      else if (i + 1 < n && s[i + 1] == '[') kind_index = 3;
-      if (kind_index < 0) {
-        i += 2;
-        continue;
-      }
-      open_len = 2;
-    } else if (c == '$') {
+  for (std::size_t i = detail::find_math_delimiter(s, 0, true, "(["); i < n;
+       i = detail::find_math_delimiter(s, i, true, "([")) {
+    int kind_index;
+    std::size_t open_len = 2;
+    if (s[i] == '$') {
       const bool display = i + 1 < n && s[i + 1] == '$';
       kind_index = display ? 1 : 0;
       open_len = display ? 2 : 1;
     } else {
-      i = detail::find_either(s, i + 1, '\\', '$');  // plain text skipped
-      continue;
+      kind_index = s[i + 1] == '(' ? 2 : 3;  // "\(" or "\["
     }
     static constexpr std::string_view kClosers[4] = {"$", "$$", "\\)", "\\]"};
     static constexpr SpanKind kKinds[4] = {SpanKind::kInlineDollar, SpanKind::kDisplayDollar,
@@ -183,7 +174,12 @@ std::vector<Span> find_math_spans(std::string_view s) {
       continue;
     }
     const std::size_t close_len = kClosers[kind_index].size();
-    spans.push_back(Span{i + open_len, close, i, close + close_len, kKinds[kind_index]});
+    Span& span = spans.emplace_back();  // filled in place: a Span built aside and copied
+    span.start = i + open_len;          // stalled on its store forwarding
+    span.end = close;
+    span.outer_start = i;
+    span.outer_end = close + close_len;
+    span.kind = kKinds[kind_index];
     i = close + close_len;
   }
   return spans;

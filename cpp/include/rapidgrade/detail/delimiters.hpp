@@ -24,24 +24,63 @@ constexpr std::size_t bare_box_argument_end(std::string_view s, std::size_t begi
   return k;
 }
 
+/// The first position p >= from at which the byte loop of the math scanners stands at an
+/// unescaped '$' (when `dollar`) or at an unescaped backslash followed by a byte of `after`
+/// ("([" for the openers \( \[, ")" for the closer \)), or kNpos. The loop reads s from `from`
+/// and a backslash takes the byte after it along, so a byte is unescaped when the run of
+/// backslashes just before it (from `from` on) is even: "\\$" holds no '$' the loop stops at.
+/// With SSE2, sixteen positions are tested a step, so the backslashes of other commands cost
+/// nothing; elsewhere the loop jumps between backslashes and dollars. Each run of backslashes
+/// is counted once: O(n).
+inline std::size_t find_math_delimiter(std::string_view s, std::size_t from, bool dollar,
+                                       std::string_view after) noexcept {
+  const std::size_t n = s.size();
+  const auto unescaped = [&](std::size_t p) {
+    std::size_t k = p;
+    while (k > from && s[k - 1] == '\\') --k;
+    return ((p - k) & 1) == 0;
+  };
+  const auto stops_at = [&](std::size_t p) {
+    if (s[p] == '$') return dollar;
+    return p + 1 < n && after.find(s[p + 1]) != std::string_view::npos;  // s[p] is a backslash
+  };
+  std::size_t i = from;
+#if defined(__SSE2__)
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i dollars = _mm_set1_epi8(dollar ? '$' : '\\');  // a backslash: no extra stops
+  const __m128i a = _mm_set1_epi8(after.empty() ? '\0' : after[0]);
+  const __m128i b = _mm_set1_epi8(after.empty() ? '\0' : after.back());
+  const unsigned pairs = after.empty() ? 0u : 0xFFFFu;
+  // positions i..i+15, each with the byte after it (up to i + 16) in s
+  for (; i + 17 <= n; i += 16) {
+    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i + 1));
+    const __m128i pair = _mm_and_si128(_mm_cmpeq_epi8(w, backslash),
+                                       _mm_or_si128(_mm_cmpeq_epi8(next, a), _mm_cmpeq_epi8(next, b)));
+    auto mask = (static_cast<unsigned>(_mm_movemask_epi8(pair)) & pairs) |
+                (dollar ? static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(w, dollars))) : 0u);
+    while (mask != 0) {
+      const std::size_t p = i + static_cast<std::size_t>(__builtin_ctz(mask));
+      if (unescaped(p)) return p;
+      mask &= mask - 1;
+    }
+  }
+#endif
+  for (i = find_either(s, i, '\\', '$'); i < n; i = find_either(s, i + 1, '\\', '$')) {
+    if (stops_at(i) && unescaped(i)) return i;
+  }
+  return kNpos;
+}
+
 /// The next closing math delimiter `close` ("$", "$$", "\)" or "\]") at or after `from`, a
 /// token boundary, or kNpos. A backslash escapes the byte after it (so "\$" closes nothing),
 /// except that it starts the closers "\)" and "\]". E.g. "$$" in "a$b$$" -> 3. O(n).
 inline std::size_t find_math_closer(std::string_view s, std::size_t from,
                                        std::string_view close) noexcept {
-  const std::size_t n = s.size();
-  for (std::size_t i = from; i < n;) {
-    const char c = s[i];
-    if (c == '\\') {
-      if (close[0] == '\\' && i + 1 < n && s[i + 1] == close[1]) return i;
-      i += 2;
-    } else if (c == '$') {
-      if (close == "$") return i;
-      if (close == "$$" && i + 1 < n && s[i + 1] == '$') return i;
-      ++i;
-    } else {
-      i = find_either(s, i + 1, '\\', '$');  // plain text skipped
-    }
+  if (close[0] == '\\') return find_math_delimiter(s, from, false, close.substr(1, 1));
+  for (std::size_t i = find_math_delimiter(s, from, true, {}); i != kNpos;
+       i = find_math_delimiter(s, i + 1, true, {})) {
+    if (close.size() == 1 || (i + 1 < s.size() && s[i + 1] == '$')) return i;
   }
   return kNpos;
 }

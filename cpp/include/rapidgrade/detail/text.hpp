@@ -168,6 +168,27 @@ inline std::size_t find_either(std::string_view s, std::size_t i, char a, char b
   return i;
 }
 
+/// The last position p in [from, end) that holds `a` or `b`, or kNpos: find_either backward,
+/// for the searches that want the last occurrence and stop there without reading the text
+/// before it.
+inline std::size_t rfind_either(std::string_view s, std::size_t from, std::size_t end, char a, char b) noexcept {
+  if (end > s.size()) end = s.size();
+#if defined(__SSE2__)
+  const __m128i va = _mm_set1_epi8(a);
+  const __m128i vb = _mm_set1_epi8(b);
+  for (; end >= from + 16; end -= 16) {
+    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + end - 16));
+    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(w, va), _mm_cmpeq_epi8(w, vb))));
+    if (mask != 0) return end - 16 + (31 - static_cast<std::size_t>(__builtin_clz(mask)));
+  }
+#endif
+  while (end > from) {
+    --end;
+    if (s[end] == a || s[end] == b) return end;
+  }
+  return kNpos;
+}
+
 /// A set of bytes, for the passes that copy runs of ordinary bytes whole and stop only at the
 /// bytes they act on: `i = set.find(s, i)` skips to the next one.
 class ByteSet {
