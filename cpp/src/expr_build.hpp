@@ -50,15 +50,15 @@ inline const rapidgrade::detail::FunctionSpec* function_word(std::string_view w,
   return f;
 }
 
-const char* const kGreek[] = {
+constexpr std::string_view kGreek[] = {
     "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta",
     "vartheta", "iota", "kappa", "lambda", "mu", "nu", "xi", "omicron", "rho", "varrho",
     "sigma", "varsigma", "tau", "upsilon", "phi", "varphi", "chi", "psi", "omega", "Gamma",
     "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi", "Omega"};
 
 inline bool is_greek(std::string_view w) {
-  for (const char* g : kGreek)
-    if (w == g) return true;
+  for (const std::string_view g : kGreek)
+    if (rapidgrade::detail::same(w, g)) return true;
   return false;
 }
 

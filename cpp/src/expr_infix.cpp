@@ -15,6 +15,8 @@ namespace rapidgrade::expr {
 namespace detail {
 namespace {
 
+using rapidgrade::detail::same;
+
 enum class T { kEnd, kNum, kWord, kPunct };
 
 struct ITok {
@@ -127,7 +129,7 @@ class InfixParser {
   std::size_t depth_ = 0;
 
   const ITok& tok() const { return toks_[p_]; }
-  bool is(const char* s) const { return tok().type == T::kPunct && tok().text == s; }
+  bool is(std::string_view s) const { return tok().type == T::kPunct && same(tok().text, s); }
   std::uint32_t add(Node n) { return ast_.add(std::move(n), tok().pos); }
   void expect(const char* s) {
     if (!is(s)) {
@@ -251,20 +253,20 @@ class InfixParser {
       return add(make(Kind::kNumber, t.text));
     }
     if (t.type == T::kPunct) {
-      if (t.text == "(" || t.text == "[") {
+      if (same(t.text, "(") || same(t.text, "[")) {
         ++p_;
         std::vector<std::uint32_t> items = list(")");
         if (!(is(")") || is("]"))) fail("unclosed '" + t.text + "'", t.pos);
-        const bool lr = t.text == "(", rr = tok().text == ")";
+        const bool lr = same(t.text, "("), rr = same(tok().text, ")");
         ++p_;
-        if (items.size() == 1 && lr && rr && toks_[p_ - 2].text != ",") return items[0];
+        if (items.size() == 1 && lr && rr && !same(toks_[p_ - 2].text, ",")) return items[0];
         if (items.size() == 2 && lr != rr) return b_.interval(std::move(items), lr, rr, tok().pos);
         if (lr != rr) fail("mismatched brackets", t.pos);
         if (items.size() == 2 && !lr) return b_.interval(std::move(items), false, false, tok().pos);
         if (items.empty()) fail("empty brackets", t.pos);
         return add(make(Kind::kTuple, {}, std::move(items)));
       }
-      if (t.text == "{") {
+      if (same(t.text, "{")) {
         ++p_;
         std::vector<std::uint32_t> items = list("}");
         expect("}");
@@ -282,11 +284,11 @@ class InfixParser {
       expect(")");
       return call(w, std::move(args), t.pos);
     }
-    if (w == "pi") return add(make(Kind::kConst, "pi"));
-    if (w == "E") return add(make(Kind::kConst, "E"));
-    if (w == "I") return add(make(Kind::kConst, "I"));
-    if (w == "oo") return add(make(Kind::kConst, "oo"));
-    if (w == "S.Half") return add(make(Kind::kDiv, {}, {add(make(Kind::kNumber, "1")), add(make(Kind::kNumber, "2"))}));
+    if (same(w, "pi")) return add(make(Kind::kConst, "pi"));
+    if (same(w, "E")) return add(make(Kind::kConst, "E"));
+    if (same(w, "I")) return add(make(Kind::kConst, "I"));
+    if (same(w, "oo")) return add(make(Kind::kConst, "oo"));
+    if (same(w, "S.Half")) return add(make(Kind::kDiv, {}, {add(make(Kind::kNumber, "1")), add(make(Kind::kNumber, "2"))}));
     return add(make(Kind::kSymbol, w));
   }
 
@@ -294,40 +296,40 @@ class InfixParser {
     auto need = [&](std::size_t k) {  // the arity of the SymPy constructors below
       if (args.size() != k) fail(name + "() takes " + std::to_string(k) + " argument" + (k == 1 ? "" : "s"), at);
     };
-    if (name == "Abs" || name == "abs") {
+    if (same(name, "Abs") || same(name, "abs")) {
       need(1);
       return add(make(Kind::kAbs, {}, args));
     }
-    if (name == "factorial") {
+    if (same(name, "factorial")) {
       need(1);
       return add(make(Kind::kFactorial, {}, args));
     }
-    if (name == "Rational") {
+    if (same(name, "Rational")) {
       need(2);
       return add(make(Kind::kDiv, {}, args));
     }
-    if (name == "Integer" || name == "Float") {
+    if (same(name, "Integer") || same(name, "Float")) {
       need(1);
       return args[0];
     }
-    if (name == "Eq") {
+    if (same(name, "Eq")) {
       need(2);
       return add(make(Kind::kRelation, "=", args));
     }
-    if (name == "Interval") {
+    if (same(name, "Interval")) {
       need(2);
       return add(make(Kind::kInterval, {}, args));
     }
-    if (name == "Interval.open" || name == "Interval.Lopen" || name == "Interval.Ropen") {
+    if (same(name, "Interval.open") || same(name, "Interval.Lopen") || same(name, "Interval.Ropen")) {
       need(2);
       Node n = make(Kind::kInterval, {}, args);
-      n.flags = name == "Interval.open" ? (kLeftOpen | kRightOpen) : name == "Interval.Lopen" ? kLeftOpen : kRightOpen;
+      n.flags = same(name, "Interval.open") ? (kLeftOpen | kRightOpen) : same(name, "Interval.Lopen") ? kLeftOpen : kRightOpen;
       return add(std::move(n));
     }
-    if (name == "FiniteSet") return add(make(Kind::kSet, {}, args));
-    if (name == "Union") return add(make(Kind::kUnion, {}, args));
-    if (name == "Tuple") return add(make(Kind::kTuple, {}, args));
-    if (name == "Matrix") {
+    if (same(name, "FiniteSet")) return add(make(Kind::kSet, {}, args));
+    if (same(name, "Union")) return add(make(Kind::kUnion, {}, args));
+    if (same(name, "Tuple")) return add(make(Kind::kTuple, {}, args));
+    if (same(name, "Matrix")) {
       need(1);
       const Node& rows = ast_.at(args[0]);
       if (rows.kind != Kind::kTuple && rows.kind != Kind::kInterval) fail("Matrix() expects a list of rows", at);
@@ -346,7 +348,7 @@ class InfixParser {
       n.extra = static_cast<std::uint32_t>(cols);
       return add(std::move(n));
     }
-    if (name == "ln" && args.size() != 1) fail("ln() takes 1 or 2 arguments", at);
+    if (same(name, "ln") && args.size() != 1) fail("ln() takes 1 or 2 arguments", at);
     // a name of the function table (functions.hpp): its arity, its canonical name
     if (const rapidgrade::detail::FunctionSpec* f = rapidgrade::detail::find_function_word(name)) {
       if (f->max_args != rapidgrade::detail::kVariadic &&

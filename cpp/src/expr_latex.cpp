@@ -18,6 +18,8 @@ namespace rapidgrade::expr {
 namespace detail {
 namespace {
 
+using namespace std::string_view_literals;
+using rapidgrade::detail::same;
 using rapidgrade::detail::FunctionSpec;
 using rapidgrade::detail::WrapperContent;
 
@@ -34,21 +36,21 @@ struct Tok {
 };
 
 bool skipped_command(std::string_view c) {
-  static const char* const kSkip[] = {
+  static constexpr std::string_view kSkip[] = {
       ",", ";", ":", "!", " ", "[", "]", "quad", "qquad", "left", "right", "big", "Big", "bigg", "Bigg",
       "bigl", "bigr", "Bigl", "Bigr", "biggl", "biggr", "displaystyle", "textstyle", "limits",
       "nolimits", "middle", "$", "mathstrut", "strut", "relax", "hfill", "hspace*", "enspace",
       "thinspace", "negthinspace"};
-  for (const char* s : kSkip)
-    if (c == s) return true;
+  for (const std::string_view s : kSkip)
+    if (same(c, s)) return true;
   return false;
 }
 
 /// Commands the lexer turns into punctuation or braces: "\lvert" -> "|", "\lbrace" -> "{".
 struct CommandToken {
-  const char* name;
+  std::string_view name;
   T type;
-  const char* text;
+  std::string_view text;
 };
 const CommandToken kCommandTokens[] = {
     {"lvert", T::kPunct, "|"}, {"rvert", T::kPunct, "|"},  {"vert", T::kPunct, "|"},
@@ -89,8 +91,8 @@ class LatexLexer {
         punct(t);
       }
       if (t.type == T::kPunct || t.type == T::kCmd) {
-        if (t.text == "{" || t.text == "[" || t.text == "(") ++depth_;
-        if (t.text == "}" || t.text == "]" || t.text == ")") --depth_;
+        if (same(t.text, "{") || same(t.text, "[") || same(t.text, "(")) ++depth_;
+        if (same(t.text, "}") || same(t.text, "]") || same(t.text, ")")) --depth_;
       }
       out_.push_back(std::move(t));
     }
@@ -164,10 +166,10 @@ class LatexLexer {
     while (j < n_ && is_alpha(s_[j])) ++j;
     t.type = T::kWord;
     t.text = std::string(s_.substr(i_, j - i_));
-    if (t.text == "and") {
+    if (same(t.text, "and")) {
       t.type = T::kPunct;
       t.text = ",";
-    } else if (t.text == "pi") {
+    } else if (same(t.text, "pi")) {
       t.type = T::kCmd;
     }
     i_ = j;
@@ -185,8 +187,8 @@ class LatexLexer {
     }
     std::string name(s_.substr(i + 1, j - i - 1));
     // "\quadx" (a missing space after \quad): skip the spacing command, keep the letters
-    for (const char* sp : {"qquad", "quad"}) {
-      const std::size_t len = std::strlen(sp);
+    for (const std::string_view sp : {"qquad"sv, "quad"sv}) {
+      const std::size_t len = sp.size();
       if (name.size() > len && name.compare(0, len, sp) == 0 && name.back() != '*') {
         j = i + 1 + len;
         name = sp;
@@ -197,13 +199,13 @@ class LatexLexer {
     if (skipped_command(name)) {
       space_ = true;
       // "\left." and "\right." are invisible delimiters
-      if ((name == "left" || name == "right") && i_ < n_ && s_[i_] == '.') ++i_;
+      if ((same(name, "left") || same(name, "right")) && i_ < n_ && s_[i_] == '.') ++i_;
       return false;
     }
     t.type = T::kCmd;
     t.text = name;
     for (const CommandToken& ct : kCommandTokens) {
-      if (name == ct.name) {
+      if (same(name, ct.name)) {
         t.type = ct.type;
         t.text = ct.text;
         break;
@@ -220,8 +222,8 @@ class LatexLexer {
                         (c == '!' && s_[i_ + 1] == '=') || (c == '*' && s_[i_ + 1] == '*') ||
                         (c == '=' && s_[i_ + 1] == '='))) {
       t.text = std::string(s_.substr(i_, 2));
-      if (t.text == "**") t.text = "^";
-      if (t.text == "==") t.text = "=";
+      if (same(t.text, "**")) t.text = "^";
+      if (same(t.text, "==")) t.text = "=";
       i_ += 2;
     } else if (static_cast<unsigned char>(c) >= 0x80) {
       // a non-ASCII character: the degree sign U+00B0 is recognized; anything else is junk
@@ -276,7 +278,7 @@ class LatexParser {
     if (items.size() == 1) return items[0];
     // "n = 1, 2, 3": the values of one unknown
     const Node& first = ast_.at(items[0]);
-    if (first.kind == Kind::kRelation && first.text == "=") {
+    if (first.kind == Kind::kRelation && same(first.text, "=")) {
       bool rest_plain = true;
       for (std::size_t k = 1; k < items.size(); ++k)
         if (ast_.at(items[k]).kind == Kind::kRelation) rest_plain = false;
@@ -304,8 +306,8 @@ class LatexParser {
   const Tok& tok() const { return toks_[p_]; }
   const Tok& peek(std::size_t k = 1) const { return toks_[std::min(p_ + k, toks_.size() - 1)]; }
   bool at_end() const { return tok().type == T::kEnd; }
-  bool is_punct(std::string_view s) const { return tok().type == T::kPunct && tok().text == s; }
-  bool is_cmd(std::string_view s) const { return tok().type == T::kCmd && tok().text == s; }
+  bool is_punct(std::string_view s) const { return tok().type == T::kPunct && same(tok().text, s); }
+  bool is_cmd(std::string_view s) const { return tok().type == T::kCmd && same(tok().text, s); }
   std::uint32_t add(Node n) { return ast_.add(std::move(n), tok().pos); }
   std::uint32_t num(const std::string& lit) { return add(make(Kind::kNumber, lit)); }
 
@@ -320,13 +322,13 @@ class LatexParser {
   static int relop(const Tok& t) {
     if (t.type == T::kPunct) return relation_code(t.text);
     if (t.type == T::kCmd) {
-      const std::string& c = t.text;
-      if (c == "le" || c == "leq" || c == "leqslant") return 'l';
-      if (c == "ge" || c == "geq" || c == "geqslant") return 'g';
-      if (c == "lt") return '<';
-      if (c == "gt") return '>';
-      if (c == "ne" || c == "neq") return 'n';
-      if (c == "in" || c == "approx") return '=';
+      const std::string_view c = t.text;
+      if (same(c, "le") || same(c, "leq") || same(c, "leqslant")) return 'l';
+      if (same(c, "ge") || same(c, "geq") || same(c, "geqslant")) return 'g';
+      if (same(c, "lt")) return '<';
+      if (same(c, "gt")) return '>';
+      if (same(c, "ne") || same(c, "neq")) return 'n';
+      if (same(c, "in") || same(c, "approx")) return '=';
     }
     return 0;
   }
@@ -373,19 +375,21 @@ class LatexParser {
       case T::kNum:
         return true;
       case T::kWord:
-        return allow_functions || !(peek().type == T::kPunct && peek().text == "(" && function_word(t.text, true));
+        return allow_functions || !(peek().type == T::kPunct && same(peek().text, "(") && function_word(t.text, true));
       case T::kPunct:
-        return t.text == "(" || t.text == "{" || (t.text == "|" && abs_open_ == 0);
+        return same(t.text, "(") || same(t.text, "{") || (same(t.text, "|") && abs_open_ == 0);
       case T::kCmd: {
-        const std::string& c = t.text;
-        if (c == "frac" || c == "dfrac" || c == "tfrac" || c == "cfrac" || c == "sqrt" || c == "pi" ||
-            c == "infty" || c == "binom" || c == "dbinom" || c == "tbinom" || c == "lfloor" || c == "lceil" ||
-            c == "begin" || c == "{" || is_greek(c))
-          return true;
+        const std::string_view c = t.text;
+        static constexpr std::string_view kStarts[] = {"frac",  "dfrac",  "tfrac",  "cfrac",  "sqrt",
+                                                       "pi",    "infty",  "binom",  "dbinom", "tbinom",
+                                                       "lfloor", "lceil", "begin",  "{"};
+        for (const std::string_view s : kStarts)
+          if (same(c, s)) return true;
+        if (is_greek(c)) return true;
         if (const auto* w = rapidgrade::detail::find_text_wrapper(c)) {
           return allow_functions || w->content != WrapperContent::kOperator;
         }
-        return allow_functions && latex_function(c, peek().type == T::kPunct && peek().text == "(") != nullptr;
+        return allow_functions && latex_function(c, peek().type == T::kPunct && same(peek().text, "(")) != nullptr;
       }
       default:
         return false;
@@ -395,9 +399,9 @@ class LatexParser {
   /// The function a LaTeX command names, as function() takes it: the table's name, except the
   /// logarithms (\log base 10, \ln natural, \lg log10), or nullptr. \Gamma is the gamma
   /// function only before "(" (it is a Greek letter otherwise).
-  static const char* latex_function(const std::string& c, bool before_paren) {
-    if (c == "ln") return "ln";
-    if (c == "lg") return "log10";
+  static const char* latex_function(std::string_view c, bool before_paren) {
+    if (same(c, "ln")) return "ln";
+    if (same(c, "lg")) return "log10";
     const FunctionSpec* f = rapidgrade::detail::find_function_command(c);
     if (f == nullptr) return nullptr;
     if ((f->flags & rapidgrade::detail::kCallOnly) != 0 && !before_paren) return nullptr;
@@ -478,7 +482,7 @@ class LatexParser {
   std::uint32_t script_arg() {
     DepthGuard g(depth_, tok().pos);
     Tok& t = toks_[p_];
-    if (t.type == T::kPunct && t.text == "{") return brace_group();
+    if (t.type == T::kPunct && same(t.text, "{")) return brace_group();
     if (t.type == T::kNum) {
       if (t.text.size() > 1 && is_digit(t.text[1])) {
         std::string first = t.text.substr(0, 1);
@@ -499,13 +503,13 @@ class LatexParser {
       ++p_;
       return letter(t.text);
     }
-    if (t.type == T::kPunct && t.text == "-") {
+    if (t.type == T::kPunct && same(t.text, "-")) {
       ++p_;
       std::uint32_t x = script_arg();
       return add(make(Kind::kNeg, {}, {x}));
     }
     if (t.type == T::kCmd) return primary();
-    if (t.type == T::kPunct && t.text == "(") return primary();
+    if (t.type == T::kPunct && same(t.text, "(")) return primary();
     fail(at_end() ? "missing argument before the end" : "unexpected '" + t.text + "' as an argument", t.pos);
   }
 
@@ -565,8 +569,8 @@ class LatexParser {
   }
 
   std::uint32_t letter(const std::string& name) {
-    if (name == "e") return add(make(Kind::kConst, "E"));
-    if (name == "i") return add(make(Kind::kConst, "I"));
+    if (same(name, "e")) return add(make(Kind::kConst, "E"));
+    if (same(name, "i")) return add(make(Kind::kConst, "I"));
     return add(make(Kind::kSymbol, name));
   }
 
@@ -589,7 +593,7 @@ class LatexParser {
   /// "f(x)", "g(2)", "f(x, y)": a letter applied to atoms is a function application (as
   /// latex2sympy reads it); "x(x+1)" with an operator inside is a product.
   bool is_application() const {
-    if (!(tok().type == T::kPunct && tok().text == "(")) return false;
+    if (!(tok().type == T::kPunct && same(tok().text, "("))) return false;
     std::size_t k = 1;
     for (;;) {
       const Tok& a = peek(k);
@@ -598,8 +602,8 @@ class LatexParser {
       if (!atom) return false;
       const Tok& sep = peek(k + 1);
       if (sep.type != T::kPunct) return false;
-      if (sep.text == ")") return true;
-      if (sep.text != ",") return false;
+      if (same(sep.text, ")")) return true;
+      if (!same(sep.text, ",")) return false;
       k += 2;
     }
   }
@@ -632,8 +636,8 @@ class LatexParser {
     if (!(is_punct(")") || is_punct("]"))) {
       fail(std::string("unclosed '") + open.text + "'", open.pos);
     }
-    const bool left_round = open.text == "(";
-    const bool right_round = tok().text == ")";
+    const bool left_round = same(open.text, "(");
+    const bool right_round = same(tok().text, ")");
     ++p_;
     if (items.size() == 1) {
       if (left_round == right_round) return items[0];
@@ -648,7 +652,7 @@ class LatexParser {
 
   bool is_infinite(std::uint32_t k) const {
     const Node& n = ast_.at(k);
-    if (n.kind == Kind::kConst && n.text == "oo") return true;
+    if (n.kind == Kind::kConst && same(n.text, "oo")) return true;
     if (n.kind == Kind::kNeg) return is_infinite(n.kids[0]);
     return false;
   }
@@ -689,7 +693,7 @@ class LatexParser {
     Node n = make(Kind::kMatrix, env, std::move(entries));
     n.extra = static_cast<std::uint32_t>(cols);
     std::uint32_t m = add(std::move(n));
-    if (env == "vmatrix" || env == "Vmatrix") return add(make(Kind::kFunc, "det", {m}));
+    if (same(env, "vmatrix") || same(env, "Vmatrix")) return add(make(Kind::kFunc, "det", {m}));
     return m;
   }
 
@@ -704,8 +708,8 @@ class LatexParser {
       if (is_punct("^")) {
         ++p_;
         // \sin^{-1} x is arcsin
-        if (is_punct("{") && peek().type == T::kPunct && peek().text == "-" && peek(2).type == T::kNum &&
-            peek(2).text == "1" && peek(3).type == T::kPunct && peek(3).text == "}" &&
+        if (is_punct("{") && peek().type == T::kPunct && same(peek().text, "-") && peek(2).type == T::kNum &&
+            same(peek(2).text, "1") && peek(3).type == T::kPunct && same(peek(3).text, "}") &&
             name.size() <= 4 && name.find('a') != 0 && rapidgrade::detail::find_function("a" + name) != nullptr) {
           p_ += 4;
           inverse = true;
@@ -713,7 +717,7 @@ class LatexParser {
           power = script_arg();
           has_power = true;
         }
-      } else if (is_punct("_") && (name == "log")) {
+      } else if (is_punct("_") && (same(name, "log"))) {
         ++p_;
         base = script_arg();
         has_base = true;
@@ -725,7 +729,7 @@ class LatexParser {
       std::uint32_t a = bracket();
       // "\max(a, b)", "besselj(0, x)": the arguments of a function of several (log: bare_log)
       const FunctionSpec* f = rapidgrade::detail::find_function(name);
-      if (ast_.at(a).kind == Kind::kTuple && f != nullptr && f->max_args > 1 && name != "log") {
+      if (ast_.at(a).kind == Kind::kTuple && f != nullptr && f->max_args > 1 && !same(name, "log")) {
         args = ast_.at(a).kids;
       } else {
         args.push_back(a);
@@ -737,22 +741,24 @@ class LatexParser {
       // next function, operator or relation
       if (!starts_primary(false)) fail("missing argument of \\" + name, tok().pos);
       std::vector<std::uint32_t> f{postfix(primary())};
-      while (starts_primary(false) && !(tok().type == T::kPunct && tok().text == "(")) f.push_back(postfix(primary()));
+      while (starts_primary(false) && !(tok().type == T::kPunct && same(tok().text, "("))) {
+        f.push_back(postfix(primary()));
+      }
       args.push_back(flat(Kind::kMul, f));
     }
     std::uint32_t call;
-    if (name == "bare_log") {
+    if (same(name, "bare_log")) {
       if (args.size() == 1 && ast_.at(args[0]).kind == Kind::kTuple && ast_.at(args[0]).kids.size() == 2) {
         args = ast_.at(args[0]).kids;
       }
       call = add(make(Kind::kFunc, "log", std::move(args)));
-    } else if (name == "ln") {
+    } else if (same(name, "ln")) {
       call = add(make(Kind::kFunc, "log", std::move(args)));
-    } else if (name == "log") {
+    } else if (same(name, "log")) {
       // LaTeX \log without a base is base 10 (as latex2sympy reads it); \log_b is base b
       args.push_back(has_base ? base : num("10"));
       call = add(make(Kind::kFunc, "log", std::move(args)));
-    } else if (name == "log10") {
+    } else if (same(name, "log10")) {
       args.push_back(num("10"));
       call = add(make(Kind::kFunc, "log", std::move(args)));
     } else {
@@ -772,10 +778,12 @@ class LatexParser {
     if (inner.empty()) fail("empty \\" + cmd, at);
     // "\mathrm{erf}(x)", "\text{min}(a, b)": a function name in a wrapper, applied
     if (is_punct("(")) {
-      if (const FunctionSpec* f = function_word(inner, true)) return function(inner == "log" ? "bare_log" : std::string(f->name), at);
+      if (const FunctionSpec* f = function_word(inner, true)) {
+        return function(same(inner, "log") ? "bare_log" : std::string(f->name), at);
+      }
     }
     // \mathrm{e} is Euler's number (math-verify's verify agrees); other letters are symbols
-    if (inner == "e") return add(make(Kind::kConst, "E"));
+    if (same(inner, "e")) return add(make(Kind::kConst, "E"));
     if (inner.size() == 1 && is_alpha(inner[0])) return add(make(Kind::kSymbol, inner));
     // \text{5}, \mathrm{e}, \mathbf{x}: parse the content as math
     Ast sub;
@@ -804,11 +812,11 @@ class LatexParser {
         ++p_;
         return num(t.text);
       case T::kWord: {
-        if (peek().type == T::kPunct && peek().text == "(") {
+        if (peek().type == T::kPunct && same(peek().text, "(")) {
           if (const FunctionSpec* f = function_word(t.text, true)) {
             ++p_;
             // a bare "log(x)" is Python's natural logarithm ("log(x, b)": base b); \log is base 10
-            return function(t.text == "log" ? "bare_log" : std::string(f->name), t.pos);
+            return function(same(t.text, "log") ? "bare_log" : std::string(f->name), t.pos);
           }
         }
         // a run of letters is a product of single-letter symbols; the last may carry a subscript
@@ -816,7 +824,7 @@ class LatexParser {
         std::vector<std::uint32_t> f;
         for (std::size_t k = 0; k + 1 < t.text.size(); ++k) f.push_back(letter(t.text.substr(k, 1)));
         const std::string last = t.text.substr(t.text.size() - 1);
-        if (last != "e" && last != "i" && is_application()) {
+        if (!same(last, "e") && !same(last, "i") && is_application()) {
           f.push_back(application(last));
         } else {
           f.push_back(symbol_with_subscript(last));
@@ -824,9 +832,9 @@ class LatexParser {
         return flat(Kind::kMul, f);
       }
       case T::kPunct:
-        if (t.text == "(" || t.text == "[") return bracket();
-        if (t.text == "{") return brace_group();
-        if (t.text == "|") {
+        if (same(t.text, "(") || same(t.text, "[")) return bracket();
+        if (same(t.text, "{")) return brace_group();
+        if (same(t.text, "|")) {
           ++p_;
           ++abs_open_;
           std::uint32_t x = sum();
@@ -835,7 +843,7 @@ class LatexParser {
           ++p_;
           return add(make(Kind::kAbs, {}, {x}));
         }
-        fail(t.text == ")" || t.text == "]" || t.text == "}" ? "unbalanced '" + t.text + "'"
+        fail(same(t.text, ")") || same(t.text, "]") || same(t.text, "}") ? "unbalanced '" + t.text + "'"
                                                                 : "unexpected '" + t.text + "'",
              t.pos);
       case T::kCmd:
@@ -849,12 +857,12 @@ class LatexParser {
   /// functions, text wrappers, \{ \}, floor and ceiling brackets, matrix environments.
   std::uint32_t command_primary(const Tok& t) {
     const std::string& c = t.text;
-    if (c == "frac" || c == "dfrac" || c == "tfrac" || c == "cfrac") {
+    if (same(c, "frac") || same(c, "dfrac") || same(c, "tfrac") || same(c, "cfrac")) {
       std::uint32_t a = script_arg();
       std::uint32_t b = script_arg();
       return add(make(Kind::kDiv, {}, {a, b}));
     }
-    if (c == "sqrt") {
+    if (same(c, "sqrt")) {
       if (is_punct("[")) {
         ++p_;
         std::uint32_t idx = sum();
@@ -865,17 +873,17 @@ class LatexParser {
       std::uint32_t x = script_arg();
       return add(make(Kind::kFunc, "sqrt", {x}));
     }
-    if (c == "binom" || c == "dbinom" || c == "tbinom") {
+    if (same(c, "binom") || same(c, "dbinom") || same(c, "tbinom")) {
       std::uint32_t a = script_arg();
       std::uint32_t b = script_arg();
       return add(make(Kind::kFunc, "binomial", {a, b}));
     }
-    if (c == "pi") return add(make(Kind::kConst, "pi"));
-    if (c == "infty" || c == "infin") return add(make(Kind::kConst, "oo"));
+    if (same(c, "pi")) return add(make(Kind::kConst, "pi"));
+    if (same(c, "infty") || same(c, "infin")) return add(make(Kind::kConst, "oo"));
     if (const char* f = latex_function(c, is_punct("("))) return function(f, t.pos);  // before \Gamma the letter
     if (is_greek(c)) return symbol_with_subscript(c);
     if (const auto* w = rapidgrade::detail::find_text_wrapper(c)) return text_command(c, *w, t.pos);
-    if (c == "{") {
+    if (same(c, "{")) {
       // \{ a, b \}
       if (is_cmd("}")) fail("empty set", t.pos);
       std::vector<std::uint32_t> items{relation()};
@@ -887,18 +895,18 @@ class LatexParser {
       ++p_;
       return add(make(Kind::kSet, {}, std::move(items)));
     }
-    if (c == "lfloor" || c == "lceil") {
+    if (same(c, "lfloor") || same(c, "lceil")) {
       std::uint32_t x = sum();
-      if (!is_cmd(c == "lfloor" ? "rfloor" : "rceil")) fail("unclosed \\" + c, t.pos);
+      if (!is_cmd(same(c, "lfloor") ? "rfloor" : "rceil")) fail("unclosed \\" + c, t.pos);
       ++p_;
-      return add(make(Kind::kFunc, c == "lfloor" ? "floor" : "ceiling", {x}));
+      return add(make(Kind::kFunc, same(c, "lfloor") ? "floor" : "ceiling", {x}));
     }
-    if (c == "begin") {
+    if (same(c, "begin")) {
       std::string env = raw_group();
-      if (env == "pmatrix" || env == "bmatrix" || env == "vmatrix" || env == "Vmatrix" || env == "matrix" ||
-          env == "Bmatrix" || env == "smallmatrix") {
-        return matrix(env, t.pos);
-      }
+      static constexpr std::string_view kMatrices[] = {"pmatrix", "bmatrix", "vmatrix",    "Vmatrix",
+                                                       "matrix",  "Bmatrix", "smallmatrix"};
+      for (const std::string_view m : kMatrices)
+        if (same(env, m)) return matrix(env, t.pos);
       fail("unsupported environment '" + env + "'", t.pos);
     }
     fail("unsupported command '\\" + c + "'", t.pos);
@@ -915,8 +923,8 @@ class LatexParser {
           x = ast_.add(make(Kind::kDegree, {}, {x}), at);
           continue;
         }
-        if (is_punct("{") && peek().type == T::kCmd && peek().text == "circ" && peek(2).type == T::kPunct &&
-            peek(2).text == "}") {
+        if (is_punct("{") && peek().type == T::kCmd && same(peek().text, "circ") && peek(2).type == T::kPunct &&
+            same(peek(2).text, "}")) {
           p_ += 3;
           x = ast_.add(make(Kind::kDegree, {}, {x}), at);
           continue;

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "rapidgrade/detail/text.hpp"
 #include "rapidgrade/expr.hpp"
 
 namespace rapidgrade::detail {
@@ -117,7 +118,7 @@ inline constexpr FunctionSpec kFunctionTable[] = {
 /// The row with canonical name `name`, or nullptr. O(table size).
 inline const FunctionSpec* find_function(std::string_view name) noexcept {
   for (const FunctionSpec& f : kFunctionTable)
-    if (f.name == name) return &f;
+    if (same(f.name, name)) return &f;
   return nullptr;
 }
 
@@ -126,14 +127,14 @@ inline const FunctionSpec* find_function_word(std::string_view word) noexcept {
   if (word.size() < 2 || word.size() > 9) return nullptr;  // "Si" .. "factorial"
   for (const FunctionSpec& f : kFunctionTable)
     for (std::string_view w : f.words)
-      if (w == word) return &f;
+      if (same(w, word)) return &f;
   return nullptr;
 }
 
 /// The row a LaTeX command spells ("arcsin" for \arcsin, "Gamma"), or nullptr.
 inline const FunctionSpec* find_function_command(std::string_view command) noexcept {
   for (const FunctionSpec& f : kFunctionTable)
-    if (!f.latex.empty() && f.latex == command) return &f;
+    if (!f.latex.empty() && same(f.latex, command)) return &f;
   return nullptr;
 }
 
@@ -144,7 +145,7 @@ inline const FunctionSpec* find_function_rpn(std::string_view token) noexcept {
   }
   if (token == "ln") return find_function("log");
   for (const FunctionSpec& f : kFunctionTable)
-    if (!f.rpn.empty() && f.rpn == token) return &f;
+    if (!f.rpn.empty() && same(f.rpn, token)) return &f;
   return nullptr;
 }
 

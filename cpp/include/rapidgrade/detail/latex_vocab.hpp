@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <string_view>
 
+#include "rapidgrade/detail/text.hpp"
+
 namespace rapidgrade::detail {
 
 /// What the braced argument of a wrapper command holds.
@@ -36,7 +38,7 @@ inline constexpr TextWrapper kTextWrappers[] = {
 /// The wrapper named `name` (without the backslash), or nullptr.
 inline const TextWrapper* find_text_wrapper(std::string_view name) noexcept {
   for (const TextWrapper& w : kTextWrappers)
-    if (w.name == name) return &w;
+    if (same(w.name, name)) return &w;
   return nullptr;
 }
 

@@ -57,6 +57,13 @@ constexpr bool ends_with(std::string_view s, std::string_view p) noexcept {
   return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
 }
 
+/// a == b, decided on the length and the first byte before memcmp is called: for the tests of
+/// a token against words of a table or literals, most of the same length ("(" against "{",
+/// "frac" against "sqrt"), where std::string_view's == calls memcmp once the lengths agree.
+constexpr bool same(std::string_view a, std::string_view b) noexcept {
+  return a.size() == b.size() && (a.empty() || (a[0] == b[0] && a.substr(1) == b.substr(1)));
+}
+
 /// End of the run of ASCII letters starting at `i` (i itself when there is none).
 constexpr std::size_t letters_end(std::string_view s, std::size_t i) noexcept {
   while (i < s.size() && is_letter(s[i])) ++i;
