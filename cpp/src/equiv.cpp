@@ -1065,29 +1065,47 @@ class Comparer {
     return all_of(parts);
   }
 
+  // Sets: kFalse when an element of one side is kFalse against every element of the other, kTrue
+  // when every element of each side is kTrue against some element of the other, kUnknown
+  // otherwise. The pairs are compared as needed: a line (an element against the other side) is
+  // settled by its first kTrue, so only a line without one is compared whole, which is what
+  // telling that it is all kFalse takes. {1,2,3} against {3,1,2} compares 6 pairs, not 9.
   Tri unordered(const std::vector<Ref>& a, const std::vector<Ref>& b) {
     if (a.size() > kMaxElements || b.size() > kMaxElements) return Tri::kUnknown;
-    std::vector<std::vector<Tri>> m(a.size(), std::vector<Tri>(b.size(), Tri::kUnknown));
-    for (std::size_t i = 0; i < a.size(); ++i)
-      for (std::size_t j = 0; j < b.size(); ++j) m[i][j] = tri(a[i], b[j]);
+    constexpr std::uint8_t kNotCompared = 3;
+    const std::size_t na = a.size(), nb = b.size();
+    std::vector<std::uint8_t> cell(na * nb, kNotCompared);
+    const auto at = [&](std::size_t i, std::size_t j) {
+      std::uint8_t& c = cell[i * nb + j];
+      if (c == kNotCompared) c = static_cast<std::uint8_t>(tri(a[i], b[j]));
+      return static_cast<Tri>(c);
+    };
+    std::vector<bool> column_true(nb, false);
     bool all_matched = true;
-    for (std::size_t i = 0; i < a.size(); ++i) {
-      bool any_true = false, all_false = true;
-      for (std::size_t j = 0; j < b.size(); ++j) {
-        any_true = any_true || m[i][j] == Tri::kTrue;
-        all_false = all_false && m[i][j] == Tri::kFalse;
+    // line(k, len, of): the k-th row (or column) read through of(k, other index)
+    const auto line = [&](std::size_t len, auto&& of) {
+      bool all_false = true;
+      for (std::size_t other = 0; other < len; ++other) {
+        const Tri t = of(other);
+        if (t == Tri::kTrue) return Tri::kTrue;
+        all_false = all_false && t == Tri::kFalse;
       }
-      if (all_false) return Tri::kFalse;
-      all_matched = all_matched && any_true;
+      return all_false ? Tri::kFalse : Tri::kUnknown;
+    };
+    for (std::size_t i = 0; i < na; ++i) {
+      const Tri row = line(nb, [&](std::size_t j) {
+        const Tri t = at(i, j);
+        if (t == Tri::kTrue) column_true[j] = true;
+        return t;
+      });
+      if (row == Tri::kFalse) return Tri::kFalse;
+      all_matched = all_matched && row == Tri::kTrue;
     }
-    for (std::size_t j = 0; j < b.size(); ++j) {
-      bool any_true = false, all_false = true;
-      for (std::size_t i = 0; i < a.size(); ++i) {
-        any_true = any_true || m[i][j] == Tri::kTrue;
-        all_false = all_false && m[i][j] == Tri::kFalse;
-      }
-      if (all_false) return Tri::kFalse;
-      all_matched = all_matched && any_true;
+    for (std::size_t j = 0; j < nb; ++j) {
+      if (column_true[j]) continue;
+      const Tri column = line(na, [&](std::size_t i) { return at(i, j); });
+      if (column == Tri::kFalse) return Tri::kFalse;
+      all_matched = all_matched && column == Tri::kTrue;
     }
     return all_matched ? Tri::kTrue : Tri::kUnknown;
   }
