@@ -130,11 +130,13 @@ def test_ctrl_c_stops_expr_evaluate() -> None:
             e.evaluate(x=x)
         per_call = (time.perf_counter() - start) / 3
         reps = max(1, int(8.0 / per_call))
+        # one call over reps copies of x: several seconds in one evaluate (the copies are made
+        # before the clock starts: on a loaded machine, np.tile alone took seconds)
+        big = np.tile(x, reps)
         threading.Timer(0.3, _thread.interrupt_main).start()
         start = time.perf_counter()
         try:
-            # one call over reps copies of x: several seconds in one evaluate
-            e.evaluate(x=np.tile(x, reps))
+            e.evaluate(x=big)
             print("finished", round(time.perf_counter() - start, 2))
         except KeyboardInterrupt:
             print("interrupted", round(time.perf_counter() - start, 2))
