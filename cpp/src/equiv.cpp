@@ -1080,29 +1080,29 @@ class Comparer {
       if (c == kNotCompared) c = static_cast<std::uint8_t>(tri(a[i], b[j]));
       return static_cast<Tri>(c);
     };
-    std::vector<bool> column_true(nb, false);
     bool all_matched = true;
-    // line(k, len, of): the k-th row (or column) read through of(k, other index)
-    const auto line = [&](std::size_t len, auto&& of) {
+    // A line of `len` pairs, read through pair(k): kTrue at its first kTrue, else kFalse when
+    // every pair is kFalse, else kUnknown.
+    const auto line = [&](std::size_t len, auto&& pair) {
       bool all_false = true;
-      for (std::size_t other = 0; other < len; ++other) {
-        const Tri t = of(other);
+      for (std::size_t k = 0; k < len; ++k) {
+        const Tri t = pair(k);
         if (t == Tri::kTrue) return Tri::kTrue;
         all_false = all_false && t == Tri::kFalse;
       }
       return all_false ? Tri::kFalse : Tri::kUnknown;
     };
     for (std::size_t i = 0; i < na; ++i) {
-      const Tri row = line(nb, [&](std::size_t j) {
-        const Tri t = at(i, j);
-        if (t == Tri::kTrue) column_true[j] = true;
-        return t;
-      });
+      const Tri row = line(nb, [&](std::size_t j) { return at(i, j); });
       if (row == Tri::kFalse) return Tri::kFalse;
       all_matched = all_matched && row == Tri::kTrue;
     }
     for (std::size_t j = 0; j < nb; ++j) {
-      if (column_true[j]) continue;
+      bool settled = false;  // by a kTrue the rows found in this column; otherwise it is read through
+      for (std::size_t i = 0; i < na && !settled; ++i) {
+        settled = cell[i * nb + j] == static_cast<std::uint8_t>(Tri::kTrue);
+      }
+      if (settled) continue;
       const Tri column = line(na, [&](std::size_t i) { return at(i, j); });
       if (column == Tri::kFalse) return Tri::kFalse;
       all_matched = all_matched && column == Tri::kTrue;

@@ -2,7 +2,6 @@
 // commands, punctuation) and a recursive-descent parser with an explicit depth counter
 // (kMaxAstDepth). Every token is consumed once, so parsing is linear in the input.
 #include <algorithm>
-#include <cstring>
 #include <string>
 #include <string_view>
 #include <utility>
