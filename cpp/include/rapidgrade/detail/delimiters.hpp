@@ -47,7 +47,7 @@ inline std::size_t find_math_delimiter(std::string_view s, std::size_t from, boo
   std::size_t i = from;
 #if defined(__SSE2__)
   const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i dollars = _mm_set1_epi8(dollar ? '$' : '\\');  // a backslash: no extra stops
+  const __m128i dollars = _mm_set1_epi8('$');
   const __m128i a = _mm_set1_epi8(after.empty() ? '\0' : after[0]);
   const __m128i b = _mm_set1_epi8(after.empty() ? '\0' : after.back());
   const unsigned pairs = after.empty() ? 0u : 0xFFFFu;
