@@ -18,8 +18,16 @@ namespace {
 /// Code of "no answer found" in the method column.
 constexpr std::uint8_t kNoMethod = 255;
 
-/// Rows of a batch whose inputs grade_fast_many reads at once (see TextSequence).
+/// Rows of a batch whose inputs grade_fast_many reads at once (see TextSequence::refs): the
+/// slices grow from kFirstSliceRows to kSliceRows, each as long as the rows before it, so that
+/// little is read before the first work starts.
+constexpr std::size_t kFirstSliceRows = 4096;
 constexpr std::size_t kSliceRows = 65536;
+
+/// The inputs of one slice of a batch, held (see HeldTexts).
+struct SliceRefs {
+  HeldTexts golds, responses;
+};
 
 // A column of strings packed as Arrow packs them: the UTF-8 bytes of every row back to back and
 // n + 1 offsets (int64) into them; row i is data[offsets[i]:offsets[i + 1]].
@@ -100,29 +108,37 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
   extracted.offsets.reserve(n + 1);
   normalized.offsets.reserve(n + 1);
   CachePool caches;  // kept from slice to slice
-  // The inputs are read a slice at a time: the UTF-8 views (and a non-ASCII str's temporary
-  // UTF-8 copy) of one slice live at once, not of the whole batch.
-  for (std::size_t lo = 0; lo < n; lo += kSliceRows) {
-    const std::size_t rows = std::min(kSliceRows, n - lo);
-    std::vector<Text> gold_texts = golds.texts(lo, lo + rows);
-    std::vector<Text> response_texts = responses.texts(lo, lo + rows);
-    std::vector<std::string_view> gold_views(rows), response_views(rows);
-    for (std::size_t k = 0; k < rows; ++k) {
-      gold_views[k] = gold_texts[k].utf8;
-      response_views[k] = response_texts[k].utf8;
-    }
+  // The inputs are read a slice at a time: the calling thread only takes a reference to each
+  // str, and reads the next slice's (and drops the last slice's) while the workers grade this
+  // one; the workers make the UTF-8 views of a block's rows (and encode a non-ASCII str, freed
+  // with the block).
+  const auto slice_rows = [n](std::size_t lo) { return std::min(n - lo, std::clamp(lo, kFirstSliceRows, kSliceRows)); };
+  const auto read_slice = [&](std::size_t lo) {
+    const std::size_t hi = lo + slice_rows(lo);
+    return std::make_unique<SliceRefs>(SliceRefs{golds.refs(lo, hi), responses.refs(lo, hi)});
+  };
+  std::unique_ptr<SliceRefs> current, next, previous;
+  if (n > 0) current = read_slice(0);
+  for (std::size_t lo = 0; lo < n; lo += slice_rows(lo)) {
+    const std::size_t rows = slice_rows(lo);
+    const HeldTexts& gold_refs = current->golds;
+    const HeldTexts& response_refs = current->responses;
     const std::size_t block = batch_block_size(rows, n_threads);
     std::vector<BlockColumns> blocks((rows - 1) / block + 1);
     run_blocks(
         rows, n_threads,
         [&](std::size_t begin, std::size_t end) {
           BlockColumns& out = blocks[begin / block];
+          std::vector<std::string_view> gold_views, response_views;
+          std::vector<std::string> encoded_golds, encoded_responses;
+          utf8_views(gold_refs, begin, end, gold_views, encoded_golds);
+          utf8_views(response_refs, begin, end, response_views, encoded_responses);
           std::unordered_map<std::uint64_t, std::int32_t> local;  // gold serial -> index into out.golds
           std::uint64_t last_serial = 0;
           std::int32_t last_local = -1;
           std::unique_ptr<grade::GoldCache> cache = caches.take();
           grade::grade_span(
-              gold_views.data() + begin, response_views.data() + begin, end - begin, options, *cache,
+              gold_views.data(), response_views.data(), end - begin, options, *cache,
               [&](std::size_t k, const grade::PreparedGold& gold, grade::FastVerdict& v) {
                 const std::size_t i = lo + begin + k;
                 // code 3: a limit was reached (decided_by="limit"), neither graded nor sent on
@@ -166,8 +182,15 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
           extracted.append(done.extracted);
           normalized.append(done.normalized);
           for (auto& row : done.raw) gold_raw.push_back(std::move(row));
+        },
+        [&]() {
+          previous.reset();
+          if (lo + rows < n) next = read_slice(lo + rows);
         });
+    previous = std::move(current);
+    current = std::move(next);
   }
+  previous.reset();
   py::list table(gold_table.size());
   for (std::size_t k = 0; k < gold_table.size(); ++k) set_item(table, k, to_str(gold_table[k]));
   py::dict raw;

@@ -54,7 +54,7 @@ Text as_text(py::handle obj, const char* function, const char* argument) {
 namespace {
 
 // Items ahead of the one being read whose object header texts_of prefetches.
-constexpr std::size_t kPrefetchItems = 8;
+constexpr std::size_t kPrefetchItems = 32;
 
 }  // namespace
 
@@ -82,17 +82,106 @@ std::vector<Text> TextSequence::texts(std::size_t begin, std::size_t end) const 
     // A batch's str objects are often far apart in memory (shuffled, or made one at a time):
     // ask for an object's header a few items ahead, so that the reads overlap.
     if (i + kPrefetchItems < end) detail::prefetch(items[i + kPrefetchItems]);
-    PyObject* item = items[i];
-    if (!PyUnicode_Check(item) && !(allow_bytes_ && PyBytes_Check(item))) {
-      const std::string where = std::string(argument_) + "[" + std::to_string(i) + "]";
-      if (!allow_bytes_) {
-        throw py::type_error(std::string(function_) + ": " + where + " must be str, not " + Py_TYPE(item)->tp_name);
-      }
-      as_text(item, function_, where.c_str());  // raises the TypeError naming the item
-    }
-    out.push_back(as_text(item, function_, argument_));
+    check_item(items[i], i);
+    out.push_back(as_text(items[i], function_, argument_));
   }
   return out;
+}
+
+void TextSequence::check_item(PyObject* item, std::size_t i) const {
+  if (PyUnicode_Check(item) || (allow_bytes_ && PyBytes_Check(item))) return;
+  const std::string where = std::string(argument_) + "[" + std::to_string(i) + "]";
+  if (!allow_bytes_) {
+    throw py::type_error(std::string(function_) + ": " + where + " must be str, not " + Py_TYPE(item)->tp_name);
+  }
+  as_text(item, function_, where.c_str());  // raises the TypeError naming the item
+}
+
+HeldTexts TextSequence::refs(std::size_t begin, std::size_t end) const {
+  if (static_cast<std::size_t>(PySequence_Fast_GET_SIZE(fast_.ptr())) != size_) {
+    throw std::runtime_error(std::string(function_) + ": " + argument_ + " changed size while being read");
+  }
+  end = std::min(end, size_);
+  PyObject** items = PySequence_Fast_ITEMS(fast_.ptr());
+  HeldTexts out;
+  const std::size_t n = end > begin ? end - begin : 0;
+  out.objects_.reserve(n);
+  out.refs_.reserve(n);
+  for (std::size_t i = begin; i < end; ++i) {
+    if (i + kPrefetchItems < end) detail::prefetch(items[i + kPrefetchItems]);
+    PyObject* item = items[i];
+    check_item(item, i);
+    Py_INCREF(item);
+    out.objects_.push_back(item);  // held from here on: a later item's error drops it
+    TextRef ref;
+    if (PyBytes_Check(item)) {
+      ref.data = PyBytes_AS_STRING(item);
+      ref.length = static_cast<std::size_t>(PyBytes_GET_SIZE(item));
+    } else if (PyUnicode_IS_ASCII(item)) {
+      ref.data = PyUnicode_DATA(item);
+      ref.length = static_cast<std::size_t>(PyUnicode_GET_LENGTH(item));
+    } else if (PyUnicode_IS_COMPACT(item) && reinterpret_cast<PyCompactUnicodeObject*>(item)->utf8 != nullptr) {
+      const auto* compact = reinterpret_cast<PyCompactUnicodeObject*>(item);
+      ref.data = compact->utf8;
+      ref.length = static_cast<std::size_t>(compact->utf8_length);
+    } else {
+      ref.data = PyUnicode_DATA(item);
+      ref.length = static_cast<std::size_t>(PyUnicode_GET_LENGTH(item));
+      ref.kind = static_cast<unsigned>(PyUnicode_KIND(item));
+    }
+    out.refs_.push_back(ref);
+  }
+  return out;
+}
+
+namespace {
+
+// Writes the UTF-8 encoding of `n` code units of `Unit` (a str's PEP 393 storage) at `out`,
+// which has room for it (2 bytes a unit of 1 byte, 3 of 2, 4 of 4), each lone surrogate as '?'
+// (what the "replace" error handler of Python's UTF-8 codec writes); returns the end of what it
+// wrote.
+template <class Unit>
+char* encode_code_points(const Unit* units, std::size_t n, char* out) noexcept {
+  for (std::size_t k = 0; k < n; ++k) {
+    const char32_t cp = units[k];
+    if (cp < 0x80) {
+      *out++ = static_cast<char>(cp);
+    } else if (cp >= 0xD800 && cp <= 0xDFFF) {
+      *out++ = '?';
+    } else {
+      out = utf8::write_utf8(out, cp);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string_view utf8_view(const TextRef& ref, std::string& scratch) {
+  if (ref.kind == 0) return std::string_view(static_cast<const char*>(ref.data), ref.length);
+  // at most 2 bytes for a code point of kind 1 (U+00FF), 3 for kind 2, 4 for kind 4
+  scratch.resize(ref.length * std::min<std::size_t>(ref.kind + 1, 4));
+  char* const out = scratch.data();
+  char* end = out;
+  switch (ref.kind) {
+    case 1: end = encode_code_points(static_cast<const Py_UCS1*>(ref.data), ref.length, out); break;
+    case 2: end = encode_code_points(static_cast<const Py_UCS2*>(ref.data), ref.length, out); break;
+    default: end = encode_code_points(static_cast<const Py_UCS4*>(ref.data), ref.length, out); break;
+  }
+  scratch.resize(static_cast<std::size_t>(end - out));
+  return scratch;
+}
+
+void utf8_views(const HeldTexts& held, std::size_t begin, std::size_t end, std::vector<std::string_view>& views,
+                std::vector<std::string>& store) {
+  views.resize(end - begin);
+  store.clear();
+  store.reserve(end - begin);  // no reallocation: the views of its strings stay valid
+  std::string unused;  // a view of bytes is not written anywhere
+  for (std::size_t i = begin; i < end; ++i) {
+    const TextRef& ref = held[i];
+    views[i - begin] = ref.kind == 0 ? utf8_view(ref, unused) : utf8_view(ref, store.emplace_back());
+  }
 }
 
 std::vector<Text> texts_of(py::handle obj, const char* function, const char* argument, bool allow_bytes) {

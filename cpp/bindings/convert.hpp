@@ -52,13 +52,62 @@ std::vector<Text> texts_of(py::handle obj, const char* function, const char* arg
 /// holds only one slice's Text at once. The sequence's type is checked when it is made (the
 /// same TypeError as texts_of); texts(begin, end) converts items [begin, end) and raises
 /// RuntimeError when the sequence no longer has the size it had (a list is read in place).
+/// One item of a batch as the calling thread reads it (GIL held) for the workers to convert
+/// without the GIL: UTF-8 bytes to view as they are (`kind` 0: an ASCII str, a str whose UTF-8
+/// form Python has cached, bytes), or a str's code points as Python stores them (`kind` 1, 2 or
+/// 4 bytes each), which utf8_view encodes.
+struct TextRef {
+  const void* data = nullptr;
+  std::size_t length = 0;  // bytes (kind 0) or code points
+  unsigned kind = 0;
+};
+
+/// The UTF-8 form of `ref`, as as_text gives it: a view of its bytes, or its code points
+/// encoded into `scratch` with each lone surrogate replaced by '?'. Needs no GIL; the view of
+/// an encoded text lives as long as `scratch` is not changed. O(length).
+std::string_view utf8_view(const TextRef& ref, std::string& scratch);
+
+/// Items [begin, end) of a TextSequence, each held by a strong reference and read as a
+/// TextRef (see TextSequence::refs). The references are dropped when it is destroyed, which
+/// must happen with the GIL held.
+class HeldTexts {
+ public:
+  HeldTexts() = default;
+  HeldTexts(const HeldTexts&) = delete;
+  HeldTexts& operator=(const HeldTexts&) = delete;
+  HeldTexts(HeldTexts&&) noexcept = default;  // leaves the other one holding nothing
+  HeldTexts& operator=(HeldTexts&&) = delete;
+  ~HeldTexts() {
+    for (PyObject* o : objects_) Py_DECREF(o);
+  }
+  std::size_t size() const noexcept { return refs_.size(); }
+  const TextRef& operator[](std::size_t k) const noexcept { return refs_[k]; }
+
+ private:
+  friend class TextSequence;
+  std::vector<PyObject*> objects_;  // one strong reference each
+  std::vector<TextRef> refs_;
+};
+
+/// UTF-8 views of held[begin, end) into `views` (resized to end - begin), the encoded texts
+/// kept in `store` (cleared first) as long as the views are used. Needs no GIL.
+void utf8_views(const HeldTexts& held, std::size_t begin, std::size_t end, std::vector<std::string_view>& views,
+                std::vector<std::string>& store);
+
 class TextSequence {
  public:
   TextSequence(py::handle obj, const char* function, const char* argument, bool allow_bytes = true);
   std::size_t size() const noexcept { return size_; }
   std::vector<Text> texts(std::size_t begin, std::size_t end) const;
+  /// Items [begin, end), type-checked as texts() checks them, but only read, not converted:
+  /// the conversion of a non-ASCII str is left to utf8_view, on the workers. The calling
+  /// thread's share of a batch is then one object header per item.
+  HeldTexts refs(std::size_t begin, std::size_t end) const;
 
  private:
+  // Raises the TypeError of texts() when items[i] is not a str (or bytes, where allowed).
+  void check_item(PyObject* item, std::size_t i) const;
+
   py::object fast_;
   std::size_t size_ = 0;
   const char* function_;
@@ -139,8 +188,14 @@ inline std::size_t batch_block_size(std::size_t n, unsigned threads) noexcept {
 /// work must be safe to call concurrently for distinct blocks and must not touch Python
 /// objects; emit_block is called exactly once per block, only after the block's work has
 /// returned, unless an exception ends the batch.
-template <typename Work, typename EmitBlock>
-void run_blocks(std::size_t n, unsigned threads, Work&& work, EmitBlock&& emit_block) {
+///
+/// meanwhile() is called once on the calling thread with the GIL held, after the workers have
+/// started and before the calling thread takes its first block: a serial job of the caller's
+/// (such as reading the inputs of the next batch) that then overlaps this batch's work. An
+/// exception from it ends the batch as one from emit_block does.
+template <typename Work, typename EmitBlock, typename Meanwhile = void (*)()>
+void run_blocks(std::size_t n, unsigned threads, Work&& work, EmitBlock&& emit_block,
+                Meanwhile&& meanwhile = [] {}) {
   if (n == 0) return;
   threads = batch_threads(n, threads);
   const std::size_t block = batch_block_size(n, threads);
@@ -190,6 +245,7 @@ void run_blocks(std::size_t n, unsigned threads, Work&& work, EmitBlock&& emit_b
     });
   }
 
+  meanwhile();
   std::size_t emitted = 0;  // blocks already emitted
   while (emitted < blocks) {
     // Emit every block that is ready, in order (GIL held).

@@ -4,6 +4,7 @@ non-ASCII str's UTF-8 copy not kept beyond the batch."""
 
 from __future__ import annotations
 
+import ctypes
 import random
 import sys
 import tracemalloc
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 import rapidgrade
-from rapidgrade import GradeResults, Verdict
+from rapidgrade import GradeResults, Verdict, _core
 from rapidgrade.verdict import DECIDERS
 from tests.datasets import load_demo_corpus
 
@@ -176,6 +177,56 @@ def test_non_ascii_input_keeps_no_utf8_copy() -> None:
     size = sys.getsizeof(response)
     assert rapidgrade.grade_many([gold], [response], fallback=False).extracted == ["1"]
     assert sys.getsizeof(response) == size  # no UTF-8 form cached in the str
+
+
+def _cache_utf8(text: str) -> str:
+    """`text` with its UTF-8 form cached in the str object, as some C extensions leave it."""
+    as_utf8 = ctypes.pythonapi.PyUnicode_AsUTF8AndSize
+    as_utf8.restype = ctypes.c_char_p
+    as_utf8.argtypes = [ctypes.py_object, ctypes.c_void_p]
+    text = "".join(list(text))  # a new str, not a code constant cached before
+    size = sys.getsizeof(text)
+    assert as_utf8(text, None) == text.encode()
+    assert sys.getsizeof(text) > size  # now cached
+    return text
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_every_str_storage_reads_as_its_utf8(threads: int) -> None:
+    # A str stores 1, 2 or 4 bytes a character (or is ASCII, or has its UTF-8 form cached); the
+    # workers encode the non-ASCII ones. 20,000 rows: several slices of the batch, the later
+    # ones read while the earlier ones are graded.
+    fillers = ["plain ", "café ", "x ≤ y ", "smile 😀 ", _cache_utf8("cached ∑ ")]
+    answers = ["1", "½", "π/2", "😀", "∞"]
+    golds, responses = [], []
+    for k in range(20_000):
+        answer = answers[k % 5]
+        golds.append(answer if k % 3 else "2")
+        responses.append(fillers[(k // 5) % 5] * (1 + k % 7) + f"so \\boxed{{{answer}}}")
+    results = rapidgrade.grade_many(golds, responses, fallback=False, threads=threads)
+    assert results.extracted == [answers[k % 5] for k in range(20_000)]
+    assert list(results[:500]) == one_by_one(golds[:500], responses[:500])
+    assert results.correct.tolist() == [k % 3 != 0 for k in range(20_000)]
+
+
+def test_lone_surrogates_read_as_question_marks() -> None:
+    golds = ["?x", "?x"]
+    responses = ["\ud800 so \\boxed{\udfffx}", _cache_utf8("é") + " \\boxed{\ud83dx}"]
+    results = rapidgrade.grade_many(golds, responses, fallback=False)
+    assert results.correct.tolist() == [True, True]
+    assert list(results) == one_by_one(golds, responses)
+
+
+def test_a_bad_item_in_a_later_slice_is_named() -> None:
+    golds = ["1"] * 20_000
+    responses: list[object] = ["\\boxed{1}"] * 20_000
+    responses[15_000] = 5
+    with pytest.raises(TypeError, match=r"responses\[15000\] must be str, not int"):
+        _core.grade_fast_many(golds, responses, threads=2)
+    # grade_many then grades the other rows and gives that one an error verdict
+    results = rapidgrade.grade_many(golds, responses, fallback=False, threads=2)  # type: ignore[arg-type]
+    assert results.decided_by[15_000] == "error" and results[15_000].reason == "response must be a str, not int"
+    assert results.correct.sum() == 19_999
 
 
 def test_results_keep_under_50_bytes_a_pair() -> None:

@@ -41,25 +41,33 @@ inline std::size_t ascii_end(std::string_view s, std::size_t i, std::size_t stop
   return i;
 }
 
-/// Appends the UTF-8 encoding of `cp` to `out` (1 to 4 bytes). Surrogates U+D800..U+DFFF are
-/// encoded like any other code point below U+10000 (as Python's "surrogatepass" does); `cp` must
-/// be at most U+10FFFF. O(1); throws only std::bad_alloc.
-inline void append_utf8(std::string& out, char32_t cp) {
+/// Writes the UTF-8 encoding of `cp` (1 to 4 bytes) at `out` and returns the end of what it
+/// wrote. Surrogates U+D800..U+DFFF are encoded like any other code point below U+10000 (as
+/// Python's "surrogatepass" does); `cp` must be at most U+10FFFF. O(1).
+inline char* write_utf8(char* out, char32_t cp) noexcept {
   if (cp < 0x80) {
-    out += static_cast<char>(cp);
+    *out++ = static_cast<char>(cp);
   } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
+    *out++ = static_cast<char>(0xC0 | (cp >> 6));
+    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
   } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
+    *out++ = static_cast<char>(0xE0 | (cp >> 12));
+    *out++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
   } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
+    *out++ = static_cast<char>(0xF0 | (cp >> 18));
+    *out++ = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    *out++ = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    *out++ = static_cast<char>(0x80 | (cp & 0x3F));
   }
+  return out;
+}
+
+/// Appends the UTF-8 encoding of `cp` to `out`, as write_utf8 writes it. O(1); throws only
+/// std::bad_alloc.
+inline void append_utf8(std::string& out, char32_t cp) {
+  char bytes[4];
+  out.append(bytes, static_cast<std::size_t>(write_utf8(bytes, cp) - bytes));
 }
 
 /// Number of code points in `s[from, to)`. Linear; invalid bytes count as one code point each.
