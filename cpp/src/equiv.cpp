@@ -127,8 +127,8 @@ struct Eval {
   bool continuous = true;
 };
 
-// A side compiled once and evaluated a range of points at a time (the points are independent:
-// run_bounded evaluates them one by one), so that a comparison can stop at the first range
+// A side compiled once and evaluated a range of points at a time (each point's value is the
+// same whatever range it is evaluated in), so that a comparison can stop at the first range
 // where the sides clearly differ.
 struct Staged {
   Program prog;

@@ -18,6 +18,9 @@ using namespace detail;
 using Cx = std::complex<double>;
 constexpr double kEps = 2.220446049250313e-16;
 constexpr double kInf = std::numeric_limits<double>::infinity();
+// Points that run_bounded evaluates together (its buffers hold this many values per
+// instruction).
+constexpr std::size_t kBoundedChunk = 64;
 
 /// Distance from z to the negative real axis (the cut of sqrt, log and non-integer powers).
 double to_negative_axis(Cx z) { return z.real() <= 0 ? std::fabs(z.imag()) : magnitude(z); }
@@ -38,61 +41,77 @@ bool straddles(double distance, double err) { return err > 0 && distance <= 8 * 
 
 /// Error bound of + - * / powers, roots, exp, log and the integer functions.
 double arithmetic_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, unsigned char& c) {
-  [[maybe_unused]] const double ar = magnitude(r), aa = magnitude(a), ab = magnitude(b);
-  [[maybe_unused]] const double own = 4 * kEps * ar;  // the operation's own rounding (libm: a few ulp)
+  // magnitudes of the result and operands, computed by the cases that use them
+  [[maybe_unused]] const auto ar = [&r] { return magnitude(r); };
+  [[maybe_unused]] const auto aa = [&a] { return magnitude(a); };
+  [[maybe_unused]] const auto ab = [&b] { return magnitude(b); };
+  // the operation's own rounding (libm: a few ulp)
+  [[maybe_unused]] const auto own = [&r] { return 4 * kEps * magnitude(r); };
   (void)eb;  // not every operation has a second operand
   double err = kInf;
   switch (in.op) {
-    case Op::kAdd: case Op::kSub: err = ea + eb + kEps * ar; break;
-    case Op::kMul: err = ab * ea + aa * eb + ea * eb + kEps * ar; break;
-    case Op::kDiv: err = ab > eb ? (ea + ar * eb) / (ab - eb) + kEps * ar : kInf; break;
+    case Op::kAdd: case Op::kSub: err = ea + eb + kEps * ar(); break;
+    case Op::kMul: err = ab() * ea + aa() * eb + ea * eb + kEps * ar(); break;
+    case Op::kDiv: {
+      const double mb = ab(), mr = ar();
+      err = mb > eb ? (ea + mr * eb) / (mb - eb) + kEps * mr : kInf;
+      break;
+    }
     case Op::kNeg: err = ea; break;
     case Op::kPowInt: {
       const double m = std::fabs(in.re);
-      if (aa > ea) {
-        err = ar * (std::pow(1 + ea / aa, m) - 1) + m * kEps * ar;
-        if (in.re < 0) err = ar * (std::pow(1 - ea / aa, -m) - 1) + m * kEps * ar;
+      const double ma = aa(), mr = ar();
+      if (ma > ea) {
+        err = mr * (std::pow(1 + ea / ma, m) - 1) + m * kEps * mr;
+        if (in.re < 0) err = mr * (std::pow(1 - ea / ma, -m) - 1) + m * kEps * mr;
       } else {
-        err = in.re > 0 ? std::pow(aa + ea, m) + ar : kInf;
+        err = in.re > 0 ? std::pow(ma + ea, m) + mr : kInf;
       }
       break;
     }
     case Op::kPow:
-      err = aa > ea ? ar * (magnitude(b) * ea / (aa - ea) + magnitude(std::log(a)) * eb) + own : kInf;
+      if (const double ma = aa(); ma > ea) {
+        err = ar() * (magnitude(b) * ea / (ma - ea) + magnitude(std::log(a)) * eb) + own();
+      }
       if (!(b.imag() == 0 && b.real() == std::round(b.real())) || eb > 0) {
         if (straddles(to_negative_axis(a), ea)) c = 1;
       }
       break;
     case Op::kSqrt:
-      err = ar > 0 ? ea / (2 * ar) + own : std::sqrt(ea);
+      if (const double mr = ar(); mr > 0) {
+        err = ea / (2 * mr) + 4 * kEps * mr;
+      } else {
+        err = std::sqrt(ea);
+      }
       if (straddles(to_negative_axis(a), ea)) c = 1;
       break;
     case Op::kRoot:
-      err = aa > ea && ab > 0 ? ar * ea / (ab * (aa - ea)) + own : kInf;
+      if (const double ma = aa(), mb = ab(); ma > ea && mb > 0) err = ar() * ea / (mb * (ma - ea)) + own();
       if (straddles(to_negative_axis(a), ea)) c = 1;
       break;
-    case Op::kExp: err = ar * ea * (1 + ea) + own; break;
+    case Op::kExp: err = ar() * ea * (1 + ea) + own(); break;
     case Op::kLog:
-      err = aa > ea ? ea / (aa - ea) + own + 4 * kEps : kInf;
+      if (const double ma = aa(); ma > ea) err = ea / (ma - ea) + own() + 4 * kEps;
       if (straddles(to_negative_axis(a), ea)) c = 1;
       break;
     case Op::kLogBase: {
       const Cx la = std::log(a), lb = std::log(b);
-      const double ela = aa > ea ? ea / (aa - ea) + 4 * kEps * (magnitude(la) + 1) : kInf;
-      const double elb = ab > eb ? eb / (ab - eb) + 4 * kEps * (magnitude(lb) + 1) : kInf;
+      const double ma = aa(), mb = ab();
+      const double ela = ma > ea ? ea / (ma - ea) + 4 * kEps * (magnitude(la) + 1) : kInf;
+      const double elb = mb > eb ? eb / (mb - eb) + 4 * kEps * (magnitude(lb) + 1) : kInf;
       const double alb = magnitude(lb);
-      err = alb > elb ? (ela + ar * elb) / (alb - elb) + own : kInf;
+      err = alb > elb ? (ela + ar() * elb) / (alb - elb) + own() : kInf;
       if (straddles(to_negative_axis(a), ea) || straddles(to_negative_axis(b), eb)) c = 1;
       break;
     }
-    case Op::kAbs: err = ea + kEps * ar; break;
+    case Op::kAbs: err = ea + kEps * ar(); break;
     case Op::kFloor: case Op::kCeil: {
       const double frac = std::fabs(a.real() - std::round(a.real()));
       err = frac <= ea ? kInf : 0;
       break;
     }
-    case Op::kFactorial: err = ar * ea * (std::log(aa + 2) + 2) + own; break;
-    case Op::kBinom: err = ar * (ea + eb) * (std::log(aa + 2) + 2) + own; break;
+    case Op::kFactorial: err = ar() * ea * (std::log(aa() + 2) + 2) + own(); break;
+    case Op::kBinom: err = ar() * (ea + eb) * (std::log(aa() + 2) + 2) + own(); break;
     default: err = kInf; break;
   }
   return err;
@@ -100,41 +119,46 @@ double arithmetic_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb,
 
 /// Error bound of the trigonometric and hyperbolic functions and their inverses.
 double trigonometric_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, unsigned char& c) {
-  [[maybe_unused]] const double ar = magnitude(r), aa = magnitude(a), ab = magnitude(b);
-  [[maybe_unused]] const double own = 4 * kEps * ar;  // the operation's own rounding (libm: a few ulp)
+  // magnitudes of the result and operands, computed by the cases that use them
+  [[maybe_unused]] const auto ar = [&r] { return magnitude(r); };
+  [[maybe_unused]] const auto aa = [&a] { return magnitude(a); };
+  [[maybe_unused]] const auto ab = [&b] { return magnitude(b); };
+  // the operation's own rounding (libm: a few ulp)
+  [[maybe_unused]] const auto own = [&r] { return 4 * kEps * magnitude(r); };
   (void)eb;  // not every operation has a second operand
   double err = kInf;
   switch (in.op) {
-    case Op::kSin: err = magnitude(std::cos(a)) * ea + own + kEps; break;
-    case Op::kCos: err = magnitude(std::sin(a)) * ea + own + kEps; break;
-    case Op::kTan: err = magnitude(Cx(1) + r * r) * ea + own + kEps; break;
-    case Op::kSec: err = magnitude(r * std::tan(a)) * ea + own; break;
-    case Op::kCsc: err = magnitude(r / std::tan(a)) * ea + own; break;
-    case Op::kCot: err = magnitude(Cx(1) + r * r) * ea + own + kEps; break;
-    case Op::kSinh: err = magnitude(std::cosh(a)) * ea + own + kEps; break;
-    case Op::kCosh: err = magnitude(std::sinh(a)) * ea + own + kEps; break;
-    case Op::kTanh: err = magnitude(Cx(1) - r * r) * ea + own + kEps; break;
+    case Op::kSin: err = magnitude(std::cos(a)) * ea + own() + kEps; break;
+    case Op::kCos: err = magnitude(std::sin(a)) * ea + own() + kEps; break;
+    case Op::kTan: err = magnitude(Cx(1) + r * r) * ea + own() + kEps; break;
+    case Op::kSec: err = magnitude(r * std::tan(a)) * ea + own(); break;
+    case Op::kCsc: err = magnitude(r / std::tan(a)) * ea + own(); break;
+    case Op::kCot: err = magnitude(Cx(1) + r * r) * ea + own() + kEps; break;
+    case Op::kSinh: err = magnitude(std::cosh(a)) * ea + own() + kEps; break;
+    case Op::kCosh: err = magnitude(std::sinh(a)) * ea + own() + kEps; break;
+    case Op::kTanh: err = magnitude(Cx(1) - r * r) * ea + own() + kEps; break;
     case Op::kAsin: case Op::kAcos:
-      err = ea / magnitude(std::sqrt(Cx(1) - a * a)) + own + kEps;
+      err = ea / magnitude(std::sqrt(Cx(1) - a * a)) + own() + kEps;
       if (straddles(to_real_rays(a, -1, 1), ea)) c = 1;
       break;
     case Op::kAtanh:
-      err = ea / magnitude(Cx(1) - a * a) + own + kEps;
+      err = ea / magnitude(Cx(1) - a * a) + own() + kEps;
       if (straddles(to_real_rays(a, -1, 1), ea)) c = 1;
       break;
     case Op::kAcosh:
-      err = ea / magnitude(std::sqrt(a * a - Cx(1))) + own + kEps;
+      err = ea / magnitude(std::sqrt(a * a - Cx(1))) + own() + kEps;
       if (straddles(to_real_rays(a, 1, kInf), ea)) c = 1;
       break;
     case Op::kAtan: case Op::kAsinh:
-      err = ea / magnitude(in.op == Op::kAtan ? Cx(1) + a * a : std::sqrt(a * a + Cx(1))) + own + kEps;
+      err = ea / magnitude(in.op == Op::kAtan ? Cx(1) + a * a : std::sqrt(a * a + Cx(1))) + own() + kEps;
       if (straddles(to_imaginary_rays(a), ea)) c = 1;
       break;
     case Op::kAsec: case Op::kAcsc: case Op::kAcot: {
       const Cx inv = Cx(1) / a;
-      const double einv = aa > ea ? ea / (aa * (aa - ea)) : kInf;
+      const double ma = aa();
+      const double einv = ma > ea ? ea / (ma * (ma - ea)) : kInf;
       const Cx d = in.op == Op::kAcot ? Cx(1) + inv * inv : std::sqrt(Cx(1) - inv * inv);
-      err = einv / magnitude(d) + own + kEps;
+      err = einv / magnitude(d) + own() + kEps;
       const double dist = in.op == Op::kAcot ? to_imaginary_rays(inv) : to_real_rays(inv, -1, 1);
       if (straddles(dist, einv)) c = 1;
       break;
@@ -146,19 +170,24 @@ double trigonometric_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double 
 
 /// Error bound of the special functions (real axis only: elsewhere the value is nan).
 double special_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, unsigned char& c) {
-  [[maybe_unused]] const double ar = magnitude(r), aa = magnitude(a), ab = magnitude(b);
-  [[maybe_unused]] const double own = 4 * kEps * ar;  // the operation's own rounding (libm: a few ulp)
+  // magnitudes of the result and operands, computed by the cases that use them
+  [[maybe_unused]] const auto ar = [&r] { return magnitude(r); };
+  [[maybe_unused]] const auto aa = [&a] { return magnitude(a); };
+  [[maybe_unused]] const auto ab = [&b] { return magnitude(b); };
+  // the operation's own rounding (libm: a few ulp)
+  [[maybe_unused]] const auto own = [&r] { return 4 * kEps * magnitude(r); };
   (void)eb;  // not every operation has a second operand
   double err = kInf;
   switch (in.op) {
     case Op::kErf: case Op::kErfc:
-      err = 1.1283791670955126 * std::exp(-a.real() * a.real()) * ea + own + kEps;
+      err = 1.1283791670955126 * std::exp(-a.real() * a.real()) * ea + own() + kEps;
       break;
-    case Op::kSi: err = (aa > 0 ? std::fabs(std::sin(a.real()) / a.real()) : 1.0) * ea + 4 * own + kEps; break;
+    case Op::kSi: err = (aa() > 0 ? std::fabs(std::sin(a.real()) / a.real()) : 1.0) * ea + 4 * own() + kEps; break;
     case Op::kCi: case Op::kEi: {
       // Ci' = cos(x)/x, Ei' = e^x/x: unbounded at 0
-      const double slope = in.op == Op::kCi ? 1.0 / (aa - ea) : std::exp(aa + ea) / (aa - ea);
-      err = aa > ea ? slope * ea + 4 * own + kEps : kInf;
+      const double ma = aa();
+      const double slope = in.op == Op::kCi ? 1.0 / (ma - ea) : std::exp(ma + ea) / (ma - ea);
+      err = ma > ea ? slope * ea + 4 * own() + kEps : kInf;
       if (in.op == Op::kCi && straddles(to_negative_axis(a), ea)) c = 1;
       break;
     }
@@ -166,7 +195,7 @@ double special_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, un
       // |Gamma'| = |Gamma psi| <= |Gamma| (log(|x| + 2) + 2 + 1/distance to the nearest pole)
       const double x = a.real();
       const double pole = x > 0 ? x : std::fabs(x - std::round(x));
-      err = pole > ea ? ar * ea * (std::log(aa + 2) + 2 + 1 / (pole - ea)) + 2 * own : kInf;
+      err = pole > ea ? ar() * ea * (std::log(aa() + 2) + 2 + 1 / (pole - ea)) + 2 * own() : kInf;
       break;
     }
     case Op::kBesselJ:  // J_n(x): |dJ/dx| <= 1; an inexact order is unusable
@@ -191,39 +220,64 @@ double op_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, unsigne
 void run_bounded(const Program& prog, const std::vector<const Cx*>& inputs, std::size_t n, Cx* out,
                  double* error, unsigned char* near_cut) {
   const std::size_t nc = prog.code.size();
-  std::vector<Cx> v(nc);
-  std::vector<double> e(nc);
-  std::vector<unsigned char> cut(nc);
-  for (std::size_t j = 0; j < n; ++j) {
+  if (nc == 0) {
+    for (std::size_t j = 0; j < n; ++j) {
+      out[j] = Cx(std::nan(""), 0);
+      error[j] = kInf;
+      near_cut[j] = 0;
+    }
+    return;
+  }
+  // Instruction by instruction over a chunk of points (row k holds instruction k's values at
+  // the chunk's points): one dispatch per instruction and chunk, not per point; each point's
+  // arithmetic is the same as evaluating it alone.
+  const std::size_t chunk = std::min(n, kBoundedChunk);
+  std::vector<Cx> v(nc * chunk);
+  std::vector<double> e(nc * chunk);
+  std::vector<unsigned char> cut(nc * chunk);
+  for (std::size_t j0 = 0; j0 < n; j0 += chunk) {
+    const std::size_t m = std::min(chunk, n - j0);
     for (std::size_t k = 0; k < nc; ++k) {
       const Instr& in = prog.code[k];
-      Cx r;
-      double err = 0;
-      unsigned char c = 0;
+      Cx* r = v.data() + k * chunk;
+      double* er = e.data() + k * chunk;
+      unsigned char* cr = cut.data() + k * chunk;
       if (in.op == Op::kConst) {
-        r = Cx(in.re, in.im);
         // integers below 2^53 (and i) are exact; pi, e and decimals carry one rounding
+        const Cx value(in.re, in.im);
         const bool exact = in.re == std::round(in.re) && std::fabs(in.re) < 9007199254740992.0 &&
                            in.im == std::round(in.im);
-        err = exact ? 0 : kEps * magnitude(r);
+        const double err = exact ? 0 : kEps * magnitude(value);
+        std::fill(r, r + m, value);
+        std::fill(er, er + m, err);
+        std::fill(cr, cr + m, 0);
       } else if (in.op == Op::kVar) {
-        r = in.a < inputs.size() && inputs[in.a] != nullptr ? inputs[in.a][j] : Cx(std::nan(""), 0);
+        const Cx* x = in.a < inputs.size() ? inputs[in.a] : nullptr;
+        for (std::size_t j = 0; j < m; ++j) r[j] = x != nullptr ? x[j0 + j] : Cx(std::nan(""), 0);
+        std::fill(er, er + m, 0.0);
+        std::fill(cr, cr + m, 0);
       } else {
-        const Cx a = v[in.a];
-        const Cx b = v[in.b];
-        const double ea = e[in.a], eb = e[in.b];
-        c = cut[in.a] | cut[in.b];
-        kernel<Cx>(in, &r, &a, &b, 1);
-        err = op_error(in, a, b, r, ea, eb, c);
+        const Cx* a = v.data() + std::size_t{in.a} * chunk;
+        const Cx* b = v.data() + std::size_t{in.b} * chunk;
+        const double* ea = e.data() + std::size_t{in.a} * chunk;
+        const double* eb = e.data() + std::size_t{in.b} * chunk;
+        const unsigned char* ca = cut.data() + std::size_t{in.a} * chunk;
+        const unsigned char* cb = cut.data() + std::size_t{in.b} * chunk;
+        kernel<Cx>(in, r, a, b, m);
+        for (std::size_t j = 0; j < m; ++j) {
+          unsigned char c = ca[j] | cb[j];
+          er[j] = op_error(in, a[j], b[j], r[j], ea[j], eb[j], c);
+          cr[j] = c;
+        }
       }
-      if (!std::isfinite(r.real()) || !std::isfinite(r.imag()) || std::isnan(err)) err = kInf;
-      v[k] = r;
-      e[k] = err;
-      cut[k] = c;
+      for (std::size_t j = 0; j < m; ++j) {
+        if (!std::isfinite(r[j].real()) || !std::isfinite(r[j].imag()) || std::isnan(er[j])) er[j] = kInf;
+      }
     }
-    out[j] = nc ? v[nc - 1] : Cx(std::nan(""), 0);
-    error[j] = nc ? e[nc - 1] : kInf;
-    near_cut[j] = nc ? cut[nc - 1] : 0;
+    const std::size_t last = (nc - 1) * chunk;
+    std::copy(v.data() + last, v.data() + last + m, out + j0);
+    std::copy(e.data() + last, e.data() + last + m, error + j0);
+    std::copy(cut.data() + last, cut.data() + last + m, near_cut + j0);
   }
 }
 
