@@ -112,7 +112,9 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
   // str, and reads the next slice's (and drops the last slice's) while the workers grade this
   // one; the workers make the UTF-8 views of a block's rows (and encode a non-ASCII str, freed
   // with the block).
-  const auto slice_rows = [n](std::size_t lo) { return std::min(n - lo, std::clamp(lo, kFirstSliceRows, kSliceRows)); };
+  const auto slice_rows = [n](std::size_t lo) {
+    return std::min(n - lo, std::clamp(lo, kFirstSliceRows, kSliceRows));
+  };
   const auto read_slice = [&](std::size_t lo) {
     const std::size_t hi = lo + slice_rows(lo);
     return std::make_unique<SliceRefs>(SliceRefs{golds.refs(lo, hi), responses.refs(lo, hi)});

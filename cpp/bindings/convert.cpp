@@ -71,9 +71,7 @@ TextSequence::TextSequence(py::handle obj, const char* function, const char* arg
 std::vector<Text> TextSequence::texts(std::size_t begin, std::size_t end) const {
   // a list is read in place, not copied: another thread may have changed it while the GIL was
   // released between two slices
-  if (static_cast<std::size_t>(PySequence_Fast_GET_SIZE(fast_.ptr())) != size_) {
-    throw std::runtime_error(std::string(function_) + ": " + argument_ + " changed size while being read");
-  }
+  check_size();
   end = std::min(end, size_);
   PyObject** items = PySequence_Fast_ITEMS(fast_.ptr());
   std::vector<Text> out;
@@ -88,6 +86,12 @@ std::vector<Text> TextSequence::texts(std::size_t begin, std::size_t end) const 
   return out;
 }
 
+void TextSequence::check_size() const {
+  if (static_cast<std::size_t>(PySequence_Fast_GET_SIZE(fast_.ptr())) != size_) {
+    throw std::runtime_error(std::string(function_) + ": " + argument_ + " changed size while being read");
+  }
+}
+
 void TextSequence::check_item(PyObject* item, std::size_t i) const {
   if (PyUnicode_Check(item) || (allow_bytes_ && PyBytes_Check(item))) return;
   const std::string where = std::string(argument_) + "[" + std::to_string(i) + "]";
@@ -98,9 +102,7 @@ void TextSequence::check_item(PyObject* item, std::size_t i) const {
 }
 
 HeldTexts TextSequence::refs(std::size_t begin, std::size_t end) const {
-  if (static_cast<std::size_t>(PySequence_Fast_GET_SIZE(fast_.ptr())) != size_) {
-    throw std::runtime_error(std::string(function_) + ": " + argument_ + " changed size while being read");
-  }
+  check_size();
   end = std::min(end, size_);
   PyObject** items = PySequence_Fast_ITEMS(fast_.ptr());
   HeldTexts out;

@@ -48,10 +48,6 @@ Text as_text(py::handle obj, const char* function, const char* argument);
 /// bytes items are refused too.
 std::vector<Text> texts_of(py::handle obj, const char* function, const char* argument, bool allow_bytes = true);
 
-/// A sequence of str/bytes read as texts_of reads it, a slice at a time, so that a large batch
-/// holds only one slice's Text at once. The sequence's type is checked when it is made (the
-/// same TypeError as texts_of); texts(begin, end) converts items [begin, end) and raises
-/// RuntimeError when the sequence no longer has the size it had (a list is read in place).
 /// One item of a batch as the calling thread reads it (GIL held) for the workers to convert
 /// without the GIL: UTF-8 bytes to view as they are (`kind` 0: an ASCII str, a str whose UTF-8
 /// form Python has cached, bytes), or a str's code points as Python stores them (`kind` 1, 2 or
@@ -94,6 +90,10 @@ class HeldTexts {
 void utf8_views(const HeldTexts& held, std::size_t begin, std::size_t end, std::vector<std::string_view>& views,
                 std::vector<std::string>& store);
 
+/// A sequence of str/bytes read as texts_of reads it, a slice at a time, so that a large batch
+/// holds only one slice's Text at once. The sequence's type is checked when it is made (the
+/// same TypeError as texts_of); texts(begin, end) converts items [begin, end) and raises
+/// RuntimeError when the sequence no longer has the size it had (a list is read in place).
 class TextSequence {
  public:
   TextSequence(py::handle obj, const char* function, const char* argument, bool allow_bytes = true);
@@ -105,6 +105,8 @@ class TextSequence {
   HeldTexts refs(std::size_t begin, std::size_t end) const;
 
  private:
+  // Raises the RuntimeError of texts() when the sequence no longer has the size it had.
+  void check_size() const;
   // Raises the TypeError of texts() when items[i] is not a str (or bytes, where allowed).
   void check_item(PyObject* item, std::size_t i) const;
 
