@@ -41,57 +41,52 @@ bool straddles(double distance, double err) { return err > 0 && distance <= 8 * 
 
 /// Error bound of + - * / powers, roots, exp, log and the integer functions.
 double arithmetic_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, unsigned char& c) {
-  // magnitudes of the result and operands, computed by the cases that use them
-  [[maybe_unused]] const auto ar = [&r] { return magnitude(r); };
+  [[maybe_unused]] const double ar = magnitude(r);
+  [[maybe_unused]] const double own = 4 * kEps * ar;  // the operation's own rounding (libm: a few ulp)
+  // the operands' magnitudes, computed by the cases that use them
   [[maybe_unused]] const auto aa = [&a] { return magnitude(a); };
   [[maybe_unused]] const auto ab = [&b] { return magnitude(b); };
-  // the operation's own rounding (libm: a few ulp)
-  [[maybe_unused]] const auto own = [&r] { return 4 * kEps * magnitude(r); };
   (void)eb;  // not every operation has a second operand
   double err = kInf;
   switch (in.op) {
-    case Op::kAdd: case Op::kSub: err = ea + eb + kEps * ar(); break;
-    case Op::kMul: err = ab() * ea + aa() * eb + ea * eb + kEps * ar(); break;
+    case Op::kAdd: case Op::kSub: err = ea + eb + kEps * ar; break;
+    case Op::kMul: err = ab() * ea + aa() * eb + ea * eb + kEps * ar; break;
     case Op::kDiv: {
-      const double mb = ab(), mr = ar();
-      err = mb > eb ? (ea + mr * eb) / (mb - eb) + kEps * mr : kInf;
+      const double mb = ab();
+      err = mb > eb ? (ea + ar * eb) / (mb - eb) + kEps * ar : kInf;
       break;
     }
     case Op::kNeg: err = ea; break;
     case Op::kPowInt: {
       const double m = std::fabs(in.re);
-      const double ma = aa(), mr = ar();
+      const double ma = aa();
       if (ma > ea) {
-        err = mr * (std::pow(1 + ea / ma, m) - 1) + m * kEps * mr;
-        if (in.re < 0) err = mr * (std::pow(1 - ea / ma, -m) - 1) + m * kEps * mr;
+        err = ar * (std::pow(1 + ea / ma, m) - 1) + m * kEps * ar;
+        if (in.re < 0) err = ar * (std::pow(1 - ea / ma, -m) - 1) + m * kEps * ar;
       } else {
-        err = in.re > 0 ? std::pow(ma + ea, m) + mr : kInf;
+        err = in.re > 0 ? std::pow(ma + ea, m) + ar : kInf;
       }
       break;
     }
     case Op::kPow:
       if (const double ma = aa(); ma > ea) {
-        err = ar() * (magnitude(b) * ea / (ma - ea) + magnitude(std::log(a)) * eb) + own();
+        err = ar * (magnitude(b) * ea / (ma - ea) + magnitude(std::log(a)) * eb) + own;
       }
       if (!(b.imag() == 0 && b.real() == std::round(b.real())) || eb > 0) {
         if (straddles(to_negative_axis(a), ea)) c = 1;
       }
       break;
     case Op::kSqrt:
-      if (const double mr = ar(); mr > 0) {
-        err = ea / (2 * mr) + 4 * kEps * mr;
-      } else {
-        err = std::sqrt(ea);
-      }
+      err = ar > 0 ? ea / (2 * ar) + own : std::sqrt(ea);
       if (straddles(to_negative_axis(a), ea)) c = 1;
       break;
     case Op::kRoot:
-      if (const double ma = aa(), mb = ab(); ma > ea && mb > 0) err = ar() * ea / (mb * (ma - ea)) + own();
+      if (const double ma = aa(), mb = ab(); ma > ea && mb > 0) err = ar * ea / (mb * (ma - ea)) + own;
       if (straddles(to_negative_axis(a), ea)) c = 1;
       break;
-    case Op::kExp: err = ar() * ea * (1 + ea) + own(); break;
+    case Op::kExp: err = ar * ea * (1 + ea) + own; break;
     case Op::kLog:
-      if (const double ma = aa(); ma > ea) err = ea / (ma - ea) + own() + 4 * kEps;
+      if (const double ma = aa(); ma > ea) err = ea / (ma - ea) + own + 4 * kEps;
       if (straddles(to_negative_axis(a), ea)) c = 1;
       break;
     case Op::kLogBase: {
@@ -100,18 +95,18 @@ double arithmetic_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb,
       const double ela = ma > ea ? ea / (ma - ea) + 4 * kEps * (magnitude(la) + 1) : kInf;
       const double elb = mb > eb ? eb / (mb - eb) + 4 * kEps * (magnitude(lb) + 1) : kInf;
       const double alb = magnitude(lb);
-      err = alb > elb ? (ela + ar() * elb) / (alb - elb) + own() : kInf;
+      err = alb > elb ? (ela + ar * elb) / (alb - elb) + own : kInf;
       if (straddles(to_negative_axis(a), ea) || straddles(to_negative_axis(b), eb)) c = 1;
       break;
     }
-    case Op::kAbs: err = ea + kEps * ar(); break;
+    case Op::kAbs: err = ea + kEps * ar; break;
     case Op::kFloor: case Op::kCeil: {
       const double frac = std::fabs(a.real() - std::round(a.real()));
       err = frac <= ea ? kInf : 0;
       break;
     }
-    case Op::kFactorial: err = ar() * ea * (std::log(aa() + 2) + 2) + own(); break;
-    case Op::kBinom: err = ar() * (ea + eb) * (std::log(aa() + 2) + 2) + own(); break;
+    case Op::kFactorial: err = ar * ea * (std::log(aa() + 2) + 2) + own; break;
+    case Op::kBinom: err = ar * (ea + eb) * (std::log(aa() + 2) + 2) + own; break;
     default: err = kInf; break;
   }
   return err;
@@ -119,38 +114,37 @@ double arithmetic_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb,
 
 /// Error bound of the trigonometric and hyperbolic functions and their inverses.
 double trigonometric_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, unsigned char& c) {
-  // magnitudes of the result and operands, computed by the cases that use them
-  [[maybe_unused]] const auto ar = [&r] { return magnitude(r); };
+  [[maybe_unused]] const double ar = magnitude(r);
+  [[maybe_unused]] const double own = 4 * kEps * ar;  // the operation's own rounding (libm: a few ulp)
+  // the operands' magnitudes, computed by the cases that use them
   [[maybe_unused]] const auto aa = [&a] { return magnitude(a); };
   [[maybe_unused]] const auto ab = [&b] { return magnitude(b); };
-  // the operation's own rounding (libm: a few ulp)
-  [[maybe_unused]] const auto own = [&r] { return 4 * kEps * magnitude(r); };
   (void)eb;  // not every operation has a second operand
   double err = kInf;
   switch (in.op) {
-    case Op::kSin: err = magnitude(std::cos(a)) * ea + own() + kEps; break;
-    case Op::kCos: err = magnitude(std::sin(a)) * ea + own() + kEps; break;
-    case Op::kTan: err = magnitude(Cx(1) + r * r) * ea + own() + kEps; break;
-    case Op::kSec: err = magnitude(r * std::tan(a)) * ea + own(); break;
-    case Op::kCsc: err = magnitude(r / std::tan(a)) * ea + own(); break;
-    case Op::kCot: err = magnitude(Cx(1) + r * r) * ea + own() + kEps; break;
-    case Op::kSinh: err = magnitude(std::cosh(a)) * ea + own() + kEps; break;
-    case Op::kCosh: err = magnitude(std::sinh(a)) * ea + own() + kEps; break;
-    case Op::kTanh: err = magnitude(Cx(1) - r * r) * ea + own() + kEps; break;
+    case Op::kSin: err = magnitude(std::cos(a)) * ea + own + kEps; break;
+    case Op::kCos: err = magnitude(std::sin(a)) * ea + own + kEps; break;
+    case Op::kTan: err = magnitude(Cx(1) + r * r) * ea + own + kEps; break;
+    case Op::kSec: err = magnitude(r * std::tan(a)) * ea + own; break;
+    case Op::kCsc: err = magnitude(r / std::tan(a)) * ea + own; break;
+    case Op::kCot: err = magnitude(Cx(1) + r * r) * ea + own + kEps; break;
+    case Op::kSinh: err = magnitude(std::cosh(a)) * ea + own + kEps; break;
+    case Op::kCosh: err = magnitude(std::sinh(a)) * ea + own + kEps; break;
+    case Op::kTanh: err = magnitude(Cx(1) - r * r) * ea + own + kEps; break;
     case Op::kAsin: case Op::kAcos:
-      err = ea / magnitude(std::sqrt(Cx(1) - a * a)) + own() + kEps;
+      err = ea / magnitude(std::sqrt(Cx(1) - a * a)) + own + kEps;
       if (straddles(to_real_rays(a, -1, 1), ea)) c = 1;
       break;
     case Op::kAtanh:
-      err = ea / magnitude(Cx(1) - a * a) + own() + kEps;
+      err = ea / magnitude(Cx(1) - a * a) + own + kEps;
       if (straddles(to_real_rays(a, -1, 1), ea)) c = 1;
       break;
     case Op::kAcosh:
-      err = ea / magnitude(std::sqrt(a * a - Cx(1))) + own() + kEps;
+      err = ea / magnitude(std::sqrt(a * a - Cx(1))) + own + kEps;
       if (straddles(to_real_rays(a, 1, kInf), ea)) c = 1;
       break;
     case Op::kAtan: case Op::kAsinh:
-      err = ea / magnitude(in.op == Op::kAtan ? Cx(1) + a * a : std::sqrt(a * a + Cx(1))) + own() + kEps;
+      err = ea / magnitude(in.op == Op::kAtan ? Cx(1) + a * a : std::sqrt(a * a + Cx(1))) + own + kEps;
       if (straddles(to_imaginary_rays(a), ea)) c = 1;
       break;
     case Op::kAsec: case Op::kAcsc: case Op::kAcot: {
@@ -158,7 +152,7 @@ double trigonometric_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double 
       const double ma = aa();
       const double einv = ma > ea ? ea / (ma * (ma - ea)) : kInf;
       const Cx d = in.op == Op::kAcot ? Cx(1) + inv * inv : std::sqrt(Cx(1) - inv * inv);
-      err = einv / magnitude(d) + own() + kEps;
+      err = einv / magnitude(d) + own + kEps;
       const double dist = in.op == Op::kAcot ? to_imaginary_rays(inv) : to_real_rays(inv, -1, 1);
       if (straddles(dist, einv)) c = 1;
       break;
@@ -170,24 +164,23 @@ double trigonometric_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double 
 
 /// Error bound of the special functions (real axis only: elsewhere the value is nan).
 double special_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, unsigned char& c) {
-  // magnitudes of the result and operands, computed by the cases that use them
-  [[maybe_unused]] const auto ar = [&r] { return magnitude(r); };
+  [[maybe_unused]] const double ar = magnitude(r);
+  [[maybe_unused]] const double own = 4 * kEps * ar;  // the operation's own rounding (libm: a few ulp)
+  // the operands' magnitudes, computed by the cases that use them
   [[maybe_unused]] const auto aa = [&a] { return magnitude(a); };
   [[maybe_unused]] const auto ab = [&b] { return magnitude(b); };
-  // the operation's own rounding (libm: a few ulp)
-  [[maybe_unused]] const auto own = [&r] { return 4 * kEps * magnitude(r); };
   (void)eb;  // not every operation has a second operand
   double err = kInf;
   switch (in.op) {
     case Op::kErf: case Op::kErfc:
-      err = 1.1283791670955126 * std::exp(-a.real() * a.real()) * ea + own() + kEps;
+      err = 1.1283791670955126 * std::exp(-a.real() * a.real()) * ea + own + kEps;
       break;
-    case Op::kSi: err = (aa() > 0 ? std::fabs(std::sin(a.real()) / a.real()) : 1.0) * ea + 4 * own() + kEps; break;
+    case Op::kSi: err = (aa() > 0 ? std::fabs(std::sin(a.real()) / a.real()) : 1.0) * ea + 4 * own + kEps; break;
     case Op::kCi: case Op::kEi: {
       // Ci' = cos(x)/x, Ei' = e^x/x: unbounded at 0
       const double ma = aa();
       const double slope = in.op == Op::kCi ? 1.0 / (ma - ea) : std::exp(ma + ea) / (ma - ea);
-      err = ma > ea ? slope * ea + 4 * own() + kEps : kInf;
+      err = ma > ea ? slope * ea + 4 * own + kEps : kInf;
       if (in.op == Op::kCi && straddles(to_negative_axis(a), ea)) c = 1;
       break;
     }
@@ -195,7 +188,7 @@ double special_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, un
       // |Gamma'| = |Gamma psi| <= |Gamma| (log(|x| + 2) + 2 + 1/distance to the nearest pole)
       const double x = a.real();
       const double pole = x > 0 ? x : std::fabs(x - std::round(x));
-      err = pole > ea ? ar() * ea * (std::log(aa() + 2) + 2 + 1 / (pole - ea)) + 2 * own() : kInf;
+      err = pole > ea ? ar * ea * (std::log(aa() + 2) + 2 + 1 / (pole - ea)) + 2 * own : kInf;
       break;
     }
     case Op::kBesselJ:  // J_n(x): |dJ/dx| <= 1; an inexact order is unusable
