@@ -180,10 +180,9 @@ def test_non_ascii_input_keeps_no_utf8_copy() -> None:
 
 
 def _cache_utf8(text: str) -> str:
-    """`text` with its UTF-8 form cached in the str object, as some C extensions leave it."""
-    as_utf8 = ctypes.pythonapi.PyUnicode_AsUTF8AndSize
-    as_utf8.restype = ctypes.c_char_p
-    as_utf8.argtypes = [ctypes.py_object, ctypes.c_void_p]
+    """A new str equal to `text`, with its UTF-8 form cached in it, as some C extensions leave a str."""
+    prototype = ctypes.PYFUNCTYPE(ctypes.c_char_p, ctypes.py_object, ctypes.c_void_p)
+    as_utf8 = prototype(("PyUnicode_AsUTF8AndSize", ctypes.pythonapi))  # ctypes.pythonapi left as it is
     text = "".join(list(text))  # a new str, not a code constant cached before
     size = sys.getsizeof(text)
     assert as_utf8(text, None) == text.encode()
@@ -211,7 +210,7 @@ def test_every_str_storage_reads_as_its_utf8(threads: int) -> None:
 
 def test_lone_surrogates_read_as_question_marks() -> None:
     golds = ["?x", "?x"]
-    responses = ["\ud800 so \\boxed{\udfffx}", _cache_utf8("é") + " \\boxed{\ud83dx}"]
+    responses = ["\ud800 so \\boxed{\udfffx}", "é \\boxed{\ud83dx}"]
     results = rapidgrade.grade_many(golds, responses, fallback=False)
     assert results.correct.tolist() == [True, True]
     assert list(results) == one_by_one(golds, responses)
