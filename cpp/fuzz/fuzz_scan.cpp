@@ -3,8 +3,8 @@
 // Invariants: spans lie inside the input; a matched brace is a '}' after its '{'; find_str finds
 // what std::string_view::find finds, from every start, for needles of the scanners and for the
 // input's own bytes; ByteSet::find what find_first_of finds; ascii_end the first byte >= 0x80;
-// rfind_either what a backward byte loop finds; find_math_delimiter what the byte loop it stands
-// for finds (a backslash takes the byte after it along), from every start.
+// rfind_pair_icase and find_digit_or what a byte loop finds; find_math_delimiter what the byte
+// loop it stands for finds (a backslash takes the byte after it along), from every start.
 #include <cstddef>
 #include <cstdint>
 
@@ -74,10 +74,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       }
     }
     const std::size_t end = text.size() - from / 2;
-    std::size_t last = end;
-    while (last > from / 2 && text[last - 1] != '$' && text[last - 1] != 'w') --last;
-    RAPIDGRADE_FUZZ_CHECK(rapidgrade::detail::rfind_either(text, from / 2, end, '$', 'w') ==
-                          (last > from / 2 ? last - 1 : rapidgrade::detail::kNpos));
+    std::size_t last = end;  // one past the last "sw"/"SW"/"sW"/"Sw" starting in [from / 2, end - 1)
+    while (last > from / 2 + 1 && !(rapidgrade::detail::to_lower(text[last - 2]) == 's' &&
+                                     rapidgrade::detail::to_lower(text[last - 1]) == 'w')) {
+      --last;
+    }
+    RAPIDGRADE_FUZZ_CHECK(rapidgrade::detail::rfind_pair_icase(text, from / 2, end, 's', 'w') ==
+                          (last > from / 2 + 1 ? last - 2 : rapidgrade::detail::kNpos));
+    std::size_t digit = from / 2;
+    while (digit < end && !rapidgrade::detail::is_digit(text[digit]) && text[digit] != '.' && text[digit] != '\\') {
+      ++digit;
+    }
+    RAPIDGRADE_FUZZ_CHECK(rapidgrade::detail::find_digit_or(text, from / 2, end, '.', '\\') == digit);
     std::size_t expected = from;
     while (expected < text.size() && static_cast<unsigned char>(text[expected]) < 0x80) ++expected;
     RAPIDGRADE_FUZZ_CHECK(rapidgrade::utf8::ascii_end(text, from, text.size()) == expected);

@@ -18,6 +18,7 @@ namespace {
 using detail::digits_end;
 using detail::ends_with;
 using detail::find_byte;
+using detail::find_digit_or;
 using detail::find_str;
 using detail::is_blank;
 using detail::is_digit;
@@ -25,7 +26,7 @@ using detail::is_letter;
 using detail::is_space;
 using detail::istarts_with;
 using detail::kNpos;
-using detail::rfind_either;
+using detail::rfind_pair_icase;
 using detail::rfind_str;
 using detail::starts_with;
 
@@ -40,6 +41,91 @@ Range trim(std::string_view s, Range r) noexcept {
 Range range_of(std::string_view s, std::string_view part) noexcept {
   const std::size_t start = detail::offset_in(s, part);
   return Range{start, start + part.size()};
+}
+
+// ---------------------------------------------------------------------------------------------
+// anchors
+
+// What the rules of the auto strategy search for, read in one pass over s[from, n) before
+// they run (find_anchors): a rule whose anchor is absent cannot match and is skipped, and the
+// backward searches start at their last anchor. Each rule alone (a named strategy) gets
+// Anchors::unknown(), which lets it search the whole region as before. The anchors are pairs of
+// bytes that every match holds, rarer than either byte alone:
+// - "ox": \boxed and \fbox;
+// - "sw" in either case: "answer";
+// - "r>": "</answer>"; '#': "####"; '`': a "```" fence;
+// - "n{": "\begin{", the math environments.
+struct Anchors {
+  bool ox = true;
+  std::size_t last_sw = kNpos;  // the last "sw" (its 's'), kNpos when there is none
+  bool sw_known = false;        // false: last_sw is not known, search from the end
+  bool close_tag = true;
+  bool hash = true;
+  bool fence = true;
+  std::size_t first_begin = 0;  // where the search for "\begin{" may start; kNpos: none
+  static Anchors unknown(std::size_t from) noexcept {
+    Anchors a;
+    a.first_begin = from;
+    return a;
+  }
+};
+
+Anchors find_anchors(std::string_view s, std::size_t from) noexcept {
+  const std::size_t n = s.size();
+  Anchors a;
+  a.ox = a.close_tag = a.hash = a.fence = false;
+  a.sw_known = true;
+  a.first_begin = kNpos;
+  std::size_t i = from;
+#if defined(__SSE2__)
+  const __m128i fold = _mm_set1_epi8(0x20);
+  const auto byte = [](char c) { return _mm_set1_epi8(c); };
+  const auto eq = [](__m128i u, __m128i v) { return _mm_cmpeq_epi8(u, v); };
+  const __m128i o = byte('o'), x = byte('x'), sl = byte('s'), wl = byte('w'), r = byte('r'), gt = byte('>');
+  const __m128i hash = byte('#'), tick = byte('`'), en = byte('n'), brace = byte('{');
+  // The existence anchors are or-ed into one vector each and read once at the end; the two
+  // whose position matters ("sw", "n{") share one movemask, decoded only where it is set.
+  __m128i any_ox = _mm_setzero_si128(), any_tag = any_ox, any_hash = any_ox, any_fence = any_ox;
+  const __m128i no_begin = _mm_setzero_si128();
+  __m128i want_begin = _mm_set1_epi8(-1);  // all ones until the first "n{" is found
+  // positions i..i+15, each with the byte after it (up to i + 16) in s
+  for (; i + 17 <= n; i += 16) {
+    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i + 1));
+    any_ox = _mm_or_si128(any_ox, _mm_and_si128(eq(w, o), eq(next, x)));
+    any_tag = _mm_or_si128(any_tag, _mm_and_si128(eq(w, r), eq(next, gt)));
+    any_hash = _mm_or_si128(any_hash, eq(w, hash));
+    any_fence = _mm_or_si128(any_fence, eq(w, tick));
+    const __m128i sw = _mm_and_si128(eq(_mm_or_si128(w, fold), sl), eq(_mm_or_si128(next, fold), wl));
+    const __m128i nb = _mm_and_si128(_mm_and_si128(eq(w, en), eq(next, brace)), want_begin);
+    if (_mm_movemask_epi8(_mm_or_si128(sw, nb)) != 0) {
+      if (const auto m = static_cast<unsigned>(_mm_movemask_epi8(sw))) {
+        a.last_sw = i + (31 - static_cast<std::size_t>(__builtin_clz(m)));
+      }
+      if (const auto m = static_cast<unsigned>(_mm_movemask_epi8(nb))) {
+        a.first_begin = i + static_cast<std::size_t>(__builtin_ctz(m));
+        want_begin = no_begin;
+      }
+    }
+  }
+  a.ox = _mm_movemask_epi8(any_ox) != 0;
+  a.close_tag = _mm_movemask_epi8(any_tag) != 0;
+  a.hash = _mm_movemask_epi8(any_hash) != 0;
+  a.fence = _mm_movemask_epi8(any_fence) != 0;
+#endif
+  for (; i < n; ++i) {
+    const char c = s[i];
+    const char d = i + 1 < n ? s[i + 1] : '\0';
+    a.ox |= c == 'o' && d == 'x';
+    a.close_tag |= c == 'r' && d == '>';
+    a.hash |= c == '#';
+    a.fence |= c == '`';
+    if (detail::to_lower(c) == 's' && detail::to_lower(d) == 'w') a.last_sw = i;
+    if (a.first_begin == kNpos && c == 'n' && d == '{') a.first_begin = i;
+  }
+  // "\begin{" holds its "n{" five bytes after its start
+  if (a.first_begin != kNpos) a.first_begin = a.first_begin >= from + 5 ? a.first_begin - 5 : from;
+  return a;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -164,7 +250,8 @@ bool ends_sentence(std::string_view s, std::size_t from, std::size_t to) noexcep
   return false;
 }
 
-std::optional<Extraction> find_boxed_answer(std::string_view s, std::size_t from) {
+std::optional<Extraction> find_boxed_answer(std::string_view s, std::size_t from, const Anchors& anchors) {
+  if (!anchors.ox) return std::nullopt;
   const std::vector<Box> boxes = top_level_boxes(s, from);
   if (boxes.empty()) return std::nullopt;
   std::size_t first = boxes.size() - 1;
@@ -234,15 +321,17 @@ std::size_t after_marker(std::string_view s, std::size_t i) noexcept {
   return kNpos;
 }
 
-std::optional<Extraction> find_answer_is(std::string_view s, std::size_t from) {
+std::optional<Extraction> find_answer_is(std::string_view s, std::size_t from, const Anchors& anchors) {
   const std::size_t n = s.size();
-  // Candidates are found by the 'w'/'W' of "answer", the rarest letter of the word, from the
+  // Candidates are found by the "sw" of "answer" in either case (rfind_pair_icase), from the
   // end backwards: the last marker wins, and its answer starts after every earlier marker's
   // (between "answer" and where after_marker's answer starts there are only '*', blanks, ':'
   // and "is", so no other "answer" begins there), so the search stops at the first marker found.
   std::size_t last = kNpos;
-  for (std::size_t p = rfind_either(s, from + 3, n, 'w', 'W'); p != kNpos; p = rfind_either(s, from + 3, p, 'w', 'W')) {
-    const std::size_t i = p - 3;
+  std::size_t p = anchors.sw_known ? anchors.last_sw : rfind_pair_icase(s, from + 2, n, 's', 'w');
+  for (; p != kNpos && p >= from + 2;
+       p = rfind_pair_icase(s, from + 2, p + 1, 's', 'w')) {
+    const std::size_t i = p - 2;
     if (!istarts_with(s, i, "answer")) continue;
     if (i > from && is_letter(s[i - 1])) continue;
     last = after_marker(s, i);
@@ -303,11 +392,11 @@ bool gsm8k_value(std::string_view s, Range r) noexcept {
   return digit;
 }
 
-std::optional<Extraction> find_tagged(std::string_view s, std::size_t from) {
+std::optional<Extraction> find_tagged(std::string_view s, std::size_t from, const Anchors& anchors) {
   // <answer>X</answer>: the last closing tag and the last opening tag before it, searched for
   // from the end.
   const std::size_t base = std::min(from, s.size());
-  std::size_t close = rfind_str(s.substr(base), "</answer>");
+  std::size_t close = anchors.close_tag ? rfind_str(s.substr(base), "</answer>") : kNpos;
   if (close != kNpos) {
     close += base;
     std::size_t open = rfind_str(s.substr(base, close - base), "<answer>");
@@ -324,6 +413,7 @@ std::optional<Extraction> find_tagged(std::string_view s, std::size_t from) {
     }
   }
   // #### X at the start of a line (after blanks), the last valid one.
+  if (!anchors.hash) return std::nullopt;
   std::optional<Range> best;
   std::size_t line_start = 0;
   for (std::size_t k = next_marker_line(s, from, from, "####", line_start); k != kNpos;) {
@@ -345,7 +435,8 @@ std::optional<Extraction> find_tagged(std::string_view s, std::size_t from) {
 // ---------------------------------------------------------------------------------------------
 // code_output
 
-std::optional<Extraction> find_code_output(std::string_view s, std::size_t from) {
+std::optional<Extraction> find_code_output(std::string_view s, std::size_t from, const Anchors& anchors) {
+  if (!anchors.fence) return std::nullopt;
   const std::size_t n = s.size();
   bool in_block = false;
   bool block_is_output = false;
@@ -531,9 +622,10 @@ bool is_math_environment(std::string_view name) noexcept {
 // Every math span of s[from, n) in order: scan::find_math_spans's $..$, $$..$$, \(..\), \[..\],
 // and \begin{equation}..\end{equation} and the other kMathEnvironments; a span inside an
 // environment is part of it. O(n).
-std::vector<Box> math_spans(std::string_view s, std::size_t from) {
+std::vector<Box> math_spans(std::string_view s, std::size_t from, const Anchors& anchors) {
   std::vector<Box> envs;
-  for (std::size_t at = find_str(s, from, "\\begin{"); at != kNpos;) {
+  std::size_t at = anchors.first_begin == kNpos ? kNpos : find_str(s, std::max(from, anchors.first_begin), "\\begin{");
+  while (at != kNpos) {
     const std::size_t name_start = at + 7;
     const std::size_t close = find_byte(s, name_start, '}');
     if (close >= s.size()) break;
@@ -1073,17 +1165,6 @@ std::size_t numeric_frac_end(std::string_view s, std::size_t j) noexcept {
   return d + 1;
 }
 
-// Bytes at which a number or a command can start: digits, '.', '\\'.
-struct NumberStartTable {
-  bool at[256] = {};
-  constexpr NumberStartTable() {
-    for (char c = '0'; c <= '9'; ++c) at[static_cast<unsigned char>(c)] = true;
-    at[static_cast<unsigned char>('.')] = true;
-    at[static_cast<unsigned char>('\\')] = true;
-  }
-};
-constexpr NumberStartTable kNumberStart{};
-
 // The last number that the forward scan of s from `from` reads among the tokens starting in
 // [begin, stop), where begin is `from` or a token boundary (see token_boundary_before) and stop
 // is s.size() or such a boundary: the scan reads commands, escapes, \frac{3}{4} and numbers as
@@ -1093,7 +1174,7 @@ std::optional<Range> last_number_in(std::string_view s, std::size_t from, std::s
   std::optional<Range> best;
   std::size_t i = begin;
   while (i < stop) {
-    while (i < stop && !kNumberStart.at[static_cast<unsigned char>(s[i])]) ++i;
+    i = find_digit_or(s, i, stop, '.', '\\');
     if (i >= stop) break;
     const char c = s[i];
     if (c == '\\') {
@@ -1234,13 +1315,13 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
   const std::size_t from = search_start(text);
   switch (strategy) {
     case Method::kBoxed:
-    case Method::kBoxedMulti: return find_boxed_answer(text, from);
-    case Method::kAnswerIs: return find_answer_is(text, from);
-    case Method::kTagged: return find_tagged(text, from);
-    case Method::kCodeOutput: return find_code_output(text, from);
+    case Method::kBoxedMulti: return find_boxed_answer(text, from, Anchors::unknown(from));
+    case Method::kAnswerIs: return find_answer_is(text, from, Anchors::unknown(from));
+    case Method::kTagged: return find_tagged(text, from, Anchors::unknown(from));
+    case Method::kCodeOutput: return find_code_output(text, from, Anchors::unknown(from));
     case Method::kChoice: return find_choice(text, from);
     case Method::kBare: return find_bare(text, from);
-    case Method::kFinalSpan: return find_final_span(text, from, math_spans(text, from), false);
+    case Method::kFinalSpan: return find_final_span(text, from, math_spans(text, from, Anchors::unknown(from)), false);
     case Method::kLastNumber: {
       auto e = find_last_number(text, from);
       if (e) widen_bold_digits(text, from, *e);
@@ -1248,13 +1329,14 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
     }
     case Method::kAuto: break;
   }
-  if (auto e = find_boxed_answer(text, from)) return e;
-  if (auto e = find_answer_is(text, from)) return e;
-  if (auto e = find_tagged(text, from)) return e;
-  if (auto e = find_code_output(text, from)) return e;
+  const Anchors anchors = find_anchors(text, from);
+  if (auto e = find_boxed_answer(text, from, anchors)) return e;
+  if (auto e = find_answer_is(text, from, anchors)) return e;
+  if (auto e = find_tagged(text, from, anchors)) return e;
+  if (auto e = find_code_output(text, from, anchors)) return e;
   if (auto e = find_choice(text, from)) return e;
   if (auto e = find_bare(text, from)) return e;
-  const std::vector<Box> spans = math_spans(text, from);
+  const std::vector<Box> spans = math_spans(text, from, anchors);
   if (auto e = find_final_span(text, from, spans, true)) return e;
   auto e = find_last_number(text, from);
   if (e) {

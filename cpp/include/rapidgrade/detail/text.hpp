@@ -112,23 +112,26 @@ inline void prefetch(const void* p) noexcept {
 }
 
 /// Next occurrence of the non-empty `needle` in s[i, n), or kNpos. With SSE2, sixteen
-/// candidate starts at a time are kept only where both the needle's first byte and its last byte
-/// stand at the right distance, so the speed hardly depends on the text ("\\begin{" in LaTeX,
-/// where every command starts with its first byte); elsewhere memchr finds the first byte.
-/// O(n * |needle|) worst case.
+/// candidate starts at a time are kept only where the needle's first, second and last bytes
+/// stand at the right distances, so the speed hardly depends on the text ("\\begin{" in LaTeX,
+/// where every command starts with its first byte and many with "\\b"); elsewhere memchr finds
+/// the first byte. O(n * |needle|) worst case.
 inline std::size_t find_str(std::string_view s, std::size_t i, std::string_view needle) noexcept {
   const std::size_t m = needle.size();
   if (m == 0 || s.size() < m || i > s.size() - m) return kNpos;
 #if defined(__SSE2__)
   if (m >= 2) {
     const __m128i first = _mm_set1_epi8(needle[0]);
+    const __m128i second = _mm_set1_epi8(needle[1]);  // == last when m == 2
     const __m128i last = _mm_set1_epi8(needle[m - 1]);
     // 16 starts i..i+15 at a time while their last bytes (up to i + 15 + m - 1) are in s
     for (; i + 15 + m <= s.size(); i += 16) {
       const __m128i at_first = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+      const __m128i at_second = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i + 1));
       const __m128i at_last = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i + m - 1));
-      auto mask = static_cast<unsigned>(
-          _mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(at_first, first), _mm_cmpeq_epi8(at_last, last))));
+      auto mask = static_cast<unsigned>(_mm_movemask_epi8(
+          _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(at_first, first), _mm_cmpeq_epi8(at_second, second)),
+                        _mm_cmpeq_epi8(at_last, last))));
       while (mask != 0) {
         const auto bit = static_cast<std::size_t>(__builtin_ctz(mask));
         if (std::memcmp(s.data() + i + bit + 1, needle.data() + 1, m - 2) == 0) return i + bit;
@@ -175,23 +178,53 @@ inline std::size_t find_either(std::string_view s, std::size_t i, char a, char b
   return i;
 }
 
-/// The last position p in [from, end) that holds `a` or `b`, or kNpos: find_either backward,
-/// for the searches that want the last occurrence and stop there without reading the text
-/// before it.
-inline std::size_t rfind_either(std::string_view s, std::size_t from, std::size_t end, char a, char b) noexcept {
-  if (end > s.size()) end = s.size();
+/// The first position in [i, end) holding an ASCII digit, `a` or `b`, or `end`: for the scans
+/// that read numbers and skip everything else (end <= s.size()). With SSE2, sixteen bytes a step
+/// (a digit is a byte whose distance from '0' is at most 9, unsigned).
+inline std::size_t find_digit_or(std::string_view s, std::size_t i, std::size_t end, char a, char b) noexcept {
 #if defined(__SSE2__)
+  const __m128i zero = _mm_set1_epi8('0');
+  const __m128i nine = _mm_set1_epi8(9);
   const __m128i va = _mm_set1_epi8(a);
   const __m128i vb = _mm_set1_epi8(b);
-  for (; end >= from + 16; end -= 16) {
-    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + end - 16));
-    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(w, va), _mm_cmpeq_epi8(w, vb))));
-    if (mask != 0) return end - 16 + (31 - static_cast<std::size_t>(__builtin_clz(mask)));
+  for (; i + 16 <= end; i += 16) {
+    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+    const __m128i d = _mm_sub_epi8(w, zero);
+    const __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(d, nine), d),
+                                     _mm_or_si128(_mm_cmpeq_epi8(w, va), _mm_cmpeq_epi8(w, vb)));
+    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(hit));
+    if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(mask));
   }
 #endif
-  while (end > from) {
-    --end;
-    if (s[end] == a || s[end] == b) return end;
+  while (i < end && !is_digit(s[i]) && s[i] != a && s[i] != b) ++i;
+  return i;
+}
+
+/// The last position p in [from, end - 1) where s[p] and s[p + 1] are the letters `a` and `b`
+/// in either case ('a' and 'b' given in lower case), or kNpos: for the searches that want the
+/// last occurrence of a word and stop there without reading the text before it. A pair of
+/// letters is much rarer than either letter alone, so candidates are few ("sw" of "answer").
+/// With SSE2, sixteen starts a step (a byte OR 0x20 equals a lower-case letter only when it is
+/// that letter in either case). O(end - from).
+inline std::size_t rfind_pair_icase(std::string_view s, std::size_t from, std::size_t end, char a, char b) noexcept {
+  if (end > s.size()) end = s.size();
+  if (end < from + 2) return kNpos;
+  std::size_t hi = end - 1;  // candidates p < hi
+#if defined(__SSE2__)
+  const __m128i fold = _mm_set1_epi8(0x20);
+  const __m128i va = _mm_set1_epi8(a);
+  const __m128i vb = _mm_set1_epi8(b);
+  for (; hi >= from + 16; hi -= 16) {
+    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + hi - 16));
+    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + hi - 15));
+    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(
+        _mm_cmpeq_epi8(_mm_or_si128(w, fold), va), _mm_cmpeq_epi8(_mm_or_si128(next, fold), vb))));
+    if (mask != 0) return hi - 16 + (31 - static_cast<std::size_t>(__builtin_clz(mask)));
+  }
+#endif
+  while (hi > from) {
+    --hi;
+    if (to_lower(s[hi]) == a && to_lower(s[hi + 1]) == b) return hi;
   }
   return kNpos;
 }
