@@ -6,11 +6,14 @@
 //     cpp/fuzz/fuzz_extract.cpp cpp/src/*.cpp -o fuzz_extract && ./fuzz_extract 300000
 //
 // Checks, for every input: no crash or undefined behaviour; every span lies inside the input,
-// start <= end, parts in order, and every strategy's answer is what its span holds.
+// start <= end, parts in order, and every strategy's answer is what its span holds; the auto
+// strategy finds what the first named strategy that finds anything finds, in the order of its
+// rules (so the anchors read before its rules never skip a rule that matches).
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -40,6 +43,22 @@ void check(std::string_view text) {
     const std::string answer = ex::answer_text(text, *found);
     if (found->parts.empty()) RAPIDGRADE_FUZZ_CHECK(answer == text.substr(found->start, found->end - found->start));
   }
+  const std::optional<ex::Extraction> automatic = ex::extract_answer(text, Method::kAuto);
+  std::optional<ex::Extraction> first;
+  for (Method method : {Method::kBoxed, Method::kAnswerIs, Method::kTagged, Method::kCodeOutput, Method::kChoice,
+                        Method::kBare, Method::kFinalSpan, Method::kLastNumber}) {
+    first = ex::extract_answer(text, method);
+    if (first) break;
+  }
+  RAPIDGRADE_FUZZ_CHECK(automatic.has_value() == first.has_value());
+  if (automatic && first) {
+    RAPIDGRADE_FUZZ_CHECK(automatic->method == first->method && automatic->start == first->start &&
+                          automatic->end == first->end && automatic->parts.size() == first->parts.size());
+    for (std::size_t k = 0; k < automatic->parts.size() && k < first->parts.size(); ++k) {
+      RAPIDGRADE_FUZZ_CHECK(automatic->parts[k].start == first->parts[k].start &&
+                            automatic->parts[k].end == first->parts[k].end);
+    }
+  }
   const rapidgrade::fields::Fields fields = rapidgrade::fields::extract_fields(text);
   if (fields.solution) {
     RAPIDGRADE_FUZZ_CHECK(fields.solution->start <= fields.solution->end && fields.solution->end <= text.size());
@@ -64,7 +83,8 @@ int main(int argc, char** argv) {
       " is ", ":", "**", "<answer>", "</answer>", "####", "```", "```output\n", "```py\n", "\n```\n", "-",
       "\xE2\x88\x92", "\xE2\x88", "1", "23", "4,567", ",", "/", "e", "e-", "\\frac", "\\dfrac", "\\sqrt", "[", "]",
       "\\text", "\\left", "^\\circ", "^{\\circ}", "\xC2\xB0", "\xC2", "%", "cm", "m^2", "=", "x_1", "</think>",
-      "{,}", "~", "\xFF", "\x80", "SOLUTION: u(x) = ", "HAS_SOLUTION: no\n", "REASONING:", "SOLUTION_TYPE: series\n"};
+      "{,}", "~", "\xFF", "\x80", "SOLUTION: u(x) = ", "HAS_SOLUTION: no\n", "REASONING:", "SOLUTION_TYPE: series\n",
+      "\\begin{", "equation}", "align*}", "\\end{", "Answer", "SW"};
   constexpr int kCount = static_cast<int>(sizeof(kPieces) / sizeof(kPieces[0]));
   std::mt19937 rng(42);
   std::uniform_int_distribution<int> length(0, 40), pick(0, kCount - 1), byte(0, 255), coin(0, 9);
