@@ -1,6 +1,5 @@
 // Plain-text answers: detection ("Yes", "odd", "\\text{east}" are text, not products of
 // letters) and normalization of their words. Both are single linear scans.
-#include <cctype>
 #include <string>
 #include <string_view>
 
@@ -71,7 +70,7 @@ std::string normalize_text(std::string_view s) {
     }
     if (space && !out.empty()) out += ' ';
     space = false;
-    out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    out += rapidgrade::detail::to_lower(c);  // ASCII only: std::tolower follows the C locale, which Python sets
     ++i;
   }
   while (!out.empty() && (out.back() == '.' || out.back() == ' ')) out.pop_back();
