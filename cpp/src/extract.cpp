@@ -46,17 +46,16 @@ Range range_of(std::string_view s, std::string_view part) noexcept {
 // ---------------------------------------------------------------------------------------------
 // anchors
 
-// What the rules of the auto strategy search for, read in one pass over s[from, n) before
-// they run (find_anchors): a rule whose anchor is absent cannot match and is skipped, and the
-// backward searches start at their last anchor. Each rule alone (a named strategy) gets
-// Anchors::unknown(), which lets it search the whole region as before. The anchors are pairs of
-// bytes that every match holds, rarer than either byte alone:
-// - "ox": \boxed and \fbox;
+// What the rules of the auto strategy after the box search look for, read in one pass over
+// s[from, n) once no box is found (find_anchors): a rule whose anchor is absent cannot match and
+// is skipped, and the backward searches start at their last anchor. Each rule alone (a named
+// strategy) gets Anchors::unknown(), which lets it search the whole region as before. The box
+// search runs first on its own: most responses end with a box, and it needs no other anchor.
+// The anchors are bytes, or pairs of bytes rarer than either alone, that every match holds:
 // - "sw" in either case: "answer";
 // - "r>": "</answer>"; '#': "####"; '`': a "```" fence;
 // - "n{": "\begin{", the math environments.
 struct Anchors {
-  bool ox = true;
   std::size_t last_sw = kNpos;  // the last "sw" (its 's'), kNpos when there is none
   bool sw_known = false;        // false: last_sw is not known, search from the end
   bool close_tag = true;
@@ -73,7 +72,7 @@ struct Anchors {
 Anchors find_anchors(std::string_view s, std::size_t from) noexcept {
   const std::size_t n = s.size();
   Anchors a;
-  a.ox = a.close_tag = a.hash = a.fence = false;
+  a.close_tag = a.hash = a.fence = false;
   a.sw_known = true;
   a.first_begin = kNpos;
   std::size_t i = from;
@@ -81,18 +80,17 @@ Anchors find_anchors(std::string_view s, std::size_t from) noexcept {
   const __m128i fold = _mm_set1_epi8(0x20);
   const auto byte = [](char c) { return _mm_set1_epi8(c); };
   const auto eq = [](__m128i u, __m128i v) { return _mm_cmpeq_epi8(u, v); };
-  const __m128i o = byte('o'), x = byte('x'), sl = byte('s'), wl = byte('w'), r = byte('r'), gt = byte('>');
+  const __m128i sl = byte('s'), wl = byte('w'), r = byte('r'), gt = byte('>');
   const __m128i hash = byte('#'), tick = byte('`'), en = byte('n'), brace = byte('{');
   // The existence anchors are or-ed into one vector each and read once at the end; the two
   // whose position matters ("sw", "n{") share one movemask, decoded only where it is set.
-  __m128i any_ox = _mm_setzero_si128(), any_tag = any_ox, any_hash = any_ox, any_fence = any_ox;
+  __m128i any_tag = _mm_setzero_si128(), any_hash = any_tag, any_fence = any_tag;
   const __m128i no_begin = _mm_setzero_si128();
   __m128i want_begin = _mm_set1_epi8(-1);  // all ones until the first "n{" is found
   // positions i..i+15, each with the byte after it (up to i + 16) in s
   for (; i + 17 <= n; i += 16) {
     const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
     const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i + 1));
-    any_ox = _mm_or_si128(any_ox, _mm_and_si128(eq(w, o), eq(next, x)));
     any_tag = _mm_or_si128(any_tag, _mm_and_si128(eq(w, r), eq(next, gt)));
     any_hash = _mm_or_si128(any_hash, eq(w, hash));
     any_fence = _mm_or_si128(any_fence, eq(w, tick));
@@ -108,7 +106,6 @@ Anchors find_anchors(std::string_view s, std::size_t from) noexcept {
       }
     }
   }
-  a.ox = _mm_movemask_epi8(any_ox) != 0;
   a.close_tag = _mm_movemask_epi8(any_tag) != 0;
   a.hash = _mm_movemask_epi8(any_hash) != 0;
   a.fence = _mm_movemask_epi8(any_fence) != 0;
@@ -116,7 +113,6 @@ Anchors find_anchors(std::string_view s, std::size_t from) noexcept {
   for (; i < n; ++i) {
     const char c = s[i];
     const char d = i + 1 < n ? s[i + 1] : '\0';
-    a.ox |= c == 'o' && d == 'x';
     a.close_tag |= c == 'r' && d == '>';
     a.hash |= c == '#';
     a.fence |= c == '`';
@@ -250,8 +246,7 @@ bool ends_sentence(std::string_view s, std::size_t from, std::size_t to) noexcep
   return false;
 }
 
-std::optional<Extraction> find_boxed_answer(std::string_view s, std::size_t from, const Anchors& anchors) {
-  if (!anchors.ox) return std::nullopt;
+std::optional<Extraction> find_boxed_answer(std::string_view s, std::size_t from) {
   const std::vector<Box> boxes = top_level_boxes(s, from);
   if (boxes.empty()) return std::nullopt;
   std::size_t first = boxes.size() - 1;
@@ -1315,7 +1310,7 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
   const std::size_t from = search_start(text);
   switch (strategy) {
     case Method::kBoxed:
-    case Method::kBoxedMulti: return find_boxed_answer(text, from, Anchors::unknown(from));
+    case Method::kBoxedMulti: return find_boxed_answer(text, from);
     case Method::kAnswerIs: return find_answer_is(text, from, Anchors::unknown(from));
     case Method::kTagged: return find_tagged(text, from, Anchors::unknown(from));
     case Method::kCodeOutput: return find_code_output(text, from, Anchors::unknown(from));
@@ -1329,8 +1324,8 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
     }
     case Method::kAuto: break;
   }
+  if (auto e = find_boxed_answer(text, from)) return e;
   const Anchors anchors = find_anchors(text, from);
-  if (auto e = find_boxed_answer(text, from, anchors)) return e;
   if (auto e = find_answer_is(text, from, anchors)) return e;
   if (auto e = find_tagged(text, from, anchors)) return e;
   if (auto e = find_code_output(text, from, anchors)) return e;
