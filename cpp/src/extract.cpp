@@ -49,32 +49,25 @@ Range range_of(std::string_view s, std::string_view part) noexcept {
 // What the rules of the auto strategy after the box search look for, read in one pass over
 // s[from, n) once no box is found (find_anchors): a rule whose anchor is absent cannot match and
 // is skipped, and the backward searches start at their last anchor. Each rule alone (a named
-// strategy) gets Anchors::unknown(), which lets it search the whole region as before. The box
+// strategy) gets Anchors{}, which lets it search the whole region as before. The box
 // search runs first on its own: most responses end with a box, and it needs no other anchor.
 // The anchors are bytes, or pairs of bytes rarer than either alone, that every match holds:
 // - "sw" in either case: "answer";
 // - "r>": "</answer>"; '#': "####"; '`': a "```" fence;
 // - "n{": "\begin{", the math environments.
 struct Anchors {
-  std::size_t last_sw = kNpos;  // the last "sw" (its 's'), kNpos when there is none
-  bool sw_known = false;        // false: last_sw is not known, search from the end
+  std::size_t sw_end = kNpos;   // the backward search for "sw" starts before sw_end (0: none)
   bool close_tag = true;
   bool hash = true;
   bool fence = true;
-  std::size_t first_begin = 0;  // where the search for "\begin{" may start; kNpos: none
-  static Anchors unknown(std::size_t from) noexcept {
-    Anchors a;
-    a.first_begin = from;
-    return a;
-  }
+  std::size_t begin_from = 0;   // the search for "\begin{" starts at max(from, begin_from)
 };
 
 Anchors find_anchors(std::string_view s, std::size_t from) noexcept {
   const std::size_t n = s.size();
   Anchors a;
   a.close_tag = a.hash = a.fence = false;
-  a.sw_known = true;
-  a.first_begin = kNpos;
+  std::size_t last_sw = kNpos, first_nb = kNpos;  // the last "sw" (its 's'), the first "n{"
   std::size_t i = from;
 #if defined(__SSE2__)
   const __m128i fold = _mm_set1_epi8(0x20);
@@ -98,10 +91,10 @@ Anchors find_anchors(std::string_view s, std::size_t from) noexcept {
     const __m128i nb = _mm_and_si128(_mm_and_si128(eq(w, en), eq(next, brace)), want_begin);
     if (_mm_movemask_epi8(_mm_or_si128(sw, nb)) != 0) {
       if (const auto m = static_cast<unsigned>(_mm_movemask_epi8(sw))) {
-        a.last_sw = i + (31 - static_cast<std::size_t>(__builtin_clz(m)));
+        last_sw = i + (31 - static_cast<std::size_t>(__builtin_clz(m)));
       }
       if (const auto m = static_cast<unsigned>(_mm_movemask_epi8(nb))) {
-        a.first_begin = i + static_cast<std::size_t>(__builtin_ctz(m));
+        first_nb = i + static_cast<std::size_t>(__builtin_ctz(m));
         want_begin = no_begin;
       }
     }
@@ -116,11 +109,12 @@ Anchors find_anchors(std::string_view s, std::size_t from) noexcept {
     a.close_tag |= c == 'r' && d == '>';
     a.hash |= c == '#';
     a.fence |= c == '`';
-    if (detail::to_lower(c) == 's' && detail::to_lower(d) == 'w') a.last_sw = i;
-    if (a.first_begin == kNpos && c == 'n' && d == '{') a.first_begin = i;
+    if (detail::to_lower(c) == 's' && detail::to_lower(d) == 'w') last_sw = i;
+    if (first_nb == kNpos && c == 'n' && d == '{') first_nb = i;
   }
+  a.sw_end = last_sw == kNpos ? 0 : last_sw + 2;
   // "\begin{" holds its "n{" five bytes after its start
-  if (a.first_begin != kNpos) a.first_begin = a.first_begin >= from + 5 ? a.first_begin - 5 : from;
+  a.begin_from = first_nb == kNpos ? kNpos : (first_nb >= 5 ? first_nb - 5 : 0);
   return a;
 }
 
@@ -323,8 +317,7 @@ std::optional<Extraction> find_answer_is(std::string_view s, std::size_t from, c
   // (between "answer" and where after_marker's answer starts there are only '*', blanks, ':'
   // and "is", so no other "answer" begins there), so the search stops at the first marker found.
   std::size_t last = kNpos;
-  std::size_t p = anchors.sw_known ? anchors.last_sw : rfind_pair_icase(s, from + 2, n, 's', 'w');
-  for (; p != kNpos && p >= from + 2;
+  for (std::size_t p = rfind_pair_icase(s, from + 2, anchors.sw_end, 's', 'w'); p != kNpos;
        p = rfind_pair_icase(s, from + 2, p + 1, 's', 'w')) {
     const std::size_t i = p - 2;
     if (!istarts_with(s, i, "answer")) continue;
@@ -619,7 +612,7 @@ bool is_math_environment(std::string_view name) noexcept {
 // environment is part of it. O(n).
 std::vector<Box> math_spans(std::string_view s, std::size_t from, const Anchors& anchors) {
   std::vector<Box> envs;
-  std::size_t at = anchors.first_begin == kNpos ? kNpos : find_str(s, std::max(from, anchors.first_begin), "\\begin{");
+  std::size_t at = find_str(s, std::max(from, anchors.begin_from), "\\begin{");  // kNpos: none
   while (at != kNpos) {
     const std::size_t name_start = at + 7;
     const std::size_t close = find_byte(s, name_start, '}');
@@ -1311,12 +1304,12 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
   switch (strategy) {
     case Method::kBoxed:
     case Method::kBoxedMulti: return find_boxed_answer(text, from);
-    case Method::kAnswerIs: return find_answer_is(text, from, Anchors::unknown(from));
-    case Method::kTagged: return find_tagged(text, from, Anchors::unknown(from));
-    case Method::kCodeOutput: return find_code_output(text, from, Anchors::unknown(from));
+    case Method::kAnswerIs: return find_answer_is(text, from, Anchors{});
+    case Method::kTagged: return find_tagged(text, from, Anchors{});
+    case Method::kCodeOutput: return find_code_output(text, from, Anchors{});
     case Method::kChoice: return find_choice(text, from);
     case Method::kBare: return find_bare(text, from);
-    case Method::kFinalSpan: return find_final_span(text, from, math_spans(text, from, Anchors::unknown(from)), false);
+    case Method::kFinalSpan: return find_final_span(text, from, math_spans(text, from, Anchors{}), false);
     case Method::kLastNumber: {
       auto e = find_last_number(text, from);
       if (e) widen_bold_digits(text, from, *e);
