@@ -146,9 +146,7 @@ template <class Unit>
 char* encode_code_points(const Unit* units, std::size_t n, char* out) noexcept {
   for (std::size_t k = 0; k < n; ++k) {
     const char32_t cp = units[k];
-    if (cp < 0x80) {
-      *out++ = static_cast<char>(cp);
-    } else if (cp >= 0xD800 && cp <= 0xDFFF) {
+    if (cp >= 0xD800 && cp <= 0xDFFF) {
       *out++ = '?';
     } else {
       out = utf8::write_utf8(out, cp);
