@@ -44,10 +44,11 @@ constexpr ByteSet kSpaceBytes = ByteSet::where(is_space);
 constexpr ByteSet kSpaceOrCommand(" \\");
 constexpr ByteSet kGroupBytes("\\{}");
 
+// The passes that rewrite the whole text read it as `s` and write the result into the empty
+// `out` (one_round keeps both buffers from pass to pass and round to round).
+
 // Rule 1: commands, delimiters, degree and percent signs, unicode minus, {,}.
-std::string rewrite_commands(std::string_view s, bool& percent) {
-  std::string out;
-  out.reserve(s.size());
+void rewrite_commands(std::string_view s, bool& percent, std::string& out) {
   std::vector<bool> drop_close;  // one entry per open '{': drop its matching '}'
   const std::size_t n = s.size();
   std::size_t i = 0;
@@ -169,13 +170,10 @@ std::string rewrite_commands(std::string_view s, bool& percent) {
     out += c;
     ++i;
   }
-  return out;
 }
 
 // Rule 2: whitespace runs -> one space; trimmed.
-std::string collapse_spaces(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
+void collapse_spaces(std::string_view s, std::string& out) {
   bool pending = false;
   std::size_t i = 0;
   while (i < s.size()) {
@@ -190,7 +188,15 @@ std::string collapse_spaces(std::string_view s) {
     out.append(s.data() + i, word_end - i);
     i = word_end;
   }
-  return out;
+}
+
+// Whether rule 2 leaves s as it is: each whitespace run is one ' ' between two other bytes.
+bool spaces_collapsed(std::string_view s) noexcept {
+  const std::size_t n = s.size();
+  for (std::size_t i = kSpaceBytes.find(s, 0); i < n; i = kSpaceBytes.find(s, i + 1)) {
+    if (s[i] != ' ' || i == 0 || i + 1 == n || is_space(s[i + 1])) return false;
+  }
+  return true;
 }
 
 // Rule 3: trailing dots and whitespace.
@@ -258,9 +264,7 @@ void mixed_number(std::string& s) {
 }
 
 // Rule 5: spaces removed except between a control word and a letter.
-std::string remove_spaces(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
+void remove_spaces(std::string_view s, std::string& out) {
   const std::size_t n = s.size();
   bool after_command = false;  // the last emitted character ends a control word
   std::size_t i = 0;
@@ -299,7 +303,6 @@ std::string remove_spaces(std::string_view s) {
     after_command = false;
     ++i;
   }
-  return out;
 }
 
 // One argument token for \frac/\sqrt without braces at k: a control word or one character
@@ -321,9 +324,7 @@ std::size_t bare_token_end(std::string_view s, std::size_t k) noexcept {
 }
 
 // Rule 6: braces around \frac and \sqrt arguments.
-std::string brace_arguments(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 8);
+void brace_arguments(std::string_view s, std::string& out) {
   std::vector<bool> frac_first;  // one entry per open '{': it is a \frac's first argument
   const std::size_t n = s.size();
   std::size_t i = 0;
@@ -419,7 +420,6 @@ std::string brace_arguments(std::string_view s) {
     out += c;
     ++i;
   }
-  return out;
 }
 
 // Rule 7: "x=5" -> "5" for a single-symbol left side.
@@ -459,9 +459,7 @@ void strip_equation(std::string& s) {
 }
 
 // Rule 8: ".5" -> "0.5".
-std::string leading_zero(std::string_view s) {
-  std::string out;
-  out.reserve(s.size() + 4);
+void leading_zero(std::string_view s, std::string& out) {
   static constexpr std::string_view kBefore = "{([,=+-*/^;:|<> ";
   std::size_t i = 0;
   while (true) {
@@ -475,7 +473,6 @@ std::string leading_zero(std::string_view s) {
     out += '.';
     i = dot + 1;
   }
-  return out;
 }
 
 // Rule 9: "1,234,567.5" -> "1234567.5" when the whole text is that number.
@@ -518,19 +515,41 @@ void slash_to_frac(std::string& s) {
   s.swap(out);
 }
 
-std::string one_round(std::string_view s, const Options& options, bool& percent) {
+// The text being normalized and the buffer a pass writes into; both keep their capacity.
+struct Buffers {
+  std::string text;
+  std::string scratch;
+};
+
+// Rewrites b.text with `pass` (through b.scratch) when `acts`; a pass is skipped when the text
+// holds none of the bytes it acts on, since it would copy the text unchanged.
+template <typename Pass>
+void run_pass(Buffers& b, bool acts, Pass&& pass) {
+  if (!acts) return;
+  b.scratch.clear();
+  pass(std::string_view(b.text), b.scratch);
+  b.text.swap(b.scratch);
+}
+
+bool holds(std::string_view s, char c) noexcept { return find_byte(s, 0, c) < s.size(); }
+
+void one_round(Buffers& b, const Options& options, bool& percent) {
+  std::string& t = b.text;
   // Rule 0 runs in every round: removing '$' or spaces can join the bytes of junk input into a
   // new character.
-  std::string t = collapse_spaces(rewrite_commands(unicode::fold_math(s), percent));
+  if (utf8::ascii_end(t, 0, t.size()) != t.size()) t = unicode::fold_math(t);
+  run_pass(b, kCommandBytes.find(t, 0) < t.size(),
+           [&percent](std::string_view s, std::string& out) { rewrite_commands(s, percent, out); });
+  run_pass(b, !spaces_collapsed(t), collapse_spaces);
   strip_trailing_dots(t);
   if (options.units) strip_units(t, percent);
   mixed_number(t);
-  t = brace_arguments(remove_spaces(t));
+  run_pass(b, holds(t, ' '), remove_spaces);
+  run_pass(b, holds(t, '\\'), brace_arguments);
   if (options.equations) strip_equation(t);
-  t = leading_zero(t);
+  run_pass(b, holds(t, '.'), leading_zero);
   strip_thousands(t);
   slash_to_frac(t);
-  return t;
 }
 
 // True when no rule can change s: only digits, letters and "+-*()[]|<>!'_", and not both a
@@ -559,18 +578,20 @@ Normalized normalize(std::string_view s, const Options& options) {
     result.text = std::string(s);
     return result;
   }
-  std::string current = one_round(s, options, result.percent);
-  if (current == s) {  // the input was already canonical: a fixed point after one round
-    result.text = std::move(current);
-    return result;
+  Buffers b;
+  b.text.assign(s);
+  b.scratch.reserve(s.size() + 16);
+  one_round(b, options, result.percent);
+  if (b.text != s) {  // else the input was already canonical: a fixed point after one round
+    std::string before;
+    for (int round = 1; round < kMaxRounds; ++round) {
+      if (already_canonical(b.text)) break;  // "$5$" -> "5": no rule changes it again
+      before.assign(b.text);
+      one_round(b, options, result.percent);
+      if (b.text == before) break;
+    }
   }
-  for (int round = 1; round < kMaxRounds; ++round) {
-    if (already_canonical(current)) break;  // "$5$" -> "5": no rule changes it again
-    std::string next = one_round(current, options, result.percent);
-    if (next == current) break;
-    current.swap(next);
-  }
-  result.text = std::move(current);
+  result.text = std::move(b.text);
   return result;
 }
 
