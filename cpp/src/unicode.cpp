@@ -1,6 +1,8 @@
 #include "rapidgrade/unicode.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <vector>
 
 #include "rapidgrade/utf8.hpp"
@@ -15,11 +17,11 @@ struct Fraction {
   const char* latex;
 };
 constexpr Fraction kFractions[] = {
-    {0x00BD, "\\frac{1}{2}"}, {0x2153, "\\frac{1}{3}"}, {0x2154, "\\frac{2}{3}"}, {0x00BC, "\\frac{1}{4}"},
-    {0x00BE, "\\frac{3}{4}"}, {0x2155, "\\frac{1}{5}"}, {0x2156, "\\frac{2}{5}"}, {0x2157, "\\frac{3}{5}"},
-    {0x2158, "\\frac{4}{5}"}, {0x2159, "\\frac{1}{6}"}, {0x215A, "\\frac{5}{6}"}, {0x2150, "\\frac{1}{7}"},
-    {0x215B, "\\frac{1}{8}"}, {0x215C, "\\frac{3}{8}"}, {0x215D, "\\frac{5}{8}"}, {0x215E, "\\frac{7}{8}"},
-    {0x2151, "\\frac{1}{9}"}, {0x2152, "\\frac{1}{10}"},
+    {0x00BC, "\\frac{1}{4}"}, {0x00BD, "\\frac{1}{2}"}, {0x00BE, "\\frac{3}{4}"}, {0x2150, "\\frac{1}{7}"},
+    {0x2151, "\\frac{1}{9}"}, {0x2152, "\\frac{1}{10}"}, {0x2153, "\\frac{1}{3}"}, {0x2154, "\\frac{2}{3}"},
+    {0x2155, "\\frac{1}{5}"}, {0x2156, "\\frac{2}{5}"}, {0x2157, "\\frac{3}{5}"}, {0x2158, "\\frac{4}{5}"},
+    {0x2159, "\\frac{1}{6}"}, {0x215A, "\\frac{5}{6}"}, {0x215B, "\\frac{1}{8}"}, {0x215C, "\\frac{3}{8}"},
+    {0x215D, "\\frac{5}{8}"}, {0x215E, "\\frac{7}{8}"},
 };
 
 struct Symbol {
@@ -27,13 +29,30 @@ struct Symbol {
   const char* latex;  // followed by a space when it ends in a letter, so "×x" stays "\times x"
 };
 constexpr Symbol kSymbols[] = {
-    {0x00D7, "\\times"}, {0x00F7, "\\div"},   {0x00B7, "\\cdot"}, {0x22C5, "\\cdot"},  {0x00B1, "\\pm"},
-    {0x2213, "\\mp"},    {0x2264, "\\le"},    {0x2265, "\\ge"},   {0x2260, "\\ne"},    {0x2248, "\\approx"},
-    {0x221E, "\\infty"}, {0x03C0, "\\pi"},    {0x00B0, "^\\circ"}, {0x03B1, "\\alpha"}, {0x03B2, "\\beta"},
-    {0x03B3, "\\gamma"}, {0x03B4, "\\delta"}, {0x03B8, "\\theta"}, {0x03BB, "\\lambda"}, {0x03BC, "\\mu"},
-    {0x03C3, "\\sigma"}, {0x03C6, "\\phi"},   {0x03C9, "\\omega"}, {0x2208, "\\in"},    {0x222A, "\\cup"},
-    {0x2229, "\\cap"},
+    {0x00B0, "^\\circ"}, {0x00B1, "\\pm"}, {0x00B7, "\\cdot"}, {0x00D7, "\\times"}, {0x00F7, "\\div"},
+    {0x03B1, "\\alpha"}, {0x03B2, "\\beta"}, {0x03B3, "\\gamma"}, {0x03B4, "\\delta"}, {0x03B8, "\\theta"},
+    {0x03BB, "\\lambda"}, {0x03BC, "\\mu"}, {0x03C0, "\\pi"}, {0x03C3, "\\sigma"}, {0x03C6, "\\phi"},
+    {0x03C9, "\\omega"}, {0x2208, "\\in"}, {0x2213, "\\mp"}, {0x221E, "\\infty"}, {0x2229, "\\cap"},
+    {0x222A, "\\cup"}, {0x2248, "\\approx"}, {0x2260, "\\ne"}, {0x2264, "\\le"}, {0x2265, "\\ge"},
+    {0x22C5, "\\cdot"},
 };
+
+// Both tables are sorted by code point, strictly, for find_cp's binary search.
+template <typename Entry, std::size_t N>
+constexpr bool sorted_by_cp(const Entry (&table)[N]) noexcept {
+  for (std::size_t k = 1; k < N; ++k)
+    if (!(table[k - 1].cp < table[k].cp)) return false;
+  return true;
+}
+static_assert(sorted_by_cp(kFractions) && sorted_by_cp(kSymbols), "keep the tables sorted by code point");
+
+// The entry of `table` for cp, or nullptr. O(log N).
+template <typename Entry, std::size_t N>
+const Entry* find_cp(const Entry (&table)[N], char32_t cp) noexcept {
+  const Entry* it = std::lower_bound(std::begin(table), std::end(table), cp,
+                                     [](const Entry& e, char32_t c) { return e.cp < c; });
+  return it != std::end(table) && it->cp == cp ? it : nullptr;
+}
 
 // Superscript / subscript forms of 0-9, '+', '-'; -1 when cp is none of them.
 int superscript(char32_t cp) noexcept {
@@ -101,24 +120,15 @@ std::string fold_math(std::string_view s) {
       out += static_cast<char>(cp);
       continue;
     }
-    bool done = false;
-    for (const Fraction& f : kFractions) {
-      if (f.cp == cp) {
-        out += f.latex;
-        done = true;
-        break;
-      }
+    if (const Fraction* f = find_cp(kFractions, cp)) {
+      out += f->latex;
+      continue;
     }
-    if (done) continue;
-    for (const Symbol& sym : kSymbols) {
-      if (sym.cp == cp) {
-        out += sym.latex;
-        out += ' ';
-        done = true;
-        break;
-      }
+    if (const Symbol* sym = find_cp(kSymbols, cp)) {
+      out += sym->latex;
+      out += ' ';
+      continue;
     }
-    if (done) continue;
     if (cp == 0x221A || cp == 0x221B) {  // √ ∛
       out += cp == 0x221A ? "\\sqrt" : "\\sqrt[3]";
       std::size_t k = i;
