@@ -18,9 +18,22 @@
 
 namespace rapidgrade::expr::detail {
 
-/// Throws ParseError("parse_expr: <problem> at offset <offset>"); non-ASCII bytes of the
-/// problem (quoted input, possibly invalid UTF-8) become '?'.
+/// ParseError("parse_expr: <problem> at offset <offset>"); non-ASCII bytes of the problem
+/// (quoted input, possibly invalid UTF-8) become '?'.
+ParseError parse_error(const std::string& problem, std::size_t offset);
+/// Throws parse_error(problem, offset).
 [[noreturn]] void fail(const std::string& problem, std::size_t offset);
+
+/// What makes input malformed, and where: the parts of the ParseError a parser reports.
+struct Failure {
+  std::string problem;
+  std::size_t offset = 0;
+};
+
+/// parse_latex without an exception for malformed input: false, with `failure` set, where
+/// parse_latex throws ParseError for it. The depth limit still throws ParseError and an
+/// oversized input LimitError. On failure `ast` holds a partial tree.
+bool parse_latex_into(std::string_view text, Ast& ast, Failure& failure);
 /// LimitError when the text is longer than kMaxExprBytes.
 void check_size(std::string_view text);
 

@@ -67,9 +67,11 @@ class LatexLexer {
  public:
   explicit LatexLexer(std::string_view s) : s_(s), n_(s.size()) {}
 
+  /// The tokens, ending with a kEnd token. After an unexpected character the tokens stop
+  /// there and failure() holds it.
   std::vector<Tok> run() {
     out_.reserve(std::min<std::size_t>(n_ + 1, kReservedTokens));
-    while (i_ < n_) {
+    while (i_ < n_ && !failed_) {
       const char c = s_[i_];
       if (is_space(c) || c == '~' || c == '$') {
         space_ = true;
@@ -86,8 +88,8 @@ class LatexLexer {
         word(t);
       } else if (c == '\\') {
         if (!command(t)) continue;
-      } else {
-        punct(t);
+      } else if (!punct(t)) {
+        break;
       }
       if (t.type == T::kPunct || t.type == T::kCmd) {
         if (same(t.text, "{") || same(t.text, "[") || same(t.text, "(")) ++depth_;
@@ -101,11 +103,16 @@ class LatexLexer {
     return std::move(out_);
   }
 
+  bool failed() const { return failed_; }
+  const Failure& failure() const { return failure_; }
+
  private:
   std::string_view s_;
   std::size_t n_;
   std::size_t i_ = 0;
   bool space_ = false;
+  bool failed_ = false;
+  Failure failure_;
   int depth_ = 0;  // bracket depth, for thousands separators at top level only
   std::vector<Tok> out_;
 
@@ -214,7 +221,8 @@ class LatexLexer {
   }
 
   /// One- or two-character punctuation ("<=", "**" -> "^", "==" -> "="); the degree sign.
-  void punct(Tok& t) {
+  /// False at a character that is none of them (failure() says which).
+  bool punct(Tok& t) {
     const char c = s_[i_];
     t.type = T::kPunct;
     if (i_ + 1 < n_ && ((c == '<' && s_[i_ + 1] == '=') || (c == '>' && s_[i_ + 1] == '=') ||
@@ -238,21 +246,36 @@ class LatexLexer {
         t.text = "pi";
         i_ += 2;
       } else {
-        fail("unexpected character", i_);
+        failed_ = true;
+        failure_ = Failure{"unexpected character", i_};
+        return false;
       }
     } else {
       t.text = std::string(1, c);
       ++i_;
     }
+    return true;
   }
 };
 
 // ============================================================================================
 // LaTeX parser
 
+// Malformed input does not throw: the first problem is recorded (failure()), the parser moves
+// to the end token and returns a placeholder node, and every caller goes on to the end
+// without consuming more. A C++ exception would unwind the recursive descent frame by frame,
+// about a microsecond a frame: 10-30 us for a failed short answer, more than parsing it.
+// The depth limits (DepthGuard, Ast::add) still throw.
 class LatexParser {
  public:
-  LatexParser(std::string_view src, Ast& ast) : src_(src), ast_(ast), b_{ast}, toks_(LatexLexer(src).run()) {}
+  LatexParser(std::string_view src, Ast& ast) : src_(src), ast_(ast), b_{ast} {
+    LatexLexer lexer(src);
+    toks_ = lexer.run();
+    if (lexer.failed()) fail(lexer.failure().problem, lexer.failure().offset);
+  }
+
+  bool failed() const { return failed_; }
+  const Failure& failure() const { return failure_; }
 
   std::uint32_t top() {
     // "a, b; c, d": groups separated by ';' are tuples of a set; a bare list "1, 2" is a set
@@ -264,7 +287,7 @@ class LatexParser {
       if (at_end()) break;  // trailing separator
       groups.back().push_back(relation());
     }
-    if (!at_end()) fail("unexpected '" + tok().text + "'", tok().pos);
+    if (!at_end()) return fail("unexpected '" + tok().text + "'", tok().pos);
     if (groups.back().empty()) groups.pop_back();
     if (groups.size() > 1) {
       std::vector<std::uint32_t> tuples;
@@ -301,6 +324,21 @@ class LatexParser {
   std::size_t p_ = 0;
   std::size_t depth_ = 0;
   int abs_open_ = 0;
+  bool failed_ = false;
+  Failure failure_;
+  std::uint32_t placeholder_ = 0;  // the node returned after a failure
+
+  /// Records the first problem, moves to the end token and returns the placeholder node.
+  std::uint32_t fail(const std::string& problem, std::size_t offset) {
+    if (!failed_) {
+      failed_ = true;
+      failure_ = Failure{problem, offset};
+      ast_.nodes.push_back(make(Kind::kNumber, "0"));
+      placeholder_ = static_cast<std::uint32_t>(ast_.nodes.size() - 1);
+    }
+    p_ = toks_.size() - 1;
+    return placeholder_;
+  }
 
   const Tok& tok() const { return toks_[p_]; }
   const Tok& peek(std::size_t k = 1) const { return toks_[std::min(p_ + k, toks_.size() - 1)]; }
@@ -314,6 +352,7 @@ class LatexParser {
     if (!is_punct(s)) {
       fail(std::string("expected '") + s + "'" + (at_end() ? " before the end" : ", found '" + tok().text + "'"),
            tok().pos);
+      return;
     }
     ++p_;
   }
@@ -509,7 +548,7 @@ class LatexParser {
     }
     if (t.type == T::kCmd) return primary();
     if (t.type == T::kPunct && same(t.text, "(")) return primary();
-    fail(at_end() ? "missing argument before the end" : "unexpected '" + t.text + "' as an argument", t.pos);
+    return fail(at_end() ? "missing argument before the end" : "unexpected '" + t.text + "' as an argument", t.pos);
   }
 
   /// Raw text of a brace group (for subscripts, \text, environment names), braces balanced.
@@ -533,11 +572,15 @@ class LatexParser {
         return t.text;
       }
       fail("expected a group", t.pos);
+      return {};
     }
     const std::size_t start = tok().pos + 1;
     int level = 0;
     for (;;) {
-      if (at_end()) fail("unclosed '{'", start - 1);
+      if (at_end()) {
+        fail("unclosed '{'", start - 1);
+        return {};
+      }
       if (is_punct("{")) ++level;
       if (is_punct("}")) {
         --level;
@@ -555,13 +598,13 @@ class LatexParser {
     DepthGuard g(depth_, tok().pos);
     const std::size_t open = tok().pos;
     expect_punct("{");
-    if (is_punct("}")) fail("empty group", open);
+    if (is_punct("}")) return fail("empty group", open);
     std::vector<std::uint32_t> items{relation()};
     while (is_punct(",")) {
       ++p_;
       items.push_back(relation());
     }
-    if (!is_punct("}")) fail("unclosed '{'", open);
+    if (!is_punct("}")) return fail("unclosed '{'", open);
     ++p_;
     if (items.size() == 1) return items[0];
     return add(make(Kind::kSet, {}, std::move(items)));
@@ -612,7 +655,7 @@ class LatexParser {
     std::vector<std::uint32_t> args;
     for (;;) {
       args.push_back(primary());
-      if (is_punct(")")) break;
+      if (is_punct(")") || failed_) break;
       ++p_;  // ,
     }
     ++p_;  // )
@@ -623,7 +666,7 @@ class LatexParser {
     DepthGuard g(depth_, tok().pos);
     const Tok open = tok();
     ++p_;
-    if (is_punct(")") || is_punct("]")) fail("empty brackets", open.pos);
+    if (is_punct(")") || is_punct("]")) return fail("empty brackets", open.pos);
     const int saved_abs = abs_open_;
     abs_open_ = 0;
     std::vector<std::uint32_t> items{relation()};
@@ -633,19 +676,19 @@ class LatexParser {
     }
     abs_open_ = saved_abs;
     if (!(is_punct(")") || is_punct("]"))) {
-      fail(std::string("unclosed '") + open.text + "'", open.pos);
+      return fail(std::string("unclosed '") + open.text + "'", open.pos);
     }
     const bool left_round = same(open.text, "(");
     const bool right_round = same(tok().text, ")");
     ++p_;
     if (items.size() == 1) {
       if (left_round == right_round) return items[0];
-      fail("mismatched brackets", open.pos);
+      return fail("mismatched brackets", open.pos);
     }
     if (items.size() == 2 && (!left_round || !right_round || is_infinite(items[0]) || is_infinite(items[1]))) {
       return b_.interval(std::move(items), left_round, right_round, tok().pos);
     }
-    if (left_round != right_round) fail("mismatched brackets", open.pos);
+    if (left_round != right_round) return fail("mismatched brackets", open.pos);
     return add(make(Kind::kTuple, {}, std::move(items)));
   }
 
@@ -660,7 +703,7 @@ class LatexParser {
     std::vector<std::uint32_t> entries;
     std::size_t cols = 0, cur = 0, rows = 0;
     for (;;) {
-      if (at_end()) fail("unclosed \\begin{" + env + "}", at);
+      if (at_end()) return fail("unclosed \\begin{" + env + "}", at);
       if (is_cmd("end")) {
         ++p_;
         raw_group();
@@ -669,7 +712,7 @@ class LatexParser {
       if (is_cmd("\\")) {
         ++p_;
         if (cur == 0) continue;
-        if (rows > 0 && cur != cols) fail("matrix rows of different lengths", tok().pos);
+        if (rows > 0 && cur != cols) return fail("matrix rows of different lengths", tok().pos);
         cols = cur;
         ++rows;
         cur = 0;
@@ -681,14 +724,14 @@ class LatexParser {
         ++p_;
         continue;
       }
-      if (!(is_cmd("\\") || is_cmd("end"))) fail("unexpected '" + tok().text + "' in matrix", tok().pos);
+      if (!(is_cmd("\\") || is_cmd("end"))) return fail("unexpected '" + tok().text + "' in matrix", tok().pos);
     }
     if (cur > 0) {
-      if (rows > 0 && cur != cols) fail("matrix rows of different lengths", at);
+      if (rows > 0 && cur != cols) return fail("matrix rows of different lengths", at);
       cols = cur;
       ++rows;
     }
-    if (rows == 0) fail("empty matrix", at);
+    if (rows == 0) return fail("empty matrix", at);
     Node n = make(Kind::kMatrix, env, std::move(entries));
     n.extra = static_cast<std::uint32_t>(cols);
     std::uint32_t m = add(std::move(n));
@@ -738,7 +781,7 @@ class LatexParser {
     } else {
       // "\sin 2x": the argument is a run of implicitly multiplied factors, stopping at the
       // next function, operator or relation
-      if (!starts_primary(false)) fail("missing argument of \\" + name, tok().pos);
+      if (!starts_primary(false)) return fail("missing argument of \\" + name, tok().pos);
       std::vector<std::uint32_t> f{postfix(primary())};
       while (starts_primary(false) && !(tok().type == T::kPunct && same(tok().text, "("))) {
         f.push_back(postfix(primary()));
@@ -774,7 +817,7 @@ class LatexParser {
     for (char c : raw)
       if (!is_space(c)) inner += c;
     if (wrapper.content == WrapperContent::kOperator) return function(inner, at);
-    if (inner.empty()) fail("empty \\" + cmd, at);
+    if (inner.empty()) return fail("empty \\" + cmd, at);
     // "\mathrm{erf}(x)", "\text{min}(a, b)": a function name in a wrapper, applied
     if (is_punct("(")) {
       if (const FunctionSpec* f = function_word(inner, true)) {
@@ -786,11 +829,14 @@ class LatexParser {
     if (inner.size() == 1 && is_alpha(inner[0])) return add(make(Kind::kSymbol, inner));
     // \text{5}, \mathrm{e}, \mathbf{x}: parse the content as math
     Ast sub;
+    bool parsed = false;
     try {
-      sub = parse_latex(inner);
+      Failure ignored;
+      parsed = parse_latex_into(inner, sub, ignored);
     } catch (const ParseError&) {
-      return add(make(Kind::kSymbol, inner));
+      parsed = false;  // nested too deep
     }
+    if (!parsed) return add(make(Kind::kSymbol, inner));
     if (sub.nodes[sub.root].kind == Kind::kText) return add(make(Kind::kSymbol, inner));
     // splice the sub-tree into this one
     const std::uint32_t base = static_cast<std::uint32_t>(ast_.nodes.size());
@@ -806,7 +852,7 @@ class LatexParser {
     const Tok t = tok();
     switch (t.type) {
       case T::kEnd:
-        fail("unexpected end of input", t.pos);
+        return fail("unexpected end of input", t.pos);
       case T::kNum:
         ++p_;
         return num(t.text);
@@ -838,13 +884,13 @@ class LatexParser {
           ++abs_open_;
           std::uint32_t x = sum();
           --abs_open_;
-          if (!is_punct("|")) fail("unclosed '|'", t.pos);
+          if (!is_punct("|")) return fail("unclosed '|'", t.pos);
           ++p_;
           return add(make(Kind::kAbs, {}, {x}));
         }
-        fail(same(t.text, ")") || same(t.text, "]") || same(t.text, "}") ? "unbalanced '" + t.text + "'"
-                                                                : "unexpected '" + t.text + "'",
-             t.pos);
+        return fail(same(t.text, ")") || same(t.text, "]") || same(t.text, "}") ? "unbalanced '" + t.text + "'"
+                                                                       : "unexpected '" + t.text + "'",
+                    t.pos);
       case T::kCmd:
         break;
     }
@@ -884,19 +930,19 @@ class LatexParser {
     if (const auto* w = rapidgrade::detail::find_text_wrapper(c)) return text_command(c, *w, t.pos);
     if (same(c, "{")) {
       // \{ a, b \}
-      if (is_cmd("}")) fail("empty set", t.pos);
+      if (is_cmd("}")) return fail("empty set", t.pos);
       std::vector<std::uint32_t> items{relation()};
       while (is_punct(",") || is_punct(";")) {
         ++p_;
         items.push_back(relation());
       }
-      if (!is_cmd("}")) fail("unclosed '\\{'", t.pos);
+      if (!is_cmd("}")) return fail("unclosed '\\{'", t.pos);
       ++p_;
       return add(make(Kind::kSet, {}, std::move(items)));
     }
     if (same(c, "lfloor") || same(c, "lceil")) {
       std::uint32_t x = sum();
-      if (!is_cmd(same(c, "lfloor") ? "rfloor" : "rceil")) fail("unclosed \\" + c, t.pos);
+      if (!is_cmd(same(c, "lfloor") ? "rfloor" : "rceil")) return fail("unclosed \\" + c, t.pos);
       ++p_;
       return add(make(Kind::kFunc, same(c, "lfloor") ? "floor" : "ceiling", {x}));
     }
@@ -906,9 +952,9 @@ class LatexParser {
                                                        "matrix",  "Bmatrix", "smallmatrix"};
       for (const std::string_view m : kMatrices)
         if (same(env, m)) return matrix(env, t.pos);
-      fail("unsupported environment '" + env + "'", t.pos);
+      return fail("unsupported environment '" + env + "'", t.pos);
     }
-    fail("unsupported command '\\" + c + "'", t.pos);
+    return fail("unsupported command '\\" + c + "'", t.pos);
   }
 
   std::uint32_t postfix(std::uint32_t x) {
@@ -940,7 +986,7 @@ class LatexParser {
         ++p_;
         x = add(make(Kind::kDegree, {}, {x}));
       } else if (is_punct("_") && ast_.at(x).kind != Kind::kSymbol) {
-        fail("unexpected subscript", tok().pos);
+        return fail("unexpected subscript", tok().pos);
       } else {
         return x;
       }
@@ -951,21 +997,41 @@ class LatexParser {
 }  // namespace
 }  // namespace detail
 
-Ast parse_latex(std::string_view text) {
-  using namespace detail;
+namespace detail {
+
+bool parse_latex_into(std::string_view text, Ast& ast, Failure& failure) {
   check_size(text);
-  Ast ast;
   bool blank = true;
   for (char c : text)
     if (!is_space(c)) blank = false;
-  if (blank) fail("empty expression", 0);
+  if (blank) {
+    failure = Failure{"empty expression", 0};
+    return false;
+  }
   if (looks_like_text(text)) {
     ast.root = ast.add(make(Kind::kText, normalize_text(text)));
-    return ast;
+    return true;
   }
   ast.nodes.reserve(std::min<std::size_t>(text.size() + 1, kReservedTokens));
   LatexParser p(text, ast);
-  ast.root = p.top();
+  try {
+    ast.root = p.top();
+  } catch (const ParseError&) {
+    if (!p.failed()) throw;  // a depth limit reached before any problem: as it was thrown
+  }
+  if (p.failed()) {
+    failure = p.failure();  // the first problem, whatever happened after it
+    return false;
+  }
+  return true;
+}
+
+}  // namespace detail
+
+Ast parse_latex(std::string_view text) {
+  Ast ast;
+  detail::Failure failure;
+  if (!detail::parse_latex_into(text, ast, failure)) throw detail::parse_error(failure.problem, failure.offset);
   return ast;
 }
 

@@ -30,13 +30,15 @@ std::uint32_t Ast::add(Node node, std::size_t offset) {
 
 namespace detail {
 
-[[noreturn]] void fail(const std::string& problem, std::size_t offset) {
+ParseError parse_error(const std::string& problem, std::size_t offset) {
   // the message quotes input; non-ASCII bytes (possibly invalid UTF-8 from bytes input) become '?'
   std::string safe = problem;
   for (char& c : safe)
     if (static_cast<unsigned char>(c) >= 0x80) c = '?';
-  throw ParseError("parse_expr: " + safe + " at offset " + std::to_string(offset), offset);
+  return ParseError("parse_expr: " + safe + " at offset " + std::to_string(offset), offset);
 }
+
+[[noreturn]] void fail(const std::string& problem, std::size_t offset) { throw parse_error(problem, offset); }
 
 void check_size(std::string_view text) {
   if (text.size() > kMaxExprBytes) {
@@ -134,6 +136,13 @@ Ast parse(std::string_view text, Syntax syntax) {
 
 std::optional<Ast> try_parse(std::string_view text, Syntax syntax) {
   try {
+    if (syntax == Syntax::kAuto) syntax = detect_syntax(text);
+    if (syntax != Syntax::kInfix && syntax != Syntax::kRpn) {  // parse()'s LaTeX case, without the throw
+      Ast ast;
+      Failure failure;
+      if (!parse_latex_into(text, ast, failure)) return std::nullopt;
+      return ast;
+    }
     return parse(text, syntax);
   } catch (const ParseError&) {
     return std::nullopt;
