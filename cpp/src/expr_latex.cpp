@@ -279,7 +279,7 @@ class LatexParser {
 
   std::uint32_t top() {
     // "a, b; c, d": groups separated by ';' are tuples of a set; a bare list "1, 2" is a set
-    std::vector<std::vector<std::uint32_t>> groups(1);
+    std::vector<IndexList> groups(1);
     groups.back().push_back(relation());
     while (is_punct(",") || is_punct(";")) {
       if (is_punct(";")) groups.emplace_back();
@@ -292,11 +292,11 @@ class LatexParser {
     if (groups.size() > 1) {
       std::vector<std::uint32_t> tuples;
       for (auto& g : groups) {
-        tuples.push_back(g.size() == 1 ? g[0] : add(make(Kind::kTuple, {}, std::move(g))));
+        tuples.push_back(g.size() == 1 ? g[0] : add(make(Kind::kTuple, {}, g.to_vector())));
       }
       return add(make(Kind::kSet, {}, std::move(tuples)));
     }
-    std::vector<std::uint32_t>& items = groups[0];
+    const IndexList& items = groups[0];
     if (items.size() == 1) return items[0];
     // "n = 1, 2, 3": the values of one unknown
     const Node& first = ast_.at(items[0]);
@@ -313,7 +313,7 @@ class LatexParser {
         return add(make(Kind::kRelation, "=", {l, set}));
       }
     }
-    return add(make(Kind::kSet, {}, std::move(items)));
+    return add(make(Kind::kSet, {}, items.to_vector()));
   }
 
  private:
@@ -382,13 +382,13 @@ class LatexParser {
   }
 
   std::uint32_t union_() {
-    std::vector<std::uint32_t> kids{sum()};
+    IndexList kids(sum());
     while (is_cmd("cup")) {
       ++p_;
       kids.push_back(sum());
     }
     if (kids.size() == 1) return kids[0];
-    return add(make(Kind::kUnion, {}, std::move(kids)));
+    return add(make(Kind::kUnion, {}, kids.to_vector()));
   }
 
   std::uint32_t sum() {
@@ -405,7 +405,10 @@ class LatexParser {
     return b_.sum_chain(next_op, [this] { return term(); }, [this] { return tok().pos; });
   }
 
-  std::uint32_t flat(Kind kind, const std::vector<std::uint32_t>& items) { return b_.flat(kind, items, tok().pos); }
+  template <class Items>
+  std::uint32_t flat(Kind kind, const Items& items) {
+    return b_.flat(kind, items, tok().pos);
+  }
 
   bool starts_primary(bool allow_functions) const {
     const Tok& t = tok();
@@ -448,7 +451,7 @@ class LatexParser {
 
   std::uint32_t term() {
     DepthGuard g(depth_, tok().pos);
-    std::vector<std::uint32_t> factors{unary()};
+    IndexList factors(unary());
     for (;;) {
       if (is_punct("*") || is_cmd("cdot") || is_cmd("times") || is_cmd("ast")) {
         ++p_;
@@ -458,7 +461,7 @@ class LatexParser {
         ++p_;
         std::uint32_t left = flat(Kind::kMul, factors);
         std::uint32_t right = unary();
-        factors.assign(1, ast_.add(make(Kind::kDiv, {}, {left, right}), at));
+        factors.assign_one(ast_.add(make(Kind::kDiv, {}, {left, right}), at));
       } else if (starts_primary(true)) {
         const bool negated = factors.size() == 1 && ast_.at(factors[0]).kind == Kind::kNeg &&
                              ast_.at(factors[0]).kids.size() == 1;
@@ -470,7 +473,7 @@ class LatexParser {
         // fraction of two integer literals.
         if (after_integer && is_integer_fraction(next)) {
           std::uint32_t mixed = ast_.add(make(Kind::kAdd, {}, {whole, next}), tok().pos);
-          factors[0] = negated ? ast_.add(make(Kind::kNeg, {}, {mixed}), tok().pos) : mixed;
+          factors.set(0, negated ? ast_.add(make(Kind::kNeg, {}, {mixed}), tok().pos) : mixed);
         } else {
           factors.push_back(next);
         }
