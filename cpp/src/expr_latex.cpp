@@ -658,7 +658,8 @@ class LatexParser {
     std::vector<std::uint32_t> args;
     for (;;) {
       args.push_back(primary());
-      if (is_punct(")") || failed_) break;
+      if (failed_) return placeholder_;  // at the end token: no ')' to step over
+      if (is_punct(")")) break;
       ++p_;  // ,
     }
     ++p_;  // )
