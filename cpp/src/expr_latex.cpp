@@ -279,24 +279,29 @@ class LatexParser {
 
   std::uint32_t top() {
     // "a, b; c, d": groups separated by ';' are tuples of a set; a bare list "1, 2" is a set
-    std::vector<IndexList> groups(1);
-    groups.back().push_back(relation());
+    IndexList items(relation());
+    std::vector<IndexList> earlier;  // the groups before the last ';' (none in most answers)
     while (is_punct(",") || is_punct(";")) {
-      if (is_punct(";")) groups.emplace_back();
+      if (is_punct(";")) {
+        earlier.push_back(std::move(items));
+        items = IndexList();
+      }
       ++p_;
       if (at_end()) break;  // trailing separator
-      groups.back().push_back(relation());
+      items.push_back(relation());
     }
     if (!at_end()) return fail("unexpected '" + tok().text + "'", tok().pos);
-    if (groups.back().empty()) groups.pop_back();
-    if (groups.size() > 1) {
-      std::vector<std::uint32_t> tuples;
-      for (auto& g : groups) {
-        tuples.push_back(g.size() == 1 ? g[0] : add(make(Kind::kTuple, {}, g.to_vector())));
+    if (!earlier.empty()) {
+      if (!items.empty()) earlier.push_back(std::move(items));
+      if (earlier.size() > 1) {
+        std::vector<std::uint32_t> tuples;
+        for (auto& g : earlier) {
+          tuples.push_back(g.size() == 1 ? g[0] : add(make(Kind::kTuple, {}, g.to_vector())));
+        }
+        return add(make(Kind::kSet, {}, std::move(tuples)));
       }
-      return add(make(Kind::kSet, {}, std::move(tuples)));
+      items = std::move(earlier[0]);  // one group and a trailing ';'
     }
-    const IndexList& items = groups[0];
     if (items.size() == 1) return items[0];
     // "n = 1, 2, 3": the values of one unknown
     const Node& first = ast_.at(items[0]);
@@ -602,7 +607,7 @@ class LatexParser {
     const std::size_t open = tok().pos;
     expect_punct("{");
     if (is_punct("}")) return fail("empty group", open);
-    std::vector<std::uint32_t> items{relation()};
+    IndexList items(relation());
     while (is_punct(",")) {
       ++p_;
       items.push_back(relation());
@@ -610,7 +615,7 @@ class LatexParser {
     if (!is_punct("}")) return fail("unclosed '{'", open);
     ++p_;
     if (items.size() == 1) return items[0];
-    return add(make(Kind::kSet, {}, std::move(items)));
+    return add(make(Kind::kSet, {}, items.to_vector()));
   }
 
   std::uint32_t letter(const std::string& name) {
@@ -673,7 +678,7 @@ class LatexParser {
     if (is_punct(")") || is_punct("]")) return fail("empty brackets", open.pos);
     const int saved_abs = abs_open_;
     abs_open_ = 0;
-    std::vector<std::uint32_t> items{relation()};
+    IndexList items(relation());
     while (is_punct(",") || is_punct(";")) {  // "(0;-2;6)"
       ++p_;
       items.push_back(relation());
@@ -690,10 +695,10 @@ class LatexParser {
       return fail("mismatched brackets", open.pos);
     }
     if (items.size() == 2 && (!left_round || !right_round || is_infinite(items[0]) || is_infinite(items[1]))) {
-      return b_.interval(std::move(items), left_round, right_round, tok().pos);
+      return b_.interval(items.to_vector(), left_round, right_round, tok().pos);
     }
     if (left_round != right_round) return fail("mismatched brackets", open.pos);
-    return add(make(Kind::kTuple, {}, std::move(items)));
+    return add(make(Kind::kTuple, {}, items.to_vector()));
   }
 
   bool is_infinite(std::uint32_t k) const {

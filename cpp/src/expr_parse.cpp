@@ -78,33 +78,29 @@ std::string canonical_number(std::string_view mant, std::string_view exp) {
 using namespace detail;
 
 Syntax detect_syntax(std::string_view text) {
-  // RPN: whitespace-separated, at least two tokens, the last one an operator.
-  std::vector<std::string_view> words;
-  bool has_backslash = false;
-  std::size_t i = 0, n = text.size();
+  if (text.find('\\') != std::string_view::npos) return Syntax::kLatex;
+  // RPN: whitespace-separated, at least two words, the last one an operator, the first not (at
+  // least one operand precedes the first operator), and no bracket or comma in any word. Only
+  // the first and the last word are needed: no list of words is built.
+  std::string_view first, last;
+  std::size_t words = 0;
+  std::size_t i = 0;
+  const std::size_t n = text.size();
   while (i < n) {
-    if (text[i] == '\\') has_backslash = true;
     if (is_space(text[i])) {
       ++i;
       continue;
     }
     std::size_t j = i;
-    while (j < n && !is_space(text[j])) {
-      if (text[j] == '\\') has_backslash = true;
-      ++j;
-    }
-    words.push_back(text.substr(i, j - i));
+    while (j < n && !is_space(text[j])) ++j;
+    last = text.substr(i, j - i);
+    if (words++ == 0) first = last;
     i = j;
   }
-  if (has_backslash) return Syntax::kLatex;
-  if (words.size() >= 2 && (is_rpn_binary(words.back(), true) || is_rpn_unary(words.back(), true))) {
-    bool plausible = true;
-    for (auto w : words) {
-      for (char c : w)
-        if (c == '(' || c == ')' || c == ',' || c == '{' || c == '}') plausible = false;
-    }
-    // at least one operand must precede the first operator
-    if (plausible && !is_rpn_binary(words.front(), true) && !is_rpn_unary(words.front(), true)) return Syntax::kRpn;
+  if (words >= 2 && (is_rpn_binary(last, true) || is_rpn_unary(last, true)) &&
+      text.find_first_of("(),{}") == std::string_view::npos && !is_rpn_binary(first, true) &&
+      !is_rpn_unary(first, true)) {
+    return Syntax::kRpn;
   }
   if (text.find("**") != std::string_view::npos) return Syntax::kInfix;
   // Python-style identifiers: a known function name or an opaque call "Integral(",
