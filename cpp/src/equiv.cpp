@@ -475,22 +475,16 @@ numeric:
 
 // ---------------------------------------------------------------------------------------------
 
-Tri all_of(const std::vector<Tri>& ts) {
-  bool unknown = false;
-  for (Tri t : ts) {
-    if (t == Tri::kFalse) return Tri::kFalse;
-    if (t == Tri::kUnknown) unknown = true;
-  }
-  return unknown ? Tri::kUnknown : Tri::kTrue;
+// Kleene's conjunction and disjunction: a list of verdicts folded with both() from kTrue is
+// kFalse when one is, else kUnknown when one is, else kTrue; folded with either() from kFalse,
+// the same with kTrue and kFalse swapped. No list is built.
+constexpr Tri both(Tri a, Tri b) noexcept {
+  if (a == Tri::kFalse || b == Tri::kFalse) return Tri::kFalse;
+  return a == Tri::kUnknown || b == Tri::kUnknown ? Tri::kUnknown : Tri::kTrue;
 }
-
-Tri any_of(const std::vector<Tri>& ts) {
-  bool unknown = false;
-  for (Tri t : ts) {
-    if (t == Tri::kTrue) return Tri::kTrue;
-    if (t == Tri::kUnknown) unknown = true;
-  }
-  return unknown ? Tri::kUnknown : Tri::kFalse;
+constexpr Tri either(Tri a, Tri b) noexcept {
+  if (a == Tri::kTrue || b == Tri::kTrue) return Tri::kTrue;
+  return a == Tri::kUnknown || b == Tri::kUnknown ? Tri::kUnknown : Tri::kFalse;
 }
 
 /// A multivalued function applied to a non-constant argument. sqrt, root, log and non-integer
@@ -585,19 +579,28 @@ class Comparer {
   // What is computed once per tree compared, node by node: subtree sizes (node counts, all in
   // one pass on first need) and the candidate values of the constant nodes compared (empty until
   // computed: a node has at least one).
+  // What is known of one node of a tree: the size of its subtree (0 until size() computes the
+  // whole tree's) and where its candidate values are in values_ (none until candidates()
+  // computes them).
+  struct NodeFacts {
+    std::size_t size = 0;
+    std::uint32_t first = 0;  // index of the first candidate in values_
+    std::uint32_t count = 0;  // 0: not computed yet (every node has at least one)
+  };
   struct Tree {
     const Ast* ast;
-    std::vector<std::size_t> sizes;
-    std::vector<std::vector<Val>> values;
+    std::vector<NodeFacts> nodes;
   };
   std::vector<Tree> trees_;
+  std::vector<Val> values_;  // the candidate values of every node computed, in one pool
 
   /// The table of r's tree, made on first use. A reference into it stays valid while the
-  /// Comparer lives: moving a Tree (trees_ growing) keeps its vectors' buffers.
+  /// Comparer lives: moving a Tree (trees_ growing) keeps its vector's buffer.
   Tree& tree(Ref r) {
     for (Tree& t : trees_)
       if (t.ast == r.ast) return t;
-    trees_.push_back(Tree{r.ast, {}, std::vector<std::vector<Val>>(r.ast->nodes.size())});
+    if (trees_.empty()) trees_.reserve(4);  // the gold's and the answer's, and a few derived
+    trees_.push_back(Tree{r.ast, std::vector<NodeFacts>(r.ast->nodes.size())});
     return trees_.back();
   }
 
@@ -613,14 +616,14 @@ class Comparer {
   }
 
   std::size_t size(Ref r) {
-    std::vector<std::size_t>& sizes = tree(r).sizes;
-    if (sizes.empty()) {
-      sizes.assign(r.ast->nodes.size(), 1);
+    std::vector<NodeFacts>& facts = tree(r).nodes;
+    if (facts[r.i].size == 0) {
       constexpr std::size_t kCap = std::size_t{1} << 40;  // a shared subtree is counted per use
-      for (std::size_t i = 0; i < sizes.size(); ++i)
-        for (std::uint32_t k : r.ast->nodes[i].kids) sizes[i] = std::min(kCap, sizes[i] + sizes[k]);
+      for (NodeFacts& f : facts) f.size = 1;
+      for (std::size_t i = 0; i < facts.size(); ++i)  // children come before their parents
+        for (std::uint32_t k : r.ast->nodes[i].kids) facts[i].size = std::min(kCap, facts[i].size + facts[k].size);
     }
-    return sizes[r.i];
+    return facts[r.i].size;
   }
 
   /// Cost of evaluating two sides of `nodes` nodes in all at every sample point, with their
@@ -643,15 +646,15 @@ class Comparer {
       return functions(g, p);
     }
     if (!spend(8 * nodes)) return Tri::kUnknown;
-    const std::vector<Val>& gv = candidates(g);
-    const std::vector<Val>& pv = candidates(p);
-    if (gv.size() == 1 && pv.size() == 1) {
-      if (const auto t = beyond_doubles(g, p, gv[0], pv[0])) return *t;
+    const NodeFacts gv = candidates(g);
+    const NodeFacts pv = candidates(p);  // values_ is not added to below: references hold
+    if (gv.count == 1 && pv.count == 1) {
+      if (const auto t = beyond_doubles(g, p, values_[gv.first], values_[pv.first])) return *t;
     }
-    std::vector<Tri> results;
-    for (const Val& a : gv)
-      for (const Val& b : pv) results.push_back(values(a, b));
-    return any_of(results);
+    Tri result = Tri::kFalse;
+    for (std::uint32_t a = gv.first; a < gv.first + gv.count; ++a)
+      for (std::uint32_t b = pv.first; b < pv.first + pv.count; ++b) result = either(result, values(values_[a], values_[b]));
+    return result;
   }
 
   /// A value past the range of doubles (no exact value, no finite double) on either side:
@@ -679,26 +682,34 @@ class Comparer {
     return Tri::kUnknown;
   }
 
-  /// candidates_of(r), computed once per node of each tree (an element of a set is compared
-  /// with every element of the other set); valid while the Comparer lives (see tree()).
-  const std::vector<Val>& candidates(Ref r) {
-    std::vector<Val>& values = tree(r).values[r.i];
-    if (values.empty()) values = candidates_of(r);
-    return values;
+  /// Where in values_ the values r may stand for are (see add_candidates), computed once per
+  /// node of each tree (an element of a set is compared with every element of the other set).
+  NodeFacts candidates(Ref r) {
+    NodeFacts& facts = tree(r).nodes[r.i];
+    if (facts.count == 0) {
+      facts.first = static_cast<std::uint32_t>(values_.size());
+      if (values_.capacity() == 0) values_.reserve(4);
+      add_candidates(r);
+      facts.count = static_cast<std::uint32_t>(values_.size() - facts.first);
+    }
+    return facts;
   }
 
-  /// The values an answer may stand for: p% is p/100 or p; x° is x or x*pi/180.
-  static std::vector<Val> candidates_of(Ref r) {
+  /// Appends to values_ the values an answer may stand for: p% is p/100 or p; x° is x or
+  /// x*pi/180; anything else its value.
+  void add_candidates(Ref r) {
     const Node& n = r.node();
     if (n.kind == Kind::kPercent) {
       Val inner = value(r.kid(0));
-      return {scaled(inner, 1, 100, 2), inner};
-    }
-    if (n.kind == Kind::kDegree) {
+      values_.push_back(scaled(inner, 1, 100, 2));
+      values_.push_back(std::move(inner));
+    } else if (n.kind == Kind::kDegree) {
       Val inner = value(r.kid(0));
-      return {inner, times_pi_over_180(inner)};
+      values_.push_back(inner);
+      values_.push_back(times_pi_over_180(inner));
+    } else {
+      values_.push_back(value(r));
     }
-    return {value(r)};
   }
 
   Tri values(const Val& g, const Val& p) {
@@ -1043,9 +1054,8 @@ class Comparer {
       return Tri::kUnknown;
     }
     if (go.size() != po.size()) return Tri::kUnknown;
-    std::vector<Tri> parts;
-    for (std::size_t k = 0; k < go.size(); ++k) parts.push_back(tri(go[k], po[k]));
-    const Tri all = all_of(parts);
+    Tri all = Tri::kTrue;
+    for (std::size_t k = 0; k < go.size(); ++k) all = both(all, tri(go[k], po[k]));
     if (all == Tri::kTrue) return gops == pops ? Tri::kTrue : Tri::kFalse;
     if (all == Tri::kFalse && gops == pops) return Tri::kFalse;
     return Tri::kUnknown;
@@ -1057,12 +1067,13 @@ class Comparer {
     const Node& G = g.node();
     const Node& P = p.node();
     if (G.kids.size() != P.kids.size()) return Tri::kFalse;
-    std::vector<Tri> parts;
+    Tri all = Tri::kTrue;
     for (std::size_t k = 0; k < G.kids.size(); ++k) {
-      parts.push_back(tri(g.kid(k), p.kid(k)));
-      if (parts.back() == Tri::kFalse) return Tri::kFalse;
+      const Tri t = tri(g.kid(k), p.kid(k));
+      if (t == Tri::kFalse) return Tri::kFalse;
+      all = both(all, t);
     }
-    return all_of(parts);
+    return all;
   }
 
   // Sets: kFalse when an element of one side is kFalse against every element of the other, kTrue
@@ -1154,8 +1165,8 @@ class Comparer {
     if ((G.kind == Kind::kTuple && open_pair(p)) || (P.kind == Kind::kTuple && open_pair(g))) {
       const Ref t = G.kind == Kind::kTuple ? g : p;
       if (t.node().kids.size() != 2) return Tri::kFalse;
-      std::vector<Tri> parts{tri(g.kid(0), p.kid(0)), tri(g.kid(1), p.kid(1))};
-      return all_of(parts);
+      const Tri first = tri(g.kid(0), p.kid(0));
+      return both(first, tri(g.kid(1), p.kid(1)));
     }
     if ((G.kind == Kind::kTuple && P.kind == Kind::kInterval) || (P.kind == Kind::kTuple && G.kind == Kind::kInterval)) {
       return Tri::kFalse;  // a closed or half-open interval is not a point
