@@ -1,5 +1,6 @@
 #include "rapidgrade/normalize.hpp"
 
+#include <cstdint>
 #include <vector>
 
 #include "rapidgrade/detail/latex_vocab.hpp"
@@ -44,12 +45,40 @@ constexpr ByteSet kSpaceBytes = ByteSet::where(is_space);
 constexpr ByteSet kSpaceOrCommand(" \\");
 constexpr ByteSet kGroupBytes("\\{}");
 
+// A stack of bits, one per open brace, that keeps its first 256 in place: an answer nests a
+// few braces deep and allocates nothing for them.
+class BitStack {
+ public:
+  void push_back(bool bit) {
+    const std::size_t w = size_ / 64;
+    if (w >= kInlineWords && w - kInlineWords == more_.size()) more_.push_back(0);
+    std::uint64_t& word = word_at(w);
+    const std::uint64_t mask = std::uint64_t{1} << (size_ % 64);
+    word = bit ? (word | mask) : (word & ~mask);
+    ++size_;
+  }
+  bool empty() const noexcept { return size_ == 0; }
+  bool back() const noexcept {
+    const std::size_t k = size_ - 1;
+    const std::size_t w = k / 64;
+    return ((w < kInlineWords ? inline_[w] : more_[w - kInlineWords]) >> (k % 64)) & 1;
+  }
+  void pop_back() noexcept { --size_; }
+
+ private:
+  static constexpr std::size_t kInlineWords = 4;
+  std::uint64_t& word_at(std::size_t w) { return w < kInlineWords ? inline_[w] : more_[w - kInlineWords]; }
+  std::uint64_t inline_[kInlineWords] = {};
+  std::vector<std::uint64_t> more_;  // the words past the inline ones, once the stack is that deep
+  std::size_t size_ = 0;
+};
+
 // The passes that rewrite the whole text read it as `s` and write the result into the empty
 // `out` (one_round keeps both buffers from pass to pass and round to round).
 
 // Rule 1: commands, delimiters, degree and percent signs, unicode minus, {,}.
 void rewrite_commands(std::string_view s, bool& percent, std::string& out) {
-  std::vector<bool> drop_close;  // one entry per open '{': drop its matching '}'
+  BitStack drop_close;  // one entry per open '{': drop its matching '}'
   const std::size_t n = s.size();
   std::size_t i = 0;
   while (i < n) {
@@ -325,7 +354,7 @@ std::size_t bare_token_end(std::string_view s, std::size_t k) noexcept {
 
 // Rule 6: braces around \frac and \sqrt arguments.
 void brace_arguments(std::string_view s, std::string& out) {
-  std::vector<bool> frac_first;  // one entry per open '{': it is a \frac's first argument
+  BitStack frac_first;  // one entry per open '{': it is a \frac's first argument
   const std::size_t n = s.size();
   std::size_t i = 0;
   auto skip_spaces = [&](std::size_t k) {
