@@ -3,6 +3,7 @@
 // subtrees.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -33,6 +34,13 @@ bool add_ok(Int a, Int b, Int& r) {
 Int iabs(Int a) { return a < 0 ? -a : a; }
 
 bool mul_ok(Int a, Int b, Int& r) {
+#if defined(__GNUC__) || defined(__clang__)
+  // the checked multiply (a division per product costs more than the product)
+  Int p;
+  if (__builtin_mul_overflow(a, b, &p) || p < -kMax) return false;
+  r = p;
+  return true;
+#else
   if (a == 0 || b == 0) {
     r = 0;
     return true;
@@ -40,12 +48,24 @@ bool mul_ok(Int a, Int b, Int& r) {
   if (iabs(a) > kMax / iabs(b)) return false;
   r = a * b;
   return true;
+#endif
 }
 
 Int gcd(Int a, Int b) {
   a = iabs(a);
   b = iabs(b);
+  constexpr UInt kWord = ~std::uint64_t{0};
   while (b != 0) {
+    if (static_cast<UInt>(a) <= kWord && static_cast<UInt>(b) <= kWord) {
+      // both fit in 64 bits (nearly always): the rest in machine words
+      std::uint64_t x = static_cast<std::uint64_t>(a), y = static_cast<std::uint64_t>(b);
+      while (y != 0) {
+        const std::uint64_t t = x % y;
+        x = y;
+        y = t;
+      }
+      return static_cast<Int>(x);
+    }
     Int t = a % b;
     a = b;
     b = t;
@@ -121,10 +141,14 @@ Q q_pow_int(Rational base, Int e) {
 std::optional<Int> int_root(Int x, Int k) {
   if (x < 0 || k < 1) return std::nullopt;
   if (x < 2) return x;
-  const long double est = std::pow(static_cast<long double>(x), 1.0L / static_cast<long double>(k));
-  if (!(est < 4.0e15L)) return std::nullopt;
-  const Int r0 = static_cast<Int>(std::llround(static_cast<double>(est)));
-  for (Int r = std::max<Int>(0, r0 - 1); r <= r0 + 1; ++r) {
+  // In doubles (long double's powl costs ten times more): x rounds to a relative error of
+  // 2^-53 and pow to one more; a root below 4e15 < 2^52 is then off by less than 2, and the
+  // candidates around the estimate are checked exactly.
+  const double xd = static_cast<double>(x);
+  const double est = k == 2 ? std::sqrt(xd) : std::pow(xd, 1.0 / static_cast<double>(k));
+  if (!(est < 4.0e15)) return std::nullopt;
+  const Int r0 = static_cast<Int>(std::llround(est));
+  for (Int r = std::max<Int>(0, r0 - 2); r <= r0 + 2; ++r) {
     Q p = q_pow_int(Rational{r, 1}, k);
     if (p && p->num == x) return r;
   }
@@ -310,6 +334,12 @@ Q exact(const Ast& ast, std::uint32_t i) {
 }  // namespace
 
 double Rational::to_double() const {
+  // Both exact in doubles (most values): one correctly rounded division. Otherwise through long
+  // double, which keeps 64 bits of each (and costs several times more).
+  constexpr Int kExact = Int{1} << 53;
+  if (num >= -kExact && num <= kExact && den >= -kExact && den <= kExact) {
+    return static_cast<double>(static_cast<std::int64_t>(num)) / static_cast<double>(static_cast<std::int64_t>(den));
+  }
   return static_cast<double>(static_cast<long double>(num) / static_cast<long double>(den));
 }
 
