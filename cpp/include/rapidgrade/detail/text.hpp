@@ -57,11 +57,15 @@ constexpr bool ends_with(std::string_view s, std::string_view p) noexcept {
   return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
 }
 
-/// a == b, decided on the length and the first byte before memcmp is called: for the tests of
-/// a token against words of a table or literals, most of the same length ("(" against "{",
-/// "frac" against "sqrt"), where std::string_view's == calls memcmp once the lengths agree.
+/// a == b, byte by byte after the lengths: for the tests of a token against words of a table or
+/// literals (a few bytes, most differing in the first: "(" against "{", "frac" against "sqrt"),
+/// where std::string_view's == calls memcmp once the lengths agree. A loop this small is
+/// inlined at each test, and unrolled against a literal.
 constexpr bool same(std::string_view a, std::string_view b) noexcept {
-  return a.size() == b.size() && (a.empty() || (a[0] == b[0] && a.substr(1) == b.substr(1)));
+  if (a.size() != b.size()) return false;
+  for (std::size_t k = 0; k < a.size(); ++k)
+    if (a[k] != b[k]) return false;
+  return true;
 }
 
 /// End of the run of ASCII letters starting at `i` (i itself when there is none).
