@@ -78,7 +78,8 @@ class LatexLexer {
         ++i_;
         continue;
       }
-      Tok t;
+      // made in place (moving a token copies its text): dropped again when nothing is read
+      Tok& t = out_.emplace_back();
       t.pos = i_;
       t.space_before = space_;
       space_ = false;
@@ -87,15 +88,18 @@ class LatexLexer {
       } else if (is_alpha(c)) {
         word(t);
       } else if (c == '\\') {
-        if (!command(t)) continue;
+        if (!command(t)) {
+          out_.pop_back();
+          continue;
+        }
       } else if (!punct(t)) {
+        out_.pop_back();
         break;
       }
       if (t.type == T::kPunct || t.type == T::kCmd) {
         if (same(t.text, "{") || same(t.text, "[") || same(t.text, "(")) ++depth_;
         if (same(t.text, "}") || same(t.text, "]") || same(t.text, ")")) --depth_;
       }
-      out_.push_back(std::move(t));
     }
     Tok end;
     end.pos = n_;

@@ -49,6 +49,8 @@ void check_size(std::string_view text) {
 
 
 std::string canonical_number(std::string_view mant, std::string_view exp) {
+  // no exponent and no leading zero ("42", "3.25"): already canonical, as nearly every literal
+  if (exp.empty() && !mant.empty() && mant[0] != '0' && mant[0] != '.') return std::string(mant);
   std::string s(mant);
   std::size_t dot = s.find('.');
   std::string ip = dot == std::string::npos ? s : s.substr(0, dot);
