@@ -577,11 +577,8 @@ class Comparer {
   std::size_t work_ = 0;  // counted operations spent, against o_.work_budget
   Limit limit_ = Limit::kNone;
   // What is computed once per tree compared, node by node: subtree sizes (node counts, all in
-  // one pass on first need) and the candidate values of the constant nodes compared (empty until
-  // computed: a node has at least one).
-  // What is known of one node of a tree: the size of its subtree (0 until size() computes the
-  // whole tree's) and where its candidate values are in values_ (none until candidates()
-  // computes them).
+  // one pass on first need; 0 until then) and where in values_ the candidate values of a
+  // constant node compared are (count 0 until computed: a node has at least one).
   struct NodeFacts {
     std::size_t size = 0;
     std::uint32_t first = 0;  // index of the first candidate in values_
@@ -647,13 +644,15 @@ class Comparer {
     }
     if (!spend(8 * nodes)) return Tri::kUnknown;
     const NodeFacts gv = candidates(g);
-    const NodeFacts pv = candidates(p);  // values_ is not added to below: references hold
+    const NodeFacts pv = candidates(p);
+    // neither beyond_doubles() nor values() adds to values_: the references they get hold
     if (gv.count == 1 && pv.count == 1) {
       if (const auto t = beyond_doubles(g, p, values_[gv.first], values_[pv.first])) return *t;
     }
     Tri result = Tri::kFalse;
     for (std::uint32_t a = gv.first; a < gv.first + gv.count; ++a)
-      for (std::uint32_t b = pv.first; b < pv.first + pv.count; ++b) result = either(result, values(values_[a], values_[b]));
+      for (std::uint32_t b = pv.first; b < pv.first + pv.count; ++b)
+        result = either(result, values(values_[a], values_[b]));
     return result;
   }
 

@@ -35,10 +35,12 @@ Int iabs(Int a) { return a < 0 ? -a : a; }
 
 bool mul_ok(Int a, Int b, Int& r) {
 #if defined(__GNUC__) || defined(__clang__)
-  // the checked multiply (a division per product costs more than the product)
-  Int p;
-  if (__builtin_mul_overflow(a, b, &p) || p < -kMax) return false;
-  r = p;
+  // the compiler's checked multiply (a division per product costs more than the product), on
+  // the magnitudes: unsigned, it needs no runtime helper on any compiler version
+  const UInt ua = static_cast<UInt>(iabs(a)), ub = static_cast<UInt>(iabs(b));
+  UInt p;
+  if (__builtin_mul_overflow(ua, ub, &p) || p > static_cast<UInt>(kMax)) return false;
+  r = (a < 0) != (b < 0) ? -static_cast<Int>(p) : static_cast<Int>(p);
   return true;
 #else
   if (a == 0 || b == 0) {
