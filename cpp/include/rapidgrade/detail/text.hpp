@@ -128,19 +128,35 @@ inline std::size_t find_str(std::string_view s, std::size_t i, std::string_view 
     const __m128i first = _mm_set1_epi8(needle[0]);
     const __m128i second = _mm_set1_epi8(needle[1]);  // == last when m == 2
     const __m128i last = _mm_set1_epi8(needle[m - 1]);
-    // 16 starts i..i+15 at a time while their last bytes (up to i + 15 + m - 1) are in s
-    for (; i + 15 + m <= s.size(); i += 16) {
-      const __m128i at_first = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
-      const __m128i at_second = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i + 1));
-      const __m128i at_last = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i + m - 1));
-      auto mask = static_cast<unsigned>(_mm_movemask_epi8(
-          _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(at_first, first), _mm_cmpeq_epi8(at_second, second)),
-                        _mm_cmpeq_epi8(at_last, last))));
-      while (mask != 0) {
+    // the candidate starts j..j+15: the needle's first, second and last bytes at their places
+    const auto starts = [&](std::size_t j) {
+      const __m128i at_first = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + j));
+      const __m128i at_second = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + j + 1));
+      const __m128i at_last = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + j + m - 1));
+      return _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(at_first, first), _mm_cmpeq_epi8(at_second, second)),
+                           _mm_cmpeq_epi8(at_last, last));
+    };
+    // the first match among the candidate starts j..j+15 (their bits in mask), or kNpos
+    const auto verify = [&](std::size_t j, unsigned mask) {
+      for (; mask != 0; mask &= mask - 1) {
         const auto bit = static_cast<std::size_t>(__builtin_ctz(mask));
-        if (std::memcmp(s.data() + i + bit + 1, needle.data() + 1, m - 2) == 0) return i + bit;
-        mask &= mask - 1;
+        if (std::memcmp(s.data() + j + bit + 1, needle.data() + 1, m - 2) == 0) return j + bit;
       }
+      return kNpos;
+    };
+    // 64 starts i..i+63 at a time, tested with one branch, while their last bytes are in s
+    for (; i + 63 + m <= s.size(); i += 64) {
+      const __m128i a = starts(i), b = starts(i + 16), c = starts(i + 32), d = starts(i + 48);
+      if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0) continue;
+      for (const auto& [j, hits] : {std::pair{i, a}, std::pair{i + 16, b}, std::pair{i + 32, c}, std::pair{i + 48, d}}) {
+        const std::size_t at = verify(j, static_cast<unsigned>(_mm_movemask_epi8(hits)));
+        if (at != kNpos) return at;
+      }
+    }
+    // then 16 at a time
+    for (; i + 15 + m <= s.size(); i += 16) {
+      const std::size_t at = verify(i, static_cast<unsigned>(_mm_movemask_epi8(starts(i))));
+      if (at != kNpos) return at;
     }
   }
 #endif
