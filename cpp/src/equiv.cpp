@@ -3,6 +3,7 @@
 #include "rapidgrade/equiv.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -118,10 +119,12 @@ Points make_points(std::vector<std::string> vars) {
   return p;
 }
 
+// The values of a side at the kPoints sample points (held in place: a comparison makes a few
+// of these, and none needs the heap).
 struct Eval {
-  std::vector<C> v;
-  std::vector<double> err;               // rounding-error bound of each value
-  std::vector<unsigned char> near_cut;  // branch chosen by rounding noise: the point is unusable
+  std::array<C, kPoints> v{};
+  std::array<double, kPoints> err{};               // rounding-error bound of each value
+  std::array<unsigned char, kPoints> near_cut{};  // branch chosen by rounding noise: the point is unusable
   bool evaluable = true;
   bool analytic = true;
   bool continuous = true;
@@ -132,38 +135,34 @@ struct Eval {
 // where the sides clearly differ.
 struct Staged {
   Program prog;
-  std::vector<const C*> inputs;
+  std::vector<const C*> inputs;  // the points' values
+  std::vector<const C*> at;      // ... from the first point of a range on (reused by every run)
   Eval e;
 
-  Staged(Ref r, const Points& pts, std::size_t n) : prog(compile(*r.ast, r.i, pts.vars)) {
+  Staged(Ref r, const Points& pts) : prog(compile(*r.ast, r.i, pts.vars)), inputs(pts.values), at(inputs.size()) {
     e.evaluable = prog.evaluable && prog.vars.size() == pts.vars.size();
     e.analytic = prog.analytic;
     e.continuous = prog.continuous;
-    e.v.assign(n, C(0, 0));
-    e.err.assign(n, 0);
-    e.near_cut.assign(n, 0);
-    inputs = pts.values;
   }
 
-  /// Evaluates points [begin, end) (what evaluate() computes for them).
+  /// Evaluates points [begin, end) (what evaluate() computes for them), end <= kPoints.
   void run(std::size_t begin, std::size_t end) {
     if (!e.evaluable || begin >= end) return;
-    std::vector<const C*> at(inputs);
-    for (const C*& p : at) p = p != nullptr ? p + begin : nullptr;
+    for (std::size_t k = 0; k < inputs.size(); ++k) at[k] = inputs[k] != nullptr ? inputs[k] + begin : nullptr;
     run_bounded(prog, at, end - begin, e.v.data() + begin, e.err.data() + begin, e.near_cut.data() + begin);
   }
 };
 
 // Every point of a side.
-Eval evaluate(Ref r, const Points& pts, std::size_t n) {
-  Staged s(r, pts, n);
-  s.run(0, n);
+Eval evaluate(Ref r, const Points& pts) {
+  Staged s(r, pts);
+  s.run(0, kPoints);
   return std::move(s.e);
 }
 
-Eval difference(Ref a, Ref b, const Points& pts, std::size_t n) {
-  Eval x = evaluate(a, pts, n), y = evaluate(b, pts, n);
-  for (std::size_t k = 0; k < n; ++k) {
+Eval difference(Ref a, Ref b, const Points& pts) {
+  Eval x = evaluate(a, pts), y = evaluate(b, pts);
+  for (std::size_t k = 0; k < kPoints; ++k) {
     x.v[k] -= y.v[k];
     x.err[k] = x.err[k] + y.err[k] + 2.3e-16 * magnitude(x.v[k]);
     x.near_cut[k] = x.near_cut[k] | y.near_cut[k];
@@ -740,7 +739,7 @@ class Comparer {
 
   Tri functions(Ref g, Ref p) {
     const Points pts = make_points(union_symbols(g, p));
-    Staged sa(g, pts, kPoints), sb(p, pts, kPoints);
+    Staged sa(g, pts), sb(p, pts);
     const Eval& a = sa.e;
     const Eval& b = sb.e;
     if (!a.evaluable || !b.evaluable) return Tri::kUnknown;
@@ -824,7 +823,7 @@ class Comparer {
     if (vars.empty()) return Ratio::kUnknown;
     if (!spend(evaluation_cost(size(gl) + size(gr) + size(pl) + size(pr)))) return Ratio::kUnknown;
     const Points pts = make_points(vars);
-    const Eval f = difference(gl, gr, pts, kPoints), h = difference(pl, pr, pts, kPoints);
+    const Eval f = difference(gl, gr, pts), h = difference(pl, pr, pts);
     if (!f.evaluable || !h.evaluable) return Ratio::kUnknown;
     std::size_t valid = 0;
     C ratio{0, 0};
@@ -881,7 +880,7 @@ class Comparer {
     if (vars.size() != 1 || has_function_call(lo) || has_function_call(hi)) return false;
     if (!spend(evaluation_cost(size(lo) + size(hi)))) return false;
     const Points pts = make_points(vars);
-    const Eval f = difference(hi, lo, pts, kPoints);
+    const Eval f = difference(hi, lo, pts);
     if (!f.evaluable || !f.analytic) return false;
     const C* x = pts.values[0];
     std::size_t p0 = kPoints, p1 = kPoints;
