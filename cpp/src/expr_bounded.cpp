@@ -1,7 +1,6 @@
 // Point-by-point evaluation with a rounding-error bound on every result and branch-cut flags:
 // the bounded sampling that equivalence decides with (a gap beyond the bound is a difference).
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <complex>
 #include <limits>
@@ -22,9 +21,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // Points that run_bounded evaluates together (its buffers hold this many values per
 // instruction).
 constexpr std::size_t kBoundedChunk = 64;
-
-// Values (instructions x points) that run_bounded keeps in place rather than on the heap.
-constexpr std::size_t kInPlaceValues = 512;
 
 /// Distance from z to the negative real axis (the cut of sqrt, log and non-integer powers).
 double to_negative_axis(Cx z) { return z.real() <= 0 ? std::fabs(z.imag()) : magnitude(z); }
@@ -231,32 +227,16 @@ void run_bounded(const Program& prog, const std::vector<const Cx*>& inputs, std:
   // the chunk's points): one dispatch per instruction and chunk, not per point; each point's
   // arithmetic is the same as evaluating it alone.
   const std::size_t chunk = std::min(n, kBoundedChunk);
-  // The rows of a small program at a few points (a constant, or one range of the sample
-  // points) fit in place; larger ones are on the heap.
-  std::array<Cx, kInPlaceValues> v_in_place;
-  std::array<double, kInPlaceValues> e_in_place;
-  std::array<unsigned char, kInPlaceValues> cut_in_place;
-  std::vector<Cx> v_heap;
-  std::vector<double> e_heap;
-  std::vector<unsigned char> cut_heap;
-  Cx* v = v_in_place.data();
-  double* e = e_in_place.data();
-  unsigned char* cut = cut_in_place.data();
-  if (nc * chunk > kInPlaceValues) {
-    v_heap.resize(nc * chunk);
-    e_heap.resize(nc * chunk);
-    cut_heap.resize(nc * chunk);
-    v = v_heap.data();
-    e = e_heap.data();
-    cut = cut_heap.data();
-  }
+  std::vector<Cx> v(nc * chunk);
+  std::vector<double> e(nc * chunk);
+  std::vector<unsigned char> cut(nc * chunk);
   for (std::size_t j0 = 0; j0 < n; j0 += chunk) {
     const std::size_t m = std::min(chunk, n - j0);
     for (std::size_t k = 0; k < nc; ++k) {
       const Instr& in = prog.code[k];
-      Cx* r = v + k * chunk;
-      double* er = e + k * chunk;
-      unsigned char* cr = cut + k * chunk;
+      Cx* r = v.data() + k * chunk;
+      double* er = e.data() + k * chunk;
+      unsigned char* cr = cut.data() + k * chunk;
       if (in.op == Op::kConst) {
         // integers below 2^53 (and i) are exact; pi, e and decimals carry one rounding
         const Cx value(in.re, in.im);
@@ -272,12 +252,12 @@ void run_bounded(const Program& prog, const std::vector<const Cx*>& inputs, std:
         std::fill(er, er + m, 0.0);
         std::fill(cr, cr + m, 0);
       } else {
-        const Cx* a = v + std::size_t{in.a} * chunk;
-        const Cx* b = v + std::size_t{in.b} * chunk;
-        const double* ea = e + std::size_t{in.a} * chunk;
-        const double* eb = e + std::size_t{in.b} * chunk;
-        const unsigned char* ca = cut + std::size_t{in.a} * chunk;
-        const unsigned char* cb = cut + std::size_t{in.b} * chunk;
+        const Cx* a = v.data() + std::size_t{in.a} * chunk;
+        const Cx* b = v.data() + std::size_t{in.b} * chunk;
+        const double* ea = e.data() + std::size_t{in.a} * chunk;
+        const double* eb = e.data() + std::size_t{in.b} * chunk;
+        const unsigned char* ca = cut.data() + std::size_t{in.a} * chunk;
+        const unsigned char* cb = cut.data() + std::size_t{in.b} * chunk;
         kernel<Cx>(in, r, a, b, m);
         for (std::size_t j = 0; j < m; ++j) {
           unsigned char c = ca[j] | cb[j];
@@ -290,9 +270,9 @@ void run_bounded(const Program& prog, const std::vector<const Cx*>& inputs, std:
       }
     }
     const std::size_t last = (nc - 1) * chunk;
-    std::copy(v + last, v + last + m, out + j0);
-    std::copy(e + last, e + last + m, error + j0);
-    std::copy(cut + last, cut + last + m, near_cut + j0);
+    std::copy(v.data() + last, v.data() + last + m, out + j0);
+    std::copy(e.data() + last, e.data() + last + m, error + j0);
+    std::copy(cut.data() + last, cut.data() + last + m, near_cut + j0);
   }
 }
 
