@@ -135,8 +135,8 @@ struct Eval {
 // where the sides clearly differ.
 struct Staged {
   Program prog;
-  std::vector<const C*> inputs;  // the points' values
-  std::vector<const C*> at;      // ... from the first point of a range on (reused by every run)
+  const std::vector<const C*>& inputs;  // the points' values (the Points outlive the side)
+  std::vector<const C*> at;             // ... from the first point of a range on (reused by every run)
   Eval e;
 
   Staged(Ref r, const Points& pts) : prog(compile(*r.ast, r.i, pts.vars)), inputs(pts.values), at(inputs.size()) {
