@@ -486,6 +486,26 @@ constexpr Tri either(Tri a, Tri b) noexcept {
   return a == Tri::kUnknown || b == Tri::kUnknown ? Tri::kUnknown : Tri::kFalse;
 }
 
+/// g and p are one tree: node by node the same kind, flags, extra and text, with as many
+/// children, in order. A subtree shared within a tree is walked once per use, so the work is at
+/// most size(g) node pairs (what the caller has spent). No recursion: an explicit stack.
+bool same_tree(Ref g, Ref p) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pending{{g.i, p.i}};
+  while (!pending.empty()) {
+    const auto [a, b] = pending.back();
+    pending.pop_back();
+    if (g.ast == p.ast && a == b) continue;
+    const Node& x = g.ast->at(a);
+    const Node& y = p.ast->at(b);
+    if (x.kind != y.kind || x.flags != y.flags || x.extra != y.extra || x.kids.size() != y.kids.size() ||
+        x.text != y.text) {
+      return false;
+    }
+    for (std::size_t k = 0; k < x.kids.size(); ++k) pending.emplace_back(x.kids[k], y.kids[k]);
+  }
+  return true;
+}
+
 /// A multivalued function applied to a non-constant argument. sqrt, root, log and non-integer
 /// or symbolic powers all go through the principal logarithm (u^(p/q) = exp(p/q Log u)), so
 /// they share the key "log"; inverse trigonometric functions have their own.
@@ -635,6 +655,9 @@ class Comparer {
     if (G.kind == Kind::kDegree && P.kind == Kind::kDegree) return scalar(g.kid(0), p.kid(0));
     const std::size_t nodes = size(g) + size(p);
     if (!spend(2 * nodes)) return Tri::kUnknown;
+    // an expression equals itself, whether or not it can be evaluated: "-\sin(x)" as an entry
+    // of both matrices is not sampled, "f(x)" and "0.33" are not left undecided
+    if (same_tree(g, p)) return Tri::kTrue;
     const bool g_const = !has_symbols(g);  // free_symbols(g).empty(), without the strings
     const bool p_const = !has_symbols(p);
     if (!g_const || !p_const) {

@@ -81,8 +81,10 @@ def equivalent(
     <Tri.FALSE: 0>
     >>> equivalent("|x|", "x")
     <Tri.FALSE: 0>
-    >>> equivalent("|x|", "|x|")  # not analytic: left to SymPy
+    >>> equivalent("|x|", "|-x|")  # not analytic: left to SymPy
     <Tri.UNKNOWN: 2>
+    >>> equivalent("|x|", "|x|")  # the same expression, whatever it is
+    <Tri.TRUE: 1>
 
     The options come from *config* (an :class:`~rapidgrade.EquivConfig`; default: its
     defaults); *rel_tol*, *abs_tol* and *float_rounding*, when given, override its fields.

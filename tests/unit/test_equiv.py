@@ -103,13 +103,22 @@ def test_float_rounding_option() -> None:
         # branches: SymPy does not simplify these to equal either
         (r"\sqrt{x^2}", "x", F),
         (r"\log(x^2)", r"2\log(x)", F),
-        # non-analytic: FALSE on a clear difference, never TRUE
+        # non-analytic: FALSE on a clear difference, never TRUE by sampling
         ("|x|", "x", F),
         (r"\sqrt{x^2}", "|x|", F),
-        ("|x|", "|x|", U),
-        (r"\lfloor x \rfloor", r"\lfloor x \rfloor", U),
+        ("|x|", "|-x|", U),
+        (r"\lfloor x \rfloor", r"\lfloor 1 \cdot x \rfloor", U),
         # opaque
-        ("f(x)", "f(x)", U),
+        ("f(x)", "f(x+0)", U),
+        ("f(x)", "g(x)", U),
+        # the same tree is TRUE without sampling, whatever it holds: non-analytic, opaque,
+        # inexact, as an element of a set in another order
+        ("|x|", "|x|", T),
+        (r"\lfloor x \rfloor", r"\lfloor (x) \rfloor", T),
+        ("f(x)", "f(x)", T),
+        (r"\{|x|, 2\}", r"\{2, |x|\}", T),
+        (r"\begin{pmatrix}|x| & 0.33x\end{pmatrix}", r"\begin{pmatrix}|x| & 0.33\,x\end{pmatrix}", T),
+        (r"\{|x|, 2\}", r"\{3, |x|\}", F),
         # multiple variables, symbols with subscripts and Greek letters
         (r"\frac{a+b}{2}", r"\frac{a}{2}+\frac{b}{2}", T),
         (r"x_1 + x_2", r"x_2 + x_1", T),

@@ -37,6 +37,8 @@ struct Options {
 
 /// Decides whether `gold` and `pred` denote the same answer.
 ///
+/// * the same tree on both sides (as a whole, or as elements, entries or sides being compared):
+///   TRUE, before any rule below, whatever it holds (|x|, f(x), 0.33x, 34!);
 /// * numbers: exact rational comparison (checked 128-bit; overflow -> UNKNOWN); decimals per
 ///   the rounding rule above; `p%` matches `p/100` and `p`; `x^\circ` matches `x` and
 ///   `x*pi/180`;
