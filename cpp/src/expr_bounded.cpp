@@ -114,6 +114,52 @@ double arithmetic_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb,
   return err;
 }
 
+/// `e`, or an infinite bound where the value `r` is not finite or `e` is nan: the point is then
+/// unusable. Without branches, so that it costs nothing in the loops that compute r and e.
+inline double usable_bound(Cx r, double e) {
+  constexpr double kMax = std::numeric_limits<double>::max();
+  const bool ok = (std::fabs(r.real()) <= kMax) & (std::fabs(r.imag()) <= kMax) & (e == e);
+  return ok ? e : kInf;
+}
+
+/// The values and error bounds of + - * and negation, in one loop per instruction: most of the
+/// instructions of a sampled polynomial or rational expression. The bounds are arithmetic_error's
+/// passed through usable_bound, bit for bit: an operand known exactly (error 0) drops the terms
+/// it multiplies, which are 0 wherever the result is finite (and where it is not, the bound is
+/// infinite anyway). Returns false for every other operation, which takes the general path.
+bool run_arithmetic(const Instr& in, Cx* r, const Cx* a, const Cx* b, const double* ea, const double* eb,
+                    double* er, std::size_t m) {
+  switch (in.op) {
+    case Op::kAdd:
+      for (std::size_t j = 0; j < m; ++j) {
+        r[j] = a[j] + b[j];
+        er[j] = usable_bound(r[j], ea[j] + eb[j] + kEps * magnitude(r[j]));
+      }
+      return true;
+    case Op::kSub:
+      for (std::size_t j = 0; j < m; ++j) {
+        r[j] = a[j] - b[j];
+        er[j] = usable_bound(r[j], ea[j] + eb[j] + kEps * magnitude(r[j]));
+      }
+      return true;
+    case Op::kNeg:
+      for (std::size_t j = 0; j < m; ++j) {
+        r[j] = -a[j];
+        er[j] = usable_bound(r[j], ea[j]);
+      }
+      return true;
+    case Op::kMul:
+      for (std::size_t j = 0; j < m; ++j) {
+        r[j] = a[j] * b[j];
+        const double from_a = ea[j] == 0 ? 0.0 : magnitude(b[j]) * ea[j];
+        const double from_b = eb[j] == 0 ? 0.0 : magnitude(a[j]) * eb[j];
+        er[j] = usable_bound(r[j], from_a + from_b + ea[j] * eb[j] + kEps * magnitude(r[j]));
+      }
+      return true;
+    default: return false;
+  }
+}
+
 /// Error bound of the trigonometric and hyperbolic functions and their inverses.
 double trigonometric_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, unsigned char& c) {
   [[maybe_unused]] const double ar = magnitude(r);
@@ -225,7 +271,8 @@ void run_bounded(const Program& prog, const std::vector<const Cx*>& inputs, std:
   }
   // Instruction by instruction over a chunk of points (row k holds instruction k's values at
   // the chunk's points): one dispatch per instruction and chunk, not per point; each point's
-  // arithmetic is the same as evaluating it alone.
+  // arithmetic is the same as evaluating it alone. Every bound goes through usable_bound as it
+  // is computed.
   const std::size_t chunk = std::min(n, kBoundedChunk);
   std::vector<Cx> v(nc * chunk);
   std::vector<double> e(nc * chunk);
@@ -242,14 +289,16 @@ void run_bounded(const Program& prog, const std::vector<const Cx*>& inputs, std:
         const Cx value(in.re, in.im);
         const bool exact = in.re == std::round(in.re) && std::fabs(in.re) < 9007199254740992.0 &&
                            in.im == std::round(in.im);
-        const double err = exact ? 0 : kEps * magnitude(value);
+        const double err = usable_bound(value, exact ? 0 : kEps * magnitude(value));
         std::fill(r, r + m, value);
         std::fill(er, er + m, err);
         std::fill(cr, cr + m, 0);
       } else if (in.op == Op::kVar) {
         const Cx* x = in.a < inputs.size() ? inputs[in.a] : nullptr;
-        for (std::size_t j = 0; j < m; ++j) r[j] = x != nullptr ? x[j0 + j] : Cx(std::nan(""), 0);
-        std::fill(er, er + m, 0.0);
+        for (std::size_t j = 0; j < m; ++j) {
+          r[j] = x != nullptr ? x[j0 + j] : Cx(std::nan(""), 0);
+          er[j] = usable_bound(r[j], 0.0);
+        }
         std::fill(cr, cr + m, 0);
       } else {
         const Cx* a = v.data() + std::size_t{in.a} * chunk;
@@ -258,15 +307,16 @@ void run_bounded(const Program& prog, const std::vector<const Cx*>& inputs, std:
         const double* eb = e.data() + std::size_t{in.b} * chunk;
         const unsigned char* ca = cut.data() + std::size_t{in.a} * chunk;
         const unsigned char* cb = cut.data() + std::size_t{in.b} * chunk;
-        kernel<Cx>(in, r, a, b, m);
-        for (std::size_t j = 0; j < m; ++j) {
-          unsigned char c = ca[j] | cb[j];
-          er[j] = op_error(in, a[j], b[j], r[j], ea[j], eb[j], c);
-          cr[j] = c;
+        if (run_arithmetic(in, r, a, b, ea, eb, er, m)) {
+          for (std::size_t j = 0; j < m; ++j) cr[j] = ca[j] | cb[j];
+        } else {
+          kernel<Cx>(in, r, a, b, m);
+          for (std::size_t j = 0; j < m; ++j) {
+            unsigned char c = ca[j] | cb[j];
+            er[j] = usable_bound(r[j], op_error(in, a[j], b[j], r[j], ea[j], eb[j], c));
+            cr[j] = c;
+          }
         }
-      }
-      for (std::size_t j = 0; j < m; ++j) {
-        if (!std::isfinite(r[j].real()) || !std::isfinite(r[j].imag()) || std::isnan(er[j])) er[j] = kInf;
       }
     }
     const std::size_t last = (nc - 1) * chunk;
