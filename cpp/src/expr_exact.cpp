@@ -139,20 +139,35 @@ Q q_pow_int(Rational base, Int e) {
   return r;
 }
 
+/// r^k for r >= 0, or nullopt past 128 bits: integers only, no reduction by gcd.
+std::optional<Int> int_pow(Int r, Int k) {
+  Int out = 1;
+  Int base = r;
+  while (k > 0) {
+    if ((k & 1) != 0 && !mul_ok(out, base, out)) return std::nullopt;
+    k >>= 1;
+    if (k > 0 && !mul_ok(base, base, base)) return std::nullopt;
+  }
+  return out;
+}
+
 /// Exact k-th root of a non-negative integer, if it is one (results below 2^52 only).
 std::optional<Int> int_root(Int x, Int k) {
   if (x < 0 || k < 1) return std::nullopt;
   if (x < 2) return x;
   // In doubles (long double's powl costs ten times more): x rounds to a relative error of
   // 2^-53 and pow to one more; a root below 4e15 < 2^52 is then off by less than 2, and the
-  // candidates around the estimate are checked exactly.
+  // candidates around the estimate are checked exactly, the estimate first (a root is nearly
+  // always that one; the others are checked only to tell that there is none).
   const double xd = static_cast<double>(x);
   const double est = k == 2 ? std::sqrt(xd) : std::pow(xd, 1.0 / static_cast<double>(k));
   if (!(est < 4.0e15)) return std::nullopt;
   const Int r0 = static_cast<Int>(std::llround(est));
-  for (Int r = std::max<Int>(0, r0 - 2); r <= r0 + 2; ++r) {
-    Q p = q_pow_int(Rational{r, 1}, k);
-    if (p && p->num == x) return r;
+  for (const Int step : {0, -1, 1, -2, 2}) {
+    const Int r = r0 + step;
+    if (r < 0) continue;
+    const std::optional<Int> p = int_pow(r, k);
+    if (p && *p == x) return r;
   }
   return std::nullopt;
 }
