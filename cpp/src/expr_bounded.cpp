@@ -118,8 +118,9 @@ double arithmetic_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb,
 /// unusable. Without branches, so that it costs nothing in the loops that compute r and e.
 inline double usable_bound(Cx r, double e) {
   constexpr double kMax = std::numeric_limits<double>::max();
-  const bool ok = (std::fabs(r.real()) <= kMax) & (std::fabs(r.imag()) <= kMax) & (e == e);
-  return ok ? e : kInf;
+  const int ok = static_cast<int>(std::fabs(r.real()) <= kMax) & static_cast<int>(std::fabs(r.imag()) <= kMax) &
+                 static_cast<int>(e == e);
+  return ok != 0 ? e : kInf;
 }
 
 /// The values and error bounds of + - * and negation, in one loop per instruction: most of the
