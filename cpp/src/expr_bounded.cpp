@@ -39,7 +39,8 @@ double to_imaginary_rays(Cx z) {
 /// (An exact argument, error 0, is on its principal branch even when it lies on the cut.)
 bool straddles(double distance, double err) { return err > 0 && distance <= 8 * err; }
 
-/// Error bound of + - * / powers, roots, exp, log and the integer functions.
+/// Error bound of / powers, roots, exp, log and the integer functions (+ - * and negation have
+/// theirs in run_arithmetic).
 double arithmetic_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, unsigned char& c) {
   [[maybe_unused]] const double ar = magnitude(r);
   [[maybe_unused]] const double own = 4 * kEps * ar;  // the operation's own rounding (libm: a few ulp)
@@ -49,14 +50,11 @@ double arithmetic_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb,
   (void)eb;  // not every operation has a second operand
   double err = kInf;
   switch (in.op) {
-    case Op::kAdd: case Op::kSub: err = ea + eb + kEps * ar; break;
-    case Op::kMul: err = ab() * ea + aa() * eb + ea * eb + kEps * ar; break;
     case Op::kDiv: {
       const double mb = ab();
       err = mb > eb ? (ea + ar * eb) / (mb - eb) + kEps * ar : kInf;
       break;
     }
-    case Op::kNeg: err = ea; break;
     case Op::kPowInt: {
       const double m = std::fabs(in.re);
       const double ma = aa();
@@ -124,10 +122,11 @@ inline double usable_bound(Cx r, double e) {
 }
 
 /// The values and error bounds of + - * and negation, in one loop per instruction: most of the
-/// instructions of a sampled polynomial or rational expression. The bounds are arithmetic_error's
-/// passed through usable_bound, bit for bit: an operand known exactly (error 0) drops the terms
-/// it multiplies, which are 0 wherever the result is finite (and where it is not, the bound is
-/// infinite anyway). Returns false for every other operation, which takes the general path.
+/// instructions of a sampled polynomial or rational expression. A sum's bound is its operands'
+/// plus its own rounding; a product's is |b| ea + |a| eb + ea eb plus its rounding, where an
+/// operand known exactly (error 0) drops the terms it multiplies (0 wherever the result is
+/// finite; where it is not, usable_bound makes the bound infinite anyway). Returns false for
+/// every other operation, which takes the general path (op_error).
 bool run_arithmetic(const Instr& in, Cx* r, const Cx* a, const Cx* b, const double* ea, const double* eb,
                     double* er, std::size_t m) {
   switch (in.op) {

@@ -112,6 +112,18 @@ Q q_inv(const Rational& a) {
   return make_q(a.den, a.num);
 }
 
+/// r^k (k >= 0) by squaring, or nullopt past 128 bits.
+std::optional<Int> int_pow(Int r, Int k) {
+  Int out = 1;
+  Int base = r;
+  while (k > 0) {
+    if ((k & 1) != 0 && !mul_ok(out, base, out)) return std::nullopt;
+    k >>= 1;
+    if (k > 0 && !mul_ok(base, base, base)) return std::nullopt;
+  }
+  return out;
+}
+
 Q q_pow_int(Rational base, Int e) {
   if (e < 0) {
     Q inv = q_inv(base);
@@ -122,33 +134,11 @@ Q q_pow_int(Rational base, Int e) {
   if (base.den == 1 && (base.num == 1 || base.num == 0)) return e == 0 ? Rational{1, 1} : base;
   if (base.den == 1 && base.num == -1) return Rational{(e % 2 == 0) ? Int(1) : Int(-1), 1};
   if (e > 128) return std::nullopt;  // |base| != 0, 1 and an exponent this large overflows 128 bits
-  Rational r{1, 1};
-  while (e > 0) {
-    if (e & 1) {
-      Q m = q_mul(r, base);
-      if (!m) return std::nullopt;
-      r = *m;
-    }
-    e >>= 1;
-    if (e > 0) {
-      Q s = q_mul(base, base);
-      if (!s) return std::nullopt;
-      base = *s;
-    }
-  }
-  return r;
-}
-
-/// r^k for r >= 0, or nullopt past 128 bits: integers only, no reduction by gcd.
-std::optional<Int> int_pow(Int r, Int k) {
-  Int out = 1;
-  Int base = r;
-  while (k > 0) {
-    if ((k & 1) != 0 && !mul_ok(out, base, out)) return std::nullopt;
-    k >>= 1;
-    if (k > 0 && !mul_ok(base, base, base)) return std::nullopt;
-  }
-  return out;
+  // (n/d)^e = n^e / d^e, in lowest terms when n/d is: the products need no gcd
+  const std::optional<Int> num = int_pow(base.num, e);
+  const std::optional<Int> den = int_pow(base.den, e);
+  if (!num || !den) return std::nullopt;
+  return make_q(*num, *den);
 }
 
 /// Exact k-th root of a non-negative integer, if it is one (results below 2^52 only).
