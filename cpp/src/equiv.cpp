@@ -679,8 +679,9 @@ class Comparer {
   }
 
   /// A value past the range of doubles (no exact value, no finite double) on either side:
-  /// different magnitudes (from logarithms) are FALSE, the same tree on both sides is TRUE,
-  /// anything else UNKNOWN with Limit::kMagnitude; nullopt when neither side is such a value.
+  /// different magnitudes (from logarithms) are FALSE, two trees that print alike are TRUE (the
+  /// same tree never gets here: scalar() has found it first), anything else UNKNOWN with
+  /// Limit::kMagnitude; nullopt when neither side is such a value.
   std::optional<Tri> beyond_doubles(Ref g, Ref p, const Val& a, const Val& b) {
     auto huge = [](const Val& v) { return v.inf == 0 && !v.exact && (!v.evaluable || !finite(v.num)); };
     if (!huge(a) && !huge(b)) return std::nullopt;

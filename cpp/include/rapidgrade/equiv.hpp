@@ -54,7 +54,7 @@ struct Options {
 /// * text: equal after normalization -> TRUE, else FALSE; text against math -> UNKNOWN;
 /// * values past the range of doubles (towers, factorials like (10^{10})!, numbers of
 ///   thousands of digits): their magnitudes, computed with logarithms, differ -> FALSE; the
-///   same tree on both sides -> TRUE; otherwise UNKNOWN with Limit::kMagnitude.
+///   same printed form on both sides -> TRUE; otherwise UNKNOWN with Limit::kMagnitude.
 ///
 /// Work is O(tree size * 16) plus O(n*m) element matching for sets (capped at 64 elements),
 /// and never more than options.work_budget counted operations: past the budget the answer is
