@@ -562,11 +562,12 @@ void run_pass(Buffers& b, bool acts, Pass&& pass) {
 
 bool holds(std::string_view s, char c) noexcept { return find_byte(s, 0, c) < s.size(); }
 
+// The rules after rule 0, once. Rule 0 (unicode::fold_math) runs once, before the first round:
+// its result holds only characters it leaves as they are (each invalid byte is U+FFFD, each
+// character with a rule was rewritten in ASCII) and these passes delete or write ASCII bytes
+// only, never part of a character, so folding again would change nothing.
 void one_round(Buffers& b, const Options& options, bool& percent) {
   std::string& t = b.text;
-  // Rule 0 runs in every round: removing '$' or spaces can join the bytes of junk input into a
-  // new character.
-  if (utf8::ascii_end(t, 0, t.size()) != t.size()) t = unicode::fold_math(t);
   run_pass(b, kCommandBytes.find(t, 0) < t.size(),
            [&percent](std::string_view s, std::string& out) { rewrite_commands(s, percent, out); });
   run_pass(b, !spaces_collapsed(t), collapse_spaces);
@@ -608,8 +609,8 @@ Normalized normalize(std::string_view s, const Options& options) {
     return result;
   }
   Buffers b;
-  b.text.assign(s);
-  b.scratch.reserve(s.size() + 16);
+  b.text = unicode::fold_math(s);  // rule 0 (an ASCII text as it is)
+  b.scratch.reserve(b.text.size() + 16);
   one_round(b, options, result.percent);
   if (b.text != s) {  // else the input was already canonical: a fixed point after one round
     std::string before;

@@ -92,44 +92,45 @@ std::string fold_math(std::string_view s) {
   out.reserve(s.size() + 16);
   // Offsets of the ')' closing a "√(" group, innermost last; each becomes '}'.
   std::vector<std::size_t> closes;
+  // s[kept, i) is copied as it is, and appended in one piece before anything is rewritten: ASCII
+  // (up to the next ')' that closes a "√(" group) and the characters without a rule.
+  std::size_t kept = 0;
+  const auto keep_until = [&](std::size_t at) { out.append(s.data() + kept, at - kept); };
   std::size_t i = 0;
   while (i < s.size()) {
-    // ASCII is copied as it is, in runs (up to the next ')' that closes a "√(" group)
-    const std::size_t run_end = utf8::ascii_end(s, i, closes.empty() ? s.size() : closes.back());
-    out.append(s.data() + i, run_end - i);
-    i = run_end;
+    i = utf8::ascii_end(s, i, closes.empty() ? s.size() : closes.back());
     if (i >= s.size()) break;
+    const std::size_t at = i;
     if (!closes.empty() && i == closes.back()) {
+      keep_until(at);
       out += '}';
       closes.pop_back();
-      ++i;
+      kept = ++i;
       continue;
     }
-    const std::size_t at = i;
     const char32_t raw = utf8::decode(s, i);
     // An invalid byte, or an overlong encoding of an ASCII character, becomes U+FFFD (as Python's
     // errors="replace" does): copied through, stray bytes could join a later step's neighbours
     // into a valid character ("\xC2 \xB2" -> "\xC2\xB2", a superscript two, once the space
     // goes), so normalizing twice would not give the same bytes.
-    if ((raw == 0xFFFD && i - at == 1) || (raw < 0x80 && i - at > 1)) {
+    const bool invalid = (raw == 0xFFFD && i - at == 1) || (raw < 0x80 && i - at > 1);
+    const char32_t cp = invalid ? raw : simple_fold(raw);
+    if (!invalid && cp == raw && cp >= 0x80 && find_cp(kFractions, cp) == nullptr &&
+        find_cp(kSymbols, cp) == nullptr && cp != 0x221A && cp != 0x221B && superscript(cp) < 0 &&
+        subscript(cp) < 0) {
+      continue;  // no rule: the original bytes stay in the kept run
+    }
+    keep_until(at);
+    if (invalid) {
       out += "\xEF\xBF\xBD";
-      continue;
-    }
-    const char32_t cp = simple_fold(raw);
-    if (cp < 0x80) {
+    } else if (cp < 0x80) {
       out += static_cast<char>(cp);
-      continue;
-    }
-    if (const Fraction* f = find_cp(kFractions, cp)) {
+    } else if (const Fraction* f = find_cp(kFractions, cp)) {
       out += f->latex;
-      continue;
-    }
-    if (const Symbol* sym = find_cp(kSymbols, cp)) {
+    } else if (const Symbol* sym = find_cp(kSymbols, cp)) {
       out += sym->latex;
       out += ' ';
-      continue;
-    }
-    if (cp == 0x221A || cp == 0x221B) {  // √ ∛
+    } else if (cp == 0x221A || cp == 0x221B) {  // √ ∛
       out += cp == 0x221A ? "\\sqrt" : "\\sqrt[3]";
       std::size_t k = i;
       while (k < s.size() && s[k] == ' ') ++k;
@@ -144,7 +145,6 @@ std::string fold_math(std::string_view s) {
           out += '{';
           closes.push_back(close);
           i = k + 1;
-          continue;
         }
       } else if (k < s.size() && is_alnum(s[k])) {
         std::size_t e = k;
@@ -153,13 +153,11 @@ std::string fold_math(std::string_view s) {
         out.append(s.substr(k, e - k));
         out += '}';
         i = e;
-        continue;
       }
-      continue;  // "\sqrt" followed by a brace group or a command, as written
-    }
-    const int sup = superscript(cp);
-    const int sub = sup < 0 ? subscript(cp) : -1;
-    if (sup >= 0 || sub >= 0) {
+      // else "\sqrt" followed by a brace group or a command, as written
+    } else {
+      const int sup = superscript(cp);
+      const int sub = sup < 0 ? subscript(cp) : -1;
       out += sup >= 0 ? "^{" : "_{";
       out += static_cast<char>(sup >= 0 ? sup : sub);
       while (i < s.size()) {
@@ -171,14 +169,10 @@ std::string fold_math(std::string_view s) {
         i = next;
       }
       out += '}';
-      continue;
     }
-    if (cp == raw) {
-      out.append(s.substr(at, i - at));  // unchanged: the original bytes
-    } else {
-      utf8::append_utf8(out, cp);
-    }
+    kept = i;
   }
+  keep_until(s.size());
   return out;
 }
 

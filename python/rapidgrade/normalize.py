@@ -1,7 +1,8 @@
 r"""Canonical form of LaTeX/plain-text answers, so that equal answers compare equal as strings.
 
-The rules, in the order applied (each a linear pass in the C++ core; the sequence is repeated
-until the text stops changing, at most 4 rounds, so normalization is idempotent). They are the
+The rules, in the order applied (each a linear pass in the C++ core; rule 0 runs once, and the
+sequence of rules 1-10 is repeated until the text stops changing, at most 4 rounds, so
+normalization is idempotent). They are the
 normative rules of ``cpp/include/rapidgrade/normalize.hpp``. Every example written as two
 literals joined by an arrow holds with the default options (the first normalizes to the
 second; checked by ``tests/unit/test_normalize_examples.py``, like the examples in the header).

@@ -1,8 +1,9 @@
 // Canonical form of a LaTeX/plain-text answer, for string comparison of extracted answers.
 //
-// Input is UTF-8 (invalid bytes are copied through). The rules below are normative. They are
-// applied in the order given (each one a linear pass), and the whole sequence is repeated until
-// the text stops changing, at most kMaxRounds times, so that normalize(normalize(s)) ==
+// Input is UTF-8 (rule 0 makes each invalid byte U+FFFD). The rules below are normative. They
+// are applied in the order given (each one a linear pass). Rule 0 runs once; rules 1-10 only
+// delete or write ASCII bytes, so what rule 0 left stays folded, and their sequence is repeated
+// until the text stops changing, at most kMaxRounds times, so that normalize(normalize(s)) ==
 // normalize(s). Every example written as two quoted strings joined by an arrow holds for the
 // whole sequence with the default Options: normalize(first).text == second.
 // tests/unit/test_normalize_examples.py reads every such example from this file and checks it;
