@@ -475,14 +475,8 @@ bool single_symbol(std::string_view s) noexcept {
 }
 
 void strip_equation(std::string& s) {
-  std::size_t eq = std::string::npos;
-  for (std::size_t k = 0; k < s.size(); ++k) {
-    if (s[k] == '=') {
-      if (eq != std::string::npos) return;
-      eq = k;
-    }
-  }
-  if (eq == std::string::npos || eq + 1 >= s.size()) return;
+  const std::size_t eq = find_byte(s, 0, '=');
+  if (eq + 1 >= s.size() || find_byte(s, eq + 1, '=') < s.size()) return;  // no '=', or several
   if (!single_symbol(std::string_view(s).substr(0, eq))) return;
   s.erase(0, eq + 1);
 }

@@ -372,3 +372,19 @@ def test_returns_plain_str_and_bytes() -> None:
         out = normalize_latex(value)
         assert type(out) is kind and out == kind(value)
     assert type(normalize_many([Sub("x")])[0]) is str
+
+
+@pytest.mark.parametrize("k", range(40))
+def test_rules_find_their_bytes_at_every_offset_of_a_long_text(k: int) -> None:
+    # the passes skip to the bytes they act on sixteen bytes at a time in long texts: each of
+    # these bytes, at every offset of such a step, is found and rewritten as in a short text
+    pad, tail = "x" * k, "y" * 20
+    assert normalize_latex(pad + "\\dfrac{1}{2} " + tail) == pad + "\\frac{1}{2}" + tail
+    assert normalize_latex(pad + "$" + tail + "$") == pad + tail
+    assert normalize_latex(pad + "\\left(" + tail + "\\right)") == pad + "(" + tail + ")"
+    assert normalize_latex(pad + " \t\n " + tail) == pad + tail
+    assert normalize_latex(pad + "²" + tail) == pad + "^{2}" + tail
+    assert normalize_latex(pad + "中" + tail) == pad + "中" + tail
+    assert normalize_latex("a = " + "1+" * k + tail) == "1+" * k + tail
+    assert normalize_latex("a = " + "1+" * k + "=" + tail) == "a=" + "1+" * k + "=" + tail
+    assert normalize_answer("1" * (k + 17) + "\\%") == Normalized(text="1" * (k + 17), percent=True)

@@ -256,24 +256,53 @@ class ByteSet {
  public:
   /// The set of the bytes of `bytes`.
   constexpr explicit ByteSet(std::string_view bytes) noexcept {
-    for (const char c : bytes) has_[static_cast<unsigned char>(c)] = true;
+    for (const char c : bytes) add(c);
   }
   /// The set of the bytes for which the constexpr predicate holds: ByteSet::where(is_space).
   template <typename Predicate>
   static constexpr ByteSet where(Predicate holds) noexcept {
     ByteSet set{std::string_view{}};
-    for (int c = 0; c < 256; ++c) set.has_[c] = holds(static_cast<char>(c));
+    for (int c = 0; c < 256; ++c) {
+      if (holds(static_cast<char>(c))) set.add(static_cast<char>(c));
+    }
     return set;
   }
   constexpr bool has(char c) const noexcept { return has_[static_cast<unsigned char>(c)]; }
-  /// The first position >= i of a byte in the set, or s.size().
-  constexpr std::size_t find(std::string_view s, std::size_t i) const noexcept {
+  /// The first position >= i of a byte in the set, or s.size(). With SSE2 and a set of at most
+  /// kVectorMembers bytes, sixteen bytes are compared with every member a step.
+  std::size_t find(std::string_view s, std::size_t i) const noexcept {
+#if defined(__SSE2__)
+    if (count_ <= kVectorMembers && i + 16 <= s.size()) {
+      __m128i member[kVectorMembers];
+      for (std::size_t k = 0; k < count_; ++k) member[k] = _mm_set1_epi8(members_[k]);
+      for (; i + 16 <= s.size(); i += 16) {
+        const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
+        __m128i hit = _mm_setzero_si128();
+        for (std::size_t k = 0; k < count_; ++k) hit = _mm_or_si128(hit, _mm_cmpeq_epi8(w, member[k]));
+        const auto mask = static_cast<unsigned>(_mm_movemask_epi8(hit));
+        if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(mask));
+      }
+    }
+#endif
     while (i < s.size() && !has(s[i])) ++i;
     return i;
   }
 
  private:
+  /// Sets of up to this many bytes are searched sixteen bytes at a time.
+  static constexpr std::size_t kVectorMembers = 12;
+
+  constexpr void add(char c) noexcept {
+    bool& in = has_[static_cast<unsigned char>(c)];
+    if (in) return;
+    in = true;
+    if (count_ < kVectorMembers) members_[count_] = c;
+    ++count_;
+  }
+
   bool has_[256] = {};
+  char members_[kVectorMembers] = {};  // the first kVectorMembers bytes added
+  std::size_t count_ = 0;              // bytes in the set
 };
 
 /// Last occurrence of the non-empty `needle` in s, or kNpos: a backward scan from the end for
