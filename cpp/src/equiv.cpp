@@ -16,6 +16,7 @@
 
 #include "expr_kernels.hpp"
 #include "rapidgrade/detail/functions.hpp"
+#include "rapidgrade/detail/text.hpp"
 
 namespace rapidgrade::equiv {
 namespace {
@@ -568,7 +569,7 @@ class Comparer {
       // against an expression in symbols may name it: UNKNOWN
       Ref other = G.kind == Kind::kText ? p : g;
       const std::string& words = (G.kind == Kind::kText ? G : P).text;
-      const bool digits = words.find_first_of("0123456789") != std::string::npos;
+      const bool digits = std::any_of(words.begin(), words.end(), rapidgrade::detail::is_digit);
       if (!digits && !is_structure(other.node().kind) && free_symbols(*other.ast, other.i).empty() &&
           compile(*other.ast, other.i).evaluable) {
         return Tri::kFalse;

@@ -12,7 +12,6 @@ using rapidgrade::detail::WrapperContent;
 
 bool looks_like_text(std::string_view s) {
   std::size_t i = 0, n = s.size();
-  bool saw_word = false;
   while (i < n) {
     if (s[i] == '\\') {
       std::size_t j = i + 1;
@@ -36,17 +35,18 @@ bool looks_like_text(std::string_view s) {
       // ("erf" is a function name only before "(": "erf(x)" is math, "erf" alone a word)
       // ("\mathrm{erf}(x)" too)
       const bool before_paren = (j < n && s[j] == '(') || (j + 1 < n && s[j] == '}' && s[j + 1] == '(');
-      if (word.size() >= 3 && !function_word(word, before_paren) && word != "and") saw_word = true;
+      if (word.size() >= 3 && !function_word(word, before_paren) && word != "and") return true;  // one word is enough
       i = j;
       continue;
     }
     ++i;
   }
-  return saw_word;
+  return false;
 }
 
 std::string normalize_text(std::string_view s) {
   std::string out;
+  out.reserve(s.size());
   std::size_t i = 0, n = s.size();
   bool space = false;
   while (i < n) {
