@@ -1,12 +1,14 @@
 // Brace and span scanning: find_boxed, find_math_spans, match_brace; the searches of the
 // scanners (detail::find_str, detail::ByteSet, utf8::ascii_end).
-// Invariants: spans lie inside the input; a matched brace is a '}' after its '{'; find_str finds
+// Invariants: spans lie inside the input; find_math_spans finds the spans of the byte loop
+// (math_spans_loop); a matched brace is a '}' after its '{'; find_str finds
 // what std::string_view::find finds, from every start, for needles of the scanners and for the
 // input's own bytes; ByteSet::find what find_first_of finds; ascii_end the first byte >= 0x80;
 // rfind_pair_icase and find_digit_or what a byte loop finds; find_math_delimiter what the byte
 // loop it stands for finds (a backslash takes the byte after it along), from every start.
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "fuzz_common.hpp"
 #include "rapidgrade/detail/delimiters.hpp"
@@ -32,6 +34,42 @@ std::size_t math_delimiter_loop(std::string_view s, std::size_t i, bool dollar, 
   return rapidgrade::detail::kNpos;
 }
 
+// The spans of the byte loop: from each opener ($, $$, \( or \[) on, its first closer of the same
+// kind; an opener without one is passed over.
+std::vector<sc::Span> math_spans_loop(std::string_view s) {
+  constexpr std::size_t npos = rapidgrade::detail::kNpos;
+  std::vector<sc::Span> spans;
+  std::size_t i = math_delimiter_loop(s, 0, true, "([");
+  while (i != npos) {
+    const bool dollar = s[i] == '$';
+    const bool display = dollar ? i + 1 < s.size() && s[i + 1] == '$' : s[i + 1] == '[';
+    const std::size_t open_len = dollar && !display ? 1 : 2;
+    std::size_t close;
+    if (dollar) {
+      close = math_delimiter_loop(s, i + open_len, true, {});
+      while (display && close != npos && !(close + 1 < s.size() && s[close + 1] == '$')) {
+        close = math_delimiter_loop(s, close + 1, true, {});
+      }
+    } else {
+      close = math_delimiter_loop(s, i + 2, false, display ? "]" : ")");
+    }
+    if (close == npos) {
+      i = math_delimiter_loop(s, i + open_len, true, "([");
+      continue;
+    }
+    sc::Span span;
+    span.outer_start = i;
+    span.start = i + open_len;
+    span.end = close;
+    span.outer_end = close + (dollar && !display ? 1 : 2);
+    span.kind = dollar ? (display ? sc::SpanKind::kDisplayDollar : sc::SpanKind::kInlineDollar)
+                       : (display ? sc::SpanKind::kDisplayBracket : sc::SpanKind::kInlineParen);
+    spans.push_back(span);
+    i = math_delimiter_loop(s, span.outer_end, true, "([");
+  }
+  return spans;
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -40,8 +78,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     RAPIDGRADE_FUZZ_CHECK(span.start <= span.end && span.end <= text.size());
     RAPIDGRADE_FUZZ_CHECK(span.outer_start <= span.start && span.end <= span.outer_end && span.outer_end <= text.size());
   }
-  for (const sc::Span& span : sc::find_math_spans(text)) {
+  const std::vector<sc::Span> math = sc::find_math_spans(text);
+  const std::vector<sc::Span> expected_math = math_spans_loop(text);
+  RAPIDGRADE_FUZZ_CHECK(math.size() == expected_math.size());
+  for (std::size_t k = 0; k < math.size(); ++k) {
+    const sc::Span& span = math[k];
+    const sc::Span& want = expected_math[k];
     RAPIDGRADE_FUZZ_CHECK(span.start <= span.end && span.end <= text.size());
+    RAPIDGRADE_FUZZ_CHECK(span.outer_start == want.outer_start && span.start == want.start && span.end == want.end &&
+                          span.outer_end == want.outer_end && span.kind == want.kind);
   }
   const std::size_t open = text.find('{');
   if (open != std::string_view::npos) {

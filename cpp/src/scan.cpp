@@ -142,45 +142,139 @@ std::size_t match_brace(std::string_view s, std::size_t open) noexcept {
   return kNpos;
 }
 
+namespace {
+
+// The math delimiters of a text from left to right: next(from) is the first position p >= from
+// holding an unescaped '$', or an unescaped backslash followed by one of ( [ ) ] (a byte is
+// unescaped when the run of backslashes right before it is even: a backslash takes the byte
+// after it along, so "\\$" holds no delimiter and "\\\\$" one). Sixteen positions are compared
+// at once (SSE2) and kept while the calls move forward through them, so each block of the text
+// is compared once however many calls read it; a call behind the block compares again from
+// there. Each run of backslashes is counted once per delimiter after it.
+class DelimiterCursor {
+ public:
+  explicit DelimiterCursor(std::string_view s) noexcept : s_(s) {}
+
+  std::size_t next(std::size_t from) noexcept {
+    const std::size_t n = s_.size();
+    if (from >= block_ && from - block_ < kBlock) {  // in the block compared last
+      const std::size_t p = first_unescaped(mask_ >> (from - block_), from);
+      if (p != kNpos) return p;
+      from = block_ + kBlock;
+    }
+#if defined(__SSE2__)
+    for (; from + kBlock + 1 <= n; from += kBlock) {
+      const unsigned mask = compare_block(from);
+      if (mask == 0) continue;
+      block_ = from;
+      mask_ = mask;
+      const std::size_t p = first_unescaped(mask, from);
+      if (p != kNpos) return p;
+    }
+#endif
+    for (; from < n; ++from) {
+      if ((s_[from] == '$' || (s_[from] == '\\' && from + 1 < n && closes_after_backslash(s_[from + 1]))) &&
+          unescaped(from)) {
+        return from;
+      }
+    }
+    return kNpos;
+  }
+
+ private:
+  static constexpr std::size_t kBlock = 16;
+
+  static constexpr bool closes_after_backslash(char c) noexcept {
+    return c == '(' || c == ')' || c == '[' || c == ']';
+  }
+
+#if defined(__SSE2__)
+  // Bit k set when s[b + k] may be a delimiter (escapes not looked at); needs b + 17 <= n.
+  unsigned compare_block(std::size_t b) const noexcept {
+    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s_.data() + b));
+    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s_.data() + b + 1));
+    const __m128i paren = _mm_cmpeq_epi8(_mm_or_si128(next, _mm_set1_epi8(1)), _mm_set1_epi8(')'));  // ( or )
+    const __m128i bracket = _mm_or_si128(_mm_cmpeq_epi8(next, _mm_set1_epi8('[')), _mm_cmpeq_epi8(next, _mm_set1_epi8(']')));
+    const __m128i pair = _mm_and_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('\\')), _mm_or_si128(paren, bracket));
+    return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(pair, _mm_cmpeq_epi8(w, _mm_set1_epi8('$')))));
+  }
+#endif
+
+  // The first candidate of `mask` (bit k: position from + k) that no backslash escapes, or kNpos.
+  std::size_t first_unescaped(unsigned mask, std::size_t from) const noexcept {
+    for (; mask != 0; mask &= mask - 1) {
+      const std::size_t p = from + static_cast<std::size_t>(__builtin_ctz(mask));
+      if (unescaped(p)) return p;
+    }
+    return kNpos;
+  }
+
+  bool unescaped(std::size_t p) const noexcept {
+    std::size_t k = p;
+    while (k > 0 && s_[k - 1] == '\\') --k;
+    return ((p - k) & 1) == 0;
+  }
+
+  std::string_view s_;
+  std::size_t block_ = kNpos;  // the block [block_, block_ + kBlock) that mask_ describes
+  unsigned mask_ = 0;
+};
+
+}  // namespace
+
 // Spans reserved up front: a worked solution has tens of them (the vector grows past that).
 constexpr std::size_t kReservedSpans = 32;
 
 std::vector<Span> find_math_spans(std::string_view s) {
-  // A failed search for a closer proves there is none until the end of the text, so each kind
-  // of closer is searched for in vain at most once: O(n) overall, O(1) extra memory.
+  // Kinds of span: $..$, $$..$$, \(..\), \[..\]. An opener is matched with the first closer of
+  // its kind after it, across the other kinds' delimiters. A failed search for a closer proves
+  // there is none until the end of the text, so each kind of closer is searched for in vain at
+  // most once: O(n) overall.
+  static constexpr std::size_t kCloseLength[4] = {1, 2, 2, 2};
+  static constexpr SpanKind kKinds[4] = {SpanKind::kInlineDollar, SpanKind::kDisplayDollar, SpanKind::kInlineParen,
+                                         SpanKind::kDisplayBracket};
+  const std::size_t n = s.size();
+  const auto closes = [&](std::size_t q, int kind) {
+    switch (kind) {
+      case 0: return s[q] == '$';
+      case 1: return s[q] == '$' && q + 1 < n && s[q + 1] == '$';
+      case 2: return s[q] == '\\' && s[q + 1] == ')';
+      default: return s[q] == '\\' && s[q + 1] == ']';
+    }
+  };
   bool exhausted[4] = {false, false, false, false};
   std::vector<Span> spans;
   spans.reserve(kReservedSpans);
-  const std::size_t n = s.size();
-  for (std::size_t i = detail::find_math_delimiter(s, 0, true, "(["); i < n;
-       i = detail::find_math_delimiter(s, i, true, "([")) {
-    int kind_index;
-    std::size_t open_len = 2;
+  DelimiterCursor delimiters(s);
+  std::size_t i = delimiters.next(0);
+  while (i != kNpos) {
+    int kind;
     if (s[i] == '$') {
-      const bool display = i + 1 < n && s[i + 1] == '$';
-      kind_index = display ? 1 : 0;
-      open_len = display ? 2 : 1;
+      kind = i + 1 < n && s[i + 1] == '$' ? 1 : 0;
+    } else if (s[i + 1] == '(' || s[i + 1] == '[') {
+      kind = s[i + 1] == '(' ? 2 : 3;
     } else {
-      kind_index = s[i + 1] == '(' ? 2 : 3;  // "\(" or "\["
-    }
-    static constexpr std::string_view kClosers[4] = {"$", "$$", "\\)", "\\]"};
-    static constexpr SpanKind kKinds[4] = {SpanKind::kInlineDollar, SpanKind::kDisplayDollar,
-                                           SpanKind::kInlineParen, SpanKind::kDisplayBracket};
-    const std::size_t close =
-        exhausted[kind_index] ? kNpos : detail::find_math_closer(s, i + open_len, kClosers[kind_index]);
-    if (close == kNpos) {
-      exhausted[kind_index] = true;
-      i += open_len;
+      i = delimiters.next(i + 2);  // a closer outside a span is text
       continue;
     }
-    const std::size_t close_len = kClosers[kind_index].size();
+    const std::size_t open_len = kind == 0 ? 1 : 2;
+    std::size_t close = kNpos;
+    if (!exhausted[kind]) {
+      close = delimiters.next(i + open_len);
+      while (close != kNpos && !closes(close, kind)) close = delimiters.next(close + 1);
+    }
+    if (close == kNpos) {
+      exhausted[kind] = true;
+      i = delimiters.next(i + open_len);
+      continue;
+    }
     Span& span = spans.emplace_back();  // filled in place: a Span built aside and copied
     span.start = i + open_len;          // stalled on its store forwarding
     span.end = close;
     span.outer_start = i;
-    span.outer_end = close + close_len;
-    span.kind = kKinds[kind_index];
-    i = close + close_len;
+    span.outer_end = close + kCloseLength[kind];
+    span.kind = kKinds[kind];
+    i = delimiters.next(span.outer_end);
   }
   return spans;
 }
