@@ -4,8 +4,9 @@
 // (math_spans_loop); a matched brace is a '}' after its '{'; find_str finds
 // what std::string_view::find finds, from every start, for needles of the scanners and for the
 // input's own bytes; ByteSet::find what find_first_of finds; ascii_end the first byte >= 0x80;
-// rfind_pair_icase and find_digit_or what a byte loop finds; find_math_delimiter what the byte
-// loop it stands for finds (a backslash takes the byte after it along), from every start.
+// rfind_pair_icase and find_digit_or what a byte loop finds; MathDelimiters::next what the byte
+// loop it stands for finds (a backslash takes the byte after it along), from every start, on
+// one cursor moving forward and on a new one.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -20,7 +21,8 @@ namespace sc = rapidgrade::scan;
 
 namespace {
 
-// The byte loop find_math_delimiter stands for.
+// The byte loop of the math scanners from i: the first '$' (when `dollar`) or backslash followed
+// by a byte of `after`.
 std::size_t math_delimiter_loop(std::string_view s, std::size_t i, bool dollar, std::string_view after) {
   while (i < s.size()) {
     if (s[i] == '\\') {
@@ -111,13 +113,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       RAPIDGRADE_FUZZ_CHECK(set.find(text, from) == (expected == std::string_view::npos ? text.size() : expected));
     }
   }
+  // MathDelimiters::next(from): the first stop >= from of the byte loop read from the start,
+  // stopping at '$' and at a backslash before ( [ ) ] (a stop's next byte is never a backslash,
+  // so the loop goes on from there)
+  rapidgrade::detail::MathDelimiters forward(text);  // one cursor, from start to start
+  std::size_t delimiter = math_delimiter_loop(text, 0, true, "([)]");
   for (std::size_t from = 0; from <= text.size(); from += 1 + from / 8) {
-    for (const std::string_view after : {std::string_view("(["), std::string_view(")"), std::string_view()}) {
-      for (const bool dollar : {true, false}) {
-        RAPIDGRADE_FUZZ_CHECK(rapidgrade::detail::find_math_delimiter(text, from, dollar, after) ==
-                              math_delimiter_loop(text, from, dollar, after));
-      }
-    }
+    while (delimiter < from) delimiter = math_delimiter_loop(text, delimiter + 1, true, "([)]");
+    RAPIDGRADE_FUZZ_CHECK(forward.next(from) == delimiter);
+    RAPIDGRADE_FUZZ_CHECK(rapidgrade::detail::MathDelimiters(text).next(from) == delimiter);
     const std::size_t end = text.size() - from / 2;
     std::size_t last = end;  // one past the last "sw"/"SW"/"sW"/"Sw" starting in [from / 2, end - 1)
     while (last > from / 2 + 1 && !(rapidgrade::detail::to_lower(text[last - 2]) == 's' &&

@@ -1,8 +1,8 @@
 // What wraps an answer: math delimiters and box commands, each read by one function.
 //
 // Used by extraction (the value after "the answer is", nested boxes), by grading (the gold
-// answer) and by scan::find_boxed (the bare "\boxed 5" argument). Byte offsets into UTF-8;
-// only ASCII bytes are compared.
+// answer), by scan::find_boxed (the bare "\boxed 5" argument) and by scan::find_math_spans.
+// Byte offsets into UTF-8; only ASCII bytes are compared.
 #pragma once
 
 #include <cstddef>
@@ -24,65 +24,100 @@ constexpr std::size_t bare_box_argument_end(std::string_view s, std::size_t begi
   return k;
 }
 
-/// The first position p >= from at which the byte loop of the math scanners stands at an
-/// unescaped '$' (when `dollar`) or at an unescaped backslash followed by a byte of `after`
-/// ("([" for the openers \( \[, ")" for the closer \)), or kNpos. The loop reads s from `from`
-/// and a backslash takes the byte after it along, so a byte is unescaped when the run of
-/// backslashes just before it (from `from` on) is even: "\\$" holds no '$' the loop stops at.
-/// With SSE2, sixteen positions are tested a step, so the backslashes of other commands cost
-/// nothing; elsewhere the loop jumps between backslashes and dollars. Each run of backslashes
-/// is counted once: O(n).
-inline std::size_t find_math_delimiter(std::string_view s, std::size_t from, bool dollar,
-                                       std::string_view after) noexcept {
-  const std::size_t n = s.size();
-  const auto unescaped = [&](std::size_t p) {
-    std::size_t k = p;
-    while (k > from && s[k - 1] == '\\') --k;
-    return ((p - k) & 1) == 0;
-  };
-  const auto stops_at = [&](std::size_t p) {
-    if (s[p] == '$') return dollar;
-    return p + 1 < n && after.find(s[p + 1]) != std::string_view::npos;  // s[p] is a backslash
-  };
-  std::size_t i = from;
-#if defined(__SSE2__)
-  const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i dollars = _mm_set1_epi8('$');
-  const __m128i a = _mm_set1_epi8(after.empty() ? '\0' : after[0]);
-  const __m128i b = _mm_set1_epi8(after.empty() ? '\0' : after.back());
-  const unsigned pairs = after.empty() ? 0u : 0xFFFFu;
-  // positions i..i+15, each with the byte after it (up to i + 16) in s
-  for (; i + 17 <= n; i += 16) {
-    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
-    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i + 1));
-    const __m128i pair = _mm_and_si128(_mm_cmpeq_epi8(w, backslash),
-                                       _mm_or_si128(_mm_cmpeq_epi8(next, a), _mm_cmpeq_epi8(next, b)));
-    auto mask = (static_cast<unsigned>(_mm_movemask_epi8(pair)) & pairs) |
-                (dollar ? static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(w, dollars))) : 0u);
-    while (mask != 0) {
-      const std::size_t p = i + static_cast<std::size_t>(__builtin_ctz(mask));
-      if (unescaped(p)) return p;
-      mask &= mask - 1;
+/// The math delimiters of a text from left to right: next(from) is the first position p >= from
+/// holding an unescaped '$', or an unescaped backslash followed by one of ( [ ) ]. A byte is
+/// unescaped when the run of backslashes right before it is even: a backslash takes the byte
+/// after it along, so "\\$" holds no delimiter and "\\\\$" one. With SSE2, sixteen positions are
+/// compared at once and kept while the calls move forward through them, so each block of the
+/// text is compared once however many calls read it; a call behind the block compares again
+/// from there. Each run of backslashes is counted once per delimiter after it. Never throws.
+class MathDelimiters {
+ public:
+  explicit MathDelimiters(std::string_view s) noexcept : s_(s) {}
+
+  std::size_t next(std::size_t from) noexcept {
+    const std::size_t n = s_.size();
+    if (from >= block_ && from - block_ < kBlock) {  // in the block compared last
+      const std::size_t p = first_unescaped(mask_ >> (from - block_), from);
+      if (p != kNpos) return p;
+      from = block_ + kBlock;
     }
+#if defined(__SSE2__)
+    for (; from + kBlock + 1 <= n; from += kBlock) {
+      const unsigned mask = compare_block(from);
+      if (mask == 0) continue;
+      block_ = from;
+      mask_ = mask;
+      const std::size_t p = first_unescaped(mask, from);
+      if (p != kNpos) return p;
+    }
+#endif
+    for (; from < n; ++from) {
+      if ((s_[from] == '$' || (s_[from] == '\\' && from + 1 < n && closes_after_backslash(s_[from + 1]))) &&
+          unescaped(from)) {
+        return from;
+      }
+    }
+    return kNpos;
+  }
+
+  /// The first delimiter at or after `from` that is the closer `close` ("$", "$$", "\)" or
+  /// "\]"), passing over the other delimiters, or kNpos. "$" is any '$', "$$" a '$' followed
+  /// by another. E.g. "$$" in "a$b$$" from 1 -> 3.
+  std::size_t closer(std::size_t from, std::string_view close) noexcept {
+    const auto is_close = [&](std::size_t q) {  // close is one or two bytes
+      return s_[q] == close[0] && (close.size() == 1 || (q + 1 < s_.size() && s_[q + 1] == close[1]));
+    };
+    std::size_t q = next(from);
+    while (q != kNpos && !is_close(q)) q = next(q + 1);
+    return q;
+  }
+
+ private:
+  static constexpr std::size_t kBlock = 16;
+
+  static constexpr bool closes_after_backslash(char c) noexcept {
+    return c == '(' || c == ')' || c == '[' || c == ']';
+  }
+
+#if defined(__SSE2__)
+  // Bit k set when s[b + k] may be a delimiter (escapes not looked at); needs b + 17 <= n.
+  unsigned compare_block(std::size_t b) const noexcept {
+    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s_.data() + b));
+    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s_.data() + b + 1));
+    const __m128i paren = _mm_cmpeq_epi8(_mm_or_si128(next, _mm_set1_epi8(1)), _mm_set1_epi8(')'));  // ( or )
+    const __m128i bracket = _mm_or_si128(_mm_cmpeq_epi8(next, _mm_set1_epi8('[')), _mm_cmpeq_epi8(next, _mm_set1_epi8(']')));
+    const __m128i pair = _mm_and_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('\\')), _mm_or_si128(paren, bracket));
+    return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(pair, _mm_cmpeq_epi8(w, _mm_set1_epi8('$')))));
   }
 #endif
-  for (i = find_either(s, i, '\\', '$'); i < n; i = find_either(s, i + 1, '\\', '$')) {
-    if (stops_at(i) && unescaped(i)) return i;
+
+  // The first candidate of `mask` (bit k: position from + k) that no backslash escapes, or kNpos.
+  std::size_t first_unescaped(unsigned mask, std::size_t from) const noexcept {
+    for (; mask != 0; mask &= mask - 1) {
+      const std::size_t p = from + static_cast<std::size_t>(__builtin_ctz(mask));
+      if (unescaped(p)) return p;
+    }
+    return kNpos;
   }
-  return kNpos;
-}
+
+  bool unescaped(std::size_t p) const noexcept {
+    std::size_t k = p;
+    while (k > 0 && s_[k - 1] == '\\') --k;
+    return ((p - k) & 1) == 0;
+  }
+
+  std::string_view s_;
+  std::size_t block_ = kNpos;  // the block [block_, block_ + kBlock) that mask_ describes
+  unsigned mask_ = 0;
+};
 
 /// The next closing math delimiter `close` ("$", "$$", "\)" or "\]") at or after `from`, a
-/// token boundary, or kNpos. A backslash escapes the byte after it (so "\$" closes nothing),
-/// except that it starts the closers "\)" and "\]". E.g. "$$" in "a$b$$" -> 3. O(n).
-inline std::size_t find_math_closer(std::string_view s, std::size_t from,
-                                       std::string_view close) noexcept {
-  if (close[0] == '\\') return find_math_delimiter(s, from, false, close.substr(1, 1));
-  for (std::size_t i = find_math_delimiter(s, from, true, {}); i != kNpos;
-       i = find_math_delimiter(s, i + 1, true, {})) {
-    if (close.size() == 1 || (i + 1 < s.size() && s[i + 1] == '$')) return i;
-  }
-  return kNpos;
+/// token boundary, or kNpos (MathDelimiters::closer: a backslash escapes the byte after it, so
+/// "\$" closes nothing, except that it starts the closers "\)" and "\]"). E.g. "$$" in "a$b$$"
+/// -> 3. O(n).
+inline std::size_t find_math_closer(std::string_view s, std::size_t from, std::string_view close) noexcept {
+  return MathDelimiters(s).closer(from, close);
 }
 
 /// Which wrappers unwrap() peels off (a bit set).
