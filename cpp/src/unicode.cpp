@@ -114,10 +114,13 @@ std::string fold_math(std::string_view s) {
     // into a valid character ("\xC2 \xB2" -> "\xC2\xB2", a superscript two, once the space
     // goes), so normalizing twice would not give the same bytes.
     const bool invalid = (raw == 0xFFFD && i - at == 1) || (raw < 0x80 && i - at > 1);
-    const char32_t cp = invalid ? raw : simple_fold(raw);
-    if (!invalid && cp == raw && cp >= 0x80 && find_cp(kFractions, cp) == nullptr &&
-        find_cp(kSymbols, cp) == nullptr && cp != 0x221A && cp != 0x221B && superscript(cp) < 0 &&
-        subscript(cp) < 0) {
+    const char32_t cp = invalid ? raw : simple_fold(raw);  // != raw only for an ASCII result
+    const Fraction* f = find_cp(kFractions, cp);
+    const Symbol* sym = find_cp(kSymbols, cp);
+    const bool root = cp == 0x221A || cp == 0x221B;  // √ ∛
+    const int sup = superscript(cp);
+    const int sub = sup < 0 ? subscript(cp) : -1;
+    if (!invalid && cp == raw && f == nullptr && sym == nullptr && !root && sup < 0 && sub < 0) {
       continue;  // no rule: the original bytes stay in the kept run
     }
     keep_until(at);
@@ -125,12 +128,12 @@ std::string fold_math(std::string_view s) {
       out += "\xEF\xBF\xBD";
     } else if (cp < 0x80) {
       out += static_cast<char>(cp);
-    } else if (const Fraction* f = find_cp(kFractions, cp)) {
+    } else if (f != nullptr) {
       out += f->latex;
-    } else if (const Symbol* sym = find_cp(kSymbols, cp)) {
+    } else if (sym != nullptr) {
       out += sym->latex;
       out += ' ';
-    } else if (cp == 0x221A || cp == 0x221B) {  // √ ∛
+    } else if (root) {
       out += cp == 0x221A ? "\\sqrt" : "\\sqrt[3]";
       std::size_t k = i;
       while (k < s.size() && s[k] == ' ') ++k;
@@ -155,9 +158,7 @@ std::string fold_math(std::string_view s) {
         i = e;
       }
       // else "\sqrt" followed by a brace group or a command, as written
-    } else {
-      const int sup = superscript(cp);
-      const int sub = sup < 0 ? subscript(cp) : -1;
+    } else {  // a superscript or subscript
       out += sup >= 0 ? "^{" : "_{";
       out += static_cast<char>(sup >= 0 ? sup : sub);
       while (i < s.size()) {
