@@ -147,8 +147,11 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
                 tri[i] = grade::is_limit(v.reason) ? char{3} : static_cast<char>(v.tri);
                 reason[i] = static_cast<char>(v.reason);
                 if (gold.serial != last_serial) {
-                  auto [at, added] = local.emplace(gold.serial, static_cast<std::int32_t>(out.golds.size()));
-                  if (added) out.golds.push_back(gold.answer.text());
+                  auto at = local.find(gold.serial);  // emplace would make a node to find it there
+                  if (at == local.end()) {
+                    at = local.emplace(gold.serial, static_cast<std::int32_t>(out.golds.size())).first;
+                    out.golds.push_back(gold.answer.text());
+                  }
                   last_serial = gold.serial;
                   last_local = at->second;
                 }
