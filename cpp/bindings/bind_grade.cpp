@@ -54,8 +54,24 @@ struct BlockColumns {
   Packed extracted, normalized;
   std::vector<std::string> golds;                         // distinct normalized golds, first seen first
   std::vector<std::int32_t> gold_of;                      // per row: index into golds
-  std::vector<std::pair<std::size_t, std::string>> raw;  // undecided rows: (row, unwrapped gold)
+  std::vector<std::string> raws;                          // distinct unwrapped golds of undecided rows
+  std::vector<std::int32_t> raw_of;                       // per undecided row: index into raws
 };
+
+// Adds the strings of a block's table that `table` lacks to it (moved from block_table) and
+// sets ids[k] to the index in `table` of block_table[k].
+void join_table(std::vector<std::string>& block_table, std::vector<std::string>& table,
+                std::unordered_map<std::string, std::int32_t>& id_of, std::vector<std::int32_t>& ids) {
+  ids.resize(block_table.size());
+  for (std::size_t k = 0; k < block_table.size(); ++k) {
+    auto id = id_of.find(block_table[k]);
+    if (id == id_of.end()) {
+      id = id_of.emplace(block_table[k], static_cast<std::int32_t>(table.size())).first;
+      table.push_back(std::move(block_table[k]));
+    }
+    ids[k] = id->second;
+  }
+}
 
 py::bytes as_bytes(const void* data, std::size_t size) {
   return py::bytes(static_cast<const char*>(data), size);
@@ -103,7 +119,11 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
   std::vector<std::int32_t> gold_index(n);
   std::vector<std::string> gold_table;
   std::unordered_map<std::string, std::int32_t> gold_ids;
-  std::vector<std::pair<std::size_t, std::string>> gold_raw;  // the undecided rows only
+  // the undecided rows' unwrapped golds (what the fallback reads): an index per row, in row
+  // order, into a table of the distinct ones
+  std::vector<std::int32_t> raw_index;
+  std::vector<std::string> raw_table;
+  std::unordered_map<std::string, std::int32_t> raw_ids;
   Packed extracted, normalized;
   extracted.offsets.reserve(n + 1);
   normalized.offsets.reserve(n + 1);
@@ -138,6 +158,7 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
           std::unordered_map<std::uint64_t, std::int32_t> local;  // gold serial -> index into out.golds
           std::uint64_t last_serial = 0;
           std::int32_t last_local = -1;
+          std::unordered_map<std::uint64_t, std::int32_t> local_raw;  // gold serial -> index into out.raws
           std::unique_ptr<grade::GoldCache> cache = caches.take();
           grade::grade_span(
               gold_views.data(), response_views.data(), end - begin, options, *cache,
@@ -157,7 +178,14 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
                 }
                 out.gold_of.push_back(last_local);
                 // only the undecided pairs need the unwrapped gold (for the fallback)
-                if (v.tri == equiv::Tri::kUnknown && !grade::is_limit(v.reason)) out.raw.emplace_back(i, gold.raw);
+                if (v.tri == equiv::Tri::kUnknown && !grade::is_limit(v.reason)) {
+                  auto at = local_raw.find(gold.serial);
+                  if (at == local_raw.end()) {
+                    at = local_raw.emplace(gold.serial, static_cast<std::int32_t>(out.raws.size())).first;
+                    out.raws.push_back(gold.raw);
+                  }
+                  out.raw_of.push_back(at->second);
+                }
                 if (v.found) {
                   method[i] = static_cast<char>(v.method);
                   out.extracted.add(v.answer);
@@ -172,21 +200,15 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
         },
         [&](std::size_t begin, std::size_t end) {
           BlockColumns done = std::move(blocks[begin / block]);  // freed once joined
-          std::vector<std::int32_t> ids(done.golds.size());
-          for (std::size_t k = 0; k < done.golds.size(); ++k) {
-            auto id = gold_ids.find(done.golds[k]);
-            if (id == gold_ids.end()) {
-              id = gold_ids.emplace(done.golds[k], static_cast<std::int32_t>(gold_table.size())).first;
-              gold_table.push_back(std::move(done.golds[k]));
-            }
-            ids[k] = id->second;
-          }
+          std::vector<std::int32_t> ids;  // a block table's indices into the batch's
+          join_table(done.golds, gold_table, gold_ids, ids);
           for (std::size_t i = begin; i < end; ++i) {
             gold_index[lo + i] = ids[static_cast<std::size_t>(done.gold_of[i - begin])];
           }
           extracted.append(done.extracted);
           normalized.append(done.normalized);
-          for (auto& row : done.raw) gold_raw.push_back(std::move(row));
+          join_table(done.raws, raw_table, raw_ids, ids);
+          for (const std::int32_t k : done.raw_of) raw_index.push_back(ids[static_cast<std::size_t>(k)]);
         },
         [&]() {
           previous.reset();
@@ -198,10 +220,11 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
   previous.reset();
   py::list table(gold_table.size());
   for (std::size_t k = 0; k < gold_table.size(); ++k) set_item(table, k, to_str(gold_table[k]));
-  py::dict raw;
-  for (const auto& [i, text] : gold_raw) raw[py::int_(i)] = to_str(text);
+  py::list raws(raw_table.size());
+  for (std::size_t k = 0; k < raw_table.size(); ++k) set_item(raws, k, to_str(raw_table[k]));
   return py::make_tuple(py::bytearray(tri), as_bytes(reason.data(), n), as_bytes(method.data(), n),
-                        as_bytes(gold_index.data(), n * sizeof(std::int32_t)), table, raw,
+                        as_bytes(gold_index.data(), n * sizeof(std::int32_t)), table,
+                        as_bytes(raw_index.data(), raw_index.size() * sizeof(std::int32_t)), raws,
                         as_bytes(extracted.offsets.data(), extracted.offsets.size() * sizeof(std::int64_t)),
                         py::bytes(extracted.data),
                         as_bytes(normalized.offsets.data(), normalized.offsets.size() * sizeof(std::int64_t)),
@@ -257,7 +280,8 @@ void bind_grade(py::module_& m) {
         py::arg("max_answer_bytes") = grade::kDefaultMaxAnswerBytes,
         "The fast path of grade_many, as columns: (tri codes, a bytearray of one byte per pair, 3 for a pair past a limit; "
         "reason codes (bytes); method codes (bytes, 255 where no answer was found); gold indices (int32 bytes) into the "
-        "table of normalized golds (a list of str); {row: unwrapped gold} of the undecided pairs; extracted answers and "
+        "table of normalized golds (a list of str); the unwrapped golds of the undecided pairs (tri code 2), in row order, as "
+        "int32 indices (bytes) into a table of them (a list of str); extracted answers and "
         "normalized extracted answers, each as int64 offsets (bytes, n + 1) and UTF-8 data (bytes)), computed on "
         "`threads` threads with the GIL released.");
   m.def("unpack_strings", &unpack_strings, py::arg("data"), py::arg("offsets"), py::arg("present"),

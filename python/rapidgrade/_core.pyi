@@ -87,7 +87,7 @@ def grade_fast_many(
     float_rounding: int | None = None,
     threads: int | None = None,
     max_answer_bytes: int | None = 65536,
-) -> tuple[bytearray, bytes, bytes, bytes, list[str], dict[int, str], bytes, bytes, bytes, bytes]: ...
+) -> tuple[bytearray, bytes, bytes, bytes, list[str], bytes, list[str], bytes, bytes, bytes, bytes]: ...
 
 # absa (sentiment tuples; wrapped by rapidgrade.tasks.absa)
 _D = TypeVar("_D")

@@ -136,7 +136,7 @@ def grade_many(
         columns = _fast_columns(valid_golds, valid_responses, bar, cfg, threads)
     if bar is not None:
         bar.close()
-    tri_codes, why, meth, g_index, g_table, g_raw, ext_off, ext_data, norm_off, norm_data = columns
+    tri_codes, why, meth, g_index, g_table, raw_index, raw_table, ext_off, ext_data, norm_off, norm_data = columns
 
     tri_array = np.frombuffer(tri_codes, dtype=np.int8)
     decided = np.zeros(n, dtype=np.int8)  # indices into DECIDERS; 0 is "fast"
@@ -152,7 +152,6 @@ def grade_many(
         correct = tri_array == _TRUE
         undecided = np.flatnonzero(tri_array == _UNKNOWN).tolist()
         decided[tri_array == _LIMIT] = _DECIDER_CODE["limit"]
-        raw_of = {i: g_raw[i] for i in undecided}
     else:
         # Some inputs were refused: the usable pairs' columns are spread over the whole batch
         # and the others get error verdicts (a rare path, built from lists).
@@ -174,9 +173,7 @@ def grade_many(
             reason_out[i] = _REASONS[why[k]]
             if tri_codes[k] == _LIMIT:
                 decided[i] = _DECIDER_CODE["limit"]
-        undecided_k = np.flatnonzero(tri_array == _UNKNOWN).tolist()
-        undecided = [valid[k] for k in undecided_k]
-        raw_of = {valid[k]: g_raw[k] for k in undecided_k}
+        undecided = [valid[k] for k in np.flatnonzero(tri_array == _UNKNOWN).tolist()]
         gold_col, extracted, method_col, normalized = (
             _Coded.of(gold_out), _Packed.of(ext_out), _Coded.of(meth_out), _Packed.of(norm_out)
         )
@@ -195,8 +192,9 @@ def grade_many(
         limit: Any = cfg.timeout  # None: no limit
         extracted_list = extracted.to_list()
         try:
+            # the undecided pairs' unwrapped golds, one per pair in row order, as the core found them
             outcomes = fallback_many(
-                [raw_of[i] for i in undecided],
+                [raw_table[k] for k in np.frombuffer(raw_index, dtype=np.int32).tolist()],
                 [extracted_list[i] or "" for i in undecided],
                 pool=pool,
                 timeout=limit,
@@ -219,7 +217,7 @@ def grade_many(
 
 
 # The columns of _core.grade_fast_many (see its docstring in _core.pyi).
-_Columns = tuple[bytearray, bytes, bytes, bytes, list[str], dict[int, str], bytes, bytes, bytes, bytes]
+_Columns = tuple[bytearray, bytes, bytes, bytes, list[str], bytes, list[str], bytes, bytes, bytes, bytes]
 
 
 def _fast_columns(
@@ -258,8 +256,8 @@ def _fast_columns(
 
 
 def _concat(parts: list[_Columns]) -> _Columns:
-    """The columns of consecutive chunks as one batch's: row numbers, gold indices and offsets
-    shifted past the chunks before."""
+    """The columns of consecutive chunks as one batch's: indices into the gold tables and string
+    offsets shifted past the chunks before."""
     tri = bytearray()
     why: list[bytes] = []
     meth: list[bytes] = []
@@ -269,17 +267,19 @@ def _concat(parts: list[_Columns]) -> _Columns:
     norm_off: list[bytes] = []
     norm_data: list[bytes] = []
     g_table: list[str] = []
-    g_raw: dict[int, str] = {}
+    raw_index: list[bytes] = []
+    raw_table: list[str] = []
     rows = 0
     ext_base = norm_base = 0
     for part in parts:
-        p_tri, p_why, p_meth, p_index, p_table, p_raw, p_ext_off, p_ext, p_norm_off, p_norm = part
+        p_tri, p_why, p_meth, p_index, p_table, p_raw_index, p_raw_table, p_ext_off, p_ext, p_norm_off, p_norm = part
         tri.extend(p_tri)
         why.append(p_why)
         meth.append(p_meth)
         g_index.append((np.frombuffer(p_index, dtype=np.int32) + len(g_table)).astype(np.int32).tobytes())
         g_table.extend(p_table)
-        g_raw.update({rows + i: text for i, text in p_raw.items()})
+        raw_index.append((np.frombuffer(p_raw_index, dtype=np.int32) + len(raw_table)).astype(np.int32).tobytes())
+        raw_table.extend(p_raw_table)
         offsets = np.frombuffer(p_ext_off, dtype=np.int64)
         ext_off.append((offsets[(1 if rows else 0) :] + ext_base).tobytes())
         ext_data.append(p_ext)
@@ -290,7 +290,7 @@ def _concat(parts: list[_Columns]) -> _Columns:
         ext_base += len(p_ext)
         norm_base += len(p_norm)
     return (
-        tri, b"".join(why), b"".join(meth), b"".join(g_index), g_table, g_raw,
+        tri, b"".join(why), b"".join(meth), b"".join(g_index), g_table, b"".join(raw_index), raw_table,
         b"".join(ext_off), b"".join(ext_data), b"".join(norm_off), b"".join(norm_data),
     )
 

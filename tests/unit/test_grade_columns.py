@@ -80,26 +80,30 @@ def test_a_batch_longer_than_a_slice_of_the_core() -> None:
 
 
 def test_progress_chunks_join_to_the_whole_batch(monkeypatch: pytest.MonkeyPatch) -> None:
-    # With a progress bar the fast path runs in chunks whose columns are joined (row numbers,
-    # gold indices and offsets shifted); without one it is one call. The joined columns are the
+    # With a progress bar the fast path runs in chunks whose columns are joined (indices into the
+    # gold tables and offsets shifted); without one it is one call. The joined columns are the
     # whole call's, the undecided rows' golds for the fallback and missing answers included.
     grade_module = sys.modules["rapidgrade.grade"]
     rows = load_demo_corpus()[:300]
-    golds = [r["gold"] for r in rows] + ["x", "7", "y"]
-    responses = [r["response"] for r in rows] + ["no answer here", "\\boxed{7}", "so it is z"]
+    golds = [r["gold"] for r in rows] + ["x", "7", "y", "$y$", "y"]
+    responses = [r["response"] for r in rows] + ["no answer here", "\\boxed{7}"] + ["so it is z"] * 3
     config = rapidgrade.GradeConfig(fallback=False)
     whole = grade_module._fast_columns(golds, responses, None, config, 1)
     assert whole[5]  # undecided rows, with their gold for the fallback
     monkeypatch.setattr(grade_module, "_CHUNK", 7)
     with grade_module._progress_bar(len(golds), True, "test") as bar:
         chunked = grade_module._fast_columns(golds, responses, bar, config, 1)
-    def golds_of(columns: tuple[object, ...]) -> list[str]:  # each chunk has a gold table of its own
-        table = columns[4]
+    def golds_of(columns: tuple[object, ...], index: int) -> list[str]:  # each chunk has tables of its own
+        table = columns[index + 1]
         assert isinstance(table, list)
-        return [table[k] for k in np.frombuffer(columns[3], dtype=np.int32)]  # type: ignore[arg-type]
+        return [table[k] for k in np.frombuffer(columns[index], dtype=np.int32)]  # type: ignore[arg-type]
 
-    assert golds_of(chunked) == golds_of(whole)
-    assert chunked[:3] == whole[:3] and chunked[5:] == whole[5:]
+    assert golds_of(chunked, 3) == golds_of(whole, 3)
+    # the undecided rows' golds, unwrapped, one per row ("y" and "$y$" share a table entry)
+    assert np.flatnonzero(np.frombuffer(whole[0], dtype=np.int8) == 2).tolist() == [300, 302, 303, 304]  # type: ignore[arg-type]
+    assert golds_of(whole, 5) == ["x", "y", "y", "y"] and whole[6] == ["x", "y"]
+    assert golds_of(chunked, 5) == golds_of(whole, 5)
+    assert chunked[:3] == whole[:3] and chunked[7:] == whole[7:]
     assert list(rapidgrade.grade_many(golds, responses, fallback=False, progress=True)) == list(
         rapidgrade.grade_many(golds, responses, fallback=False)
     )
