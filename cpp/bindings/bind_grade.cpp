@@ -58,6 +58,18 @@ struct BlockColumns {
   std::vector<std::int32_t> raw_of;                       // per undecided row: index into raws
 };
 
+// The index in a block's `table` of the gold with `serial`, whose `text` is added the first time
+// (looked up before it is added: emplace would make a node to find it there).
+std::int32_t block_index(std::unordered_map<std::uint64_t, std::int32_t>& ids, std::vector<std::string>& table,
+                         std::uint64_t serial, const std::string& text) {
+  auto at = ids.find(serial);
+  if (at == ids.end()) {
+    at = ids.emplace(serial, static_cast<std::int32_t>(table.size())).first;
+    table.push_back(text);
+  }
+  return at->second;
+}
+
 // Adds the strings of a block's table that `table` lacks to it (moved from block_table) and
 // sets ids[k] to the index in `table` of block_table[k].
 void join_table(std::vector<std::string>& block_table, std::vector<std::string>& table,
@@ -168,23 +180,13 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
                 tri[i] = grade::is_limit(v.reason) ? char{3} : static_cast<char>(v.tri);
                 reason[i] = static_cast<char>(v.reason);
                 if (gold.serial != last_serial) {
-                  auto at = local.find(gold.serial);  // emplace would make a node to find it there
-                  if (at == local.end()) {
-                    at = local.emplace(gold.serial, static_cast<std::int32_t>(out.golds.size())).first;
-                    out.golds.push_back(gold.answer.text());
-                  }
                   last_serial = gold.serial;
-                  last_local = at->second;
+                  last_local = block_index(local, out.golds, gold.serial, gold.answer.text());
                 }
                 out.gold_of.push_back(last_local);
                 // only the undecided pairs need the unwrapped gold (for the fallback)
                 if (v.tri == equiv::Tri::kUnknown && !grade::is_limit(v.reason)) {
-                  auto at = local_raw.find(gold.serial);
-                  if (at == local_raw.end()) {
-                    at = local_raw.emplace(gold.serial, static_cast<std::int32_t>(out.raws.size())).first;
-                    out.raws.push_back(gold.raw);
-                  }
-                  out.raw_of.push_back(at->second);
+                  out.raw_of.push_back(block_index(local_raw, out.raws, gold.serial, gold.raw));
                 }
                 if (v.found) {
                   method[i] = static_cast<char>(v.method);
