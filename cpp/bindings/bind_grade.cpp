@@ -164,7 +164,7 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
         [&](std::size_t begin, std::size_t end) {
           BlockColumns& out = blocks[begin / block];
           std::vector<std::string_view> gold_views, response_views;
-          std::vector<std::string> encoded_golds, encoded_responses;
+          std::unique_ptr<char[]> encoded_golds, encoded_responses;
           utf8_views(gold_refs, begin, end, gold_views, encoded_golds);
           utf8_views(response_refs, begin, end, response_views, encoded_responses);
           std::unordered_map<std::uint64_t, std::int32_t> local;  // gold serial -> index into out.golds

@@ -138,49 +138,80 @@ HeldTexts TextSequence::refs(std::size_t begin, std::size_t end) const {
 
 namespace {
 
+// Code units of a str that encode_code_points tests at once for an ASCII run (most of a
+// model's text is ASCII, even in a str that is not: a run of 8 is common where a run of 16 is
+// broken by every tenth character).
+constexpr std::size_t kAsciiRun = 8;
+
+// Most bytes the UTF-8 form of one code unit of a str's storage kind takes: 2 for kind 1
+// (up to U+00FF), 3 for kind 2, 4 for kind 4.
+std::size_t max_utf8_bytes(unsigned kind) noexcept { return kind == 1 ? 2 : kind == 2 ? 3 : 4; }
+
 // Writes the UTF-8 encoding of `n` code units of `Unit` (a str's PEP 393 storage) at `out`,
-// which has room for it (2 bytes a unit of 1 byte, 3 of 2, 4 of 4), each lone surrogate as '?'
-// (what the "replace" error handler of Python's UTF-8 codec writes); returns the end of what it
-// wrote.
+// which has room for n * max_utf8_bytes(sizeof(Unit)) bytes, each lone surrogate as '?' (what
+// the "replace" error handler of Python's UTF-8 codec writes); returns the end of what it
+// wrote. A run of kAsciiRun ASCII units is narrowed at once, the others one at a time.
 template <class Unit>
 char* encode_code_points(const Unit* units, std::size_t n, char* out) noexcept {
-  for (std::size_t k = 0; k < n; ++k) {
-    const char32_t cp = units[k];
-    if (cp >= 0xD800 && cp <= 0xDFFF) {
-      *out++ = '?';
-    } else {
-      out = utf8::write_utf8(out, cp);
+  std::size_t k = 0;
+  while (k < n) {
+    if (n - k >= kAsciiRun) {
+      Unit any = 0;
+      for (std::size_t j = 0; j < kAsciiRun; ++j) any |= units[k + j];
+      if (any < 0x80) {
+        for (std::size_t j = 0; j < kAsciiRun; ++j) out[j] = static_cast<char>(units[k + j]);
+        out += kAsciiRun;
+        k += kAsciiRun;
+        continue;
+      }
+    }
+    for (const std::size_t stop = std::min(n, k + kAsciiRun); k < stop; ++k) {
+      const char32_t cp = units[k];
+      if (cp < 0x80) {
+        *out++ = static_cast<char>(cp);
+      } else if (cp >= 0xD800 && cp <= 0xDFFF) {
+        *out++ = '?';
+      } else {
+        out = utf8::write_utf8(out, cp);
+      }
     }
   }
   return out;
 }
 
-}  // namespace
-
-std::string_view utf8_view(const TextRef& ref, std::string& scratch) {
-  if (ref.kind == 0) return std::string_view(static_cast<const char*>(ref.data), ref.length);
-  // at most 2 bytes for a code point of kind 1 (U+00FF), 3 for kind 2, 4 for kind 4
-  scratch.resize(ref.length * std::min<std::size_t>(ref.kind + 1, 4));
-  char* const out = scratch.data();
-  char* end = out;
+// encode_code_points for the storage kind of `ref` (1, 2 or 4).
+char* encode_code_points(const TextRef& ref, char* out) noexcept {
   switch (ref.kind) {
-    case 1: end = encode_code_points(static_cast<const Py_UCS1*>(ref.data), ref.length, out); break;
-    case 2: end = encode_code_points(static_cast<const Py_UCS2*>(ref.data), ref.length, out); break;
-    default: end = encode_code_points(static_cast<const Py_UCS4*>(ref.data), ref.length, out); break;
+    case 1: return encode_code_points(static_cast<const Py_UCS1*>(ref.data), ref.length, out);
+    case 2: return encode_code_points(static_cast<const Py_UCS2*>(ref.data), ref.length, out);
+    default: return encode_code_points(static_cast<const Py_UCS4*>(ref.data), ref.length, out);
   }
-  scratch.resize(static_cast<std::size_t>(end - out));
-  return scratch;
 }
 
+}  // namespace
+
 void utf8_views(const HeldTexts& held, std::size_t begin, std::size_t end, std::vector<std::string_view>& views,
-                std::vector<std::string>& store) {
+                std::unique_ptr<char[]>& store) {
   views.resize(end - begin);
-  store.clear();
-  store.reserve(end - begin);  // no reallocation: the views of its strings stay valid
-  std::string unused;  // a view of bytes is not written anywhere
+  std::size_t room = 0;  // the most the encoded texts can take
   for (std::size_t i = begin; i < end; ++i) {
     const TextRef& ref = held[i];
-    views[i - begin] = ref.kind == 0 ? utf8_view(ref, unused) : utf8_view(ref, store.emplace_back());
+    if (ref.kind == 0) {
+      views[i - begin] = std::string_view(static_cast<const char*>(ref.data), ref.length);
+    } else {
+      room += ref.length * max_utf8_bytes(ref.kind);
+    }
+  }
+  // One buffer for the block, not zero-filled (every byte read is written first) and not
+  // measured first: its unused tail is never touched, and it is freed with the block.
+  store.reset(room > 0 ? new char[room] : nullptr);
+  char* at = store.get();
+  for (std::size_t i = begin; i < end; ++i) {
+    const TextRef& ref = held[i];
+    if (ref.kind == 0) continue;
+    char* const stop = encode_code_points(ref, at);
+    views[i - begin] = std::string_view(at, static_cast<std::size_t>(stop - at));
+    at = stop;
   }
 }
 

@@ -51,17 +51,12 @@ std::vector<Text> texts_of(py::handle obj, const char* function, const char* arg
 /// One item of a batch as the calling thread reads it (GIL held) for the workers to convert
 /// without the GIL: UTF-8 bytes to view as they are (`kind` 0: an ASCII str, a str whose UTF-8
 /// form Python has cached, bytes), or a str's code points as Python stores them (`kind` 1, 2 or
-/// 4 bytes each), which utf8_view encodes.
+/// 4 bytes each), which utf8_views encodes.
 struct TextRef {
   const void* data = nullptr;
   std::size_t length = 0;  // bytes (kind 0) or code points
   unsigned kind = 0;
 };
-
-/// The UTF-8 form of `ref`, as as_text gives it: a view of its bytes, or its code points
-/// encoded into `scratch` with each lone surrogate replaced by '?'. Needs no GIL; the view of
-/// an encoded text lives as long as `scratch` is not changed. O(length).
-std::string_view utf8_view(const TextRef& ref, std::string& scratch);
 
 /// Items [begin, end) of a TextSequence, each held by a strong reference and read as a
 /// TextRef (see TextSequence::refs). The references are dropped when it is destroyed, which
@@ -85,10 +80,13 @@ class HeldTexts {
   std::vector<TextRef> refs_;
 };
 
-/// UTF-8 views of held[begin, end) into `views` (resized to end - begin), the encoded texts
-/// kept in `store` (cleared first) as long as the views are used. Needs no GIL.
+/// UTF-8 views of held[begin, end) into `views` (resized to end - begin), as as_text reads
+/// them: a view of the bytes of a kind 0 item, or a str's code points encoded with each lone
+/// surrogate replaced by '?'. The encoded texts are written back to back into `store`, one
+/// buffer with room for the longest encoding of each (replacing what it held), which must
+/// outlive the views. Needs no GIL. O(total length).
 void utf8_views(const HeldTexts& held, std::size_t begin, std::size_t end, std::vector<std::string_view>& views,
-                std::vector<std::string>& store);
+                std::unique_ptr<char[]>& store);
 
 /// A sequence of str/bytes read as texts_of reads it, a slice at a time, so that a large batch
 /// holds only one slice's Text at once. The sequence's type is checked when it is made (the
