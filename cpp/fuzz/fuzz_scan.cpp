@@ -1,8 +1,9 @@
 // Brace and span scanning: find_boxed, find_math_spans, match_brace; the searches of the
-// scanners (detail::find_str, detail::ByteSet, utf8::ascii_end).
+// scanners (detail::find_str, detail::rfind_str, detail::ByteSet, utf8::ascii_end).
 // Invariants: spans lie inside the input; find_math_spans finds the spans of the byte loop
 // (math_spans_loop); a matched brace is a '}' after its '{'; find_str finds
-// what std::string_view::find finds, from every start, for needles of the scanners and for the
+// what std::string_view::find finds, from every start, and rfind_str what rfind finds, from the
+// end of every prefix, for needles of the scanners and for the
 // input's own bytes; ByteSet::find what find_first_of finds; ascii_end the first byte >= 0x80;
 // rfind_pair_icase and find_digit_or what a byte loop finds; MathDelimiters::next what the byte
 // loop it stands for finds (a backslash takes the byte after it along), from every start, on
@@ -96,12 +97,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (close != std::string_view::npos) RAPIDGRADE_FUZZ_CHECK(close > open && close < text.size() && text[close] == '}');
   }
   // needles: the scanners' own, and the input's first bytes (so that they occur in it)
-  const std::string_view own[] = {"ox", "\\begin{", "</answer>", "<answer>", text.substr(0, 1 + size % 5),
+  const std::string_view own[] = {"ox", "\\begin{", "</answer>", "<answer>", "</think>", text.substr(0, 1 + size % 5),
                                   text.substr(size / 2, 3)};
   for (const std::string_view needle : own) {
     if (needle.empty()) continue;
     for (std::size_t from = 0; from <= text.size() + 1; from += 1 + from / 8) {
       RAPIDGRADE_FUZZ_CHECK(rapidgrade::detail::find_str(text, from, needle) == text.find(needle, from));
+      // rfind_str from the end of every prefix
+      const std::string_view prefix = text.substr(0, from);
+      RAPIDGRADE_FUZZ_CHECK(rapidgrade::detail::rfind_str(prefix, needle) == prefix.rfind(needle));
     }
   }
   // byte sets: normalization's, and the input's own first bytes
