@@ -6,7 +6,8 @@
 //     cpp/fuzz/fuzz_extract.cpp cpp/src/*.cpp -o fuzz_extract && ./fuzz_extract 300000
 //
 // Checks, for every input: no crash or undefined behaviour; every span lies inside the input,
-// start <= end, parts in order, and every strategy's answer is what its span holds; the auto
+// start <= end, parts in order, and every strategy's answer is what its span holds; the other
+// readings of a weak answer lie inside the input, and only the cascade has any; the auto
 // strategy finds what the first named strategy that finds anything finds, in the order of its
 // rules (so the anchors read before its rules never skip a rule that matches).
 #include <cstddef>
@@ -51,6 +52,15 @@ void check(std::string_view text) {
     if (first) break;
   }
   RAPIDGRADE_FUZZ_CHECK(automatic.has_value() == first.has_value());
+  if (automatic) {
+    // the other readings of a weak answer lie inside the input; there are none for another
+    // method, nor for a weak method run alone
+    for (const ex::Range& other : ex::other_readings(text, *automatic)) {
+      RAPIDGRADE_FUZZ_CHECK(ex::is_weak(automatic->method));
+      RAPIDGRADE_FUZZ_CHECK(other.start <= other.end && other.end <= text.size());
+    }
+  }
+  if (first) RAPIDGRADE_FUZZ_CHECK(ex::other_readings(text, *first).empty());
   if (automatic && first) {
     RAPIDGRADE_FUZZ_CHECK(automatic->method == first->method && automatic->start == first->start &&
                           automatic->end == first->end && automatic->parts.size() == first->parts.size());

@@ -121,10 +121,6 @@ Anchors find_anchors(std::string_view s, std::size_t from) noexcept {
 // ---------------------------------------------------------------------------------------------
 // boxed
 
-struct Box {
-  std::size_t outer_start, start, end, outer_end;
-};
-
 // The command at a \boxed or \fbox found by next_box_command: the position after its name and
 // whether it is \boxed.
 struct Command {
@@ -978,10 +974,9 @@ Range relation_lhs(std::string_view s, Range r) noexcept {
 
 // The last of `spans` (math_spans of s from `from`) of the final statement, when no number
 // follows it in prose: read by span_answer; several spans joined by "and"/"or"/"," are one
-// answer with several parts. The other spans of the final sentence and the last number become
-// `others`.
-std::optional<Extraction> find_final_span(std::string_view s, std::size_t from, const std::vector<Box>& spans,
-                                          bool with_others) {
+// answer with several parts. Sets readings.first_span (the first span of the answer), from
+// which final_span_readings reads the other readings.
+std::optional<Extraction> find_final_span(std::string_view s, const std::vector<Box>& spans) {
   std::size_t last = spans.size();
   while (last > 0 && !has_content(s, Range{spans[last - 1].start, spans[last - 1].end})) --last;
   if (last == 0) return std::nullopt;
@@ -1028,21 +1023,7 @@ std::optional<Extraction> find_final_span(std::string_view s, std::size_t from, 
     e.end = e.parts.back().end;
   }
   if (e.end <= e.start) return std::nullopt;
-  if (with_others) {
-    // the other spans of the final sentence, back to the last sentence break or to the span
-    // that the sentence concludes with ("..., solving for $a$ gives: $a = -2$", "Since $a^x = 3$,
-    // therefore $a^{3x} = 27$"): the spans before a conclusion are the steps that led to it
-    for (std::size_t k = first; k > 0; --k) {
-      const Box& b = spans[k - 1];
-      if (sentence_break(s, b.outer_end, spans[k].outer_start)) break;
-      if (introduced_as_conclusion(s, b.outer_end, spans[k].outer_start)) break;
-      if (conclusion_command_span(s, Range{b.start, b.end})) break;
-      if (has_content(s, Range{b.start, b.end})) e.others.push_back(span_answer(s, Range{b.start, b.end}));
-    }
-    if (const auto num = find_last_number(s, from)) {
-      if (num->start < e.start || num->end > e.end) e.others.push_back(Range{num->start, num->end});
-    }
-  }
+  e.readings.first_span = first;
   return e;
 }
 
@@ -1309,7 +1290,7 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
     case Method::kCodeOutput: return find_code_output(text, from, Anchors{});
     case Method::kChoice: return find_choice(text, from);
     case Method::kBare: return find_bare(text, from);
-    case Method::kFinalSpan: return find_final_span(text, from, math_spans(text, from, Anchors{}), false);
+    case Method::kFinalSpan: return find_final_span(text, math_spans(text, from, Anchors{}));
     case Method::kLastNumber: {
       auto e = find_last_number(text, from);
       if (e) widen_bold_digits(text, from, *e);
@@ -1324,20 +1305,48 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
   if (auto e = find_code_output(text, from, anchors)) return e;
   if (auto e = find_choice(text, from)) return e;
   if (auto e = find_bare(text, from)) return e;
-  const std::vector<Box> spans = math_spans(text, from, anchors);
-  if (auto e = find_final_span(text, from, spans, true)) return e;
-  auto e = find_last_number(text, from);
-  if (e) {
-    widen_bold_digits(text, from, *e);
-    // the other reading: the last math span of the text, though a number follows it
+  std::vector<Box> spans = math_spans(text, from, anchors);
+  std::optional<Extraction> e = find_final_span(text, spans);
+  if (!e) {
+    e = find_last_number(text, from);
+    if (e) widen_bold_digits(text, from, *e);
+  }
+  if (e) {  // what other_readings() reads, kept rather than computed: most answers match
+    e->readings.kept = true;
+    e->readings.spans = std::move(spans);
+    e->readings.from = from;
+  }
+  return e;
+}
+
+std::vector<Range> other_readings(std::string_view s, const Extraction& e) {
+  std::vector<Range> out;
+  if (!e.readings.kept) return out;
+  const std::vector<Box>& spans = e.readings.spans;
+  if (e.method == Method::kFinalSpan) {
+    // the other spans of the final sentence, back to the last sentence break or to the span
+    // that the sentence concludes with ("..., solving for $a$ gives: $a = -2$", "Since $a^x = 3$,
+    // therefore $a^{3x} = 27$"): the spans before a conclusion are the steps that led to it
+    for (std::size_t k = e.readings.first_span; k > 0; --k) {
+      const Box& b = spans[k - 1];
+      if (sentence_break(s, b.outer_end, spans[k].outer_start)) break;
+      if (introduced_as_conclusion(s, b.outer_end, spans[k].outer_start)) break;
+      if (conclusion_command_span(s, Range{b.start, b.end})) break;
+      if (has_content(s, Range{b.start, b.end})) out.push_back(span_answer(s, Range{b.start, b.end}));
+    }
+    if (const auto num = find_last_number(s, e.readings.from)) {
+      if (num->start < e.start || num->end > e.end) out.push_back(Range{num->start, num->end});
+    }
+  } else if (e.method == Method::kLastNumber) {
+    // the last math span of the text, though a number follows it
     for (std::size_t k = spans.size(); k > 0; --k) {
       const Box& b = spans[k - 1];
-      if (!has_content(text, Range{b.start, b.end})) continue;
-      if (b.end <= e->start || b.start >= e->end) e->others.push_back(span_answer(text, Range{b.start, b.end}));
+      if (!has_content(s, Range{b.start, b.end})) continue;
+      if (b.end <= e.start || b.start >= e.end) out.push_back(span_answer(s, Range{b.start, b.end}));
       break;
     }
   }
-  return e;
+  return out;
 }
 
 std::size_t sentence_end(std::string_view s, std::size_t j) noexcept {

@@ -221,7 +221,7 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
   if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method)) {
     // A guessed reading that does not match is certain only when no other reading matches (an
     // other reading that cannot be compared, such as an intermediate equation, does not count).
-    for (const extract::Range& r : found->others) {
+    for (const extract::Range& r : extract::other_readings(response, *found)) {
       Answer alternative = read_answer(text_of(r));
       if (alternative.text().empty()) continue;
       if (compare(gold.answer, alternative, options).tri == equiv::Tri::kTrue) {

@@ -198,6 +198,18 @@ def test_a_weak_false_is_unknown_when_another_reading_matches() -> None:
     assert v.reason == "not equivalent"
 
 
+def test_a_last_number_false_is_unknown_when_the_last_span_matches() -> None:
+    # a number after the last span makes the last number the answer, and the span the other reading
+    response = r"We find $\frac{1}{2}$ after 3 steps"
+    v = grade(r"\frac{1}{2}", response, fallback=False)
+    assert (v.method, v.extracted, v.correct) == ("last_number", "3", False)
+    assert v.reason.startswith("undecided: the unmarked answer differs")
+    # a gold that no reading matches: FALSE is certain
+    assert grade("7", response, fallback=False).reason == "not equivalent"
+    # with no math span, the last number is the only reading
+    assert grade(r"\frac{1}{2}", "We find 1/2 after 3 steps", fallback=False).reason == "not equivalent"
+
+
 @pytest.mark.parametrize(
     ("gold", "response"),
     [

@@ -47,22 +47,38 @@ struct Range {
   std::size_t end = 0;
 };
 
+/// A delimited part of the input: [outer_start, outer_end) with its delimiters ("$x$",
+/// "\boxed{x}", "\begin{align}...\end{align}"), [start, end) between them.
+struct Box {
+  std::size_t outer_start = 0;
+  std::size_t start = 0;
+  std::size_t end = 0;
+  std::size_t outer_end = 0;
+};
+
 /// An extracted answer. For every method but kBoxedMulti the answer is text[start, end) and
 /// `parts` is empty. For kBoxedMulti, `parts` holds each box's content in order, the answer is
 /// their texts joined with ", ", and [start, end) runs from the first part's start to the last
 /// part's end.
-/// For a weak method (is_weak), `others` holds the other plausible readings of the final
-/// statement when the cascade found the answer: the last number when a math span won, the last
-/// math span when the last number won, and the other math spans of the final sentence. For
-/// kAnswerIs (in the cascade or alone), the answer with the rest of its line when the answer
-/// stopped at a sentence end before it (the reading of a gold of several sentences). Empty
-/// otherwise, and for the other methods run alone.
+/// For kAnswerIs (in the cascade or alone), `others` holds the answer with the rest of its line
+/// when the answer stopped at a sentence end before it (the reading of a gold of several
+/// sentences); it is empty for every other method. The other readings of a weak answer
+/// (is_weak) are not computed by the extraction: a grader needs them only when that answer does
+/// not match, so other_readings() computes them from what the cascade keeps here (`readings`).
 struct Extraction {
   Method method = Method::kAuto;
   std::size_t start = 0;
   std::size_t end = 0;
   std::vector<Range> parts;
   std::vector<Range> others;
+  /// Kept by the cascade for other_readings() when a weak method found the answer: the math
+  /// spans of the searched text, where the search began, and the first span of the answer.
+  struct Readings {
+    bool kept = false;
+    std::vector<Box> spans;
+    std::size_t from = 0;
+    std::size_t first_span = 0;
+  } readings;
 };
 
 /// Byte offset where the searched region begins: just after the last "</think>", or 0.
@@ -76,6 +92,15 @@ std::size_t search_start(std::string_view text) noexcept;
 /// Complexity: O(n) time per strategy; the cascade runs at most eight linear scans.
 /// Never throws for any input.
 std::optional<Extraction> extract_answer(std::string_view text, Method strategy = Method::kAuto);
+
+/// The other plausible readings of the final statement of `text` when the cascade of
+/// extract_answer(text) found `e` by a weak method (is_weak), in that order: for kFinalSpan, the
+/// other math spans of the final sentence (back to a sentence break or to the span that the
+/// sentence concludes with), then the last number when it lies outside the answer; for
+/// kLastNumber, the last math span with content, when it does not overlap the number. Empty
+/// for any other extraction (a method run alone included). Reads only the neighbourhood of
+/// those spans, and for kFinalSpan the text back from its end to its last number: O(n) at worst.
+std::vector<Range> other_readings(std::string_view text, const Extraction& e);
 
 /// Where the sentence or line that starts at `j` ends: the first line break (a "\\" before it
 /// included), or the first '.', '!' or '?' followed by white space or the end, outside $...$,
