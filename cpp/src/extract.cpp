@@ -678,7 +678,9 @@ Range span_content(std::string_view s, Range r) noexcept {
                                         std::string_view("\\qquad"), std::string_view("\\quad"),
                                         std::string_view("\\\\"), std::string_view("."), std::string_view(","),
                                         std::string_view(";")}) {
-      if (r.end - r.start >= tail.size() && s.compare(r.end - tail.size(), tail.size(), tail) == 0) {
+      // the last byte first: most spans end in none of them
+      if (r.end - r.start >= tail.size() && s[r.end - 1] == tail.back() &&
+          s.compare(r.end - tail.size(), tail.size(), tail) == 0) {
         r.end -= tail.size();
         changed = true;
         break;
@@ -987,10 +989,9 @@ std::optional<Extraction> find_final_span(std::string_view s, const std::vector<
     while (prev > 0 && !has_content(s, Range{spans[prev - 1].start, spans[prev - 1].end})) --prev;
     if (prev > 0) {
       const Range name = span_content(s, Range{spans[last - 1].start, spans[last - 1].end});
-      const Range before = span_content(s, Range{spans[prev - 1].start, spans[prev - 1].end});
-      if (is_lone_symbol(s, name) && !sentence_break(s, spans[prev - 1].outer_end, spans[last - 1].outer_start) &&
-          starts_with(s.substr(0, before.end), before.start, s.substr(name.start, name.end - name.start))) {
-        last = prev;
+      if (is_lone_symbol(s, name) && !sentence_break(s, spans[prev - 1].outer_end, spans[last - 1].outer_start)) {
+        const Range before = span_content(s, Range{spans[prev - 1].start, spans[prev - 1].end});
+        if (starts_with(s.substr(0, before.end), before.start, s.substr(name.start, name.end - name.start))) last = prev;
       }
     }
   }
