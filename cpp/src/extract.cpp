@@ -999,16 +999,17 @@ std::optional<Extraction> find_final_span(std::string_view s, const std::vector<
   if (digit_after(s, final_box.outer_end)) return std::nullopt;
   std::size_t first = last - 1;
   const Range final_answer = span_answer(s, Range{final_box.start, final_box.end});
-  const Range final_lhs = relation_lhs(s, final_answer);
+  std::optional<Range> final_lhs;  // read when a span before it joins it
   while (first > 0 && has_content(s, Range{spans[first - 1].start, spans[first - 1].end}) &&
          joins_parts(s, spans[first - 1].outer_end, spans[first].outer_start)) {
+    if (!final_lhs) final_lhs = relation_lhs(s, final_answer);
     // parts of one answer have one shape: values ("$(-6,6)$ and $(2,6)$"), or relations of one
     // left side ("$x=-1$ or $x=2$"); "$3x = 12$ and $x = 4$" states two things, the last counts
     const Range part = span_answer(s, Range{spans[first - 1].start, spans[first - 1].end});
     const Range lhs = relation_lhs(s, part);
-    if ((lhs.end == lhs.start) != (final_lhs.end == final_lhs.start)) break;
+    if ((lhs.end == lhs.start) != (final_lhs->end == final_lhs->start)) break;
     if (lhs.end != lhs.start && s.substr(lhs.start, lhs.end - lhs.start) !=
-                                    s.substr(final_lhs.start, final_lhs.end - final_lhs.start)) {
+                                    s.substr(final_lhs->start, final_lhs->end - final_lhs->start)) {
       break;
     }
     --first;
