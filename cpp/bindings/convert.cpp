@@ -150,29 +150,27 @@ std::size_t max_utf8_bytes(unsigned kind) noexcept { return kind == 1 ? 2 : kind
 // Writes the UTF-8 encoding of `n` code units of `Unit` (a str's PEP 393 storage) at `out`,
 // which has room for n * max_utf8_bytes(sizeof(Unit)) bytes, each lone surrogate as '?' (what
 // the "replace" error handler of Python's UTF-8 codec writes); returns the end of what it
-// wrote. A run of kAsciiRun ASCII units is narrowed at once, the others one at a time.
+// wrote. Runs of kAsciiRun ASCII units are narrowed at once, the rest one unit at a time.
 template <class Unit>
 char* encode_code_points(const Unit* units, std::size_t n, char* out) noexcept {
   std::size_t k = 0;
   while (k < n) {
-    if (n - k >= kAsciiRun) {
+    for (; n - k >= kAsciiRun; k += kAsciiRun, out += kAsciiRun) {
       Unit any = 0;
       for (std::size_t j = 0; j < kAsciiRun; ++j) any |= units[k + j];
-      if (any < 0x80) {
-        for (std::size_t j = 0; j < kAsciiRun; ++j) out[j] = static_cast<char>(units[k + j]);
-        out += kAsciiRun;
-        k += kAsciiRun;
-        continue;
-      }
+      if (any >= 0x80) break;
+      for (std::size_t j = 0; j < kAsciiRun; ++j) out[j] = static_cast<char>(units[k + j]);
     }
-    for (const std::size_t stop = std::min(n, k + kAsciiRun); k < stop; ++k) {
+    // one at a time until kAsciiRun ASCII units in a row have passed: in text that mixes
+    // scripts ("所以 x = 4。") a run test would fail again at once
+    for (std::size_t ascii = 0; k < n && ascii < kAsciiRun; ++k) {
       const char32_t cp = units[k];
       if (cp < 0x80) {
         *out++ = static_cast<char>(cp);
-      } else if (cp >= 0xD800 && cp <= 0xDFFF) {
-        *out++ = '?';
+        ++ascii;
       } else {
-        out = utf8::write_utf8(out, cp);
+        out = cp >= 0xD800 && cp <= 0xDFFF ? (*out = '?', out + 1) : utf8::write_utf8(out, cp);
+        ascii = 0;
       }
     }
   }
