@@ -2,10 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 
 #include "rapidgrade/detail/text.hpp"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 namespace rapidgrade::bindings {
 
@@ -138,6 +144,9 @@ HeldTexts TextSequence::refs(std::size_t begin, std::size_t end) const {
 
 namespace {
 
+// Bytes of the next str's storage that utf8_views asks for while it encodes one.
+constexpr std::size_t kPrefetchStorage = 4096;
+
 // Code units of a str that encode_code_points tests at once for an ASCII run (most of a
 // model's text is ASCII, even in a str that is not: a run of 8 is common where a run of 16 is
 // broken by every tenth character).
@@ -147,6 +156,37 @@ constexpr std::size_t kAsciiRun = 8;
 // (up to U+00FF), 3 for kind 2, 4 for kind 4.
 std::size_t max_utf8_bytes(unsigned kind) noexcept { return kind == 1 ? 2 : kind == 2 ? 3 : 4; }
 
+// Whether the kAsciiRun code units at `units` are all ASCII; if so, writes them at `out` as
+// bytes. One word (1-byte units) or one SSE2 vector (2-byte units) at a time where it can.
+template <class Unit>
+bool ascii_run(const Unit* units, char* out) noexcept {
+  Unit any = 0;
+  for (std::size_t j = 0; j < kAsciiRun; ++j) any |= units[j];
+  if (any >= 0x80) return false;
+  for (std::size_t j = 0; j < kAsciiRun; ++j) out[j] = static_cast<char>(units[j]);
+  return true;
+}
+
+bool ascii_run(const Py_UCS1* units, char* out) noexcept {
+  static_assert(kAsciiRun == sizeof(std::uint64_t), "one word of 1-byte units");
+  std::uint64_t word;
+  std::memcpy(&word, units, sizeof word);
+  if ((word & 0x8080808080808080ull) != 0) return false;
+  std::memcpy(out, &word, sizeof word);
+  return true;
+}
+
+#if defined(__SSE2__)
+bool ascii_run(const Py_UCS2* units, char* out) noexcept {
+  static_assert(kAsciiRun * sizeof(Py_UCS2) == sizeof(__m128i), "one vector of 2-byte units");
+  const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(units));
+  const __m128i high = _mm_and_si128(v, _mm_set1_epi16(static_cast<short>(0xFF80)));  // bits above 0x7F
+  if (_mm_movemask_epi8(_mm_cmpeq_epi16(high, _mm_setzero_si128())) != 0xFFFF) return false;
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out), _mm_packus_epi16(v, v));
+  return true;
+}
+#endif
+
 // Writes the UTF-8 encoding of `n` code units of `Unit` (a str's PEP 393 storage) at `out`,
 // which has room for n * max_utf8_bytes(sizeof(Unit)) bytes, each lone surrogate as '?' (what
 // the "replace" error handler of Python's UTF-8 codec writes); returns the end of what it
@@ -155,11 +195,7 @@ template <class Unit>
 char* encode_code_points(const Unit* units, std::size_t n, char* out) noexcept {
   std::size_t k = 0;
   while (k < n) {
-    for (; n - k >= kAsciiRun; k += kAsciiRun, out += kAsciiRun) {
-      Unit any = 0;
-      for (std::size_t j = 0; j < kAsciiRun; ++j) any |= units[k + j];
-      if (any >= 0x80) break;
-      for (std::size_t j = 0; j < kAsciiRun; ++j) out[j] = static_cast<char>(units[k + j]);
+    for (; n - k >= kAsciiRun && ascii_run(units + k, out); k += kAsciiRun, out += kAsciiRun) {
     }
     // one at a time until kAsciiRun ASCII units in a row have passed: in text that mixes
     // scripts ("所以 x = 4。") a run test would fail again at once
@@ -204,9 +240,19 @@ void utf8_views(const HeldTexts& held, std::size_t begin, std::size_t end, std::
   // measured first: its unused tail is never touched, and it is freed with the block.
   store.reset(room > 0 ? new char[room] : nullptr);
   char* at = store.get();
+  std::size_t ahead = begin;  // the next str whose storage is asked for (prefetched)
   for (std::size_t i = begin; i < end; ++i) {
     const TextRef& ref = held[i];
     if (ref.kind == 0) continue;
+    // A batch's strs lie far apart and are read here for the first time: while this one is
+    // encoded, ask for the storage of the next one to encode (its first kPrefetchStorage bytes).
+    for (ahead = std::max(ahead, i + 1); ahead < end && held[ahead].kind == 0; ++ahead) {
+    }
+    if (ahead < end) {
+      const auto* data = static_cast<const char*>(held[ahead].data);
+      const std::size_t bytes = std::min(held[ahead].length * held[ahead].kind, kPrefetchStorage);
+      for (std::size_t b = 0; b < bytes; b += 64) detail::prefetch(data + b);
+    }
     char* const stop = encode_code_points(ref, at);
     views[i - begin] = std::string_view(at, static_cast<std::size_t>(stop - at));
     at = stop;

@@ -227,12 +227,13 @@ def test_every_str_storage_reads_as_its_utf8(threads: int) -> None:
     assert results.correct.tolist() == [k % 3 != 0 for k in range(20_000)]
 
 
-@pytest.mark.parametrize("wide", ["é", "≤", "😀", "\ud800"])
+@pytest.mark.parametrize("wide", ["é", "≤", "≤abcdefghijé", "😀", "😀abcdefghij≤abcdefghijé", "\ud800"])
 def test_ascii_runs_and_wide_characters_at_every_offset(wide: str) -> None:
     # The workers encode a non-ASCII str a run of ASCII characters at a time and the rest one by
-    # one: put one wide character (1, 2 or 4 bytes a character in the str; a lone surrogate reads
-    # as '?') at every offset of the text before the box and of the box's content, around and
-    # across the runs' boundaries, and read the content back.
+    # one: put wide characters (1, 2 or 4 bytes a character in the str, with characters of a
+    # narrower range beside them; a lone surrogate reads as '?') at every offset of the text
+    # before the box and of the box's content, around and across the runs' boundaries, and read
+    # the content back.
     expected = wide.encode("utf-8", "replace").decode()
     golds, responses, answers = [], [], []
     for before in range(40):
