@@ -165,7 +165,10 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     v.reason = Reason::kAnswerTooLong;
     return v;
   }
-  Answer pred = read_answer(v.answer);
+  // The answer as the gold was written (unwrapped): the same normalization, already made.
+  const std::string_view unwrapped = unwrap_answer(v.answer);
+  Answer pred = unwrapped == gold.raw ? Answer(normalize::Normalized{g, gold.answer.percent()})
+                                      : Answer(normalize::normalize(unwrapped, answer_normalization()));
   v.normalized = pred.text();
   if (found->method == extract::Method::kLastNumber && !options.last_number) {
     v.tri = equiv::Tri::kFalse;
