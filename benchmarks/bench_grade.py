@@ -4,7 +4,7 @@
 
 In one run, on the same data:
 - the headline: the 800-pair demo corpus as --pairs DISTINCT pairs in shuffled order (each
-  response made distinct by a "(sample k)" line at its end, so no string repeats and nothing
+  response made distinct by a "(copy <letters>)" line before it, so no string repeats and nothing
   stays in cache by accident), grade_many threads=1 vs the plain-Python Hendrycks grader
   (tests/oracles/hendrycks_grader.py) and vs math-verify's verify(parse("$gold$"), parse(response))
   (timed on --mv-sample pairs: at about 1,000 pairs/s the full set would take minutes; the
@@ -13,6 +13,8 @@ In one run, on the same data:
   process alone (two cores share caches, memory bandwidth and, on a shared host, tenants);
 - beside it, labelled as such, the same 800 strings repeated in corpus order (the friendlier
   figure older versions of this benchmark printed);
+- the same distinct pairs with a non-ASCII character (an em dash) in each response, against the
+  ASCII pairs and against the Hendrycks-style grader: what one typographic character costs;
 - long responses (20 KB of real reasoning, taken from other responses with their boxes removed,
   before each response);
 - memory, measured in a child process: the peak RSS of grade_many on --memory-pairs distinct
@@ -56,12 +58,15 @@ def _tag(k: int) -> str:
             return out
 
 
-def distinct_pairs(golds: list[str], responses: list[str], pairs: int, seed: int = 0) -> tuple[list[str], list[str]]:
+def distinct_pairs(
+    golds: list[str], responses: list[str], pairs: int, seed: int = 0, label: str = "copy"
+) -> tuple[list[str], list[str]]:
     """`pairs` distinct (gold, response) pairs of the corpus in shuffled order: copy k of a
-    response starts with its own "(copy <letters>)" line, without a digit, so that no extraction
-    rule reads it (main() checks that every copy keeps the original's verdict)."""
+    response starts with its own "(<label> <letters>)" line, without a digit, so that no
+    extraction rule reads it (main() checks that every copy keeps the original's verdict). A
+    non-ASCII label makes every response a non-ASCII str, as one typographic character does."""
     copies = -(-pairs // len(golds))
-    rows = [(g, f"(copy {_tag(k)})\n\n" + r) for k in range(copies) for g, r in zip(golds, responses)][:pairs]
+    rows = [(g, f"({label} {_tag(k)})\n\n" + r) for k in range(copies) for g, r in zip(golds, responses)][:pairs]
     random.Random(seed).shuffle(rows)
     return [g for g, _ in rows], [r for _, r in rows]
 
@@ -221,6 +226,27 @@ def main() -> None:
         repeats=7,
     )
     report.add(f"(repeated strings) fast path threads=1, 800 x{reps} in order", one_r, hend_r,
+               "Hendrycks-style plain Python", "pairs", n)
+
+    # The same pairs with an em dash in each copy line: every response a non-ASCII str (two bytes
+    # a character in Python), which the core encodes to UTF-8 itself.
+    wg, wr = distinct_pairs(golds800, responses800, n, label="copy \N{EM DASH}")
+    check = rapidgrade.grade_many(wg[:5000], wr[:5000], fallback=False)
+    if check.correct.tolist() != [by_response[r.split("\n\n", 1)[1]] for r in wr[:5000]]:
+        raise SystemExit("the non-ASCII copies do not grade as the originals: the benchmark data is wrong")
+    wide, one_w = paired_median_times(
+        lambda: rapidgrade.grade_many(wg, wr, threads=1, fallback=False),
+        lambda: rapidgrade.grade_many(dg, dr, threads=1, fallback=False),
+        repeats=7,
+    )
+    report.add(f"non-ASCII responses (an em dash each) vs ASCII, {n:,} pairs", wide, one_w,
+               "the same pairs in ASCII", "pairs", n)
+    wide_h, hend_w = paired_median_times(
+        lambda: rapidgrade.grade_many(wg, wr, threads=1, fallback=False),
+        lambda: [hendrycks_grade(g, r) for g, r in zip(wg, wr)],
+        repeats=7,
+    )
+    report.add(f"fast path threads=1, {n:,} non-ASCII distinct pairs", wide_h, hend_w,
                "Hendrycks-style plain Python", "pairs", n)
 
     long_golds = golds800
