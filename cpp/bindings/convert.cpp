@@ -157,7 +157,7 @@ constexpr std::size_t kAsciiRun = 8;
 std::size_t max_utf8_bytes(unsigned kind) noexcept { return kind == 1 ? 2 : kind == 2 ? 3 : 4; }
 
 // Whether the kAsciiRun code units at `units` are all ASCII; if so, writes them at `out` as
-// bytes. One word (1-byte units) or one SSE2 vector (2-byte units) at a time where it can.
+// bytes. One word (1-byte units) or SSE2 vectors (2- and 4-byte units) where it can.
 template <class Unit>
 bool ascii_run(const Unit* units, char* out) noexcept {
   Unit any = 0;
@@ -183,6 +183,17 @@ bool ascii_run(const Py_UCS2* units, char* out) noexcept {
   const __m128i high = _mm_and_si128(v, _mm_set1_epi16(static_cast<short>(0xFF80)));  // bits above 0x7F
   if (_mm_movemask_epi8(_mm_cmpeq_epi16(high, _mm_setzero_si128())) != 0xFFFF) return false;
   _mm_storel_epi64(reinterpret_cast<__m128i*>(out), _mm_packus_epi16(v, v));
+  return true;
+}
+
+bool ascii_run(const Py_UCS4* units, char* out) noexcept {
+  static_assert(kAsciiRun * sizeof(Py_UCS4) == 2 * sizeof(__m128i), "two vectors of 4-byte units");
+  const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(units));
+  const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(units + 4));
+  const __m128i high = _mm_and_si128(_mm_or_si128(lo, hi), _mm_set1_epi32(static_cast<int>(0xFFFFFF80u)));
+  if (_mm_movemask_epi8(_mm_cmpeq_epi32(high, _mm_setzero_si128())) != 0xFFFF) return false;
+  const __m128i words = _mm_packs_epi32(lo, hi);  // each unit below 0x80: no saturation
+  _mm_storel_epi64(reinterpret_cast<__m128i*>(out), _mm_packus_epi16(words, words));
   return true;
 }
 #endif
