@@ -1,6 +1,7 @@
 // Bindings of rapidgrade::grade: the batch fast path of rapidgrade.grade_many.
 #include <pybind11/pybind11.h>
 
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -52,23 +53,40 @@ struct Packed {
 // the block's own table of golds, which the calling thread merges into the batch's.
 struct BlockColumns {
   Packed extracted, normalized;
-  std::vector<std::string> golds;                         // distinct normalized golds, first seen first
+  std::vector<std::string> golds;                         // normalized golds (a BlockTable's table)
   std::vector<std::int32_t> gold_of;                      // per row: index into golds
-  std::vector<std::string> raws;                          // distinct unwrapped golds of undecided rows
+  std::vector<std::string> raws;                          // unwrapped golds of undecided rows (likewise)
   std::vector<std::int32_t> raw_of;                       // per undecided row: index into raws
 };
 
-// The index in a block's `table` of the gold with `serial`, whose `text` is added the first time
-// (looked up before it is added: emplace would make a node to find it there).
-std::int32_t block_index(std::unordered_map<std::uint64_t, std::int32_t>& ids, std::vector<std::string>& table,
-                         std::uint64_t serial, const std::string& text) {
-  auto at = ids.find(serial);
-  if (at == ids.end()) {
-    at = ids.emplace(serial, static_cast<std::int32_t>(table.size())).first;
-    table.push_back(text);
+// A block's table of golds: each distinct gold's text once, found by the serial its cache gave
+// it. A direct-mapped array of serials stands in for a hash map (a block has at most
+// batch_block_size rows, and a cache's serials are consecutive, so two golds of one block
+// rarely share a slot); a gold pushed out of its slot by another and met again is added again,
+// which the join's merge by value undoes.
+class BlockTable {
+ public:
+  /// The index in `table` of the gold with `serial`, whose `text` is added the first time.
+  std::int32_t index(std::uint64_t serial, const std::string& text) {
+    Slot& slot = slots_[serial % kSlots];
+    if (slot.serial != serial) {  // serials start at 1: an empty slot matches none
+      slot.serial = serial;
+      slot.index = static_cast<std::int32_t>(table.size());
+      table.push_back(text);
+    }
+    return slot.index;
   }
-  return at->second;
-}
+
+  std::vector<std::string> table;  // distinct golds, first seen first
+
+ private:
+  static constexpr std::size_t kSlots = 512;  // twice the most rows of a block
+  struct Slot {
+    std::uint64_t serial = 0;
+    std::int32_t index = 0;
+  };
+  std::array<Slot, kSlots> slots_{};
+};
 
 // Adds the strings of a block's table that `table` lacks to it (moved from block_table) and
 // sets ids[k] to the index in `table` of block_table[k].
@@ -167,10 +185,9 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
           std::unique_ptr<char[]> encoded_golds, encoded_responses;
           utf8_views(gold_refs, begin, end, gold_views, encoded_golds);
           utf8_views(response_refs, begin, end, response_views, encoded_responses);
-          std::unordered_map<std::uint64_t, std::int32_t> local;  // gold serial -> index into out.golds
+          BlockTable golds_seen, raws_seen;  // become out.golds and out.raws
           std::uint64_t last_serial = 0;
           std::int32_t last_local = -1;
-          std::unordered_map<std::uint64_t, std::int32_t> local_raw;  // gold serial -> index into out.raws
           std::unique_ptr<grade::GoldCache> cache = caches.take();
           grade::grade_span(
               gold_views.data(), response_views.data(), end - begin, options, *cache,
@@ -181,12 +198,12 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
                 reason[i] = static_cast<char>(v.reason);
                 if (gold.serial != last_serial) {
                   last_serial = gold.serial;
-                  last_local = block_index(local, out.golds, gold.serial, gold.answer.text());
+                  last_local = golds_seen.index(gold.serial, gold.answer.text());
                 }
                 out.gold_of.push_back(last_local);
                 // only the undecided pairs need the unwrapped gold (for the fallback)
                 if (v.tri == equiv::Tri::kUnknown && !grade::is_limit(v.reason)) {
-                  out.raw_of.push_back(block_index(local_raw, out.raws, gold.serial, gold.raw));
+                  out.raw_of.push_back(raws_seen.index(gold.serial, gold.raw));
                 }
                 if (v.found) {
                   method[i] = static_cast<char>(v.method);
@@ -198,6 +215,8 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
                   out.normalized.add_empty();
                 }
               });
+          out.golds = std::move(golds_seen.table);
+          out.raws = std::move(raws_seen.table);
           caches.give_back(std::move(cache));
         },
         [&](std::size_t begin, std::size_t end) {

@@ -102,7 +102,7 @@ struct PreparedGold {
   std::string raw;  // unwrapped (what the fallback receives)
   Answer answer;    // normalized; answer.text() is the gold as verdicts show it
   bool sentences = false;  // the gold holds several sentences ("Yes. $F(x,y)=x+y$")
-  std::uint64_t serial = 0;  // set by GoldCache: distinct for every gold it prepares, never reused
+  std::uint64_t serial = 0;  // set by GoldCache: distinct for every gold it prepares (from 1), never reused
 };
 
 /// Unwraps and normalizes a gold answer (UTF-8).
