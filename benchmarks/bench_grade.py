@@ -71,6 +71,18 @@ def distinct_pairs(
     return [g for g, _ in rows], [r for _, r in rows]
 
 
+def compare_with_hendrycks(report: Report, name: str, golds: list[str], responses: list[str]) -> float:
+    """Times grade_many's fast path (threads=1) and the Hendrycks-style grader on the same pairs,
+    alternated (medians of 7), adds the row `name` to `report` and returns rapidgrade's time."""
+    ours, hendrycks = paired_median_times(
+        lambda: rapidgrade.grade_many(golds, responses, threads=1, fallback=False),
+        lambda: [hendrycks_grade(g, r) for g, r in zip(golds, responses)],
+        repeats=7,
+    )
+    report.add(name, ours, hendrycks, "Hendrycks-style plain Python", "pairs", len(golds))
+    return ours
+
+
 _MEMORY_CHILD = """
 import json, random, resource, sys, tracemalloc
 sys.path[:0] = {path!r}
@@ -196,13 +208,7 @@ def main() -> None:
     expected = [by_response[r.split("\n\n", 1)[1]] for r in dr[:5000]]
     if check.correct.tolist() != expected:
         raise SystemExit("the distinct copies do not grade as the originals: the benchmark data is wrong")
-    one_h, hend = paired_median_times(
-        lambda: rapidgrade.grade_many(dg, dr, threads=1, fallback=False),
-        lambda: [hendrycks_grade(g, r) for g, r in zip(dg, dr)],
-        repeats=7,
-    )
-    report.add(f"fast path threads=1, {n:,} distinct shuffled pairs", one_h, hend, "Hendrycks-style plain Python",
-               "pairs", n)
+    one_h = compare_with_hendrycks(report, f"fast path threads=1, {n:,} distinct shuffled pairs", dg, dr)
     sample = args.mv_sample
     mv_rate = mv_pairs_per_s(dg[:sample], dr[:sample])
     report.add(
@@ -220,13 +226,7 @@ def main() -> None:
     report.add(f"ceiling of threads=2: two processes at once vs one, {n // 2:,} pairs each", together / 2, alone,
                "one process", "pairs", n // 2)
 
-    one_r, hend_r = paired_median_times(
-        lambda: rapidgrade.grade_many(golds, responses, threads=1, fallback=False),
-        lambda: [hendrycks_grade(g, r) for g, r in zip(golds, responses)],
-        repeats=7,
-    )
-    report.add(f"(repeated strings) fast path threads=1, 800 x{reps} in order", one_r, hend_r,
-               "Hendrycks-style plain Python", "pairs", n)
+    compare_with_hendrycks(report, f"(repeated strings) fast path threads=1, 800 x{reps} in order", golds, responses)
 
     # The same pairs with an em dash in each copy line: every response a non-ASCII str (two bytes
     # a character in Python), which the core encodes to UTF-8 itself.
@@ -241,13 +241,7 @@ def main() -> None:
     )
     report.add(f"non-ASCII responses (an em dash each) vs ASCII, {n:,} pairs", wide, one_w,
                "the same pairs in ASCII", "pairs", n)
-    wide_h, hend_w = paired_median_times(
-        lambda: rapidgrade.grade_many(wg, wr, threads=1, fallback=False),
-        lambda: [hendrycks_grade(g, r) for g, r in zip(wg, wr)],
-        repeats=7,
-    )
-    report.add(f"fast path threads=1, {n:,} non-ASCII distinct pairs", wide_h, hend_w,
-               "Hendrycks-style plain Python", "pairs", n)
+    compare_with_hendrycks(report, f"fast path threads=1, {n:,} non-ASCII distinct pairs", wg, wr)
 
     long_golds = golds800
     m = len(long_responses)

@@ -23,8 +23,8 @@ from __future__ import annotations
 import argparse
 
 import rapidgrade
-from benchmarks._common import Report, load_corpus, paired_median_times
-from benchmarks.bench_grade import distinct_pairs
+from benchmarks._common import Report, load_corpus
+from benchmarks.bench_grade import compare_with_hendrycks, distinct_pairs
 from tests.datasets import load_data
 from tests.oracles.hendrycks_grader import hendrycks_grade
 
@@ -53,16 +53,6 @@ def unbox(text: str) -> str:
             return "".join(out)
 
 
-def compare(report: Report, name: str, golds: list[str], responses: list[str]) -> None:
-    n = len(golds)
-    ours, hend = paired_median_times(
-        lambda: rapidgrade.grade_many(golds, responses, threads=1, fallback=False),
-        lambda: [hendrycks_grade(g, r) for g, r in zip(golds, responses)],
-        repeats=7,
-    )
-    report.add(name, ours, hend, "Hendrycks-style plain Python", "pairs", n)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pairs", type=int, default=20_000)
@@ -77,18 +67,18 @@ def main() -> None:
     print(f"unboxed solutions: fast path correct on {int(fast.correct.sum())}/800, "
           f"Hendrycks-style on {sum(hendrycks_grade(g, r) for g, r in zip(golds800, unboxed))}/800")
     g, r = distinct_pairs(golds800, unboxed, args.pairs)
-    compare(report, f"fast path threads=1, {len(g):,} unboxed solutions", g, r)
+    compare_with_hendrycks(report, f"fast path threads=1, {len(g):,} unboxed solutions", g, r)
 
     before = " ".join(unboxed[-60:])[:5_000]
     long_unboxed = [before + "\n\n" + text for text in unboxed]
     g, r = distinct_pairs(golds800, long_unboxed, args.pairs // 4)
-    compare(report, f"fast path threads=1, {len(g):,} long unboxed (5 KB)", g, r)
+    compare_with_hendrycks(report, f"fast path threads=1, {len(g):,} long unboxed (5 KB)", g, r)
 
     cases = load_data("math_verify_0.9.0_cases.jsonl")
     golds = [c["gold"] for c in cases]
     preds = [c["pred"] for c in cases]
     reps = max(1, args.pairs // len(cases))
-    compare(report, f"fast path threads=1, {len(cases)} short pairs x{reps}", golds * reps, preds * reps)
+    compare_with_hendrycks(report, f"fast path threads=1, {len(cases)} short pairs x{reps}", golds * reps, preds * reps)
     print(f"\nsaved {report.save('bench_hard')}")
 
 
