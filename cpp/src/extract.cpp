@@ -977,7 +977,7 @@ Range relation_lhs(std::string_view s, Range r) noexcept {
 // The last of `spans` (math_spans of s from `from`) of the final statement, when no number
 // follows it in prose: read by span_answer; several spans joined by "and"/"or"/"," are one
 // answer with several parts. Sets readings.first_span (the first span of the answer), from
-// which final_span_readings reads the other readings.
+// which other_readings() reads the other spans of the final sentence.
 std::optional<Extraction> find_final_span(std::string_view s, const std::vector<Box>& spans) {
   std::size_t last = spans.size();
   while (last > 0 && !has_content(s, Range{spans[last - 1].start, spans[last - 1].end})) --last;

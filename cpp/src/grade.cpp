@@ -111,9 +111,13 @@ FastVerdict grade(std::string_view gold, std::string_view response, const Option
 
 namespace {
 
-// An answer found in a response, unwrapped and normalized as grading reads it.
-Answer read_answer(std::string_view found) {
-  return Answer(normalize::normalize(unwrap_answer(found), answer_normalization()));
+// An answer found in a response, unwrapped and normalized as grading reads it. An answer written
+// as the gold was (unwrapped: most correct answers, "\boxed{42}" against "42") takes the gold's
+// normal form, made once: normalization is a function of the unwrapped text.
+Answer read_answer(std::string_view found, const PreparedGold& gold) {
+  const std::string_view unwrapped = unwrap_answer(found);
+  if (unwrapped == gold.raw) return Answer(normalize::Normalized{gold.answer.text(), gold.answer.percent()});
+  return Answer(normalize::normalize(unwrapped, answer_normalization()));
 }
 
 struct Comparison {
@@ -165,10 +169,7 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     v.reason = Reason::kAnswerTooLong;
     return v;
   }
-  // The answer as the gold was written (unwrapped): the same normalization, already made.
-  const std::string_view unwrapped = unwrap_answer(v.answer);
-  Answer pred = unwrapped == gold.raw ? Answer(normalize::Normalized{g, gold.answer.percent()})
-                                      : Answer(normalize::normalize(unwrapped, answer_normalization()));
+  Answer pred = read_answer(v.answer, gold);
   v.normalized = pred.text();
   if (found->method == extract::Method::kLastNumber && !options.last_number) {
     v.tri = equiv::Tri::kFalse;
@@ -192,10 +193,10 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
   if (v.tri != equiv::Tri::kTrue && found->method == extract::Method::kBoxedMulti) {
     // Several boxes that hold one value are one answer ("\boxed{025} ... \boxed{25}"): when the
     // list does not match, its value does. A list of different values stays a list.
-    Answer last = read_answer(text_of(found->parts.back()));
+    Answer last = read_answer(text_of(found->parts.back()), gold);
     bool one_value = !last.text().empty();
     for (std::size_t k = 0; one_value && k + 1 < found->parts.size(); ++k) {
-      Answer part = read_answer(text_of(found->parts[k]));
+      Answer part = read_answer(text_of(found->parts[k]), gold);
       one_value = !part.text().empty() && compare(part, last, options).tri == equiv::Tri::kTrue;
     }
     if (one_value) {
@@ -210,7 +211,7 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     for (const extract::Range& r : found->others) {
       const std::string_view whole = text_of(r);
       if (whole.size() > options.max_answer_bytes) continue;
-      Answer reading = read_answer(whole);
+      Answer reading = read_answer(whole, gold);
       if (reading.text().empty()) continue;
       const Comparison w = compare(gold.answer, reading, options);
       if (w.tri == equiv::Tri::kTrue || (w.tri == equiv::Tri::kUnknown && v.tri == equiv::Tri::kFalse)) {
@@ -225,7 +226,7 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     // A guessed reading that does not match is certain only when no other reading matches (an
     // other reading that cannot be compared, such as an intermediate equation, does not count).
     for (const extract::Range& r : extract::other_readings(response, *found)) {
-      Answer alternative = read_answer(text_of(r));
+      Answer alternative = read_answer(text_of(r), gold);
       if (alternative.text().empty()) continue;
       if (compare(gold.answer, alternative, options).tri == equiv::Tri::kTrue) {
         v.tri = equiv::Tri::kUnknown;
