@@ -3,7 +3,7 @@
 // Invariants: spans lie inside the input; find_math_spans finds the spans of the byte loop
 // (math_spans_loop); a matched brace is a '}' after its '{'; find_str finds
 // what std::string_view::find finds, from every start, and rfind_str what rfind finds, from the
-// end of every prefix, for needles of the scanners and for the
+// ends of prefixes of every size class, for needles of the scanners and for the
 // input's own bytes; ByteSet::find what find_first_of finds; ascii_end the first byte >= 0x80;
 // rfind_pair_icase and find_digit_or what a byte loop finds; MathDelimiters::next what the byte
 // loop it stands for finds (a backslash takes the byte after it along), from every start, on
@@ -103,8 +103,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (needle.empty()) continue;
     for (std::size_t from = 0; from <= text.size() + 1; from += 1 + from / 8) {
       RAPIDGRADE_FUZZ_CHECK(rapidgrade::detail::find_str(text, from, needle) == text.find(needle, from));
-      // rfind_str from the end of every prefix
-      const std::string_view prefix = text.substr(0, from);
+    }
+    // rfind_str from the end of prefixes of every size class (each search reads its prefix whole)
+    for (std::size_t end = 0; end <= text.size() + 1; end += 1 + end / 2) {
+      const std::string_view prefix = text.substr(0, end);
       RAPIDGRADE_FUZZ_CHECK(rapidgrade::detail::rfind_str(prefix, needle) == prefix.rfind(needle));
     }
   }
