@@ -1314,7 +1314,6 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
     if (e) widen_bold_digits(text, from, *e);
   }
   if (e) {  // what other_readings() reads, kept rather than computed: most answers match
-    e->readings.kept = true;
     e->readings.spans = std::move(spans);
     e->readings.from = from;
   }
@@ -1323,8 +1322,10 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
 
 std::vector<Range> other_readings(std::string_view s, const Extraction& e) {
   std::vector<Range> out;
-  if (!e.readings.kept) return out;
   const std::vector<Box>& spans = e.readings.spans;
+  // no spans kept: a method run alone, or a last number in a text without math spans (a
+  // final-span answer found by the cascade always has its spans)
+  if (spans.empty()) return out;
   if (e.method == Method::kFinalSpan) {
     // the other spans of the final sentence, back to the last sentence break or to the span
     // that the sentence concludes with ("..., solving for $a$ gives: $a = -2$", "Since $a^x = 3$,

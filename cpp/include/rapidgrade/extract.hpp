@@ -37,7 +37,7 @@ const char* method_name(Method method) noexcept;
 bool parse_strategy(std::string_view name, Method& out) noexcept;
 
 /// True for the methods that guess where an unmarked answer is (kFinalSpan, kLastNumber): a
-/// mismatch found through them is only certain when the other readings (Extraction::others)
+/// mismatch found through them is only certain when the other readings (other_readings())
 /// do not match either.
 constexpr bool is_weak(Method m) noexcept { return m == Method::kFinalSpan || m == Method::kLastNumber; }
 
@@ -72,9 +72,9 @@ struct Extraction {
   std::vector<Range> parts;
   std::vector<Range> others;
   /// Kept by the cascade for other_readings() when a weak method found the answer: the math
-  /// spans of the searched text, where the search began, and the first span of the answer.
+  /// spans of the searched text (none kept by a method run alone, nor when the text has none),
+  /// where the search began, and the first span of the answer.
   struct Readings {
-    bool kept = false;
     std::vector<Box> spans;
     std::size_t from = 0;
     std::size_t first_span = 0;
