@@ -215,8 +215,11 @@ char* encode_code_points(const Unit* units, std::size_t n, char* out) noexcept {
       if (cp < 0x80) {
         *out++ = static_cast<char>(cp);
         ++ascii;
+      } else if (cp >= 0xD800 && cp <= 0xDFFF) {
+        *out++ = '?';
+        ascii = 0;
       } else {
-        out = cp >= 0xD800 && cp <= 0xDFFF ? (*out = '?', out + 1) : utf8::write_utf8(out, cp);
+        out = utf8::write_utf8(out, cp);
         ascii = 0;
       }
     }
