@@ -7,6 +7,7 @@
 // refused. It returns UNKNOWN whenever equiv does; the caller then asks SymPy / math-verify.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -134,8 +135,15 @@ class GoldCache {
     std::string key;
     PreparedGold gold;
   };
+  // Slots of the table of recent golds.
+  static constexpr std::size_t kRecentSlots = 256;
   // Keyed by a view of the entry's own key (looked up without building a string).
   std::unordered_map<std::string_view, std::unique_ptr<Entry>> map_;
+  // In front of map_: the gold last found in each slot, a slot chosen by the gold's length and
+  // its first and last eight bytes (recent_slot), checked by comparing the whole key. A batch
+  // repeats its golds (n samples of each problem), so most lookups end here, without hashing
+  // the whole text or walking a bucket.
+  std::array<Entry*, kRecentSlots> recent_{};
   std::size_t bytes_ = 0;
   std::uint64_t serials_ = 0;
   Entry* last_ = nullptr;
