@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "convert.hpp"
+#include "rapidgrade/detail/text.hpp"
 #include "rapidgrade/scan.hpp"
 
 namespace rapidgrade::bindings {
@@ -92,6 +93,10 @@ void bind_scan(py::module_& m) {
   m.def("find_boxed_many", &find_boxed_many, py::arg("texts"), py::arg("span_type"), py::kw_only(),
         py::arg("threads") = py::none(),
         "find_boxed over a sequence of texts on `threads` threads with the GIL released.");
+  m.def(
+      "vector_loops", [] { return detail::has_avx2() ? "avx2" : "sse2"; },
+      "Which form of the scanning loops runs: 'avx2' where the CPU has AVX2 and the environment variable "
+      "RAPIDGRADE_NO_AVX2 is unset or empty, else 'sse2'. Read once per process.");
 }
 
 }  // namespace rapidgrade::bindings

@@ -28,7 +28,7 @@ constexpr std::size_t bare_box_argument_end(std::string_view s, std::size_t begi
 /// holding an unescaped '$', or an unescaped backslash followed by one of ( [ ) ]. A byte is
 /// unescaped when the run of backslashes right before it is even: a backslash takes the byte
 /// after it along, so "\\$" holds no delimiter and "\\\\$" one. With SSE2, sixteen positions are
-/// compared at once and kept while the calls move forward through them, so each block of the
+/// compared at once (with AVX2, where has_avx2() says so, 32 while 33 bytes are left) and kept while the calls move forward through them, so each block of the
 /// text is compared once however many calls read it; a call behind the block compares again
 /// from there. Each run of backslashes is counted once per delimiter after it. Never throws.
 class MathDelimiters {
@@ -37,16 +37,32 @@ class MathDelimiters {
 
   std::size_t next(std::size_t from) noexcept {
     const std::size_t n = s_.size();
-    if (from >= block_ && from - block_ < kBlock) {  // in the block compared last
+    if (from >= block_ && from - block_ < block_width_) {  // in the block compared last
       const std::size_t p = first_unescaped(mask_ >> (from - block_), from);
       if (p != kNpos) return p;
-      from = block_ + kBlock;
+      from = block_ + block_width_;
     }
+#if RAPIDGRADE_AVX2_DISPATCH
+    if (wide_) {
+      while (from + kWideBlock + 1 <= n) {
+        unsigned mask = 0;
+        from = find_block_avx2(from, mask);
+        if (mask == 0) break;  // fewer than kWideBlock + 1 bytes left
+        block_ = from;
+        block_width_ = kWideBlock;
+        mask_ = mask;
+        const std::size_t p = first_unescaped(mask, from);
+        if (p != kNpos) return p;
+        from += kWideBlock;
+      }
+    }
+#endif
 #if defined(__SSE2__)
     for (; from + kBlock + 1 <= n; from += kBlock) {
       const unsigned mask = compare_block(from);
       if (mask == 0) continue;
       block_ = from;
+      block_width_ = kBlock;
       mask_ = mask;
       const std::size_t p = first_unescaped(mask, from);
       if (p != kNpos) return p;
@@ -80,6 +96,32 @@ class MathDelimiters {
     return c == '(' || c == ')' || c == '[' || c == ']';
   }
 
+#if RAPIDGRADE_AVX2_DISPATCH
+  // Bytes compared at a time by the AVX2 loop.
+  static constexpr std::size_t kWideBlock = 32;
+
+  // compare_block's comparisons kWideBlock positions at a time: from `from` on, the first block
+  // [b, b + 32) with a candidate (mask set to its bits, bit k: position b + k), or, with mask
+  // 0, the position where fewer than 33 bytes are left.
+  __attribute__((target("avx2"))) std::size_t find_block_avx2(std::size_t from, unsigned& mask) const noexcept {
+    const std::size_t n = s_.size();
+    const __m256i backslash = _mm256_set1_epi8('\\'), dollar = _mm256_set1_epi8('$');
+    const __m256i one = _mm256_set1_epi8(1), paren = _mm256_set1_epi8(')');
+    const __m256i open = _mm256_set1_epi8('['), close = _mm256_set1_epi8(']');
+    for (; from + kWideBlock + 1 <= n; from += kWideBlock) {
+      const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s_.data() + from));
+      const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s_.data() + from + 1));
+      const __m256i after = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_or_si256(next, one), paren),
+                                            _mm256_or_si256(_mm256_cmpeq_epi8(next, open), _mm256_cmpeq_epi8(next, close)));
+      const __m256i pair = _mm256_and_si256(_mm256_cmpeq_epi8(w, backslash), after);
+      mask = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_or_si256(pair, _mm256_cmpeq_epi8(w, dollar))));
+      if (mask != 0) return from;
+    }
+    mask = 0;
+    return from;
+  }
+#endif
+
 #if defined(__SSE2__)
   // Bit k set when s[b + k] may be a delimiter (escapes not looked at); needs b + 17 <= n.
   unsigned compare_block(std::size_t b) const noexcept {
@@ -108,8 +150,10 @@ class MathDelimiters {
   }
 
   std::string_view s_;
-  std::size_t block_ = kNpos;  // the block [block_, block_ + kBlock) that mask_ describes
+  std::size_t block_ = kNpos;  // the block [block_, block_ + block_width_) that mask_ describes
+  std::size_t block_width_ = 0;
   unsigned mask_ = 0;
+  bool wide_ = has_avx2();  // the AVX2 loop first
 };
 
 /// The next closing math delimiter `close` ("$", "$$", "\)" or "\]") at or after `from`, a
