@@ -976,6 +976,7 @@ class Comparer {
   static bool orient(Ref r, std::vector<Ref>& operands, std::string& ops) {
     const Node& n = r.node();
     operands.clear();
+    operands.reserve(n.kids.size());
     ops = n.text;
     for (std::size_t k = 0; k < n.kids.size(); ++k) operands.push_back(r.kid(k));
     bool up = false, down = false;
@@ -1146,6 +1147,7 @@ class Comparer {
 
   static std::vector<Ref> kids(Ref r) {
     std::vector<Ref> out;
+    out.reserve(r.node().kids.size());
     for (std::size_t k = 0; k < r.node().kids.size(); ++k) out.push_back(r.kid(k));
     return out;
   }

@@ -142,7 +142,8 @@ std::size_t match_brace(std::string_view s, std::size_t open) noexcept {
   return kNpos;
 }
 
-// Spans reserved up front: a worked solution has tens of them (the vector grows past that).
+// Spans reserved at the first span found: a worked solution has tens of them (the vector grows
+// past that).
 constexpr std::size_t kReservedSpans = 32;
 
 std::vector<Span> find_math_spans(std::string_view s) {
@@ -155,8 +156,7 @@ std::vector<Span> find_math_spans(std::string_view s) {
                                          SpanKind::kDisplayBracket};
   const std::size_t n = s.size();
   bool exhausted[4] = {false, false, false, false};
-  std::vector<Span> spans;
-  spans.reserve(kReservedSpans);
+  std::vector<Span> spans;  // room reserved at the first span: a text without one allocates nothing
   detail::MathDelimiters delimiters(s);
   std::size_t i = delimiters.next(0);
   while (i != kNpos) {
@@ -177,6 +177,7 @@ std::vector<Span> find_math_spans(std::string_view s) {
       i = delimiters.next(i + open_len);
       continue;
     }
+    if (spans.empty()) spans.reserve(kReservedSpans);
     Span& span = spans.emplace_back();  // filled in place: a Span built aside and copied
     span.start = i + open_len;          // stalled on its store forwarding
     span.end = close;
