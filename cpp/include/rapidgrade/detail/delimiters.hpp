@@ -28,7 +28,7 @@ constexpr std::size_t bare_box_argument_end(std::string_view s, std::size_t begi
 /// holding an unescaped '$', or an unescaped backslash followed by one of ( [ ) ]. A byte is
 /// unescaped when the run of backslashes right before it is even: a backslash takes the byte
 /// after it along, so "\\$" holds no delimiter and "\\\\$" one. With SSE2, sixteen positions are
-/// compared at once (with AVX2, where has_avx2() says so, 32 while 33 bytes are left) and kept while the calls move forward through them, so each block of the
+/// compared at once (with AVX2, where has_avx2() says so, 64 while 65 bytes are left) and kept while the calls move forward through them, so each block of the
 /// text is compared once however many calls read it; a call behind the block compares again
 /// from there. Each run of backslashes is counted once per delimiter after it. Never throws.
 class MathDelimiters {
@@ -45,7 +45,7 @@ class MathDelimiters {
 #if RAPIDGRADE_AVX2_DISPATCH
     if (wide_) {
       while (from + kWideBlock + 1 <= n) {
-        unsigned mask = 0;
+        std::uint64_t mask = 0;
         from = find_block_avx2(from, mask);
         if (mask == 0) break;  // fewer than kWideBlock + 1 bytes left
         block_ = from;
@@ -97,25 +97,33 @@ class MathDelimiters {
   }
 
 #if RAPIDGRADE_AVX2_DISPATCH
-  // Bytes compared at a time by the AVX2 loop.
-  static constexpr std::size_t kWideBlock = 32;
+  // Bytes compared at a time by the AVX2 loop (two vectors).
+  static constexpr std::size_t kWideBlock = 64;
 
   // compare_block's comparisons kWideBlock positions at a time: from `from` on, the first block
-  // [b, b + 32) with a candidate (mask set to its bits, bit k: position b + k), or, with mask
-  // 0, the position where fewer than 33 bytes are left.
-  __attribute__((target("avx2"))) std::size_t find_block_avx2(std::size_t from, unsigned& mask) const noexcept {
+  // [b, b + 64) with a candidate (mask set to its bits, bit k: position b + k), or, with mask
+  // 0, the position where fewer than 65 bytes are left.
+  __attribute__((target("avx2"))) std::size_t find_block_avx2(std::size_t from, std::uint64_t& mask) const noexcept {
     const std::size_t n = s_.size();
     const __m256i backslash = _mm256_set1_epi8('\\'), dollar = _mm256_set1_epi8('$');
     const __m256i one = _mm256_set1_epi8(1), paren = _mm256_set1_epi8(')');
     const __m256i open = _mm256_set1_epi8('['), close = _mm256_set1_epi8(']');
     for (; from + kWideBlock + 1 <= n; from += kWideBlock) {
-      const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s_.data() + from));
-      const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s_.data() + from + 1));
-      const __m256i after = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_or_si256(next, one), paren),
-                                            _mm256_or_si256(_mm256_cmpeq_epi8(next, open), _mm256_cmpeq_epi8(next, close)));
-      const __m256i pair = _mm256_and_si256(_mm256_cmpeq_epi8(w, backslash), after);
-      mask = static_cast<unsigned>(_mm256_movemask_epi8(_mm256_or_si256(pair, _mm256_cmpeq_epi8(w, dollar))));
-      if (mask != 0) return from;
+      std::uint64_t bits = 0;
+      for (std::size_t half = 0; half < 2; ++half) {
+        const char* p = s_.data() + from + 32 * half;
+        const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+        const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1));
+        const __m256i after = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_or_si256(next, one), paren),
+                                              _mm256_or_si256(_mm256_cmpeq_epi8(next, open), _mm256_cmpeq_epi8(next, close)));
+        const __m256i pair = _mm256_and_si256(_mm256_cmpeq_epi8(w, backslash), after);
+        const auto m = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_or_si256(pair, _mm256_cmpeq_epi8(w, dollar))));
+        bits |= static_cast<std::uint64_t>(m) << (32 * half);
+      }
+      if (bits != 0) {
+        mask = bits;
+        return from;
+      }
     }
     mask = 0;
     return from;
@@ -135,9 +143,9 @@ class MathDelimiters {
 #endif
 
   // The first candidate of `mask` (bit k: position from + k) that no backslash escapes, or kNpos.
-  std::size_t first_unescaped(unsigned mask, std::size_t from) const noexcept {
+  std::size_t first_unescaped(std::uint64_t mask, std::size_t from) const noexcept {
     for (; mask != 0; mask &= mask - 1) {
-      const std::size_t p = from + static_cast<std::size_t>(__builtin_ctz(mask));
+      const std::size_t p = from + static_cast<std::size_t>(__builtin_ctzll(mask));
       if (unescaped(p)) return p;
     }
     return kNpos;
@@ -152,7 +160,7 @@ class MathDelimiters {
   std::string_view s_;
   std::size_t block_ = kNpos;  // the block [block_, block_ + block_width_) that mask_ describes
   std::size_t block_width_ = 0;
-  unsigned mask_ = 0;
+  std::uint64_t mask_ = 0;
   bool wide_ = has_avx2();  // the AVX2 loop first
 };
 
