@@ -649,6 +649,9 @@ bool is_math_environment(std::string_view name) noexcept {
 // Every math span of s[from, n) in order: scan::find_math_spans's $..$, $$..$$, \(..\), \[..\],
 // and \begin{equation}..\end{equation} and the other kMathEnvironments; a span inside an
 // environment is part of it. O(n).
+// Spans reserved at the first one: a worked solution has tens of them.
+constexpr std::size_t kReservedBoxes = 32;
+
 std::vector<Box> math_spans(std::string_view s, std::size_t from, const Anchors& anchors) {
   std::vector<Box> envs;
   std::size_t at = find_str(s, std::max(from, anchors.begin_from), "\\begin{");  // kNpos: none
@@ -669,16 +672,17 @@ std::vector<Box> math_spans(std::string_view s, std::size_t from, const Anchors&
     }
     at = find_str(s, next, "\\begin{");
   }
-  const std::vector<scan::Span> found = scan::find_math_spans(s.substr(from));
   std::vector<Box> out;
-  out.reserve(found.size() + envs.size());
   std::size_t e = 0;
-  for (const scan::Span& sp : found) {
-    const Box b{from + sp.outer_start, from + sp.start, from + sp.end, from + sp.outer_end};
+  // each span as the scanner finds it, merged with the environments (no list of its own)
+  scan::for_each_math_span(s.substr(from), [&](std::size_t outer_start, std::size_t start, std::size_t end,
+                                               std::size_t outer_end, scan::SpanKind) {
+    const Box b{from + outer_start, from + start, from + end, from + outer_end};
     while (e < envs.size() && envs[e].outer_end <= b.outer_start) out.push_back(envs[e++]);
-    if (e < envs.size() && envs[e].outer_start < b.outer_end) continue;  // inside (or across) an environment
+    if (e < envs.size() && envs[e].outer_start < b.outer_end) return;  // inside (or across) an environment
+    if (out.empty()) out.reserve(kReservedBoxes);
     out.push_back(b);
-  }
+  });
   while (e < envs.size()) out.push_back(envs[e++]);
   return out;
 }

@@ -147,45 +147,17 @@ std::size_t match_brace(std::string_view s, std::size_t open) noexcept {
 constexpr std::size_t kReservedSpans = 32;
 
 std::vector<Span> find_math_spans(std::string_view s) {
-  // Kinds of span: $..$, $$..$$, \(..\), \[..\]. An opener is matched with the first closer of
-  // its kind after it, across the other kinds' delimiters. A failed search for a closer proves
-  // there is none until the end of the text, so each kind of closer is searched for in vain at
-  // most once: O(n) overall.
-  static constexpr std::string_view kClosers[4] = {"$", "$$", "\\)", "\\]"};
-  static constexpr SpanKind kKinds[4] = {SpanKind::kInlineDollar, SpanKind::kDisplayDollar, SpanKind::kInlineParen,
-                                         SpanKind::kDisplayBracket};
-  const std::size_t n = s.size();
-  bool exhausted[4] = {false, false, false, false};
   std::vector<Span> spans;  // room reserved at the first span: a text without one allocates nothing
-  detail::MathDelimiters delimiters(s);
-  std::size_t i = delimiters.next(0);
-  while (i != kNpos) {
-    int kind;
-    if (s[i] == '$') {
-      kind = i + 1 < n && s[i + 1] == '$' ? 1 : 0;
-    } else if (s[i + 1] == '(' || s[i + 1] == '[') {
-      kind = s[i + 1] == '(' ? 2 : 3;
-    } else {
-      i = delimiters.next(i + 2);  // a closer outside a span is text
-      continue;
-    }
-    const std::size_t open_len = kClosers[kind].size();  // an opener is as long as its closer
-    std::size_t close = kNpos;
-    if (!exhausted[kind]) close = delimiters.closer(i + open_len, kClosers[kind]);
-    if (close == kNpos) {
-      exhausted[kind] = true;
-      i = delimiters.next(i + open_len);
-      continue;
-    }
+  for_each_math_span(s, [&spans](std::size_t outer_start, std::size_t start, std::size_t end, std::size_t outer_end,
+                                 SpanKind kind) {
     if (spans.empty()) spans.reserve(kReservedSpans);
     Span& span = spans.emplace_back();  // filled in place: a Span built aside and copied
-    span.start = i + open_len;          // stalled on its store forwarding
-    span.end = close;
-    span.outer_start = i;
-    span.outer_end = close + kClosers[kind].size();
-    span.kind = kKinds[kind];
-    i = delimiters.next(span.outer_end);
-  }
+    span.start = start;                 // stalled on its store forwarding
+    span.end = end;
+    span.outer_start = outer_start;
+    span.outer_end = outer_end;
+    span.kind = kind;
+  });
   return spans;
 }
 

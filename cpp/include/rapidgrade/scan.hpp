@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include "rapidgrade/detail/delimiters.hpp"
+
 namespace rapidgrade::scan {
 
 enum class SpanKind : std::uint8_t {
@@ -47,6 +49,47 @@ std::vector<Span> find_boxed(std::string_view text);
 /// opener without a closer is treated as text and scanning resumes after it.
 /// Complexity: O(n) time and memory.
 std::vector<Span> find_math_spans(std::string_view text);
+
+/// The spans of find_math_spans, each handed to emit(outer_start, start, end, outer_end, kind)
+/// in order instead of being collected (extraction builds its own list from them). O(n), no
+/// allocation of its own.
+template <typename Emit>
+void for_each_math_span(std::string_view s, Emit&& emit) {
+  // Kinds of span: $..$, $$..$$, \(..\), \[..\]. An opener is matched with the first closer of
+  // its kind after it, across the other kinds' delimiters. A failed search for a closer proves
+  // there is none until the end of the text, so each kind of closer is searched for in vain at
+  // most once: O(n) overall.
+  static constexpr std::string_view kClosers[4] = {"$", "$$", "\\)", "\\]"};
+  static constexpr SpanKind kKinds[4] = {SpanKind::kInlineDollar, SpanKind::kDisplayDollar, SpanKind::kInlineParen,
+                                         SpanKind::kDisplayBracket};
+  constexpr std::size_t npos = std::string_view::npos;
+  const std::size_t n = s.size();
+  bool exhausted[4] = {false, false, false, false};
+  detail::MathDelimiters delimiters(s);
+  std::size_t i = delimiters.next(0);
+  while (i != npos) {
+    int kind;
+    if (s[i] == '$') {
+      kind = i + 1 < n && s[i + 1] == '$' ? 1 : 0;
+    } else if (s[i + 1] == '(' || s[i + 1] == '[') {
+      kind = s[i + 1] == '(' ? 2 : 3;
+    } else {
+      i = delimiters.next(i + 2);  // a closer outside a span is text
+      continue;
+    }
+    const std::size_t open_len = kClosers[kind].size();  // an opener is as long as its closer
+    std::size_t close = npos;
+    if (!exhausted[kind]) close = delimiters.closer(i + open_len, kClosers[kind]);
+    if (close == npos) {
+      exhausted[kind] = true;
+      i = delimiters.next(i + open_len);
+      continue;
+    }
+    const std::size_t outer_end = close + kClosers[kind].size();
+    emit(i, i + open_len, close, outer_end, kKinds[kind]);
+    i = delimiters.next(outer_end);
+  }
+}
 
 /// Position of the '}' matching the '{' at `open` (escapes respected), or npos when the brace is
 /// never closed. `open` must index a '{'. O(n), no recursion.
