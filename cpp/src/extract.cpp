@@ -646,12 +646,12 @@ bool is_math_environment(std::string_view name) noexcept {
   return false;
 }
 
+// Spans math_spans reserves room for at the first one: a worked solution has tens of them.
+constexpr std::size_t kReservedBoxes = 32;
+
 // Every math span of s[from, n) in order: scan::find_math_spans's $..$, $$..$$, \(..\), \[..\],
 // and \begin{equation}..\end{equation} and the other kMathEnvironments; a span inside an
 // environment is part of it. O(n).
-// Spans reserved at the first one: a worked solution has tens of them.
-constexpr std::size_t kReservedBoxes = 32;
-
 std::vector<Box> math_spans(std::string_view s, std::size_t from, const Anchors& anchors) {
   std::vector<Box> envs;
   std::size_t at = find_str(s, std::max(from, anchors.begin_from), "\\begin{");  // kNpos: none
