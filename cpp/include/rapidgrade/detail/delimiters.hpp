@@ -28,9 +28,10 @@ constexpr std::size_t bare_box_argument_end(std::string_view s, std::size_t begi
 /// holding an unescaped '$', or an unescaped backslash followed by one of ( [ ) ]. A byte is
 /// unescaped when the run of backslashes right before it is even: a backslash takes the byte
 /// after it along, so "\\$" holds no delimiter and "\\\\$" one. With SSE2, sixteen positions are
-/// compared at once (with AVX2, where has_avx2() says so, 64 while 65 bytes are left) and kept while the calls move forward through them, so each block of the
-/// text is compared once however many calls read it; a call behind the block compares again
-/// from there. Each run of backslashes is counted once per delimiter after it. Never throws.
+/// compared at once (with AVX2, where has_avx2() says so, 64 while 65 bytes are left) and kept
+/// while the calls move forward through them, so each block of the text is compared once however
+/// many calls read it; a call behind the block compares again from there. Each run of
+/// backslashes is counted once per delimiter after it. Never throws.
 class MathDelimiters {
  public:
   explicit MathDelimiters(std::string_view s) noexcept : s_(s) {}
@@ -48,10 +49,7 @@ class MathDelimiters {
         std::uint64_t mask = 0;
         from = find_block_avx2(from, mask);
         if (mask == 0) break;  // fewer than kWideBlock + 1 bytes left
-        block_ = from;
-        block_width_ = kWideBlock;
-        mask_ = mask;
-        const std::size_t p = first_unescaped(mask, from);
+        const std::size_t p = enter_block(from, kWideBlock, mask);
         if (p != kNpos) return p;
         from += kWideBlock;
       }
@@ -61,10 +59,7 @@ class MathDelimiters {
     for (; from + kBlock + 1 <= n; from += kBlock) {
       const unsigned mask = compare_block(from);
       if (mask == 0) continue;
-      block_ = from;
-      block_width_ = kBlock;
-      mask_ = mask;
-      const std::size_t p = first_unescaped(mask, from);
+      const std::size_t p = enter_block(from, kBlock, mask);
       if (p != kNpos) return p;
     }
 #endif
@@ -142,6 +137,15 @@ class MathDelimiters {
   }
 #endif
 
+  // Keeps the block [b, b + width) and its candidates `mask` for the calls after this one, and
+  // returns its first unescaped candidate, or kNpos.
+  std::size_t enter_block(std::size_t b, std::size_t width, std::uint64_t mask) noexcept {
+    block_ = b;
+    block_width_ = width;
+    mask_ = mask;
+    return first_unescaped(mask, b);
+  }
+
   // The first candidate of `mask` (bit k: position from + k) that no backslash escapes, or kNpos.
   std::size_t first_unescaped(std::uint64_t mask, std::size_t from) const noexcept {
     for (; mask != 0; mask &= mask - 1) {
@@ -161,7 +165,7 @@ class MathDelimiters {
   std::size_t block_ = kNpos;  // the block [block_, block_ + block_width_) that mask_ describes
   std::size_t block_width_ = 0;
   std::uint64_t mask_ = 0;
-  bool wide_ = has_avx2();  // the AVX2 loop first
+  const bool wide_ = has_avx2();  // the AVX2 loop first
 };
 
 /// The next closing math delimiter `close` ("$", "$$", "\)" or "\]") at or after `from`, a
