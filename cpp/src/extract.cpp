@@ -63,6 +63,18 @@ struct Anchors {
   std::size_t begin_from = 0;   // the search for "\begin{" starts at max(from, begin_from)
 };
 
+#if defined(__SSE2__)  // (x86-64, where the AVX2 form also builds)
+// The positional anchors of find_anchors' vector loops in the block of positions from i: bit k
+// of sw (of nb) set when position i + k holds "sw" (the first "n{" sought). Moves last_sw to the
+// block's last "sw" and sets first_nb to its first "n{"; true when it found one.
+bool note_positions(std::size_t i, unsigned sw, unsigned nb, std::size_t& last_sw, std::size_t& first_nb) noexcept {
+  if (sw != 0) last_sw = i + (31 - static_cast<std::size_t>(__builtin_clz(sw)));
+  if (nb == 0) return false;
+  first_nb = i + static_cast<std::size_t>(__builtin_ctz(nb));
+  return true;
+}
+#endif
+
 #if RAPIDGRADE_AVX2_DISPATCH
 // find_anchors' vector loop 32 positions at a time, on CPUs with AVX2 (the same comparisons as
 // the SSE2 loop below): from i while i + 33 <= n; returns where it stopped. The existence anchors
@@ -86,14 +98,10 @@ __attribute__((target("avx2"))) std::size_t anchors_avx2(std::string_view s, std
                                         _mm256_cmpeq_epi8(_mm256_or_si256(next, fold), wl));
     const __m256i nb = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(w, en), _mm256_cmpeq_epi8(next, brace)),
                                         want_begin);
-    if (_mm256_movemask_epi8(_mm256_or_si256(sw, nb)) != 0) {
-      if (const auto m = static_cast<unsigned>(_mm256_movemask_epi8(sw))) {
-        last_sw = i + (31 - static_cast<std::size_t>(__builtin_clz(m)));
-      }
-      if (const auto m = static_cast<unsigned>(_mm256_movemask_epi8(nb))) {
-        first_nb = i + static_cast<std::size_t>(__builtin_ctz(m));
-        want_begin = _mm256_setzero_si256();
-      }
+    if (_mm256_movemask_epi8(_mm256_or_si256(sw, nb)) != 0 &&
+        note_positions(i, static_cast<unsigned>(_mm256_movemask_epi8(sw)), static_cast<unsigned>(_mm256_movemask_epi8(nb)),
+                       last_sw, first_nb)) {
+      want_begin = _mm256_setzero_si256();
     }
   }
   a.close_tag = a.close_tag || _mm256_movemask_epi8(any_tag) != 0;
@@ -132,14 +140,10 @@ Anchors find_anchors(std::string_view s, std::size_t from) noexcept {
     any_fence = _mm_or_si128(any_fence, eq(w, tick));
     const __m128i sw = _mm_and_si128(eq(_mm_or_si128(w, fold), sl), eq(_mm_or_si128(next, fold), wl));
     const __m128i nb = _mm_and_si128(_mm_and_si128(eq(w, en), eq(next, brace)), want_begin);
-    if (_mm_movemask_epi8(_mm_or_si128(sw, nb)) != 0) {
-      if (const auto m = static_cast<unsigned>(_mm_movemask_epi8(sw))) {
-        last_sw = i + (31 - static_cast<std::size_t>(__builtin_clz(m)));
-      }
-      if (const auto m = static_cast<unsigned>(_mm_movemask_epi8(nb))) {
-        first_nb = i + static_cast<std::size_t>(__builtin_ctz(m));
-        want_begin = no_begin;
-      }
+    if (_mm_movemask_epi8(_mm_or_si128(sw, nb)) != 0 &&
+        note_positions(i, static_cast<unsigned>(_mm_movemask_epi8(sw)), static_cast<unsigned>(_mm_movemask_epi8(nb)),
+                       last_sw, first_nb)) {
+      want_begin = no_begin;
     }
   }
   a.close_tag = a.close_tag || _mm_movemask_epi8(any_tag) != 0;
