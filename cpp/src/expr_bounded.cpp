@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "expr_kernels.hpp"
+#include "rapidgrade/detail/spare.hpp"
 #include "rapidgrade/detail/special.hpp"
 #include "rapidgrade/expr.hpp"
 
@@ -14,6 +15,7 @@ namespace rapidgrade::expr {
 namespace {
 
 using namespace detail;
+using rapidgrade::detail::Spare;
 
 using Cx = std::complex<double>;
 constexpr double kEps = 2.220446049250313e-16;
@@ -274,9 +276,17 @@ void run_bounded(const Program& prog, const std::vector<const Cx*>& inputs, std:
   // arithmetic is the same as evaluating it alone. Every bound goes through usable_bound as it
   // is computed.
   const std::size_t chunk = std::min(n, kBoundedChunk);
-  std::vector<Cx> v(nc * chunk);
-  std::vector<double> e(nc * chunk);
-  std::vector<unsigned char> cut(nc * chunk);
+  // the rows in the thread's buffers, reused from run to run (every entry read is written first)
+  struct Tag;
+  Spare<std::vector<Cx>, Tag> spare_v;
+  Spare<std::vector<double>, Tag> spare_e;
+  Spare<std::vector<unsigned char>, Tag> spare_cut;
+  std::vector<Cx>& v = *spare_v;
+  std::vector<double>& e = *spare_e;
+  std::vector<unsigned char>& cut = *spare_cut;
+  v.resize(nc * chunk);
+  e.resize(nc * chunk);
+  cut.resize(nc * chunk);
   for (std::size_t j0 = 0; j0 < n; j0 += chunk) {
     const std::size_t m = std::min(chunk, n - j0);
     for (std::size_t k = 0; k < nc; ++k) {

@@ -11,6 +11,7 @@
 #include "rapidgrade/detail/functions.hpp"
 #include "rapidgrade/detail/latex_vocab.hpp"
 #include "rapidgrade/detail/number.hpp"
+#include "rapidgrade/detail/spare.hpp"
 #include "rapidgrade/expr.hpp"
 
 namespace rapidgrade::expr {
@@ -19,6 +20,7 @@ namespace {
 
 using namespace std::string_view_literals;
 using rapidgrade::detail::same;
+using rapidgrade::detail::Spare;
 using rapidgrade::detail::FunctionSpec;
 using rapidgrade::detail::WrapperContent;
 
@@ -65,11 +67,12 @@ constexpr std::size_t kReservedTokens = 64;
 
 class LatexLexer {
  public:
-  explicit LatexLexer(std::string_view s) : s_(s), n_(s.size()) {}
+  /// Writes the tokens of `s` into `out` (emptied first).
+  LatexLexer(std::string_view s, std::vector<Tok>& out) : s_(s), n_(s.size()), out_(out) { out_.clear(); }
 
-  /// The tokens, ending with a kEnd token. After an unexpected character the tokens stop
+  /// Makes the tokens, ending with a kEnd token. After an unexpected character the tokens stop
   /// there and failure() holds it.
-  std::vector<Tok> run() {
+  void run() {
     out_.reserve(std::min<std::size_t>(n_ + 1, kReservedTokens));
     while (i_ < n_ && !failed_) {
       const char c = s_[i_];
@@ -104,7 +107,6 @@ class LatexLexer {
     Tok end;
     end.pos = n_;
     out_.push_back(end);
-    return std::move(out_);
   }
 
   bool failed() const { return failed_; }
@@ -118,7 +120,7 @@ class LatexLexer {
   bool failed_ = false;
   Failure failure_;
   int depth_ = 0;  // bracket depth, for thousands separators at top level only
-  std::vector<Tok> out_;
+  std::vector<Tok>& out_;
 
   /// "7,425,000", "10{,}000", "1 000", "3.25", "5." (-> 5), "1.5e-3", "2E5".
   void number(Tok& t) {
@@ -273,8 +275,8 @@ class LatexLexer {
 class LatexParser {
  public:
   LatexParser(std::string_view src, Ast& ast) : src_(src), ast_(ast), b_{ast} {
-    LatexLexer lexer(src);
-    toks_ = lexer.run();
+    LatexLexer lexer(src, toks_);
+    lexer.run();
     if (lexer.failed()) fail(lexer.failure().problem, lexer.failure().offset);
   }
 
@@ -329,7 +331,9 @@ class LatexParser {
   std::string_view src_;
   Ast& ast_;
   TreeBuilder b_;
-  std::vector<Tok> toks_;
+  struct TokensTag;
+  Spare<std::vector<Tok>, TokensTag> spare_toks_;          // the thread's token buffer, reused from parse to parse
+  std::vector<Tok>& toks_ = *spare_toks_;
   std::size_t p_ = 0;
   std::size_t depth_ = 0;
   int abs_open_ = 0;
