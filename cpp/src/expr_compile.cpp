@@ -11,12 +11,14 @@
 
 #include "expr_kernels.hpp"
 #include "rapidgrade/detail/functions.hpp"
+#include "rapidgrade/detail/spare.hpp"
 #include "rapidgrade/expr.hpp"
 
 namespace rapidgrade::expr {
 namespace {
 
 using namespace detail;
+using rapidgrade::detail::Spare;
 
 double literal_to_double(const std::string& lit) {
   std::istringstream in(lit);
@@ -177,7 +179,9 @@ constexpr std::size_t kBlock = 256;
 /// soon as its user runs (kernels are elementwise, so the result may overwrite an operand).
 /// The register count is then bounded by the tree's depth, not its size.
 void allocate_registers(Program& prog) {
-  std::vector<std::uint32_t> free_regs;
+  struct Tag;
+  Spare<std::vector<std::uint32_t>, Tag> spare;  // the thread's list of free registers, reused
+  std::vector<std::uint32_t>& free_regs = *spare;
   prog.reg.assign(prog.code.size(), 0);
   prog.n_regs = 0;
   for (std::size_t k = 0; k < prog.code.size(); ++k) {
@@ -239,6 +243,8 @@ void run_impl(const Program& prog, const std::vector<const T*>& inputs, const st
 Program compile(const Ast& ast, std::uint32_t node, std::vector<std::string> vars) {
   Program prog;
   prog.vars = std::move(vars);
+  // about one instruction per node of the subtree, whose nodes all come at or before `node`
+  prog.code.reserve(std::min<std::size_t>(std::size_t{node} + 1, ast.nodes.size()));
   Compiler c{ast, prog};
   c.go(node);
   allocate_registers(prog);
