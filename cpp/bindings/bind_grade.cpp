@@ -49,18 +49,21 @@ struct Packed {
   }
 };
 
-// What a worker makes of one block of rows besides their code bytes: the strings, packed, and
-// the block's own table of golds, which the calling thread merges into the batch's.
+// What a worker makes of one block of rows besides their code bytes: the strings, packed; the
+// golds its cache prepared in this block, which the calling thread adds to the batch's table;
+// and the block's own table of the undecided rows' unwrapped golds, merged likewise.
 struct BlockColumns {
   Packed extracted, normalized;
-  std::vector<std::string> golds;                         // normalized golds (a BlockTable's table)
-  std::vector<std::int32_t> gold_of;                      // per row: index into golds
-  std::vector<std::string> raws;                          // unwrapped golds of undecided rows (likewise)
+  std::size_t cache = 0;                                  // the index of the cache the block used
+  std::vector<std::uint64_t> new_serials;                 // the serials of the golds prepared here,
+  std::vector<std::string> new_golds;                     // ... and their normalized texts
+  std::vector<std::uint64_t> gold_of;                     // per row: the serial of its gold
+  std::vector<std::string> raws;                          // unwrapped golds of undecided rows (a BlockTable's table)
   std::vector<std::int32_t> raw_of;                       // per undecided row: index into raws
 };
 
-// A block's table of golds: each distinct gold's text once, found by the serial its cache gave
-// it. A direct-mapped array of serials stands in for a hash map (a block has at most
+// A block's table of the unwrapped golds of its undecided rows: each distinct one's text once,
+// found by the serial its cache gave it. A direct-mapped array of serials stands in for a hash map (a block has at most
 // batch_block_size rows, and a cache's serials are consecutive, so two golds of one block
 // rarely share a slot); a gold pushed out of its slot by another and met again is added again,
 // which the join's merge by value undoes.
@@ -107,26 +110,50 @@ py::bytes as_bytes(const void* data, std::size_t size) {
   return py::bytes(static_cast<const char*>(data), size);
 }
 
+// A gold cache of one batch, numbered; the first row of the last block it served; and the last
+// serial it has sent to the calling thread (every gold is sent, with its text, by the block
+// that prepared it).
+struct BatchCache {
+  explicit BatchCache(std::size_t i) : index(i) {}
+  grade::GoldCache cache;
+  std::size_t index;
+  std::size_t last_row = 0;
+  bool used = false;
+  std::uint64_t sent = 0;
+};
+
 // Per-thread gold caches of one batch: a block of rows borrows one while it runs (a thread
 // keeps reusing the caches the others are not using), so a gold is prepared about once per
-// thread however the rows are ordered.
+// thread however the rows are ordered. A cache serves only blocks after the last one it
+// served, so the blocks that use one cache are joined (in row order) in the order they ran,
+// and a row's gold has been sent by a block joined before it or by its own.
 class CachePool {
  public:
-  std::unique_ptr<grade::GoldCache> take() {
+  std::unique_ptr<BatchCache> take(std::size_t first_row) {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (free_.empty()) return std::make_unique<grade::GoldCache>();
-    std::unique_ptr<grade::GoldCache> cache = std::move(free_.back());
-    free_.pop_back();
-    return cache;
+    for (std::size_t k = free_.size(); k-- > 0;) {
+      if (!free_[k]->used || free_[k]->last_row < first_row) {
+        std::unique_ptr<BatchCache> cache = std::move(free_[k]);
+        free_.erase(free_.begin() + static_cast<std::ptrdiff_t>(k));
+        return served(std::move(cache), first_row);
+      }
+    }
+    return served(std::make_unique<BatchCache>(made_++), first_row);
   }
-  void give_back(std::unique_ptr<grade::GoldCache> cache) {
+  void give_back(std::unique_ptr<BatchCache> cache) {
     std::lock_guard<std::mutex> lock(mutex_);
     free_.push_back(std::move(cache));
   }
 
  private:
+  static std::unique_ptr<BatchCache> served(std::unique_ptr<BatchCache> cache, std::size_t first_row) {
+    cache->used = true;
+    cache->last_row = first_row;
+    return cache;
+  }
   std::mutex mutex_;
-  std::vector<std::unique_ptr<grade::GoldCache>> free_;
+  std::vector<std::unique_ptr<BatchCache>> free_;
+  std::size_t made_ = 0;
 };
 
 py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& responses_obj, const py::object& last_number,
@@ -149,6 +176,9 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
   std::vector<std::int32_t> gold_index(n);
   std::vector<std::string> gold_table;
   std::unordered_map<std::string, std::int32_t> gold_ids;
+  // per cache, per serial of its golds: the index in gold_table (a row finds its gold's by
+  // serial, without hashing the text again)
+  std::vector<std::vector<std::int32_t>> id_of_serial;
   // the undecided rows' unwrapped golds (what the fallback reads): an index per row, in row
   // order, into a table of the distinct ones
   std::vector<std::int32_t> raw_index;
@@ -185,22 +215,24 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
           std::unique_ptr<char[]> encoded_golds, encoded_responses;
           utf8_views(gold_refs, begin, end, gold_views, encoded_golds);
           utf8_views(response_refs, begin, end, response_views, encoded_responses);
-          BlockTable golds_seen, raws_seen;  // become out.golds and out.raws
-          std::uint64_t last_serial = 0;
-          std::int32_t last_local = -1;
-          std::unique_ptr<grade::GoldCache> cache = caches.take();
+          BlockTable raws_seen;  // becomes out.raws
+          std::unique_ptr<BatchCache> cache = caches.take(lo + begin);
+          out.cache = cache->index;
+          out.gold_of.reserve(end - begin);
           grade::grade_span(
-              gold_views.data(), response_views.data(), end - begin, options, *cache,
+              gold_views.data(), response_views.data(), end - begin, options, cache->cache,
               [&](std::size_t k, const grade::PreparedGold& gold, grade::FastVerdict& v) {
                 const std::size_t i = lo + begin + k;
                 // code 3: a limit was reached (decided_by="limit"), neither graded nor sent on
                 tri[i] = grade::is_limit(v.reason) ? char{3} : static_cast<char>(v.tri);
                 reason[i] = static_cast<char>(v.reason);
-                if (gold.serial != last_serial) {
-                  last_serial = gold.serial;
-                  last_local = golds_seen.index(gold.serial, gold.answer.text());
+                // serials grow in the order the golds are prepared, each at its first row
+                if (gold.serial > cache->sent) {
+                  cache->sent = gold.serial;
+                  out.new_serials.push_back(gold.serial);
+                  out.new_golds.push_back(gold.answer.text());
                 }
-                out.gold_of.push_back(last_local);
+                out.gold_of.push_back(gold.serial);
                 // only the undecided pairs need the unwrapped gold (for the fallback)
                 if (v.tri == equiv::Tri::kUnknown && !grade::is_limit(v.reason)) {
                   out.raw_of.push_back(raws_seen.index(gold.serial, gold.raw));
@@ -215,16 +247,21 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
                   out.normalized.add_empty();
                 }
               });
-          out.golds = std::move(golds_seen.table);
           out.raws = std::move(raws_seen.table);
           caches.give_back(std::move(cache));
         },
         [&](std::size_t begin, std::size_t end) {
           BlockColumns done = std::move(blocks[begin / block]);  // freed once joined
           std::vector<std::int32_t> ids;  // a block table's indices into the batch's
-          join_table(done.golds, gold_table, gold_ids, ids);
+          join_table(done.new_golds, gold_table, gold_ids, ids);
+          if (id_of_serial.size() <= done.cache) id_of_serial.resize(done.cache + 1);
+          std::vector<std::int32_t>& id_of = id_of_serial[done.cache];
+          if (!done.new_serials.empty()) id_of.resize(static_cast<std::size_t>(done.new_serials.back()) + 1, -1);
+          for (std::size_t k = 0; k < done.new_serials.size(); ++k) {
+            id_of[static_cast<std::size_t>(done.new_serials[k])] = ids[k];
+          }
           for (std::size_t i = begin; i < end; ++i) {
-            gold_index[lo + i] = ids[static_cast<std::size_t>(done.gold_of[i - begin])];
+            gold_index[lo + i] = id_of[static_cast<std::size_t>(done.gold_of[i - begin])];
           }
           extracted.append(done.extracted);
           normalized.append(done.normalized);
