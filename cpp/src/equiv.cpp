@@ -152,6 +152,14 @@ struct Staged {
     for (std::size_t k = 0; k < inputs.size(); ++k) at[k] = inputs[k] != nullptr ? inputs[k] + begin : nullptr;
     run_bounded(prog, at, end - begin, e.v.data() + begin, e.err.data() + begin, e.near_cut.data() + begin);
   }
+
+  /// The values of points [begin, end) alone (the same as run()'s), their bounds and flags left
+  /// as they were.
+  void run_values(std::size_t begin, std::size_t end) {
+    if (!e.evaluable || begin >= end) return;
+    for (std::size_t k = 0; k < inputs.size(); ++k) at[k] = inputs[k] != nullptr ? inputs[k] + begin : nullptr;
+    expr::run_values(prog, at, end - begin, e.v.data() + begin);
+  }
 };
 
 // Every point of a side.
@@ -773,16 +781,36 @@ class Comparer {
     // is 0 in doubles); poles, overflow and branch-cut noise make a point unusable. The real
     // points are evaluated first: different answers usually differ there, and the complex
     // points are then never computed.
+    //
+    // A point's bound matters only where the values differ, and its flag only for a multivalued
+    // function: sides without one are evaluated for their values alone on the complex points
+    // (where equal answers spend most of their time), and again with bounds if a point differs
+    // there. Either way each point is judged on the same values, bounds and flags.
+    const bool values_first = !may_flag_near_cut(sa.prog) && !may_flag_near_cut(sb.prog);
     std::size_t equal = 0;
     for (const auto& [begin, end] : {std::pair<std::size_t, std::size_t>{0, kReal}, {kReal, kPoints}}) {
-      sa.run(begin, end);
-      sb.run(begin, end);
+      bool bounded = !values_first || begin == 0;  // the real points first: differences show there
+      if (bounded) {
+        sa.run(begin, end);
+        sb.run(begin, end);
+      } else {
+        sa.run_values(begin, end);
+        sb.run_values(begin, end);
+      }
+      const std::size_t equal_before = equal;
       for (std::size_t k = begin; k < end; ++k) {
-        if (!finite(a.v[k]) || !finite(b.v[k]) || a.near_cut[k] || b.near_cut[k]) continue;
+        if (!finite(a.v[k]) || !finite(b.v[k]) || (bounded && (a.near_cut[k] || b.near_cut[k]))) continue;
         const double d = magnitude(a.v[k] - b.v[k]);
         const double m = std::max(magnitude(a.v[k]), magnitude(b.v[k]));
         if (d <= std::max(o_.abs_tol, o_.rel_tol * m)) {
           ++equal;
+        } else if (!bounded) {
+          // the bounds of this range, then its points again from the first
+          sa.run(begin, end);
+          sb.run(begin, end);
+          bounded = true;
+          equal = equal_before;
+          k = begin - 1;
         } else if (clearly_different(d, m, a.err[k] + b.err[k])) {
           return Tri::kFalse;
         }

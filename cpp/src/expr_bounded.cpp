@@ -24,6 +24,23 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // instruction).
 constexpr std::size_t kBoundedChunk = 64;
 
+/// run_bounded's rows of values, error bounds and branch-cut flags, one row per instruction,
+/// held as one spare buffer of the thread (capacity() counts bytes, for Spare's bound).
+struct Rows {
+  using value_type = unsigned char;
+  std::vector<Cx> v;
+  std::vector<double> e;
+  std::vector<unsigned char> cut;
+  void clear() noexcept {
+    v.clear();
+    e.clear();
+    cut.clear();
+  }
+  std::size_t capacity() const noexcept {
+    return v.capacity() * sizeof(Cx) + e.capacity() * sizeof(double) + cut.capacity();
+  }
+};
+
 /// Distance from z to the negative real axis (the cut of sqrt, log and non-integer powers).
 double to_negative_axis(Cx z) { return z.real() <= 0 ? std::fabs(z.imag()) : magnitude(z); }
 /// Distance from z to the real axis outside [lo, hi] (asin, acos, atanh: [-1, 1]).
@@ -258,16 +275,31 @@ double op_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, unsigne
   return arithmetic_error(in, a, b, r, ea, eb, c);
 }
 
-}  // namespace
+/// The ops whose error bound can set a point's near_cut flag (the `straddles` tests above: the
+/// multivalued functions). Every other op only passes its operands' flags on.
+bool may_straddle(Op op) noexcept {
+  switch (op) {
+    case Op::kPow: case Op::kSqrt: case Op::kRoot: case Op::kLog: case Op::kLogBase:
+    case Op::kAsin: case Op::kAcos: case Op::kAtan: case Op::kAsec: case Op::kAcsc: case Op::kAcot:
+    case Op::kAsinh: case Op::kAcosh: case Op::kAtanh: case Op::kCi:
+      return true;
+    default: return false;
+  }
+}
 
-void run_bounded(const Program& prog, const std::vector<const Cx*>& inputs, std::size_t n, Cx* out,
-                 double* error, unsigned char* near_cut) {
+/// run_bounded (kBounds) and run_values: one loop, so that both give every point the same
+/// value; without kBounds, `error` and `near_cut` are not written (and may be null).
+template <bool kBounds>
+void run_rows(const Program& prog, const std::vector<const Cx*>& inputs, std::size_t n, Cx* out, double* error,
+              unsigned char* near_cut) {
   const std::size_t nc = prog.code.size();
   if (nc == 0) {
     for (std::size_t j = 0; j < n; ++j) {
       out[j] = Cx(std::nan(""), 0);
-      error[j] = kInf;
-      near_cut[j] = 0;
+      if constexpr (kBounds) {
+        error[j] = kInf;
+        near_cut[j] = 0;
+      }
     }
     return;
   }
@@ -277,63 +309,92 @@ void run_bounded(const Program& prog, const std::vector<const Cx*>& inputs, std:
   // is computed.
   const std::size_t chunk = std::min(n, kBoundedChunk);
   // the rows in the thread's buffers, reused from run to run (every entry read is written first)
-  struct Tag;
-  Spare<std::vector<Cx>, Tag> spare_v;
-  Spare<std::vector<double>, Tag> spare_e;
-  Spare<std::vector<unsigned char>, Tag> spare_cut;
-  std::vector<Cx>& v = *spare_v;
-  std::vector<double>& e = *spare_e;
-  std::vector<unsigned char>& cut = *spare_cut;
+  Spare<Rows, Rows> rows;
+  std::vector<Cx>& v = rows->v;
+  std::vector<double>& e = rows->e;
+  std::vector<unsigned char>& cut = rows->cut;
   v.resize(nc * chunk);
-  e.resize(nc * chunk);
-  cut.resize(nc * chunk);
+  if constexpr (kBounds) {
+    e.resize(nc * chunk);
+    cut.resize(nc * chunk);
+  }
   for (std::size_t j0 = 0; j0 < n; j0 += chunk) {
     const std::size_t m = std::min(chunk, n - j0);
     for (std::size_t k = 0; k < nc; ++k) {
       const Instr& in = prog.code[k];
       Cx* r = v.data() + k * chunk;
-      double* er = e.data() + k * chunk;
-      unsigned char* cr = cut.data() + k * chunk;
       if (in.op == Op::kConst) {
-        // integers below 2^53 (and i) are exact; pi, e and decimals carry one rounding
         const Cx value(in.re, in.im);
-        const bool exact = in.re == std::round(in.re) && std::fabs(in.re) < 9007199254740992.0 &&
-                           in.im == std::round(in.im);
-        const double err = usable_bound(value, exact ? 0 : kEps * magnitude(value));
         std::fill(r, r + m, value);
-        std::fill(er, er + m, err);
-        std::fill(cr, cr + m, 0);
+        if constexpr (kBounds) {
+          // integers below 2^53 (and i) are exact; pi, e and decimals carry one rounding
+          const bool exact = in.re == std::round(in.re) && std::fabs(in.re) < 9007199254740992.0 &&
+                             in.im == std::round(in.im);
+          const double err = usable_bound(value, exact ? 0 : kEps * magnitude(value));
+          std::fill(e.data() + k * chunk, e.data() + k * chunk + m, err);
+          std::fill(cut.data() + k * chunk, cut.data() + k * chunk + m, 0);
+        }
       } else if (in.op == Op::kVar) {
         const Cx* x = in.a < inputs.size() ? inputs[in.a] : nullptr;
-        for (std::size_t j = 0; j < m; ++j) {
-          r[j] = x != nullptr ? x[j0 + j] : Cx(std::nan(""), 0);
-          er[j] = usable_bound(r[j], 0.0);
+        for (std::size_t j = 0; j < m; ++j) r[j] = x != nullptr ? x[j0 + j] : Cx(std::nan(""), 0);
+        if constexpr (kBounds) {
+          double* er = e.data() + k * chunk;
+          for (std::size_t j = 0; j < m; ++j) er[j] = usable_bound(r[j], 0.0);
+          std::fill(cut.data() + k * chunk, cut.data() + k * chunk + m, 0);
         }
-        std::fill(cr, cr + m, 0);
       } else {
         const Cx* a = v.data() + std::size_t{in.a} * chunk;
         const Cx* b = v.data() + std::size_t{in.b} * chunk;
-        const double* ea = e.data() + std::size_t{in.a} * chunk;
-        const double* eb = e.data() + std::size_t{in.b} * chunk;
-        const unsigned char* ca = cut.data() + std::size_t{in.a} * chunk;
-        const unsigned char* cb = cut.data() + std::size_t{in.b} * chunk;
-        if (run_arithmetic(in, r, a, b, ea, eb, er, m)) {
-          for (std::size_t j = 0; j < m; ++j) cr[j] = ca[j] | cb[j];
+        if constexpr (kBounds) {
+          double* er = e.data() + k * chunk;
+          unsigned char* cr = cut.data() + k * chunk;
+          const double* ea = e.data() + std::size_t{in.a} * chunk;
+          const double* eb = e.data() + std::size_t{in.b} * chunk;
+          const unsigned char* ca = cut.data() + std::size_t{in.a} * chunk;
+          const unsigned char* cb = cut.data() + std::size_t{in.b} * chunk;
+          if (run_arithmetic(in, r, a, b, ea, eb, er, m)) {
+            for (std::size_t j = 0; j < m; ++j) cr[j] = ca[j] | cb[j];
+          } else {
+            kernel<Cx>(in, r, a, b, m);
+            for (std::size_t j = 0; j < m; ++j) {
+              unsigned char c = ca[j] | cb[j];
+              er[j] = usable_bound(r[j], op_error(in, a[j], b[j], r[j], ea[j], eb[j], c));
+              cr[j] = c;
+            }
+          }
         } else {
-          kernel<Cx>(in, r, a, b, m);
-          for (std::size_t j = 0; j < m; ++j) {
-            unsigned char c = ca[j] | cb[j];
-            er[j] = usable_bound(r[j], op_error(in, a[j], b[j], r[j], ea[j], eb[j], c));
-            cr[j] = c;
+          switch (in.op) {  // run_arithmetic's values
+            case Op::kAdd: for (std::size_t j = 0; j < m; ++j) r[j] = a[j] + b[j]; break;
+            case Op::kSub: for (std::size_t j = 0; j < m; ++j) r[j] = a[j] - b[j]; break;
+            case Op::kNeg: for (std::size_t j = 0; j < m; ++j) r[j] = -a[j]; break;
+            case Op::kMul: for (std::size_t j = 0; j < m; ++j) r[j] = a[j] * b[j]; break;
+            default: kernel<Cx>(in, r, a, b, m); break;
           }
         }
       }
     }
     const std::size_t last = (nc - 1) * chunk;
     std::copy(v.data() + last, v.data() + last + m, out + j0);
-    std::copy(e.data() + last, e.data() + last + m, error + j0);
-    std::copy(cut.data() + last, cut.data() + last + m, near_cut + j0);
+    if constexpr (kBounds) {
+      std::copy(e.data() + last, e.data() + last + m, error + j0);
+      std::copy(cut.data() + last, cut.data() + last + m, near_cut + j0);
+    }
   }
+}
+
+}  // namespace
+
+bool may_flag_near_cut(const Program& prog) noexcept {
+  return std::any_of(prog.code.begin(), prog.code.end(), [](const Instr& in) { return may_straddle(in.op); });
+}
+
+void run_bounded(const Program& prog, const std::vector<const Cx*>& inputs, std::size_t n, Cx* out,
+                 double* error, unsigned char* near_cut) {
+  run_rows<true>(prog, inputs, n, out, error, near_cut);
+}
+
+void run_values(const Program& prog, const std::vector<const Cx*>& inputs, std::size_t n, Cx* out) {
+  run_rows<false>(prog, inputs, n, out, nullptr, nullptr);
 }
 
 }  // namespace rapidgrade::expr

@@ -178,5 +178,12 @@ void run(const Program& prog, const std::vector<const std::complex<double>*>& in
 /// (`near_cut[j] = 1`). Exact inputs on a cut take SymPy's principal branch. O(n * program size).
 void run_bounded(const Program& prog, const std::vector<const std::complex<double>*>& inputs, std::size_t n,
                  std::complex<double>* out, double* error, unsigned char* near_cut);
+/// run_bounded's values alone, bit for bit, without the bounds and flags (about half the work):
+/// for a caller that needs a point's bound only where two values differ.
+void run_values(const Program& prog, const std::vector<const std::complex<double>*>& inputs, std::size_t n,
+                std::complex<double>* out);
+/// False when run_bounded flags no point of `prog` near_cut, whatever its inputs: it applies no
+/// multivalued function (sqrt, log, non-integer powers, inverse trigonometric, Ci).
+bool may_flag_near_cut(const Program& prog) noexcept;
 
 }  // namespace rapidgrade::expr

@@ -19,19 +19,23 @@ namespace rapidgrade::detail {
 /// long input's) is freed when given back, so a thread never holds more than this per kind.
 constexpr std::size_t kMaxSpareBytes = std::size_t{256} << 10;
 
-/// An empty Buffer (a std::vector or std::basic_string) for the lifetime of this object, taken
-/// from the calling thread's spare buffer of kind (Buffer, Tag) and given back, emptied, when
-/// this object is destroyed. Reentrant: while the spare is borrowed, a nested Spare of the same
-/// kind finds it gone and starts with a new buffer (which it then gives back in turn). Not to
-/// be handed to another thread.
+/// An empty Buffer (a std::vector, a std::basic_string, or a struct of them with the same
+/// clear(), capacity() and value_type) for the lifetime of this object, taken from the calling
+/// thread's spare buffer of kind (Buffer, Tag) and given back, emptied, when this object is
+/// destroyed. Reentrant: while the spare is borrowed, a nested Spare of the same kind finds it
+/// gone and starts with a new buffer (which it then gives back in turn). Not to be handed to
+/// another thread. Each Spare looks its thread's slot up twice (a call in a shared library):
+/// one Spare per routine, not one per list.
 template <typename Buffer, typename Tag>
 class Spare {
  public:
   Spare() : v_(std::move(slot())) { v_.clear(); }
   ~Spare() {
-    if (v_.capacity() * sizeof(typename Buffer::value_type) <= kMaxSpareBytes && v_.capacity() > slot().capacity()) {
+    if (v_.capacity() * sizeof(typename Buffer::value_type) > kMaxSpareBytes) return;
+    Buffer& spare = slot();
+    if (v_.capacity() > spare.capacity()) {
       v_.clear();
-      slot() = std::move(v_);
+      spare = std::move(v_);
     }
   }
   Spare(const Spare&) = delete;
