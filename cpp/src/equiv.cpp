@@ -16,6 +16,7 @@
 
 #include "expr_kernels.hpp"
 #include "rapidgrade/detail/functions.hpp"
+#include "rapidgrade/detail/spare.hpp"
 #include "rapidgrade/detail/text.hpp"
 
 namespace rapidgrade::equiv {
@@ -24,6 +25,7 @@ namespace {
 using namespace expr;
 using C = std::complex<double>;
 using expr::detail::magnitude;
+using rapidgrade::detail::Spare;
 
 constexpr std::size_t kPoints = 32;     // 8 real + 24 complex
 constexpr std::size_t kReal = 8;
@@ -499,7 +501,10 @@ constexpr Tri either(Tri a, Tri b) noexcept {
 /// children, in order. A subtree shared within a tree is walked once per use, so the work is at
 /// most size(g) node pairs (what the caller has spent). No recursion: an explicit stack.
 bool same_tree(Ref g, Ref p) {
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> pending{{g.i, p.i}};
+  struct Tag;
+  Spare<std::vector<std::pair<std::uint32_t, std::uint32_t>>, Tag> spare;  // the thread's stack, reused
+  std::vector<std::pair<std::uint32_t, std::uint32_t>>& pending = *spare;
+  pending.emplace_back(g.i, p.i);
   while (!pending.empty()) {
     const auto [a, b] = pending.back();
     pending.pop_back();
