@@ -58,15 +58,15 @@ struct BlockColumns {
   std::vector<std::uint64_t> new_serials;                 // the serials of the golds prepared here,
   std::vector<std::string> new_golds;                     // ... and their normalized texts
   std::vector<std::uint64_t> gold_of;                     // per row: the serial of its gold
-  std::vector<std::string> raws;                          // unwrapped golds of undecided rows (a BlockTable's table)
+  std::vector<std::string> raws;                          // undecided rows' unwrapped golds (a BlockTable's)
   std::vector<std::int32_t> raw_of;                       // per undecided row: index into raws
 };
 
 // A block's table of the unwrapped golds of its undecided rows: each distinct one's text once,
-// found by the serial its cache gave it. A direct-mapped array of serials stands in for a hash map (a block has at most
-// batch_block_size rows, and a cache's serials are consecutive, so two golds of one block
-// rarely share a slot); a gold pushed out of its slot by another and met again is added again,
-// which the join's merge by value undoes.
+// found by the serial its cache gave it. A direct-mapped array of serials stands in for a hash
+// map (a block has at most batch_block_size rows, and a cache's serials are consecutive, so two
+// golds of one block rarely share a slot); a gold pushed out of its slot by another and met
+// again is added again, which the join's merge by value undoes.
 class BlockTable {
  public:
   /// The index in `table` of the gold with `serial`, whose `text` is added the first time.
@@ -256,7 +256,9 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
           join_table(done.new_golds, gold_table, gold_ids, ids);
           if (id_of_serial.size() <= done.cache) id_of_serial.resize(done.cache + 1);
           std::vector<std::int32_t>& id_of = id_of_serial[done.cache];
-          if (!done.new_serials.empty()) id_of.resize(static_cast<std::size_t>(done.new_serials.back()) + 1, -1);
+          if (!done.new_serials.empty()) {
+            id_of.resize(static_cast<std::size_t>(done.new_serials.back()) + 1, -1);
+          }
           for (std::size_t k = 0; k < done.new_serials.size(); ++k) {
             id_of[static_cast<std::size_t>(done.new_serials[k])] = ids[k];
           }

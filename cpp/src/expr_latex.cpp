@@ -332,7 +332,7 @@ class LatexParser {
   Ast& ast_;
   TreeBuilder b_;
   struct TokensTag;
-  Spare<std::vector<Tok>, TokensTag> spare_toks_;          // the thread's token buffer, reused from parse to parse
+  Spare<std::vector<Tok>, TokensTag> spare_toks_;  // the thread's token buffer, reused from parse to parse
   std::vector<Tok>& toks_ = *spare_toks_;
   std::size_t p_ = 0;
   std::size_t depth_ = 0;
