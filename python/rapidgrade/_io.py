@@ -284,6 +284,8 @@ def _is_json_suffix(path: Path) -> bool:
 
 
 def _open_text(path: Path) -> tuple[IO[str], IO[bytes]]:
+    # The caller closes both: closing the text closes a plain file, but a GzipFile given a file
+    # object leaves it open.
     # utf-8-sig: a byte order mark at the start (as spreadsheet programs write) is not part of the
     # first field name or the first JSON line.
     raw = path.open("rb")
@@ -522,8 +524,8 @@ def _iter_jsonl_blocks(path: Path | str, block_rows: int, pick: Pick | None = No
 
 def _first_char(path: Path) -> str:
     """The first non-whitespace character of the (possibly gzipped) text file *path*."""
-    text, _ = _open_text(path)
-    with text:
+    text, raw = _open_text(path)
+    with raw, text:
         while True:
             chunk = text.read(4096)
             if not chunk:
@@ -537,7 +539,7 @@ def _iter_json_array(path: Path) -> Iterator[InputRow]:
     """Rows of a file holding one JSON array of objects; ``line`` is the item's 1-based index."""
     text, raw = _open_text(path)
     source = str(path)
-    with text:
+    with raw, text:
         try:
             content = text.read()
         except _DAMAGE as exc:
@@ -575,7 +577,7 @@ def _iter_json_array(path: Path) -> Iterator[InputRow]:
 def _iter_csv(path: Path) -> Iterator[InputRow]:
     text, raw = _open_text(path)
     source = str(path)
-    with text:
+    with raw, text:
         reader = csv.DictReader(text)
         records = iter(reader)
         while True:

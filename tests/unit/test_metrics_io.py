@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import gzip
 import json
 import math
+import warnings
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -214,3 +216,26 @@ def test_a_file_that_is_not_parquet_is_a_usage_error(tmp_path: Path) -> None:
     junk.write_bytes(bytes(range(256)) * 20)
     with pytest.raises(UsageError, match="not a readable Parquet file"):
         list(iter_rows(junk))
+
+
+
+def test_readers_leave_no_file_open(tmp_path: Path) -> None:
+    # A GzipFile does not close the file object it was given: each reader closes both, for a
+    # JSON array, a CSV and JSON lines, gzipped or not (the JSON sniff reads the first byte too).
+    # A file left open is closed when collected, with a ResourceWarning.
+    rows = [{"gold": "1", "response": "\\boxed{1}"}]
+    files = []
+    formats = (("a.json", json.dumps(rows)), ("a.csv", "gold,response\n1,x\n"), ("a.jsonl", json.dumps(rows[0])))
+    for name, text in formats:
+        plain = tmp_path / name
+        plain.write_text(text, encoding="utf-8")
+        packed = tmp_path / (name + ".gz")
+        with gzip.open(packed, "wt", encoding="utf-8") as f:
+            f.write(text)
+        files += [plain, packed]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for path in files:
+            assert [r.error for r in iter_rows(path)] == [None]
+        gc.collect()
+    assert [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)] == []
