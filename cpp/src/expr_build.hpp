@@ -47,7 +47,7 @@ inline constexpr auto& utf8_length = ::rapidgrade::utf8::sequence_length;
 /// ".5" -> "0.5"), trailing '.' dropped; exponent kept as "e<n>" ("1.5", "-03" -> "1.5e-3").
 std::string canonical_number(std::string_view mant, std::string_view exp);
 
-inline Node make(Kind kind, std::string text = {}, std::vector<std::uint32_t> kids = {}) {
+inline Node make(Kind kind, std::string text = {}, KidList kids = {}) {
   Node n;
   n.kind = kind;
   n.text = std::move(text);
@@ -131,7 +131,12 @@ class IndexList {
   const std::uint32_t* end() const { return begin() + size_; }
   std::uint32_t operator[](std::size_t k) const { return begin()[k]; }
   void set(std::size_t k, std::uint32_t value) { (heap_.empty() ? inline_ : heap_.data())[k] = value; }
-  std::vector<std::uint32_t> to_vector() const { return std::vector<std::uint32_t>(begin(), end()); }
+  /// The entries as a node's children.
+  KidList to_kids() const {
+    KidList kids;
+    kids.append(begin(), end());
+    return kids;
+  }
 
  private:
   static constexpr std::size_t kInline = 6;
@@ -155,12 +160,12 @@ struct TreeBuilder {
   }
   std::uint32_t flat(Kind kind, const std::uint32_t* first, const std::uint32_t* last, std::size_t at) {
     if (last - first == 1) return *first;
-    std::vector<std::uint32_t> kids;
+    KidList kids;
     for (const std::uint32_t* it = first; it != last; ++it) {
       const std::uint32_t k = *it;
       if (ast.at(k).kind == kind) {
-        const auto& sub = ast.at(k).kids;
-        kids.insert(kids.end(), sub.begin(), sub.end());
+        const KidList& sub = ast.at(k).kids;
+        kids.append(sub.begin(), sub.end());
       } else {
         kids.push_back(k);
       }
@@ -187,7 +192,7 @@ struct TreeBuilder {
       kids.push_back(operand());
     }
     if (ops.empty()) return kids[0];
-    return add(make(Kind::kRelation, std::move(ops), kids.to_vector()), at());
+    return add(make(Kind::kRelation, std::move(ops), kids.to_kids()), at());
   }
 
   /// The additive chain both the LaTeX and the infix parser read, "a + b - c \pm d":
@@ -213,7 +218,7 @@ struct TreeBuilder {
     return flat(Kind::kAdd, terms, at());
   }
 
-  std::uint32_t interval(std::vector<std::uint32_t> ends, bool left_open, bool right_open, std::size_t at) {
+  std::uint32_t interval(KidList ends, bool left_open, bool right_open, std::size_t at) {
     Node n = make(Kind::kInterval, {}, std::move(ends));
     n.flags = static_cast<std::uint8_t>((left_open ? kLeftOpen : 0) | (right_open ? kRightOpen : 0));
     return add(std::move(n), at);

@@ -338,7 +338,7 @@ class InfixParser {
       for (std::size_t r = 0; r < rows.kids.size(); ++r) {
         const Node& row = ast_.at(rows.kids[r]);
         std::vector<std::uint32_t> items;
-        if (row.kind == Kind::kTuple || row.kind == Kind::kInterval) items = row.kids;
+        if (row.kind == Kind::kTuple || row.kind == Kind::kInterval) items.assign(row.kids.begin(), row.kids.end());
         else items.push_back(rows.kids[r]);
         if (r > 0 && items.size() != cols) fail("Matrix() rows of different lengths", at);
         cols = items.size();

@@ -302,7 +302,7 @@ class LatexParser {
       if (earlier.size() > 1) {
         std::vector<std::uint32_t> tuples;
         for (auto& g : earlier) {
-          tuples.push_back(g.size() == 1 ? g[0] : add(make(Kind::kTuple, {}, g.to_vector())));
+          tuples.push_back(g.size() == 1 ? g[0] : add(make(Kind::kTuple, {}, g.to_kids())));
         }
         return add(make(Kind::kSet, {}, std::move(tuples)));
       }
@@ -324,7 +324,7 @@ class LatexParser {
         return add(make(Kind::kRelation, "=", {l, set}));
       }
     }
-    return add(make(Kind::kSet, {}, items.to_vector()));
+    return add(make(Kind::kSet, {}, items.to_kids()));
   }
 
  private:
@@ -401,7 +401,7 @@ class LatexParser {
       kids.push_back(sum());
     }
     if (kids.size() == 1) return kids[0];
-    return add(make(Kind::kUnion, {}, kids.to_vector()));
+    return add(make(Kind::kUnion, {}, kids.to_kids()));
   }
 
   std::uint32_t sum() {
@@ -623,7 +623,7 @@ class LatexParser {
     if (!is_punct("}")) return fail("unclosed '{'", open);
     ++p_;
     if (items.size() == 1) return items[0];
-    return add(make(Kind::kSet, {}, items.to_vector()));
+    return add(make(Kind::kSet, {}, items.to_kids()));
   }
 
   std::uint32_t letter(const std::string& name) {
@@ -703,10 +703,10 @@ class LatexParser {
       return fail("mismatched brackets", open.pos);
     }
     if (items.size() == 2 && (!left_round || !right_round || is_infinite(items[0]) || is_infinite(items[1]))) {
-      return b_.interval(items.to_vector(), left_round, right_round, tok().pos);
+      return b_.interval(items.to_kids(), left_round, right_round, tok().pos);
     }
     if (left_round != right_round) return fail("mismatched brackets", open.pos);
-    return add(make(Kind::kTuple, {}, items.to_vector()));
+    return add(make(Kind::kTuple, {}, items.to_kids()));
   }
 
   bool is_infinite(std::uint32_t k) const {
@@ -783,7 +783,7 @@ class LatexParser {
       }
     }
     if (inverse) name = "a" + name;
-    std::vector<std::uint32_t> args;
+    KidList args;
     if (is_punct("(")) {
       std::uint32_t a = bracket();
       // "\max(a, b)", "besselj(0, x)": the arguments of a function of several (log: bare_log)

@@ -47,7 +47,7 @@ void print_prec(const Ast& ast, std::uint32_t i, int min_prec, std::string& out)
   if (paren) out += ')';
 }
 
-void print_list(const Ast& ast, const std::vector<std::uint32_t>& kids, std::string& out) {
+void print_list(const Ast& ast, const KidList& kids, std::string& out) {
   for (std::size_t k = 0; k < kids.size(); ++k) {
     if (k) out += ", ";
     print(ast, kids[k], out);

@@ -9,8 +9,10 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,13 +53,109 @@ enum class Kind : std::uint8_t {
 constexpr std::uint8_t kLeftOpen = 1;
 constexpr std::uint8_t kRightOpen = 2;
 
+/// A node's children (indices into the tree's pool): up to kInline of them held in the node
+/// itself, more on the heap. Most nodes have one to three, and a parse makes and drops many
+/// nodes: each with a list of its own on the heap would cost an allocation.
+class KidList {
+ public:
+  using value_type = std::uint32_t;
+  static constexpr std::uint32_t kInline = 4;
+
+  KidList() noexcept : inline_{} {}
+  KidList(std::initializer_list<std::uint32_t> kids) : KidList() { append(kids.begin(), kids.end()); }
+  // implicit: a list built as a std::vector becomes a node's children where it is given
+  KidList(const std::vector<std::uint32_t>& kids) : KidList() {
+    append(kids.data(), kids.data() + kids.size());
+  }
+  KidList(const KidList& other) : KidList() { append(other.begin(), other.end()); }
+  KidList(KidList&& other) noexcept : KidList() { take(other); }
+  KidList& operator=(const KidList& other) {
+    if (this != &other) {
+      size_ = 0;
+      append(other.begin(), other.end());
+    }
+    return *this;
+  }
+  KidList& operator=(KidList&& other) noexcept {
+    if (this != &other) {
+      release();
+      take(other);
+    }
+    return *this;
+  }
+  KidList& operator=(std::initializer_list<std::uint32_t> kids) {
+    size_ = 0;
+    append(kids.begin(), kids.end());
+    return *this;
+  }
+  ~KidList() { release(); }
+
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  const std::uint32_t* data() const noexcept { return cap_ > kInline ? heap_ : inline_; }
+  std::uint32_t* data() noexcept { return cap_ > kInline ? heap_ : inline_; }
+  const std::uint32_t* begin() const noexcept { return data(); }
+  const std::uint32_t* end() const noexcept { return data() + size_; }
+  std::uint32_t* begin() noexcept { return data(); }
+  std::uint32_t* end() noexcept { return data() + size_; }
+  std::uint32_t operator[](std::size_t k) const noexcept { return data()[k]; }
+  std::uint32_t& operator[](std::size_t k) noexcept { return data()[k]; }
+  std::uint32_t front() const noexcept { return data()[0]; }
+  std::uint32_t back() const noexcept { return data()[size_ - 1]; }
+  void push_back(std::uint32_t k) { append(&k, &k + 1); }
+  /// Adds [first, last) at the end (not from this list itself).
+  void append(const std::uint32_t* first, const std::uint32_t* last) {
+    const std::size_t n = static_cast<std::size_t>(last - first);
+    if (size_ + n > cap_) grow(size_ + n);
+    std::uint32_t* at = data() + size_;
+    for (std::size_t k = 0; k < n; ++k) at[k] = first[k];
+    size_ += static_cast<std::uint32_t>(n);
+  }
+
+ private:
+  void grow(std::size_t need) {
+    if (need > 0xFFFFFFFFu / 2) throw std::length_error("KidList: too many children");
+    std::uint32_t cap = cap_;
+    while (cap < need) cap *= 2;
+    std::unique_ptr<std::uint32_t[]> bigger(new std::uint32_t[cap]);
+    const std::uint32_t* old = data();
+    for (std::uint32_t k = 0; k < size_; ++k) bigger[k] = old[k];
+    release();
+    heap_ = bigger.release();
+    cap_ = cap;
+  }
+  void release() noexcept {
+    if (cap_ > kInline) delete[] heap_;
+    cap_ = kInline;
+  }
+  // Moves other's children here (this list empty and inline) and leaves other empty.
+  void take(KidList& other) noexcept {
+    size_ = other.size_;
+    cap_ = other.cap_;
+    if (other.cap_ > kInline) {
+      heap_ = other.heap_;
+    } else {
+      for (std::uint32_t k = 0; k < other.size_; ++k) inline_[k] = other.inline_[k];
+    }
+    other.size_ = 0;
+    other.cap_ = kInline;
+  }
+
+  std::uint32_t size_ = 0;
+  std::uint32_t cap_ = kInline;  // > kInline: the children are in heap_
+  union {
+    std::uint32_t inline_[kInline];
+    std::uint32_t* heap_;
+  };
+};
+
 struct Node {
   Kind kind = Kind::kNumber;
   std::uint8_t flags = 0;
   std::uint16_t depth = 1;
   std::uint32_t extra = 0;
   std::string text;
-  std::vector<std::uint32_t> kids;
+  KidList kids;
 };
 
 /// An immutable tree: nodes in a pool, children before parents, `root` last.
