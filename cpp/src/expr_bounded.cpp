@@ -363,13 +363,7 @@ void run_rows(const Program& prog, const std::vector<const Cx*>& inputs, std::si
             }
           }
         } else {
-          switch (in.op) {  // run_arithmetic's values
-            case Op::kAdd: for (std::size_t j = 0; j < m; ++j) r[j] = a[j] + b[j]; break;
-            case Op::kSub: for (std::size_t j = 0; j < m; ++j) r[j] = a[j] - b[j]; break;
-            case Op::kNeg: for (std::size_t j = 0; j < m; ++j) r[j] = -a[j]; break;
-            case Op::kMul: for (std::size_t j = 0; j < m; ++j) r[j] = a[j] * b[j]; break;
-            default: kernel<Cx>(in, r, a, b, m); break;
-          }
+          kernel<Cx>(in, r, a, b, m);  // + - * and negation as run_arithmetic computes them
         }
       }
     }
