@@ -118,7 +118,6 @@ struct BatchCache {
   grade::GoldCache cache;
   std::size_t index;
   std::size_t last_row = 0;
-  bool used = false;
   std::uint64_t sent = 0;
 };
 
@@ -131,14 +130,17 @@ class CachePool {
  public:
   std::unique_ptr<BatchCache> take(std::size_t first_row) {
     std::lock_guard<std::mutex> lock(mutex_);
+    std::unique_ptr<BatchCache> cache;
     for (std::size_t k = free_.size(); k-- > 0;) {
-      if (!free_[k]->used || free_[k]->last_row < first_row) {
-        std::unique_ptr<BatchCache> cache = std::move(free_[k]);
+      if (free_[k]->last_row < first_row) {  // every cache given back has served a block
+        cache = std::move(free_[k]);
         free_.erase(free_.begin() + static_cast<std::ptrdiff_t>(k));
-        return served(std::move(cache), first_row);
+        break;
       }
     }
-    return served(std::make_unique<BatchCache>(made_++), first_row);
+    if (!cache) cache = std::make_unique<BatchCache>(made_++);
+    cache->last_row = first_row;
+    return cache;
   }
   void give_back(std::unique_ptr<BatchCache> cache) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -146,11 +148,6 @@ class CachePool {
   }
 
  private:
-  static std::unique_ptr<BatchCache> served(std::unique_ptr<BatchCache> cache, std::size_t first_row) {
-    cache->used = true;
-    cache->last_row = first_row;
-    return cache;
-  }
   std::mutex mutex_;
   std::vector<std::unique_ptr<BatchCache>> free_;
   std::size_t made_ = 0;
