@@ -100,51 +100,6 @@ struct DepthGuard {
   ~DepthGuard() { --d; }
 };
 
-/// A parser's list of node indices while it reads a chain (the terms of a sum, the factors of
-/// a product): the first kInline entries are kept in place, so a chain of one or two operands,
-/// the common case, costs no allocation; past that they move to the heap.
-class IndexList {
- public:
-  IndexList() = default;
-  explicit IndexList(std::uint32_t first) { push_back(first); }
-
-  void push_back(std::uint32_t k) {
-    if (heap_.empty()) {
-      if (size_ < kInline) {
-        inline_[size_++] = k;
-        return;
-      }
-      heap_.assign(inline_, inline_ + size_);
-    }
-    heap_.push_back(k);
-    ++size_;
-  }
-  /// The list becomes {k}.
-  void assign_one(std::uint32_t k) {
-    heap_.clear();
-    inline_[0] = k;
-    size_ = 1;
-  }
-  std::size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
-  const std::uint32_t* begin() const { return heap_.empty() ? inline_ : heap_.data(); }
-  const std::uint32_t* end() const { return begin() + size_; }
-  std::uint32_t operator[](std::size_t k) const { return begin()[k]; }
-  void set(std::size_t k, std::uint32_t value) { (heap_.empty() ? inline_ : heap_.data())[k] = value; }
-  /// The entries as a node's children.
-  KidList to_kids() const {
-    KidList kids;
-    kids.append(begin(), end());
-    return kids;
-  }
-
- private:
-  static constexpr std::size_t kInline = 6;
-  std::uint32_t inline_[kInline] = {};
-  std::size_t size_ = 0;
-  std::vector<std::uint32_t> heap_;  // all entries, once there are more than kInline
-};
-
 /// The node constructors every parser shares; `at` is the offset reported on a depth error.
 struct TreeBuilder {
   Ast& ast;
@@ -155,7 +110,7 @@ struct TreeBuilder {
   std::uint32_t flat(Kind kind, const std::vector<std::uint32_t>& items, std::size_t at) {
     return flat(kind, items.data(), items.data() + items.size(), at);
   }
-  std::uint32_t flat(Kind kind, const IndexList& items, std::size_t at) {
+  std::uint32_t flat(Kind kind, const KidList& items, std::size_t at) {
     return flat(kind, items.begin(), items.end(), at);
   }
   std::uint32_t flat(Kind kind, const std::uint32_t* first, const std::uint32_t* last, std::size_t at) {
@@ -185,14 +140,14 @@ struct TreeBuilder {
   /// `operand()` parses one side. A single operand is returned as is.
   template <class NextOp, class Operand, class At>
   std::uint32_t relation_chain(NextOp next_op, Operand operand, At at) {
-    IndexList kids(operand());
+    KidList kids{operand()};  // a chain's operands (one or two in most: no allocation)
     std::string ops;
     while (const int op = next_op()) {
       ops += static_cast<char>(op);
       kids.push_back(operand());
     }
     if (ops.empty()) return kids[0];
-    return add(make(Kind::kRelation, std::move(ops), kids.to_kids()), at());
+    return add(make(Kind::kRelation, std::move(ops), std::move(kids)), at());
   }
 
   /// The additive chain both the LaTeX and the infix parser read, "a + b - c \pm d":
@@ -201,7 +156,7 @@ struct TreeBuilder {
   /// current offset. "a \pm b" takes the whole sum so far as a: "1 + 2 \pm 3" is (1 + 2) \pm 3.
   template <class NextOp, class Term, class At>
   std::uint32_t sum_chain(NextOp next_op, Term term, At at) {
-    IndexList terms(term());
+    KidList terms{term()};
     while (const char op = next_op()) {
       if (op == '+') {
         terms.push_back(term());
@@ -212,7 +167,7 @@ struct TreeBuilder {
         const std::uint32_t left = flat(Kind::kAdd, terms, at());
         std::uint32_t right = term();
         if (op == 'm') right = neg(right, at());
-        terms.assign_one(plus_minus(left, right, at()));
+        terms = {plus_minus(left, right, at())};
       }
     }
     return flat(Kind::kAdd, terms, at());

@@ -285,12 +285,12 @@ class LatexParser {
 
   std::uint32_t top() {
     // "a, b; c, d": groups separated by ';' are tuples of a set; a bare list "1, 2" is a set
-    IndexList items(relation());
-    std::vector<IndexList> earlier;  // the groups before the last ';' (none in most answers)
+    KidList items{relation()};
+    std::vector<KidList> earlier;  // the groups before the last ';' (none in most answers)
     while (is_punct(",") || is_punct(";")) {
       if (is_punct(";")) {
         earlier.push_back(std::move(items));
-        items = IndexList();
+        items = KidList();
       }
       ++p_;
       if (at_end()) break;  // trailing separator
@@ -302,7 +302,7 @@ class LatexParser {
       if (earlier.size() > 1) {
         std::vector<std::uint32_t> tuples;
         for (auto& g : earlier) {
-          tuples.push_back(g.size() == 1 ? g[0] : add(make(Kind::kTuple, {}, g.to_kids())));
+          tuples.push_back(g.size() == 1 ? g[0] : add(make(Kind::kTuple, {}, std::move(g))));
         }
         return add(make(Kind::kSet, {}, std::move(tuples)));
       }
@@ -324,7 +324,7 @@ class LatexParser {
         return add(make(Kind::kRelation, "=", {l, set}));
       }
     }
-    return add(make(Kind::kSet, {}, items.to_kids()));
+    return add(make(Kind::kSet, {}, std::move(items)));
   }
 
  private:
@@ -395,13 +395,13 @@ class LatexParser {
   }
 
   std::uint32_t union_() {
-    IndexList kids(sum());
+    KidList kids{sum()};
     while (is_cmd("cup")) {
       ++p_;
       kids.push_back(sum());
     }
     if (kids.size() == 1) return kids[0];
-    return add(make(Kind::kUnion, {}, kids.to_kids()));
+    return add(make(Kind::kUnion, {}, std::move(kids)));
   }
 
   std::uint32_t sum() {
@@ -464,7 +464,7 @@ class LatexParser {
 
   std::uint32_t term() {
     DepthGuard g(depth_, tok().pos);
-    IndexList factors(unary());
+    KidList factors{unary()};
     for (;;) {
       if (is_punct("*") || is_cmd("cdot") || is_cmd("times") || is_cmd("ast")) {
         ++p_;
@@ -474,7 +474,7 @@ class LatexParser {
         ++p_;
         std::uint32_t left = flat(Kind::kMul, factors);
         std::uint32_t right = unary();
-        factors.assign_one(ast_.add(make(Kind::kDiv, {}, {left, right}), at));
+        factors = {ast_.add(make(Kind::kDiv, {}, {left, right}), at)};
       } else if (starts_primary(true)) {
         const bool negated = factors.size() == 1 && ast_.at(factors[0]).kind == Kind::kNeg &&
                              ast_.at(factors[0]).kids.size() == 1;
@@ -486,7 +486,7 @@ class LatexParser {
         // fraction of two integer literals.
         if (after_integer && is_integer_fraction(next)) {
           std::uint32_t mixed = ast_.add(make(Kind::kAdd, {}, {whole, next}), tok().pos);
-          factors.set(0, negated ? ast_.add(make(Kind::kNeg, {}, {mixed}), tok().pos) : mixed);
+          factors[0] = negated ? ast_.add(make(Kind::kNeg, {}, {mixed}), tok().pos) : mixed;
         } else {
           factors.push_back(next);
         }
@@ -615,7 +615,7 @@ class LatexParser {
     const std::size_t open = tok().pos;
     expect_punct("{");
     if (is_punct("}")) return fail("empty group", open);
-    IndexList items(relation());
+    KidList items{relation()};
     while (is_punct(",")) {
       ++p_;
       items.push_back(relation());
@@ -623,7 +623,7 @@ class LatexParser {
     if (!is_punct("}")) return fail("unclosed '{'", open);
     ++p_;
     if (items.size() == 1) return items[0];
-    return add(make(Kind::kSet, {}, items.to_kids()));
+    return add(make(Kind::kSet, {}, std::move(items)));
   }
 
   std::uint32_t letter(const std::string& name) {
@@ -686,7 +686,7 @@ class LatexParser {
     if (is_punct(")") || is_punct("]")) return fail("empty brackets", open.pos);
     const int saved_abs = abs_open_;
     abs_open_ = 0;
-    IndexList items(relation());
+    KidList items{relation()};
     while (is_punct(",") || is_punct(";")) {  // "(0;-2;6)"
       ++p_;
       items.push_back(relation());
@@ -703,10 +703,10 @@ class LatexParser {
       return fail("mismatched brackets", open.pos);
     }
     if (items.size() == 2 && (!left_round || !right_round || is_infinite(items[0]) || is_infinite(items[1]))) {
-      return b_.interval(items.to_kids(), left_round, right_round, tok().pos);
+      return b_.interval(std::move(items), left_round, right_round, tok().pos);
     }
     if (left_round != right_round) return fail("mismatched brackets", open.pos);
-    return add(make(Kind::kTuple, {}, items.to_kids()));
+    return add(make(Kind::kTuple, {}, std::move(items)));
   }
 
   bool is_infinite(std::uint32_t k) const {

@@ -104,7 +104,7 @@ class RpnParser {
       const std::vector<std::uint32_t> ab = pop(2, w, at);
       // sums and products are n-ary, as in the other parsers: "1 2 3 + +" is 1 + 2 + 3
       if (w == "+") r = b_.flat(Kind::kAdd, ab, at);
-      else if (w == "-") r = b_.flat(Kind::kAdd, {ab[0], b_.neg(ab[1], at)}, at);
+      else if (w == "-") r = b_.flat(Kind::kAdd, KidList{ab[0], b_.neg(ab[1], at)}, at);
       else if (w == "*") r = b_.flat(Kind::kMul, ab, at);
       else if (w == "/") r = ast_.add(make(Kind::kDiv, {}, ab), at);
       else if (w == "^") r = ast_.add(make(Kind::kPow, {}, ab), at);
