@@ -545,35 +545,53 @@ struct Buffers {
 };
 
 // Rewrites b.text with `pass` (through b.scratch) when `acts`; a pass is skipped when the text
-// holds none of the bytes it acts on, since it would copy the text unchanged.
+// holds none of the bytes it acts on, since it would copy the text unchanged. Returns whether
+// the text changed.
 template <typename Pass>
-void run_pass(Buffers& b, bool acts, Pass&& pass) {
-  if (!acts) return;
+bool run_pass(Buffers& b, bool acts, Pass&& pass) {
+  if (!acts) return false;
   b.scratch.clear();
   pass(std::string_view(b.text), b.scratch);
+  if (b.scratch == b.text) return false;
   b.text.swap(b.scratch);
+  return true;
+}
+
+// Runs an in-place pass; each of them changes the text's length whenever it changes the text
+// (it deletes bytes, or rewrites "a/b" as the longer "\frac{a}{b}").
+template <typename Pass>
+bool run_in_place(std::string& t, Pass&& pass) {
+  const std::size_t before = t.size();
+  pass(t);
+  return t.size() != before;
 }
 
 bool holds(std::string_view s, char c) noexcept { return find_byte(s, 0, c) < s.size(); }
 
-// The rules after rule 0, once. Rule 0 (unicode::fold_math) runs once, before the first round:
-// its result holds only characters it leaves as they are (each invalid byte is U+FFFD, each
-// character with a rule was rewritten in ASCII) and these passes delete or write ASCII bytes
-// only, never part of a character, so folding again would change nothing.
-void one_round(Buffers& b, const Options& options, bool& percent) {
+// Rules 1-10, one pass each, in their order. Rule 0 (unicode::fold_math) runs once, before
+// them: its result holds only characters it leaves as they are (each invalid byte is U+FFFD,
+// each character with a rule was rewritten in ASCII) and these passes delete or write ASCII
+// bytes only, never part of a character, so folding again would change nothing.
+constexpr int kPasses = 11;
+
+// Applies pass `k` (0 <= k < kPasses) to b.text; returns whether the text changed.
+bool apply_pass(int k, Buffers& b, const Options& options, bool& percent) {
   std::string& t = b.text;
-  run_pass(b, kCommandBytes.find(t, 0) < t.size(),
-           [&percent](std::string_view s, std::string& out) { rewrite_commands(s, percent, out); });
-  run_pass(b, !spaces_collapsed(t), collapse_spaces);
-  strip_trailing_dots(t);
-  if (options.units) strip_units(t, percent);
-  mixed_number(t);
-  run_pass(b, holds(t, ' '), remove_spaces);
-  run_pass(b, holds(t, '\\'), brace_arguments);
-  if (options.equations) strip_equation(t);
-  run_pass(b, holds(t, '.'), leading_zero);
-  strip_thousands(t);
-  slash_to_frac(t);
+  switch (k) {
+    case 0:
+      return run_pass(b, kCommandBytes.find(t, 0) < t.size(),
+                      [&percent](std::string_view s, std::string& out) { rewrite_commands(s, percent, out); });
+    case 1: return run_pass(b, !spaces_collapsed(t), collapse_spaces);
+    case 2: return run_in_place(t, strip_trailing_dots);
+    case 3: return options.units && run_in_place(t, [&percent](std::string& s) { strip_units(s, percent); });
+    case 4: return run_in_place(t, mixed_number);
+    case 5: return run_pass(b, holds(t, ' '), remove_spaces);
+    case 6: return run_pass(b, holds(t, '\\'), brace_arguments);
+    case 7: return options.equations && run_in_place(t, strip_equation);
+    case 8: return run_pass(b, holds(t, '.'), leading_zero);
+    case 9: return run_in_place(t, strip_thousands);
+    default: return run_in_place(t, slash_to_frac);
+  }
 }
 
 // True when no rule can change s: only digits, letters and "+-*()[]|<>!'_", and not both a
@@ -604,16 +622,16 @@ Normalized normalize(std::string_view s, const Options& options) {
   }
   Buffers b;
   b.text = unicode::fold_math(s);  // rule 0 (an ASCII text as it is)
-  b.scratch.reserve(b.text.size() + 16);
-  one_round(b, options, result.percent);
-  if (b.text != s) {  // else the input was already canonical: a fixed point after one round
-    std::string before;
-    for (int round = 1; round < kMaxRounds; ++round) {
-      if (already_canonical(b.text)) break;  // "$5$" -> "5": no rule changes it again
-      before.assign(b.text);
-      one_round(b, options, result.percent);
-      if (b.text == before) break;
-    }
+  // The passes run in rounds, at most kMaxRounds, and stop once the text is a fixed point:
+  // when kPasses passes in a row, wherever in a round they start, have left it as it is. Each
+  // pass then leaves this text unchanged, so the rest of the round would too. A text that the
+  // first round changes is thus not read a whole second time: only the passes up to the last
+  // one that changed it run again.
+  int unchanged = 0;
+  for (int step = 0; step < kMaxRounds * kPasses && unchanged < kPasses; ++step) {
+    const int pass = step % kPasses;
+    if (pass == 0 && step > 0 && already_canonical(b.text)) break;  // "$5$" -> "5": no rule changes it
+    unchanged = apply_pass(pass, b, options, result.percent) ? 0 : unchanged + 1;
   }
   result.text = std::move(b.text);
   return result;
