@@ -385,6 +385,7 @@ class LatexParser {
   }
 
   std::uint32_t relation() {
+    if (const std::optional<std::uint32_t> x = lone_atom()) return *x;
     DepthGuard g(depth_, tok().pos);
     auto next_op = [this] {
       const int op = relop(tok());
@@ -392,6 +393,35 @@ class LatexParser {
       return op;
     };
     return b_.relation_chain(next_op, [this] { return union_(); }, [this] { return tok().pos; });
+  }
+
+  /// Whether `t` ends an element at every level of the descent from relation() to postfix():
+  /// no operator, postfix or implicit product continues an operand across it.
+  static bool ends_element(const Tok& t) {
+    if (t.type == T::kEnd) return true;
+    if (t.type == T::kCmd) return same(t.text, "\\");  // a matrix row break
+    if (t.type != T::kPunct) return false;
+    const std::string_view c = t.text;
+    return same(c, ",") || same(c, ";") || same(c, ")") || same(c, "]") || same(c, "}") || same(c, "&");
+  }
+
+  /// A number or a word, or a negated one, alone before the end of its element: the elements
+  /// of "(3,37,3,13)", "x, y" and "[-2,7]". Makes the nodes the descent from relation() down to
+  /// primary() would (the same nodes in the same order), without it; or returns nullopt and
+  /// reads nothing. Where the descent would pass the depth limit the descent is taken, so that
+  /// it fails there as before.
+  std::optional<std::uint32_t> lone_atom() {
+    const bool negated = is_punct("-");
+    const std::size_t at = p_ + (negated ? 1 : 0);
+    const std::size_t guards = negated ? 6 : 5;  // relation, sum, term, unary (twice if negated), primary
+    if (at + 1 >= toks_.size() || !(toks_[at].type == T::kNum || toks_[at].type == T::kWord) ||
+        !ends_element(toks_[at + 1]) || depth_ + guards > kMaxAstDepth) {
+      return std::nullopt;
+    }
+    p_ = at + 1;
+    // a word before a separator is no function call: primary() reads it as letters()
+    const std::uint32_t x = toks_[at].type == T::kNum ? num(toks_[at].text) : letters(toks_[at].text);
+    return negated ? add(make(Kind::kNeg, {}, {x})) : x;
   }
 
   std::uint32_t union_() {
@@ -511,7 +541,25 @@ class LatexParser {
            is_integer_literal(n.kids[1]);
   }
 
+  /// Whether `t`, after a number or a word, makes more of it: a postfix (postfix()), a
+  /// subscript, or the "(" of a call (primary()).
+  static bool extends_atom(const Tok& t) {
+    if (t.type == T::kCmd) return same(t.text, "%") || same(t.text, "circ") || same(t.text, "degree");
+    if (t.type != T::kPunct) return false;
+    const std::string_view c = t.text;
+    return same(c, "^") || same(c, "_") || same(c, "!") || same(c, "%") || same(c, "(") || same(c, "deg");
+  }
+
   std::uint32_t unary() {
+    if (tok().type == T::kNum || tok().type == T::kWord) {
+      // a number or a word that nothing extends: what postfix(primary()) makes of it, without
+      // the two levels (taken where they would pass the depth limit, to fail there as before)
+      if (!extends_atom(peek()) && depth_ + 2 <= kMaxAstDepth) {
+        ++p_;
+        const Tok& t = toks_[p_ - 1];
+        return t.type == T::kNum ? num(t.text) : letters(t.text);
+      }
+    }
     DepthGuard g(depth_, tok().pos);
     if (is_punct("-")) {
       ++p_;
@@ -624,6 +672,20 @@ class LatexParser {
     ++p_;
     if (items.size() == 1) return items[0];
     return add(make(Kind::kSet, {}, std::move(items)));
+  }
+
+  /// A run of letters (the word token before p_) as a product of single-letter symbols; the
+  /// last may carry a subscript, or be a function applied to atoms ("f(x)").
+  std::uint32_t letters(const std::string& word) {
+    std::vector<std::uint32_t> f;
+    for (std::size_t k = 0; k + 1 < word.size(); ++k) f.push_back(letter(word.substr(k, 1)));
+    const std::string last = word.substr(word.size() - 1);
+    if (!same(last, "e") && !same(last, "i") && is_application()) {
+      f.push_back(application(last));
+    } else {
+      f.push_back(symbol_with_subscript(last));
+    }
+    return flat(Kind::kMul, f);
   }
 
   std::uint32_t letter(const std::string& name) {
@@ -866,7 +928,7 @@ class LatexParser {
 
   std::uint32_t primary() {
     DepthGuard g(depth_, tok().pos);
-    const Tok t = tok();
+    const Tok& t = tok();  // the tokens behind p_ stay as they are: script_arg() splits only the current one
     switch (t.type) {
       case T::kEnd:
         return fail("unexpected end of input", t.pos);
@@ -881,17 +943,8 @@ class LatexParser {
             return function(same(t.text, "log") ? "bare_log" : std::string(f->name), t.pos);
           }
         }
-        // a run of letters is a product of single-letter symbols; the last may carry a subscript
         ++p_;
-        std::vector<std::uint32_t> f;
-        for (std::size_t k = 0; k + 1 < t.text.size(); ++k) f.push_back(letter(t.text.substr(k, 1)));
-        const std::string last = t.text.substr(t.text.size() - 1);
-        if (!same(last, "e") && !same(last, "i") && is_application()) {
-          f.push_back(application(last));
-        } else {
-          f.push_back(symbol_with_subscript(last));
-        }
-        return flat(Kind::kMul, f);
+        return letters(t.text);
       }
       case T::kPunct:
         if (same(t.text, "(") || same(t.text, "[")) return bracket();
