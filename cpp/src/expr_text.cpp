@@ -45,8 +45,11 @@ bool looks_like_text(std::string_view s) {
 }
 
 std::string normalize_text(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
+  // Written through a pointer into a buffer of the input's size (the output is never longer:
+  // each byte read gives at most one, and a space is written only in place of a skipped byte).
+  std::string out(s.size(), '\0');
+  char* const begin = out.data();
+  char* w = begin;
   std::size_t i = 0, n = s.size();
   bool space = false;
   while (i < n) {
@@ -68,12 +71,13 @@ std::string normalize_text(std::string_view s) {
       ++i;
       continue;
     }
-    if (space && !out.empty()) out += ' ';
+    if (space && w != begin) *w++ = ' ';
     space = false;
-    out += rapidgrade::detail::to_lower(c);  // ASCII only: std::tolower follows the C locale, which Python sets
+    *w++ = rapidgrade::detail::to_lower(c);  // ASCII only: std::tolower follows the C locale, which Python sets
     ++i;
   }
-  while (!out.empty() && (out.back() == '.' || out.back() == ' ')) out.pop_back();
+  while (w != begin && (w[-1] == '.' || w[-1] == ' ')) --w;
+  out.resize(static_cast<std::size_t>(w - begin));
   return out;
 }
 
