@@ -155,7 +155,8 @@ py::object evaluate(const PyExpr& e, const py::kwargs& values) {
   bool any_array = false;
   std::vector<py::object> raw(nv);
   for (std::size_t v = 0; v < nv; ++v) {
-    const char* name = prog.vars[v].c_str();
+    const std::string name_text(prog.vars[v]);
+    const char* name = name_text.c_str();
     if (!values.contains(name)) throw py::type_error(std::string("evaluate: missing value for symbol '") + name + "'");
     raw[v] = values[name];
     py::object o = raw[v];
@@ -183,7 +184,7 @@ py::object evaluate(const PyExpr& e, const py::kwargs& values) {
     std::size_t n = 1;
     for (std::size_t v = 0; v < nv; ++v) {
       Arr a = Arr::ensure(raw[v]);
-      if (!a) throw py::type_error("evaluate: value of '" + prog.vars[v] + "' cannot be converted");
+      if (!a) throw py::type_error("evaluate: value of '" + std::string(prog.vars[v]) + "' cannot be converted");
       if (a.size() != 1 || a.ndim() > 0) {
         std::vector<py::ssize_t> s(a.shape(), a.shape() + a.ndim());
         if (a.size() == 1 && a.ndim() > 0 && shape.empty()) {

@@ -102,12 +102,12 @@ struct Points {
   Points(Points&&) = default;
   Points(const Points&) = delete;  // `values` points into `own`
   Points& operator=(const Points&) = delete;
-  std::vector<std::string> vars;
+  std::vector<std::string_view> vars;  // views of the compared trees' symbol names
   std::vector<const C*> values;     // per variable, kPoints values
   std::vector<std::vector<C>> own;  // the values of variables past the shared ones
 };
 
-Points make_points(std::vector<std::string> vars) {
+Points make_points(std::vector<std::string_view> vars) {
   Points p;
   p.vars = std::move(vars);
   const std::vector<std::vector<C>>& shared = shared_points();
@@ -186,8 +186,8 @@ Eval difference(Ref a, Ref b, const Points& pts) {
 
 bool finite(C z) { return std::isfinite(z.real()) && std::isfinite(z.imag()); }
 
-std::vector<std::string> union_symbols(Ref a, Ref b) {
-  std::vector<std::string> s = free_symbols(*a.ast, a.i), t = free_symbols(*b.ast, b.i);
+std::vector<std::string_view> union_symbols(Ref a, Ref b) {
+  std::vector<std::string_view> s = symbol_names(*a.ast, a.i), t = symbol_names(*b.ast, b.i);
   s.insert(s.end(), t.begin(), t.end());
   std::sort(s.begin(), s.end());
   s.erase(std::unique(s.begin(), s.end()), s.end());
@@ -583,7 +583,7 @@ class Comparer {
       Ref other = G.kind == Kind::kText ? p : g;
       const std::string& words = (G.kind == Kind::kText ? G : P).text;
       const bool digits = std::any_of(words.begin(), words.end(), rapidgrade::detail::is_digit);
-      if (!digits && !is_structure(other.node().kind) && free_symbols(*other.ast, other.i).empty() &&
+      if (!digits && !is_structure(other.node().kind) && !has_symbols(other) &&
           compile(*other.ast, other.i).evaluable) {
         return Tri::kFalse;
       }
@@ -873,14 +873,14 @@ class Comparer {
   /// f_g / f_p is a nonzero constant (positive if `positive`) at every sample point.
   enum class Ratio { kConstant, kNegative, kVaries, kUnknown };
   Ratio proportional(Ref gl, Ref gr, Ref pl, Ref pr, bool positive) {
-    std::vector<std::string> vars = union_symbols(gl, gr);
-    std::vector<std::string> more = union_symbols(pl, pr);
+    std::vector<std::string_view> vars = union_symbols(gl, gr);
+    std::vector<std::string_view> more = union_symbols(pl, pr);
     vars.insert(vars.end(), more.begin(), more.end());
     std::sort(vars.begin(), vars.end());
     vars.erase(std::unique(vars.begin(), vars.end()), vars.end());
     if (vars.empty()) return Ratio::kUnknown;
     if (!spend(evaluation_cost(size(gl) + size(gr) + size(pl) + size(pr)))) return Ratio::kUnknown;
-    const Points pts = make_points(vars);
+    const Points pts = make_points(std::move(vars));
     const Eval f = difference(gl, gr, pts), h = difference(pl, pr, pts);
     if (!f.evaluable || !h.evaluable) return Ratio::kUnknown;
     std::size_t valid = 0;
@@ -914,7 +914,7 @@ class Comparer {
 
   /// Both sides have free symbols and share none.
   static bool disjoint_symbols(Ref a, Ref b) {
-    const std::vector<std::string> sa = free_symbols(*a.ast, a.i), sb = free_symbols(*b.ast, b.i);
+    const std::vector<std::string_view> sa = symbol_names(*a.ast, a.i), sb = symbol_names(*b.ast, b.i);
     if (sa.empty() || sb.empty()) return false;
     std::size_t i = 0, j = 0;  // both sorted
     while (i < sa.size() && j < sb.size()) {
@@ -934,7 +934,7 @@ class Comparer {
     bool up = false;
   };
   bool affine_half_line(Ref lo, Ref hi, AffineBound& out) {
-    std::vector<std::string> vars = union_symbols(lo, hi);
+    std::vector<std::string_view> vars = union_symbols(lo, hi);
     if (vars.size() != 1 || has_function_call(lo) || has_function_call(hi)) return false;
     if (!spend(evaluation_cost(size(lo) + size(hi)))) return false;
     const Points pts = make_points(vars);
@@ -967,7 +967,7 @@ class Comparer {
       ++valid;
     }
     if (valid < kMinValid) return false;
-    out = AffineBound{vars[0], -b.real() / a.real(), a.real() > 0};
+    out = AffineBound{std::string(vars[0]), -b.real() / a.real(), a.real() > 0};
     return true;
   }
 
@@ -983,7 +983,7 @@ class Comparer {
     if (n.kind != Kind::kRelation || n.kids.size() != 2 || n.text.size() != 1) return false;
     for (int side = 0; side < 2; ++side) {
       Ref v = r.kid(static_cast<std::size_t>(side)), c = r.kid(static_cast<std::size_t>(1 - side));
-      if (v.node().kind != Kind::kSymbol || !free_symbols(*c.ast, c.i).empty()) continue;
+      if (v.node().kind != Kind::kSymbol || has_symbols(c)) continue;
       char op = n.text[0];
       if (side == 1) {  // "3 > x" is "x < 3"
         op = op == '<' ? '>' : op == '>' ? '<' : op == 'l' ? 'g' : op == 'g' ? 'l' : op;
@@ -1041,7 +1041,7 @@ class Comparer {
       // "4" or "a^4" its right side is its answer. A gold equation such as "a + 3z = 0" or
       // "x^2 + y^2 = 1" asks for the equation: a bare value does not state it (UNKNOWN).
       const bool response_states = P.kind == Kind::kRelation &&
-                                   (free_symbols(*rhs.ast, rhs.i).empty() || tri(lhs, rhs) == Tri::kTrue);
+                                   (!has_symbols(rhs) || tri(lhs, rhs) == Tri::kTrue);
       const bool value_of = is_assignment_lhs(lhs) || response_states;
       if (!value_of) {
         // Any other equation of the response ends in its answer when its right side is the
@@ -1058,7 +1058,7 @@ class Comparer {
     // Relations in different variables state different things ("x = -7" against
     // "y = x^2 + 4x + 2", "x > 2" against "k < -1").
     if (!has_function_call(g) && !has_function_call(p) &&
-        free_symbols(*g.ast, g.i) != free_symbols(*p.ast, p.i)) {
+        symbol_names(*g.ast, g.i) != symbol_names(*p.ast, p.i)) {
       return Tri::kFalse;
     }
     // Two conditions on one variable against a constant ("x \ge -4" against "x \le 3",
@@ -1096,7 +1096,7 @@ class Comparer {
       for (int side = 0; side < 2; ++side) {
         if (tri(go[side], po[side]) != Tri::kTrue) continue;
         Ref a = go[1 - side], b = po[1 - side];
-        if (!free_symbols(*a.ast, a.i).empty() || !free_symbols(*b.ast, b.i).empty()) continue;
+        if (has_symbols(a) || has_symbols(b)) continue;
         const Tri t = tri(a, b);
         if (t == Tri::kTrue) return same_strictness ? Tri::kTrue : Tri::kFalse;
         if (t == Tri::kFalse) return Tri::kFalse;

@@ -66,7 +66,7 @@ struct Compiler {
     return emit(Instr{Op::kNan});
   }
 
-  std::uint32_t var(const std::string& name) {
+  std::uint32_t var(std::string_view name) {  // a node's text: it lives as long as the tree
     auto it = std::find(prog.vars.begin(), prog.vars.end(), name);
     std::size_t idx = static_cast<std::size_t>(it - prog.vars.begin());
     if (it == prog.vars.end()) prog.vars.push_back(name);
@@ -240,7 +240,7 @@ void run_impl(const Program& prog, const std::vector<const T*>& inputs, const st
 
 }  // namespace
 
-Program compile(const Ast& ast, std::uint32_t node, std::vector<std::string> vars) {
+Program compile(const Ast& ast, std::uint32_t node, std::vector<std::string_view> vars) {
   Program prog;
   prog.vars = std::move(vars);
   // about one instruction per node of the subtree, whose nodes all come at or before `node`

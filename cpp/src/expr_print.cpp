@@ -188,7 +188,7 @@ void print_structure(const Ast& ast, const Node& n, std::string& out) {
   }
 }
 
-void collect(const Ast& ast, std::uint32_t i, std::vector<std::string>& out) {
+void collect(const Ast& ast, std::uint32_t i, std::vector<std::string_view>& out) {
   const Node& n = ast.at(i);
   if (n.kind == Kind::kSymbol) out.push_back(n.text);
   for (std::uint32_t k : n.kids) collect(ast, k, out);
@@ -204,12 +204,17 @@ std::string to_string(const Ast& ast, std::uint32_t node) {
 
 std::string to_string(const Ast& ast) { return to_string(ast, ast.root); }
 
-std::vector<std::string> free_symbols(const Ast& ast, std::uint32_t node) {
-  std::vector<std::string> out;
+std::vector<std::string_view> symbol_names(const Ast& ast, std::uint32_t node) {
+  std::vector<std::string_view> out;
   collect(ast, node, out);
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
+}
+
+std::vector<std::string> free_symbols(const Ast& ast, std::uint32_t node) {
+  const std::vector<std::string_view> names = symbol_names(ast, node);
+  return std::vector<std::string>(names.begin(), names.end());
 }
 
 std::vector<std::string> free_symbols(const Ast& ast) { return free_symbols(ast, ast.root); }

@@ -768,7 +768,7 @@ std::vector<double> sample(std::string_view text, expr::Syntax syntax, const std
   if (!prog.evaluable) return out;
   std::vector<double> values(prog.vars.size(), 0.0);
   for (std::size_t v = 1; v < prog.vars.size(); ++v) {
-    const auto it = constants.find(prog.vars[v]);
+    const auto it = constants.find(std::string(prog.vars[v]));
     if (it == constants.end()) return out;
     values[v] = it->second;
   }

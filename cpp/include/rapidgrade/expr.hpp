@@ -201,6 +201,8 @@ std::string to_string(const Ast& ast, std::uint32_t node);
 /// Sorted, unique names of the symbols in the tree (constants excluded).
 std::vector<std::string> free_symbols(const Ast& ast);
 std::vector<std::string> free_symbols(const Ast& ast, std::uint32_t node);
+/// The same names as views of the tree's symbol nodes (valid while the tree is).
+std::vector<std::string_view> symbol_names(const Ast& ast, std::uint32_t node);
 
 // ---------------------------------------------------------------------------------------------
 // Exact rational arithmetic: checked 128-bit numerator/denominator; overflow -> std::nullopt.
@@ -250,7 +252,9 @@ struct Program {
   std::vector<Instr> code;
   std::vector<std::uint32_t> reg;  // physical register of each instruction's result (reused)
   std::uint32_t n_regs = 0;
-  std::vector<std::string> vars;  // variable order for Var instructions
+  // variable order for Var instructions: views of the names passed to compile() and of the
+  // tree's symbol nodes, so a Program must not outlive either
+  std::vector<std::string_view> vars;
   bool complex_constants = false;  // uses I
   bool analytic = true;   // only + - * / pow roots exp log trig hyperbolic
   bool evaluable = true;  // no opaque functions, structures, relations or text
@@ -259,7 +263,7 @@ struct Program {
 
 /// Compiles a scalar subtree; variables are numbered in the order of `vars`
 /// (names not in `vars` are appended). Linear in the tree size.
-Program compile(const Ast& ast, std::uint32_t node, std::vector<std::string> vars = {});
+Program compile(const Ast& ast, std::uint32_t node, std::vector<std::string_view> vars = {});
 
 /// Evaluates `prog` at n points. inputs[v] points to n values (or 1 value when strides[v]==0).
 /// Real evaluation follows NumPy's real semantics (sqrt(-1) -> nan); complex uses principal
