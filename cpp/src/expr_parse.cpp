@@ -79,35 +79,38 @@ std::string canonical_number(std::string_view mant, std::string_view exp) {
 
 using namespace detail;
 
+namespace {
+constexpr rapidgrade::detail::ByteSet kSpaceBytes = rapidgrade::detail::ByteSet::where(is_space);
+}  // namespace
+
 Syntax detect_syntax(std::string_view text) {
   if (text.find('\\') != std::string_view::npos) return Syntax::kLatex;
   // RPN: whitespace-separated, at least two words, the last one an operator, the first not (at
   // least one operand precedes the first operator), and no bracket or comma in any word. Only
-  // the first and the last word are needed: no list of words is built.
-  std::string_view first, last;
-  std::size_t words = 0;
-  std::size_t i = 0;
+  // the first and the last word are needed: each is read from its end of the text.
   const std::size_t n = text.size();
-  while (i < n) {
-    if (is_space(text[i])) {
-      ++i;
-      continue;
-    }
-    std::size_t j = i;
-    while (j < n && !is_space(text[j])) ++j;
-    last = text.substr(i, j - i);
-    if (words++ == 0) first = last;
-    i = j;
-  }
-  if (words >= 2 && (is_rpn_binary(last, true) || is_rpn_unary(last, true)) &&
+  std::size_t first_start = 0;
+  while (first_start < n && is_space(text[first_start])) ++first_start;
+  const std::size_t first_end = kSpaceBytes.find(text, first_start);
+  std::size_t last_end = n;
+  while (last_end > first_end && is_space(text[last_end - 1])) --last_end;
+  std::size_t last_start = last_end;
+  while (last_start > first_end && !is_space(text[last_start - 1])) --last_start;
+  const bool two_words = last_start > first_end;  // a space run lies between the two words
+  const std::string_view first = text.substr(first_start, first_end - first_start);
+  const std::string_view last = text.substr(last_start, last_end - last_start);
+  if (two_words && (is_rpn_binary(last, true) || is_rpn_unary(last, true)) &&
       text.find_first_of("(),{}") == std::string_view::npos && !is_rpn_binary(first, true) &&
       !is_rpn_unary(first, true)) {
     return Syntax::kRpn;
   }
-  if (text.find("**") != std::string_view::npos) return Syntax::kInfix;
+  if (rapidgrade::detail::find_str(text, 0, "**") != rapidgrade::detail::kNpos) return Syntax::kInfix;
   // Python-style identifiers: a known function name or an opaque call "Integral(",
-  // "oo", "E"/"I" used as constants next to operators.
-  i = 0;
+  // "oo", "E"/"I" used as constants next to operators. Only a '(' or an "oo" can make one.
+  if (text.find('(') == std::string_view::npos && rapidgrade::detail::find_str(text, 0, "oo") == rapidgrade::detail::kNpos) {
+    return Syntax::kLatex;
+  }
+  std::size_t i = 0;
   while (i < n) {
     if (is_alpha(text[i])) {
       std::size_t j = i;
