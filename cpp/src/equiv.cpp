@@ -133,54 +133,74 @@ struct Eval {
   bool continuous = true;
 };
 
-// A side compiled once and evaluated a range of points at a time (each point's value is the
-// same whatever range it is evaluated in), so that a comparison can stop at the first range
-// where the sides clearly differ.
-struct Staged {
-  Program prog;
-  const std::vector<const C*>& inputs;  // the points' values (the Points outlive the side)
-  std::vector<const C*> at;             // ... from the first point of a range on (reused by every run)
-  Eval e;
+// The ranges of sample points a side is evaluated in, a range at a time: the real points, then
+// the complex ones.
+constexpr std::array<std::pair<std::size_t, std::size_t>, 2> kRanges{{{0, kReal}, {kReal, kPoints}}};
 
-  Staged(Ref r, const Points& pts) : prog(compile(*r.ast, r.i, pts.vars)), inputs(pts.values), at(inputs.size()) {
+// A side (a subtree) at the sample points of one list of variables: compiled once and
+// evaluated a range of points at a time, for its values alone or with their bounds and flags
+// (each point's value, bound and flag are the same whatever range it is evaluated in, and
+// with or without the bounds), so that a comparison can stop at the first range where the
+// sides clearly differ. Kept in its tree's facts: a gold's sides are evaluated once for all
+// the answers compared with it.
+struct Side {
+  std::uint32_t node = 0;
+  std::vector<std::string> vars;  // the points' variables (owned: some may be the other tree's)
+  Program prog;                   // its `vars` emptied: views of names that may not outlive this
+  bool may_flag = false;          // may_flag_near_cut(prog)
+  Eval e;
+  std::array<unsigned char, kRanges.size()> done{};  // per range: 0 nothing, 1 values, 2 bounds too
+
+  Side(Ref r, const Points& pts) : node(r.i), vars(pts.vars.begin(), pts.vars.end()), prog(compile(*r.ast, r.i, pts.vars)) {
     e.evaluable = prog.evaluable && prog.vars.size() == pts.vars.size();
     e.analytic = prog.analytic;
     e.continuous = prog.continuous;
+    may_flag = may_flag_near_cut(prog);
+    prog.vars.clear();
   }
 
-  /// Evaluates points [begin, end) (what evaluate() computes for them), end <= kPoints.
-  void run(std::size_t begin, std::size_t end) {
-    if (!e.evaluable || begin >= end) return;
-    for (std::size_t k = 0; k < inputs.size(); ++k) at[k] = inputs[k] != nullptr ? inputs[k] + begin : nullptr;
-    run_bounded(prog, at, end - begin, e.v.data() + begin, e.err.data() + begin, e.near_cut.data() + begin);
+  /// Whether this is the side of `r` at points `pts`.
+  bool is(Ref r, const Points& pts) const {
+    if (node != r.i || vars.size() != pts.vars.size()) return false;
+    for (std::size_t k = 0; k < vars.size(); ++k)
+      if (vars[k] != pts.vars[k]) return false;
+    return true;
   }
 
-  /// The values of points [begin, end) alone (the same as run()'s), their bounds and flags left
-  /// as they were.
-  void run_values(std::size_t begin, std::size_t end) {
-    if (!e.evaluable || begin >= end) return;
-    for (std::size_t k = 0; k < inputs.size(); ++k) at[k] = inputs[k] != nullptr ? inputs[k] + begin : nullptr;
-    expr::run_values(prog, at, end - begin, e.v.data() + begin);
+  /// Evaluates range `range` of `pts` (the points it was made for), with the bounds and flags
+  /// when `bounds`, unless it was already.
+  void run(const Points& pts, std::size_t range, bool bounds) {
+    const unsigned char want = bounds ? 2 : 1;
+    if (!e.evaluable || done[range] >= want) return;
+    const auto [begin, end] = kRanges[range];
+    std::vector<const C*> at(pts.values.size());
+    for (std::size_t k = 0; k < at.size(); ++k) at[k] = pts.values[k] != nullptr ? pts.values[k] + begin : nullptr;
+    if (bounds) {
+      run_bounded(prog, at, end - begin, e.v.data() + begin, e.err.data() + begin, e.near_cut.data() + begin);
+    } else {
+      expr::run_values(prog, at, end - begin, e.v.data() + begin);
+    }
+    done[range] = want;
+  }
+
+  /// Every point, with its bound and flag.
+  const Eval& all(const Points& pts) {
+    for (std::size_t range = 0; range < kRanges.size(); ++range) run(pts, range, true);
+    return e;
   }
 };
 
-// Every point of a side.
-Eval evaluate(Ref r, const Points& pts) {
-  Staged s(r, pts);
-  s.run(0, kPoints);
-  return std::move(s.e);
-}
-
-Eval difference(Ref a, Ref b, const Points& pts) {
-  Eval x = evaluate(a, pts), y = evaluate(b, pts);
+// a - b at every point (both evaluated at every point, with bounds).
+Eval difference(const Eval& a, const Eval& b) {
+  Eval x = a;
   for (std::size_t k = 0; k < kPoints; ++k) {
-    x.v[k] -= y.v[k];
-    x.err[k] = x.err[k] + y.err[k] + 2.3e-16 * magnitude(x.v[k]);
-    x.near_cut[k] = x.near_cut[k] | y.near_cut[k];
+    x.v[k] -= b.v[k];
+    x.err[k] = x.err[k] + b.err[k] + 2.3e-16 * magnitude(x.v[k]);
+    x.near_cut[k] = x.near_cut[k] | b.near_cut[k];
   }
-  x.evaluable = x.evaluable && y.evaluable;
-  x.analytic = x.analytic && y.analytic;
-  x.continuous = x.continuous && y.continuous;
+  x.evaluable = x.evaluable && b.evaluable;
+  x.analytic = x.analytic && b.analytic;
+  x.continuous = x.continuous && b.continuous;
   return x;
 }
 
@@ -561,9 +581,32 @@ bool clearly_different(double gap, double magnitude, double error_bound) {
   return gap > kClear * error_bound && gap > kClearRel * magnitude;
 }
 
+// What is computed once per tree compared, node by node: subtree sizes (node counts, all in
+// one pass on first need; 0 until then) and where in the tree's pool of values the candidate
+// values of a constant node are (count 0 until computed: a node has at least one). None of it
+// depends on the other tree, so a gold's can be kept for its next answer (TreeFacts).
+struct NodeFacts {
+  std::size_t size = 0;
+  std::uint32_t first = 0;  // index of the first candidate in Tree::values
+  std::uint32_t count = 0;  // 0: not computed yet (every node has at least one)
+};
+struct Tree {
+  const Ast* ast;
+  std::vector<NodeFacts> nodes;
+  std::vector<Val> values;  // the candidate values of every node computed, in one pool
+  std::vector<std::unique_ptr<Side>> sides;  // its subtrees evaluated at sample points (kMaxSides)
+};
+
+// Sides a tree keeps (a gold compared with answers in other variables, or element by element):
+// past them a side is evaluated for one comparison only. A side takes about 1 KB, so a gold
+// cache of GoldCache::kMaxEntries golds holds at most a few tens of MB of them.
+constexpr std::size_t kMaxSides = 8;
+
 class Comparer {
  public:
-  explicit Comparer(const Options& o) : o_(o) {}
+  /// `shared`: a tree's facts from earlier comparisons, used for that tree (shared->ast) and
+  /// added to; may be null.
+  Comparer(const Options& o, Tree* shared) : o_(o), shared_(shared) {}
 
   /// The limit behind the last UNKNOWN, if one was reached.
   Limit limit() const { return limit_; }
@@ -609,29 +652,30 @@ class Comparer {
   std::size_t budget_ = kMaxComparisons;
   std::size_t work_ = 0;  // counted operations spent, against o_.work_budget
   Limit limit_ = Limit::kNone;
-  // What is computed once per tree compared, node by node: subtree sizes (node counts, all in
-  // one pass on first need; 0 until then) and where in values_ the candidate values of a
-  // constant node compared are (count 0 until computed: a node has at least one).
-  struct NodeFacts {
-    std::size_t size = 0;
-    std::uint32_t first = 0;  // index of the first candidate in values_
-    std::uint32_t count = 0;  // 0: not computed yet (every node has at least one)
-  };
-  struct Tree {
-    const Ast* ast;
-    std::vector<NodeFacts> nodes;
-  };
-  std::vector<Tree> trees_;
-  std::vector<Val> values_;  // the candidate values of every node computed, in one pool
+  std::vector<Tree> trees_;  // the trees compared but the one of shared_
+  Tree* shared_ = nullptr;   // a tree's facts kept from one comparison to the next (TreeFacts)
+  std::vector<std::unique_ptr<Side>> passing_sides_;  // sides past a tree's kMaxSides
 
   /// The table of r's tree, made on first use. A reference into it stays valid while the
-  /// Comparer lives: moving a Tree (trees_ growing) keeps its vector's buffer.
+  /// Comparer lives: moving a Tree (trees_ growing) keeps its vectors' buffers.
   Tree& tree(Ref r) {
+    if (shared_ != nullptr && shared_->ast == r.ast) return *shared_;
     for (Tree& t : trees_)
       if (t.ast == r.ast) return t;
     if (trees_.empty()) trees_.reserve(4);  // the gold's and the answer's, and a few derived
-    trees_.push_back(Tree{r.ast, std::vector<NodeFacts>(r.ast->nodes.size())});
+    trees_.push_back(Tree{r.ast, std::vector<NodeFacts>(r.ast->nodes.size()), {}, {}});
     return trees_.back();
+  }
+
+  /// r at the points `pts`, compiled on first need and kept with its tree (the reference stays
+  /// valid while the Comparer lives).
+  Side& side(Ref r, const Points& pts) {
+    Tree& t = tree(r);
+    for (const std::unique_ptr<Side>& s : t.sides)
+      if (s->is(r, pts)) return *s;
+    std::vector<std::unique_ptr<Side>>& into = t.sides.size() < kMaxSides ? t.sides : passing_sides_;
+    into.push_back(std::make_unique<Side>(r, pts));
+    return *into.back();
   }
 
   /// Takes `units` from the work budget; false (and Limit::kWork) when they are not left.
@@ -681,14 +725,16 @@ class Comparer {
     if (!spend(8 * nodes)) return Tri::kUnknown;
     const NodeFacts gv = candidates(g);
     const NodeFacts pv = candidates(p);
-    // neither beyond_doubles() nor values() adds to values_: the references they get hold
+    // neither beyond_doubles() nor values() adds to a pool: the references they get hold
+    const std::vector<Val>& gvals = tree(g).values;
+    const std::vector<Val>& pvals = tree(p).values;
     if (gv.count == 1 && pv.count == 1) {
-      if (const auto t = beyond_doubles(g, p, values_[gv.first], values_[pv.first])) return *t;
+      if (const auto t = beyond_doubles(g, p, gvals[gv.first], pvals[pv.first])) return *t;
     }
     Tri result = Tri::kFalse;
     for (std::uint32_t a = gv.first; a < gv.first + gv.count; ++a)
       for (std::uint32_t b = pv.first; b < pv.first + pv.count; ++b)
-        result = either(result, values(values_[a], values_[b]));
+        result = either(result, values(gvals[a], pvals[b]));
     return result;
   }
 
@@ -718,33 +764,35 @@ class Comparer {
     return Tri::kUnknown;
   }
 
-  /// Where in values_ the values r may stand for are (see add_candidates), computed once per
-  /// node of each tree (an element of a set is compared with every element of the other set).
+  /// Where in its tree's pool the values r may stand for are (see add_candidates), computed
+  /// once per node of each tree (an element of a set is compared with every element of the
+  /// other set).
   NodeFacts candidates(Ref r) {
-    NodeFacts& facts = tree(r).nodes[r.i];
+    Tree& t = tree(r);
+    NodeFacts& facts = t.nodes[r.i];
     if (facts.count == 0) {
-      facts.first = static_cast<std::uint32_t>(values_.size());
-      if (values_.capacity() == 0) values_.reserve(4);
-      add_candidates(r);
-      facts.count = static_cast<std::uint32_t>(values_.size() - facts.first);
+      facts.first = static_cast<std::uint32_t>(t.values.size());
+      if (t.values.capacity() == 0) t.values.reserve(4);
+      add_candidates(r, t.values);
+      facts.count = static_cast<std::uint32_t>(t.values.size() - facts.first);
     }
     return facts;
   }
 
-  /// Appends to values_ the values an answer may stand for: p% is p/100 or p; x° is x or
+  /// Appends to `out` the values an answer may stand for: p% is p/100 or p; x° is x or
   /// x*pi/180; anything else its value.
-  void add_candidates(Ref r) {
+  static void add_candidates(Ref r, std::vector<Val>& out) {
     const Node& n = r.node();
     if (n.kind == Kind::kPercent) {
       Val inner = value(r.kid(0));
-      values_.push_back(scaled(inner, 1, 100, 2));
-      values_.push_back(std::move(inner));
+      out.push_back(scaled(inner, 1, 100, 2));
+      out.push_back(std::move(inner));
     } else if (n.kind == Kind::kDegree) {
       Val inner = value(r.kid(0));
-      values_.push_back(inner);
-      values_.push_back(times_pi_over_180(inner));
+      out.push_back(inner);
+      out.push_back(times_pi_over_180(inner));
     } else {
-      values_.push_back(value(r));
+      out.push_back(value(r));
     }
   }
 
@@ -777,7 +825,8 @@ class Comparer {
 
   Tri functions(Ref g, Ref p) {
     const Points pts = make_points(union_symbols(g, p));
-    Staged sa(g, pts), sb(p, pts);
+    Side& sa = side(g, pts);
+    Side& sb = side(p, pts);
     const Eval& a = sa.e;
     const Eval& b = sb.e;
     if (!a.evaluable || !b.evaluable) return Tri::kUnknown;
@@ -791,17 +840,13 @@ class Comparer {
     // function: sides without one are evaluated for their values alone on the complex points
     // (where equal answers spend most of their time), and again with bounds if a point differs
     // there. Either way each point is judged on the same values, bounds and flags.
-    const bool values_first = !may_flag_near_cut(sa.prog) && !may_flag_near_cut(sb.prog);
+    const bool values_first = !sa.may_flag && !sb.may_flag;
     std::size_t equal = 0;
-    for (const auto& [begin, end] : {std::pair<std::size_t, std::size_t>{0, kReal}, {kReal, kPoints}}) {
+    for (std::size_t range = 0; range < kRanges.size(); ++range) {
+      const auto [begin, end] = kRanges[range];
       bool bounded = !values_first || begin == 0;  // the real points first: differences show there
-      if (bounded) {
-        sa.run(begin, end);
-        sb.run(begin, end);
-      } else {
-        sa.run_values(begin, end);
-        sb.run_values(begin, end);
-      }
+      sa.run(pts, range, bounded);
+      sb.run(pts, range, bounded);
       const std::size_t equal_before = equal;
       for (std::size_t k = begin; k < end; ++k) {
         if (!finite(a.v[k]) || !finite(b.v[k]) || (bounded && (a.near_cut[k] || b.near_cut[k]))) continue;
@@ -811,8 +856,8 @@ class Comparer {
           ++equal;
         } else if (!bounded) {
           // the bounds of this range, then its points again from the first
-          sa.run(begin, end);
-          sb.run(begin, end);
+          sa.run(pts, range, true);
+          sb.run(pts, range, true);
           bounded = true;
           equal = equal_before;
           k = begin - 1;
@@ -881,7 +926,8 @@ class Comparer {
     if (vars.empty()) return Ratio::kUnknown;
     if (!spend(evaluation_cost(size(gl) + size(gr) + size(pl) + size(pr)))) return Ratio::kUnknown;
     const Points pts = make_points(std::move(vars));
-    const Eval f = difference(gl, gr, pts), h = difference(pl, pr, pts);
+    const Eval f = difference(side(gl, pts).all(pts), side(gr, pts).all(pts));
+    const Eval h = difference(side(pl, pts).all(pts), side(pr, pts).all(pts));
     if (!f.evaluable || !h.evaluable) return Ratio::kUnknown;
     std::size_t valid = 0;
     C ratio{0, 0};
@@ -938,7 +984,7 @@ class Comparer {
     if (vars.size() != 1 || has_function_call(lo) || has_function_call(hi)) return false;
     if (!spend(evaluation_cost(size(lo) + size(hi)))) return false;
     const Points pts = make_points(vars);
-    const Eval f = difference(hi, lo, pts);
+    const Eval f = difference(side(hi, pts).all(pts), side(lo, pts).all(pts));
     if (!f.evaluable || !f.analytic) return false;
     const C* x = pts.values[0];
     std::size_t p0 = kPoints, p1 = kPoints;
@@ -1276,8 +1322,8 @@ bool expand_plus_minus(Ast& ast) {
   return true;
 }
 
-Tri compare(const Ast& gold, const Ast& pred, const Options& options, Limit* limit) {
-  Comparer c(options);
+Tri compare(const Ast& gold, const Ast& pred, const Options& options, Limit* limit, Tree* gold_facts) {
+  Comparer c(options, gold_facts);
   if (limit != nullptr) *limit = Limit::kNone;
   bool gpm = false, ppm = false;
   for (const Node& n : gold.nodes) gpm = gpm || n.kind == Kind::kPlusMinus;
@@ -1301,8 +1347,32 @@ Tri compare(const Ast& gold, const Ast& pred, const Options& options, Limit* lim
 
 }  // namespace
 
+struct TreeFacts::Impl {
+  Tree tree{nullptr, {}, {}, {}};
+};
+
+TreeFacts::TreeFacts() noexcept = default;
+TreeFacts::~TreeFacts() = default;
+TreeFacts::TreeFacts(TreeFacts&&) noexcept = default;
+TreeFacts& TreeFacts::operator=(TreeFacts&&) noexcept = default;
+
+TreeFacts::Impl& impl_of(TreeFacts& facts) {
+  if (!facts.impl_) facts.impl_ = std::make_unique<TreeFacts::Impl>();
+  return *facts.impl_;
+}
+
 Tri equivalent(const Ast& gold, const Ast& pred, const Options& options, Limit* limit) {
-  const Tri t = compare(gold, pred, options, limit);
+  const Tri t = compare(gold, pred, options, limit, nullptr);
+  if (limit != nullptr && t != Tri::kUnknown) *limit = Limit::kNone;
+  return t;
+}
+
+Tri equivalent(const Ast& gold, const Ast& pred, const Options& options, Limit* limit, TreeFacts& gold_facts) {
+  Tree& facts = impl_of(gold_facts).tree;
+  if (facts.ast != &gold || facts.nodes.size() != gold.nodes.size()) {
+    facts = Tree{&gold, std::vector<NodeFacts>(gold.nodes.size()), {}, {}};  // another tree: start afresh
+  }
+  const Tri t = compare(gold, pred, options, limit, &facts);
   if (limit != nullptr && t != Tri::kUnknown) *limit = Limit::kNone;
   return t;
 }

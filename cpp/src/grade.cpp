@@ -143,7 +143,7 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
   const expr::Ast* pred_tree = gold_tree != nullptr ? pred.tree() : nullptr;
   equiv::Limit limit = equiv::Limit::kNone;
   const equiv::Tri t = gold_tree != nullptr && pred_tree != nullptr
-                           ? equiv::equivalent(*gold_tree, *pred_tree, options.equiv, &limit)
+                           ? equiv::equivalent(*gold_tree, *pred_tree, options.equiv, &limit, gold.facts())
                            : equiv::Tri::kUnknown;
   return {t, t == equiv::Tri::kTrue          ? Reason::kEquivalent
              : t == equiv::Tri::kFalse       ? Reason::kNotEquivalent

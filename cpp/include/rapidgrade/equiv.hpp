@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string_view>
 
 #include "rapidgrade/expr.hpp"
@@ -62,6 +63,32 @@ struct Options {
 /// (kNone otherwise). Never throws on well-formed trees.
 Tri equivalent(const expr::Ast& gold, const expr::Ast& pred, const Options& options = {},
                Limit* limit = nullptr);
+
+/// What equivalent() works out about one tree alone, whatever it is compared with: the sizes
+/// of its subtrees and the values of its constant subtrees. A prepared gold keeps one beside
+/// its tree (grade::Answer), so that these are computed once for all the answers compared
+/// with it. It belongs to one tree, which must not change while it is used: equivalent()
+/// starts it afresh when given a tree at another address or of another size.
+class TreeFacts {
+ public:
+  TreeFacts() noexcept;
+  ~TreeFacts();
+  TreeFacts(TreeFacts&&) noexcept;
+  TreeFacts& operator=(TreeFacts&&) noexcept;
+  TreeFacts(const TreeFacts&) = delete;
+  TreeFacts& operator=(const TreeFacts&) = delete;
+
+  struct Impl;
+
+ private:
+  friend Impl& impl_of(TreeFacts& facts);
+  std::unique_ptr<Impl> impl_;
+};
+
+/// equivalent(), keeping what it works out about `gold` alone in `gold_facts` (and reading it
+/// from there when `gold_facts` was used with this tree before): the same result.
+Tri equivalent(const expr::Ast& gold, const expr::Ast& pred, const Options& options, Limit* limit,
+               TreeFacts& gold_facts);
 
 /// Parses both strings (auto syntax) and compares; a parse error on either side is UNKNOWN.
 Tri equivalent(std::string_view gold, std::string_view pred, const Options& options = {},

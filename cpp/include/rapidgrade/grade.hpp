@@ -88,11 +88,14 @@ class Answer {
   /// The percent sign goes back to the parser, which decides what it applies to: "5+3" with
   /// the flag reads 5 + 3%, "\frac{1}{2}" reads (1/2)%, as they were written.
   const expr::Ast* tree();
+  /// What equiv works out about tree() alone, kept for the next comparison with it.
+  equiv::TreeFacts& facts() noexcept { return facts_; }
 
  private:
   normalize::Normalized normalized_;
   std::optional<expr::Ast> tree_;
   bool parsed_ = false;
+  equiv::TreeFacts facts_;  // of tree_, which does not change once parsed
 };
 
 /// A gold answer made ready for grading (as RapidFuzz's CachedLevenshtein prepares its first
