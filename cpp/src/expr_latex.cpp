@@ -99,9 +99,10 @@ class LatexLexer {
         out_.pop_back();
         break;
       }
-      if (t.type == T::kPunct || t.type == T::kCmd) {
-        if (same(t.text, "{") || same(t.text, "[") || same(t.text, "(")) ++depth_;
-        if (same(t.text, "}") || same(t.text, "]") || same(t.text, ")")) --depth_;
+      if ((t.type == T::kPunct || t.type == T::kCmd) && t.text.size() == 1) {
+        const char b = t.text[0];
+        if (b == '{' || b == '[' || b == '(') ++depth_;
+        if (b == '}' || b == ']' || b == ')') --depth_;
       }
     }
     Tok end;
@@ -257,7 +258,7 @@ class LatexLexer {
         return false;
       }
     } else {
-      t.text = std::string(1, c);
+      t.text.assign(1, c);
       ++i_;
     }
     return true;
@@ -359,7 +360,7 @@ class LatexParser {
   bool is_punct(std::string_view s) const { return tok().type == T::kPunct && same(tok().text, s); }
   bool is_cmd(std::string_view s) const { return tok().type == T::kCmd && same(tok().text, s); }
   std::uint32_t add(Node n) { return ast_.add(std::move(n), tok().pos); }
-  std::uint32_t num(const std::string& lit) { return add(make(Kind::kNumber, lit)); }
+  std::uint32_t num(std::string_view lit) { return ast_.add_leaf(Kind::kNumber, lit); }
 
   void expect_punct(const char* s) {
     if (!is_punct(s)) {
@@ -688,10 +689,10 @@ class LatexParser {
     return flat(Kind::kMul, f);
   }
 
-  std::uint32_t letter(const std::string& name) {
-    if (same(name, "e")) return add(make(Kind::kConst, "E"));
-    if (same(name, "i")) return add(make(Kind::kConst, "I"));
-    return add(make(Kind::kSymbol, name));
+  std::uint32_t letter(std::string_view name) {
+    if (same(name, "e")) return ast_.add_leaf(Kind::kConst, "E");
+    if (same(name, "i")) return ast_.add_leaf(Kind::kConst, "I");
+    return ast_.add_leaf(Kind::kSymbol, name);
   }
 
   static std::string clean_subscript(const std::string& raw) {

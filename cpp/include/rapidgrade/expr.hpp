@@ -167,6 +167,13 @@ struct Ast {
   /// Appends a node (children must already be in the pool) and returns its index.
   /// Throws ParseError when the depth would exceed kMaxAstDepth (`offset` is reported).
   std::uint32_t add(Node node, std::size_t offset = 0);
+  /// add() of a node without children (a number, a symbol, a constant), made in place.
+  std::uint32_t add_leaf(Kind kind, std::string_view text) {
+    Node& n = nodes.emplace_back();
+    n.kind = kind;
+    n.text.assign(text.data(), text.size());
+    return static_cast<std::uint32_t>(nodes.size() - 1);
+  }
 };
 
 enum class Syntax { kAuto, kLatex, kInfix, kRpn };
