@@ -1,6 +1,10 @@
 #include "rapidgrade/normalize.hpp"
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "rapidgrade/detail/latex_vocab.hpp"
@@ -73,11 +77,53 @@ class BitStack {
   std::size_t size_ = 0;
 };
 
-// The passes that rewrite the whole text read it as `s` and write the result into the empty
-// `out` (one_round keeps both buffers from pass to pass and round to round).
+// Where a pass that rewrites the whole text writes it: a string sized up front and written
+// through a pointer, so that appending a byte or a run is a copy and a bounds test (a string's
+// append is a call that tests its capacity and length); it grows when a pass writes more.
+// The string is cut to what was written by finish().
+class Writer {
+ public:
+  Writer(std::string& into, std::size_t expected) : s_(into) {
+    s_.resize(expected);
+    w_ = s_.data();
+    end_ = w_ + s_.size();
+  }
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
+
+  void operator+=(char c) {
+    if (w_ == end_) grow(1);
+    *w_++ = c;
+  }
+  void append(const char* p, std::size_t n) {
+    if (static_cast<std::size_t>(end_ - w_) < n) grow(n);
+    if (n != 0) std::memcpy(w_, p, n);
+    w_ += n;
+  }
+  void append(std::string_view v) { append(v.data(), v.size()); }
+  void operator+=(std::string_view v) { append(v); }
+  bool empty() const noexcept { return w_ == s_.data(); }
+  char back() const noexcept { return w_[-1]; }
+  /// Cuts the string to the bytes written.
+  void finish() { s_.resize(static_cast<std::size_t>(w_ - s_.data())); }
+
+ private:
+  void grow(std::size_t n) {
+    const std::size_t used = static_cast<std::size_t>(w_ - s_.data());
+    s_.resize(std::max(2 * s_.size(), used + n));
+    w_ = s_.data() + used;
+    end_ = s_.data() + s_.size();
+  }
+  std::string& s_;
+  char* w_;
+  char* end_;
+};
+
+// The passes that rewrite the whole text read it as `s` and write the result into `out`
+// (one_round keeps both buffers from pass to pass and round to round).
 
 // Rule 1: commands, delimiters, degree and percent signs, unicode minus, {,}.
-void rewrite_commands(std::string_view s, bool& percent, std::string& out) {
+void rewrite_commands(std::string_view s, bool& percent, Writer& out) {
   BitStack drop_close;  // one entry per open '{': drop its matching '}'
   const std::size_t n = s.size();
   std::size_t i = 0;
@@ -202,7 +248,7 @@ void rewrite_commands(std::string_view s, bool& percent, std::string& out) {
 }
 
 // Rule 2: whitespace runs -> one space; trimmed.
-void collapse_spaces(std::string_view s, std::string& out) {
+void collapse_spaces(std::string_view s, Writer& out) {
   bool pending = false;
   std::size_t i = 0;
   while (i < s.size()) {
@@ -293,7 +339,7 @@ void mixed_number(std::string& s) {
 }
 
 // Rule 5: spaces removed except between a control word and a letter.
-void remove_spaces(std::string_view s, std::string& out) {
+void remove_spaces(std::string_view s, Writer& out) {
   const std::size_t n = s.size();
   bool after_command = false;  // the last emitted character ends a control word
   std::size_t i = 0;
@@ -353,7 +399,7 @@ std::size_t bare_token_end(std::string_view s, std::size_t k) noexcept {
 }
 
 // Rule 6: braces around \frac and \sqrt arguments.
-void brace_arguments(std::string_view s, std::string& out) {
+void brace_arguments(std::string_view s, Writer& out) {
   BitStack frac_first;  // one entry per open '{': it is a \frac's first argument
   const std::size_t n = s.size();
   std::size_t i = 0;
@@ -482,7 +528,7 @@ void strip_equation(std::string& s) {
 }
 
 // Rule 8: ".5" -> "0.5".
-void leading_zero(std::string_view s, std::string& out) {
+void leading_zero(std::string_view s, Writer& out) {
   static constexpr std::string_view kBefore = "{([,=+-*/^;:|<> ";
   std::size_t i = 0;
   while (true) {
@@ -550,8 +596,9 @@ struct Buffers {
 template <typename Pass>
 bool run_pass(Buffers& b, bool acts, Pass&& pass) {
   if (!acts) return false;
-  b.scratch.clear();
-  pass(std::string_view(b.text), b.scratch);
+  Writer out(b.scratch, b.text.size() + 16);
+  pass(std::string_view(b.text), out);
+  out.finish();
   if (b.scratch == b.text) return false;
   b.text.swap(b.scratch);
   return true;
@@ -580,7 +627,7 @@ bool apply_pass(int k, Buffers& b, const Options& options, bool& percent) {
   switch (k) {
     case 0:
       return run_pass(b, kCommandBytes.find(t, 0) < t.size(),
-                      [&percent](std::string_view s, std::string& out) { rewrite_commands(s, percent, out); });
+                      [&percent](std::string_view s, Writer& out) { rewrite_commands(s, percent, out); });
     case 1: return run_pass(b, !spaces_collapsed(t), collapse_spaces);
     case 2: return run_in_place(t, strip_trailing_dots);
     case 3: return options.units && run_in_place(t, [&percent](std::string& s) { strip_units(s, percent); });
