@@ -44,37 +44,41 @@ bool looks_like_text(std::string_view s) {
   return false;
 }
 
+namespace {
+// The bytes normalize_text acts on; the runs of other bytes between them are copied (lowered).
+constexpr rapidgrade::detail::ByteSet kTextBytes =
+    rapidgrade::detail::ByteSet::where([](char c) { return c == '\\' || c == '{' || c == '}' || c == '$' || c == '~' || is_space(c); });
+}  // namespace
+
 std::string normalize_text(std::string_view s) {
   // Written through a pointer into a buffer of the input's size (the output is never longer:
-  // each byte read gives at most one, and a space is written only in place of a skipped byte).
+  // each byte read writes at most one, and a space only in place of bytes skipped).
   std::string out(s.size(), '\0');
   char* const begin = out.data();
   char* w = begin;
   std::size_t i = 0, n = s.size();
   bool space = false;
   while (i < n) {
-    char c = s[i];
+    const std::size_t run_end = kTextBytes.find(s, i);
+    if (run_end > i) {  // a run of ordinary bytes: one space before it if one is pending
+      if (space && w != begin) *w++ = ' ';
+      space = false;
+      for (; i < run_end; ++i) *w++ = rapidgrade::detail::to_lower(s[i]);  // ASCII only: std::tolower follows the C locale, which Python sets
+      continue;
+    }
+    const char c = s[i];
     if (c == '\\') {
       std::size_t j = i + 1;
       while (j < n && is_alpha(s[j])) ++j;
       if (j == i + 1 && j < n) j += utf8_length(s, j);
       i = j;
       space = true;
-      continue;
-    }
-    if (c == '{' || c == '}' || c == '$') {
+    } else if (c == '{' || c == '}' || c == '$') {
       ++i;
-      continue;
-    }
-    if (is_space(c) || c == '~') {
+    } else {  // whitespace or '~'
       space = true;
       ++i;
-      continue;
     }
-    if (space && w != begin) *w++ = ' ';
-    space = false;
-    *w++ = rapidgrade::detail::to_lower(c);  // ASCII only: std::tolower follows the C locale, which Python sets
-    ++i;
   }
   while (w != begin && (w[-1] == '.' || w[-1] == ' ')) --w;
   out.resize(static_cast<std::size_t>(w - begin));
