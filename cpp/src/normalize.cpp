@@ -77,14 +77,14 @@ class BitStack {
   std::size_t size_ = 0;
 };
 
-// Where a pass that rewrites the whole text writes it: a string sized up front and written
+// Where a pass that rewrites the whole text writes it: a string sized up front (at least) and written
 // through a pointer, so that appending a byte or a run is a copy and a bounds test (a string's
 // append is a call that tests its capacity and length); it grows when a pass writes more.
 // The string is cut to what was written by finish().
 class Writer {
  public:
   Writer(std::string& into, std::size_t expected) : s_(into) {
-    s_.resize(expected);
+    if (s_.size() < expected) s_.resize(expected);  // (what it holds is written over)
     w_ = s_.data();
     end_ = w_ + s_.size();
   }
@@ -105,7 +105,7 @@ class Writer {
   bool empty() const noexcept { return w_ == s_.data(); }
   char back() const noexcept { return w_[-1]; }
   /// Cuts the string to the bytes written.
-  void finish() { s_.resize(static_cast<std::size_t>(w_ - s_.data())); }
+  void finish() { s_.erase(static_cast<std::size_t>(w_ - s_.data())); }  // (inline, unlike resize)
 
  private:
   void grow(std::size_t n) {
