@@ -40,6 +40,34 @@ def test_shuffled_rows_grade_as_each_pair_alone() -> None:
         assert batch.correct.tolist() == expected
 
 
+def test_a_gold_against_many_answers_decides_each_as_alone() -> None:
+    # A prepared gold keeps what equiv works out about it alone (equiv::TreeFacts): its
+    # constants' values and its subtrees sampled for each list of variables. Answers in other
+    # variables (t, z), equations (proportional sides), percents, degrees, and a matrix of
+    # functions with more entries than a tree keeps sides for, each gold asked many times in
+    # shuffled order: every verdict is the one of the pair graded alone.
+    golds = [
+        "x^2+y", "2x+4y-3=0", "x^2/4 + y^2/3 = 1", "\\frac{x+2}{7}", "50\\%", "90^\\circ", "\\sqrt[3]{x}^2",
+        "\\begin{pmatrix}x&x^2&x^3\\\\\\sin(x)&\\cos(x)&e^x\\\\x+1&2x&\\ln(x)\\end{pmatrix}", "(1,2),(3,4)", "y=2x+1",
+    ]
+    answers = [
+        "x^2+y", "y+x^2", "t^2+y", "x^2+z", "y=-\\frac{1}{2}x+\\frac{3}{4}", "-2x-4y+3=0", "x^2/16 + y^2/12 = 1/4",
+        "\\frac{x}{7}+\\frac{2}{7}", "\\frac{t}{7}+\\frac{2}{7}", "0.5", "50", "\\frac{\\pi}{2}", "90", "x^{2/3}", "t^{2/3}",
+        "\\begin{pmatrix}x&x^2&x^3\\\\\\sin(x)&\\cos(x)&e^x\\\\x+1&2x&\\ln(x)\\end{pmatrix}",
+        "\\begin{pmatrix}t&t^2&t^3\\\\\\sin(t)&\\cos(t)&e^t\\\\t+1&2t&\\ln(t)\\end{pmatrix}",
+        "\\begin{pmatrix}x&x^2&x^3\\\\\\sin(x)&\\cos(x)&e^x\\\\x+1&2x&\\ln(2x)\\end{pmatrix}",
+        "(3,4),(1,2)", "(1,2),(4,3)", "y=1+2x", "2x-y+1=0", "x=2y+1",
+    ]
+    rng = random.Random(5)
+    rows = [(g, f"The answer is ${a}$.") for g in golds for a in answers] * 3
+    rng.shuffle(rows)
+    golds_in = [g for g, _ in rows]
+    responses = [r for _, r in rows]
+    batch = rapidgrade.grade_many(golds_in, responses, fallback=False)
+    assert list(batch) == one_by_one(golds_in, responses)
+    assert 0 < int(batch.correct.sum()) < len(rows)
+
+
 def test_corpus_shuffled_equals_corpus_in_order() -> None:
     rows = load_demo_corpus()
     golds = [r["gold"] for r in rows]
