@@ -2,6 +2,7 @@
 // commands, punctuation) and a recursive-descent parser with an explicit depth counter
 // (kMaxAstDepth). Every token is consumed once, so parsing is linear in the input.
 #include <algorithm>
+#include <forward_list>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -31,7 +32,9 @@ enum class T { kEnd, kNum, kWord, kCmd, kPunct };
 
 struct Tok {
   T type = T::kEnd;
-  std::string text;
+  // a view of the parsed text, of a literal, or of a string the parser keeps (Texts): a token
+  // is read while the parse runs, never after
+  std::string_view text;
   std::size_t pos = 0;
   bool space_before = false;
 };
@@ -65,10 +68,30 @@ const CommandToken kCommandTokens[] = {
 // Tokens (and tree nodes) reserved up front for a short answer's parse: at most one per byte.
 constexpr std::size_t kReservedTokens = 64;
 
+// The token texts a parse makes rather than finds in its input (a number written
+// canonically, a number split by a script): kept until the parse ends, where they do not move.
+class Texts {
+ public:
+  std::string_view keep(std::string text) { return kept_.emplace_front(std::move(text)); }
+  /// canonical_number(mant, exp): a view of `mant` (part of the parsed text) when that is
+  /// already canonical, as nearly every literal is.
+  std::string_view number(std::string_view mant, std::string_view exp) {
+    std::string c = canonical_number(mant, exp);
+    if (c == mant) return mant;
+    return keep(std::move(c));
+  }
+
+ private:
+  std::forward_list<std::string> kept_;  // (allocates nothing while empty)
+};
+
 class LatexLexer {
  public:
   /// Writes the tokens of `s` into `out` (emptied first).
-  LatexLexer(std::string_view s, std::vector<Tok>& out) : s_(s), n_(s.size()), out_(out) { out_.clear(); }
+  LatexLexer(std::string_view s, std::vector<Tok>& out, Texts& texts)
+      : s_(s), n_(s.size()), out_(out), texts_(texts) {
+    out_.clear();
+  }
 
   /// Makes the tokens, ending with a kEnd token. After an unexpected character the tokens stop
   /// there and failure() holds it.
@@ -122,6 +145,7 @@ class LatexLexer {
   Failure failure_;
   int depth_ = 0;  // bracket depth, for thousands separators at top level only
   std::vector<Tok>& out_;
+  Texts& texts_;
 
   /// "7,425,000", "10{,}000", "1 000", "3.25", "5." (-> 5), "1.5e-3", "2E5".
   void number(Tok& t) {
@@ -142,7 +166,7 @@ class LatexLexer {
           m += std::string(s_.substr(j, q - j));
           j = q;
         }
-        t.text = canonical_number(m, "");
+        t.text = texts_.keep(canonical_number(m, ""));
         i_ = j;
         return;
       }
@@ -169,7 +193,7 @@ class LatexLexer {
       }
     }
     if (mant.back() == '.') mant.remove_suffix(1);
-    t.text = canonical_number(mant, exp);
+    t.text = texts_.number(mant, exp);
     i_ = j;
   }
 
@@ -178,7 +202,7 @@ class LatexLexer {
     std::size_t j = i_;
     while (j < n_ && is_alpha(s_[j])) ++j;
     t.type = T::kWord;
-    t.text = std::string(s_.substr(i_, j - i_));
+    t.text = s_.substr(i_, j - i_);
     if (same(t.text, "and")) {
       t.type = T::kPunct;
       t.text = ",";
@@ -198,7 +222,7 @@ class LatexLexer {
     } else if (j < n_) {
       j += utf8_length(s_, j);  // "\{", "\%", "\," or an escaped non-ASCII character
     }
-    std::string name(s_.substr(i + 1, j - i - 1));
+    std::string_view name = s_.substr(i + 1, j - i - 1);
     // "\quadx" (a missing space after \quad): skip the spacing command, keep the letters
     for (const std::string_view sp : {"qquad"sv, "quad"sv}) {
       const std::size_t len = sp.size();
@@ -235,7 +259,7 @@ class LatexLexer {
     if (i_ + 1 < n_ && ((c == '<' && s_[i_ + 1] == '=') || (c == '>' && s_[i_ + 1] == '=') ||
                         (c == '!' && s_[i_ + 1] == '=') || (c == '*' && s_[i_ + 1] == '*') ||
                         (c == '=' && s_[i_ + 1] == '='))) {
-      t.text = std::string(s_.substr(i_, 2));
+      t.text = s_.substr(i_, 2);
       if (same(t.text, "**")) t.text = "^";
       if (same(t.text, "==")) t.text = "=";
       i_ += 2;
@@ -258,7 +282,7 @@ class LatexLexer {
         return false;
       }
     } else {
-      t.text.assign(1, c);
+      t.text = s_.substr(i_, 1);
       ++i_;
     }
     return true;
@@ -276,7 +300,7 @@ class LatexLexer {
 class LatexParser {
  public:
   LatexParser(std::string_view src, Ast& ast) : src_(src), ast_(ast), b_{ast} {
-    LatexLexer lexer(src, toks_);
+    LatexLexer lexer(src, toks_, texts_);
     lexer.run();
     if (lexer.failed()) fail(lexer.failure().problem, lexer.failure().offset);
   }
@@ -297,7 +321,7 @@ class LatexParser {
       if (at_end()) break;  // trailing separator
       items.push_back(relation());
     }
-    if (!at_end()) return fail("unexpected '" + tok().text + "'", tok().pos);
+    if (!at_end()) return fail("unexpected '" + std::string(tok().text) + "'", tok().pos);
     if (!earlier.empty()) {
       if (!items.empty()) earlier.push_back(std::move(items));
       if (earlier.size() > 1) {
@@ -333,6 +357,7 @@ class LatexParser {
   Ast& ast_;
   TreeBuilder b_;
   struct TokensTag;
+  Texts texts_;  // before the tokens, which view it
   Spare<std::vector<Tok>, TokensTag> spare_toks_;  // the thread's token buffer, reused from parse to parse
   std::vector<Tok>& toks_ = *spare_toks_;
   std::size_t p_ = 0;
@@ -364,7 +389,7 @@ class LatexParser {
 
   void expect_punct(const char* s) {
     if (!is_punct(s)) {
-      fail(std::string("expected '") + s + "'" + (at_end() ? " before the end" : ", found '" + tok().text + "'"),
+      fail(std::string("expected '") + s + "'" + (at_end() ? " before the end" : ", found '" + std::string(tok().text) + "'"),
            tok().pos);
       return;
     }
@@ -588,8 +613,8 @@ class LatexParser {
     if (t.type == T::kPunct && same(t.text, "{")) return brace_group();
     if (t.type == T::kNum) {
       if (t.text.size() > 1 && is_digit(t.text[1])) {
-        std::string first = t.text.substr(0, 1);
-        t.text = canonical_number(t.text.substr(1), "");
+        const std::string_view first = t.text.substr(0, 1);
+        t.text = texts_.number(t.text.substr(1), "");
         t.pos += 1;
         return num(first);
       }
@@ -598,7 +623,7 @@ class LatexParser {
     }
     if (t.type == T::kWord) {
       if (t.text.size() > 1) {
-        std::string first = t.text.substr(0, 1);
+        const std::string_view first = t.text.substr(0, 1);
         t.text = t.text.substr(1);
         t.pos += 1;
         return letter(first);
@@ -613,7 +638,7 @@ class LatexParser {
     }
     if (t.type == T::kCmd) return primary();
     if (t.type == T::kPunct && same(t.text, "(")) return primary();
-    return fail(at_end() ? "missing argument before the end" : "unexpected '" + t.text + "' as an argument", t.pos);
+    return fail(at_end() ? "missing argument before the end" : "unexpected '" + std::string(t.text) + "' as an argument", t.pos);
   }
 
   /// Raw text of a brace group (for subscripts, \text, environment names), braces balanced.
@@ -623,18 +648,18 @@ class LatexParser {
       Tok& t = toks_[p_];
       if (t.type == T::kNum || t.type == T::kWord) {
         if (t.text.size() > 1) {
-          std::string first = t.text.substr(0, 1);
+          std::string first(t.text.substr(0, 1));
           t.text = t.text.substr(1);
           t.pos += 1;
-          if (t.type == T::kNum) t.text = canonical_number(t.text, "");
+          if (t.type == T::kNum) t.text = texts_.number(t.text, "");
           return first;
         }
         ++p_;
-        return t.text;
+        return std::string(t.text);
       }
       if (t.type == T::kCmd) {
         ++p_;
-        return t.text;
+        return std::string(t.text);
       }
       fail("expected a group", t.pos);
       return {};
@@ -677,10 +702,10 @@ class LatexParser {
 
   /// A run of letters (the word token before p_) as a product of single-letter symbols; the
   /// last may carry a subscript, or be a function applied to atoms ("f(x)").
-  std::uint32_t letters(const std::string& word) {
+  std::uint32_t letters(std::string_view word) {
     std::vector<std::uint32_t> f;
     for (std::size_t k = 0; k + 1 < word.size(); ++k) f.push_back(letter(word.substr(k, 1)));
-    const std::string last = word.substr(word.size() - 1);
+    const std::string last(word.substr(word.size() - 1));
     if (!same(last, "e") && !same(last, "i") && is_application()) {
       f.push_back(application(last));
     } else {
@@ -756,7 +781,7 @@ class LatexParser {
     }
     abs_open_ = saved_abs;
     if (!(is_punct(")") || is_punct("]"))) {
-      return fail(std::string("unclosed '") + open.text + "'", open.pos);
+      return fail("unclosed '" + std::string(open.text) + "'", open.pos);
     }
     const bool left_round = same(open.text, "(");
     const bool right_round = same(tok().text, ")");
@@ -804,7 +829,7 @@ class LatexParser {
         ++p_;
         continue;
       }
-      if (!(is_cmd("\\") || is_cmd("end"))) return fail("unexpected '" + tok().text + "' in matrix", tok().pos);
+      if (!(is_cmd("\\") || is_cmd("end"))) return fail("unexpected '" + std::string(tok().text) + "' in matrix", tok().pos);
     }
     if (cur > 0) {
       if (rows > 0 && cur != cols) return fail("matrix rows of different lengths", at);
@@ -891,13 +916,13 @@ class LatexParser {
   }
 
   /// "\text{5}", "\mathbf{x}", "\operatorname{erf}": the wrappers of latex_vocab.hpp.
-  std::uint32_t text_command(const std::string& cmd, const rapidgrade::detail::TextWrapper& wrapper, std::size_t at) {
+  std::uint32_t text_command(std::string_view cmd, const rapidgrade::detail::TextWrapper& wrapper, std::size_t at) {
     std::string raw = raw_group();
     std::string inner;
     for (char c : raw)
       if (!is_space(c)) inner += c;
     if (wrapper.content == WrapperContent::kOperator) return function(inner, at);
-    if (inner.empty()) return fail("empty \\" + cmd, at);
+    if (inner.empty()) return fail("empty \\" + std::string(cmd), at);
     // "\mathrm{erf}(x)", "\text{min}(a, b)": a function name in a wrapper, applied
     if (is_punct("(")) {
       if (const FunctionSpec* f = function_word(inner, true)) {
@@ -959,8 +984,8 @@ class LatexParser {
           ++p_;
           return add(make(Kind::kAbs, {}, {x}));
         }
-        return fail(same(t.text, ")") || same(t.text, "]") || same(t.text, "}") ? "unbalanced '" + t.text + "'"
-                                                                       : "unexpected '" + t.text + "'",
+        return fail(same(t.text, ")") || same(t.text, "]") || same(t.text, "}") ? "unbalanced '" + std::string(t.text) + "'"
+                                                                       : "unexpected '" + std::string(t.text) + "'",
                     t.pos);
       case T::kCmd:
         break;
@@ -972,7 +997,7 @@ class LatexParser {
   /// A primary that starts with a command: \frac, \sqrt, \binom, \pi, \infty, Greek letters,
   /// functions, text wrappers, \{ \}, floor and ceiling brackets, matrix environments.
   std::uint32_t command_primary(const Tok& t) {
-    const std::string& c = t.text;
+    const std::string_view c = t.text;
     if (same(c, "frac") || same(c, "dfrac") || same(c, "tfrac") || same(c, "cfrac")) {
       std::uint32_t a = script_arg();
       std::uint32_t b = script_arg();
@@ -997,7 +1022,7 @@ class LatexParser {
     if (same(c, "pi")) return add(make(Kind::kConst, "pi"));
     if (same(c, "infty") || same(c, "infin")) return add(make(Kind::kConst, "oo"));
     if (const char* f = latex_function(c, is_punct("("))) return function(f, t.pos);  // before \Gamma the letter
-    if (is_greek(c)) return symbol_with_subscript(c);
+    if (is_greek(c)) return symbol_with_subscript(std::string(c));
     if (const auto* w = rapidgrade::detail::find_text_wrapper(c)) return text_command(c, *w, t.pos);
     if (same(c, "{")) {
       // \{ a, b \}
@@ -1013,7 +1038,7 @@ class LatexParser {
     }
     if (same(c, "lfloor") || same(c, "lceil")) {
       std::uint32_t x = sum();
-      if (!is_cmd(same(c, "lfloor") ? "rfloor" : "rceil")) return fail("unclosed \\" + c, t.pos);
+      if (!is_cmd(same(c, "lfloor") ? "rfloor" : "rceil")) return fail("unclosed \\" + std::string(c), t.pos);
       ++p_;
       return add(make(Kind::kFunc, same(c, "lfloor") ? "floor" : "ceiling", {x}));
     }
@@ -1025,7 +1050,7 @@ class LatexParser {
         if (same(env, m)) return matrix(env, t.pos);
       return fail("unsupported environment '" + env + "'", t.pos);
     }
-    return fail("unsupported command '\\" + c + "'", t.pos);
+    return fail("unsupported command '\\" + std::string(c) + "'", t.pos);
   }
 
   std::uint32_t postfix(std::uint32_t x) {
