@@ -39,12 +39,22 @@ struct Tok {
   bool space_before = false;
 };
 
+constexpr std::string_view kSkip[] = {
+    ",", ";", ":", "!", " ", "[", "]", "quad", "qquad", "left", "right", "big", "Big", "bigg", "Bigg",
+    "bigl", "bigr", "Bigl", "Bigr", "biggl", "biggr", "displaystyle", "textstyle", "limits",
+    "nolimits", "middle", "$", "mathstrut", "strut", "relax", "hfill", "hspace*", "enspace",
+    "thinspace", "negthinspace"};
+
+// The first bytes of kSkip's commands: a command starting with another byte ("frac", "cdot",
+// "pi") is not looked for in the table.
+constexpr rapidgrade::detail::ByteSet kSkipFirst = rapidgrade::detail::ByteSet::where([](char c) {
+  for (const std::string_view s : kSkip)
+    if (s[0] == c) return true;
+  return false;
+});
+
 bool skipped_command(std::string_view c) {
-  static constexpr std::string_view kSkip[] = {
-      ",", ";", ":", "!", " ", "[", "]", "quad", "qquad", "left", "right", "big", "Big", "bigg", "Bigg",
-      "bigl", "bigr", "Bigl", "Bigr", "biggl", "biggr", "displaystyle", "textstyle", "limits",
-      "nolimits", "middle", "$", "mathstrut", "strut", "relax", "hfill", "hspace*", "enspace",
-      "thinspace", "negthinspace"};
+  if (c.empty() || !kSkipFirst.has(c[0])) return false;
   for (const std::string_view s : kSkip)
     if (same(c, s)) return true;
   return false;
@@ -128,9 +138,7 @@ class LatexLexer {
         if (b == '}' || b == ']' || b == ')') --depth_;
       }
     }
-    Tok end;
-    end.pos = n_;
-    out_.push_back(end);
+    out_.emplace_back().pos = n_;  // the end token
   }
 
   bool failed() const { return failed_; }
@@ -1097,10 +1105,7 @@ namespace detail {
 
 bool parse_latex_into(std::string_view text, Ast& ast, Failure& failure) {
   check_size(text);
-  bool blank = true;
-  for (char c : text)
-    if (!is_space(c)) blank = false;
-  if (blank) {
+  if (std::all_of(text.begin(), text.end(), is_space)) {
     failure = Failure{"empty expression", 0};
     return false;
   }
