@@ -52,7 +52,8 @@ def test_a_gold_against_many_answers_decides_each_as_alone() -> None:
     ]
     answers = [
         "x^2+y", "y+x^2", "t^2+y", "x^2+z", "y=-\\frac{1}{2}x+\\frac{3}{4}", "-2x-4y+3=0", "x^2/16 + y^2/12 = 1/4",
-        "\\frac{x}{7}+\\frac{2}{7}", "\\frac{t}{7}+\\frac{2}{7}", "0.5", "50", "\\frac{\\pi}{2}", "90", "x^{2/3}", "t^{2/3}",
+        "\\frac{x}{7}+\\frac{2}{7}", "\\frac{t}{7}+\\frac{2}{7}", "0.5", "50", "\\frac{\\pi}{2}", "90",
+        "x^{2/3}", "t^{2/3}",
         "\\begin{pmatrix}x&x^2&x^3\\\\\\sin(x)&\\cos(x)&e^x\\\\x+1&2x&\\ln(x)\\end{pmatrix}",
         "\\begin{pmatrix}t&t^2&t^3\\\\\\sin(t)&\\cos(t)&e^t\\\\t+1&2t&\\ln(t)\\end{pmatrix}",
         "\\begin{pmatrix}x&x^2&x^3\\\\\\sin(x)&\\cos(x)&e^x\\\\x+1&2x&\\ln(2x)\\end{pmatrix}",
