@@ -79,10 +79,6 @@ std::string canonical_number(std::string_view mant, std::string_view exp) {
 
 using namespace detail;
 
-namespace {
-constexpr rapidgrade::detail::ByteSet kSpaceBytes = rapidgrade::detail::ByteSet::where(is_space);
-}  // namespace
-
 Syntax detect_syntax(std::string_view text) {
   if (text.find('\\') != std::string_view::npos) return Syntax::kLatex;
   // RPN: whitespace-separated, at least two words, the last one an operator, the first not (at
@@ -91,7 +87,7 @@ Syntax detect_syntax(std::string_view text) {
   const std::size_t n = text.size();
   std::size_t first_start = 0;
   while (first_start < n && is_space(text[first_start])) ++first_start;
-  const std::size_t first_end = kSpaceBytes.find(text, first_start);
+  const std::size_t first_end = rapidgrade::detail::kSpaceBytes.find(text, first_start);
   std::size_t last_end = n;
   while (last_end > first_end && is_space(text[last_end - 1])) --last_end;
   std::size_t last_start = last_end;
@@ -107,7 +103,8 @@ Syntax detect_syntax(std::string_view text) {
   if (rapidgrade::detail::find_str(text, 0, "**") != rapidgrade::detail::kNpos) return Syntax::kInfix;
   // Python-style identifiers: a known function name or an opaque call "Integral(",
   // "oo", "E"/"I" used as constants next to operators. Only a '(' or an "oo" can make one.
-  if (text.find('(') == std::string_view::npos && rapidgrade::detail::find_str(text, 0, "oo") == rapidgrade::detail::kNpos) {
+  if (text.find('(') == std::string_view::npos &&
+      rapidgrade::detail::find_str(text, 0, "oo") == rapidgrade::detail::kNpos) {
     return Syntax::kLatex;
   }
   std::size_t i = 0;

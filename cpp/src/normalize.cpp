@@ -39,13 +39,13 @@ using detail::find_byte;
 using detail::is_digit;
 using detail::is_letter;
 using detail::is_space;
+using detail::kSpaceBytes;
 using detail::letters_end;
 using detail::starts_with;
 
 // The bytes each pass acts on; the runs of other bytes between them are copied whole. Rule 1's
 // are the lead bytes of its two-byte and three-byte signs (U+00B0, U+2212) and its ASCII ones.
 constexpr ByteSet kCommandBytes("\\{}$%~^\xC2\xE2");
-constexpr ByteSet kSpaceBytes = ByteSet::where(is_space);
 constexpr ByteSet kSpaceOrCommand(" \\");
 constexpr ByteSet kGroupBytes("\\{}");
 

@@ -379,6 +379,9 @@ class ByteSet {
   std::size_t count_ = 0;              // bytes in the set
 };
 
+/// The whitespace bytes (is_space): `kSpaceBytes.find(s, i)` is the end of the word at i.
+inline constexpr ByteSet kSpaceBytes = ByteSet::where(is_space);
+
 /// Last occurrence of the non-empty `needle` in s, or kNpos: a backward scan from the end for
 /// the needle's last byte (memrchr where the C library has it), so a needle near the end is
 /// found without reading the text before it. O(n * |needle|) worst case.
