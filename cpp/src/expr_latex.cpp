@@ -397,8 +397,8 @@ class LatexParser {
 
   void expect_punct(const char* s) {
     if (!is_punct(s)) {
-      fail(std::string("expected '") + s + "'" + (at_end() ? " before the end" : ", found '" + std::string(tok().text) + "'"),
-           tok().pos);
+      const std::string found = at_end() ? " before the end" : ", found '" + std::string(tok().text) + "'";
+      fail(std::string("expected '") + s + "'" + found, tok().pos);
       return;
     }
     ++p_;
@@ -453,10 +453,13 @@ class LatexParser {
       return std::nullopt;
     }
     p_ = at + 1;
-    // a word before a separator is no function call: primary() reads it as letters()
-    const std::uint32_t x = toks_[at].type == T::kNum ? num(toks_[at].text) : letters(toks_[at].text);
+    const std::uint32_t x = atom(toks_[at]);
     return negated ? add(make(Kind::kNeg, {}, {x})) : x;
   }
+
+  /// What primary() makes of a number or word token `t` that p_ has just passed and that is
+  /// not a call (no "(" follows it): a number, or letters().
+  std::uint32_t atom(const Tok& t) { return t.type == T::kNum ? num(t.text) : letters(t.text); }
 
   std::uint32_t union_() {
     KidList kids{sum()};
@@ -590,8 +593,7 @@ class LatexParser {
       // the two levels (taken where they would pass the depth limit, to fail there as before)
       if (!extends_atom(peek()) && depth_ + 2 <= kMaxAstDepth) {
         ++p_;
-        const Tok& t = toks_[p_ - 1];
-        return t.type == T::kNum ? num(t.text) : letters(t.text);
+        return atom(toks_[p_ - 1]);
       }
     }
     DepthGuard g(depth_, tok().pos);
@@ -646,7 +648,9 @@ class LatexParser {
     }
     if (t.type == T::kCmd) return primary();
     if (t.type == T::kPunct && same(t.text, "(")) return primary();
-    return fail(at_end() ? "missing argument before the end" : "unexpected '" + std::string(t.text) + "' as an argument", t.pos);
+    return fail(at_end() ? "missing argument before the end"
+                         : "unexpected '" + std::string(t.text) + "' as an argument",
+                t.pos);
   }
 
   /// Raw text of a brace group (for subscripts, \text, environment names), braces balanced.
@@ -837,7 +841,9 @@ class LatexParser {
         ++p_;
         continue;
       }
-      if (!(is_cmd("\\") || is_cmd("end"))) return fail("unexpected '" + std::string(tok().text) + "' in matrix", tok().pos);
+      if (!(is_cmd("\\") || is_cmd("end"))) {
+        return fail("unexpected '" + std::string(tok().text) + "' in matrix", tok().pos);
+      }
     }
     if (cur > 0) {
       if (rows > 0 && cur != cols) return fail("matrix rows of different lengths", at);
@@ -992,8 +998,8 @@ class LatexParser {
           ++p_;
           return add(make(Kind::kAbs, {}, {x}));
         }
-        return fail(same(t.text, ")") || same(t.text, "]") || same(t.text, "}") ? "unbalanced '" + std::string(t.text) + "'"
-                                                                       : "unexpected '" + std::string(t.text) + "'",
+        return fail((same(t.text, ")") || same(t.text, "]") || same(t.text, "}") ? "unbalanced '" : "unexpected '") +
+                        std::string(t.text) + "'",
                     t.pos);
       case T::kCmd:
         break;
