@@ -151,7 +151,8 @@ struct Side {
   Eval e;
   std::array<unsigned char, kRanges.size()> done{};  // per range: 0 nothing, 1 values, 2 bounds too
 
-  Side(Ref r, const Points& pts) : node(r.i), vars(pts.vars.begin(), pts.vars.end()), prog(compile(*r.ast, r.i, pts.vars)) {
+  Side(Ref r, const Points& pts)
+      : node(r.i), vars(pts.vars.begin(), pts.vars.end()), prog(compile(*r.ast, r.i, pts.vars)) {
     e.evaluable = prog.evaluable && prog.vars.size() == pts.vars.size();
     e.analytic = prog.analytic;
     e.continuous = prog.continuous;

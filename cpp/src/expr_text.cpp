@@ -46,8 +46,8 @@ bool looks_like_text(std::string_view s) {
 
 namespace {
 // The bytes normalize_text acts on; the runs of other bytes between them are copied (lowered).
-constexpr rapidgrade::detail::ByteSet kTextBytes =
-    rapidgrade::detail::ByteSet::where([](char c) { return c == '\\' || c == '{' || c == '}' || c == '$' || c == '~' || is_space(c); });
+constexpr rapidgrade::detail::ByteSet kTextBytes = rapidgrade::detail::ByteSet::where(
+    [](char c) { return c == '\\' || c == '{' || c == '}' || c == '$' || c == '~' || is_space(c); });
 }  // namespace
 
 std::string normalize_text(std::string_view s) {
@@ -63,7 +63,8 @@ std::string normalize_text(std::string_view s) {
     if (run_end > i) {  // a run of ordinary bytes: one space before it if one is pending
       if (space && w != begin) *w++ = ' ';
       space = false;
-      for (; i < run_end; ++i) *w++ = rapidgrade::detail::to_lower(s[i]);  // ASCII only: std::tolower follows the C locale, which Python sets
+      // ASCII only: std::tolower follows the C locale, which Python sets
+      for (; i < run_end; ++i) *w++ = rapidgrade::detail::to_lower(s[i]);
       continue;
     }
     const char c = s[i];

@@ -77,10 +77,10 @@ class BitStack {
   std::size_t size_ = 0;
 };
 
-// Where a pass that rewrites the whole text writes it: a string sized up front (at least) and written
-// through a pointer, so that appending a byte or a run is a copy and a bounds test (a string's
-// append is a call that tests its capacity and length); it grows when a pass writes more.
-// The string is cut to what was written by finish().
+// Where a pass that rewrites the whole text writes it: a string made at least as long as
+// expected and written through a pointer, so that appending a byte or a run is a copy and a
+// bounds test (a string's append is a call that tests its capacity and length); it grows when
+// a pass writes more. finish() cuts the string to what was written.
 class Writer {
  public:
   Writer(std::string& into, std::size_t expected) : s_(into) {
@@ -120,7 +120,7 @@ class Writer {
 };
 
 // The passes that rewrite the whole text read it as `s` and write the result into `out`
-// (one_round keeps both buffers from pass to pass and round to round).
+// (normalize keeps both buffers, Buffers, from pass to pass).
 
 // Rule 1: commands, delimiters, degree and percent signs, unicode minus, {,}.
 void rewrite_commands(std::string_view s, bool& percent, Writer& out) {

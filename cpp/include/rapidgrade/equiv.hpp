@@ -65,7 +65,8 @@ Tri equivalent(const expr::Ast& gold, const expr::Ast& pred, const Options& opti
                Limit* limit = nullptr);
 
 /// What equivalent() works out about one tree alone, whatever it is compared with: the sizes
-/// of its subtrees and the values of its constant subtrees. A prepared gold keeps one beside
+/// of its subtrees, the values of its constant subtrees, and its subtrees compiled for a list
+/// of variables with the sample points evaluated so far. A prepared gold keeps one beside
 /// its tree (grade::Answer), so that these are computed once for all the answers compared
 /// with it. It belongs to one tree, which must not change while it is used: equivalent()
 /// starts it afresh when given a tree at another address or of another size.
