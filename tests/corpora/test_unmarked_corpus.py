@@ -11,8 +11,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 import rapidgrade
 from tests.datasets import DATA_DIR, load_shared
+
+pytestmark = pytest.mark.shared  # unmarked_dev.jsonl is one of the shared corpora (tests/datasets.py)
 
 ERRORS_FILE = DATA_DIR / "unmarked_dev_errors.jsonl"
 

@@ -1,14 +1,17 @@
-"""Round trip of every ground truth of the fredholm corpus: parsed, printed back as LaTeX, infix
+"""Round trip of every ground truth of the fredholm corpus (a shared corpus): parsed, printed back as LaTeX, infix
 and RPN from the tree, re-parsed in that syntax; all three evaluate equal to the original at
 the domain's sample points."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from rapidgrade import _core
 from rapidgrade.tasks.fredholm._terms import tree_to_infix, tree_to_latex, tree_to_rpn
 from tests.unit.test_fredholm_corpus import corpus
+
+pytestmark = pytest.mark.shared  # the corpus is one of the shared corpora (tests/datasets.py)
 
 
 def test_every_ground_truth_round_trips() -> None:

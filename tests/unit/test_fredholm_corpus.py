@@ -1,22 +1,23 @@
-"""The fred-llm development corpus (``../shared/corpora/fredholm_dev.jsonl``) for the fredholm
-tests, and the comparison of our parse with the reference's recorded one.
-
-The corpus lives beside the repository (``<repo>/../shared/corpora``; for a git worktree the
-search goes up the parents), or where ``RAPIDGRADE_SHARED_CORPORA`` points.
+"""The fred-llm development corpus (``fredholm_dev.jsonl``, one of the shared corpora: see
+``tests/datasets.py`` for where it is found) for the fredholm tests, and the comparison of our
+parse with the reference's recorded one. Marked ``shared``: plain ``pytest`` deselects it.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from rapidgrade import _core
+from tests.datasets import shared_path
+
+pytestmark = pytest.mark.shared
 
 REPO = Path(__file__).resolve().parents[2]
 CORPUS_NAME = "fredholm_dev.jsonl"
@@ -24,14 +25,8 @@ ADJUDICATIONS = REPO / "tests" / "data" / "fredholm"
 
 
 def corpus_path() -> Path:
-    """Where fredholm_dev.jsonl is; AssertionError naming the places searched when absent."""
-    env = os.environ.get("RAPIDGRADE_SHARED_CORPORA")
-    candidates = [Path(env) / CORPUS_NAME] if env else []
-    candidates += [p / "shared" / "corpora" / CORPUS_NAME for p in REPO.parents]
-    for c in candidates:
-        if c.is_file():
-            return c
-    raise AssertionError(f"{CORPUS_NAME} not found (set RAPIDGRADE_SHARED_CORPORA); looked in {candidates}")
+    """Where fredholm_dev.jsonl is; FileNotFoundError naming the places looked in when absent."""
+    return shared_path(CORPUS_NAME)
 
 
 @cache

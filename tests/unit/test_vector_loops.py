@@ -4,8 +4,9 @@ The core runs AVX2 forms of its whole-text loops (the anchor pass of extraction,
 delimiter scan, the substring search) where the CPU has AVX2, and the SSE2 forms elsewhere or
 when RAPIDGRADE_NO_AVX2 is set. The choice is made once per process, so each form runs in a child
 process, on the same inputs: real responses (the demo set as written, unboxed, and unboxed after
-5 KB of other solutions), math-verify's cases, the unmarked set, and texts with every delimiter,
-box and anchor at each offset around the 16-, 32- and 64-byte steps of the loops.
+5 KB of other solutions), math-verify's cases, and texts with every delimiter, box and anchor at
+each offset around the 16-, 32- and 64-byte steps of the loops; and, in a test marked ``shared``,
+the unmarked set (one of the shared corpora, tests/datasets.py).
 """
 
 from __future__ import annotations
@@ -29,6 +30,17 @@ from rapidgrade import _core
 from benchmarks.bench_hard import unbox
 from tests.datasets import load_data, load_demo_corpus, load_shared
 
+if sys.argv[2] == "unmarked":
+    rows = load_shared("unmarked_dev.jsonl")
+    result = rapidgrade.grade_many([r["gold"] for r in rows], [r["response"] for r in rows], fallback=False)
+    print(json.dumps({
+        "loops": _core.vector_loops(),
+        "correct": [bool(c) for c in result.correct],
+        "method": [str(m) for m in result.method],
+        "extracted": list(result.extracted),
+        "spans": [[tuple(s) for s in rapidgrade.find_math_spans(r["response"])] for r in rows],
+    }))
+    sys.exit(0)
 rows = load_demo_corpus()
 golds = [r["gold"] for r in rows]
 responses = [r["response"] for r in rows]
@@ -37,7 +49,6 @@ before = " ".join(unboxed[-60:])[:5_000]
 pairs = list(zip(golds, responses)) + list(zip(golds, unboxed))
 pairs += [(g, before + "\n\n" + t) for g, t in zip(golds, unboxed)]
 pairs += [(c["gold"], c["pred"]) for c in load_data("math_verify_0.9.0_cases.jsonl")]
-pairs += [(r["gold"], r["response"]) for r in load_shared("unmarked_dev.jsonl")]
 pieces = ["$x$", "$$y$$", "\\(z\\)", "\\[w\\]", "\\$", "\\\\(", "\\boxed{7}", "\\fbox{8}",
           "the answer is 9", "</answer>", "#### 3", "```output\n4\n```", "\\begin{equation}q\\end{equation}"]
 texts = []
@@ -58,12 +69,14 @@ print(json.dumps({
 """
 
 
-def _run(no_avx2: bool) -> dict[str, object]:
+def _run(no_avx2: bool, inputs: str = "repository") -> dict[str, object]:
+    """What the child read from *inputs* (``"repository"``: the data in the repository and the
+    made texts; ``"unmarked"``: the shared unmarked set), with the SSE2 loops when *no_avx2*."""
     env = {k: v for k, v in os.environ.items() if k != "RAPIDGRADE_NO_AVX2"}
     if no_avx2:
         env["RAPIDGRADE_NO_AVX2"] = "1"
     out = subprocess.run(
-        [sys.executable, "-c", _CHILD, str(ROOT)], env=env, capture_output=True, text=True, check=True
+        [sys.executable, "-c", _CHILD, str(ROOT), inputs], env=env, capture_output=True, text=True, check=True
     )
     return json.loads(out.stdout)
 
@@ -95,3 +108,12 @@ def test_both_forms_read_the_same(both: tuple[dict[str, object], dict[str, objec
     assert len(default[column]) == len(sse2[column]) > 2_000  # type: ignore[arg-type]
     differing = [k for k, (a, b) in enumerate(zip(default[column], sse2[column])) if a != b]  # type: ignore[call-overload]
     assert differing == []
+
+
+@pytest.mark.shared
+def test_both_forms_read_the_unmarked_set_the_same() -> None:
+    default, sse2 = _run(no_avx2=False, inputs="unmarked"), _run(no_avx2=True, inputs="unmarked")
+    assert sse2["loops"] == "sse2"
+    for column in ("correct", "method", "extracted", "spans"):
+        assert len(default[column]) == len(sse2[column]) > 2_000, column  # type: ignore[arg-type]
+        assert default[column] == sse2[column], column
