@@ -7,7 +7,10 @@
   directory, with ``rapidgrade`` being this interpreter's package (``exit=N`` after ``run``
   expects exit status N);
 * ``<!-- docs-test: requires MODULE -->`` anywhere on a page skips the page where MODULE cannot
-  be imported (only for libraries that cannot be installed here; the page says so).
+  be imported (only for libraries that cannot be installed here; the page says so);
+* ``<!-- docs-test: marker NAME -->`` anywhere on a page gives its test the pytest marker NAME
+  (``ray``, ``trl``, ...: a page whose examples need a framework's extra runs with that group,
+  ``pytest -m NAME``, not with plain ``pytest``).
 
 Other fenced blocks (``text``, ``json``, unmarked ``bash``) are shown, not run. The generated
 tables (tests/docs/tables.py) must be what tests/data says.
@@ -32,7 +35,17 @@ DOCS = tables.DOCS
 FENCE = re.compile(r"^(?P<indent> *)```(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$", re.M | re.S)
 MARK = re.compile(r"<!-- docs-test: run(?: exit=(?P<code>\d+))? -->\s*$")
 REQUIRES = re.compile(r"<!-- docs-test: requires (?P<module>[\w.]+) -->")
+MARKER = re.compile(r"<!-- docs-test: marker (?P<name>\w+) -->")
 PAGES = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md"))
+
+
+def _page_params() -> list[object]:
+    """The pages, each with the markers it names."""
+    params: list[object] = []
+    for page in PAGES:
+        names = MARKER.findall((DOCS / page).read_text(encoding="utf-8"))
+        params.append(pytest.param(page, marks=[getattr(pytest.mark, name) for name in names], id=page))
+    return params
 
 
 def _blocks(text: str) -> list[tuple[str, str, int | None]]:
@@ -68,7 +81,7 @@ def test_pages_found() -> None:
     assert {"tasks/math.md", "tasks/physics.md", "tasks/fredholm.md", "tasks/absa.md"} <= set(PAGES)
 
 
-@pytest.mark.parametrize("page", PAGES)
+@pytest.mark.parametrize("page", _page_params())
 def test_examples_run(page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     text = (DOCS / page).read_text(encoding="utf-8")
     for m in REQUIRES.finditer(text):

@@ -1,5 +1,5 @@
 """rapidgrade on Ray (issue 16, section 3), against the real Ray installed from the package index
-(the ``ray`` extra, in the ``test`` extra): ``rapidgrade.ray.grade`` on a local cluster started by
+(the ``ray`` extra; the tests are marked ``ray``): ``rapidgrade.ray.grade`` on a local cluster started by
 ``ray.init(num_cpus=2)``, and ``rapidgrade score --ray``; results identical to the single-machine
 job (``grade_many``, ``score_file``, ``TaskRun.grade``) for every task. The test on a cluster of
 two nodes started with ``ray start`` is in ``test_ray_cluster.py``."""
@@ -12,16 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import ray
 
-ray = pytest.importorskip("ray")
+import rapidgrade
+import rapidgrade.ray
+from rapidgrade._io import InputRow
+from rapidgrade._ray_score import RayTask, score_ray
+from rapidgrade.score import score_file
+from rapidgrade.tasks import get_task
+from tests import datasets
 
-import rapidgrade  # noqa: E402
-import rapidgrade.ray  # noqa: E402
-from rapidgrade._io import InputRow  # noqa: E402
-from rapidgrade._ray_score import RayTask, score_ray  # noqa: E402
-from rapidgrade.score import score_file  # noqa: E402
-from rapidgrade.tasks import get_task  # noqa: E402
-from tests import datasets  # noqa: E402
+pytestmark = pytest.mark.ray  # needs the ray extra: `pytest -m ray` (.ci/run, in the environment with Ray)
 
 TIMING = ("elapsed_s", "pairs_per_s")
 

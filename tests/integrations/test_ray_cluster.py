@@ -12,18 +12,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import ray
 
-ray = pytest.importorskip("ray")
+import rapidgrade
+import rapidgrade.ray
+from rapidgrade._ray_score import RayTask
+from rapidgrade.score import score_file
+from rapidgrade.tasks import get_task
+from tests import datasets
+from tests.integrations.ray_cluster import LocalCluster
 
-import rapidgrade  # noqa: E402
-import rapidgrade.ray  # noqa: E402
-from rapidgrade._ray_score import RayTask  # noqa: E402
-from rapidgrade.score import score_file  # noqa: E402
-from rapidgrade.tasks import get_task  # noqa: E402
-from tests import datasets  # noqa: E402
-from tests.integrations.ray_cluster import LocalCluster  # noqa: E402
-
-pytestmark = pytest.mark.slow
+# needs the ray extra, and minutes: `pytest -m ray` runs it (.ci/run, in the environment with Ray)
+pytestmark = [pytest.mark.ray, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[2]
 

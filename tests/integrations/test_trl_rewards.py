@@ -14,6 +14,8 @@ import pytest
 
 from rapidgrade.integrations.trl import accuracy_reward, format_reward, make_accuracy_reward
 
+pytestmark = pytest.mark.trl  # needs the trl extra (and torch): `pytest -m trl`
+
 CONVERSATIONS = [
     [{"role": "assistant", "content": r"My answer is \boxed{\frac{1}{3}}"}],
     [{"role": "assistant", "content": r"My answer is \boxed{\frac{1}{2}}"}],
