@@ -47,7 +47,7 @@ def _as_text(value: object, what: str) -> tuple[str | None, str | None]:
 
 
 def grade_many(
-    golds: Sequence[Any],
+    golds: Sequence[Any] | str | int | float,
     responses: Sequence[Any],
     *,
     config: GradeConfig | None = None,
@@ -63,6 +63,10 @@ def grade_many(
     task: str = "math",
 ) -> GradeResults:
     r"""Grade ``responses[i]`` against ``golds[i]`` for every i; results in input order.
+
+    *golds* may also be one gold (a ``str``, ``int`` or ``float``) for every response: the
+    samples of one problem (pass@k, majority vote) are graded against their gold without
+    repeating it, and the core reads and normalizes that gold once.
 
     The fast path runs on *threads* C++ threads (default: all cores) with the GIL released.
     Pairs it cannot decide go, when *fallback* is true, to *workers* worker processes (default:
@@ -86,12 +90,15 @@ def grade_many(
     >>> r = grade_many(["\\frac{1}{2}", "3"], ["so \\boxed{0.5}", "The answer is 4."])
     >>> r.correct.tolist(), r[0].decided_by, r[1].reason
     ([True, False], 'fast', 'not equivalent')
+    >>> grade_many("12", ["It is 12.", "\\boxed{13}", "12.0"]).correct.tolist()
+    [True, False, True]
 
     Raises:
         ValueError: *golds* and *responses* differ in length, or an option out of range
             (``timeout=0``, ``float_rounding=99``), named in the message.
-        TypeError: *golds* or *responses* is not a sequence, or an option of the wrong type
-            (``float_rounding=2.7``, ``last_number=1``).
+        TypeError: *responses* is not a sequence (a lone ``str`` is refused: :func:`grade`
+            grades one pair), *golds* is neither a sequence nor one gold, or an option of the
+            wrong type (``float_rounding=2.7``, ``last_number=1``).
     """
     cfg = GradeConfig.build(
         "grade_many",
@@ -105,17 +112,27 @@ def grade_many(
     )
     check_threads("grade_many", threads)
     check_workers("grade_many", workers)
-    if task != "math":
-        return _task_many(task, golds, responses, cfg, rel_tol, threads)
-    if isinstance(golds, (str, bytes)) or isinstance(responses, (str, bytes)):
-        raise TypeError("grade_many: golds and responses must be sequences of str (use grade() for one pair)")
-    for name, value in (("golds", golds), ("responses", responses)):
-        if not isinstance(value, Iterable):
-            raise TypeError(f"grade_many: {name} must be a sequence of str, not {type(value).__name__}")
+    one_gold = isinstance(golds, str) or (isinstance(golds, (int, float)) and not isinstance(golds, bool))
+    if not one_gold and (isinstance(golds, bytes) or not isinstance(golds, Iterable)):
+        raise TypeError(f"grade_many: golds must be a sequence of str, not {type(golds).__name__} (or one str gold)")
+    if isinstance(responses, (str, bytes)):
+        raise TypeError(
+            f"grade_many: responses must be a sequence of str, not {type(responses).__name__}: golds and "
+            "responses are sequences, or golds is one gold for all responses (grade() grades one pair)"
+        )
+    if not isinstance(responses, Iterable):
+        raise TypeError(f"grade_many: responses must be a sequence of str, not {type(responses).__name__}")
     # a list is read as it is (copying 1M references costs a cache miss per object); anything
     # else is read once into one
-    golds = golds if isinstance(golds, list) else list(golds)
     responses = responses if isinstance(responses, list) else list(responses)
+    if isinstance(golds, (str, int, float)):
+        # one gold for all: n references to one str object (no per-row Python work); the core's
+        # gold cache reads and normalizes that gold once
+        golds = [golds if isinstance(golds, str) else str(golds)] * len(responses)
+    elif not isinstance(golds, list):
+        golds = list(golds)
+    if task != "math":
+        return _task_many(task, golds, responses, cfg, rel_tol, threads)
     n = len(golds)
     if n != len(responses):
         raise ValueError(f"grade_many: {n} golds but {len(responses)} responses")
