@@ -67,8 +67,9 @@ Every scan is linear in the input, without recursion or regular expressions.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
-from typing import Literal, NamedTuple, Union
+from typing import TYPE_CHECKING, AnyStr, Generic, Literal, NamedTuple, Union, overload
 
 from rapidgrade import _core
 
@@ -92,23 +93,54 @@ STRATEGIES: tuple[str, ...] = (
 )
 
 
-class Extraction(NamedTuple):
-    """An extracted answer.
+if sys.version_info < (3, 11) and not TYPE_CHECKING:
 
-    ``text`` is the answer as written (``str`` or ``bytes``, like the input), ``start``/``end``
-    its span in the input, ``method`` the rule that found it: ``"boxed"``, ``"boxed_multi"``,
-    ``"answer_is"``, ``"tagged"``, ``"code_output"``, ``"choice"``, ``"bare"``, ``"final_span"``
-    or ``"last_number"``.
-    """
+    class Extraction(NamedTuple):
+        """An extracted answer (Python 3.10, where a NamedTuple cannot be generic:
+        ``Extraction[str]`` is ``Extraction`` itself at run time)."""
 
-    text: Union[str, bytes]  # noqa: UP007 (NamedTuple field annotations are evaluated on 3.10)
-    start: int
-    end: int
-    method: str
+        text: Union[str, bytes]  # noqa: UP007 (NamedTuple field annotations are evaluated on 3.10)
+        start: int
+        end: int
+        method: str
+
+        @classmethod
+        def __class_getitem__(cls, item: object) -> type:
+            return cls
+
+else:
+
+    class Extraction(NamedTuple, Generic[AnyStr]):
+        """An extracted answer.
+
+        ``text`` is the answer as written, of the input's type: ``Extraction[str]`` for a
+        ``str`` input, ``Extraction[bytes]`` for ``bytes``. ``start``/``end`` are its span in
+        the input, ``method`` the rule that found it: ``"boxed"``, ``"boxed_multi"``,
+        ``"answer_is"``, ``"tagged"``, ``"code_output"``, ``"choice"``, ``"bare"``,
+        ``"final_span"`` or ``"last_number"``.
+        """
+
+        text: AnyStr
+        start: int
+        end: int
+        method: str
 
 
-def extract_answer(text: str | bytes, *, strategy: Strategy = "auto") -> Extraction | None:
+@overload
+def extract_answer(text: str, *, strategy: Strategy = "auto") -> Extraction[str] | None: ...
+@overload
+def extract_answer(text: bytes, *, strategy: Strategy = "auto") -> Extraction[bytes] | None: ...
+@overload
+def extract_answer(
+    text: str | bytes, *, strategy: Strategy = "auto"
+) -> Extraction[str] | Extraction[bytes] | None: ...
+def extract_answer(
+    text: str | bytes, *, strategy: Strategy = "auto"
+) -> Extraction[str] | Extraction[bytes] | None:
     r"""The final answer in *text*, or ``None`` when no strategy finds one.
+
+    The answer's ``text`` has the type of *text*: ``str`` for ``str``, ``bytes`` for ``bytes``
+    (type checkers see ``Extraction[str] | None`` and ``Extraction[bytes] | None``).
 
     >>> extract_answer(r"so the total is $\boxed{\frac{1}{2}}$.")
     Extraction(text='\\frac{1}{2}', start=24, end=35, method='boxed')
@@ -136,9 +168,24 @@ def extract_answer(text: str | bytes, *, strategy: Strategy = "auto") -> Extract
     return _core.extract_answer(text, Extraction, strategy=strategy)
 
 
+@overload
+def extract_many(
+    texts: Sequence[str], *, strategy: Strategy = "auto", threads: int | None = None
+) -> list[Extraction[str] | None]: ...
+@overload
+def extract_many(
+    texts: Sequence[bytes], *, strategy: Strategy = "auto", threads: int | None = None
+) -> list[Extraction[bytes] | None]: ...
+@overload
 def extract_many(
     texts: Sequence[str | bytes], *, strategy: Strategy = "auto", threads: int | None = None
-) -> list[Extraction | None]:
+) -> list[Extraction[str] | Extraction[bytes] | None]: ...
+def extract_many(
+    texts: Sequence[str | bytes] | Sequence[str] | Sequence[bytes],
+    *,
+    strategy: Strategy = "auto",
+    threads: int | None = None,
+) -> list[Extraction[str] | None] | list[Extraction[bytes] | None] | list[Extraction[str] | Extraction[bytes] | None]:
     """:func:`extract_answer` over many texts, on *threads* threads (default: all cores).
 
     The inputs are read while holding the GIL, the scans run with it released, and results come

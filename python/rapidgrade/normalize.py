@@ -65,7 +65,7 @@ second; checked by ``tests/unit/test_normalize_examples.py``, like the examples 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import NamedTuple, Union
+from typing import NamedTuple, Union, overload
 
 from rapidgrade import _core
 
@@ -89,6 +89,12 @@ class Normalized(NamedTuple):
     percent: bool
 
 
+@overload
+def normalize_latex(s: str, *, units: bool = True, equations: bool = True) -> str: ...
+@overload
+def normalize_latex(s: bytes, *, units: bool = True, equations: bool = True) -> bytes: ...
+@overload
+def normalize_latex(s: str | bytes, *, units: bool = True, equations: bool = True) -> str | bytes: ...
 def normalize_latex(s: str | bytes, *, units: bool = True, equations: bool = True) -> str | bytes:
     r"""Canonical form of the answer *s* (rules in the module documentation).
 
@@ -136,9 +142,25 @@ def normalize_answer(s: str | bytes, *, units: bool = True, equations: bool = Tr
     return _core.normalize_answer(s, Normalized, units=units, equations=equations)
 
 
+@overload
+def normalize_many(
+    strings: Sequence[str], *, units: bool = True, equations: bool = True, threads: int | None = None
+) -> list[str]: ...
+@overload
+def normalize_many(
+    strings: Sequence[bytes], *, units: bool = True, equations: bool = True, threads: int | None = None
+) -> list[bytes]: ...
+@overload
 def normalize_many(
     strings: Sequence[str | bytes], *, units: bool = True, equations: bool = True, threads: int | None = None
-) -> list[str | bytes]:
+) -> list[str | bytes]: ...
+def normalize_many(
+    strings: Sequence[str | bytes] | Sequence[str] | Sequence[bytes],
+    *,
+    units: bool = True,
+    equations: bool = True,
+    threads: int | None = None,
+) -> list[str] | list[bytes] | list[str | bytes]:
     """:func:`normalize_latex` over many strings on *threads* threads with the GIL released.
 
     Raises:
