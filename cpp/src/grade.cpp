@@ -96,9 +96,31 @@ const expr::Ast* Answer::tree() {
   return tree_ ? &*tree_ : nullptr;
 }
 
+namespace {
+
+// The answer of a gold that is a whole solution, as evaluation harnesses pass golds (lighteval's
+// MATH tasks: the reference solution, ending in \boxed{...}; its GSM8K task: the reference
+// answer, ending in "#### 72"): what the solution's box or tag holds, found by the extractor's
+// own rules for those markers (Method::kBoxed, then Method::kTagged), so that a gold is read as a
+// response would be. Only these markers say for certain where an answer is; a gold without one
+// is read whole ("x = 5", "Yes. $F(x,y)=x+y$"). Returns false when `gold` holds none.
+bool solution_answer(std::string_view gold, std::string& answer) {
+  for (const extract::Method marker : {extract::Method::kBoxed, extract::Method::kTagged}) {
+    if (const auto found = extract::extract_answer(gold, marker)) {
+      answer = extract::answer_text(gold, *found);
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
 PreparedGold prepare_gold(std::string_view gold) {
   PreparedGold prepared;
-  const std::string_view raw = unwrap_answer(gold);
+  std::string_view raw = unwrap_answer(gold);
+  std::string solution;
+  if (solution_answer(raw, solution)) raw = unwrap_answer(solution);
   prepared.raw = std::string(raw);
   prepared.answer = Answer(normalize::normalize(raw, answer_normalization()));
   prepared.sentences = several_sentences(raw);

@@ -109,7 +109,9 @@ struct PreparedGold {
   std::uint64_t serial = 0;  // set by GoldCache: distinct for every gold it prepares (from 1), never reused
 };
 
-/// Unwraps and normalizes a gold answer (UTF-8).
+/// Unwraps and normalizes a gold answer (UTF-8). A gold that is a whole solution, one that holds
+/// a box or an answer tag (a MATH solution ending in \boxed{...}, a GSM8K answer ending in
+/// "#### 72"), is read as a response is: its answer is what that marker holds.
 PreparedGold prepare_gold(std::string_view gold);
 
 /// Grades one response against one gold answer (both UTF-8). Linear in the response plus the
