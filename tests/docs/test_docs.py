@@ -1,4 +1,7 @@
-"""Every code example of the documentation runs.
+"""Every code example of the documentation and of README.md runs.
+
+The pages are README.md (the repository's front page, page id ``README.md``) and every
+``docs/**/*.md`` (page ids relative to ``docs/``).
 
 * ```` ```python ```` blocks of a page run in order in one namespace (a page is a script), in a
   temporary directory;
@@ -10,10 +13,16 @@
   be imported (only for libraries that cannot be installed here; the page says so);
 * ``<!-- docs-test: marker NAME -->`` anywhere on a page gives its test the pytest marker NAME
   (``ray``, ``trl``, ...: a page whose examples need a framework's extra runs with that group,
-  ``pytest -m NAME``, not with plain ``pytest``).
+  ``pytest -m NAME``, not with plain ``pytest``);
+* ``<!-- docs-test: skip REASON -->`` right before a ``python`` or ``pycon`` block leaves that
+  block out, for an example that cannot run in any test environment (a library that cannot be
+  installed beside the test extra, a GPU, the network). Every such block is listed, with its
+  justification, in :data:`SKIPPED` below, and a test checks that the list and the pages agree.
 
-Other fenced blocks (``text``, ``json``, unmarked ``bash``) are shown, not run. The generated
-tables (tests/docs/tables.py) must be what tests/data says.
+Other fenced blocks (``text``, ``json``, ``yaml``, unmarked ``bash``) are shown, not run; Python
+may not hide in them (a ``text`` block that starts like Python or a ``>>>`` session fails the
+suite), and a block's language must be one this module knows. The generated tables
+(tests/docs/tables.py) must be what tests/data says.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
@@ -32,31 +42,65 @@ import rapidgrade
 from tests.docs import tables
 
 DOCS = tables.DOCS
+README = tables.ROOT / "README.md"
 FENCE = re.compile(r"^(?P<indent> *)```(?P<lang>[\w-]*)[^\n]*\n(?P<body>.*?)^(?P=indent)```[ \t]*$", re.M | re.S)
 MARK = re.compile(r"<!-- docs-test: run(?: exit=(?P<code>\d+))? -->\s*$")
 REQUIRES = re.compile(r"<!-- docs-test: requires (?P<module>[\w.]+) -->")
 MARKER = re.compile(r"<!-- docs-test: marker (?P<name>\w+) -->")
-PAGES = sorted(p.relative_to(DOCS).as_posix() for p in DOCS.rglob("*.md"))
+SKIP = re.compile(r"<!-- docs-test: skip (?P<reason>\S.*?) -->\s*$")
+#: Page id -> file: README.md, then every page of docs/.
+SOURCES = {"README.md": README} | {p.relative_to(DOCS).as_posix(): p for p in sorted(DOCS.rglob("*.md"))}
+PAGES = sorted(SOURCES)
+RUN_LANGS = {"python", "pycon"}
+SHELL_LANGS = {"bash", "sh", "console"}
+SHOWN_LANGS = {"", "text", "json", "yaml", "toml", "csv", "diff"}
+LOOKS_LIKE_PYTHON = re.compile(r"\A\s*(?:import \w|from [\w.]+ import |>>> )")
+
+#: The python/pycon blocks that no test environment can run: (page, first line) -> why. Each is
+#: marked on its page with ``<!-- docs-test: skip REASON -->``; keep this list and the pages in
+#: step (test_skipped_blocks_are_listed).
+SKIPPED: dict[tuple[str, str], str] = {
+    ("integrations.md", "from lighteval.metrics.metrics import Metrics"): (
+        "lighteval 0.13 pins latex2sympy2_extended==1.0.6, which cannot share an environment with "
+        "math-verify (in the test extra), and the example elides a task's own arguments; "
+        "tests/integrations/test_lighteval_metric.py runs the metric under `pytest -m lighteval`"
+    ),
+}
 
 
 def _page_params() -> list[object]:
     """The pages, each with the markers it names."""
     params: list[object] = []
     for page in PAGES:
-        names = MARKER.findall((DOCS / page).read_text(encoding="utf-8"))
+        names = MARKER.findall(SOURCES[page].read_text(encoding="utf-8"))
         params.append(pytest.param(page, marks=[getattr(pytest.mark, name) for name in names], id=page))
     return params
 
 
-def _blocks(text: str) -> list[tuple[str, str, int | None]]:
-    """(language, code, expected exit status for marked shell blocks, else None)."""
+class Block(NamedTuple):
+    lang: str
+    code: str
+    expect: int | None  # the exit status a marked shell block must give; None: not run
+    skip: str | None  # the reason given by a docs-test: skip mark; None: not skipped
+
+
+def _blocks(text: str) -> list[Block]:
+    """The fenced blocks of a page, in order, with their docs-test marks."""
     out = []
     for m in FENCE.finditer(text):
         indent = len(m.group("indent"))
         body = "\n".join(line[indent:] for line in m.group("body").split("\n"))
         before = text[: m.start()].rstrip("\n").rsplit("\n", 1)[-1]
         mark = MARK.search(before)
-        out.append((m.group("lang"), body, int(mark.group("code") or 0) if mark else None))
+        skip = SKIP.search(before)
+        out.append(
+            Block(
+                m.group("lang"),
+                body,
+                int(mark.group("code") or 0) if mark else None,
+                skip.group("reason") if skip else None,
+            )
+        )
     return out
 
 
@@ -75,6 +119,7 @@ def _shim(tmp: Path) -> dict[str, str]:
 
 
 def test_pages_found() -> None:
+    assert "README.md" in PAGES and not (DOCS / "README.md").exists()
     assert {"index.md", "getting-started.md", "migrating.md", "cli.md", "performance.md", "ARCHITECTURE.md"} <= set(
         PAGES
     )
@@ -83,31 +128,97 @@ def test_pages_found() -> None:
 
 @pytest.mark.parametrize("page", _page_params())
 def test_examples_run(page: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    text = (DOCS / page).read_text(encoding="utf-8")
+    text = SOURCES[page].read_text(encoding="utf-8")
     for m in REQUIRES.finditer(text):
         pytest.importorskip(m.group("module"), reason=f"{page} needs {m.group('module')}, not installable here")
     blocks = _blocks(text)
     monkeypatch.chdir(tmp_path)
-    env = _shim(tmp_path) if any(code is not None for _, _, code in blocks) else None
+    env = _shim(tmp_path) if any(b.expect is not None for b in blocks) else None
     namespace: dict[str, object] = {"__name__": f"docs_{page}"}
     parser = doctest.DocTestParser()
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
-    for index, (lang, code, expect) in enumerate(blocks):
+    for index, (lang, code, expect, skip) in enumerate(blocks):
         where = f"{page}, block {index} ({lang})"
+        if skip is not None:
+            continue  # listed in SKIPPED, checked by test_skipped_blocks_are_listed
         if lang == "python":
             exec(compile(code, where, "exec"), namespace)
         elif lang == "pycon":
-            test = parser.get_doctest(code, namespace, where, str(DOCS / page), 0)
+            test = parser.get_doctest(code, namespace, where, str(SOURCES[page]), 0)
             report: list[str] = []
             result = runner.run(test, out=report.append, clear_globs=False)
             namespace.update(test.globs)  # DocTest copies the namespace
             assert result.failed == 0, f"{where}: {result.failed} doctest example(s) failed\n" + "".join(report)
         elif expect is not None:
-            assert lang in ("bash", "sh", "console"), where
+            assert lang in SHELL_LANGS, where
             proc = subprocess.run(
                 ["bash", "-euo", "pipefail", "-c", code], env=env, capture_output=True, text=True, timeout=600
             )
             assert proc.returncode == expect, f"{where}: exit {proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+
+
+def _all_blocks() -> list[tuple[str, int, Block]]:
+    return [
+        (page, index, block)
+        for page in PAGES
+        for index, block in enumerate(_blocks(SOURCES[page].read_text(encoding="utf-8")))
+    ]
+
+
+def test_every_block_has_a_known_language_and_python_is_run() -> None:
+    """Python is written as python or pycon (so it runs); no other language hides it."""
+    problems = []
+    for page, index, block in _all_blocks():
+        where = f"{page}, block {index} ({block.lang or 'no language'})"
+        if block.lang not in RUN_LANGS | SHELL_LANGS | SHOWN_LANGS:
+            problems.append(f"{where}: unknown language (add it to this module or use python/pycon/text)")
+        elif block.lang in SHOWN_LANGS and LOOKS_LIKE_PYTHON.match(block.code):
+            problems.append(f"{where}: Python shown as {block.lang!r}; write it as python or pycon so it runs")
+        if block.skip is not None and block.lang not in RUN_LANGS:
+            problems.append(f"{where}: a docs-test: skip mark on a block that would not run anyway")
+        if block.expect is not None and block.lang not in SHELL_LANGS:
+            problems.append(f"{where}: a docs-test: run mark on a block that is not shell")
+    assert not problems, "\n".join(problems)
+
+
+def test_skipped_blocks_are_listed() -> None:
+    marked = {
+        (page, block.code.lstrip("\n").split("\n", 1)[0]): block.skip
+        for page, _, block in _all_blocks()
+        if block.skip is not None
+    }
+    assert set(marked) == set(SKIPPED), "the docs-test: skip marks of the pages and SKIPPED differ"
+    for key, reason in SKIPPED.items():
+        assert len(reason) > 40, f"{key}: say why no test environment can run it"
+        assert marked[key], key
+
+
+# `pip install rapidgrade`, `pip install "rapidgrade[ray]"`, ... (by name, not `.` or a wheel's path)
+PIP_BY_NAME = re.compile(r"pip install\b[^\n`&;#]*?(?<![\w./-])['\"]?rapidgrade(?![\w./-]|\.whl)")
+NOT_RELEASED = "not on PyPI yet"
+
+
+def test_pages_that_install_by_name_say_rapidgrade_is_not_released_yet() -> None:
+    """Until the first release, `pip install rapidgrade` finds nothing: every page that writes
+    it says so, and the install pages say how to install instead."""
+    installing = [page for page in PAGES if PIP_BY_NAME.search(SOURCES[page].read_text(encoding="utf-8"))]
+    assert {"wheels.md", "integrations.md", "ray.md"} <= set(installing)
+    for page in [*installing, "README.md", "getting-started.md"]:
+        text = " ".join(SOURCES[page].read_text(encoding="utf-8").split())
+        assert NOT_RELEASED in text, f"{page} installs rapidgrade by name without saying it is {NOT_RELEASED}"
+    install = SOURCES["getting-started.md"].read_text(encoding="utf-8")
+    assert "python -m pip install ." in install and "python -m pip wheel . --no-deps -w wheelhouse" in install
+
+
+def test_readme_api_tour_runs_as_written() -> None:
+    """The README's tour is one self-contained session: every name it uses is defined in it."""
+    text = README.read_text(encoding="utf-8")
+    tour = text[text.index("## API tour") :]
+    tour = tour[: tour.index("\n## ", 1)]
+    (block,) = [b for b in _blocks(tour) if b.lang in RUN_LANGS]
+    assert block.skip is None
+    for name in ("golds", "responses", "records"):
+        assert re.search(rf"^>>> {name} = ", block.code, re.M), name
 
 
 @pytest.mark.parametrize("name", sorted(tables.TABLES))
