@@ -1,6 +1,6 @@
 """Run the fast test suite against the *installed* rapidgrade (a wheel), from the checkout.
 
-    python scripts/run_wheel_tests.py [--no-shared-corpora] [PYTEST-ARGS...]
+    python scripts/run_wheel_tests.py [PYTEST-ARGS...]
 
 Run it with the Python of the environment the wheel is installed in (cibuildwheel's
 test-command does, see [tool.cibuildwheel] in pyproject.toml). It runs ``python -m pytest`` (the
@@ -9,9 +9,9 @@ package cannot shadow the installed one (it lives in ``python/rapidgrade``, and 
 cleared), so the tests and the package's doctests (added by tests/conftest.py) exercise the
 wheel; it checks that first.
 
-``--no-shared-corpora`` leaves out the two test modules that read the project's shared corpora,
-which are kept beside the repository (``../shared/corpora``) and so are missing on CI services.
-Any further arguments go to pytest. The exit status is pytest's.
+The tests that read the project's shared corpora (kept beside the repository, so missing on CI
+services) carry the ``shared`` marker, which plain pytest deselects. Arguments go to pytest. The
+exit status is pytest's.
 """
 
 from __future__ import annotations
@@ -22,8 +22,6 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-#: Test modules that need ``../shared/corpora`` (see tests/datasets.py, test_fredholm_corpus.py).
-SHARED_CORPORA_TESTS = ("tests/corpora/test_unmarked_corpus.py", "tests/unit/test_fredholm_corpus.py")
 
 
 def installed_package(env: dict[str, str]) -> Path:
@@ -42,11 +40,7 @@ def main(argv: list[str]) -> int:
         print(f"error: rapidgrade is imported from the checkout ({package}), not from a wheel", file=sys.stderr)
         return 2
     print(f"testing the installed rapidgrade at {package}", flush=True)
-    args = [a for a in argv if a != "--no-shared-corpora"]
-    if len(args) != len(argv):
-        print("left out (they need ../shared/corpora): " + ", ".join(SHARED_CORPORA_TESTS), flush=True)
-        args += [f"--ignore={t}" for t in SHARED_CORPORA_TESTS]
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args]
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *argv]
     return subprocess.run(command, cwd=ROOT, env=env, check=False).returncode
 
 
