@@ -114,7 +114,7 @@ def test_raise_on_error_raises_what_math_verify_raises() -> None:
 def test_worker_timeout_follows_math_verify_conventions(monkeypatch: pytest.MonkeyPatch) -> None:
     timeout = rapidgrade._pool.TaskResult("timeout")
     crash = rapidgrade._pool.TaskResult("error", error="worker process died (SIGSEGV)")
-    # Objects the in-process fast path does not decide (two different sums).
+    # Objects and a text the in-process fast path does not decide (two different sums, a sum).
     x_plus_1, y_plus_1 = sympy.Symbol("x") + 1, sympy.Symbol("y") + 1
 
     class FakePool:
@@ -126,11 +126,13 @@ def test_worker_timeout_follows_math_verify_conventions(monkeypatch: pytest.Monk
 
     for outcome in (timeout, crash):
         monkeypatch.setattr(_workers, "default_pool", lambda o=outcome: FakePool(o))
-        assert rapidgrade.parse("$x$") == []
+        rapidgrade.compat.clear_caches()  # x+1 converted by an earlier test must not be reused
+        assert rapidgrade.parse("$x+1$") == []
         assert rapidgrade.verify(x_plus_1, y_plus_1) is False
     monkeypatch.setattr(_workers, "default_pool", lambda: FakePool(timeout))
+    rapidgrade.compat.clear_caches()
     with pytest.raises(math_verify.errors.TimeoutException):
-        rapidgrade.parse("$x$", raise_on_error=True)
+        rapidgrade.parse("$x+1$", raise_on_error=True)
     with pytest.raises(math_verify.errors.TimeoutException) as raised:
         rapidgrade.verify(x_plus_1, y_plus_1, raise_on_error=True)
     # caught by code written for math-verify, and still an Exception (not a bare BaseException)

@@ -259,3 +259,37 @@ def test_fast_verify_known_percentage_bug_is_kept() -> None:
     assert fast_verify([pct], [sympy.Integer(13)], **options) is False
     # 100% against 1 is decided by simplify in math-verify: left to it.
     assert fast_verify([convert_to_pct(sympy.Integer(100))], [sympy.Integer(1)], **options) is None
+
+
+# -- single letters -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("letter", list("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"))
+def test_single_letters_are_math_verify_own(letter: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A choice letter or a variable, as a gold and boxed: math-verify's objects and verdicts; the
+    letters predicted in process (all but e, i and I) need no worker."""
+    from rapidgrade.compat import _workers
+
+    texts = [f"${letter}$", f"The answer is $\\boxed{{{letter}}}$.", f"\\[ \\boxed{{{letter}}} \\]"]
+    predicted = _fast_parse.number_value(letter)
+    assert (predicted is None) == (letter in "eiI")
+    if predicted is not None:
+        assert _same(predicted, parse_latex_cached(letter))
+
+        def no_pool() -> None:
+            raise AssertionError(f"{letter}: the fast path should not need a worker")
+
+        monkeypatch.setattr(_workers, "default_pool", no_pool)
+    for text in texts:
+        ours, reference = rapidgrade.parse(text), math_verify.parse(text)
+        assert ours == reference and [type(x) for x in ours] == [type(x) for x in reference], text
+        assert [x if isinstance(x, str) else sympy.srepr(x) for x in ours] == [
+            x if isinstance(x, str) else sympy.srepr(x) for x in reference
+        ], text
+    others = ["$B$", "$x$", "$2$", "$0.5$"]
+    for gold_text in [texts[0], *others]:
+        for pred_text in [texts[1], *others]:
+            expected = math_verify.verify(math_verify.parse(gold_text), math_verify.parse(pred_text))
+            assert rapidgrade.verify(rapidgrade.parse(gold_text), rapidgrade.parse(pred_text)) is expected, (
+                gold_text, pred_text,
+            )

@@ -24,8 +24,8 @@ content extracted, ``\dfrac`` made ``\frac``, ``0.5`` made ``\frac{1}{2}``, unit
 emulated (it only touches ``\dfrac`` and ``0.5`` there); otherwise math-verify's function is
 called. The value is then predicted when the normalized LaTeX is a plain number
 (:func:`number_value`: integers, decimals, fractions, mixed numbers, grouped thousands, degrees,
-integer or decimal percentages, integer multiples of pi, built exactly as latex2sympy builds
-them); any other LaTeX is left to the caller, who has math-verify's ``parse_latex_cached``
+integer or decimal percentages, integer multiples of pi, single letters, built exactly as
+latex2sympy builds them); any other LaTeX is left to the caller, who has math-verify's ``parse_latex_cached``
 convert it in a worker.
 
 ``tests/unit/test_compat_fast.py`` checks every step against math-verify itself (the regular
@@ -67,6 +67,9 @@ _NUMBER = re.compile(
 )
 
 
+# The single letters number_value builds (see there); e.g. "A", "x".
+_LETTERS = frozenset("abcdfghjklmnopqrstuvwxyzABCDEFGHJKLMNOPQRSTUVWXYZ")
+
 # math-verify's priority-50 "final answer ... is" patterns start with this (Unicode case folding
 # included: "ſ" matches "s"), e.g. "The FINAL ANSWER is".
 _FINAL_ANSWER = re.compile(r"(?i:final answer)")
@@ -91,10 +94,11 @@ def extract_default(text: str) -> tuple[Any, str] | None:
     r"""What ``math_verify.parse(text)`` extracts first, as ``(value, matched_string)``, or ``None``.
 
     Only for math-verify's default extraction config; ``None`` whenever the outcome is not
-    certain. ``value`` is the SymPy object when it is predicted here (a plain number), or ``None``
-    when ``matched_string`` (math-verify's normalized LaTeX) still has to go through
-    math-verify's ``parse_latex_cached``: if that succeeds, its result is math-verify's answer.
-    Plain numbers (see :func:`number_value`) are predicted here, others are not.
+    certain. ``value`` is the SymPy object when it is predicted here (a plain number or a single
+    letter), or ``None`` when ``matched_string`` (math-verify's normalized LaTeX) still has to go
+    through math-verify's ``parse_latex_cached``: if that succeeds, its result is math-verify's
+    answer.
+    Plain numbers and single letters (see :func:`number_value`) are predicted here, others are not.
 
     >>> from rapidgrade.compat._fast_parse import extract_default
     >>> extract_default("So the answer is \\[ \\boxed{\\dfrac{1}{9}} \\]")
@@ -304,7 +308,11 @@ def number_value(latex: str) -> Any:
     * ``n\%`` (``n`` an unsigned integer or decimal) is latex2sympy's percentage
       ``Mul(n, UnevaluatedExpr(1/100))``, unevaluated; ``n\pi`` (``n`` an unsigned integer) is
       ``Mul(n, pi)``, unevaluated;
-    a leading ``-`` negates the whole number (not a percentage or a multiple of pi).
+    a leading ``-`` negates the whole number (not a percentage or a multiple of pi);
+    * a single ASCII letter other than ``e``, ``i`` and ``I`` (a choice letter, a variable) is the
+      real ``Symbol`` of the lowercase letter (``A`` is ``a``): latex2sympy lowercases it, and
+      math-verify's ``should_treat_as_complex`` keeps every symbol real but ``i`` (``e`` is
+      Euler's number, ``I`` the imaginary unit: left to math-verify).
 
     >>> from rapidgrade.compat._fast_parse import number_value
     >>> number_value("-2\\frac{1}{4}")
@@ -312,6 +320,10 @@ def number_value(latex: str) -> Any:
     >>> number_value("0.50")
     0.500000000000000
     """
+    if len(latex) == 1 and latex in _LETTERS:
+        from sympy import Symbol
+
+        return Symbol(latex.lower(), real=True)
     m = _NUMBER.fullmatch(latex)
     if m is None:
         return None
