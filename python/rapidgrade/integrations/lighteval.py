@@ -4,20 +4,25 @@ lighteval (0.13) scores a generative sample with a ``SampleLevelMetric`` whose
 ``sample_level_fn`` is a ``SampleLevelComputation``: ``compute(doc, model_response)`` gets the
 ``Doc`` (golds from ``doc.get_golds()``) and the ``ModelResponse`` (its ``final_text``, one string
 per sample) and returns a float; ``corpus_level_fn`` averages the floats. :data:`rapidgrade_metric`
-is such a metric, scored as lighteval's ``Metrics.expr_gold_metric`` /
-``Metrics.latex_gold_metric`` score (a sample counts when any gold matches, ``max`` over the
-samples), each pair decided by :func:`rapidgrade.grade_many`, exactly as :func:`rapidgrade.grade`
-decides it. In a task, replace ``metrics=[Metrics.latex_gold_metric]`` with::
+is such a metric, scored as lighteval's ``Metrics.expr_gold_metric`` scores (a sample counts when
+any gold matches, ``max`` over the samples), each pair decided by :func:`rapidgrade.grade_many`,
+exactly as :func:`rapidgrade.grade` decides it. In a task's ``LightevalTaskConfig``, replace the
+math-verify metric (``Metrics.expr_gold_metric``, ``Metrics.pass_at_k_math(...)``,
+``Metrics.maj_at_n(...)`` with ``math_normalizer``; lighteval 0.13 has no ``latex_gold_metric``)::
 
     from rapidgrade.integrations.lighteval import rapidgrade_metric
     ...  metrics=[rapidgrade_metric]
 
-The extracted answers go to ``doc.specific["extracted_predictions"]`` (and the golds to
+A gold may be a bare answer or a whole reference solution, as lighteval's own ``gsm8k``, ``math``
+and ``math_500`` tasks pass them (``" {answer}"`` ending in ``#### 72``, ``" {solution}"`` and
+``"ANSWER: {solution}"`` ending in ``\boxed{...}``): the core reads a solution's answer at its box
+or tag, on the fast path.
+
+The extracted answers go to ``doc.specific["extracted_predictions"]`` (and the golds' answers to
 ``"extracted_golds"``), where lighteval's details show math-verify's. Needs lighteval: using
 ``rapidgrade_metric``, ``RapidgradeMatch`` or ``make_metric`` without it raises an ``ImportError``
 that says so.
 """
-
 from __future__ import annotations
 
 import functools
