@@ -12,9 +12,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["DECIDERS", "GROUP_KEYS", "Metrics", "MetricsAccumulator", "pass_at_k"]
+__all__ = ["DECIDERS", "GROUP_KEYS", "Metrics", "MetricsAccumulator", "pass_at_k", "pass_at_k_curve"]
 
-#: Row fields that, when present, give a per-group breakdown.
+#: Row fields that, when present, give a per-group breakdown (``group_by`` adds others).
 GROUP_KEYS = ("type", "subject", "level")
 _SCALARS = frozenset((str, int, float, bool))
 _STR = frozenset((str,))
@@ -40,6 +40,60 @@ def pass_at_k(n: int, c: int, k: int) -> float:
     return 1.0 - math.comb(n - c, k) / math.comb(n, k)
 
 
+def pass_at_k_curve(histogram: Mapping[tuple[int, int], int]) -> dict[str, float]:
+    """pass@k of a set of problems, given as ``{(n samples, c correct): number of problems}``:
+    the mean over **every** problem of :func:`pass_at_k`, for each k that is a power of two up
+    to the fewest samples any problem has, and that fewest number itself. This is the one
+    computation behind the report's cards and chart and ``metrics.json``.
+
+    A k above some problem's sample count is not reported: that problem has no unbiased
+    estimate of it, and averaging only over the problems that reach k would compare another
+    set of problems (so pass@4 could fall below pass@2). This is the convention of the
+    HumanEval evaluation (Chen et al., 2021), which reports pass@k only where every problem
+    has at least k samples. With every problem counted in every k, the curve never decreases
+    in k (each problem's estimate does not).
+
+    >>> pass_at_k_curve({(4, 1): 1, (3, 0): 1})
+    {'1': 0.125, '2': 0.25, '3': 0.5}
+    >>> pass_at_k_curve({})
+    {}
+    """
+    problems = sum(count for count in histogram.values() if count > 0)
+    if not problems:
+        return {}
+    fewest = min(n for (n, _), count in histogram.items() if count > 0)
+    if fewest < 1:
+        raise ValueError(f"pass_at_k_curve: every problem needs a sample, got n={fewest}")
+    ks = sorted({k for k in (2**i for i in range(fewest.bit_length())) if k <= fewest} | {fewest})
+    return {
+        str(k): sum(pass_at_k(n, c, k) * count for (n, c), count in histogram.items() if count > 0) / problems
+        for k in ks
+    }
+
+
+def _field(row: Mapping[str, Any], key: str) -> Any:
+    """The field *key* of *row* (``None`` when missing); a dotted key names a nested field when
+    the row has no field of that exact name."""
+    value = row.get(key)
+    if value is not None or "." not in key or key in row:
+        return value
+    node: Any = row
+    for part in key.split("."):
+        if not isinstance(node, dict):
+            return None
+        node = node.get(part)
+    return node
+
+
+def _histogram(counts: Mapping[str, int]) -> dict[tuple[int, int], int]:
+    """A histogram kept with ``"n,c"`` keys (JSON-friendly) as ``(n, c)`` pairs."""
+    out: dict[tuple[int, int], int] = {}
+    for key, count in counts.items():
+        n, c = key.split(",")
+        out[(int(n), int(c))] = int(count)
+    return out
+
+
 @dataclass(frozen=True)
 class Metrics:
     """Summary of a scoring job (also written as ``metrics.json``).
@@ -47,11 +101,15 @@ class Metrics:
     ``total`` counts graded pairs (a row with a list of n responses counts n; a row that could
     not be graded, one of the ``input_errors``, counts none: ``accuracy`` is ``correct /
     total`` over graded pairs only), ``rows`` input rows. ``decided_by`` counts graded pairs by
-    the path that decided them, plus the ``input_errors`` under ``"error"``. ``pass_at_k``
-    and ``majority_accuracy`` are present when some rows had lists of responses. ``groups``
-    maps a group field (``type``, ``subject``, ``level``) to per-value ``{"total",
-    "correct", "accuracy"}``. ``reference`` compares with a verdict column of the
-    input, when one was named.
+    the path that decided them, plus the ``input_errors`` under ``"error"``; ``errors`` is
+    that ``"error"`` count (pairs the grader failed on, counted wrong, and rows that could not
+    be graded). ``pass_at_k`` (see :func:`pass_at_k_curve`), ``samples`` (``{"problems",
+    "min", "max"}``: the list-response rows and their fewest and most samples) and
+    ``majority_accuracy`` are present when some rows had lists of responses. ``groups`` maps a
+    group field (``type``, ``subject``, ``level`` and the ``group_by`` fields) to per-value
+    ``{"total", "correct", "accuracy"}``, plus ``"problems"`` and ``"pass_at_k"`` (computed
+    over that group's problems) when the group has list-response rows. ``reference`` compares
+    with a verdict column of the input, when one was named.
     """
 
     rows: int
@@ -66,10 +124,13 @@ class Metrics:
     pairs_per_s: float
     pass_at_k: dict[str, float] = field(default_factory=dict)
     majority_accuracy: float | None = None
-    groups: dict[str, dict[str, dict[str, float]]] = field(default_factory=dict)
+    groups: dict[str, dict[str, dict[str, Any]]] = field(default_factory=dict)
     reference: dict[str, Any] | None = None
+    group_by: tuple[str, ...] = ()
+    samples: dict[str, int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
+        """The metrics as JSON-ready values (``metrics.json``)."""
         out = {
             "rows": self.rows,
             "total": self.total,
@@ -82,9 +143,11 @@ class Metrics:
             "elapsed_s": self.elapsed_s,
             "pairs_per_s": self.pairs_per_s,
             "groups": self.groups,
+            "group_by": list(self.group_by),
         }
         if self.pass_at_k:
             out["pass_at_k"] = dict(self.pass_at_k)
+            out["samples"] = dict(self.samples or {})
             out["majority_accuracy"] = self.majority_accuracy
         if self.reference is not None:
             out["reference"] = self.reference
@@ -92,17 +155,24 @@ class Metrics:
 
 
 class MetricsAccumulator:
-    """Running counts of a scoring job; JSON round-trip with :meth:`state` / :meth:`from_state`."""
+    """Running counts of a scoring job; JSON round-trip with :meth:`state` / :meth:`from_state`.
+    *group_by* names row fields (a dotted name: a nested field) to break the metrics down by,
+    besides :data:`GROUP_KEYS`."""
 
-    def __init__(self) -> None:
+    def __init__(self, group_by: Sequence[str] = ()) -> None:
+        self.group_by = tuple(dict.fromkeys(group_by))
+        #: Every field the metrics are broken down by: GROUP_KEYS, then group_by.
+        self.group_keys = tuple(dict.fromkeys((*GROUP_KEYS, *self.group_by)))
         self.rows = 0
         self.total = 0
         self.correct = 0
         self.input_errors = 0
         self.decided_by: Counter[str] = Counter()
         self.groups: dict[str, dict[str, list[int]]] = {}
-        # (n samples, c correct) -> number of problems, for pass@k of list-response rows
+        # "n,c" (n samples, c correct) -> number of problems, for pass@k of list-response rows
         self.samples_histogram: Counter[str] = Counter()
+        # the same per group: field -> value -> "n,c" -> number of problems
+        self.group_samples: dict[str, dict[str, Counter[str]]] = {}
         self.majority = [0, 0]  # [problems voted, majority correct]
         self.reference = [0, 0]  # [rows compared, agreements]
         self.notable: list[dict[str, Any]] = []
@@ -156,7 +226,7 @@ class MetricsAccumulator:
                 self.decided_by[d] += 1
             for i, d in enumerate(decided_by):
                 if d == "timeout" or d == "error":
-                    self._note(d, label, verdict(i))
+                    self._note(d, f"{label} #{i}" if is_list else label, verdict(i))
             return
         n = len(correct)
         c = correct.count(True)
@@ -165,25 +235,34 @@ class MetricsAccumulator:
         for d in decided_by:
             self.decided_by[d] += 1
         if row is not None:
-            for key in GROUP_KEYS:
-                if key in row and row[key] is not None and not isinstance(row[key], (list, dict)):
-                    bucket = self.groups.setdefault(key, {}).setdefault(str(row[key]), [0, 0])
+            for key in self.group_keys:
+                value = _field(row, key)
+                if value is not None and not isinstance(value, (list, dict)):
+                    bucket = self.groups.setdefault(key, {}).setdefault(str(value), [0, 0])
                     bucket[0] += n
                     bucket[1] += c
+                    if is_list and n > 0:
+                        self.group_samples.setdefault(key, {}).setdefault(str(value), Counter())[f"{n},{c}"] += 1
         if is_list and n > 0:
             self.samples_histogram[f"{n},{c}"] += 1
             if majority_correct is not None:
                 self.majority[0] += 1
                 self.majority[1] += int(majority_correct)
+        disagreement = False
         if reference is not None and n == 1:
             self.reference[0] += 1
             agree = reference == correct[0]
             self.reference[1] += int(agree)
-            if not agree:
-                self._note("disagreement", label, verdict(0), reference=reference)
+            disagreement = not agree
+        # One entry per sample: a disagreement that timed out or failed is one row of the
+        # report, of kind "disagreement, timeout"; the samples of a list row are "label #i".
         for i, d in enumerate(decided_by):
+            kinds = ["disagreement"] if disagreement and i == 0 else []
             if d == "timeout" or d == "error":
-                self._note(d, label, verdict(i))
+                kinds.append(d)
+            if kinds:
+                extra = {"reference": reference} if "disagreement" in kinds else {}
+                self._note(", ".join(kinds), f"{label} #{i}" if is_list else label, verdict(i), **extra)
 
     def add_single_rows(
         self,
@@ -198,7 +277,7 @@ class MetricsAccumulator:
         (no timeout or error, no disagreement with a reference verdict): the columnar form of
         :meth:`add_columns`. *reference_agreements* of them had a reference verdict (agreeing).
         The group fields are read from *rows*, or given as columns by *group_values* (a value
-        per row for each key of :data:`GROUP_KEYS`; *rows* is not read then).
+        per row for each key of :attr:`group_keys`; *rows* is not read then).
 
         >>> acc = MetricsAccumulator()
         >>> acc.add_single_rows([{"level": "1"}, {"level": "2"}, None], [True, False, True], ["fast"] * 3)
@@ -214,11 +293,11 @@ class MetricsAccumulator:
         self.decided_by.update(decided_by)
         self.reference[0] += reference_agreements
         self.reference[1] += reference_agreements
-        for key in GROUP_KEYS:
+        for key in self.group_keys:
             if group_values is not None:
                 values = group_values[key]
             else:
-                values = [row.get(key) if row is not None else None for row in rows]
+                values = [_field(row, key) if row is not None else None for row in rows]
             if values.count(None) == len(values):
                 continue
             counts: Counter[tuple[str, bool]]
@@ -255,23 +334,23 @@ class MetricsAccumulator:
 
     def finish(self) -> Metrics:
         """The metrics so far."""
-        pass_k: dict[str, float] = {}
-        if self.samples_histogram:
-            pairs = [(tuple(map(int, key.split(","))), count) for key, count in self.samples_histogram.items()]
-            max_n = max(n for (n, _), _ in pairs)
-            ks = sorted({k for k in (2**i for i in range(max_n.bit_length())) if k <= max_n} | {max_n})
-            for k in ks:
-                eligible = [(n, c, count) for (n, c), count in pairs if n >= k]
-                problems = sum(count for _, _, count in eligible)
-                if problems:
-                    pass_k[str(k)] = sum(pass_at_k(n, c, k) * count for n, c, count in eligible) / problems
-        groups = {
-            key: {
-                value: {"total": t, "correct": c, "accuracy": c / t if t else 0.0}
-                for value, (t, c) in sorted(values.items())
-            }
-            for key, values in self.groups.items()
-        }
+        histogram = _histogram(self.samples_histogram)
+        pass_k = pass_at_k_curve(histogram)
+        samples = None
+        if histogram:
+            sizes = [n for n, _ in histogram]
+            samples = {"problems": sum(histogram.values()), "min": min(sizes), "max": max(sizes)}
+        groups: dict[str, dict[str, dict[str, Any]]] = {}
+        for key, values in self.groups.items():
+            per_value: dict[str, dict[str, Any]] = {}
+            for value, (t, c) in sorted(values.items()):
+                entry: dict[str, Any] = {"total": t, "correct": c, "accuracy": c / t if t else 0.0}
+                group_histogram = _histogram(self.group_samples.get(key, {}).get(value, {}))
+                if group_histogram:
+                    entry["problems"] = sum(group_histogram.values())
+                    entry["pass_at_k"] = pass_at_k_curve(group_histogram)
+                per_value[value] = entry
+            groups[key] = per_value
         reference = None
         if self.reference[0]:
             reference = {
@@ -295,10 +374,13 @@ class MetricsAccumulator:
             majority_accuracy=self.majority[1] / self.majority[0] if self.majority[0] else None,
             groups=groups,
             reference=reference,
+            group_by=self.group_by,
+            samples=samples,
         )
 
     def state(self) -> dict[str, Any]:
-        """JSON-serializable state, for resuming."""
+        """JSON-serializable state, for resuming: counts only (the states of two parts of a job
+        add up key by key); ``group_by`` is the job's option, given again to :meth:`from_state`."""
         return {
             "rows": self.rows,
             "total": self.total,
@@ -306,6 +388,7 @@ class MetricsAccumulator:
             "input_errors": self.input_errors,
             "decided_by": dict(self.decided_by),
             "groups": self.groups,
+            "group_samples": {k: {v: dict(h) for v, h in values.items()} for k, values in self.group_samples.items()},
             "samples_histogram": dict(self.samples_histogram),
             "majority": self.majority,
             "reference": self.reference,
@@ -314,8 +397,9 @@ class MetricsAccumulator:
         }
 
     @classmethod
-    def from_state(cls, state: Mapping[str, Any]) -> MetricsAccumulator:
-        acc = cls()
+    def from_state(cls, state: Mapping[str, Any], group_by: Sequence[str] = ()) -> MetricsAccumulator:
+        """The accumulator whose :meth:`state` was *state*, made with *group_by*."""
+        acc = cls(group_by)
         acc.rows = int(state["rows"])
         acc.total = int(state["total"])
         acc.correct = int(state["correct"])
@@ -323,6 +407,10 @@ class MetricsAccumulator:
         acc.decided_by = Counter({str(k): int(v) for k, v in state["decided_by"].items()})
         acc.groups = {k: {g: [int(x) for x in tc] for g, tc in v.items()} for k, v in state["groups"].items()}
         acc.samples_histogram = Counter({str(k): int(v) for k, v in state["samples_histogram"].items()})
+        acc.group_samples = {
+            str(k): {str(v): Counter({str(nc): int(x) for nc, x in h.items()}) for v, h in values.items()}
+            for k, values in state.get("group_samples", {}).items()
+        }
         acc.majority = [int(x) for x in state["majority"]]
         acc.reference = [int(x) for x in state["reference"]]
         acc.notable = list(state["notable"])

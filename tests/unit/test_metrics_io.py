@@ -61,8 +61,8 @@ def test_accumulator_counts_and_round_trips() -> None:
         assert m.pass_at_k == {"1": 0.5, "2": pass_at_k(4, 2, 2), "4": 1.0}
         assert m.majority_accuracy == 1.0
         assert m.reference == {"compared": 2, "agree": 1, "agreement": 0.5}
-    kinds = [n["kind"] for n in acc.notable]
-    assert kinds == ["disagreement", "timeout", "error"]
+    # row b disagrees with its reference and timed out: one entry of both kinds, not two
+    assert [(n["kind"], n["row"]) for n in acc.notable] == [("disagreement, timeout", "b"), ("error", "d")]
 
 
 class _Collector(HTMLParser):
