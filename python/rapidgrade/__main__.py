@@ -27,8 +27,18 @@ examples:
 A gold may be a list of acceptable answers (["42", "42.0"]): any of them counts as correct.
 Every evaluated row has a _source field naming its input file.
 
-exit codes: 0 success, 1 input errors (unreadable input or rows that could not be graded;
-the outputs are still written), 2 bad usage (an empty input included).
+--group-by COLUMN (math) breaks accuracy and pass@k down by a row field, e.g. --group-by source,level.
+pass@k is the unbiased estimate averaged over every problem, for k up to the fewest samples
+a problem has (the summary, metrics.json and the report show the same figures).
+
+exit codes:
+  0    every row was graded (wrong answers are not errors)
+  1    some rows could not be graded: an input that cannot be read, unreadable lines, rows
+       missing a field or with a bad value (input errors), or, for math, pairs decided by
+       error (the grader could not read the gold or the answer: counted wrong); the outputs
+       are still written and the summary says which
+  2    bad usage (an unknown option, a missing or empty input)
+  130  interrupted (--resume continues)
 """
 
 

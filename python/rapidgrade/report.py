@@ -21,12 +21,12 @@ import json
 import math
 import re
 from collections import Counter
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from rapidgrade.metrics import pass_at_k
+from rapidgrade.metrics import pass_at_k_curve
 
 if TYPE_CHECKING:
     from rapidgrade.metrics import Metrics
@@ -64,7 +64,7 @@ svg text{font-size:12px;fill:#1d2330}
 .filters input[type=search]{min-width:260px;padding:.25rem .4rem}
 #rg-items tbody tr.item{cursor:pointer}#rg-items tbody tr.item:hover{background:#f7f8fc}
 #rg-items td.ok{color:#2f7d4f;font-weight:600}#rg-items td.bad{color:#c23b3b;font-weight:600}
-#rg-items tr.detail td{background:#fafbfe}
+#rg-items tr.detail td{background:#fafbfe}#rg-items tr.linked{outline:2px solid #3b6fb6}
 .excerpt{font-family:ui-monospace,Menlo,Consolas,monospace;white-space:pre-wrap;word-break:break-word;
 background:#f4f6fb;padding:.5rem;border-radius:6px;margin:.3rem 0;font-size:.8rem}
 .excerpt mark{background:#ffe58a;padding:0 .1rem}
@@ -162,7 +162,8 @@ def line_chart(title: str, points: Sequence[tuple[float, float]], *, x_label: st
     for x, y in points:
         parts.append(f'<circle cx="{fx(x):.1f}" cy="{fy(y):.1f}" r="3.5" fill="#3b6fb6"/>')
         parts.append(f'<text x="{fx(x):.1f}" y="{height - bottom + 16}" text-anchor="middle">{x:g}</text>')
-        parts.append(f'<text x="{fx(x):.1f}" y="{fy(y) - 8:.1f}" text-anchor="middle">{100 * y:.1f}%</text>')
+        # two decimals, as the summary and the cards show the same figures
+        parts.append(f'<text x="{fx(x):.1f}" y="{fy(y) - 8:.1f}" text-anchor="middle">{100 * y:.2f}%</text>')
     middle = (left + width - right) / 2
     parts.append(f'<text x="{middle:.0f}" y="{height - 4}" text-anchor="middle">{html.escape(x_label)}</text>')
     parts.append(f'<text x="12" y="{top + 4}">{html.escape(y_label)}</text>')
@@ -178,11 +179,12 @@ def render_page(
     out_dir: str | Path | None = None,
     options: Mapping[str, Any] | None = None,
     drilldown: Drilldown | None = None,
+    metrics: Mapping[str, Any] | None = None,
 ) -> str:
     """The report frame: a self-contained page with *title*, the list of *inputs* and a task's
     *body* (HTML). With *out_dir* (a finished job's output directory), the per-item drill-down of
     :func:`render_drilldown` follows the body, with the run's *options* (and the *drilldown* the
-    job collected, if any).
+    job collected, if any, and the job's *metrics* as in ``metrics.json``).
 
     >>> page = render_page("<p>hi</p>", title="demo", inputs=["a.jsonl"])
     >>> page.startswith("<!DOCTYPE html>") and "<p>hi</p>" in page and "a.jsonl" in page
@@ -190,7 +192,7 @@ def render_page(
     """
     parts = [f"<h1>{html.escape(title)}</h1>", f'<p class="sub">inputs: {html.escape(", ".join(inputs))}</p>', body]
     if out_dir is not None:
-        parts.append(render_drilldown(out_dir, options=options, drilldown=drilldown))
+        parts.append(render_drilldown(out_dir, options=options, drilldown=drilldown, metrics=metrics))
     return (
         '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{html.escape(title)}</title><style>{_CSS}</style></head><body>\n"
@@ -302,9 +304,8 @@ class _Scan:
     graded_rows: int = 0
     by_method: dict[str, _Tally] = field(default_factory=dict)
     by_decider: dict[str, _Tally] = field(default_factory=dict)
-    # pass@k: sum of estimates and number of problems, per k
-    pass_sums: dict[int, float] = field(default_factory=dict)
-    pass_counts: dict[int, int] = field(default_factory=dict)
+    # pass@k: (n samples, c correct) -> number of list-response rows
+    samples: Counter[tuple[int, int]] = field(default_factory=Counter)
 
     def take(self, ok: bool, limits: DrilldownLimits) -> bool:
         """Whether an item with verdict *ok* is listed (each kind within its bound); counts it."""
@@ -343,6 +344,11 @@ except ImportError:  # pragma: no cover - orjson is a dependency
 
 #: A single-response row's verdict as the scoring job knows it: (method, decided_by, correct).
 LineVerdict = tuple[Any, Any, bool]
+#: A task's view of one evaluated record for the drill-down: the record as the items table reads
+#: it (``id``, ``gold``, ``response``, ``correct``, ``decided_by``, ``method``, ``extracted``,
+#: ``reason``; lists for list responses), or ``None`` for a record it does not list.
+ItemView = Callable[[Mapping[str, Any]], "dict[str, Any] | None"]
+_VIEW_KEYS = {"id_key": "id", "gold_key": "gold", "response_key": "response"}
 
 
 class Drilldown:
@@ -359,8 +365,16 @@ class Drilldown:
     (2, 1, 1, 2, ['bare', 'none'])
     """
 
-    def __init__(self, options: Mapping[str, Any] | None = None, limits: DrilldownLimits | None = None) -> None:
-        self.keys = _keys(options)
+    def __init__(
+        self,
+        options: Mapping[str, Any] | None = None,
+        limits: DrilldownLimits | None = None,
+        view: ItemView | None = None,
+    ) -> None:
+        #: How a task's records become items (a task whose records have no top-level
+        #: ``correct`` gives one: see :func:`item_view`); None reads them as they are.
+        self.view = view if view is not None else item_view((options or {}).get("task"))
+        self.keys = dict(_VIEW_KEYS) if self.view is not None else _keys(options)
         self.limits = limits or DrilldownLimits()
         self.scan = _Scan()
         self._counts: Counter[tuple[Any, Any, bool]] = Counter()
@@ -413,6 +427,8 @@ class Drilldown:
     def _add_row(self, line: int, row: dict[str, Any] | None) -> None:
         scan, counts, limits = self.scan, self._counts, self.limits
         scan.rows += 1
+        if row is not None and self.view is not None:
+            row = self.view(row)
         if row is None or "correct" not in row:
             return
         scan.graded_rows += 1
@@ -427,9 +443,7 @@ class Drilldown:
         if not n:
             return
         c = sum(1 for v in correct if v is True)
-        for k in range(1, n + 1):
-            scan.pass_sums[k] = scan.pass_sums.get(k, 0.0) + pass_at_k(n, c, k)
-            scan.pass_counts[k] = scan.pass_counts.get(k, 0) + 1
+        scan.samples[(n, c)] += 1
         methods = _as_list(row.get("method"), n)
         deciders = _as_list(row.get("decided_by"), n)
         for i in range(n):
@@ -525,6 +539,7 @@ def render_drilldown(
     options: Mapping[str, Any] | None = None,
     limits: DrilldownLimits | None = None,
     drilldown: Drilldown | None = None,
+    metrics: Mapping[str, Any] | None = None,
 ) -> str:
     """The drill-down section of a finished job in *out_dir* (HTML with inline JavaScript).
 
@@ -535,6 +550,12 @@ def render_drilldown(
     Rows without a ``correct`` field (a task that scores records, not items) are counted only.
     They come from *drilldown* when the job collected them as it wrote its lines (its limits
     then apply), else from reading ``evaluated.jsonl`` once, streaming.
+
+    The pass@k curve plots the job's ``pass_at_k`` (*metrics*, else *out_dir*'s
+    ``metrics.json``): the figures of the summary and the cards. Without them it is computed
+    from the items with the same function (:func:`~rapidgrade.metrics.pass_at_k_curve`).
+    A task whose records have no top-level ``correct`` (absa, fredholm) lists them through its
+    :func:`item_view`, named by the ``task`` option.
     """
     if drilldown is None:
         drilldown = Drilldown(options, limits)
@@ -555,16 +576,14 @@ def render_drilldown(
                 percent=True,
             )
         )
-    if scan.pass_counts:
-        points = [
-            (float(k), scan.pass_sums[k] / scan.pass_counts[k])
-            for k in sorted(scan.pass_counts)
-            if scan.pass_counts[k] * 2 >= max(scan.pass_counts.values())  # k most problems reach
-        ]
+    curve = _pass_at_k_of(out_dir, metrics, scan)
+    if curve:
+        points = sorted((float(k), float(v)) for k, v in curve.items())
         parts.append('<h2 id="rg-passk">pass@k</h2>')
         parts.append(
             '<p class="note">Unbiased estimate 1 − C(n−c, k)/C(n, k) per problem with n samples of which '
-            "c are correct, averaged over the problems with at least k samples.</p>"
+            "c are correct, averaged over every problem, for k up to the fewest samples a problem has "
+            "(the same figures as the summary and metrics.json).</p>"
         )
         parts.append(line_chart("pass@k curve", points, x_label="k (samples)", y_label="pass@k"))
 
@@ -619,9 +638,39 @@ def render_drilldown(
     return "\n".join(parts)
 
 
+def _pass_at_k_of(out_dir: str | Path, metrics: Mapping[str, Any] | None, scan: _Scan) -> dict[str, float]:
+    """The job's pass@k: from *metrics*, else *out_dir*'s metrics.json, else from *scan*."""
+    if metrics is None:
+        path = Path(out_dir) / "metrics.json"
+        try:
+            loaded = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
+        except (OSError, ValueError):
+            loaded = None
+        metrics = loaded if isinstance(loaded, dict) else None
+    if metrics is not None and isinstance(metrics.get("pass_at_k"), dict):
+        return {str(k): float(v) for k, v in metrics["pass_at_k"].items()}
+    return pass_at_k_curve(scan.samples)
+
+
+def item_view(task: object) -> ItemView | None:
+    """The drill-down view of the records of *task* (a task name), for a task whose records
+    carry no top-level ``correct`` (the task module's ``report_item``); None for any other."""
+    if task == "fredholm":
+        from rapidgrade.tasks.fredholm import report_item
+
+        return report_item
+    if task == "absa":
+        from rapidgrade.tasks.absa import report_item as absa_item
+
+        return absa_item
+    return None
+
+
 # The table's behaviour: filter, search, page by 100, click a row for its excerpt and reason; the
 # filters live in the address's fragment (#wrong=1&decided_by=fast&method=boxed&q=text), so a view
-# can be linked to; open=LINE opens that item's excerpt.
+# can be linked to; open=LINE opens the (first) item of that line of evaluated.jsonl, paging on to it,
+# marks it and scrolls it (and its detail) into view, no further than needed (or says why it is not
+# there).
 # Item fields: 0 line, 1 id, 2 gold, 3 correct, 4 decided_by, 5 method, 6 extracted, 7 reason,
 # 8-10 excerpt (before, answer, after).
 _JS = """(function(){
@@ -661,9 +710,16 @@ var p=kv.split('='),v=decodeURIComponent(p[1]||'');
 if(p[0]==='wrong')wrong.checked=v==='1';if(p[0]==='decided_by')dec.value=v;if(p[0]==='method')meth.value=v;
 if(p[0]==='q')search.value=v;if(p[0]==='open')openLine=v;});}
 function changed(){apply();save();}
+function reveal(){var at=-1;for(var i=0;i<matches.length;i++){if(String(matches[i][0])===openLine){at=i;break;}}
+if(at<0){var listed=items.some(function(it){return String(it[0])===openLine;});
+count.textContent+=listed?' (line '+openLine+' does not match these filters)':
+' (line '+openLine+' is not on this page: see evaluated.jsonl)';return;}
+while(shown<=at)page();var tr=body.querySelector('tr.item[data-line="'+openLine+'"]');if(!tr)return;
+if(!(tr.nextSibling&&tr.nextSibling.classList.contains('detail')))tr.click();tr.classList.add('linked');
+tr.nextSibling.scrollIntoView({block:'nearest'});tr.scrollIntoView({block:'nearest'});}
 [wrong,dec,meth].forEach(function(e){e.addEventListener('change',changed);});
 search.addEventListener('input',changed);more.addEventListener('click',page);load();apply();
-if(openLine){var tr=body.querySelector('tr.item[data-line="'+openLine+'"]');if(tr)tr.click();}})();"""
+if(openLine)reveal();})();"""
 
 
 def add_drilldown(

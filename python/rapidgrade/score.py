@@ -519,7 +519,8 @@ def score_file(
         names = ", ".join("standard input" if str(p) == STDIN else str(p) for p in paths)
         raise UsageError(f"no rows to grade: {names} holds no rows")
     metrics = run.finish(elapsed)
-    (out_dir / "metrics.json").write_text(json.dumps(metrics.to_dict(), indent=2) + "\n", encoding="utf-8")
+    metrics_data = metrics.to_dict()
+    (out_dir / "metrics.json").write_text(json.dumps(metrics_data, indent=2) + "\n", encoding="utf-8")
     report = render_page(
         run.report_html(metrics),
         title=title or "rapidgrade report",
@@ -527,6 +528,7 @@ def score_file(
         out_dir=out_dir,
         options=options,
         drilldown=drilldown,
+        metrics=metrics_data,  # the drill-down's pass@k chart plots the figures of metrics.json
     )
     # A row id or answer with a lone surrogate (from a JSON escape) has no UTF-8 form.
     (out_dir / "report.html").write_text(report, encoding="utf-8", errors="backslashreplace")

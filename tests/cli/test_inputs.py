@@ -171,7 +171,8 @@ def test_summary_counts_only_graded_rows_and_says_how_many_were_errors(
     assert code == 1
     summary = dict(line.split(None, 1) for line in out.splitlines() if line and not line.startswith("decided"))
     assert summary["accuracy"].strip() == "50.00%"  # 1 of the 2 graded rows, not 1 of 4
-    assert "input errors      2 rows could not be graded (not counted in accuracy)" in out
+    assert "input errors      2 rows could not be graded: not counted in the accuracy" in out
+    assert "exit status       1: some rows or pairs could not be graded" in out
     metrics = json.loads((tmp_path / "o" / "metrics.json").read_text())
     assert (metrics["rows"], metrics["total"], metrics["correct"], metrics["accuracy"]) == (4, 2, 1, 0.5)
     assert metrics["input_errors"] == 2 and metrics["errors"] == 2

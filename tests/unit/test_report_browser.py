@@ -84,3 +84,31 @@ def test_filters_in_the_fragment(report: Path) -> None:
     dom = _dom(browser, report, "#q=4%3A30")
     assert {r[1] for r in _rows(dom)} == {f"math-3-{i}" for i in range(8)}
     assert all(r[2] == "\\text{4:30 p.m.}" for r in _rows(dom))
+
+
+def test_a_deep_link_pages_on_to_its_row_opens_it_and_scrolls_to_it(report: Path, tmp_path: Path) -> None:
+    browser = _browser()
+    data = re.search(r'<script type="application/json" id="rg-data">(.*?)</script>', report.read_text(), re.S)
+    assert data is not None
+    lines = [item[0] for item in json.loads(data.group(1))]
+    line = lines[250]  # on the third page of 100 items: not drawn until paged on to
+    # A copy of the page that writes the scroll position into the title once its script has run.
+    probe = tmp_path / "report.html"
+    probe.write_text(
+        report.read_text().replace(
+            "</body>", "<script>document.title='scrollY='+Math.round(window.scrollY);</script></body>", 1
+        ),
+        encoding="utf-8",
+    )
+    dom = _dom(browser, probe, f"#open={line}")
+    linked = re.findall(r'<tr class="item linked" data-line="(\d+)">', dom)
+    assert linked == [str(line)]  # drawn, and marked as the linked row
+    after = dom.split(f'<tr class="item linked" data-line="{line}">', 1)[1].split("</tr>", 1)[1]
+    assert after.startswith('<tr class="detail">')  # opened
+    title = re.search(r"<title>scrollY=(\d+)</title>", dom)
+    assert title is not None and int(title.group(1)) > 1000  # scrolled down to it
+    # A line the filters leave out, or one the page does not hold, is said to be so.
+    dom = _dom(browser, report, f"#wrong=1&open={lines[0]}")
+    assert f"line {lines[0]} does not match these filters" in dom
+    dom = _dom(browser, report, "#open=999999")
+    assert "line 999999 is not on this page" in dom

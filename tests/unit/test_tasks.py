@@ -274,7 +274,7 @@ def test_absa_through_the_shared_cli(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert card["stages"]["stage1"]["f1"] == 1.0 and card["stages"]["final"]["f1"] == 0.0
     assert card["transitions"][0]["break"] == 1
     header = (tmp_path / "out" / "evaluated.csv").read_text(encoding="utf-8").splitlines()[0]
-    assert header.endswith("scored,reason,_source")
+    assert header.endswith("scored,reason,stage_results,_source")
     assert "F1 final" in capsys.readouterr().out
 
 

@@ -759,8 +759,10 @@ def _scorecard(
 # The absa task: files and the command line go through the shared scoring job
 
 
-#: The result fields of an evaluated record: whether it was scored, and why not.
-RESULT_KEYS = ("scored", "reason")
+#: The result fields of an evaluated record: whether it was scored, why not, and for a scored
+#: record what each stage got right (``stage_results``: per stage ``matched``, ``predicted``
+#: and ``gold`` keys and ``exact``, from the same scorer as the metrics).
+RESULT_KEYS = ("scored", "reason", "stage_results")
 
 
 @dataclass(frozen=True, slots=True)
@@ -837,11 +839,29 @@ class AbsaRun:
                 self.bad.append([self.rows + i, rid, reason])
                 record.update({"scored": False, "reason": reason})
             else:
-                record.update({"scored": True, "reason": None})
+                record.update({"scored": True, "reason": None, "stage_results": self._stage_results(row.data)})
             out.append(record)
         self.rows += len(rows)
         self.counts["records"] += len(rows)
         return out
+
+    def _stage_results(self, data: Any) -> dict[str, dict[str, Any]]:
+        """What each stage got right on one (scored) record, by the core's scorer."""
+        config = self.config
+        allow = None if config.ref_allowlist is None else list(config.ref_allowlist)
+        raw = _raw_score(
+            [data],
+            config.stages,
+            repair=config.repair,
+            default_missing=config.default_missing,
+            ref_allowlist=allow,
+            threads=1,
+        )
+        gold = int(raw["gold"]["unique"])
+        return {
+            name: {"matched": c["matched"], "predicted": c["unique"], "gold": gold, "exact": bool(c["exact"])}
+            for name, c in zip(config.stages, raw["stages"])
+        }
 
     def _raw(self) -> dict[str, Any]:
         return {
@@ -892,6 +912,42 @@ _EMPTY_STAGE = {
     "missing_polarity": 0,
     "invalid_ref": 0,
 }
+
+
+def _stage_words(name: str, r: Mapping[str, Any]) -> str:
+    if r.get("exact"):
+        return f"{name}: exact ({r.get('matched')} of {r.get('gold')} gold tuples)"
+    extra = int(r.get("predicted", 0)) - int(r.get("matched", 0))
+    return f"{name}: {r.get('matched')} of {r.get('gold')} gold tuples matched, {extra} predicted not in gold"
+
+
+def report_item(record: Mapping[str, Any]) -> dict[str, Any] | None:
+    """An absa record of ``evaluated.jsonl`` as the report's items table lists it: right when
+    its last stage is exactly right (its key set equals gold's), with what each stage matched;
+    a bad record with its reason."""
+    if "scored" not in record:
+        return None
+    results = record.get("stage_results")
+    item: dict[str, Any] = {
+        "id": record.get("id"),
+        "gold": record.get("gold", record.get("_raw")),
+        "response": None,
+        "extracted": None,
+    }
+    if record.get("scored") is not True or not isinstance(results, dict) or not results:
+        item.update(correct=False, decided_by="bad record", method=None, reason=record.get("reason"))
+        return item
+    last_name, last = list(results.items())[-1]
+    stages = record.get("stages") if isinstance(record.get("stages"), dict) else record
+    exact = bool(last.get("exact"))
+    item.update(
+        correct=exact,
+        decided_by="scored",
+        method="exact" if exact else ("partial" if last.get("matched") else "no match"),
+        extracted=stages.get(last_name) if isinstance(stages, dict) else None,
+        reason="; ".join(_stage_words(name, r) for name, r in results.items() if isinstance(r, dict)),
+    )
+    return item
 
 
 def render_absa_report(card: Scorecard) -> str:
@@ -1046,7 +1102,11 @@ class AbsaTask:
 
     def summary(self, metrics: Scorecard) -> list[tuple[str, str]]:
         card = metrics
-        rows = [("records", f"{card.records:,}"), ("scored", f"{card.scored:,}"), ("bad records", f"{card.bad:,}")]
+        rows = [("records", f"{card.records:,}"), ("scored", f"{card.scored:,}")]
+        if card.bad:
+            rows.append(("bad records", f"{card.bad:,}: not scored; their reason is in the report and evaluated.jsonl"))
+        else:
+            rows.append(("bad records", "none: every record was scored"))
         rows += [
             (f"F1 {name}", f"{100 * s.f1:.2f}% (precision {100 * s.precision:.2f}%, recall {100 * s.recall:.2f}%)")
             for name, s in card.stages.items()
@@ -1055,6 +1115,8 @@ class AbsaTask:
             (f"{t.source} -> {t.target}", f"changed {t.changed:,}, break {t.breaks:,}, fix {t.fixes:,}")
             for t in card.transitions
         ]
+        if card.bad:
+            rows.append(("exit status", "1: some records could not be scored"))
         return rows
 
     def exit_code(self, metrics: Scorecard) -> int:

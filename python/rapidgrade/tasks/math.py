@@ -34,7 +34,7 @@ from rapidgrade import _core
 from rapidgrade._io import InputRow, JoinedLines, Pick, RowBlock, UsageError, dump_json_line
 from rapidgrade.config import GradeConfig
 from rapidgrade.grade import grade_many
-from rapidgrade.metrics import GROUP_KEYS, Metrics, MetricsAccumulator
+from rapidgrade.metrics import Metrics, MetricsAccumulator
 from rapidgrade.report import LineVerdict, bar_chart, cards_html, fmt_number, table_html
 from rapidgrade.tasks._base import error_record, positive_float, positive_int
 from rapidgrade.verdict import GradeResults
@@ -75,6 +75,9 @@ class MathConfig:
     threads: int | None = None
     workers: int | None = None
     grade: GradeConfig = _DEFAULT_GRADE
+    #: Row fields (a dotted name: a nested field) to break accuracy and pass@k down by, besides
+    #: the rows' ``type``, ``subject`` and ``level`` (``--group-by``).
+    group_by: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -343,16 +346,17 @@ class MathRun:
 
     def __init__(self, config: MathConfig) -> None:
         self.config = config
-        self.acc = MetricsAccumulator()
+        self.acc = MetricsAccumulator(config.group_by)
         # What the scoring job's reader gives of each JSON line (read by the core, the rest of
         # the row built only when needed): the gold, the response, the reference verdict and the
         # group fields, when the keys are top-level (a dotted key is read from the whole row).
         keys = [config.gold_key, config.response_key]
         if config.reference_key is not None:
             keys.append(config.reference_key)
-        keys.extend(GROUP_KEYS)
+        keys.extend(self.acc.group_keys)
         unique = tuple(dict.fromkeys(keys))
-        nested = any("." in key for key in unique[:3])
+        # A dotted key is read from the whole row: the pick reads top-level keys only.
+        nested = any("." in key for key in unique[:3]) or any("." in key for key in config.group_by)
         self.pick: Pick | None = None if nested else Pick(unique, tuple(_SPLICE_RESERVED))
         self._column = {key: k for k, key in enumerate(unique)}
         # The ends of evaluated lines, by input (few distinct ones: see _Tails).
@@ -399,13 +403,14 @@ class MathRun:
             skip = set(notable)
             quiet = [i for i in rows if i not in skip]
         if len(quiet) == n:
-            self.acc.add_single_rows([], correct, decided_by, group_values={k: values[column[k]] for k in GROUP_KEYS})
+            group_values = {k: values[column[k]] for k in self.acc.group_keys}
+            self.acc.add_single_rows([], correct, decided_by, group_values=group_values)
         elif quiet:
             self.acc.add_single_rows(
                 [],
                 [correct[i] for i in quiet],
                 [decided_by[i] for i in quiet],
-                group_values={k: self._group_column(block, k, list(quiet)) for k in GROUP_KEYS},
+                group_values={k: self._group_column(block, k, list(quiet)) for k in self.acc.group_keys},
             )
         self.verdicts = list(zip(method, decided_by, correct))
         return self._splice_lines(block.source, cast(list[bytes], block.text), rows, columns, joined=True)
@@ -519,7 +524,7 @@ class MathRun:
                 [correct[p] for p in quiet_pairs],
                 [decided_by[p] for p in quiet_pairs],
                 reference_agreements=agreements,
-                group_values={key: self._group_column(block, key, quiet) for key in GROUP_KEYS},
+                group_values={key: self._group_column(block, key, quiet) for key in acc.group_keys},
             )
         return out
 
@@ -568,14 +573,14 @@ class MathRun:
                 out.append(values[i])
             else:
                 d = data[i]
-                out.append(d.get(key) if d is not None else None)
+                out.append(_lookup_or_none(d, key) if d is not None else None)
         return out
 
     def state(self) -> dict[str, Any]:
         return self.acc.state()
 
     def restore(self, state: Mapping[str, Any]) -> None:
-        self.acc = MetricsAccumulator.from_state(state)
+        self.acc = MetricsAccumulator.from_state(state, self.config.group_by)
 
     def finish(self, elapsed_s: float) -> Metrics:
         self.acc.elapsed_s = elapsed_s
@@ -591,26 +596,64 @@ class MathRun:
 _COLORS = {"fast": "#2f7d4f", "sympy": "#3b6fb6", "math_verify": "#8a5cc2", "timeout": "#d08a1c", "error": "#c23b3b"}
 
 
+def _plural(n: int, word: str) -> str:
+    return word if n == 1 else word + "s"
+
+
+def _percent(x: float) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def grading_errors(metrics: Metrics) -> int:
+    """Graded pairs decided by ``error``: the grader could read the row but not its gold or
+    answer (counted wrong). ``metrics.errors`` also counts the rows that could not be graded."""
+    return max(0, metrics.errors - metrics.input_errors)
+
+
+def pass_at_k_note(metrics: Metrics) -> str:
+    """What the pass@k figures are computed over, in words (empty without list responses)."""
+    samples = metrics.samples
+    if not metrics.pass_at_k or not samples:
+        return ""
+    spread = f"{samples['min']:,}" if samples["min"] == samples["max"] else f"{samples['min']:,} to {samples['max']:,}"
+    problems = samples["problems"]
+    note = f"unbiased estimate over all {problems:,} {_plural(problems, 'problem')} ({spread} samples each)"
+    if samples["min"] < samples["max"]:
+        note += f"; k up to {samples['min']:,}, the fewest samples of a problem"
+    return note
+
+
+def _group_pass_at_k(entry: Mapping[str, Any]) -> str:
+    values = entry.get("pass_at_k") or {}
+    return ", ".join(f"pass@{k} {_percent(v)}" for k, v in values.items())
+
+
 def render_math_report(metrics: Metrics, notable: Sequence[Mapping[str, Any]]) -> str:
-    """The math task's part of the report: summary cards, who decided, accuracy per group and
-    a table of the *notable* rows (disagreements with a reference verdict, timeouts, errors)."""
+    """The math task's part of the report: summary cards, who decided, accuracy (and pass@k)
+    per group and a table of the *notable* rows (disagreements with a reference verdict,
+    timeouts, errors), one line per row (per sample of a list row)."""
     m = metrics
     cards = [
         ("rows", f"{m.rows:,}"),
         ("pairs graded", f"{m.total:,}"),
         ("correct", f"{m.correct:,}"),
-        ("accuracy", f"{100 * m.accuracy:.2f}%"),
+        ("accuracy", _percent(m.accuracy)),
         ("pairs/s", fmt_number(m.pairs_per_s)),
         ("timeouts", f"{m.timeouts:,}"),
-        ("errors", f"{m.errors:,}"),
+        ("grading errors", f"{grading_errors(m):,}"),
+        ("input errors", f"{m.input_errors:,}"),
     ]
     if m.majority_accuracy is not None:
-        cards.append(("majority vote", f"{100 * m.majority_accuracy:.2f}%"))
+        cards.append(("majority vote", _percent(m.majority_accuracy)))
+    # The same figures as metrics.json and the pass@k chart (metrics.pass_at_k_curve).
     for k, v in m.pass_at_k.items():
-        cards.append((f"pass@{k}", f"{100 * v:.2f}%"))
+        cards.append((f"pass@{k}", _percent(v)))
     if m.reference is not None:
-        cards.append(("agreement with reference", f"{100 * m.reference['agreement']:.2f}%"))
+        cards.append(("agreement with reference", _percent(m.reference["agreement"])))
     body = cards_html(cards)
+    note = pass_at_k_note(m)
+    if note:
+        body.append(f'<p class="note" id="rg-passk-note">pass@k: {html.escape(note)}.</p>')
 
     body.append("<h2>Who decided</h2>")
     deciders = [(name, float(count), _COLORS.get(name, "#777")) for name, count in m.decided_by.items() if count]
@@ -618,9 +661,15 @@ def render_math_report(metrics: Metrics, notable: Sequence[Mapping[str, Any]]) -
     body.append(bar_chart("verdicts by deciding path", deciders, max_value=most, percent=False))
 
     for key, values in m.groups.items():
-        body.append(f"<h2>Accuracy by {html.escape(key)}</h2>")
+        body.append(f'<h2 id="rg-group-{html.escape(key)}">Accuracy by {html.escape(key)}</h2>')
         items = [(f"{name} (n={int(v['total'])})", float(v["accuracy"]), "#3b6fb6") for name, v in values.items()]
         body.append(bar_chart(f"accuracy by {key}", items, max_value=1.0, percent=True))
+        if any("pass_at_k" in v for v in values.values()):
+            rows = [
+                [name, f"{int(v['total']):,}", _percent(v["accuracy"]), v.get("problems", 0), _group_pass_at_k(v)]
+                for name, v in values.items()
+            ]
+            body.append(table_html((key, "pairs", "accuracy", "problems", "pass@k"), rows))
 
     body.append(f"<h2>Disagreements, timeouts and errors ({len(notable)} shown)</h2>")
     if notable:
@@ -642,6 +691,13 @@ def render_math_report(metrics: Metrics, notable: Sequence[Mapping[str, Any]]) -
     else:
         body.append("<p>None.</p>")
     return "\n".join(body)
+
+
+def _group_by_arg(text: str) -> list[str]:
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError(f"expected a column name, got {text!r}")
+    return names
 
 
 class MathTask:
@@ -708,6 +764,16 @@ class MathTask:
             default=None,
             help="decimal places both sides are rounded to when either is a decimal (default: the gold's precision)",
         )
+        group.add_argument(
+            "--group-by",
+            type=_group_by_arg,
+            action="append",
+            default=None,
+            metavar="COLUMN",
+            help="break accuracy and pass@k down by this row field (repeatable, or comma-separated; a dotted "
+            "name is a nested field), in the summary, metrics.json's groups and the report; the rows' type, "
+            "subject and level fields are broken down in metrics.json and the report anyway",
+        )
 
     def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
         options: dict[str, Any] = {
@@ -718,6 +784,8 @@ class MathTask:
             "threads": args.threads,
             "workers": args.workers,
         }
+        if args.group_by:
+            options["group_by"] = tuple(name for names in args.group_by for name in names)
         # Only the grading options given on the command line: the others keep GradeConfig's defaults.
         given = {
             "timeout": args.timeout,
@@ -742,16 +810,22 @@ class MathTask:
         threads: int | None = None,
         workers: int | None = None,
         config: GradeConfig | None = None,
+        group_by: str | Sequence[str] = (),
         **grading: Any,
     ) -> MathConfig:
         """*grading* options (``timeout``, ``fallback``, ``last_number``, ``rel_tol``,
         ``abs_tol``, ``float_rounding``) override the fields of *config*, as in
-        :func:`~rapidgrade.grade.grade_many`."""
+        :func:`~rapidgrade.grade.grade_many`. *group_by* names row fields (one name or several)
+        to break accuracy and pass@k down by."""
         try:
             grade = GradeConfig.build("score_file", config, **grading)
         except ValueError as exc:
             raise UsageError(str(exc)) from None
-        return MathConfig(gold_key, response_key, id_key, reference_key, threads, workers, grade)
+        names = (group_by,) if isinstance(group_by, str) else tuple(group_by)
+        for name in names:
+            if not isinstance(name, str) or not name:
+                raise UsageError(f"group_by: expected non-empty field names, got {name!r}")
+        return MathConfig(gold_key, response_key, id_key, reference_key, threads, workers, grade, names)
 
     def input_fields(self, config: MathConfig) -> tuple[str, ...]:
         fields = (config.gold_key, config.response_key, config.id_key)
@@ -759,7 +833,9 @@ class MathTask:
 
     def fingerprint(self, config: MathConfig) -> str:
         # threads and workers change the speed, not the verdicts: a resumed run may change them.
-        key = (config.gold_key, config.response_key, config.id_key, config.reference_key, config.grade)
+        key: tuple[Any, ...] = (config.gold_key, config.response_key, config.id_key, config.reference_key, config.grade)
+        if config.group_by:  # the counts kept per group: a resumed run must keep the same groups
+            key += (config.group_by,)
         return hashlib.sha256(repr(key).encode()).hexdigest()
 
     def demo(self, config: MathConfig) -> tuple[list[Path], MathConfig]:
@@ -771,28 +847,72 @@ class MathTask:
         return MathRun(config)
 
     def summary(self, metrics: Metrics) -> list[tuple[str, str]]:
+        """The lines the command line prints: counts, pass@k (and what it is over), the
+        ``--group-by`` groups, who decided, and what could not be graded, in words."""
         m = metrics
         rows = [
             ("rows", f"{m.rows:,}"),
             ("pairs graded", f"{m.total:,}"),
             ("correct", f"{m.correct:,}"),
-            ("accuracy", f"{100 * m.accuracy:.2f}%"),
+            ("accuracy", _percent(m.accuracy)),
         ]
-        rows += [(f"pass@{k}", f"{100 * v:.2f}%") for k, v in m.pass_at_k.items()]
+        rows += [(f"pass@{k}", _percent(v)) for k, v in m.pass_at_k.items()]
+        note = pass_at_k_note(m)
+        if note:
+            rows.append(("pass@k over", note))
         if m.majority_accuracy is not None:
-            rows.append(("majority vote", f"{100 * m.majority_accuracy:.2f}%"))
-        rows += [(f"decided by {name}", f"{count:,}") for name, count in m.decided_by.items() if count]
-        rows.append(("input errors", f"{m.input_errors:,} rows could not be graded (not counted in accuracy)"))
+            rows.append(("majority vote", _percent(m.majority_accuracy)))
+        for key in m.group_by:
+            values = m.groups.get(key, {})
+            if not values:
+                rows.append((f"by {key}", "no row has this field"))
+            for name, v in values.items():
+                line = f"{_percent(float(v['accuracy']))} of {int(v['total']):,} pairs"
+                if "pass_at_k" in v:
+                    line += f"; {_group_pass_at_k(v)} ({int(v['problems']):,} problems)"
+                rows.append((f"{key}={name}", line))
+        failed = grading_errors(m)
+        for name, count in m.decided_by.items():
+            if not count:
+                continue
+            value = f"{count:,}"
+            if name == "error":
+                parts = []
+                if m.input_errors:
+                    parts.append(f"{m.input_errors:,} {_plural(m.input_errors, 'row')} that could not be graded")
+                if failed:
+                    parts.append(f"{failed:,} pairs whose gold or answer the grader could not read")
+                value += f" ({' and '.join(parts)})"
+            elif name == "timeout":
+                value += " (pairs past the fallback's time limit: counted wrong)"
+            rows.append((f"decided by {name}", value))
+        if m.input_errors:
+            rows.append(
+                ("input errors", f"{m.input_errors:,} {_plural(m.input_errors, 'row')} could not be graded: "
+                 "not counted in the accuracy; "
+                 "their reason is in evaluated.jsonl and the report")
+            )
+        else:
+            rows.append(("input errors", "none: every row was graded"))
+        if failed:
+            rows.append(
+                ("grading errors", f"{failed:,} pairs decided by error: counted wrong; their reason is in the "
+                 "report's table of errors")
+            )
         if m.reference is not None:
             agreement = (
-                f"{100 * m.reference['agreement']:.2f}% ({m.reference['agree']:,}/{m.reference['compared']:,})"
+                f"{_percent(m.reference['agreement'])} ({m.reference['agree']:,}/{m.reference['compared']:,})"
             )
             rows.append(("agreement with reference", agreement))
         rows.append(("throughput", f"{m.pairs_per_s:,.0f} pairs/s"))
+        code = self.exit_code(m)
+        if code:
+            rows.append(("exit status", f"{code}: some rows or pairs could not be graded (see above)"))
         return rows
 
     def exit_code(self, metrics: Metrics) -> int:
-        return 1 if metrics.input_errors else 0
+        """1 when some row could not be graded or some pair was decided by ``error``; else 0."""
+        return 1 if metrics.input_errors or grading_errors(metrics) else 0
 
 
 #: The registered math task.

@@ -596,8 +596,11 @@ def to_grade_results(verdicts: Sequence[PhysicsVerdict]) -> GradeResults:
 
 # -- the scoring task -------------------------------------------------------------------------
 
-#: The result fields of a graded row, in the order they are written.
-RESULT_KEYS = ("category", "value", "unit", "correct", "extracted", "decided_by", "path", "reason", "method")
+#: The result fields of a graded row, in the order they are written. The unit read in the
+#: answer is ``answer_unit``: ``unit`` is the input's own field (the gold's unit by default),
+#: which is kept as it is. A row's own field of one of these names is kept as ``input_<name>``,
+#: and the summary says how many rows had one.
+RESULT_KEYS = ("category", "value", "answer_unit", "correct", "extracted", "decided_by", "path", "reason", "method")
 
 
 @dataclass(frozen=True, slots=True)
@@ -622,6 +625,8 @@ class PhysicsMetrics:
     by_category: dict[str, dict[str, int]]
     by_path: dict[str, int]
     elapsed_s: float
+    #: Result field name -> rows whose own field of that name was kept as ``input_<name>``.
+    renamed_fields: dict[str, int] = dataclasses.field(default_factory=dict)
 
     @property
     def accuracy(self) -> float:
@@ -643,19 +648,21 @@ class PhysicsMetrics:
             "by_category": per_category,
             "by_path": dict(self.by_path),
             "elapsed_s": self.elapsed_s,
+            "renamed_fields": dict(self.renamed_fields),
         }
 
 
 class PhysicsRun:
     """One physics scoring job: grades chunks of rows and counts them."""
 
-    __slots__ = ("by_category", "by_path", "config", "correct", "graded", "input_errors", "rows")
+    __slots__ = ("by_category", "by_path", "config", "correct", "graded", "input_errors", "renamed", "rows")
 
     def __init__(self, config: PhysicsTaskConfig) -> None:
         self.config = config
         self.rows = self.graded = self.correct = self.input_errors = 0
         self.by_category: dict[str, dict[str, int]] = {}
         self.by_path: dict[str, int] = {}
+        self.renamed: dict[str, int] = {}
 
     def _row_inputs(self, row: InputRow) -> tuple[Any, Any, Any] | str:
         if row.error is not None or row.data is None:
@@ -693,10 +700,11 @@ class PhysicsRun:
             for key in RESULT_KEYS:
                 if key in out:
                     out[f"input_{key}"] = out.pop(key)
+                    self.renamed[key] = self.renamed.get(key, 0) + 1
             out.update(
                 category=verdict.category,
                 value=verdict.value,
-                unit=verdict.unit,
+                answer_unit=verdict.unit,
                 correct=verdict.correct,
                 extracted=verdict.extracted,
                 decided_by=verdict.decided_by,
@@ -724,6 +732,7 @@ class PhysicsRun:
             "input_errors": self.input_errors,
             "by_category": self.by_category,
             "by_path": self.by_path,
+            "renamed": self.renamed,
         }
 
     def restore(self, state: Mapping[str, Any]) -> None:
@@ -731,10 +740,18 @@ class PhysicsRun:
         self.correct, self.input_errors = int(state["correct"]), int(state["input_errors"])
         self.by_category = {k: dict(v) for k, v in state["by_category"].items()}
         self.by_path = dict(state["by_path"])
+        self.renamed = {str(k): int(v) for k, v in state.get("renamed", {}).items()}
 
     def finish(self, elapsed_s: float) -> PhysicsMetrics:
         return PhysicsMetrics(
-            self.rows, self.graded, self.correct, self.input_errors, self.by_category, self.by_path, elapsed_s
+            self.rows,
+            self.graded,
+            self.correct,
+            self.input_errors,
+            self.by_category,
+            self.by_path,
+            elapsed_s,
+            dict(self.renamed),
         )
 
     def progress_note(self, elapsed_s: float) -> str:
@@ -772,6 +789,8 @@ class PhysicsTask:
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         group = parser.add_argument_group("physics task")
+        group.add_argument("--gold-key", default="gold", help="field holding the gold quantity (default: gold)")
+        group.add_argument("--response-key", default="response", help="field holding the response (default: response)")
         group.add_argument("--physics-unit-key", default="unit", help="field holding the gold's unit (default: unit)")
         group.add_argument(
             "--physics-rel-tol", type=positive_float, default=None, help="relative tolerance (default: 0.01)"
@@ -784,6 +803,8 @@ class PhysicsTask:
 
     def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
         options: dict[str, Any] = {
+            "gold_key": args.gold_key,
+            "response_key": args.response_key,
             "unit_key": args.physics_unit_key,
             "threads": args.physics_threads,
             "sig_figs": not args.physics_no_sig_figs,
@@ -835,10 +856,27 @@ class PhysicsTask:
         for name, c in sorted(m.by_category.items()):
             share = 100 * c["correct"] / c["total"] if c["total"] else 0.0
             rows.append((f"accuracy ({name})", f"{share:.2f}% of {c['total']:,}"))
-        rows.append(("input errors", f"{m.input_errors:,}"))
+        if m.input_errors:
+            rows.append(
+                (
+                    "input errors",
+                    f"{m.input_errors:,} rows could not be graded: not counted in the accuracy; their reason is "
+                    "in evaluated.jsonl and the report",
+                )
+            )
+        else:
+            rows.append(("input errors", "none: every row was graded"))
+        for key, count in sorted(m.renamed_fields.items()):
+            rows.append(
+                (f"field {key}", f"{count:,} rows had their own {key!r}: kept as 'input_{key}' in evaluated.jsonl")
+            )
+        code = self.exit_code(m)
+        if code:
+            rows.append(("exit status", f"{code}: some rows could not be graded (see above)"))
         return rows
 
     def exit_code(self, metrics: PhysicsMetrics) -> int:
+        """1 when some row could not be graded (unreadable, a missing field, a bad gold); else 0."""
         return 1 if metrics.input_errors else 0
 
 

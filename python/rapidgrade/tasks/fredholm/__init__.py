@@ -60,6 +60,7 @@ __all__ = [
     "evaluate_solutions",
     "parse_llm_output",
     "parse_llm_outputs_many",
+    "report_item",
     "write_outputs",
 ]
 
@@ -152,7 +153,18 @@ class FredholmRun:
         self.evaluations = [_unjson(e) for e in state["evaluations"]]
 
     def finish(self, elapsed_s: float) -> FredholmMetrics:
-        return FredholmMetrics(summarize(self.metas, self.evaluations), [])
+        summary = summarize(self.metas, self.evaluations)
+        # Beside the reference's metrics: the rows not evaluated, by why (not in the accuracy),
+        # and the rows that could not be read at all.
+        not_evaluated: dict[str, int] = {}
+        for ev in self.evaluations:
+            if "error" in ev and "symbolic" not in ev:
+                kind = str(ev["error"])
+                not_evaluated[kind] = not_evaluated.get(kind, 0) + 1
+        summary["not_evaluated"] = dict(sorted(not_evaluated.items(), key=lambda kv: (-kv[1], kv[0])))
+        summary["rows"] = self.rows
+        summary["input_errors"] = self.rows - len(self.metas)  # every readable row has its metas
+        return FredholmMetrics(summary, [])
 
     def progress_note(self, elapsed_s: float) -> str:
         return f"{self.rows / elapsed_s:,.0f} rows/s" if elapsed_s > 0 else "-"
@@ -185,13 +197,95 @@ def _pct(x: Any) -> str:
     return f"{100 * x:.1f}%" if isinstance(x, (int, float)) else "-"
 
 
+#: Why a row was not evaluated, in words, by the evaluation's ``error``.
+_NOT_EVALUATED = {
+    "parse_failed": "solution not parsed",
+    "missing_ground_truth_or_solution": "no solution (or ground truth) to compare",
+    "api_error": "model call failed (api_error)",
+    "internal": "internal error",
+}
+
+
+def _not_evaluated_words(counts: Mapping[str, int]) -> str:
+    return ", ".join(f"{n:,} {_NOT_EVALUATED.get(kind, kind)}" for kind, n in counts.items())
+
+
+def _number(x: Any) -> str:
+    return f"{x:.3g}" if isinstance(x, float) else str(x)
+
+
+def _why(ev: Mapping[str, Any], record: Mapping[str, Any]) -> str:
+    """Why a row's evaluation judged it so, in words (from its ``evaluation`` fields)."""
+    error = ev.get("error")
+    if error is not None and "symbolic" not in ev:
+        return f"not evaluated: {_NOT_EVALUATED.get(str(error), str(error))}"
+    kind = ev.get("solution_type") or record.get("ground_truth_solution_type")
+    verdict = "correct" if ev.get("correct") is True else "wrong"
+    if kind == "none":
+        return f"{verdict}: the equation has no solution; the response's has_solution is {record.get('has_solution')!r}"
+    if kind == "regularized":
+        return f"{verdict}: a regularized solution is expected; the response's type is {record.get('solution_type')!r}"
+    parts = []
+    if ev.get("symbolic_match"):
+        parts.append("symbolically equivalent")
+    numeric = ev.get("numeric")
+    if isinstance(numeric, dict):
+        matched = "matches" if numeric.get("match") else "does not match"
+        where = numeric.get("evaluation_points_used")
+        detail = f"max error {_number(numeric.get('max_error'))}"
+        if where is not None:
+            detail += f" over {where} points"
+        parts.append(f"numerically {matched} ({detail})")
+    if "family_match" in ev:
+        parts.append("family " + ("matched" if ev["family_match"] else "not matched"))
+    if "series_term_match" in ev:
+        parts.append(f"{ev.get('series_term_count')} series terms of {ev.get('series_term_target')} expected")
+    if error is not None:
+        parts.append(f"error: {error}")
+    return f"{verdict} ({kind}): " + "; ".join(parts) if parts else verdict
+
+
+def report_item(record: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A fredholm row of ``evaluated.jsonl`` as the report's items table lists it: the ground
+    truth, the solution read from the response, the verdict, what decided it (``symbolic``,
+    ``numeric``, ``type`` for the rules by solution type, ``not evaluated``) and why."""
+    ev = record.get("evaluation")
+    if not isinstance(ev, dict):
+        return None
+    if "_raw" in record and "ground_truth" not in record:
+        decided = "unreadable"
+    elif "error" in ev and "symbolic" not in ev:
+        decided = "not evaluated"
+    elif ev.get("solution_type") in ("none", "regularized") or "family_match" in ev:
+        decided = "type"  # the rules by solution type
+    elif ev.get("symbolic_match"):
+        decided = "symbolic"
+    elif ev.get("numeric_match"):
+        decided = "numeric"
+    else:
+        decided = "no match"
+    gold = record.get("ground_truth")
+    return {
+        "id": record.get("id", record.get("equation_id")),
+        "gold": gold if gold is not None else record.get("_raw"),
+        "response": record.get("raw_response") if isinstance(record.get("raw_response"), str) else None,
+        "correct": ev.get("correct") is True,
+        "decided_by": decided,
+        "method": ev.get("solution_type") or record.get("ground_truth_solution_type"),
+        "extracted": record.get("solution_str"),
+        "reason": _why(ev, record),
+    }
+
+
 def render_fredholm_report(metrics: FredholmMetrics) -> str:
     """The fredholm task's part of the report: summary cards, per-type accuracy, the type
     confusion matrix and the per-type statistics blocks (every value escaped)."""
     s = metrics.summary
     cards = [
-        ("rows", f"{s.get('total_predictions', 0):,}"),
+        ("rows", f"{s.get('rows', s.get('total_predictions', 0)):,}"),
         ("evaluated", f"{s.get('total', 0):,}"),
+        ("not evaluated", f"{sum(s.get('not_evaluated', {}).values()):,}"),
+        ("unreadable rows", f"{s.get('input_errors', 0):,}"),
         ("accuracy", _pct(s.get("accuracy"))),
         ("symbolic accuracy", _pct(s.get("symbolic_accuracy"))),
         ("numeric accuracy", _pct(s.get("numeric_accuracy"))),
@@ -200,6 +294,12 @@ def render_fredholm_report(metrics: FredholmMetrics) -> str:
         ("parse errors", f"{s.get('parse_errors', 0):,}"),
     ]
     body = cards_html(cards)
+    not_evaluated = s.get("not_evaluated") or {}
+    if not_evaluated:
+        body.append(
+            f'<p class="note" id="rg-not-evaluated">Not evaluated (not in the accuracy): '
+            f"{html.escape(_not_evaluated_words(not_evaluated))}. The rows below say which.</p>"
+        )
     body.append("<h2>By ground-truth type</h2>")
     per = s.get("per_type", {})
     body.append(
@@ -310,19 +410,44 @@ class FredholmTask:
 
     def summary(self, metrics: FredholmMetrics) -> list[tuple[str, str]]:
         s = metrics.summary
+        readable = s.get("total_predictions", 0)
+        not_evaluated = s.get("not_evaluated") or {}
+        skipped = sum(not_evaluated.values())
         rows = [
-            ("rows", f"{s.get('total_predictions', 0):,}"),
-            ("evaluated", f"{s.get('total', 0):,}"),
-            ("accuracy", _pct(s.get("accuracy"))),
+            ("rows", f"{s.get('rows', readable):,}"),
+            ("evaluated", f"{s.get('total', 0):,} of {readable:,}"),
         ]
+        if skipped:
+            rows.append(
+                (
+                    "not evaluated",
+                    f"{skipped:,} ({_not_evaluated_words(not_evaluated)}): not counted in the accuracy; "
+                    "the report lists them",
+                )
+            )
+        rows.append(("accuracy", f"{_pct(s.get('accuracy'))} of the {s.get('total', 0):,} evaluated"))
         rows += [
             (f"  {t}", f"{c['correct']}/{c['total']} ({_pct(c['accuracy'])})")
             for t, c in sorted(s.get("per_type", {}).items())
         ]
+        errors = s.get("input_errors", 0)
+        if errors:
+            rows.append(
+                (
+                    "input errors",
+                    f"{errors:,} {'row' if errors == 1 else 'rows'} could not be read (the reason is in "
+                    "evaluated.jsonl and the report)",
+                )
+            )
+            rows.append(("exit status", "1: some rows could not be read"))
+        else:
+            rows.append(("input errors", "none: every row was read"))
         return rows
 
     def exit_code(self, metrics: FredholmMetrics) -> int:
-        return 0
+        """1 when some row could not be read; a response that could not be parsed or evaluated
+        is a wrong answer of the model, not an input error."""
+        return 1 if metrics.summary.get("input_errors", 0) else 0
 
 
 #: The registered fredholm task.
