@@ -240,7 +240,7 @@ def test_physics_takes_gold_key_and_keeps_the_input_unit(tmp_path: Path, capsys:
     assert [r["unit"] for r in evaluated] == ["atm", "m/s^2"]  # the user's field, untouched
     assert [r["answer_unit"] for r in evaluated] == ["Pa", "N"]  # ours, under our name
     assert evaluated[1]["input_correct"] == "yes"
-    assert summary_lines(out)["field correct"].startswith("1 rows had their own 'correct': kept as 'input_correct'")
+    assert summary_lines(out)["field correct"].startswith("1 row had its own 'correct': kept as 'input_correct'")
     metrics = json.loads((tmp_path / "o" / "metrics.json").read_text())
     assert metrics["renamed_fields"] == {"correct": 1}
 

@@ -868,7 +868,11 @@ class PhysicsTask:
             rows.append(("input errors", "none: every row was graded"))
         for key, count in sorted(m.renamed_fields.items()):
             rows.append(
-                (f"field {key}", f"{count:,} rows had their own {key!r}: kept as 'input_{key}' in evaluated.jsonl")
+                (
+                    f"field {key}",
+                    f"{count:,} {'row' if count == 1 else 'rows'} had {'its' if count == 1 else 'their'} own "
+                    f"{key!r}: kept as 'input_{key}' in evaluated.jsonl",
+                )
             )
         code = self.exit_code(m)
         if code:
