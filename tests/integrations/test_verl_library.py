@@ -53,6 +53,8 @@ def vl() -> Any:
         load_reward_manager="verl.trainer.ppo.reward:load_reward_manager",
         BatchRewardManager="verl.workers.reward_manager:BatchRewardManager",
         NaiveRewardManager="verl.workers.reward_manager:NaiveRewardManager",
+        PrimeRewardManager="verl.workers.reward_manager:PrimeRewardManager",
+        process_validation_metrics="verl.trainer.ppo.metric_utils:process_validation_metrics",
     )
 
 
@@ -67,7 +69,7 @@ def tokenizer() -> Any:
     return PreTrainedTokenizerFast(tokenizer_object=model, pad_token="[PAD]", unk_token="[UNK]")
 
 
-def _batch(vl: Any, rows: list[tuple[str, str, str, float]]) -> Any:
+def _batch(vl: Any, rows: list[tuple[str, str, Any, float]]) -> Any:
     """verl's rollout layout: left-padded prompts, right-padded responses, one attention mask."""
     torch = vl.torch
     prompt = [_VOCAB[c] for c in "Solve: "]
@@ -93,23 +95,23 @@ def _batch(vl: Any, rows: list[tuple[str, str, str, float]]) -> Any:
     )
 
 
-def _config(vl: Any, name: str, reward_kwargs: dict[str, Any] | None = None) -> Any:
+def _config(vl: Any, name: str, reward_kwargs: dict[str, Any] | None = None, path: str | None = None) -> Any:
     """verl 0.9's reward section (verl/trainer/config/reward/reward.yaml), as docs/integrations.md
-    shows it."""
+    shows it (the function loaded from the module's file unless *path* says otherwise)."""
     return vl.OmegaConf.create(
-        {"reward": {"custom_reward_function": {"path": rg_verl.__file__, "name": name,
+        {"reward": {"custom_reward_function": {"path": path or rg_verl.__file__, "name": name,
                                                 "reward_kwargs": reward_kwargs or {}},
                     "reward_manager": {"source": "register", "name": "naive"}}}
     )  # fmt: skip
 
 
-def _custom_fn(vl: Any, name: str, reward_kwargs: dict[str, Any] | None = None) -> Any:
-    fn = vl.get_custom_reward_fn(_config(vl, name, reward_kwargs))
+def _custom_fn(vl: Any, name: str, reward_kwargs: dict[str, Any] | None = None, path: str | None = None) -> Any:
+    fn = vl.get_custom_reward_fn(_config(vl, name, reward_kwargs, path))
     assert fn is not None
     return fn
 
 
-def _rewards_at_last_token(vl: Any, rows: list[tuple[str, str, str, float]], tensor: Any) -> list[float]:
+def _rewards_at_last_token(vl: Any, rows: list[tuple[str, str, Any, float]], tensor: Any) -> list[float]:
     """The reward of each row, checking that it sits on the row's last response token only."""
     out = []
     for i, (_, text, _, _) in enumerate(rows):
@@ -168,6 +170,66 @@ def test_reward_loop_manager(vl: Any, tokenizer: Any) -> None:
         return out
 
     assert asyncio.run(score_all()) == [1.0, 0.1, 0.0, 1.0]
+
+
+def test_list_and_numpy_ground_truths_in_a_data_proto(vl: Any, tokenizer: Any) -> None:
+    # reward_model.ground_truth as verl's datasets give it: a list of acceptable answers (Hugging
+    # Face datasets), a NumPy array (pandas), a NumPy integer
+    rows: list[tuple[str, str, Any, float]] = [
+        ("math", r"so $\boxed{0.75}$", ["3/4", "75\\%"], 1.0),
+        ("math", r"so $\boxed{72}$", np.array(["70", "72"], dtype=object), 1.0),
+        ("gsm8k", "The answer is 18.", np.int64(18), 1.0),
+        ("gsm8k", "The answer is 17.", np.array(["18", "eighteen"]), 0.0),
+    ]
+    batch = _batch(vl, rows)
+    naive = vl.NaiveRewardManager(tokenizer, num_examine=0, compute_score=_custom_fn(vl, "compute_score"))
+    assert _rewards_at_last_token(vl, rows, naive(batch)) == [r[3] for r in rows]
+    batched = vl.BatchRewardManager(tokenizer, num_examine=0, compute_score=_custom_fn(vl, "compute_score_batch"))
+    assert _rewards_at_last_token(vl, rows, batched(_batch(vl, rows))) == [r[3] for r in rows]
+
+
+def test_acc_and_pred_feed_verls_validation_metrics(vl: Any, tokenizer: Any) -> None:
+    # Four samples of one prompt: verl's validation reads "acc" as the core metric and votes on
+    # "pred" (maj@N); equal answers written differently vote together.
+    rows = [
+        ("math", r"\boxed{\frac{1}{2}}", "0.5", 1.0),
+        ("math", r"\boxed{1/2}", "0.5", 1.0),
+        ("math", r"\boxed{0.3}", "0.5", 0.0),
+        ("math", "I give up", "0.5", 0.0),
+    ]
+    fn = _custom_fn(vl, "compute_score", {"return_dict": True})
+    out = vl.NaiveRewardManager(tokenizer, num_examine=0, compute_score=fn)(_batch(vl, rows), return_dict=True)
+    info = out["reward_extra_info"]
+    assert info["acc"] == [1.0, 1.0, 0.0, 0.0]
+    assert info["pred"][0] == info["pred"][1] and info["pred"][2] == "0.3"
+    metrics = vl.process_validation_metrics(["math"] * 4, ["p0"] * 4, dict(info))["math"]
+    assert metrics["acc"]["mean@4"] == 0.5
+    assert 0.5 < metrics["acc"]["maj@4/mean"] <= 1.0  # bootstrapped; the two halves vote together
+    assert "pred" not in metrics and "reason" not in metrics  # text columns are not averaged
+    without_pred = {key: value for key, value in info.items() if key != "pred"}
+    assert "maj@4/mean" not in vl.process_validation_metrics(["math"] * 4, ["p0"] * 4, without_pred)["math"]["acc"]
+
+
+def test_prime_reward_manager_needs_an_importable_function(vl: Any, tokenizer: Any, tmp_path: Any) -> None:
+    # verl's PrimeRewardManager sends the function to a process pool, which pickles it by module
+    # and name. Loaded from its file path, the function lives in a module that cannot be
+    # imported (custom_module_<hash>), the pickling fails row by row and verl scores every row
+    # 0.0 (docs/integrations.md). Loaded as pkg://rapidgrade.integrations.verl, or from a file
+    # that imports it, it pickles and scores.
+    rows = _ROWS[:2]
+    expected = [r[3] for r in rows]
+    by_file = vl.PrimeRewardManager(tokenizer, num_examine=0, compute_score=_custom_fn(vl, "compute_score"))
+    assert _rewards_at_last_token(vl, rows, by_file(_batch(vl, rows))) == [0.0] * len(rows) != expected
+    shim = tmp_path / "my_reward.py"
+    shim.write_text("from rapidgrade.integrations.verl import compute_score\n", encoding="utf-8")
+    for path in ("pkg://rapidgrade.integrations.verl", str(shim)):
+        fn = _custom_fn(vl, "compute_score", {"format_score": 0.0}, path=path)
+        manager = vl.PrimeRewardManager(tokenizer, num_examine=0, compute_score=fn)
+        assert _rewards_at_last_token(vl, rows, manager(_batch(vl, rows))) == expected, path
+    # prime takes a number from each result: a dict result (return_dict) scores every row 0.0
+    fn = _custom_fn(vl, "compute_score", {"return_dict": True}, path="pkg://rapidgrade.integrations.verl")
+    manager = vl.PrimeRewardManager(tokenizer, num_examine=0, compute_score=fn)
+    assert vl.torch.count_nonzero(manager(_batch(vl, rows))) == 0
 
 
 def test_percentages_do_not_depend_on_the_antlr_runtime() -> None:

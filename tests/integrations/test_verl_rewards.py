@@ -16,6 +16,7 @@ import pickle
 import threading
 from typing import Any
 
+import numpy as np
 import pytest
 
 import rapidgrade
@@ -51,9 +52,15 @@ def test_naive_reward_manager_call() -> None:
 def test_reward_kwargs_and_dict_result() -> None:
     fn = _verl_custom_fn("compute_score", {"return_dict": True, "format_score": 0.1})
     out = fn(data_source="gsm8k", solution_str=r"\boxed{41}", ground_truth="42", extra_info={})
-    assert out == {"score": 0.1, "correct": False, "extracted": "41", "decided_by": "fast", "reason": "not equivalent"}
+    assert out == {"score": 0.1, "acc": 0.0, "pred": "41", "correct": False, "extracted": "41",
+                   "decided_by": "fast", "reason": "not equivalent"}  # fmt: skip
     right = fn(data_source="gsm8k", solution_str=r"\boxed{42}", ground_truth="42", extra_info={})
-    assert right["score"] == 1.0 and right["correct"] is True
+    assert right["score"] == 1.0 and right["correct"] is True and right["acc"] == 1.0
+    # pred is the answer as the grader read and compared it (equal answers vote together in
+    # verl's maj@N), "" when the response gives none
+    halves = [fn(data_source="m", solution_str=s, ground_truth="0.5", extra_info={})["pred"]
+              for s in (r"\boxed{\frac{1}{2}}", r"\boxed{1/2}", "")]  # fmt: skip
+    assert halves[0] == halves[1] != "" and halves[2] == ""
 
 
 def test_strict_by_default_and_options_per_row() -> None:
@@ -144,3 +151,105 @@ def test_majority_vote() -> None:
 def test_exports() -> None:
     assert rapidgrade.grade_dataset is not None and rapidgrade.map_fn is not None
     assert "grade_dataset" in rapidgrade.__all__ and "map_fn" in rapidgrade.__all__
+
+
+# -- ground truths as verl's data gives them ---------------------------------------------------
+
+
+def test_ground_truth_lists_and_numpy_values() -> None:
+    boxed = r"so \boxed{72}"
+    for ground_truth in (
+        ["72", "72.0"],  # a list: any of them counts (as rapidgrade score reads a list of golds)
+        ["70", "72"],
+        ("seventy-two", 72),
+        np.array(["72", "7.2e1"], dtype=object),  # a Parquet list column read with pandas
+        np.array(["71", "72"]),  # a str-dtype array
+        np.int64(72),  # an integer column read with pandas
+        np.int32(72),
+        np.float64(72.0),
+        np.float32(72.0),
+        np.str_("72"),
+        np.array("72"),  # a 0-d array
+        [np.int64(72)],
+    ):
+        assert verl.compute_score("m", boxed, ground_truth) == 1.0, ground_truth
+    assert verl.compute_score("m", boxed, ["70", "71"]) == 0.0
+    assert verl.compute_score("m", r"\boxed{71}", np.array(["70", "71"]), format_score=0.1) == 1.0
+    # a list's verdict: the first answer matched, else the first answer
+    hit = verl.compute_score("m", boxed, ["70", "72"], return_dict=True)
+    miss = verl.compute_score("m", boxed, ["70", "71"], return_dict=True)
+    assert isinstance(hit, dict) and isinstance(miss, dict)
+    assert (hit["acc"], hit["correct"], hit["reason"]) == (1.0, True, "same answer after normalization")
+    assert (miss["acc"], miss["correct"], miss["pred"]) == (0.0, False, "72")
+    # the batch form: mixed types, one grade_many call, the same scores as row by row
+    golds = ["72", ["1", "72"], np.int64(5), np.array(["72"], dtype=object), 72.0]
+    sols = [boxed, boxed, r"\boxed{5}", boxed, boxed]
+    assert verl.compute_score_batch(["m"] * 5, sols, golds) == [1.0] * 5
+    assert verl.compute_score_batch(["m"] * 5, sols, golds) == [
+        verl.compute_score("m", s, g) for s, g in zip(sols, golds)
+    ]
+
+
+def test_ground_truths_read_back_from_parquet(tmp_path: Any) -> None:
+    # verl's data layout (reward_model: {ground_truth, style}) written to Parquet, then read as
+    # verl reads it: pandas (verl.trainer.main_eval: lists come back as NumPy arrays, integers as
+    # np.int64) and Hugging Face datasets (verl's RLHFDataset: lists and ints), in numpy object
+    # arrays as verl's collate_fn stacks them.
+    import datasets
+    import pandas as pd
+
+    rows = [
+        {"data_source": "m", "reward_model": {"ground_truth": ["72", "72.0"], "style": "rule"}},
+        {"data_source": "m", "reward_model": {"ground_truth": ["3/4", "0.75"], "style": "rule"}},
+    ]
+    path = tmp_path / "train.parquet"
+    pd.DataFrame(rows).to_parquet(path)
+    ints = tmp_path / "ints.parquet"
+    pd.DataFrame([{"data_source": "m", "answer": 72}]).to_parquet(ints)  # a flat column, as preprocessing reads it
+    sols = [r"\boxed{72}", r"\boxed{\frac{3}{4}}"]
+
+    by_pandas = [r["ground_truth"] for r in pd.read_parquet(path)["reward_model"]]
+    assert all(isinstance(g, np.ndarray) for g in by_pandas)
+    assert [verl.compute_score("m", s, g) for s, g in zip(sols, by_pandas)] == [1.0, 1.0]
+    int_gold = pd.read_parquet(ints)["answer"][0]
+    assert isinstance(int_gold, np.integer) and verl.compute_score("m", r"\boxed{72}", int_gold) == 1.0
+
+    by_datasets = datasets.load_dataset("parquet", data_files=str(path))["train"]
+    stacked = np.fromiter([row["reward_model"] for row in by_datasets], dtype=object, count=2)
+    golds = [item["ground_truth"] for item in stacked]
+    assert verl.compute_score_batch(["m", "m"], sols, golds) == [1.0, 1.0]
+
+
+def test_bad_ground_truths_raise_instead_of_scoring_zero() -> None:
+    for ground_truth, error, words in (
+        (None, ValueError, "compute_score: ground_truth is empty"),
+        ("  ", ValueError, "is empty"),
+        ([], ValueError, "is empty"),
+        (np.array([], dtype=object), ValueError, "is empty"),
+        ({"answer": "3"}, TypeError, "got dict"),
+        (True, TypeError, "got bool"),
+        ([["3"]], TypeError, "a list with a list item"),
+        (np.array([["3"]]), TypeError, "2-dimensional"),
+        (b"3", TypeError, "got bytes"),
+    ):
+        with pytest.raises(error, match=words):
+            verl.compute_score("m", r"\boxed{3}", ground_truth)
+    with pytest.raises(ValueError, match=r"ground_truths\[1\] is empty"):
+        verl.compute_score_batch(["m", "m"], ["3", "3"], ["3", None])
+
+
+def test_misspelt_options_are_named() -> None:
+    fn = _verl_custom_fn("compute_score", {"format_scor": 0.1})
+    with pytest.raises(TypeError, match=r"unknown option\(s\) \['format_scor'\]"):
+        fn(data_source="m", solution_str=r"\boxed{3}", ground_truth="3", extra_info={})
+    batch = _verl_custom_fn("compute_score_batch", {"lastnumber": True})
+    with pytest.raises(TypeError, match="'lastnumber'"):
+        batch(data_sources=["m"], solution_strs=["3"], ground_truths=["3"], extra_infos=[{}])
+    with pytest.raises(TypeError, match=r"extra_info\['rapidgrade'\]: unknown option\(s\) \['strict'\]"):
+        verl.compute_score("m", "3", "3", {"rapidgrade": {"strict": True}})
+    with pytest.raises(TypeError, match="must be a dict"):
+        verl.compute_score("m", "3", "3", {"rapidgrade": True})
+    # what verl's reward loop passes itself is not an option and not an error
+    kwargs = {"reward_router_address": None, "reward_model_tokenizer": None}
+    assert verl.compute_score("m", r"\boxed{3}", "3", {}, **kwargs) == 1.0
+    assert verl.compute_score_batch(["m"], [r"\boxed{3}"], ["3"], None, **kwargs) == [1.0]

@@ -9,6 +9,11 @@ estimator of :mod:`rapidgrade.metrics`) score a group of samples of one problem.
 Rewards refuse answers found only as the last number of the response by default
 (``last_number=False``): a policy must state its answer, not leave a number at the end.
 
+A gold answer may be a string, a number (NumPy's too, as a Parquet column read with pandas gives
+them) or a list of acceptable answers (a list, tuple or NumPy array of those; any of them counts,
+as in ``rapidgrade score``); see :func:`gold_answers`. Anything else is refused with an error,
+never graded 0.
+
 >>> score_many(["3", "3"], [r"so \boxed{3}", "It is 3"])
 [1.0, 0.0]
 >>> format_reward([r"so \boxed{3}", "It is 3", "The answer is 4."])
@@ -24,6 +29,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from rapidgrade.config import check_flag, check_timeout
 from rapidgrade.extract import extract_many
 from rapidgrade.grade import grade_many
@@ -37,6 +44,7 @@ __all__ = [
     "RewardConfig",
     "completion_text",
     "format_reward",
+    "gold_answers",
     "majority_vote",
     "pass_at_k",
     "reward_config",
@@ -106,14 +114,118 @@ def reward_config(options: Mapping[str, Any], base: RewardConfig | None = None) 
     return dataclasses.replace(base, **chosen) if chosen else base
 
 
-def grade_rewards(golds: Sequence[Any], responses: Sequence[str], config: RewardConfig) -> GradeResults:
-    """``grade_many`` with the grading options of *config*."""
-    return grade_many(
-        golds,
-        responses,
-        last_number=config.last_number,
-        fallback=config.fallback,
-        timeout=config.timeout,
+def check_options(where: str, options: Mapping[str, Any], allowed: frozenset[str] = frozenset()) -> None:
+    """Raise ``TypeError`` naming the keys of *options* that are neither :class:`RewardConfig`
+    fields nor in *allowed* (a misspelt option must not be ignored).
+
+    >>> check_options("f", {"format_scor": 0.1})
+    Traceback (most recent call last):
+    ...
+    TypeError: f: unknown option(s) ['format_scor']; the options are correct_score, fallback, ...
+    """
+    unknown = sorted(str(key) for key in options if key not in _FIELDS and key not in allowed)
+    if unknown:
+        raise TypeError(f"{where}: unknown option(s) {unknown}; the options are {', '.join(sorted(_FIELDS))}")
+
+
+_NOT_AN_ANSWER = "must be a string, a number or a list of those"
+
+
+def _answer(value: Any, what: str) -> str:
+    if isinstance(value, np.ndarray) and value.ndim == 0:
+        value = value.item()
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{what} {_NOT_AN_ANSWER}, got {type(value).__name__}")
+    return str(value)
+
+
+def gold_answers(gold: Any, what: str = "gold") -> list[str]:
+    """The acceptable answers of one gold, as strings: a string, a number (Python's or NumPy's:
+    ``np.int64(3)`` is ``"3"``), or a list, tuple or one-dimensional NumPy array of those (as a
+    Parquet list column reads back), whose empty strings are dropped. ``[]`` for ``None``, an
+    empty or blank string and an empty list (nothing to grade against).
+
+    >>> gold_answers(np.array(["42", "42.0"], dtype=object)), gold_answers(np.int64(7)), gold_answers(None)
+    (['42', '42.0'], ['7'], [])
+
+    Raises:
+        TypeError: anything else (a bool, a dict, a list inside the list...), named in the
+            message with *what*.
+    """
+    if isinstance(gold, str):
+        return [gold] if gold.strip() else []
+    if gold is None:
+        return []
+    if isinstance(gold, np.ndarray) and gold.ndim > 1:
+        raise TypeError(f"{what} {_NOT_AN_ANSWER}, got a {gold.ndim}-dimensional array")
+    if isinstance(gold, (list, tuple)) or (isinstance(gold, np.ndarray) and gold.ndim == 1):
+        answers = []
+        for item in gold:
+            if isinstance(item, (list, tuple, np.ndarray)) and not (isinstance(item, np.ndarray) and item.ndim == 0):
+                raise TypeError(f"{what} {_NOT_AN_ANSWER}, got a list with a {type(item).__name__} item")
+            text = _answer(item, f"{what} (an item of the list)")
+            if text.strip():
+                answers.append(text)
+        return answers
+    return [_answer(gold, what)]
+
+
+def _row_what(what: str, i: int, n: int) -> str:
+    return what if n == 1 else f"{what}[{i}]"
+
+
+def grade_rewards(
+    golds: Sequence[Any], responses: Sequence[str], config: RewardConfig, what: str = "gold"
+) -> GradeResults:
+    """``grade_many`` with the grading options of *config*, one verdict per row, where a gold may
+    be anything :func:`gold_answers` reads: a row with several acceptable answers is graded
+    against each, and its verdict is that of the first answer it matches, else of the first
+    answer (as ``rapidgrade score`` does).
+
+    Raises:
+        TypeError: a gold of another type.
+        ValueError: a gold with nothing to grade against (``None``, empty); *what* names it.
+    """
+    n = len(golds)
+    answers = [gold_answers(gold, _row_what(what, i, n)) for i, gold in enumerate(golds)]
+    for i, row in enumerate(answers):
+        if not row:
+            raise ValueError(f"{_row_what(what, i, n)} is empty ({golds[i]!r}): there is nothing to grade against")
+    return grade_answers(answers, responses, config)
+
+
+def grade_answers(answers: Sequence[Sequence[str]], responses: Sequence[str], config: RewardConfig) -> GradeResults:
+    """:func:`grade_rewards` on golds already read by :func:`gold_answers` (none empty)."""
+
+    def graded(golds: list[str], texts: Sequence[str]) -> GradeResults:
+        return grade_many(
+            golds, texts, last_number=config.last_number, fallback=config.fallback, timeout=config.timeout
+        )
+
+    if all(len(row) == 1 for row in answers):
+        return graded([row[0] for row in answers], responses)
+    flat_golds = [answer for row in answers for answer in row]
+    flat_responses = [response for row, response in zip(answers, responses) for _ in row]
+    flat = graded(flat_golds, flat_responses)
+    correct = flat.correct.tolist()
+    picks: list[int] = []
+    start = 0
+    for row in answers:
+        pairs = range(start, start + len(row))
+        picks.append(next((k for k in pairs if correct[k]), start))
+        start += len(row)
+    decided, gold = flat.decided_by.tolist(), flat.gold
+    extracted, method, reason, normalized = flat.extracted, flat.method, flat.reason, flat.normalized
+    return GradeResults.from_columns(
+        correct=[correct[k] for k in picks],
+        decided_by=[decided[k] for k in picks],
+        gold=[gold[k] for k in picks],
+        extracted=[extracted[k] for k in picks],
+        method=[method[k] for k in picks],
+        reason=[reason[k] for k in picks],
+        normalized=[normalized[k] for k in picks],
     )
 
 
@@ -134,17 +246,16 @@ def scores_of(results: GradeResults, config: RewardConfig) -> list[float]:
 def score_many(
     golds: Sequence[Any], responses: Sequence[Any], config: RewardConfig | None = None, **options: Any
 ) -> list[float]:
-    r"""The reward of every ``responses[i]`` (a string or a conversation) against ``golds[i]``.
+    r"""The reward of every ``responses[i]`` (a string or a conversation) against ``golds[i]``
+    (anything :func:`gold_answers` reads; a list means any of its answers).
 
     *options* override fields of *config* (:class:`RewardConfig`).
 
     >>> score_many(["1/2"], ["\\boxed{0.4}"], format_score=0.1)
     [0.1]
     """
+    check_options("score_many", options)
     config = reward_config(options, config)
-    unknown = set(options) - _FIELDS
-    if unknown:
-        raise TypeError(f"score_many: unknown option(s) {sorted(unknown)}")
     texts = [completion_text(r) for r in responses]
     return scores_of(grade_rewards(golds, texts, config), config)
 
@@ -184,9 +295,13 @@ def majority_vote(gold: Any, responses: Sequence[Any], **options: Any) -> Majori
     >>> majority_vote("2", ["\\boxed{3}", "\\boxed{2}", "nothing"])
     MajorityVote(answer='3', correct=False, votes=1, samples=3)
     """
+    check_options("majority_vote", options)
     config = reward_config(options)
+    answers = gold_answers(gold, "majority_vote: gold")
+    if not answers:
+        raise ValueError(f"majority_vote: gold is empty ({gold!r}): there is nothing to grade against")
     texts = [completion_text(r) for r in responses]
-    results = grade_rewards([gold] * len(texts), texts, config)
+    results = grade_answers([answers] * len(texts), texts, config)
     votes: dict[str, list[int]] = {}
     for i, key in enumerate(results.normalized):
         if key is not None:

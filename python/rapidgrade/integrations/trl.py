@@ -7,6 +7,11 @@ holding one value per completion, plus ``trainer_state``, ``log_extra`` and ``lo
 takes a ``list[float]`` back, where ``None`` means "this function does not judge this row" (the
 row's other reward functions decide it).
 
+A row's gold answer is a string, a number (NumPy's too) or a list of acceptable answers (a list,
+tuple or NumPy array, as a dataset's list column gives it; any of them counts). ``None``, an
+empty string and an empty list give ``None`` (not judged here); any other value raises an error
+naming its row, rather than scoring 0.
+
 >>> accuracy_reward([r"so \boxed{\frac{1}{3}}", [{"role": "assistant", "content": r"\boxed{1/2}"}]],
 ...                 solution=["1/3", "1/3"])
 [1.0, 0.0]
@@ -22,8 +27,10 @@ from typing import Any
 
 from rapidgrade.integrations.rewards import (
     RewardConfig,
+    check_options,
     completion_text,
-    grade_rewards,
+    gold_answers,
+    grade_answers,
     reward_config,
     scores_of,
 )
@@ -40,13 +47,14 @@ _DEFAULT_CONFIG = RewardConfig()
 
 
 def _accuracy(
-    completions: Sequence[Any], golds: Sequence[Any], config: RewardConfig, log_extra: Any
+    completions: Sequence[Any], golds: Sequence[Any], column: str, config: RewardConfig, log_extra: Any
 ) -> list[float | None]:
     if len(golds) != len(completions):
         raise ValueError(f"accuracy_reward: {len(completions)} completions but {len(golds)} answers")
-    judged = [i for i, gold in enumerate(golds) if gold is not None and str(gold).strip()]
+    answers = [gold_answers(gold, f"accuracy_reward: {column}[{i}]") for i, gold in enumerate(golds)]
+    judged = [i for i, row in enumerate(answers) if row]
     texts = [completion_text(completions[i]) for i in judged]
-    results = grade_rewards([golds[i] for i in judged], texts, config)
+    results = grade_answers([answers[i] for i in judged], texts, config)
     rewards: list[float | None] = [None] * len(completions)
     for i, score in zip(judged, scores_of(results, config)):
         rewards[i] = score
@@ -64,24 +72,28 @@ def _accuracy(
 def accuracy_reward(completions: Sequence[Any], **kwargs: Any) -> list[float | None]:
     r"""1.0 for each completion whose answer equals the row's ``solution`` column, else 0.0.
 
-    A row whose answer is ``None`` or empty gets ``None`` (TRL leaves it to the other reward
-    functions). The keyword arguments are the dataset's columns (and TRL's own), never options:
-    for another answer column or other options use :func:`make_accuracy_reward`. The
-    extracted answer and the deciding path are logged to TRL's completions table when TRL
-    passes ``log_extra``.
+    The answer may be a list of acceptable answers (any of them counts). A row whose answer is
+    ``None`` or empty gets ``None`` (TRL leaves it to the other reward functions). The keyword
+    arguments are the dataset's columns (and TRL's own), never options: for another answer
+    column or other options use :func:`make_accuracy_reward`. The extracted answer and the
+    deciding path are logged to TRL's completions table when TRL passes ``log_extra``.
 
     >>> accuracy_reward(["\\boxed{2}", "\\boxed{2}"], solution=["2", None])
     [1.0, None]
 
+    >>> accuracy_reward(["\\boxed{0.5}"], solution=[["1/3", "1/2"]])
+    [1.0]
+
     Raises:
         KeyError: the dataset has no ``solution`` column.
+        TypeError: an answer that is not a string, a number or a list of those.
     """
     if DEFAULT_COLUMN not in kwargs:
         raise KeyError(
             f"accuracy_reward: no {DEFAULT_COLUMN!r} column among the reward function's keyword arguments "
             f"({sorted(kwargs)}); use make_accuracy_reward(column=...)"
         )
-    return _accuracy(completions, kwargs[DEFAULT_COLUMN], _DEFAULT_CONFIG, kwargs.get("log_extra"))
+    return _accuracy(completions, kwargs[DEFAULT_COLUMN], DEFAULT_COLUMN, _DEFAULT_CONFIG, kwargs.get("log_extra"))
 
 
 def make_accuracy_reward(column: str = DEFAULT_COLUMN, **options: Any) -> RewardFunc:
@@ -91,9 +103,7 @@ def make_accuracy_reward(column: str = DEFAULT_COLUMN, **options: Any) -> Reward
     >>> make_accuracy_reward("gold", last_number=True)(["It is 2"], gold=["2"])
     [1.0]
     """
-    unknown = set(options) - set(RewardConfig.__dataclass_fields__)
-    if unknown:
-        raise TypeError(f"make_accuracy_reward: unknown option(s) {sorted(unknown)}")
+    check_options("make_accuracy_reward", options)
     base = reward_config(options)
 
     def accuracy_reward(completions: Sequence[Any], **kwargs: Any) -> list[float | None]:
@@ -102,6 +112,6 @@ def make_accuracy_reward(column: str = DEFAULT_COLUMN, **options: Any) -> Reward
                 f"accuracy_reward: no {column!r} column among the reward function's keyword arguments "
                 f"({sorted(kwargs)})"
             )
-        return _accuracy(completions, kwargs[column], base, kwargs.get("log_extra"))
+        return _accuracy(completions, kwargs[column], column, base, kwargs.get("log_extra"))
 
     return accuracy_reward
