@@ -1,7 +1,7 @@
 """Grading past one machine with Ray Data: :func:`grade` adds the verdict columns to a
 ``ray.data.Dataset``.
 
-Each batch of the dataset reaches a grading *actor* as an Arrow table. For the ``math`` task
+Each batch of the dataset reaches a grading task as an Arrow table. For the ``math`` task
 with a string response column and a string or numeric gold column (the common case), the two
 columns go as they are into the C++ batch path (:func:`rapidgrade.grade.grade_many`) and the
 verdict columns are appended to the batch; any other task (``physics``, ``fredholm``, ``absa``,
@@ -11,15 +11,19 @@ result), are graded by the task exactly as ``rapidgrade score`` grades them. Eit
 output row is the input row plus the fields the scoring job writes to ``evaluated.jsonl`` (for
 ``math``: ``correct``, ``extracted``, ``decided_by``, ``reason``, ``method``).
 
-The actors are long-lived (an actor pool, ``ray.data.ActorPoolStrategy``): each keeps its own
-fallback worker processes (SymPy, math-verify; see :mod:`rapidgrade._pool`) warm from one batch
-to the next, so only the first batch an actor grades pays for starting them.
+The batches are Ray Data *tasks* (``ray.data.TaskPoolStrategy``), not an actor pool. Ray runs
+a job's tasks in worker processes it keeps and reuses, so each process's fallback workers (SymPy,
+math-verify; see :mod:`rapidgrade._pool`) stay warm from one batch to the next, and a task whose
+process dies (out of memory, a lost node) is retried. An actor pool would keep them warm too, but
+Ray Data hands each of its actors its own object-store references as constructor arguments while
+letting it restart (``max_restarts=-1``), and Ray logs an error line about that for every actor
+(ray-project/ray#57733); turning restarts off instead would make one dead actor fail the job.
 
 :func:`score` is ``rapidgrade score --ray``: the scoring job with its grading on a cluster.
 
 This module is ``rapidgrade.ray``; it imports the real ``ray`` package only when
 :func:`grade` is called (``pip install 'rapidgrade[ray]'``). :func:`grade_table`, what each
-actor runs, needs only pyarrow::
+task runs, needs only pyarrow::
 
     import ray
     import rapidgrade.ray
@@ -42,8 +46,8 @@ from rapidgrade.tasks._base import Registry, Task
 
 __all__ = ["Grader", "configure_task", "grade", "grade_table", "score"]
 
-#: Rows per batch handed to an actor by default (large enough that Ray's per-batch overhead
-#: is small next to grading, small enough to spread a dataset over many actors).
+#: Rows per batch handed to a task by default (large enough that Ray's per-batch overhead
+#: is small next to grading, small enough to spread a dataset over many processes).
 DEFAULT_BATCH_SIZE = 4096
 
 
@@ -163,7 +167,7 @@ def _is_math(config: Any) -> bool:
 def grade_table(table: Any, task: Task, config: Any) -> Any:
     """Grade the rows of the Arrow table *table* with *task* and *config* (from
     :func:`configure_task`); returns a table with the rows' fields plus the result fields, in
-    order. This is what each of :func:`grade`'s actors does with a batch.
+    order. This is what each of :func:`grade`'s tasks does with a batch.
 
     >>> import pyarrow as pa
     >>> task, config = configure_task("math")
@@ -187,8 +191,10 @@ def grade_table(table: Any, task: Task, config: Any) -> Any:
 
 
 class Grader:
-    """The callable class of :func:`grade`'s ``map_batches``: one per actor, configured once,
-    called with each Arrow batch. Its process keeps the fallback workers warm between batches."""
+    """:func:`grade_table` as a callable class, configured once, for those who run it over an
+    actor pool of their own (``ds.map_batches(Grader, compute=ray.data.ActorPoolStrategy(...),
+    fn_constructor_kwargs={"task": "math", "options": {...}})``). :func:`grade` runs tasks
+    instead (see the module's description)."""
 
     def __init__(self, task: str | Task, options: Mapping[str, Any], threads: int | None = None) -> None:
         self.task, self.config = configure_task(task, threads=threads, **options)
@@ -222,10 +228,12 @@ def grade(
     ``n_points``, ``symbolic_timeout``, ...; absa: ``stages``, ``repair``, ...). They are checked
     here, before anything runs.
 
-    Batches of *batch_size* rows go to an actor pool (``ray.data.ActorPoolStrategy``) of
-    *concurrency* actors (an int, or ``(min, max)`` to autoscale; default: from 1 up to as many
-    as the cluster's CPUs allow), each reserving *num_cpus* CPUs and grading with as many
-    C++ threads (unless ``threads`` is given). Row order follows Ray Data's rules: set
+    Batches of *batch_size* rows are graded by Ray Data tasks (``ray.data.TaskPoolStrategy``),
+    each reserving *num_cpus* CPUs and grading with as many C++ threads (unless ``threads`` is
+    given): by default as many at once as the cluster's CPUs allow, at most *concurrency* with
+    an int (with ``(min, max)``, kept from the actor pool this used to be, at most *max*). Ray
+    reuses its worker processes from one task to the next, so their fallback workers stay warm,
+    and retries a task whose process died. Row order follows Ray Data's rules: set
     ``ray.data.DataContext.get_current().execution_options.preserve_order = True`` to keep the
     input order.
 
@@ -240,22 +248,26 @@ def grade(
     if not num_cpus > 0:
         raise ValueError(f"rapidgrade.ray.grade: num_cpus must be > 0, got {num_cpus}")
     threads = max(1, int(num_cpus))
-    job_task, _ = configure_task(task, gold=gold, response=response, registry=registry, threads=threads, **options)
-    options = {"gold": gold, "response": response, **options}
-    if concurrency is None:  # autoscaled: as many actors as the cluster's CPUs allow
-        compute = ray.data.ActorPoolStrategy(min_size=1)
-    elif isinstance(concurrency, int):
-        compute = ray.data.ActorPoolStrategy(size=concurrency)
+    job_task, config = configure_task(task, gold=gold, response=response, registry=registry, threads=threads, **options)
+    if concurrency is None:
+        size = None
+    elif isinstance(concurrency, int) and not isinstance(concurrency, bool):
+        size = concurrency
+    elif isinstance(concurrency, tuple) and len(concurrency) == 2:
+        size = concurrency[1]
     else:
-        low, high = concurrency
-        compute = ray.data.ActorPoolStrategy(min_size=low, max_size=high)
+        raise TypeError(f"rapidgrade.ray.grade: concurrency must be an int or (min, max), got {concurrency!r}")
+    if size is not None and (isinstance(size, bool) or not isinstance(size, int) or size < 1):
+        raise ValueError(f"rapidgrade.ray.grade: concurrency must be >= 1, got {concurrency!r}")
+    # The task object and its config travel once, inside Ray Data's map transformer; each task
+    # grades one batch with them (no per-batch configuration).
     return ds.map_batches(
-        Grader,
+        grade_table,
         batch_format="pyarrow",
         batch_size=batch_size,
-        compute=compute,
+        compute=ray.data.TaskPoolStrategy(size=size),
         num_cpus=num_cpus,
-        fn_constructor_kwargs={"task": job_task, "options": options, "threads": threads},
+        fn_kwargs={"task": job_task, "config": config},
         zero_copy_batch=True,
     )
 
