@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         LatexNormalizationConfig,
         NormalizationConfig,
         StringExtractionConfig,
+        math_metric,
         parse,
         verify,
     )
@@ -50,6 +51,7 @@ _COMPAT_NAMES = frozenset(
         "LatexNormalizationConfig",
         "NormalizationConfig",
         "StringExtractionConfig",
+        "math_metric",
         "parse",
         "verify",
     }
@@ -115,6 +117,7 @@ __all__ = [
     "grade_dataset",
     "grade_many",
     "map_fn",
+    "math_metric",
     "normalize_answer",
     "normalize_answer_many",
     "normalize_latex",

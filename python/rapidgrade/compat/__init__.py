@@ -27,6 +27,10 @@ built with either import work with either library.
 >>> verify(gold, parse("The answer is 0.5"))
 True
 
+math-verify's metric is here too (:func:`~rapidgrade.compat.metric.math_metric`, also
+``rapidgrade.math_metric``): its scores, with the parses and comparisons of a call that need
+math-verify sent to the workers together.
+
 The fast path. ``verify`` first asks :func:`~rapidgrade.compat._fast_verify.fast_verify` and
 ``parse`` asks :func:`~rapidgrade.compat._fast_parse.fast_parse`; each answers only where it is
 *proven* to agree with math-verify and returns ``None`` otherwise. Under the default configs
@@ -60,6 +64,7 @@ from latex2sympy2_extended.latex2sympy2 import NormalizationConfig
 from math_verify import ExprExtractionConfig, LatexExtractionConfig, StringExtractionConfig
 
 from rapidgrade import _transport
+from rapidgrade._pool import TaskResult
 from rapidgrade.compat import _workers
 from rapidgrade.compat._fast_parse import (
     DEFAULT_EXTRACTION_CONFIG,
@@ -86,6 +91,7 @@ __all__ = [
     "ParseResult",
     "StringExtractionConfig",
     "TimeoutException",
+    "math_metric",
     "parse",
     "verify",
 ]
@@ -153,6 +159,34 @@ def parse(
     >>> parse("The final answer is B", [StringExtractionConfig()])
     ['b', 'B']
     """
+    planned = _plan_parse(pred, extraction_config, fallback_mode, extraction_mode, parsing_timeout, raise_on_error)
+    if isinstance(planned, ParseResult):
+        return planned
+    outcome = _workers.run(_remote_parse, planned.args, timeout=planned.deadline)
+    return _finish_parse(planned, outcome)
+
+
+class _Pending:
+    """A call the fast path could not answer: its task for math-verify in a worker."""
+
+    __slots__ = ("args", "deadline", "options", "source")
+
+    def __init__(self, args: tuple[Any, ...], deadline: float | None, source: Any, options: dict[str, Any]) -> None:
+        self.args = args
+        self.deadline = deadline
+        self.source = source
+        self.options = options
+
+
+def _plan_parse(
+    pred: Any,
+    extraction_config: Any,
+    fallback_mode: Any,
+    extraction_mode: Any,
+    parsing_timeout: Any,
+    raise_on_error: Any,
+) -> ParseResult | _Pending:
+    """:func:`parse` answered by the fast path, or the task that answers it in a worker."""
     options = {
         "extraction_config": extraction_config,
         "fallback_mode": fallback_mode,
@@ -169,19 +203,32 @@ def parse(
         # A TypeError (not iterable): math-verify fails on it, and so will the worker.
         with contextlib.suppress(TypeError):
             config = list(config)  # a generator cannot be pickled; math-verify iterates it once
-    outcome = _workers.run(
-        _remote_parse,
+    return _Pending(
         (pred, config, fallback_mode, extraction_mode, parsing_timeout, raise_on_error),
-        timeout=_backstop(parsing_timeout, 1),
+        _backstop(parsing_timeout, 1),
+        pred,
+        options,
     )
+
+
+def _finish_parse(planned: _Pending, outcome: TaskResult) -> ParseResult:
+    """:func:`parse`'s result from its worker task's outcome."""
     if outcome.status == "ok":
         status, payload = outcome.value
         if status == "ok":
-            return ParseResult(_transport.loads(payload), source=pred, options=options)
+            return ParseResult(_transport.loads(payload), source=planned.source, options=planned.options)
         raise _load_exception(payload)
-    _handle_failure(outcome, raise_on_error, f"Timeout during parsing: {pred}")
-    return ParseResult([], source=pred, options=options)
+    _handle_failure(outcome, planned.options["raise_on_error"], f"Timeout during parsing: {planned.source}")
+    return ParseResult([], source=planned.source, options=planned.options)
 
+
+def _parse_many(texts: Sequence[str], extraction_config: Sequence[ExtractionTarget]) -> list[ParseResult]:
+    """``[parse(text, extraction_config) for text in texts]``, what the fast path cannot answer
+    sent to the workers together (in parallel)."""
+    planned = [_plan_parse(text, extraction_config, "first_match", "any_match", 5, False) for text in texts]
+    pending = [p for p in planned if isinstance(p, _Pending)]
+    outcomes = iter(_workers.run_many(_remote_parse, [p.args for p in pending], timeout=_backstop(5, 1)))
+    return [p if isinstance(p, ParseResult) else _finish_parse(p, next(outcomes)) for p in planned]
 
 
 # -- verify -------------------------------------------------------------------------------------
@@ -219,6 +266,26 @@ def verify(
     >>> verify(parse("$2$"), parse("The answer is 2."))
     True
     """
+    planned = _plan_verify(
+        gold, target, float_rounding, numeric_precision, strict, allow_set_relation_comp,
+        timeout_seconds, raise_on_error,
+    )
+    if isinstance(planned, bool):
+        return planned
+    return _finish_verify(planned, _workers.run(_remote_verify, planned.args, timeout=planned.deadline))
+
+
+def _plan_verify(
+    gold: Any,
+    target: Any,
+    float_rounding: Any,
+    numeric_precision: Any,
+    strict: Any,
+    allow_set_relation_comp: Any,
+    timeout_seconds: Any,
+    raise_on_error: Any,
+) -> bool | _Pending:
+    """:func:`verify` answered by the fast path, or the task that answers it in a worker."""
     fast = fast_verify(
         gold,
         target,
@@ -252,15 +319,30 @@ def verify(
         "timeout_seconds": timeout_seconds,
         "raise_on_error": raise_on_error,
     }
-    outcome = _workers.run(
-        _remote_verify, (payload, kwargs), timeout=_backstop(timeout_seconds, pairs)
-    )
+    return _Pending((payload, kwargs), _backstop(timeout_seconds, pairs), None, kwargs)
+
+
+def _finish_verify(planned: _Pending, outcome: TaskResult) -> bool:
+    """:func:`verify`'s result from its worker task's outcome."""
     if outcome.status == "ok":
         status, value = outcome.value
         if status == "ok":
             return bool(value)
         raise _load_exception(value)
-    _handle_failure(outcome, raise_on_error, "Timeout during comparison")
+    _handle_failure(outcome, planned.options["raise_on_error"], "Timeout during comparison")
     return False
 
 
+def _verify_many(pairs: Sequence[tuple[Any, Any]], float_rounding: Any) -> list[bool]:
+    """``[verify(gold, target, float_rounding) for gold, target in pairs]``, what the fast path
+    cannot answer sent to the workers together (in parallel)."""
+    planned = [_plan_verify(g, t, float_rounding, 15, True, False, 5, False) for g, t in pairs]
+    pending = [p for p in planned if isinstance(p, _Pending)]
+    deadlines = [p.deadline for p in pending]
+    deadline = None if not deadlines or None in deadlines else max(d for d in deadlines if d is not None)
+    outcomes = iter(_workers.run_many(_remote_verify, [p.args for p in pending], timeout=deadline))
+    return [p if isinstance(p, bool) else _finish_verify(p, next(outcomes)) for p in planned]
+
+
+# math-verify's metric, built on the above (it imports this module's helpers: defined by now).
+from rapidgrade.compat.metric import math_metric  # noqa: E402

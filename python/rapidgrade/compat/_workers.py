@@ -43,8 +43,17 @@ _GRACE_SECONDS = 10.0
 
 
 def run(fn: Callable[..., Any], args: tuple[Any, ...], timeout: float | None) -> TaskResult:
-    """Run ``fn(*args)`` in the shared worker pool (the one way the compatible API reaches it)."""
+    """Run ``fn(*args)`` in the shared worker pool (the one way the compatible API reaches it,
+    with :func:`run_many`)."""
     return default_pool().run(fn, args, timeout=timeout)
+
+
+def run_many(fn: Callable[..., Any], args: list[tuple[Any, ...]], timeout: float | None) -> list[TaskResult]:
+    """Run ``fn(*a)`` for every ``a`` in *args*, spread over the shared pool's workers (none
+    started when *args* is empty)."""
+    if not args:
+        return []
+    return default_pool().run_many(fn, args, timeout=timeout)
 
 
 def _warm_up() -> None:
@@ -113,6 +122,25 @@ def _remote_latex(latex: str, parsing_timeout: Any) -> tuple[str, bytes]:
     if value is None:
         return "fail", b"None"
     return "ok", _transport.dumps([value])
+
+
+def _remote_strings(payload: bytes, seconds: int) -> tuple[str, Any]:
+    """Worker side of :func:`rapidgrade.compat.metric.math_metric`'s printing of the extracted
+    objects, under math-verify's own time limit: ``("ok", (golds, predictions))``,
+    ``("timeout", None)`` or ``("raise", exception)``."""
+    from math_verify.utils import timeout
+
+    golds, predictions = _transport.loads(payload)
+
+    def strings() -> tuple[list[str], list[str]]:
+        return [str(x) for x in golds], [str(x) for x in predictions]
+
+    try:
+        return "ok", timeout(timeout_seconds=seconds)(strings)()
+    except _MathVerifyTimeout:
+        return "timeout", None
+    except BaseException as err:  # re-raised in the caller's process, as math-verify lets it out
+        return "raise", _dump_exception(err)
 
 
 # -- failures -----------------------------------------------------------------------------------
