@@ -132,3 +132,47 @@ def test_manylinux2014_script_targets_glibc_2_17_and_checks_the_tag() -> None:
     assert '-target "x86_64-linux-gnu.$glibc"' in text
     assert "plat=manylinux2014_x86_64" in text
     assert 'auditwheel repair --plat "$plat"' in text
+
+
+@pytest.fixture(scope="module")
+def pyproject() -> dict[str, Any]:
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        loaded: dict[str, Any] = tomllib.load(f)
+    return loaded
+
+
+def test_wheel_metadata_names_the_project_its_authors_and_addresses(pyproject: dict[str, Any]) -> None:
+    project = pyproject["project"]
+    assert project["authors"] and all(a.get("name") or a.get("email") for a in project["authors"])
+    urls = project["urls"]
+    assert {"Homepage", "Repository", "Documentation", "Changelog"} <= set(urls)
+    repository = urls["Repository"]
+    assert re.fullmatch(r"https://github\.com/[\w.-]+/rapidgrade", repository), repository
+    for name, url in urls.items():
+        assert url.startswith(repository), (name, url)  # one repository, as the docs name it
+        assert len(name) <= 32, name  # the Project-URL label limit of the core metadata
+    assert urls["Changelog"].endswith("/CHANGELOG.md") and (ROOT / "CHANGELOG.md").is_file()
+    assert urls["Documentation"].endswith("/docs")
+    site = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    assert site["repo_url"] == repository
+
+
+def test_wheel_carries_the_licence_and_the_third_party_notices(pyproject: dict[str, Any]) -> None:
+    """PEP 639: an SPDX licence expression, and license-files copied into the wheel's
+    .dist-info/licenses/ (THIRD_PARTY.md: the licences of the bundled demo set)."""
+    project = pyproject["project"]
+    assert project["license"] == "MIT"
+    assert project["license-files"] == ["LICENSE", "THIRD_PARTY.md"]
+    for name in project["license-files"]:
+        assert (ROOT / name).is_file(), name
+    assert "MIT License" in (ROOT / "LICENSE").read_text(encoding="utf-8")
+    third_party = (ROOT / "THIRD_PARTY.md").read_text(encoding="utf-8")
+    for shipped in (ROOT / "python" / "rapidgrade" / "data").glob("*.jsonl"):
+        assert f"python/rapidgrade/data/{shipped.name}" in third_party, shipped.name
+    # PEP 639 forbids licence classifiers beside an expression
+    assert not [c for c in project["classifiers"] if c.startswith("License ::")]
+    # project.license-files and Metadata-Version 2.4 need scikit-build-core 0.11
+    backend = [r for r in pyproject["build-system"]["requires"] if r.startswith("scikit-build-core")]
+    assert backend == ["scikit-build-core>=0.11"]
+    # tool.scikit-build.wheel.license-files would conflict with project.license-files
+    assert "license-files" not in pyproject["tool"]["scikit-build"].get("wheel", {})
