@@ -293,3 +293,39 @@ def test_single_letters_are_math_verify_own(letter: str, monkeypatch: pytest.Mon
             assert rapidgrade.verify(rapidgrade.parse(gold_text), rapidgrade.parse(pred_text)) is expected, (
                 gold_text, pred_text,
             )
+
+
+# -- the expression config first (math-verify's README metric: pred targets Expr, then LaTeX) ----
+
+_EXPRESSION_FIRST = [math_verify.ExprExtractionConfig(), math_verify.LatexExtractionConfig()]
+_EXPRESSION_FIRST_SHAPES = [
+    *_SHAPES,
+    "The final answer is {}",
+    "The final answer is $\\boxed{{{}}}$",
+    "My final answer is: \\boxed{{{}}}",
+    "final answer is \\({}\\) and \\boxed{{{}}}",
+    "The FINAL ANSWER is {} so \\boxed{{{}}}",
+]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(shape=st.sampled_from(_EXPRESSION_FIRST_SHAPES), answer=_answer)
+def test_expression_first_parse_equals_math_verify(shape: str, answer: str) -> None:
+    text = shape.format(answer, answer)
+    ours, reference = rapidgrade.parse(text, _EXPRESSION_FIRST), math_verify.parse(text, _EXPRESSION_FIRST)
+    assert len(ours) == len(reference), text
+    assert all(_same(a, b) if not isinstance(a, str) else a == b for a, b in zip(ours, reference)), text
+
+
+def test_expression_first_on_the_demo_set() -> None:
+    """Every response of the demo set, and how many the fast path answers."""
+    with CORPUS.open(encoding="utf-8") as f:
+        responses = [json.loads(line)["response"] for line in f]
+    decided = 0
+    for text in responses:
+        fast = _fast_parse.extract_default(text, expression_first=True)
+        decided += fast is not None
+        ours, reference = rapidgrade.parse(text, _EXPRESSION_FIRST), math_verify.parse(text, _EXPRESSION_FIRST)
+        assert len(ours) == len(reference), text
+        assert all(_same(a, b) if not isinstance(a, str) else a == b for a, b in zip(ours, reference)), text
+    assert decided >= 0.9 * len(responses)

@@ -90,10 +90,13 @@ _MAX_NORMALIZE = 4000
 _MAX_MEMOIZED = 2000
 
 
-def extract_default(text: str) -> tuple[Any, str] | None:
+def extract_default(text: str, expression_first: bool = False) -> tuple[Any, str] | None:
     r"""What ``math_verify.parse(text)`` extracts first, as ``(value, matched_string)``, or ``None``.
 
-    Only for math-verify's default extraction config; ``None`` whenever the outcome is not
+    Only for math-verify's default extraction config, or with *expression_first* for
+    ``[ExprExtractionConfig(), LatexExtractionConfig()]`` (the same patterns; within a priority
+    group, matches that tie on their position are tried in config order, so the expression
+    patterns win ties: see :func:`_first_final_answer`); ``None`` whenever the outcome is not
     certain. ``value`` is the SymPy object when it is predicted here (a plain number or a single
     letter), or ``None`` when ``matched_string`` (math-verify's normalized LaTeX) still has to go
     through math-verify's ``parse_latex_cached``: if that succeeds, its result is math-verify's
@@ -119,7 +122,11 @@ def extract_default(text: str) -> tuple[Any, str] | None:
     if status == "unknown" or (status == "found" and not isinstance(latex, str)):
         return None
     if has_final_answer:
-        first = _first_final_answer(text, start, end, plain) if status == "found" else _first_final_answer(text)
+        first = (
+            _first_final_answer(text, expression_first, start, end, plain)
+            if status == "found"
+            else _first_final_answer(text, expression_first)
+        )
         if first is not None:
             # A "final answer ... is" match sorts first; only its LaTeX form is handled.
             return _from_final_answer(first) if first is not _EXPRESSION else None
@@ -131,8 +138,8 @@ def extract_default(text: str) -> tuple[Any, str] | None:
     # escaped ones, no
     # newline and does not end with a backslash; the expression patterns of that group start
     # later or end earlier, and the groups before it need "answer" or "\boxed{" (absent).
-    if len(text) < 3 or text[0] != "$" or text[-1] != "$":
-        return None
+    if expression_first or len(text) < 3 or text[0] != "$" or text[-1] != "$":
+        return None  # expression patterns first: whether one ties with the "$X$" match is not known
     inner = text[1:-1]
     if "\n" in inner or inner.endswith("\\") or inner.count("$") != inner.count("\\$"):
         return None  # an escaped "\$" is content, e.g. "$\$6$"
@@ -157,22 +164,27 @@ def _from_latex(latex: str, plain: bool) -> tuple[Any, str] | None:
 _EXPRESSION: Any = object()
 
 
-def _first_final_answer(text: str, start: int = -1, end: int = -1, plain: bool = False) -> Any:
+def _first_final_answer(
+    text: str, expression_first: bool = False, start: int = -1, end: int = -1, plain: bool = False
+) -> Any:
     """The "final answer ... is" match that sorts before every other priority-50 match, if any.
 
     The two "final answer" patterns are math-verify's own, run here. The group is sorted by
     end (rightmost first), then start (leftmost first), then pattern order: the LaTeX "final
-    answer" pattern, the boxed environments (A), plain boxed (B), the expression pattern. The
+    answer" pattern, the boxed environments (A), plain boxed (B), the expression pattern (first
+    of all with *expression_first*: the expression config given before the LaTeX one). The
     boxed winner is [start, end) (``start < 0``: there is none). Returns the LaTeX match,
     ``_EXPRESSION``, or ``None`` when the boxed match comes first (or nothing matched).
     """
     best_key = (end, -start, -(2 if plain else 1)) if start >= 0 else None
     best: Any = None
     for pattern, order in _final_answer_patterns():
+        if expression_first and order == 3:
+            order = -1
         for m in pattern.finditer(text):
             key = (m.end(), -m.start(), -order)
             if best_key is None or key > best_key:
-                best_key, best = key, (m if order == 0 else _EXPRESSION)
+                best_key, best = key, (_EXPRESSION if order in (-1, 3) else m)
     return best
 
 
@@ -365,6 +377,8 @@ def number_value(latex: str) -> Any:
 _PLAIN_INTEGER = re.compile(r"-?[1-9][0-9]{0,17}|0")
 
 _DEFAULT_CONFIG_LIST = list(DEFAULT_EXTRACTION_CONFIG)
+# e.g. math_metric(pred_extraction_target=(ExprExtractionConfig(), LatexExtractionConfig())).
+_EXPRESSION_FIRST = [ExprExtractionConfig(), LatexExtractionConfig()]
 
 
 def fast_parse(
@@ -377,11 +391,12 @@ def fast_parse(
     r"""``math_verify.parse(pred, ...)`` where it is certain without math-verify, else ``None``.
 
     Covered, with the default ``[LatexExtractionConfig(), ExprExtractionConfig()]`` (or
-    ``[LatexExtractionConfig()]``): a response whose ``\boxed{...}`` (or LaTeX "final answer ...
+    ``[LatexExtractionConfig()]``, or ``[ExprExtractionConfig(), LatexExtractionConfig()]``
+    except for ``$X$``): a response whose ``\boxed{...}`` (or LaTeX "final answer ...
     is") match decides, and a string that is exactly ``$X$`` (see :func:`extract_default`);
     the value is built here for plain numbers, and otherwise is math-verify's
     ``parse_latex_cached`` of the normalized LaTeX, computed in a worker (:func:`_latex_value`;
-    if it fails, ``None``: math-verify would go on to other matches). With the default config or
+    if it fails, ``None``: math-verify would go on to other matches). With both configs or
     ``[ExprExtractionConfig()]``, *pred* a plain integer (``"42"``, ``"-7"``): no LaTeX pattern can
     match such a string (every one needs ``$``, ``\(``, ``\[`` or ``\boxed``), and math-verify's
     number pattern takes it whole, so math-verify returns ``[Number(pred), pred]``
@@ -400,7 +415,8 @@ def fast_parse(
         return None
     if parsing_timeout is not None and type(parsing_timeout) is not int:
         return None
-    latex = expr = True  # which of the default configs are given (in the default order)
+    latex = expr = True  # which of the default configs are given
+    expression_first = False  # both, the expression config first
     if extraction_config is not DEFAULT_EXTRACTION_CONFIG:
         if not isinstance(extraction_config, (list, tuple)):
             return None
@@ -413,11 +429,13 @@ def fast_parse(
             expr = False
         elif configs == [ExprExtractionConfig()]:
             latex = False
+        elif configs == _EXPRESSION_FIRST:
+            expression_first = True
         else:
             return None
     # Without the expression config, its patterns are absent: extract_default only relies on
     # them not winning (it declines when the expression "final answer" pattern would).
-    found = extract_default(pred) if latex else None
+    found = extract_default(pred, expression_first) if latex else None
     if found is None:
         if not expr or _PLAIN_INTEGER.fullmatch(pred) is None:
             return None
