@@ -34,9 +34,10 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import math
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 __all__ = ["UNSET", "EquivConfig", "GradeConfig", "Unset"]
 
@@ -94,17 +95,27 @@ def check_flag(where: str, name: str, value: object) -> bool:
     return value
 
 
+#: An int timeout beyond this many seconds (past a billion years) means no limit.
+_MAX_EXACT_TIMEOUT = 10**16
+
+
 def check_timeout(where: str, value: object) -> float | None:
     """Seconds per fallback pair: a positive finite number, or None / ``math.inf`` (no limit,
-    returned as None)."""
+    returned as None). A number too large for a float (``10**400``) is no limit too."""
     if value is None:
         return None
-    x = _real(where, "timeout", value)
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > _MAX_EXACT_TIMEOUT:
+        # An int beyond any float (10**400) is clamped, not an OverflowError: a positive one
+        # is as good as no limit; a negative one is refused below.
+        x = math.inf if value > 0 else -math.inf
+    else:
+        x = _real(where, "timeout", value)
     if x == math.inf:
         return None
     if not (math.isfinite(x) and x > 0):
+        shown = "a negative number beyond any float" if x == -math.inf and isinstance(value, int) else repr(value)
         raise ValueError(
-            f"{where}: timeout must be a positive number or None, got {value!r}"
+            f"{where}: timeout must be a positive number or None, got {shown}"
         )
     return x
 
@@ -259,6 +270,25 @@ def _build(cls: type[_C], where: str, config: _C | None, options: dict[str, Any]
     options = {k: v for k, v in options.items() if v is not UNSET}
     if not options:
         return base
+    try:  # with each value's type: True == 1 and 2.0 == 2, but the checks tell them apart
+        key = tuple(sorted((name, type(value), value) for name, value in options.items()))
+        hash(key)
+    except TypeError:  # an unhashable option value: checked (and refused) below, uncached
+        return _replaced(cls, where, base, options)
+    return cast(_C, _replaced_cached(cls.__name__, where, base, key))
+
+
+@functools.lru_cache(maxsize=256)
+def _replaced_cached(cls_name: str, where: str, base: Any, key: tuple[tuple[str, type, Any], ...]) -> Any:
+    # The per-call paths (a reward function called once per sample with the same options) build
+    # the same config from the same base and options again and again: the result is a frozen value
+    # of these hashable arguments, so it is kept, a bounded number of them. Errors are not kept.
+    cls = next(c for c in _DEFAULTS if c.__name__ == cls_name)
+    return _replaced(cls, where, base, {name: value for name, _, value in key})
+
+
+def _replaced(cls: type[_C], where: str, base: _C, options: dict[str, Any]) -> _C:
+    """*base* with *options* replaced, validated first with the caller's name *where*."""
     names = {f.name for f in dataclasses.fields(cls)}
     unknown = sorted(set(options) - names)
     if unknown:

@@ -199,3 +199,17 @@ def test_bad_threads_and_config_types() -> None:
         TypeError, match=r"^GradeConfig: equiv must be an EquivConfig, not dict$"
     ):
         GradeConfig(equiv={})  # type: ignore[arg-type]
+
+
+def test_a_kept_config_is_never_given_for_an_option_of_another_type() -> None:
+    # built configs are kept by their options' values and types: a valid call first must not let
+    # an equal value of a refused type through later (True == 1, 2.0 == 2)
+    assert rapidgrade.grade("3", "It is 3", last_number=True).correct is True
+    with pytest.raises(TypeError, match="last_number must be a bool"):
+        rapidgrade.grade("3", "It is 3", last_number=1)
+    rapidgrade.grade("3", "3", float_rounding=2)
+    with pytest.raises(TypeError, match="float_rounding"):
+        rapidgrade.grade("3", "3", float_rounding=2.0)
+    a = GradeConfig.build("f", None, last_number=False, timeout=2.0)
+    assert a is GradeConfig.build("f", None, timeout=2.0, last_number=False)
+    assert a == GradeConfig(last_number=False, timeout=2.0)
