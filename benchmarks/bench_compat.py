@@ -1,6 +1,6 @@
 """The math-verify compatible API against math-verify itself, one pair at a time, same run, same pairs.
 
-    python -m benchmarks.bench_compat [--repeats 3] [--cold-runs 3] [--corpus PATH]
+    python -m benchmarks.bench_compat [--repeats 3] [--cold-runs 3] [--corpus PATH] [--limit N]
 
 What a user gets who changes one import line (``from math_verify import parse, verify`` to
 ``from rapidgrade import parse, verify``) and keeps calling ``verify(parse(gold), parse(response))``
@@ -28,6 +28,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -38,7 +39,8 @@ import rapidgrade
 from tests.datasets import DEMO_CORPUS as DEFAULT_CORPUS
 
 # Run in a fresh interpreter for the cold-start line: argv[1] is "math_verify" or "rapidgrade",
-# argv[2] the corpus. The clock starts before the import, as a user's script would.
+# argv[2] a JSON file of [gold, response] pairs. The clock starts before the import, as a user's
+# script's would.
 _COLD_CHILD = r"""
 import time
 start = time.perf_counter()
@@ -50,7 +52,7 @@ else:
     from rapidgrade import parse, verify
 imported = time.perf_counter()
 with open(corpus, encoding="utf-8") as f:
-    pairs = [("$" + row["gold"] + "$", row["response"]) for row in map(json.loads, f) if row]
+    pairs = json.load(f)
 times, verdicts = [], []
 for gold, response in pairs:
     t = time.perf_counter()
@@ -70,13 +72,13 @@ def load(path: Path) -> list[tuple[str, str]]:
     return [("$" + row["gold"] + "$", row["response"]) for row in rows]
 
 
-def cold_run(library: str, corpus: Path) -> dict[str, Any]:
-    """One fresh interpreter: import *library*, then the first pass over *corpus*."""
+def cold_run(library: str, pairs_file: Path) -> dict[str, Any]:
+    """One fresh interpreter: import *library*, then the first pass over the pairs in *pairs_file*."""
     env = dict(os.environ)
     python_dir = str(Path(rapidgrade.__file__).resolve().parents[1])  # the rapidgrade measured here
     env["PYTHONPATH"] = os.pathsep.join(p for p in (python_dir, env.get("PYTHONPATH", "")) if p)
     out = subprocess.run(
-        [sys.executable, "-c", _COLD_CHILD, library, str(corpus)],
+        [sys.executable, "-c", _COLD_CHILD, library, str(pairs_file)],
         check=True, capture_output=True, text=True, env=env,
     ).stdout
     result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
@@ -119,15 +121,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--cold-runs", type=int, default=3, help="fresh interpreters per library (0: skip)")
-    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="JSON lines with gold and response")
+    parser.add_argument("--limit", type=int, default=0, help="an evenly spaced sample of this many pairs (0: all)")
     args = parser.parse_args()
     data = load(args.corpus)
+    if args.limit and args.limit < len(data):
+        data = data[:: len(data) // args.limit][: args.limit]
 
     # Cold first, while no worker of this process competes for the cores.
     cold: dict[str, list[dict[str, Any]]] = {"math_verify": [], "rapidgrade": []}
-    for _ in range(args.cold_runs):
-        for library in cold:
-            cold[library].append(cold_run(library, args.corpus))
+    with tempfile.TemporaryDirectory() as tmp:
+        pairs_file = Path(tmp) / "pairs.json"
+        pairs_file.write_text(json.dumps(data), encoding="utf-8")
+        for _ in range(args.cold_runs):
+            for library in cold:
+                cold[library].append(cold_run(library, pairs_file))
 
     import math_verify
     from math_verify.parser import parse_expr_cached, parse_latex_cached
