@@ -39,6 +39,7 @@ if TYPE_CHECKING:
         parse,
         verify,
     )
+    from rapidgrade.aio import grade_async
     from rapidgrade.metrics import Metrics
     from rapidgrade.score import score_file
 
@@ -59,8 +60,8 @@ _COMPAT_NAMES = frozenset(
 
 
 # The scoring job (rapidgrade.score, the tasks, the readers and the report) is loaded on first
-# use too: ``import rapidgrade`` gives the grading API only.
-_SCORE_NAMES = {"score_file": "rapidgrade.score", "Metrics": "rapidgrade.metrics"}
+# use too: ``import rapidgrade`` gives the grading API only. So is asyncio, for grade_async.
+_SCORE_NAMES = {"score_file": "rapidgrade.score", "Metrics": "rapidgrade.metrics", "grade_async": "rapidgrade.aio"}
 
 
 def __getattr__(name: str) -> Any:
@@ -114,6 +115,7 @@ __all__ = [
     "find_boxed_many",
     "find_math_spans",
     "grade",
+    "grade_async",
     "grade_dataset",
     "grade_many",
     "map_fn",

@@ -52,6 +52,8 @@ def build_parser(task: str | Task = "math", *, registry: Registry | None = None)
     )
     parser.add_argument("--version", action="version", version=f"rapidgrade {rapidgrade.__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    # `rapidgrade serve` has its own parser (rapidgrade.serve, the [serve] extra); main() hands it the arguments.
+    sub.add_parser("serve", help="serve rewards over HTTP (rapidgrade serve --help)", add_help=False)
     score = sub.add_parser(
         "score",
         help="grade a file of responses against gold answers",
@@ -163,6 +165,10 @@ def main(argv: Sequence[str] | None = None, *, registry: Registry | None = None)
     """Runs the command line and returns the exit code. *registry* (default: the built-in
     tasks) lists the tasks ``--task`` can name."""
     arguments = list(sys.argv[1:] if argv is None else argv)
+    if arguments[:1] == ["serve"]:
+        from rapidgrade.serve import main as serve_main
+
+        return serve_main(arguments[1:])
     registry = registry or Registry()
     name = _task_name(arguments)
     parser = build_parser(name if name in registry else "math", registry=registry)
