@@ -34,9 +34,10 @@ math-verify sent to the workers together.
 The fast path. ``verify`` first asks :func:`~rapidgrade.compat._fast_verify.fast_verify` and
 ``parse`` asks :func:`~rapidgrade.compat._fast_parse.fast_parse`; each answers only where it is
 *proven* to agree with math-verify and returns ``None`` otherwise. Under the default configs
-``parse`` covers responses whose ``\boxed{...}`` (or LaTeX "final answer ... is") decides, golds
-given as ``$X$``, and plain integers (:mod:`rapidgrade.compat._fast_parse` finds math-verify's
-match and normalizes it, and builds plain numbers; other LaTeX is converted by math-verify's
+(and with the expression config before the LaTeX one) ``parse`` covers responses whose
+``\boxed{...}`` (or LaTeX "final answer ... is") decides, golds given as ``$X$``, and plain
+integers (:mod:`rapidgrade.compat._fast_parse` finds math-verify's match and normalizes it, and
+builds plain numbers and single letters; other LaTeX is converted by math-verify's
 ``parse_latex_cached`` in a worker and memoized). ``verify`` decides strings, numbers, integer
 percentages, symbols against atoms, and equal expression trees in process, with math-verify's own
 comparison steps (:mod:`rapidgrade.compat._fast_verify`); every other pair goes to math-verify.
