@@ -53,13 +53,9 @@ import os
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
-from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Route
 
 import rapidgrade
 from rapidgrade.aio import TASKS, BatchConfig, Batcher, GradeJob
@@ -67,6 +63,11 @@ from rapidgrade.config import GradeConfig
 from rapidgrade.integrations.aio import RewardJob, Scored
 from rapidgrade.integrations.rewards import RewardConfig, reward_config
 from rapidgrade.verdict import Verdict
+
+if TYPE_CHECKING:  # Starlette (the serve extra) is imported when an app is created
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
 
 __all__ = ["ServeConfig", "create_app", "main"]
 
@@ -143,6 +144,8 @@ class BadRequest(Exception):
 
 
 def _json(data: Any, status: int = 200) -> Response:
+    from starlette.responses import Response
+
     return Response(orjson.dumps(data), status_code=status, media_type="application/json")
 
 
@@ -403,6 +406,9 @@ def _handler(endpoint: Callable[[Request], Awaitable[Response]]) -> Callable[[Re
 def create_app(config: ServeConfig | None = None) -> Starlette:
     """The ASGI app of the server (run it with any ASGI server; ``rapidgrade serve`` runs it with
     uvicorn)."""
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
     config = ServeConfig() if config is None else config
     server = _Server(config)
 
