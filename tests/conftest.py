@@ -19,6 +19,7 @@ Doctests
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,27 @@ settings.load_profile(
 )
 
 PACKAGE_DIR = Path(rapidgrade.__file__).resolve().parent
+
+
+#: Test modules that import a framework outside the test extra at module level, with the marked
+#: group they belong to and the module they import. Where that module is missing and the group is
+#: deselected (plain pytest), the file is not collected at all, so its import does not fail the
+#: run; where the group is selected (`pytest -m ray`), it is collected and a missing framework
+#: fails loudly.
+FRAMEWORK_MODULES = {
+    "test_ray.py": ("ray", "ray"),
+    "test_ray_cluster.py": ("ray", "ray"),
+}
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    needs = FRAMEWORK_MODULES.get(collection_path.name)
+    if needs is None:
+        return None
+    group, module = needs
+    if importlib.util.find_spec(module) is not None:
+        return None
+    return f"not {group}" in (config.getoption("markexpr") or "") or None
 
 
 def pytest_configure(config: pytest.Config) -> None:

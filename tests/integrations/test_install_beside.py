@@ -125,13 +125,17 @@ def test_lighteval_trl_ray_in_one_environment(tmp_path: Path) -> None:
     assert versions["latex2sympy2-extended"] == "1.0.6"
 
 
+@pytest.mark.trl
+@pytest.mark.ray
 def test_imported_together() -> None:
-    """The test environment's integration libraries and rapidgrade's optional pieces in one process
-    (verl and lighteval are resolved above; they cannot join: see docs/integrations.md)."""
+    """The framework groups' environment (the test extra with the trl and ray extras, as .ci/run
+    builds it for `pytest -m "trl or ray"`) and rapidgrade's optional pieces in one process (verl
+    and lighteval are resolved above; they cannot join: see docs/integrations.md)."""
     import importlib.metadata
 
     import datasets
     import math_verify
+    import ray
     import trl
     from latex2sympy2_extended.antlr_parser import PSParser  # the parser of the installed ANTLR runtime
 
@@ -142,6 +146,7 @@ def test_imported_together() -> None:
 
     assert importlib.metadata.version("math-verify") == "0.9.0"
     assert PSParser is not None and datasets.Dataset is not None and trl.GRPOTrainer is not None
+    assert ray.data is not None
     assert math_verify.verify(math_verify.parse("$1/2$"), math_verify.parse("$0.5$"))
     assert rapidgrade.verify(rapidgrade.parse("$1/2$"), rapidgrade.parse("$0.5$"))
     assert rg_trl.accuracy_reward([r"\boxed{2}"], solution=["2"]) == [1.0]
