@@ -50,6 +50,9 @@ __all__ = ["BatchConfig", "Batcher", "GradeJob", "Job", "get_batcher", "grade_as
 
 _T = TypeVar("_T")
 
+#: Results handed out per loop callback (see Batcher._hand_out).
+_SLICE = 256
+
 #: The tasks :func:`grade_async` grades (those of :func:`~rapidgrade.grade_many`).
 TASKS = ("math", "physics")
 
@@ -194,7 +197,10 @@ class Batcher:
             raise TypeError(f"Batcher: config must be a BatchConfig, got {type(self.config).__name__}")
         self._loop: asyncio.AbstractEventLoop | None = None
         self._queues: dict[Hashable, _Queue] = {}
+        self._last_job: Any = None  # the job of the last submit and its queue
+        self._last_queue: Any = None
         self._in_flight = 0
+        self._delivering = 0  # batches whose results are being handed out
         self._idle: asyncio.Event | None = None
         self._executor: concurrent.futures.ThreadPoolExecutor | None = None
         self._closed = False
@@ -209,9 +215,13 @@ class Batcher:
         called from the batcher's event loop."""
         loop = self._bind()
         future: asyncio.Future[_T] = loop.create_future()
-        queue = self._queues.get(job)
-        if queue is None:
-            queue = self._queues[job] = _Queue()
+        if job is self._last_job:  # the same job object as the last call: no hashing
+            queue = self._last_queue
+        else:
+            queue = self._queues.get(job)
+            if queue is None:
+                queue = self._queues[job] = _Queue()
+            self._last_job, self._last_queue = job, queue
         queue.items.append(item)
         queue.futures.append(future)
         self._schedule(job, queue, loop)
@@ -272,6 +282,8 @@ class Batcher:
                 if queue.timer is not None:
                     queue.timer.cancel()
                 del self._queues[job]
+                if job is self._last_job:
+                    self._last_job = self._last_queue = None
 
     def _launch(self, job: Any, queue: _Queue) -> None:
         size = self.config.max_batch
@@ -303,15 +315,28 @@ class Batcher:
             results = [_Failure(error)] * len(futures)
         else:
             results = done.result()
-        for future, result in zip(futures, results):
+        self._pump()  # the next batch is graded while this one's results are handed out
+        self._delivering += 1
+        self._hand_out(futures, results, 0)
+
+    def _hand_out(self, futures: list[asyncio.Future[Any]], results: list[Any], start: int) -> None:
+        """Set the results of futures[start:start + _SLICE], then schedule the rest: each slice
+        wakes its callers in the next loop iteration, so that other callbacks run in between."""
+        end = min(len(futures), start + _SLICE)
+        for k in range(start, end):
+            future, result = futures[k], results[k]
             if future.done():
                 continue
             if isinstance(result, _Failure):
                 future.set_exception(result.error)
             else:
                 future.set_result(result)
-        self._pump()
-        if self._in_flight == 0 and not self._queues and self._idle is not None:
+        if end < len(futures):
+            assert self._loop is not None
+            self._loop.call_soon(self._hand_out, futures, results, end)
+            return
+        self._delivering -= 1
+        if self._idle is not None and not (self._in_flight or self._queues or self._delivering):
             self._idle.set()
 
     # -- draining ---------------------------------------------------------------------------
@@ -323,7 +348,7 @@ class Batcher:
         for queue in self._queues.values():
             queue.due = True
         self._pump()
-        while self._in_flight or self._queues:
+        while self._in_flight or self._queues or self._delivering:
             if self._idle is None:
                 self._idle = asyncio.Event()
             self._idle.clear()
@@ -409,18 +434,26 @@ async def grade_async(
     Raises:
         ValueError, TypeError: an option out of range or of the wrong type, an unknown task.
     """
-    job = grade_job(
-        "grade_async",
-        config,
-        task,
-        {
+    if (
+        config is None
+        and task == "math"
+        and timeout is UNSET
+        and fallback is UNSET
+        and last_number is UNSET
+        and rel_tol is UNSET
+        and abs_tol is UNSET
+        and float_rounding is UNSET
+    ):
+        job = _DEFAULT_JOB  # the common call, without building a config
+    else:
+        options = {
             "timeout": timeout,
             "fallback": fallback,
             "last_number": last_number,
             "rel_tol": rel_tol,
             "abs_tol": abs_tol,
             "float_rounding": float_rounding,
-        },
-    )
+        }
+        job = grade_job("grade_async", config, task, options)
     return await (batcher or get_batcher()).submit(job, (gold, response))
 
