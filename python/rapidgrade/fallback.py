@@ -5,15 +5,33 @@ of :mod:`rapidgrade._pool`, where it may take as long as SymPy takes — the poo
 deadline. :func:`fallback_many` sends a batch of pairs there and turns timeouts and crashed
 workers into verdicts.
 
-The cascade, in order, stopping at the first proof of equality:
+The cascade may only turn the fast path's UNKNOWN into TRUE with a proof about what the two
+answers mean, and answers FALSE either with a disproof or as "not proven equal". In order:
 
+0. **Readings and exact rules** (:mod:`rapidgrade._fallback_rules`): an equation between
+   constants (``\log_3 27 = 3``) stands for its last member; ``C_n^k``, ``根号3`` and ``π`` are
+   rewritten for the readers; the same text up to spacing is TRUE; integer powers too large to
+   evaluate (``2^{2^{100}}``) are compared exactly; a list written with an ellipsis equals
+   another only term by term; a phrase of words around plain numbers (``18 eggs``) is read as
+   its numbers against a gold that is numbers.
 1. **math-verify**: ``verify(parse(gold), parse(answer))``, each side wrapped as
    ``\boxed{...}`` so that math-verify reads the whole bare answer as LaTeX (``2\pi`` is 2π and
-   ``(0, 1]`` an interval, not the numbers ``2`` and ``1`` it would find in unwrapped text).
-2. **SymPy**: ``simplify(a - b) == 0``, then ``trigsimp``, then ``expand``, on what parses. Plain
+   ``(0, 1]`` an interval, not the numbers ``2`` and ``1`` it would find in unwrapped text). Its
+   TRUE is not taken when it compared truth values (a relation without variables, ``True``) or
+   when both sides are exact numbers whose exact values differ (``1/2004!`` and ``1/2006!``,
+   which its floating-point comparison finds equal).
+2. **SymPy**: ``simplify(a - b) == 0``, then ``trigsimp``, then ``expand``, then (with
+   binomials or factorials) ``expand_func``, on what parses; then the same with every variable
+   positive, taken only when no sample point with a negative variable makes both sides real and
+   different (``\sqrt{1/n} = 1/\sqrt{n}``, but never ``|x| = x``). Plain
    text (``pi/2``, ``sqrt(2)``, ``1e5``) is read with SymPy's ``parse_expr`` — after a strict
    character and name check, since ``parse_expr`` evaluates Python — and LaTeX by math-verify's
    parser. Symbols are compared by name (math-verify's are declared real, ``parse_expr``'s not).
+   When no proof is found, a *disproof* is looked for: exact numbers that differ, numbers that
+   differ at 30 digits, functions of the same variables that differ at a sample point where both
+   are finite, tuples or sets or intervals that differ in a part. Failing to simplify ``a - b``
+   to 0 is not one.
+3. With a degree mark (``45^\circ``), the pair is compared again with degrees read as radians.
 
 Without math-verify (it is the optional extra ``rapidgrade[math-verify]``, since lighteval pins
 a latex2sympy2_extended that math-verify 0.9.0 cannot use), stage 1 is skipped and the SymPy
@@ -21,9 +39,12 @@ stage reads LaTeX with rapidgrade's own parser (:func:`rapidgrade.parse_expr` an
 ``Expr.to_sympy``): the cascade then decides with ``"sympy"`` or ``"error"`` only.
 
 Each verdict is ``(correct, decided_by, reason)`` with ``decided_by`` one of ``"math_verify"``,
-``"sympy"`` (whichever stage decided; a ``False`` goes to the last stage that could compare the
-two), or ``"error"`` (neither side could be read); :func:`fallback_many` adds ``"timeout"``.
-Errors are caught by name and named in the reason.
+``"sympy"`` (whichever stage decided, the exact rules of stage 0 included; a ``False`` goes to the
+last stage that could compare the two), or ``"error"`` (neither side could be read);
+:func:`fallback_many` adds ``"timeout"``. A ``False`` verdict's reason starts with
+``"disproved: "`` when the answers were shown different and with ``"not proven equal: "`` when
+they were only not shown equal (an ``"error"`` or ``"timeout"`` is never a disproof). Errors are
+caught by name and named in the reason.
 
 >>> run_cascade(r"\frac{\pi}{2}", "pi/2")
 (True, 'sympy', 'sympy: structurally equal')
@@ -31,11 +52,13 @@ Errors are caught by name and named in the reason.
 
 from __future__ import annotations
 
+import importlib
 import re
 import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
+from rapidgrade import _fallback_rules as rules
 from rapidgrade._pool import WorkerPool, check_timeout, default_pool, in_worker
 
 if TYPE_CHECKING:
@@ -67,15 +90,65 @@ _ALLOWED_NAMES = frozenset(
 def run_cascade(gold: str, extracted: str) -> tuple[bool, FallbackDecider, str]:
     r"""Decide whether *extracted* (an answer found in a response) equals *gold*.
 
-    Both are bare answers (``"\frac{1}{2}"``, ``"[0, 1)"``, ``"pi/2"``). Returns
-    ``(correct, decided_by, reason)``; see the module documentation for the stages. Runs for as
-    long as SymPy needs: call it through :func:`fallback_many` (or a :class:`WorkerPool` with a
-    timeout) unless the inputs are known to be small. It never arms ``signal.alarm`` outside a
-    worker process.
+    Both are bare answers (``"\frac{1}{2}"``, ``"[0, 1)"``, ``"pi/2"``), never a whole response.
+    Returns ``(correct, decided_by, reason)``; see the module documentation for the stages. Runs
+    for as long as SymPy needs: call it through :func:`fallback_many` (or a :class:`WorkerPool`
+    with a timeout) unless the inputs are known to be small. It never arms ``signal.alarm``
+    outside a worker process.
 
     >>> run_cascade("0.5", r"\frac{1}{2}")
     (True, 'math_verify', 'math-verify: equivalent')
+    >>> run_cascade(r"\log_3 27 = 3", r"36^{\log_{36}216}=216")[:2]
+    (False, 'sympy')
     """
+    gold_text = rules.rewrite_notation(rules.answer_member(gold))
+    answer_text = rules.rewrite_notation(rules.answer_member(extracted))
+    for rule in (rules.same_text, rules.power_verdict, rules.phrase_verdict):
+        decided = rule(gold_text, answer_text)
+        if decided is not None:
+            return decided[0], "sympy", decided[1]
+    in_sequence = rules.sequence_verdict(gold_text, answer_text, _terms_equal)
+    if in_sequence is not None:
+        return in_sequence[0], "sympy", in_sequence[1]
+    verdict = _compare(gold_text, answer_text)
+    if verdict[0] or not (rules.has_degree_mark(gold_text) or rules.has_degree_mark(answer_text)):
+        return verdict
+    # 45^\circ is 45 (as math-verify reads it) or pi/4: either reading may prove the pair
+    as_radians = _compare(rules.degrees_as_radians(gold_text), rules.degrees_as_radians(answer_text))
+    if as_radians[0]:
+        return True, as_radians[1], f"{as_radians[2]} (degrees read as radians)"
+    if verdict[2].startswith(_DISPROVED) and as_radians[2].startswith(_DISPROVED):
+        return verdict
+    return False, verdict[1], _not_proven(verdict[2])
+
+
+_DISPROVED = "disproved: "
+_NOT_PROVEN = "not proven equal: "
+
+
+def _not_proven(reason: str) -> str:
+    """*reason* as the reason of a FALSE that is not a disproof."""
+    for prefix in (_DISPROVED, _NOT_PROVEN):
+        if reason.startswith(prefix):
+            reason = reason[len(prefix) :]
+    return _NOT_PROVEN + reason
+
+
+def _terms_equal(gold: str, answer: str) -> bool | None:
+    """Two terms of a list: ``True`` (equal), ``False`` (disproved) or ``None`` (undecided)."""
+    from rapidgrade.equiv import Tri, equivalent
+
+    decided = equivalent(gold, answer)
+    if decided is not Tri.UNKNOWN:
+        return decided is Tri.TRUE
+    correct, _, reason = _compare(gold, answer)
+    if correct:
+        return True
+    return False if reason.startswith(_DISPROVED) else None
+
+
+def _compare(gold: str, extracted: str) -> tuple[bool, FallbackDecider, str]:
+    """Stages 1 and 2 of the cascade on two answers as the readers see them."""
     math_verify = _math_verify()
     if math_verify is None:
         # LaTeX is read by rapidgrade's own parser instead (plain text still by parse_expr)
@@ -90,19 +163,40 @@ def run_cascade(gold: str, extracted: str) -> tuple[bool, FallbackDecider, str]:
     limit = 5 if in_worker_main_thread else None
     config = (LatexExtractionConfig(boxed_match_priority=0), ExprExtractionConfig())
     gold_parsed = math_verify.parse(_wrap(gold), extraction_config=config, parsing_timeout=limit)
-    pred_parsed = math_verify.parse(
-        _wrap(extracted), extraction_config=config, parsing_timeout=limit
-    )
+    pred_parsed = math_verify.parse(_wrap(extracted), extraction_config=config, parsing_timeout=limit)
     gold_mv, pred_mv = _first_sympy(gold_parsed), _first_sympy(pred_parsed)
     mv_compared = gold_mv is not None and pred_mv is not None
     if gold_parsed and pred_parsed and math_verify.verify(gold_parsed, pred_parsed, timeout_seconds=limit):
-        return True, "math_verify", "math-verify: equivalent"
-    mv_reason = (
-        "math-verify: not equivalent"
-        if mv_compared
-        else "math-verify: could not parse " + _sides(gold_mv is None, pred_mv is None)
-    )
+        distrust = _distrust(gold_mv, pred_mv)
+        if distrust is None:
+            return True, "math_verify", "math-verify: equivalent"
+        mv_reason = f"math-verify: equivalent, not taken ({distrust})"
+    elif mv_compared:
+        mv_reason = "math-verify: not equivalent"
+    else:
+        mv_reason = "math-verify: could not parse " + _sides(gold_mv is None, pred_mv is None)
     return _sympy_stage(gold, extracted, gold_mv, pred_mv, mv_reason, mv_compared=mv_compared)
+
+
+def _distrust(gold_mv: Any, pred_mv: Any) -> str | None:
+    """Why math-verify's TRUE on these readings is no proof, or ``None`` when it is one."""
+    from sympy import Expr, Float
+    from sympy.core.relational import Relational
+    from sympy.logic.boolalg import BooleanAtom
+
+    for side in (gold_mv, pred_mv):
+        if isinstance(side, BooleanAtom) or (isinstance(side, Relational) and not side.free_symbols):
+            return "it compared truth values"
+    exact_numbers = all(
+        isinstance(side, Expr) and not side.free_symbols and not side.has(Float) for side in (gold_mv, pred_mv)
+    )
+    if exact_numbers:
+        try:
+            if _numbers_differ(gold_mv.doit(), pred_mv.doit()):
+                return "the exact values differ"
+        except _sympy_errors():
+            return None
+    return None
 
 
 def _math_verify() -> Any:
@@ -132,12 +226,22 @@ def _sympy_stage(
             if failed
         )
         if mv_compared:
-            return False, "math_verify", f"{mv_reason}; sympy could not read {notes}"
+            return False, "math_verify", f"{_NOT_PROVEN}{mv_reason}; sympy could not read {notes}"
         return False, "error", f"{mv_reason}; sympy could not read {notes}"
     equal, sympy_reason = _sympy_equal(gold_expr, pred_expr)
     if equal:
         return True, "sympy", sympy_reason
-    return False, "sympy", f"{mv_reason}; {sympy_reason}"
+    if rules.has_words(gold) or rules.has_words(extracted):
+        # words read as products of letters: a difference of such readings proves nothing
+        return False, "sympy", f"{_NOT_PROVEN}{sympy_reason}; the answers hold words; {mv_reason}"
+    try:
+        disproof = _disproof(gold_expr, pred_expr)
+    except _sympy_errors() as err:
+        disproof = None
+        sympy_reason += f" (no disproof: {_message(err)})"
+    if disproof is not None:
+        return False, "sympy", f"{_DISPROVED}sympy: {disproof}; {mv_reason}"
+    return False, "sympy", f"{_NOT_PROVEN}{sympy_reason}; {mv_reason}"
 
 
 # Small pairs that exercise every stage of the cascade once: math-verify's LaTeX and expression
@@ -311,6 +415,10 @@ def _to_sympy(text: str, mv_parsed: Any) -> tuple[Basic | None, str]:
                     convert_xor,
                 ),
             )
+            if isinstance(expr, tuple):  # "(1, 2)" is a Python tuple to parse_expr
+                from sympy import Tuple
+
+                expr = Tuple(*expr)
             return _plain_symbols(expr), "parse_expr"
         except errors as err:
             note = _message(err)
@@ -351,13 +459,22 @@ def _plain_symbols(expr: Any) -> Any:
         return expr.xreplace(mapping)
 
 
-def _sympy_equal(a: Any, b: Any) -> tuple[bool, str]:
-    """Whether SymPy can show ``a == b``: structurally, or ``a - b`` reducing to 0."""
-    from sympy import Expr, expand, simplify, trigsimp
+def _is_logical(value: Any) -> bool:
+    """A relation, truth value or logical combination (a SymPy ``Symbol`` is a ``Boolean`` too,
+    but a value)."""
+    from sympy import Expr
     from sympy.logic.boolalg import Boolean
 
+    return isinstance(value, Boolean) and not isinstance(value, Expr)
+
+
+def _sympy_equal(a: Any, b: Any) -> tuple[bool, str]:
+    """Whether SymPy can show ``a == b``: structurally, or ``a - b`` reducing to 0 (for all values
+    of the variables, or for positive ones where nothing shows them different elsewhere)."""
+    from sympy import Expr, binomial, expand, expand_func, factorial, gamma, simplify, trigsimp
+
     errors = _sympy_errors()
-    if isinstance(a, Boolean) or isinstance(b, Boolean):
+    if _is_logical(a) or _is_logical(b):
         # relations and truth values: compared as written, never after evaluation (doit() turns
         # Eq(x, {1, 2}) and Eq(n, {3, 4}) both into false, which would compare equal)
         try:
@@ -376,18 +493,167 @@ def _sympy_equal(a: Any, b: Any) -> tuple[bool, str]:
         return False, f"sympy: comparison failed ({_message(err)})"
     if not (isinstance(a, Expr) and isinstance(b, Expr)):
         if type(a) is type(b):
-            return False, f"sympy: the two {type(a).__name__} values differ"
-        return False, f"sympy: {type(a).__name__} differs from {type(b).__name__}"
+            return False, f"sympy: the two {type(a).__name__} values are not shown equal"
+        return False, f"sympy: {type(a).__name__} against {type(b).__name__}"
     failures: list[str] = []
     difference = a - b
-    for name, reduce in (("simplify", simplify), ("trigsimp", trigsimp), ("expand", expand)):
+    reductions: list[tuple[str, Any]] = [("simplify", simplify), ("trigsimp", trigsimp), ("expand", expand)]
+    if difference.has(binomial, factorial, gamma):
+        reductions.append(("expand_func", lambda d: simplify(expand_func(d))))
+    for name, reduce in reductions:
         try:
             if reduce(difference) == 0:
                 return True, f"sympy: {name}(a - b) == 0"
         except errors as err:
             failures.append(f"{name}: {_message(err)}")
+    if difference.free_symbols:
+        try:
+            if _equal_for_positive(a, b):
+                return True, (
+                    "sympy: equal for positive values of the variables, and nowhere shown different where both are real"
+                )
+        except errors as err:
+            failures.append(f"positive: {_message(err)}")
     detail = f" ({'; '.join(failures)})" if failures else ""
     return False, f"sympy: a - b does not reduce to 0{detail}"
+
+
+# -- disproofs: values that differ ----------------------------------------------------------------
+
+#: Digits of the numeric evaluations of disproofs.
+_DIGITS = 30
+#: Two values differ when they differ by more than this fraction of the larger (30 digits kept).
+_REL_DIFFERENCE = 1e-15
+#: Below this magnitude a value may be an unrecognized zero: no disproof from it.
+_TINY = 1e-20
+#: Sample values for the variables of a disproof (generic rationals, no special points).
+_SAMPLES = (
+    (7, 5), (13, 6), (17, 11), (5, 7), (23, 9), (31, 13), (3, 11), (41, 10), (11, 4), (19, 23),
+)  # fmt: skip
+_MAX_VARIABLES = 8
+
+
+def _value(expr: Any, point: dict[Any, Any]) -> Any:
+    """*expr* at *point* as an mpmath complex to 30 digits, or ``None`` where it is not a finite
+    number (a pole, an undefined function, something not numeric)."""
+    from sympy import Float
+
+    mpmath = importlib.import_module("mpmath")  # SymPy's own dependency (no type information)
+
+    value = (expr.xreplace(point) if point else expr).evalf(_DIGITS)
+    if not getattr(value, "is_number", False):
+        return None
+    real, imag = value.as_real_imag()
+    if not (real.is_Number and imag.is_Number and real.is_finite and imag.is_finite):
+        return None
+    return mpmath.mpc(mpmath.mpf(Float(real, _DIGITS)._mpf_), mpmath.mpf(Float(imag, _DIGITS)._mpf_))
+
+
+def _differ(va: Any, vb: Any) -> bool:
+    """Whether two values computed to 30 digits certainly differ."""
+    scale = max(abs(va), abs(vb))
+    if scale < _TINY:
+        return False
+    return bool(abs(va - vb) > _REL_DIFFERENCE * scale)
+
+
+def _numbers_differ(a: Any, b: Any) -> bool:
+    """Whether two numbers (no variables) are shown different: exactly for rationals (``1/2004!``
+    and ``1/2006!``, which floats cannot tell apart), else at 30 digits."""
+    if a.is_Rational and b.is_Rational:
+        return bool(a != b)
+    va, vb = _value(a, {}), _value(b, {})
+    return va is not None and vb is not None and _differ(va, vb)
+
+
+def _points(variables: list[Any], signs: list[tuple[int, ...]]) -> list[dict[Any, Any]]:
+    """Sample points for *variables*, one per sign pattern (+1 or -1 per variable)."""
+    from sympy import Rational
+
+    points = []
+    for j, pattern in enumerate(signs):
+        point = {}
+        for i, (variable, sign) in enumerate(zip(variables, pattern)):
+            p, q = _SAMPLES[(i + 3 * j) % len(_SAMPLES)]
+            point[variable] = Rational(sign * p, q)
+        points.append(point)
+    return points
+
+
+def _variables(a: Any, b: Any) -> list[Any] | None:
+    """The variables of both sides, in name order; ``None`` when the sides do not have the same
+    ones (a letter on one side only may be a unit or a word: no disproof from it) or too many."""
+    if a.free_symbols != b.free_symbols or len(a.free_symbols) > _MAX_VARIABLES:
+        return None
+    return sorted(a.free_symbols, key=lambda s: s.name)
+
+
+def _equal_for_positive(a: Any, b: Any) -> bool:
+    """``a - b`` reduces to 0 for positive variables, and at no sample point with a negative
+    variable are both sides real and different (``sqrt(1/n)`` and ``1/sqrt(n)`` are; ``|x|`` and
+    ``x``, ``sqrt(x^2)`` and ``x`` are not)."""
+    from sympy import Symbol, simplify
+
+    variables = _variables(a, b)
+    if variables is None:
+        return False
+    positive = {v: Symbol(v.name, positive=True) for v in variables}
+    if simplify(a.xreplace(positive) - b.xreplace(positive)) != 0:
+        return False
+    n = len(variables)
+    signs = [tuple(-1 for _ in range(n))] + [tuple(-1 if k == i else 1 for k in range(n)) for i in range(min(n, 3))]
+    for point in _points(variables, signs):
+        va, vb = _value(a, point), _value(b, point)
+        if va is None or vb is None:
+            continue
+        if va.imag == 0 and vb.imag == 0 and _differ(va, vb):
+            return False
+    return True
+
+
+def _disproof(a: Any, b: Any) -> str | None:
+    """Why *a* and *b* are different answers, or ``None`` when that is not shown."""
+    from sympy import Expr, FiniteSet, Interval, Tuple
+
+    if _is_logical(a) or _is_logical(b):
+        return None
+    if isinstance(a, Expr) and isinstance(b, Expr):
+        if not a.free_symbols and not b.free_symbols:
+            return "the two numbers differ" if _numbers_differ(a.doit(), b.doit()) else None
+        variables = _variables(a, b)
+        if variables is None:
+            return None
+        signs = [tuple(1 for _ in variables)] * 3
+        for point in _points(variables, signs):
+            va, vb = _value(a, point), _value(b, point)
+            if va is not None and vb is not None and _differ(va, vb):
+                return "they differ at a sample point where both are defined"
+        return None
+    if isinstance(a, Tuple) and isinstance(b, Tuple):
+        if len(a) != len(b):
+            return f"tuples of {len(a)} and {len(b)} entries"
+        for i, (x, y) in enumerate(zip(a, b)):
+            if _disproof(x, y) is not None:
+                return f"the tuples differ in entry {i + 1}"
+        return None
+    if isinstance(a, FiniteSet) and isinstance(b, FiniteSet):
+        if a.free_symbols or b.free_symbols:
+            return None
+        values_a, values_b = [_value(x, {}) for x in a.args], [_value(y, {}) for y in b.args]
+        if any(v is None for v in values_a + values_b):
+            return None
+        unmatched = [v for v in values_a if all(_differ(v, w) for w in values_b)]
+        unmatched += [w for w in values_b if all(_differ(v, w) for v in values_a)]
+        return "the sets have different elements" if unmatched else None
+    if isinstance(a, Interval) and isinstance(b, Interval):
+        for end_a, end_b in ((a.left, b.left), (a.right, b.right)):
+            numbers = end_a.is_finite and end_b.is_finite and not (end_a.free_symbols or end_b.free_symbols)
+            if numbers and _numbers_differ(end_a, end_b):
+                return "the intervals have different ends"
+        if a.left == b.left and a.right == b.right and (a.left_open, a.right_open) != (b.left_open, b.right_open):
+            return "the intervals differ in an open or closed end"
+        return None
+    return None
 
 
 def _relations_equal(a: Any, b: Any) -> tuple[bool, str]:
