@@ -684,6 +684,10 @@ def _relations_equal(a: Any, b: Any) -> tuple[bool, str]:
         return False, "sympy: relations in different variables"
     if a.lhs == b.lhs and a.rhs == b.rhs:
         return True, "sympy: the same relation"
+    if not a.free_symbols:
+        # a relation between constants is a true or false statement: comparing what its sides
+        # reduce to would compare truth values
+        return False, "sympy: relations without variables are equal only as written"
     sides = (a.lhs, a.rhs, b.lhs, b.rhs)
     if not all(isinstance(side, Expr) for side in sides):
         if isinstance(a.rhs, FiniteSet) and isinstance(b.rhs, FiniteSet) and a.lhs == b.lhs:
