@@ -245,9 +245,9 @@ def test_grade_many_sends_only_undecided_pairs_and_their_answers(monkeypatch: py
     responses = ["Thus \\boxed{3}.", "Long text 1 2 3. Finally, $\\boxed{\\frac{1}{2006!}}$", "\\boxed{8}"]
     results = rapidgrade.grade_many(golds, responses)
     assert results.correct.tolist() == [True, False, False]
-    for sent_golds, sent_answers in seen:
-        assert all(a in {v.extracted for v in results} for a in sent_answers)
-        assert not any("Long text" in a for a in sent_answers)
+    sent_rows = [i for i, v in enumerate(results) if v.decided_by != "fast"]
+    assert 1 in sent_rows
+    assert seen == [([golds[i] for i in sent_rows], [results[i].extracted for i in sent_rows])]
 
 
 # -- grade() end to end where the fast path is not the one at fault ------------------------------------
