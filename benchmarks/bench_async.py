@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import statistics
 import time
 from collections.abc import Awaitable, Callable, Coroutine
@@ -171,7 +172,10 @@ def main() -> None:
     golds, responses = pairs(args.pairs)
     pool_n = args.pool_pairs or args.pairs
     info = machine_info()
-    print(f"bench_async: {args.pairs:,} pairs (the demo set repeated); python {info['python']}, {info['cpus']} cpus")
+    print(
+        f"bench_async: {args.pairs:,} pairs (the demo set repeated); python {info['python']}, {info['cpus']} cpus,"
+        f" load average {os.getloadavg()[0]:.1f} at the start"
+    )
     rapidgrade.grade_many(golds[:2000], responses[:2000])  # warm-up: the core's tables, the gold cache
     times = []
     for _ in range(3):

@@ -29,6 +29,7 @@ from rapidgrade.scan import Span, find_boxed, find_boxed_many, find_math_spans
 from rapidgrade.verdict import GradeResults, Verdict
 
 if TYPE_CHECKING:
+    from rapidgrade.aio import grade_async
     from rapidgrade.compat import (
         ExprExtractionConfig,
         LatexExtractionConfig,
@@ -39,7 +40,6 @@ if TYPE_CHECKING:
         parse,
         verify,
     )
-    from rapidgrade.aio import grade_async
     from rapidgrade.metrics import Metrics
     from rapidgrade.score import score_file
 

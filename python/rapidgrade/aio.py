@@ -40,13 +40,13 @@ import concurrent.futures
 import weakref
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from rapidgrade.config import UNSET, GradeConfig, Unset, check_threads
 from rapidgrade.grade import grade_many
 from rapidgrade.verdict import Verdict
 
-__all__ = ["BatchConfig", "Batcher", "GradeJob", "Job", "get_batcher", "grade_async"]
+__all__ = ["BatchConfig", "Batched", "Batcher", "GradeJob", "Job", "get_batcher", "grade_async"]
 
 _T = TypeVar("_T")
 
@@ -96,9 +96,17 @@ class BatchConfig:
 class Job(Generic[_T]):
     """What a batch of items is graded with: equal jobs share batches, so a job must be hashable
     and compare equal to the jobs whose items it can grade in the same call (a frozen dataclass
-    of its options). Subclasses define :meth:`run` and may define :meth:`failed`."""
+    of its options). Subclasses define :meth:`run` and may define :meth:`failed`; a job whose
+    items hold several pairs each sets :attr:`sized` and defines :meth:`size`."""
 
     __slots__ = ()
+
+    #: Whether items differ in size (then ``max_batch`` counts :meth:`size`, not items).
+    sized: ClassVar[bool] = False
+
+    def size(self, item: Any) -> int:
+        """The pairs in *item* (for a :attr:`sized` job)."""
+        return 1
 
     def run(self, items: list[Any], threads: int | None = None) -> Sequence[_T]:
         """The results of *items*, one each, in order (called in a worker thread, with the
@@ -126,6 +134,44 @@ class GradeJob(Job[Verdict]):
     def failed(self, item: Any, error: BaseException) -> Verdict:
         gold = item[0] if isinstance(item[0], str) else repr(item[0])[:200]
         return Verdict(False, "error", gold, None, None, f"{type(error).__name__}: {error}")
+
+
+@dataclass(frozen=True, slots=True)
+class Batched(Job[list[Any]]):
+    """Items that are lists of *job*'s items (the pairs of one request): the lists submitted
+    together are graded in one call of *job*, and each item's result is the list of its pairs'
+    results. ``max_batch`` counts pairs.
+
+    >>> import asyncio
+    >>> async def main():
+    ...     batcher = Batcher()
+    ...     try:
+    ...         job = Batched(GradeJob())
+    ...         first, second = batcher.submit_many(job, [[("1", "so 1"), ("2", "so 3")], [("4", "It is 4")]])
+    ...         return [[v.correct for v in await f] for f in (first, second)], batcher.batches
+    ...     finally:
+    ...         await batcher.aclose()
+    >>> asyncio.run(main())
+    ([[True, False], [True]], 1)
+    """
+
+    job: Job[Any]
+    sized: ClassVar[bool] = True
+
+    def size(self, item: Any) -> int:
+        return len(item)
+
+    def run(self, items: list[Any], threads: int | None = None) -> Sequence[list[Any]]:
+        flat = [pair for item in items for pair in item]
+        results = list(self.job.run(flat, threads))
+        if len(results) != len(flat):
+            raise RuntimeError(f"{type(self.job).__name__}.run returned {len(results)} results for {len(flat)} items")
+        out: list[list[Any]] = []
+        start = 0
+        for item in items:
+            out.append(results[start : start + len(item)])
+            start += len(item)
+        return out
 
 
 class _Failure:
@@ -169,6 +215,8 @@ def _run_one(job: Job[Any], item: Any, threads: int | None) -> list[Any]:
 class _Queue:
     items: list[Any] = field(default_factory=list)
     futures: list[asyncio.Future[Any]] = field(default_factory=list)
+    sizes: list[int] = field(default_factory=list)  # of a sized job's items
+    weight: int = 0  # pairs pending
     timer: asyncio.TimerHandle | None = None
     due: bool = False
 
@@ -224,6 +272,12 @@ class Batcher:
             self._last_job, self._last_queue = job, queue
         queue.items.append(item)
         queue.futures.append(future)
+        if job.sized:
+            size = job.size(item)
+            queue.sizes.append(size)
+            queue.weight += size
+        else:
+            queue.weight += 1
         self._schedule(job, queue, loop)
         return future
 
@@ -238,6 +292,12 @@ class Batcher:
             queue = self._queues[job] = _Queue()
         queue.items.extend(items)
         queue.futures.extend(futures)
+        if job.sized:
+            sizes = [job.size(item) for item in items]
+            queue.sizes.extend(sizes)
+            queue.weight += sum(sizes)
+        else:
+            queue.weight += len(items)
         self._schedule(job, queue, loop)
         return futures
 
@@ -252,7 +312,7 @@ class Batcher:
         return loop
 
     def _schedule(self, job: Hashable, queue: _Queue, loop: asyncio.AbstractEventLoop) -> None:
-        if len(queue.items) >= self.config.max_batch:
+        if queue.weight >= self.config.max_batch:
             queue.due = True
             if queue.timer is not None:
                 queue.timer.cancel()
@@ -287,6 +347,16 @@ class Batcher:
 
     def _launch(self, job: Any, queue: _Queue) -> None:
         size = self.config.max_batch
+        if job.sized:  # as many items as fit in max_batch pairs, at least one
+            total, count = 0, 0
+            while count < len(queue.sizes) and total < size:
+                total += queue.sizes[count]
+                count += 1
+            size = max(1, count)
+            queue.weight -= sum(queue.sizes[:size])
+            del queue.sizes[:size]
+        else:
+            queue.weight -= min(size, len(queue.items))
         items, futures = queue.items[:size], queue.futures[:size]
         del queue.items[:size], queue.futures[:size]
         live = [k for k, f in enumerate(futures) if not f.done()]  # skip cancelled callers

@@ -53,16 +53,16 @@ import os
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import orjson
 
 import rapidgrade
-from rapidgrade.aio import TASKS, BatchConfig, Batcher, GradeJob
+from rapidgrade.aio import TASKS, BatchConfig, Batched, Batcher, Job
 from rapidgrade.config import GradeConfig
+from rapidgrade.grade import grade_many
 from rapidgrade.integrations.aio import RewardJob, Scored
 from rapidgrade.integrations.rewards import RewardConfig, reward_config
-from rapidgrade.verdict import Verdict
 
 if TYPE_CHECKING:  # Starlette (the serve extra) is imported when an app is created
     from starlette.applications import Starlette
@@ -228,6 +228,20 @@ def _gold(value: Any, where: str, *, lists: bool) -> tuple[str, ...]:
     return answers
 
 
+def _texts(values: list[Any], name: str) -> list[str]:
+    """*values*, checked to be strings (the common case in one pass, without a message per item)."""
+    if all(type(v) is str for v in values):
+        return values
+    return [_text(v, f"{name}[{k}]") for k, v in enumerate(values)]
+
+
+def _golds(values: list[Any], name: str) -> list[str]:
+    """One gold per item of *values* (a string or a number, not blank)."""
+    if all(type(v) is str and v and not v.isspace() for v in values):
+        return values
+    return [_gold(v, f"{name}[{k}]", lists=False)[0] for k, v in enumerate(values)]
+
+
 def _same_length(body: dict[str, Any], names: Sequence[str], lists: Sequence[list[Any]]) -> None:
     n = len(lists[0])
     for name, values in zip(names[1:], lists[1:]):
@@ -246,6 +260,48 @@ def _flag(body: dict[str, Any], name: str, default: bool) -> bool:
 
 # -- the app ----------------------------------------------------------------------------------
 
+#: The verdict columns ``POST /grade`` answers with.
+_COLUMNS = ("correct", "decided_by", "gold", "extracted", "method", "reason")
+
+
+@dataclass(frozen=True, slots=True)
+class _ColumnsJob(Job[dict[str, list[Any]]]):
+    """``grade_many`` on ``(golds, responses)`` items, each the lists of one request: the requests
+    submitted together are graded in one call, and each gets its slice of the verdict columns
+    (no Verdict object per pair)."""
+
+    config: GradeConfig
+    task: str
+    sized: ClassVar[bool] = True
+
+    def size(self, item: Any) -> int:
+        return len(item[0])
+
+    def run(self, items: list[Any], threads: int | None = None) -> list[dict[str, list[Any]]]:
+        if len(items) == 1:
+            golds, responses = items[0]
+        else:
+            golds = [gold for item in items for gold in item[0]]
+            responses = [response for item in items for response in item[1]]
+        results = grade_many(golds, responses, config=self.config, task=self.task, threads=threads)
+        columns: dict[str, list[Any]] = {
+            "correct": results.correct.tolist(),
+            "decided_by": results.decided_by.tolist(),
+            "gold": results.gold,
+            "extracted": results.extracted,
+            "method": results.method,
+            "reason": results.reason,
+        }
+        if len(items) == 1:
+            return [columns]
+        out: list[dict[str, list[Any]]] = []
+        start = 0
+        for item in items:
+            end = start + len(item[0])
+            out.append({name: column[start:end] for name, column in columns.items()})
+            start = end
+        return out
+
 
 class _Server:
     """The endpoints, over one batcher (created at start-up, on the server's event loop)."""
@@ -253,19 +309,22 @@ class _Server:
     def __init__(self, config: ServeConfig) -> None:
         self.config = config
         self.batcher: Batcher | None = None
-        self.job = RewardJob(config.reward, task=config.task)
+        self.job = Batched(RewardJob(config.reward, task=config.task))
 
-    async def grade(self, job: Any, items: list[Any]) -> list[Any]:
+    async def grade(self, job: Job[Any], pairs: Any) -> Any:
+        """The results of one request's *pairs*: one item of the batcher, graded with the other
+        requests' in one call."""
         batcher = self.batcher
         if batcher is None:  # the app was run without its lifespan
             batcher = self.batcher = Batcher(self.config.batch)
-        futures = batcher.submit_many(job, items)
+        if not pairs:
+            return []
         try:
-            return list(await asyncio.wait_for(asyncio.gather(*futures), self.config.deadline))
+            return await asyncio.wait_for(batcher.submit(job, pairs), self.config.deadline)
         except asyncio.TimeoutError:
             raise BadRequest(504, f"not graded within the deadline of {self.config.deadline:g} s", None) from None
 
-    def _reward_job(self, answers: Sequence[tuple[str, ...]], where: str) -> RewardJob:
+    def _reward_job(self, answers: Sequence[tuple[str, ...]], where: str) -> Batched:
         if self.config.task != "math":
             for k, row in enumerate(answers):
                 if len(row) > 1:
@@ -351,10 +410,10 @@ class _Server:
         gold = _field(body, "gold")
         if isinstance(gold, list):
             _same_length(body, ["response", "gold"], [responses, gold])
-            golds = [_gold(g, f"gold[{k}]", lists=False)[0] for k, g in enumerate(gold)]
+            golds = _golds(gold, "gold")
         else:
             golds = [_gold(gold, "gold", lists=False)[0]] * len(responses)
-        texts = [_text(r, f"response[{k}]") for k, r in enumerate(responses)]
+        texts = _texts(responses, "response")
         task = body.get("task", self.config.task)
         if task not in TASKS:
             raise BadRequest(422, f"task must be one of {', '.join(TASKS)}, got {task!r}", "task")
@@ -366,17 +425,10 @@ class _Server:
             fallback=_flag(body, "fallback", reward.fallback),
             timeout=reward.timeout,
         )
-        verdicts: list[Verdict] = await self.grade(GradeJob(grading, task), list(zip(golds, texts)))
-        return _json(
-            {
-                "correct": [v.correct for v in verdicts],
-                "decided_by": [v.decided_by for v in verdicts],
-                "gold": [v.gold for v in verdicts],
-                "extracted": [v.extracted for v in verdicts],
-                "method": [v.method for v in verdicts],
-                "reason": [v.reason for v in verdicts],
-            }
-        )
+        if not texts:
+            return _json({name: [] for name in _COLUMNS})
+        columns: dict[str, list[Any]] = await self.grade(_ColumnsJob(grading, task), (golds, texts))
+        return _json(columns)
 
     async def health(self, request: Request) -> Response:
         batcher = self.batcher
