@@ -219,3 +219,21 @@ def test_closed_batcher_refuses_work() -> None:
 def test_batch_config_is_checked(options: dict[str, Any], error: type[Exception]) -> None:
     with pytest.raises(error, match="BatchConfig"):
         BatchConfig(**options)
+
+
+def test_batched_items_count_their_pairs_toward_max_batch() -> None:
+    from rapidgrade.aio import Batched
+
+    async def main() -> tuple[list[list[bool]], Batcher]:
+        batcher = Batcher(BatchConfig(window=10.0, max_batch=5))  # the window never elapses here
+        requests = [[(str(i), f"so {i}")] * size for i, size in enumerate([3, 1, 4, 2])]
+        futures = batcher.submit_many(Batched(GradeJob()), requests)
+        results = [[v.correct for v in verdicts] for verdicts in await asyncio.gather(*futures)]
+        await batcher.aclose()
+        return results, batcher
+
+    results, batcher = asyncio.run(main())
+    assert results == [[True] * 3, [True], [True] * 4, [True] * 2]
+    # 3 + 1 + 4 = 8 pairs reach max_batch=5 only with the third request: one batch of three
+    # requests, then the last one by itself
+    assert batcher.batches == 2 and batcher.items == 4
