@@ -61,6 +61,7 @@ import argparse
 import dataclasses
 import hashlib
 import html
+import math
 import operator
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -76,6 +77,7 @@ from rapidgrade._io import InputRow, UsageError
 from rapidgrade.config import GradeConfig
 from rapidgrade.report import bar_chart, cards_html, fmt_number, table_html
 from rapidgrade.tasks._base import error_record, positive_float, positive_int
+from rapidgrade.tasks._isolate import describe_exception, isolate
 from rapidgrade.units import unit_info
 from rapidgrade.verdict import GradeResults, Verdict
 
@@ -364,8 +366,14 @@ def _unit_resolver() -> Callable[[str], tuple[int, float, float] | None]:
     dimensions: dict[tuple[tuple[str, float], ...], int] = {}
 
     def resolve(expression: str) -> tuple[int, float, float] | None:
-        info = unit_info(expression)
-        if info is None:
+        # A unit pint cannot evaluate is a unit the batch cannot read, never a lost batch:
+        # 13 x "Ym" is 10**312 (OverflowError), a thousand factors exceed pint's recursion
+        # limit (RecursionError); a scale that is not finite cannot be compared either.
+        try:
+            info = unit_info(expression)
+        except Exception:
+            return None
+        if info is None or not (math.isfinite(info.scale) and math.isfinite(info.offset)):
             return None
         return dimensions.setdefault(info.dimension, len(dimensions)), info.scale, info.offset
 
@@ -417,7 +425,13 @@ def grade_physics_many(
     for i in range(n):
         gold, response, unit = golds[i], responses[i], unit_list[i]
         if isinstance(gold, (int, float)) and not isinstance(gold, bool):
-            gold = repr(gold) if isinstance(gold, float) else str(gold)
+            try:
+                gold = repr(gold) if isinstance(gold, float) else str(gold)
+            except ValueError:  # an int beyond Python's digit limit for str()
+                errors[i] = ("<int>", "gold is an integer too large to read")
+                gold_texts.append("")
+                response_texts.append("")
+                continue
         if not isinstance(gold, str) or not isinstance(response, str) or not (unit is None or isinstance(unit, str)):
             what = "gold" if not isinstance(gold, str) else "response" if not isinstance(response, str) else "unit"
             bad = {"gold": gold, "response": response, "unit": unit}[what]
@@ -427,6 +441,80 @@ def grade_physics_many(
             continue
         gold_texts.append(f"{gold} {unit}" if unit else gold)
         response_texts.append(response)
+    try:
+        return _grade_batch(gold_texts, response_texts, errors, cfg, threads)
+    except Exception:
+        # A pair raised (no pair should): the batch is graded again in halves, and each pair
+        # that raises on its own is an error verdict of its own.
+        return _grade_apart(gold_texts, response_texts, errors, cfg, threads)
+
+
+#: A row of PhysicsResults' columns (path, correct, value, has_value, category, gold, extracted,
+#: method, reason, unit, normalized, decided_by).
+_Row = tuple[int, bool, float, bool, str, str, "str | None", "str | None", str, "str | None", "str | None", str]
+
+
+def _rows_of(results: PhysicsResults) -> list[_Row]:
+    r = results
+    return [
+        (
+            int(r._path[i]),
+            bool(r._correct[i]),
+            float(r._value[i]),
+            bool(r._has_value[i]),
+            r._category[i],
+            r._gold[i],
+            r._extracted[i],
+            r._method[i],
+            r._reason[i],
+            r._unit[i],
+            r._normalized[i],
+            r._decided_by[i],
+        )
+        for i in range(len(r))
+    ]
+
+
+def _grade_apart(
+    gold_texts: list[str],
+    response_texts: list[str],
+    errors: dict[int, tuple[str, str]],
+    cfg: PhysicsConfig,
+    threads: int | None,
+) -> PhysicsResults:
+    """The batch graded by :func:`isolate`: a pair that raises alone is an ``"error"`` verdict
+    whose reason names the exception."""
+
+    def grade(indices: Sequence[int]) -> list[_Row]:
+        sub_errors = {k: errors[i] for k, i in enumerate(indices) if i in errors}
+        golds, responses = [gold_texts[i] for i in indices], [response_texts[i] for i in indices]
+        return _rows_of(_grade_batch(golds, responses, sub_errors, cfg, threads))
+
+    def failed(i: int, exc: Exception) -> _Row:
+        reason = f"could not be graded: {describe_exception(exc)}"
+        return (_PATH_ERROR, False, 0.0, False, "text", gold_texts[i][:200], None, None, reason, None, None, "error")
+
+    rows = isolate(grade, range(len(gold_texts)), failed)
+    columns = list(zip(*rows)) if rows else [()] * 12
+    return PhysicsResults(
+        np.asarray(columns[0], dtype=np.int8),
+        np.asarray(columns[1], dtype=np.bool_),
+        np.asarray(columns[2], dtype=np.float64),
+        np.asarray(columns[3], dtype=np.bool_),
+        *(list(c) for c in columns[4:]),
+    )
+
+
+def _grade_batch(
+    gold_texts: list[str],
+    response_texts: list[str],
+    errors: dict[int, tuple[str, str]],
+    cfg: PhysicsConfig,
+    threads: int | None,
+) -> PhysicsResults:
+    """The verdicts of the pairs (texts; *errors*: the pairs refused, by index, with the gold
+    shown and why), read by the core, then the text and symbolic pairs decided here."""
+    n = len(gold_texts)
     valid = [i for i in range(n) if i not in errors] if errors else None
     columns = _core.physics_grade_columns(
         gold_texts if valid is None else [gold_texts[i] for i in valid],

@@ -44,6 +44,7 @@ from rapidgrade.tasks.fredholm._evaluate import (
     evaluate_rows,
     evaluate_solution,
     evaluate_solutions,
+    row_problem,
     summarize,
 )
 from rapidgrade.tasks.fredholm._parse import ParsedOutput, parse_llm_output, parse_llm_outputs_many
@@ -123,7 +124,14 @@ class FredholmRun:
         self.evaluations: list[dict[str, Any]] = []
 
     def grade(self, rows: Sequence[InputRow]) -> list[dict[str, Any]]:
-        good = [i for i, row in enumerate(rows) if row.data is not None and row.error is None]
+        # A row with a field of the wrong type or shape is an input error of its own, with
+        # its reason; the others are evaluated together.
+        problems = {
+            i: f"line {row.line}: {problem}"
+            for i, row in enumerate(rows)
+            if row.data is not None and row.error is None and (problem := row_problem(row.data)) is not None
+        }
+        good = [i for i, row in enumerate(rows) if row.data is not None and row.error is None and i not in problems]
         records = [dict(rows[i].data or {}) for i in good]
         _fill_parse(records, self.config.reparse)
         evaluations = evaluate_rows(records, config=self.config.evaluation)
@@ -131,7 +139,7 @@ class FredholmRun:
         out: list[dict[str, Any]] = []
         for i, row in enumerate(rows):
             if i not in by_pos:
-                reason = row.error or f"line {row.line}: unreadable row"
+                reason = problems.get(i) or row.error or f"line {row.line}: unreadable row"
                 out.append(error_record(row, {"evaluation": {"error": reason, "correct": False}}))
                 continue
             record, ev = by_pos[i]
@@ -203,6 +211,7 @@ _NOT_EVALUATED = {
     "missing_ground_truth_or_solution": "no solution (or ground truth) to compare",
     "api_error": "model call failed (api_error)",
     "internal": "internal error",
+    "invalid_row": "a field of the wrong type or shape",
 }
 
 
@@ -351,6 +360,11 @@ class FredholmTask:
         group.add_argument(
             "--no-sympy", action="store_true", help="never start SymPy (undecided symbolic checks stay false)"
         )
+        group.add_argument(
+            "--no-diagnostics",
+            action="store_true",
+            help="leave out operator F1, BLEU and ROUGE-L (they never change a verdict)",
+        )
 
     def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
         return {
@@ -359,6 +373,7 @@ class FredholmTask:
             "numeric_tolerance": args.numeric_tolerance,
             "symbolic_timeout": args.symbolic_timeout,
             "sympy": not args.no_sympy,
+            "diagnostics": not args.no_diagnostics,
         }
 
     def configure(
@@ -370,6 +385,7 @@ class FredholmTask:
         symbolic_timeout: float | None = 8.0,
         sympy: bool = True,
         include_points: bool = True,
+        diagnostics: bool = True,
         threads: int | None = None,
     ) -> FredholmConfig:
         if isinstance(n_points, bool) or not isinstance(n_points, int) or n_points < 1:
@@ -383,6 +399,7 @@ class FredholmTask:
             symbolic_timeout=symbolic_timeout,
             sympy=bool(sympy),
             include_points=bool(include_points),
+            diagnostics=bool(diagnostics),
             threads=threads,
         )
         return FredholmConfig(ev, bool(reparse))
@@ -400,7 +417,9 @@ class FredholmTask:
 
     def fingerprint(self, config: FredholmConfig) -> str:
         ev = config.evaluation
-        return repr((config.reparse, ev.n_points, ev.numeric_tolerance, ev.tolerances, ev.symbolic_timeout, ev.sympy))
+        fields = (config.reparse, ev.n_points, ev.numeric_tolerance, ev.tolerances, ev.symbolic_timeout, ev.sympy)
+        # Runs without diagnostics are told apart (their rows lack the diagnostic fields).
+        return repr(fields if ev.diagnostics else (*fields, "no-diagnostics"))
 
     def demo(self, config: FredholmConfig) -> None:
         return None

@@ -43,6 +43,7 @@ import numpy as np
 from rapidgrade import _core
 from rapidgrade._core import Expr
 from rapidgrade._pool import WorkerPool, default_pool
+from rapidgrade.tasks._isolate import describe_exception, isolate
 
 __all__ = [
     "EvalConfig",
@@ -50,6 +51,7 @@ __all__ = [
     "evaluate_rows",
     "evaluate_solution",
     "evaluate_solutions",
+    "row_problem",
     "summarize",
 ]
 
@@ -475,6 +477,76 @@ def _read_points(text: str) -> list[tuple[float, float]] | None:
     return [(float(x), float(y)) for x, y in pts] if r[3] == "discrete_points" else None
 
 
+#: The fields of a predictions row that are text (or absent, or null).
+TEXT_FIELDS = ("ground_truth", "solution_str", "raw_response", "ground_truth_solution_type", "solution_type")
+
+
+def _text_problem(name: str, value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        return f"{name} must be a string, not {type(value).__name__}"
+    if not value.isascii():
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return f"{name} holds a lone surrogate ({value[exc.start]!r}), which is not text"
+    return None
+
+
+def _number_problem(value: Any) -> bool:
+    """Whether *value* is not a number the evaluation reads (a number, or a number's text
+    such as ``"inf"`` as the corpus stores them)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return True
+    try:
+        _as_float(value)
+    except (ValueError, OverflowError):
+        return True
+    return False
+
+
+def row_problem(row: Any) -> str | None:
+    """Why a predictions row cannot be evaluated as it is (a field of the wrong type or shape),
+    or ``None`` when it can: text fields are strings (or absent or null) holding no lone
+    surrogate; ``ground_truth_domain`` is absent, null or two finite numbers ``[a, b]``;
+    ``evaluation_points`` is absent, null or an object whose ``x_values`` and ``u_values``
+    are absent, null or lists of numbers.
+
+    >>> row_problem({"ground_truth": "x", "ground_truth_domain": {"a": 0, "b": 1}})
+    'ground_truth_domain must be a list [a, b] of two numbers, not dict'
+    """
+    if not isinstance(row, Mapping):
+        return f"a row must be an object, not {type(row).__name__}"
+    for name in TEXT_FIELDS:
+        problem = _text_problem(name, row.get(name))
+        if problem is not None:
+            return problem
+    domain = row.get("ground_truth_domain")
+    if domain is not None:
+        if not isinstance(domain, (list, tuple)):
+            return f"ground_truth_domain must be a list [a, b] of two numbers, not {type(domain).__name__}"
+        if len(domain) != 2 or any(_number_problem(v) or not math.isfinite(_as_float(v)) for v in domain):
+            return "ground_truth_domain must be a list [a, b] of two finite numbers"
+    points = row.get("evaluation_points")
+    if points is not None:
+        if not isinstance(points, Mapping):
+            return f"evaluation_points must be an object with x_values and u_values, not {type(points).__name__}"
+        for name in ("x_values", "u_values"):
+            values = points.get(name)
+            if values is None:
+                continue
+            if not isinstance(values, (list, tuple)):
+                return f"evaluation_points.{name} must be a list of numbers, not {type(values).__name__}"
+            bad = next((v for v in values if _number_problem(v)), _NO_PROBLEM)
+            if bad is not _NO_PROBLEM:
+                return f"evaluation_points.{name} must hold numbers only, not {type(bad).__name__}"
+    return None
+
+
+_NO_PROBLEM = object()
+
+
 def evaluate_rows(
     rows: Sequence[Mapping[str, Any]],
     *,
@@ -487,8 +559,44 @@ def evaluate_rows(
     A row has the reference's predictions fields: ``ground_truth``,
     ``ground_truth_solution_type``, ``ground_truth_domain``, ``evaluation_points``,
     ``solution_str``, ``has_solution``, ``solution_type``, ``api_error``.
+
+    No row loses the others: a row with a field of the wrong type or shape
+    (:func:`row_problem`) is ``{"error": "invalid_row", "reason": ..., "correct": False}``, and
+    a row whose evaluation raises is ``{"error": "internal", "reason": ..., "correct": False}``
+    (the batch is evaluated again in halves to find it).
     """
     cfg = config or EvalConfig()
+    if domains is not None and len(domains) != len(rows):
+        raise ValueError("evaluate_rows: domains and rows differ in length")
+    out: list[dict[str, Any] | None] = [None] * len(rows)
+    todo: list[int] = []
+    for i, row in enumerate(rows):
+        problem = row_problem(row)
+        if problem is not None:
+            out[i] = {"error": "invalid_row", "reason": problem, "correct": False}
+        else:
+            todo.append(i)
+
+    def evaluate(indices: Sequence[int]) -> list[dict[str, Any]]:
+        sub_domains = None if domains is None else [domains[i] for i in indices]
+        return _evaluate_rows([rows[i] for i in indices], cfg, sub_domains, pool)
+
+    def failed(i: int, exc: Exception) -> dict[str, Any]:
+        return {"error": "internal", "reason": describe_exception(exc), "correct": False}
+
+    for i, ev in zip(todo, isolate(evaluate, todo, failed)):
+        out[i] = ev
+    return [o if o is not None else {"error": "internal", "correct": False} for o in out]
+
+
+def _evaluate_rows(
+    rows: Sequence[Mapping[str, Any]],
+    cfg: EvalConfig,
+    domains: Sequence[tuple[float, float] | None] | None,
+    pool: WorkerPool | None,
+) -> list[dict[str, Any]]:
+    """:func:`evaluate_rows` for rows whose fields have the right types (one batch: an
+    exception loses it, which :func:`evaluate_rows` handles)."""
     n = len(rows)
     out: list[dict[str, Any] | None] = [None] * n
     pending: list[tuple[int, _Side, _Side, str, tuple[float, float]]] = []
