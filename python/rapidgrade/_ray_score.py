@@ -20,9 +20,12 @@ with or without it.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import inspect
+import json
 import os
+import pickle
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -121,6 +124,82 @@ def _has_merge(task: Task) -> bool:
     return task.name in MERGES and task.name in BUILTIN_TASKS and type(Registry().get(task.name)) is type(task)
 
 
+# -- what crosses to and from the actors ---------------------------------------------------------
+
+
+class _Json:
+    """A value pickle cannot carry (nested deeper than its recursion limit: a row 600 levels
+    deep), carried as its JSON text; read back on the other side."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def _picklable(value: Any) -> bool:
+    try:
+        pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    except (RecursionError, pickle.PicklingError, TypeError, AttributeError):
+        return False
+    return True
+
+
+def _pack(value: Any, depth: int = 0) -> Any:
+    """*value* (a part of a chunk: a list of :class:`InputRow`, a :class:`RowBlock`; or what an
+    actor returns: records, lines and counts) with each row object or record that pickle cannot
+    carry replaced by its JSON text (JSON reads it back as it was read: every such row came from
+    JSON, the only input deep enough)."""
+    if isinstance(value, InputRow):
+        if value.data is not None and not _picklable(value.data):
+            return dataclasses.replace(value, data=_Json(json.dumps(value.data)))  # type: ignore[arg-type]
+        return value
+    if isinstance(value, RowBlock):
+        data = [d if d is None or _picklable(d) else _Json(json.dumps(d)) for d in value.data]
+        special = {i: _pack(r, depth + 1) for i, r in value.special.items()}
+        return dataclasses.replace(value, data=data, special=special)  # type: ignore[arg-type]
+    if isinstance(value, dict):
+        return value if _picklable(value) else _Json(json.dumps(value))
+    if isinstance(value, (list, tuple)) and depth < 3:
+        packed = [_pack(v, depth + 1) for v in value]
+        return packed if isinstance(value, list) else tuple(packed)
+    return value
+
+
+def _unpack(value: Any, depth: int = 0) -> Any:
+    """What :func:`_pack` made, as it was."""
+    if isinstance(value, _Json):
+        return json.loads(value.text)
+    if isinstance(value, InputRow):
+        return dataclasses.replace(value, data=_unpack(value.data)) if isinstance(value.data, _Json) else value
+    if isinstance(value, RowBlock):
+        value.data[:] = [_unpack(d) for d in value.data]
+        for i, row in list(value.special.items()):
+            value.special[i] = _unpack(row, depth + 1)
+        return value
+    if isinstance(value, (list, tuple)) and depth < 3:
+        unpacked = [_unpack(v, depth + 1) for v in value]
+        return unpacked if isinstance(value, list) else tuple(unpacked)
+    return value
+
+
+class _Shipped:
+    """*value* as it crosses between the driver and an actor: pickled by the standard pickler
+    (rows are plain data), and, when a row is nested deeper than pickle can go, with that row
+    carried as JSON text (:func:`_pack`). The other side receives *value* itself."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        try:
+            return pickle.loads, (pickle.dumps(self.value, protocol=pickle.HIGHEST_PROTOCOL),)
+        except (RecursionError, pickle.PicklingError):
+            return _unpack, (_pack(self.value),)
+
+
 # -- the actors ---------------------------------------------------------------------------------
 
 
@@ -154,7 +233,7 @@ class ChunkGrader:
         if state is not None:
             run.restore(state)
         out = grade(run)
-        return out, run.state()
+        return _Shipped((out, run.state()))  # type: ignore[return-value]  # arrives as the tuple
 
 
 class RayRun:
@@ -180,12 +259,12 @@ class RayRun:
         counts merge, else the whole chunk on one actor that continues the job's counts."""
         ray = _ray()
         if not self.merge:
-            out, self.counts = ray.get(getattr(self.actors[0], method).remote(piece(0, n), self.counts))
+            out, self.counts = ray.get(getattr(self.actors[0], method).remote(_Shipped(piece(0, n)), self.counts))
             self.rows += n
             return list(out)
         parts = max(1, min(len(self.actors), n // self.min_part))
         bounds = [n * k // parts for k in range(parts + 1)]
-        refs = [getattr(self.actors[k], method).remote(piece(bounds[k], bounds[k + 1])) for k in range(parts)]
+        refs = [getattr(self.actors[k], method).remote(_Shipped(piece(bounds[k], bounds[k + 1]))) for k in range(parts)]
         merged: list[Any] = []
         for part, state in ray.get(refs):  # in input order
             merged.extend(part)
