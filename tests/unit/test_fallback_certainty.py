@@ -70,8 +70,19 @@ def test_factorials_whose_reciprocals_underflow_compare_exactly() -> None:
     correct, decided_by, reason = run_cascade(r"\frac{1}{2004!}", r"\frac{1}{2006!}")
     assert (correct, decided_by) == (False, "sympy")
     assert _kind(reason) == "disproved"
-    assert "not taken (the exact values differ)" in reason
+    assert "not taken (the exact values differ where floats cannot tell them apart)" in reason
     assert run_cascade(r"\frac{1}{2004!}", r"\frac{2005 \cdot 2006}{2006!}")[0] is True
+
+
+def test_math_verify_leniency_on_ordinary_numbers_is_kept() -> None:
+    # a percent against the bare number (math-verify's reading; the fast path agrees)
+    assert run_cascade(r"25\%", "25")[0] is True
+    assert run_cascade(r"198\%", "198")[0] is True
+
+
+def test_huge_exact_numbers_compare_exactly() -> None:
+    correct, _, reason = run_cascade(r"10^{400} + 1", r"10^{400}")
+    assert (correct, _kind(reason)) == (False, "disproved")
 
 
 def test_tiny_values_written_differently_are_still_equal() -> None:
