@@ -647,8 +647,18 @@ def config_from_args(args: argparse.Namespace) -> ServeConfig:
 
 
 def run(config: ServeConfig) -> None:
-    """Serve until SIGINT or SIGTERM (uvicorn drains in-flight requests first)."""
-    import uvicorn
+    """Serve until SIGINT or SIGTERM (uvicorn drains in-flight requests first).
+
+    Raises:
+        ImportError: the ``serve`` extra (uvicorn, Starlette) is not installed.
+    """
+    try:
+        import starlette  # noqa: F401
+        import uvicorn
+    except ImportError as error:
+        raise ImportError(
+            f"rapidgrade serve needs the serve extra ({error.name} is missing): pip install 'rapidgrade[serve]'"
+        ) from error
 
     options: dict[str, Any] = {
         "host": config.host,
@@ -674,7 +684,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (TypeError, ValueError) as error:
         print(f"rapidgrade serve: {error}", file=sys.stderr)
         return 2
-    run(config)
+    try:
+        run(config)
+    except ImportError as error:
+        print(f"rapidgrade serve: {error}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -131,3 +131,10 @@ def test_sigterm_drains_in_flight_requests(stop: list[subprocess.Popen[bytes]]) 
     assert process.wait(60) == -signal.SIGTERM
     with pytest.raises(httpx.TransportError):  # and then it is gone
         httpx.get(url + "/health", timeout=5)
+
+
+def test_without_the_serve_extra(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setitem(sys.modules, "uvicorn", None)  # as if uvicorn were not installed
+    assert main(["serve", "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "uvicorn is missing" in err and "pip install 'rapidgrade[serve]'" in err

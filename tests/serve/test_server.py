@@ -185,6 +185,8 @@ def test_requests_from_many_connections_share_batches() -> None:
 BAD = [
     ("/get_reward", b"{not json", 400, "body"),
     ("/get_reward", b"", 400, "body"),
+    ("/get_reward", b'{"query": ["\xff\xfe"]}', 400, "body"),  # not UTF-8
+    ("/grade", b'{"gold": ["1"], "response": ["1"]' + b"]" * 3, 400, "body"),
     ("/get_reward", b"[1, 2]", 422, "body"),
     ("/get_reward", b'{"prompts": ["p"], "labels": ["1"]}', 422, "query"),
     ("/get_reward", b'{"query": ["a"], "prompts": ["p"]}', 422, "labels"),
