@@ -8,7 +8,13 @@ stays flat whatever the size of the input. A ``.json`` file whose first characte
 whitespace) is ``[`` is one JSON array of row objects, read whole; any other ``.json`` file is
 read as JSONL. Standard input (``-``) is read as JSON lines. A row that cannot be read (invalid
 JSON, not an object) is still yielded, with ``error`` set and the raw text kept, so that no
-input row is ever lost.
+input row is ever lost; what such a row echoes of its text is capped (:func:`echo`).
+
+A JSON line ends only at ``\n`` (a carriage return inside it is not a line break).
+
+The job's provenance fields, ``_source`` (the input) and ``_line`` (the line of a row that could
+not be read), are the job's: a row's own fields of those names are kept as ``input__source``
+and ``input__line`` (:data:`PROVENANCE`).
 """
 
 from __future__ import annotations
@@ -18,7 +24,6 @@ import gzip
 import io
 import itertools
 import json
-import re
 import sys
 import zlib
 from collections.abc import Iterator, Sequence
@@ -46,6 +51,63 @@ __all__ = [
 STDIN = "-"
 
 FORMATS = ("jsonl", "csv", "parquet")
+
+
+#: The fields the job writes about where a row came from, and what a row's own fields of those
+#: names are renamed to (as the tasks keep a row's own result fields as ``input_<name>``).
+PROVENANCE = ("_source", "_line")
+_PROVENANCE_RENAMED = {name: f"input_{name}" for name in PROVENANCE}
+
+#: Characters of an unreadable row's text its error row echoes (``_raw``).
+ECHO_CHARS = 1000
+
+
+def echo(text: str) -> str:
+    """What an error row echoes of an unreadable row's *text*: all of it when short, else its
+    first :data:`ECHO_CHARS` characters and its length.
+
+    >>> echo("x" * 1005)[-40:]
+    'xxxxxxxxxxxxxxx… [1,005 characters in all]'
+    """
+    if len(text) <= ECHO_CHARS:
+        return text
+    return f"{text[:ECHO_CHARS]}… [{len(text):,} characters in all]"
+
+
+def _echo_line(line: str) -> str:
+    """:func:`echo` of a line with the whitespace around it left out, without copying the
+    whole line (its length counts the characters between that whitespace)."""
+    start, end = 0, len(line)
+    while start < end and line[start] in " \t\r\n":
+        start += 1
+    while end > start and line[end - 1] in " \t\r\n":
+        end -= 1
+    if end - start <= ECHO_CHARS:
+        return line[start:end]
+    return f"{line[start : start + ECHO_CHARS]}… [{end - start:,} characters in all]"
+
+
+def _echo_bytes(line: bytes) -> str:
+    """:func:`echo` of a line given as bytes, decoding only what is echoed (whitespace around
+    the line left out), never a copy of the whole line."""
+    start, end = 0, len(line)
+    while start < end and line[start] in b" \t\r\n":
+        start += 1
+    while end > start and line[end - 1] in b" \t\r\n":
+        end -= 1
+    if end - start <= ECHO_CHARS:
+        return line[start:end].decode("utf-8", "replace")
+    head = line[start : start + 4 * ECHO_CHARS].decode("utf-8", "replace")[:ECHO_CHARS]
+    return f"{head}… [{end - start:,} bytes in all]"
+
+
+def own_provenance(data: dict[str, Any]) -> dict[str, Any]:
+    """*data* with its own ``_source`` / ``_line`` fields renamed ``input__source`` /
+    ``input__line`` (*data* itself when it has neither), so that the job's provenance fields
+    cannot be spoofed by a row."""
+    if "_source" not in data and "_line" not in data:
+        return data
+    return {_PROVENANCE_RENAMED.get(k, k): v for k, v in data.items()}
 
 
 class UsageError(ValueError):
@@ -313,24 +375,28 @@ def _jsonl_row(source: str, number: int, line: str, position: int) -> InputRow |
         # JSON allows whitespace around the value: the line is parsed as read (no copy).
         value, lenient = load_json_line(line)
     except json.JSONDecodeError as exc:
-        stripped = line.strip()
         column = exc.colno - (len(line) - len(line.lstrip())) if exc.lineno == 1 else exc.colno
         return InputRow(
-            source, number, None, f"line {number}: invalid JSON ({exc.msg} at column {column})", stripped, position
+            source,
+            number,
+            None,
+            f"line {number}: invalid JSON ({exc.msg} at column {column})",
+            _echo_line(line),
+            position,
         )
     except RecursionError:
         reason = f"line {number}: invalid JSON (nested too deeply)"
-        return InputRow(source, number, None, reason, line.strip(), position)
+        return InputRow(source, number, None, reason, _echo_line(line), position)
     if not isinstance(value, dict):
         return InputRow(
             source,
             number,
             None,
             f"line {number}: expected a JSON object, got {type(value).__name__}",
-            line.strip(),
+            _echo_line(line),
             position,
         )
-    return InputRow(source, number, value, position=position, lenient=lenient)
+    return InputRow(source, number, own_provenance(value), position=position, lenient=lenient)
 
 
 def _iter_jsonl(path: Path) -> Iterator[InputRow]:
@@ -338,11 +404,13 @@ def _iter_jsonl(path: Path) -> Iterator[InputRow]:
         yield from block.rows()
 
 
-# A line is split at \n, \r\n or a lone \r, as the text reader (newline="") splits lines.
-_NEWLINE = re.compile(r"\r\n|\r|\n")
 _BOM = b"\xef\xbb\xbf"
 _LINE_BYTES = 1 << 20  # bytes read at once (whole lines)
 _PLAIN = frozenset((str, int, bool, type(None)))
+#: A line orjson cannot read and longer than this is an error row at once: it is not decoded
+#: and read again by the standard library's parser (what only that parser reads, NaN or huge
+#: integers, is not worth a copy of a line this long).
+_LENIENT_BYTES = 1 << 26
 
 
 def _open_binary(path: Path | str) -> tuple[IO[bytes], IO[bytes]]:
@@ -377,6 +445,8 @@ def _iter_jsonl_blocks(path: Path | str, block_rows: int, pick: Pick | None = No
     number = 0
     first = True
     n_keys = len(pick.keys) if pick is not None else 0
+    if pick is not None:  # a line with a provenance field is read whole, its own fields renamed
+        pick = Pick(pick.keys, (*pick.reserved, *(k for k in PROVENANCE if k not in pick.reserved)))
     lines_: list[int] = []
     data: list[dict[str, Any] | None] = []
     text: list[bytes | None] = []
@@ -408,25 +478,34 @@ def _iter_jsonl_blocks(path: Path | str, block_rows: int, pick: Pick | None = No
     def read_line(line: bytes) -> None:
         nonlocal number
         number += 1
+        problem = None
         try:
             value = loads(line)
-        except decode_error:
-            value = None
-        if (
-            type(value) is dict
-            and (_PLAIN.issuperset(map(type, value.values())) or not _may_hold_huge_integer(value))
-            and (b"\r" not in line or b"\r" not in line.rstrip(b"\r\n"))
-        ):
-            add_row(number, value, line)
+        except decode_error as exc:
+            value, problem = None, exc
+        if type(value) is dict and (_PLAIN.issuperset(map(type, value.values())) or not _may_hold_huge_integer(value)):
+            if "_source" in value or "_line" in value:
+                add_row(number, own_provenance(value), None)  # rebuilt: its own fields renamed
+            elif b"\r" in line and b"\r" in line.rstrip(b"\r\n"):
+                # A carriage return between its tokens: the row is written back rebuilt, so that
+                # no reader that also breaks lines at \r splits evaluated.jsonl.
+                add_row(number, value, None)
+            else:
+                add_row(number, value, line)
             return
-        decoded = line.decode("utf-8", "replace")
-        parts = _NEWLINE.split(decoded.rstrip("\r\n"))
-        for k, part in enumerate(parts):
-            if k:
-                number += 1
-            row = _jsonl_row(source, number, part, position())
-            if row is not None:
-                add_row(number, row.data, None, row)
+        if problem is None and type(value) is not dict and not line.isspace() and line:
+            reason = f"line {number}: expected a JSON object, got {type(value).__name__}"
+            add_row(number, None, None, InputRow(source, number, None, reason, _echo_bytes(line), position()))
+            return
+        if problem is not None and len(line) > _LENIENT_BYTES:
+            reason = f"line {number}: invalid JSON ({problem})"
+            add_row(number, None, None, InputRow(source, number, None, reason, _echo_bytes(line), position()))
+            return
+        # A line ends only at \n: a carriage return inside it is whitespace, or invalid JSON
+        # inside a string, never a second row.
+        row = _jsonl_row(source, number, line.decode("utf-8", "replace").rstrip("\r\n"), position())
+        if row is not None:
+            add_row(number, row.data, None, row)
 
     pending: list[bytes] = []  # read bytes of a line whose end is not read yet (block reads)
     blocks = pick is not None and stream is raw
@@ -566,12 +645,12 @@ def _iter_json_array(path: Path) -> Iterator[InputRow]:
                 number,
                 None,
                 f"item {number}: expected a JSON object, got {type(item).__name__}",
-                dump_json_line(item, lenient).decode("utf-8", "backslashreplace"),
+                echo(dump_json_line(item, lenient).decode("utf-8", "backslashreplace")),
                 position,
                 lenient,
             )
             continue
-        yield InputRow(source, number, item, position=position, lenient=lenient)
+        yield InputRow(source, number, own_provenance(item), position=position, lenient=lenient)
 
 
 def _iter_csv(path: Path) -> Iterator[InputRow]:
@@ -596,11 +675,11 @@ def _iter_csv(path: Path) -> Iterator[InputRow]:
                     number,
                     None,
                     f"line {number}: {len(extra)} more field(s) than the header",
-                    json.dumps(record | {"_extra": extra}),
+                    echo(json.dumps(record | {"_extra": extra})),
                     raw.tell(),
                 )
                 continue
-            yield InputRow(source, number, dict(record), position=raw.tell())
+            yield InputRow(source, number, own_provenance(dict(record)), position=raw.tell())
 
 
 def _iter_parquet(path: Path, batch_size: int) -> Iterator[InputRow]:
@@ -622,7 +701,7 @@ def _iter_parquet(path: Path, batch_size: int) -> Iterator[InputRow]:
             return
         for record in batch.to_pylist():
             number += 1
-            yield InputRow(source, number, record, position=number)
+            yield InputRow(source, number, own_provenance(record), position=number)
 
 
 def _open_parquet(pq: Any, path: Path) -> Any:

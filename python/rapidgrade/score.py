@@ -102,7 +102,7 @@ def _grade_chunk(chunk: Sequence[RowBlock], run: TaskRun, drilldown: Drilldown) 
     block (if it has them) give the drill-down the verdicts of single-response lines, which are
     then not parsed again. Any other run gets the chunk's :class:`~rapidgrade._io.InputRow`
     records from ``grade(rows)`` in one call, each written with a ``_source`` field naming its
-    input (unless the record has a field of that name)."""
+    input (a row's own field of that name was renamed ``input__source`` when it was read)."""
     grade_block = getattr(run, "grade_block", None)
     if grade_block is not None:
         pieces: list[Sequence[bytes]] = []
@@ -120,8 +120,7 @@ def _grade_chunk(chunk: Sequence[RowBlock], run: TaskRun, drilldown: Drilldown) 
         raise RuntimeError(f"task returned {len(records)} records for {len(rows)} rows")
     lines: list[bytes] = []
     for record, row in zip(records, rows):
-        if "_source" not in record:
-            record["_source"] = row.source
+        record["_source"] = row.source  # the job's provenance wins
         lines.append(dump_json_line(record, row.lenient))
     drilldown.add_lines(lines)
     return [lines]
@@ -160,6 +159,41 @@ def _chunks(
                     chunk, size = [], 0
     if chunk:
         yield chunk
+
+
+def _outputs(out_dir: Path, fmt: str) -> list[Path]:
+    """The files a job with output format *fmt* writes in *out_dir*."""
+    names = ["evaluated.jsonl", "metrics.json", "report.html", STATE_FILE, STATE_FILE + ".tmp"]
+    if fmt != "jsonl":
+        names.append(f"evaluated.{fmt}")
+    return [out_dir / name for name in names]
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether *a* and *b* are one file: the same resolved path (symbolic links followed), or,
+    when both exist, the same inode (hard links)."""
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _refuse_overwriting_inputs(paths: Sequence[Path], out_dir: Path, fmt: str) -> None:
+    """:class:`UsageError` when an input is one of the files the job writes: truncating
+    ``evaluated.jsonl`` first, or replacing ``metrics.json`` / ``report.html`` after reading,
+    would destroy the input."""
+    outputs = _outputs(out_dir, fmt)
+    for p in paths:
+        if str(p) == STDIN:
+            continue
+        for output in outputs:
+            if _same_file(p, output):
+                raise UsageError(
+                    f"{p} is an output of this run ({output.name} in {out_dir}): it would be overwritten; "
+                    "write the results elsewhere with --out, or move the input"
+                )
 
 
 def _require_pyarrow(purpose: str) -> None:
@@ -402,8 +436,8 @@ def score_file(
 ) -> Any:
     """Grade every row of *inputs* (JSONL, JSONL.gz, JSON arrays, CSV or Parquet files; ``"-"``
     reads JSON lines from standard input) with *task* and write the outputs to *out*; returns
-    the task's metrics. Every evaluated row gets a ``_source`` field naming its input (unless
-    it has its own).
+    the task's metrics. Every evaluated row gets a ``_source`` field naming its input (a row's
+    own ``_source`` and ``_line`` are kept as ``input__source`` and ``input__line``).
 
     *task* is a task name (``"math"``, the default, or ``"absa"``; see
     :mod:`rapidgrade.tasks`; names are looked up in *registry*) or a task object. *options*
@@ -419,9 +453,10 @@ def score_file(
     names a nested field; the result is a :class:`~rapidgrade.metrics.Metrics`.
 
     Raises:
-        UsageError: unknown task, input format or option value, no input, inputs holding
-            no rows (raised after reading them), or a missing optional dependency (pyarrow
-            for Parquet, checked before any work).
+        UsageError: unknown task, input format or option value, no input, an input that is
+            one of the outputs (by resolved path: the job would overwrite what it reads),
+            inputs holding no rows (raised after reading them), or a missing optional
+            dependency (pyarrow for Parquet, checked before any work).
         TypeError: an option the task does not have.
         OSError: an input cannot be read or the output directory cannot be written.
     """
@@ -451,9 +486,10 @@ def score_file(
             raise FileNotFoundError(f"input not found: {p}")
     if fmt == "parquet":
         _require_pyarrow("writing Parquet")
+    out_dir = Path(out)
+    _refuse_overwriting_inputs(paths, out_dir, fmt)
     # Also validates every format (and pyarrow for Parquet) before any work.
     progress_total = sum(count_progress_total(p) for p in paths)
-    out_dir = Path(out)
     out_dir.mkdir(parents=True, exist_ok=True)
     fingerprint = "" if any(str(p) == STDIN for p in paths) else _fingerprint(paths, job_task, config)
     evaluated = out_dir / "evaluated.jsonl"

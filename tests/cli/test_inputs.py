@@ -145,12 +145,14 @@ def test_stdin_and_the_source_column(tmp_path: Path) -> None:
     assert resumed.returncode == 2 and "standard input" in resumed.stderr
 
 
-def test_source_column_names_each_input_and_a_rows_own_is_kept(tmp_path: Path) -> None:
+def test_source_column_names_each_input_and_a_rows_own_is_kept_aside(tmp_path: Path) -> None:
+    # The job's provenance wins: a row's own _source is kept as input__source.
     write_jsonl(tmp_path / "a.jsonl", [{"gold": "1", "response": "\\boxed{1}", "_source": "mine"}])
     (tmp_path / "b.csv").write_text("gold,response\n2,\\boxed{2}\n", encoding="utf-8")
     score_file([tmp_path / "a.jsonl", tmp_path / "b.csv"], out=tmp_path / "o", fallback=False, threads=1)
     out = read_jsonl(tmp_path / "o" / "evaluated.jsonl")
-    assert [r["_source"] for r in out] == ["mine", str(tmp_path / "b.csv")]
+    assert [r["_source"] for r in out] == [str(tmp_path / "a.jsonl"), str(tmp_path / "b.csv")]
+    assert out[0]["input__source"] == "mine" and "input__source" not in out[1]
     assert [r["correct"] for r in out] == [True, True]
 
 
@@ -360,9 +362,10 @@ def test_malformed_rows_in_place_n_in_n_out_and_byte_identical_resume(
 def test_blocks_split_lines_as_the_text_reader_does(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, picked: bool, read_bytes: int
 ) -> None:
-    # A byte order mark, CRLF and lone CR line ends, blank lines and invalid UTF-8: the same
-    # rows and line numbers as reading the file as text line by line; with the run's pick the
-    # file is read in blocks of read_bytes, whose ends fall inside lines and inside the mark.
+    # A byte order mark, CRLF line ends, a lone CR (not a line end: JSON Lines ends lines only
+    # at \n), blank lines and invalid UTF-8: the same rows and line numbers with or without the
+    # run's pick; with it the file is read in blocks of read_bytes, whose ends fall inside
+    # lines and inside the mark.
     monkeypatch.setattr(rapidgrade._io, "_LINE_BYTES", read_bytes)
     content = (
         b"\xef\xbb\xbf" + b'{"gold": "1", "response": "a"}\r\n\r\n'
@@ -373,11 +376,12 @@ def test_blocks_split_lines_as_the_text_reader_does(
     path.write_bytes(content)
     pick = MATH.start(MATH.configure(fallback=False)).pick if picked else None
     rows = [r for b in iter_blocks(path, 2, pick) for r in b.rows()]
-    assert [r.line for r in rows] == [1, 3, 4, 5, 7]
-    assert [r.data["gold"] if r.data else None for r in rows] == ["1", "2", "3", "4", None]
-    assert rows[3].data is not None and rows[3].data["response"] == "\ufffd"
-    assert rows[4].error == "line 7: expected a JSON object, got list"
-    assert [len(b) for b in iter_blocks(path, 2, pick)] == [2, 2, 1]
+    assert [r.line for r in rows] == [1, 3, 4, 6]
+    assert [r.data["gold"] if r.data else None for r in rows] == ["1", None, "4", None]
+    assert rows[1].error is not None and rows[1].error.startswith("line 3: invalid JSON")
+    assert rows[2].data is not None and rows[2].data["response"] == "\ufffd"
+    assert rows[3].error == "line 6: expected a JSON object, got list"
+    assert [len(b) for b in iter_blocks(path, 2, pick)] == [2, 2]
     # the last line needs no newline
     path.write_bytes(content + b'{"gold": "5", "response": "e"}')
-    assert [r.data["gold"] for b in iter_blocks(path, 2, pick) for r in b.rows() if r.data] == ["1", "2", "3", "4", "5"]
+    assert [r.data["gold"] for b in iter_blocks(path, 2, pick) for r in b.rows() if r.data] == ["1", "4", "5"]
