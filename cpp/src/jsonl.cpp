@@ -250,7 +250,8 @@ int find_key(const std::vector<std::string>& names, std::string_view key) noexce
 bool read_line(std::string_view line, const Keys& keys, std::size_t& begin, std::size_t& end,
                Value* values) noexcept {
   // A carriage return anywhere but in the line's closing run of \r and \n is left to the
-  // caller (the job's reader treats it as a line break).
+  // caller: a line ends only at \n, and the job's reader writes a row with a carriage return
+  // between its tokens back rebuilt (never as its text), and one inside a string is invalid.
   std::size_t body = line.size();
   while (body > 0 && (line[body - 1] == '\r' || line[body - 1] == '\n')) --body;
   if (body > 0 && std::memchr(line.data(), '\r', body) != nullptr) return false;
