@@ -493,6 +493,10 @@ class WorkerPool:
         if not tasks:
             return []
         results: list[TaskResult | None] = [None] * len(tasks)
+        # Tasks whose worker died under them, to run once more on a fresh worker (a worker
+        # killed from outside, e.g. by the OOM killer, costs no task its verdict).
+        retry: list[int] = []
+        retried: set[int] = set()
         batch = _Batch()
         in_flight: dict[Connection, tuple[_Worker, int, float]] = {}
         bar: Any = _NoBar()
@@ -501,30 +505,39 @@ class WorkerPool:
             self._enter(batch, len(tasks), steps)
             bar = _progress_bar(len(tasks), progress, description)
             next_task = 0
-            while next_task < len(tasks) or in_flight:
+            while next_task < len(tasks) or in_flight or retry:
                 # Hand out tasks to every worker this batch can get; block only when it has
                 # nothing running (otherwise it would sit on workers while waiting for more).
-                while next_task < len(tasks):
+                while retry or next_task < len(tasks):
                     try:
                         worker = self._checkout(batch, block=not in_flight)
                     except WorkerStartError as err:
-                        results[next_task] = TaskResult("error", error=_describe(err))
-                        next_task += 1
+                        index = retry.pop() if retry else next_task
+                        next_task += index == next_task
+                        results[index] = TaskResult("error", error=_describe(err))
                         bar.update(1)
                         continue
                     except _PoolClosed:  # closed by another thread in the middle of the batch
-                        for index in range(next_task, len(tasks)):
+                        for index in (*retry, *range(next_task, len(tasks))):
                             results[index] = TaskResult("error", error="the pool was closed")
-                        bar.update(len(tasks) - next_task)
+                        bar.update(len(retry) + len(tasks) - next_task)
+                        retry.clear()
                         next_task = len(tasks)
                         break
                     if worker is None:
                         break
-                    index = next_task
-                    next_task += 1
+                    if retry:
+                        index = retry.pop()
+                    else:
+                        index = next_task
+                        next_task += 1
                     started = time.monotonic()
                     sent = self._send(worker, fn, tasks[index])
                     if sent is not None:
+                        if _died(sent) and index not in retried and not self._closed:
+                            retried.add(index)
+                            retry.append(index)
+                            continue
                         results[index] = sent
                         bar.update(1)
                         continue
@@ -552,6 +565,10 @@ class WorkerPool:
                         self._cancel(worker)
                     if late:
                         outcome = TaskResult("timeout", error=f"no result within {limit:g} s")
+                    elif _died(outcome) and index not in retried and not self._closed:
+                        retried.add(index)
+                        retry.append(index)
+                        continue
                     results[index] = TaskResult(
                         outcome.status,
                         outcome.value,
@@ -688,9 +705,15 @@ class WorkerPool:
                     while self._idle and self._idle[-1].state != "idle":
                         self._idle.pop()  # left by an interrupted hand-over; not ours to take
                     if first and self._idle and self._busy_locked() < self._size:
+                        worker = self._idle[-1]
+                        if worker.process.poll() is not None:
+                            # Died while idle (the OOM killer, a stray signal): never handed a
+                            # task; a replacement starts at once.
+                            self._idle.pop()
+                            self._retire_locked(worker)
+                            continue
                         # Mark before taking: an interrupt between the two leaves a marked idle
                         # worker, which _leave simply hands back.
-                        worker = self._idle[-1]
                         worker.owner = batch
                         worker.state = "busy"
                         self._idle.pop()
@@ -1037,6 +1060,11 @@ class WorkerPool:
         with contextlib.suppress(OSError):  # it died at once; the warm-up request fails and says why
             worker.to_worker.send(list(sys.path))
         return worker
+
+
+def _died(result: TaskResult) -> bool:
+    """Whether *result* says the task's worker died (or stopped answering) under it."""
+    return result.status == "error" and result.error.startswith(("worker process died", "worker process stopped"))
 
 
 def _shielded(cleanup: Callable[[_Batch], None], batch: _Batch) -> None:
