@@ -111,6 +111,7 @@ def absa_score(
 
 # mvcompat
 def mv_boxed_winner(text: str | bytes) -> tuple[str, bool, str | bytes | None, int, int]: ...
+def mv_last_number(text: str | bytes, *, non_ascii_inert: bool = False) -> tuple[str, str | None, bool]: ...
 
 # physics (normalize_answer flow and unit reading; wrapped by rapidgrade.tasks.physics)
 # (imported here, in this part's block, to keep the parts of the file apart)

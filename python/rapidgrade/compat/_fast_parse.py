@@ -437,17 +437,78 @@ def fast_parse(
     # them not winning (it declines when the expression "final answer" pattern would).
     found = extract_default(pred, expression_first) if latex else None
     if found is None:
-        if not expr or _PLAIN_INTEGER.fullmatch(pred) is None:
+        if not expr:
             return None
-        from sympy import Number
+        if _PLAIN_INTEGER.fullmatch(pred) is not None:
+            from sympy import Number
 
-        found = (Number(pred), pred)
+            found = (Number(pred), pred)
+        else:
+            found = extract_last_number(pred)
+            if found is None:
+                return None
     value, matched = found
     if value is None:
         value = _latex_value(matched, parsing_timeout)
         if value is None:
             return None
     return [value, matched] if fallback_mode == "first_match" else [value]
+
+
+# math-verify's currency signs (the ``[...]?`` before an anchored number), e.g. "€5".
+_CURRENCY = frozenset("$€£¥₹₽₪₩₫฿₡₢₣₤₥₦₧₨₩₪₫₭₮₯₰₱₲₳₴₵₶₷₸₹₺₻₼₽₾₿")
+
+# A letter that math-verify's case-insensitive "answer" could match, e.g. "ſ" (long s).
+_FOLDS_TO_ASCII = re.compile(r"(?i:[a-z])")
+
+
+@lru_cache(maxsize=4096)
+def _inert(char: str) -> bool:
+    r"""Whether the non-ASCII *char* is ordinary text for math-verify's expression patterns.
+
+    Not inert: Unicode whitespace (``\s``), decimal digits (``\d``), currency signs (math-verify's
+    list and any ``Sc``), its operators ``×`` and ``÷``, and letters that case-fold to ASCII.
+    """
+    import unicodedata
+
+    if char.isspace() or char.isdecimal() or char.isdigit() or char in _CURRENCY or char in "×÷":
+        return False
+    if unicodedata.category(char) == "Sc" or _FOLDS_TO_ASCII.fullmatch(char) is not None:
+        return False
+    return not any(c.isascii() for c in char.lower() + char.upper() + char.casefold())
+
+
+def extract_last_number(text: str) -> tuple[Any, str] | None:
+    r"""math-verify's answer for a response decided by its last anchored number, or ``None``.
+
+    With the default configs, a response without ``answer`` (any case) and ``\boxed{`` has no
+    match before priority group 300, where math-verify tries the match that ends last: the last
+    anchored number (``" 18"``, ``"=18"``, ``"$18"``, ``"**18"``, ``" 2.5"``, ``" 40%"``) when
+    no LaTeX environment or expression with an operator can end as late
+    (:func:`rapidgrade._core.mv_last_number` decides, or declines). The value is built as
+    math-verify's ``extract_expr`` builds it: ``Number`` of the number string, as a percentage
+    when a percent sign or word follows.
+
+    >>> from rapidgrade.compat._fast_parse import extract_last_number
+    >>> extract_last_number("It takes 2+1=3 bolts\nA: 3")
+    (3, '3')
+    >>> extract_last_number("#### 1,250")
+    (1250, '1250')
+    >>> extract_last_number("The answer is 3") is None
+    True
+    """
+    inert = text.isascii() or all(_inert(c) for c in set(text) if not c.isascii())
+    status, number, percent = _core.mv_last_number(text, non_ascii_inert=inert)
+    if status != "found" or not isinstance(number, str):
+        return None
+    from sympy import Number
+
+    value = Number(number)
+    if percent:
+        from latex2sympy2_extended.latex2sympy2 import convert_to_pct
+
+        value = convert_to_pct(value)
+    return value, number
 
 
 class _ValueCache:
