@@ -32,7 +32,8 @@ Endpoints (request → response; every body is JSON):
 Golds (``labels``, ``label``, ``expected_answer``, ``gold``) are strings or numbers; the reward
 endpoints also take a list of acceptable answers. Responses are strings. The reward endpoints
 score as :class:`~rapidgrade.integrations.rewards.RewardConfig` says (the options of the
-command line: ``--last-number``, ``--no-fallback``, ``--timeout``, ``--format-score``...).
+command line: ``--last-number``, ``--no-fallback``, ``--timeout``, ``--format-score``, ``--policy``...):
+by default the reward preset of :mod:`rapidgrade.policy`.
 
 Errors are JSON ``{"error": message, "field": name}`` with a 4xx status, never a 500: 400
 invalid JSON, 413 a body over ``--max-body-bytes``, 422 a missing field, a value of the wrong
@@ -612,6 +613,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--incorrect-score", type=float, default=reward.incorrect_score, help="reward of other answers")
     parser.add_argument(
+        "--policy",
+        choices=["reward", "plain"],
+        default=reward.policy,
+        help="reward endpoints: 'reward' refuses unfinished <think>, several answers and hedges (rapidgrade.policy); "
+        "'plain' scores the grader's verdict as it is (default: %(default)s)",
+    )
+    parser.add_argument(
         "--log-level",
         default=default.log_level,
         choices=["critical", "error", "warning", "info", "debug"],
@@ -630,6 +638,7 @@ def config_from_args(args: argparse.Namespace) -> ServeConfig:
             "correct_score": args.correct_score,
             "format_score": args.format_score,
             "incorrect_score": args.incorrect_score,
+            "policy": args.policy,
         }
     )
     return ServeConfig(

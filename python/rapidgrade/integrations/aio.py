@@ -26,6 +26,10 @@ the same scores and dicts: :mod:`rapidgrade.integrations.verl`,
 * **TRL**: ``GRPOTrainer(reward_funcs=[aaccuracy_reward])`` or :func:`make_aaccuracy_reward`;
   TRL runs async reward functions on its own event loop thread.
 
+verl < 0.7 loads the function by file path (``path: <site-packages>/rapidgrade/integrations/aio.py``),
+which works: the module defines no dataclass (a module loaded that way runs outside
+``sys.modules``, where dataclasses look up their module).
+
 State: the event loop's shared batcher (:func:`rapidgrade.aio.get_batcher`), as for
 :func:`rapidgrade.grade_async`; every function also takes ``batcher=`` (a keyword of the
 factory functions, bound once).
@@ -40,13 +44,13 @@ from __future__ import annotations
 import asyncio
 import functools
 from collections.abc import Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from rapidgrade.aio import Batcher, Job, get_batcher
 from rapidgrade.grade import grade_many
 from rapidgrade.integrations.rewards import (
     RewardConfig,
+    box_grader,
     check_options,
     completion_text,
     gold_answers,
@@ -55,6 +59,7 @@ from rapidgrade.integrations.rewards import (
     scores_of,
 )
 from rapidgrade.integrations.verl import VERL_KEYWORDS, _results, _row_config
+from rapidgrade.policy import apply_reward_policy
 from rapidgrade.verdict import GradeResults, Verdict
 
 __all__ = [
@@ -73,31 +78,41 @@ __all__ = [
 Scored = tuple[float, Verdict]
 
 
-@dataclass(frozen=True, slots=True)
 class RewardJob(Job[Any]):
     """Grades ``(answers, text)`` items (*answers*: a tuple of acceptable golds, as
     :func:`~rapidgrade.integrations.rewards.gold_answers` reads them) with the grading options of
     *config*; each result is verl's (*form* ``"verl"``: the score, or with ``return_dict`` the
     dict of :func:`rapidgrade.integrations.verl.compute_score`) or a :data:`Scored` pair (*form*
-    ``"scored"``). A *task* other than ``"math"`` grades one answer per item."""
+    ``"scored"``). A *task* other than ``"math"`` grades one answer per item. Jobs with equal
+    options are equal (they share batches). Not a dataclass: see the module's description."""
 
-    config: RewardConfig = field(default_factory=RewardConfig)
-    form: str = "scored"
-    task: str = "math"
+    __slots__ = ("_key", "config", "form", "task")
+
+    def __init__(self, config: RewardConfig | None = None, form: str = "scored", task: str = "math") -> None:
+        self.config = RewardConfig() if config is None else config
+        self.form = form
+        self.task = task
+        self._key = (self.config, form, task)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, RewardJob) and self._key == other._key
+
+    def __hash__(self) -> int:
+        return hash(self._key)
+
+    def __repr__(self) -> str:
+        return f"RewardJob(config={self.config!r}, form={self.form!r}, task={self.task!r})"
 
     def run(self, items: list[Any], threads: int | None = None) -> Sequence[Any]:
         config = self.config
         texts = [text for _, text in items]
         if all(len(answers) == 1 for answers, _ in items):
+            golds = [answers[0] for answers, _ in items]
             results: GradeResults = grade_many(
-                [answers[0] for answers, _ in items],
-                texts,
-                last_number=config.last_number,
-                fallback=config.fallback,
-                timeout=config.timeout,
-                threads=threads,
-                task=self.task,
+                golds, texts, config=config.grade_config(), threads=threads, task=self.task
             )
+            if config.policy == "reward":  # the preset's rules (grade_answers applies them below)
+                results = apply_reward_policy(results, golds, texts, box_grader(config), math=self.task == "math")
         elif self.task != "math":
             raise ValueError(f"RewardJob: lists of answers are graded with task 'math' only, not {self.task!r}")
         else:  # several acceptable answers: the first that matches decides (rewards.grade_answers)

@@ -6,8 +6,11 @@ response) pairs into rewards with one ``grade_many`` call; :func:`format_reward`
 answer is given in the expected form; :func:`majority_vote` and :func:`pass_at_k` (the unbiased
 estimator of :mod:`rapidgrade.metrics`) score a group of samples of one problem.
 
-Rewards refuse answers found only as the last number of the response by default
-(``last_number=False``): a policy must state its answer, not leave a number at the end.
+Rewards grade under the reward preset by default (``policy="reward"``, :mod:`rapidgrade.policy`):
+no answer found only as the last number of the response (``last_number=False``), no answer
+longer than ``max_answer_bytes`` (256), no credit for an unfinished ``<think>``, for several
+different final answers or for a hedge ("1 or 2", a list, an interval or an inequality) against
+a single-valued gold. ``policy="plain"`` scores the grader's verdict as it is.
 
 A gold answer may be a string, a number (NumPy's too, as a Parquet column read with pandas gives
 them) or a list of acceptable answers (a list, tuple or NumPy array of those; any of them counts,
@@ -31,11 +34,12 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from rapidgrade.config import check_flag, check_timeout
+from rapidgrade.config import GradeConfig, check_flag, check_timeout
 from rapidgrade.extract import extract_many
 from rapidgrade.grade import grade_many
 from rapidgrade.integrations._text import completion_text
 from rapidgrade.metrics import pass_at_k
+from rapidgrade.policy import POLICIES, apply_reward_policy, refused_mask
 from rapidgrade.verdict import GradeResults
 
 __all__ = [
@@ -75,6 +79,13 @@ class RewardConfig:
             :func:`format_reward`.
         return_dict: verl: return ``{"score", "correct", "extracted", "decided_by", "reason"}``
             instead of the score alone.
+        policy: ``"reward"`` (default): the reward preset of :mod:`rapidgrade.policy` (an
+            unfinished ``<think>``, several different final answers and hedges against a
+            single-valued gold score *incorrect_score*, never *format_score*); ``"plain"``: the
+            grader's verdict as it is, with *last_number* as given and the grader's own answer
+            limit (64 KiB).
+        max_answer_bytes: Under the preset, the longest extracted answer (bytes of UTF-8) that
+            can earn a reward; a longer one is ``decided_by="limit"``. ``None``: no cap.
     """
 
     last_number: bool = False
@@ -85,6 +96,8 @@ class RewardConfig:
     incorrect_score: float = 0.0
     form: str = "answer"
     return_dict: bool = False
+    policy: str = "reward"
+    max_answer_bytes: int | None = 256
 
     def __post_init__(self) -> None:
         where = "RewardConfig"
@@ -98,6 +111,22 @@ class RewardConfig:
                 raise TypeError(f"{where}: {name} must be a number, got {type(value).__name__}")
         if self.form not in FORMS:
             raise ValueError(f"{where}: form must be one of {sorted(FORMS)}, got {self.form!r}")
+        if self.policy not in POLICIES:
+            raise ValueError(f"{where}: policy must be one of {list(POLICIES)}, got {self.policy!r}")
+        cap = self.max_answer_bytes
+        if cap is not None and (isinstance(cap, bool) or not isinstance(cap, int)):
+            raise TypeError(f"{where}: max_answer_bytes must be an int or None, got {type(cap).__name__}")
+        if cap is not None and cap < 1:
+            raise ValueError(f"{where}: max_answer_bytes must be >= 1 or None, got {cap!r}")
+
+    def grade_config(self) -> GradeConfig:
+        """The :class:`~rapidgrade.GradeConfig` this config grades with (``config=`` of
+        ``grade_many``): its *last_number*, *fallback* and *timeout*, and under the preset its
+        *max_answer_bytes*."""
+        options: dict[str, Any] = {"last_number": self.last_number, "fallback": self.fallback, "timeout": self.timeout}
+        if self.policy == "reward":
+            options["max_answer_bytes"] = self.max_answer_bytes
+        return GradeConfig.build("RewardConfig", **options)
 
 
 _FIELDS = frozenset(f.name for f in dataclasses.fields(RewardConfig))
@@ -200,9 +229,10 @@ def grade_answers(answers: Sequence[Sequence[str]], responses: Sequence[str], co
     """:func:`grade_rewards` on golds already read by :func:`gold_answers` (none empty)."""
 
     def graded(golds: list[str], texts: Sequence[str]) -> GradeResults:
-        return grade_many(
-            golds, texts, last_number=config.last_number, fallback=config.fallback, timeout=config.timeout
-        )
+        results = grade_many(golds, texts, config=config.grade_config())
+        if config.policy == "reward":
+            results = apply_reward_policy(results, golds, texts, box_grader(config))
+        return results
 
     if all(len(row) == 1 for row in answers):
         return graded([row[0] for row in answers], responses)
@@ -229,14 +259,25 @@ def grade_answers(answers: Sequence[Sequence[str]], responses: Sequence[str], co
     )
 
 
+def box_grader(config: RewardConfig) -> Any:
+    """The preset's grader of the boxes of a response that holds several: *config*'s options."""
+
+    def grade_boxes(golds: list[str], boxes: list[str]) -> Any:
+        return grade_many(golds, boxes, config=config.grade_config()).correct
+
+    return grade_boxes
+
+
 def scores_of(results: GradeResults, config: RewardConfig) -> list[float]:
-    """One reward per verdict of *results* (see :class:`RewardConfig`)."""
+    """One reward per verdict of *results* (see :class:`RewardConfig`); a verdict the reward
+    preset refused earns *incorrect_score*, not *format_score*."""
     allowed = FORMS[config.form]
+    refused = refused_mask(results).tolist()
     scores: list[float] = []
-    for correct, method in zip(results.correct.tolist(), results.method):
+    for correct, method, hack in zip(results.correct.tolist(), results.method, refused):
         if correct:
             scores.append(float(config.correct_score))
-        elif method in allowed:
+        elif method in allowed and not hack:
             scores.append(float(config.format_score))
         else:
             scores.append(float(config.incorrect_score))
@@ -290,7 +331,7 @@ def majority_vote(gold: Any, responses: Sequence[Any], **options: Any) -> Majori
     r"""Grade every sample of one problem and vote: answers are grouped by the normalized form
     the grader compared (``GradeResults.normalized``, as ``rapidgrade score`` groups them), and
     the first answer to reach the top count wins a tie. *options* are :class:`RewardConfig`'s
-    grading fields (``last_number``, ``fallback``, ``timeout``).
+    grading fields (``last_number``, ``fallback``, ``timeout``, ``policy``, ``max_answer_bytes``).
 
     >>> majority_vote("2", ["\\boxed{3}", "\\boxed{2}", "nothing"])
     MajorityVote(answer='3', correct=False, votes=1, samples=3)
