@@ -19,13 +19,14 @@ from typing import Any
 
 import math_verify
 import pytest
+import sympy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import rapidgrade
 from benchmarks.bench_hard import unbox
 from rapidgrade import _core
-from rapidgrade.compat._fast_parse import extract_last_number
+from rapidgrade.compat._fast_parse import _number_of, extract_last_number
 from tests.datasets import load_data, load_demo_corpus, load_shared
 
 
@@ -91,6 +92,9 @@ def _check_texts(texts: list[str], golds: list[str] | None = None) -> int:
         "the answer is 2.5",
         "The answer is 40%",
         "ſo the answer is: 18",
+        "The answer is -007",  # sympy.Number("-007") fails: math-verify returns []
+        "The answer is -0",
+        "The answer is 00.50",
     ],
 )
 def test_last_number_agrees_or_declines(text: str) -> None:
@@ -130,6 +134,24 @@ def test_non_ascii_needs_the_callers_check() -> None:
     assert _core.mv_last_number("x\u300018")[0] == "unknown"
     assert _core.mv_last_number("答 18", non_ascii_inert=True) == ("found", "18", False)
     assert extract_last_number("x\u300018") is None
+
+
+@given(
+    sign=st.sampled_from(["", "-"]),
+    integer=st.one_of(st.integers(0, 10**30).map(str), st.from_regex(r"0[0-9]{0,5}", fullmatch=True)),
+    decimal=st.one_of(st.just(""), st.from_regex(r"\.[0-9]{1,30}", fullmatch=True)),
+)
+def test_number_of_is_sympy_number(sign: str, integer: str, decimal: str) -> None:
+    text = sign + integer + decimal
+    try:
+        expected = sympy.Number(text)
+    except (sympy.SympifyError, ValueError, TypeError, SyntaxError):
+        assert _number_of(text) is None
+        return
+    got = _number_of(text)
+    assert type(got) is type(expected)
+    assert sympy.srepr(got) == sympy.srepr(expected)
+    assert getattr(got, "_prec", None) == getattr(expected, "_prec", None)
 
 
 # -- corpora -------------------------------------------------------------------------------------

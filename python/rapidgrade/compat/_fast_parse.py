@@ -440,9 +440,7 @@ def fast_parse(
         if not expr:
             return None
         if _PLAIN_INTEGER.fullmatch(pred) is not None:
-            from sympy import Number
-
-            found = (Number(pred), pred)
+            found = (_number_of(pred), pred)
         else:
             found = extract_last_number(pred)
             if found is None:
@@ -501,14 +499,39 @@ def extract_last_number(text: str) -> tuple[Any, str] | None:
     status, number, percent = _core.mv_last_number(text, non_ascii_inert=inert)
     if status != "found" or not isinstance(number, str):
         return None
-    from sympy import Number
-
-    value = Number(number)
+    value = _number_of(number)
+    if value is None:
+        return None
     if percent:
         from latex2sympy2_extended.latex2sympy2 import convert_to_pct
 
         value = convert_to_pct(value)
     return value, number
+
+
+# Number strings whose sympy.Number is built directly (see _number_of), e.g. "-12", "0.50".
+_CANONICAL_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_CANONICAL_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)\.[0-9]+")
+
+
+def _number_of(number: str) -> Any:
+    """``sympy.Number(number)`` as math-verify's ``extract_expr`` calls it, or ``None`` if it fails.
+
+    ``Number`` of a string goes through ``sympify`` (the parser: about 0.3 ms); for the canonical
+    forms the result is known: an ``Integer`` of the digits, or the ``Float`` of the string (same
+    precision). Other strings (``"-007"``, which sympify rejects: math-verify's parse then
+    returns ``[]``) are converted with ``Number``; a failure gives ``None``, left to math-verify.
+    """
+    import sympy
+
+    if _CANONICAL_INTEGER.fullmatch(number) is not None:
+        return sympy.Integer(int(number))
+    if _CANONICAL_DECIMAL.fullmatch(number) is not None:
+        return sympy.Float(number)
+    try:
+        return sympy.Number(number)
+    except (sympy.SympifyError, ValueError, TypeError, SyntaxError):
+        return None
 
 
 class _ValueCache:
