@@ -78,7 +78,7 @@ from rapidgrade.config import GradeConfig
 from rapidgrade.report import bar_chart, cards_html, fmt_number, table_html
 from rapidgrade.tasks._base import error_record, positive_float, positive_int
 from rapidgrade.tasks._isolate import describe_exception, isolate
-from rapidgrade.units import unit_info
+from rapidgrade.units import parse_unit, unit_info
 from rapidgrade.verdict import GradeResults, Verdict
 
 __all__ = [
@@ -537,6 +537,11 @@ def _grade_batch(
         for i, (shown, why) in errors.items():
             path[i] = _PATH_ERROR
             category[i], gold_col[i], reason_col[i], decided_by[i] = "text", shown, why, "error"
+    for i in np.flatnonzero(correct).tolist():  # "no unit" must mean none was written
+        if "no unit in the answer" in reason_col[i] and extracted[i]:
+            unread = _unread_unit(extracted[i], gold_texts[i])
+            if unread is not None:
+                correct[i], reason_col[i] = False, unread
     for i in np.flatnonzero(path == _PATH_TEXT).tolist():
         answer = extracted[i]
         if answer is None:
@@ -555,6 +560,42 @@ def _grade_batch(
     if symbolic:
         _grade_symbolic(symbolic, gold_texts, response_texts, cfg, threads, results)
     return results
+
+
+# A number at the start of a quantity (with "\times 10^{k}" or an exponent) and what may wrap a unit.
+_NUMBER_HEAD = re.compile(
+    r"^[\s$]*[-+]?(?:\d[\d,]*\.?\d*|\.\d+)(?:\s*(?:\\times|\\cdot|\*)\s*10\^\{?[-+]?\d+\}?|[eE][-+]?\d+)?"
+)
+_UNIT_WRAPPERS = re.compile(r"\\(?:mathrm|text|rm|operatorname|mathit)\{([^{}]*)\}|\\[,;:! ]|~|\$")
+_MAX_UNIT_CHARS = 64
+
+
+def _unread_unit(answer: str, gold: str) -> str | None:
+    """The reason a quantity the core read as "no unit in the answer" is not correct after all:
+    its text holds a unit the core's grammar did not read. A unit pint reads with another
+    dimension than the gold's is a mismatch (FALSE); any other is unknown (never matched as if
+    absent). ``None`` when nothing but the number is written."""
+    head = _NUMBER_HEAD.match(answer)
+    if head is None:
+        return None
+    residue = _UNIT_WRAPPERS.sub(lambda m: m.group(1) or " ", answer[head.end() :]).strip(" .")
+    if not any(c.isalpha() for c in residue):
+        return None
+    shown = residue if len(residue) <= _MAX_UNIT_CHARS else residue[:_MAX_UNIT_CHARS] + "..."
+    gold_head = _NUMBER_HEAD.match(gold)
+    gold_unit = parse_unit(gold[gold_head.end() :].strip()) if gold_head else None
+    gold_info = unit_info(gold_unit) if gold_unit else None
+    info = None
+    if len(residue) <= _MAX_UNIT_CHARS and gold_info is not None:
+        expression = re.sub(r"\^\{?([-+]?\d+)\}?", r"**\1", residue)
+        try:
+            info = unit_info(expression)
+        except Exception:  # a unit pint cannot evaluate is unknown, never a lost batch
+            info = None
+    if info is not None and gold_info is not None and info.dimension != gold_info.dimension:
+        mine, theirs = info.dimension_text(), gold_info.dimension_text()
+        return f"quantity: unit mismatch: {shown} ({mine}) vs {gold_unit} ({theirs})"
+    return f"quantity: unknown: the answer's unit {shown!r} could not be read (counted wrong)"
 
 
 def _spread(column: npt.NDArray[Any], valid: list[int], n: int) -> npt.NDArray[Any]:
