@@ -139,10 +139,27 @@ def main() -> None:
         f"peak RSS {peak_mb:.0f} MB (largest worker {peak_children_mb:.0f} MB); "
         f"after close: {live} child processes, {zombies} zombies, fds {fds_before} -> {_fds()}"
     )
+    print("\nguarantees:")
+    print(f"  {'guarantee':<44} {'measured':<40} check")
+    print(f"  {'hacking success rate, reward preset':<44} {hacking_row():<40} pytest tests/unit/test_reward_policy.py")
     decided = {r["id"]: by for r, (_, by) in zip(rows, _one_thread_cached(rows))}
     print("\nper pair (worst wall time over the three modes, decided_by):")
     for row in rows:
         print(f"  {row['id']:<16} {row['kind']:<16} {worst_by_id[row['id']]:7.3f} s  {decided[row['id']]}")
+
+
+def hacking_row() -> str:
+    """The success rate of benchmarks/hacking.py's responses over the demo golds, under the reward
+    preset (``policy="reward"``, the rewards' default) and under the plain grader."""
+    from benchmarks._common import load_corpus
+    from benchmarks.hacking import hacks, success_rates
+    from rapidgrade.integrations.rewards import score_many
+
+    suite = hacks(str(row["gold"]) for row in load_corpus())
+    golds, responses = [h.gold for h in suite], [h.response for h in suite]
+    won, total = success_rates(suite, score_many(golds, responses))["all"]
+    plain, _ = success_rates(suite, score_many(golds, responses, policy="plain"))["all"]
+    return f"{won}/{total} = {100 * won / total:.1f}% (plain: {100 * plain / total:.1f}%)"
 
 
 def _one_thread_cached(rows: list[dict[str, Any]]) -> list[tuple[float, str]]:
