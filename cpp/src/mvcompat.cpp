@@ -451,15 +451,28 @@ LastNumber last_number(std::string_view text, bool non_ascii_inert) noexcept {
     }
     latex_bound = e;
   }
-  // Upper bound of the X ends: one past the run of expression characters holding the last operator.
+  // Upper bound of the X ends: X's expression is a run of expression characters with a digit,
+  // then an operator; so an X match ends at most one character after the last such run (e.g.
+  // " -20" is not one: its operator precedes the digits).
   std::size_t expr_bound = 0;
-  for (std::size_t i = n; i-- > 0;) {
-    if (detail::is_operator(at(i))) {
-      std::size_t r = i;
-      while (r < n && detail::is_expr_char(at(r))) ++r;
-      expr_bound = r + 1;
-      break;
+  for (std::size_t i = n; i > 0 && expr_bound == 0;) {
+    if (!detail::is_expr_char(at(i - 1))) {
+      --i;
+      continue;
     }
+    const std::size_t run_end = i;
+    std::size_t b = i;
+    while (b > 0 && detail::is_expr_char(at(b - 1))) --b;
+    bool digit = false;
+    for (std::size_t k = b; k < run_end; ++k) {
+      if (detail::is_ascii_digit(at(k))) {
+        digit = true;
+      } else if (digit && detail::is_operator(at(k))) {
+        expr_bound = run_end + 1;
+        break;
+      }
+    }
+    i = b;
   }
   if (answers == 0 && (last.end <= latex_bound || last.end <= expr_bound)) return out;
 

@@ -95,6 +95,8 @@ def _check_texts(texts: list[str], golds: list[str] | None = None) -> int:
         "The answer is -007",  # sympy.Number("-007") fails: math-verify returns []
         "The answer is -0",
         "The answer is 00.50",
+        "A: -3",  # the minus sign precedes the digits: no operator expression
+        "wage - $320 = $<<300-320=-20>>-20.\nA: -20",
     ],
 )
 def test_last_number_agrees_or_declines(text: str) -> None:
@@ -119,7 +121,8 @@ def test_last_number_agrees_or_declines(text: str) -> None:
         "x = 3 + 4.",  # an expression ends after the last number
         "so it is $18$",  # a LaTeX environment ends after it
         "so it is \\(18\\) %",
-        "A: -3",  # a minus sign is an operator
+        "so 7 - 4",  # the expression " 7 - 4" ends where " 4" does, and starts first
+        "so (2+3)",
         "no number here",
         "x" + "1" * 100,
         " " + "1" * 61,  # longer than the number strings returned

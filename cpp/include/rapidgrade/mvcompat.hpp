@@ -57,8 +57,8 @@ BoxedWinner boxed_winner(std::string_view text) noexcept;
 /// always parses, so the last N match (re.finditer, emulated exactly) is the answer when it ends
 /// strictly after every L and X match could end. Those ends are bounded from above: an L match
 /// ends after its last closing delimiter ('$', ']', ')' or '}'), its trailing whitespace and a
-/// percent word; an X match ends at most one character after the run of expression characters
-/// ([0-9.\s+\-*/^()]) that holds the text's last operator.
+/// percent word; an X match ends at most one character after the last run of expression
+/// characters ([0-9.\s+\-*/^()]) that holds an operator after a digit.
 struct LastNumber {
   BoxedStatus status = BoxedStatus::kNone;  // kFound: `number` is the answer; kUnknown: ask
                                             // math-verify; kNone: no N match at all (also ask)

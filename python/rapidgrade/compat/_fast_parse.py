@@ -18,6 +18,12 @@ first (then leftmost start, then pattern order), and the first match whose LaTeX
   ``answer``, no unescaped ``$`` and no newline in it, the inline-dollar pattern of the
   priority-300 group takes it whole, and every other match there ends earlier or starts later.
 
+* a response without ``\boxed{`` decided by math-verify's anchored-number pattern
+  (:func:`extract_last_number`, which asks :func:`rapidgrade._core.mv_last_number`): with no
+  ``answer`` in it, the last number (``"#### 18"``, ``"A: 18"``) when no LaTeX environment or
+  operator expression can end as late; with one ``answer`` followed by words and a number only
+  (``"The answer is: 18"``), that number.
+
 The matched LaTeX group is normalized as math-verify does (``normalize_latex``: ``\boxed``
 content extracted, ``\dfrac`` made ``\frac``, ``0.5`` made ``\frac{1}{2}``, units and
 ``\text{...}`` suffixes dropped, ...). For a box holding a plain number the normalization is
@@ -396,7 +402,9 @@ def fast_parse(
     is") match decides, and a string that is exactly ``$X$`` (see :func:`extract_default`);
     the value is built here for plain numbers, and otherwise is math-verify's
     ``parse_latex_cached`` of the normalized LaTeX, computed in a worker (:func:`_latex_value`;
-    if it fails, ``None``: math-verify would go on to other matches). With both configs or
+    if it fails, ``None``: math-verify would go on to other matches). With the expression config
+    (in any of these orders), also responses decided by their last anchored number or a single
+    "answer ... N" (:func:`extract_last_number`). With both configs or
     ``[ExprExtractionConfig()]``, *pred* a plain integer (``"42"``, ``"-7"``): no LaTeX pattern can
     match such a string (every one needs ``$``, ``\(``, ``\[`` or ``\boxed``), and math-verify's
     number pattern takes it whole, so math-verify returns ``[Number(pred), pred]``
