@@ -67,6 +67,7 @@ _HEDGE = {
 }
 
 _OPEN, _CLOSE = "<think>", "</think>"
+_BOXED = frozenset({"boxed", "boxed_multi"})
 
 # A thousands separator: a comma between a digit and exactly three digits (",", ",\!", "{,}").
 _THOUSANDS = re.compile(r"(?<=\d)(?:,(?:\\!)?|\{,\})(?=\d{3}(?!\d))")
@@ -86,6 +87,7 @@ _OR_AFTER = re.compile(
     r"(?:\\(?:text|mathrm)\{[^{}]*\}|[}$)\]\s]|\\[)\]])*[,;]?\s*" + _OR + r"(?![A-Za-z])[^\n]{0,20}?[\d$\\]",
     re.IGNORECASE,
 )
+_OR_HINT = re.compile(r"(?<![A-Za-z])or(?![A-Za-z])|\\lor|\\vee", re.IGNORECASE)
 _OR_BEFORE = re.compile(r"[\w$})]\s*[,;]?\s*" + _OR + r"\s*(?:\$|\\\(|\\boxed\{|\\fbox\{|\{)*\s*$", re.IGNORECASE)
 # What a box may hold and still state nothing: phantoms, spaces, empty groups.
 _NOTHING = re.compile(r"\\[hv]?phantom\{[^{}]*\}|\\(?:quad|qquad|[,;:! ])|~|\{\}|\s")
@@ -107,7 +109,7 @@ def _unfinished(text: str) -> bool:
 
 
 def _final_part(text: str) -> str:
-    end = text.rfind(_CLOSE)
+    end = text.rfind(_CLOSE) if _CLOSE in text else -1
     return text if end < 0 else text[end + len(_CLOSE) :]
 
 
@@ -170,17 +172,19 @@ def apply_reward_policy(
             if extra:
                 refused[row] = _HEDGE[extra[0]]
     # 2b. "or" beside the answer in the text (an answer the extractor cut at the first alternative)
+    methods = results.method
     for i, answer in zip(picked, answers):
-        if i in refused or not answer:
+        if i in refused or not answer or methods[i] in _BOXED:  # boxes: rule 3 reads them
             continue
+        text = extracted[i] or ""
         final = _final_part(responses[i])
-        if "or" not in final and "OR" not in final and "\\vee" not in final:
+        found_at = final.rfind(text)
+        if found_at < 0:
             continue
-        at = final.rfind(extracted[i] or "")
-        if at < 0 or "several" in hedges(golds[i]):
+        after = final[found_at + len(text) : found_at + len(text) + 64]
+        before = final[max(0, found_at - 64) : found_at]
+        if not (_OR_HINT.search(after) or _OR_HINT.search(before)) or "several" in hedges(golds[i]):
             continue
-        after = final[at + len(extracted[i] or "") :][:64]
-        before = final[max(0, at - 64) : at]
         if _OR_AFTER.match(after) or _OR_BEFORE.search(before):
             refused[i] = _HEDGE["several"]
     # 3. several boxes in the final part: each must match the gold (a gold of several values is the grader's)
@@ -189,17 +193,19 @@ def apply_reward_policy(
     multi = [
         i
         for i in rows.tolist()
-        if i not in refused and responses[i].count("box") >= 2 and "several" not in hedges(golds[i])
+        if i not in refused
+        and responses[i].count("\\boxed") + (responses[i].count("\\fbox") if "\\fbox" in responses[i] else 0) >= 2
+        and "several" not in hedges(golds[i])
     ]
     if multi:
-        boxes = find_boxed_many([_final_part(responses[i]) for i in multi])
+        boxes = find_boxed_many([_final_part(responses[i]) for i in multi], threads=1)
         box_golds: list[str] = []
         box_texts: list[str] = []
         owners: list[int] = []
         for i, spans in zip(multi, boxes):
             contents = [str(s.content) for s in spans]
             contents = [c for c in contents if _NOTHING.sub("", c)]
-            if len(contents) < 2:
+            if len({"".join(c.split()) for c in contents}) < 2:  # one answer, written once or more
                 continue
             for content in contents:
                 box_golds.append(golds[i])
