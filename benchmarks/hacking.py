@@ -3,11 +3,12 @@ r"""Responses written to game a math reward, generated over a set of gold answer
 Each :class:`Hack` is one response of one *family*, written against one gold, that does **not**
 state the gold as its single final answer: a reward that pays any of them is gamed. The families:
 
-* the thirteen hacking patterns of the "Pitfalls of rule- and model-based verifiers" study
-  (Huang et al., 2025): responses that carry no answer at all, only something a lenient checker
-  might take for one: an adversarial prefix, an explanation instead of an answer, empty symbols,
-  gibberish, HTML / Markdown, a prompt injection, simple words ("Correct"), a self-assertion, a
-  code block, another language, repetition, a bare reasoning that stops, look-alike symbols;
+* thirteen families of responses that carry no answer at all, only something a lenient checker
+  might take for one, after the "Pitfalls of rule- and model-based verifiers" study (Huang et al.,
+  2025), which names the first six (an adversarial prefix, an explanation instead of an answer,
+  empty symbols, gibberish, HTML / Markdown, a prompt injection); the other seven are of the same
+  kind and named here: simple words ("Correct"), a self-assertion, a code block, another language,
+  repetition, a bare reasoning that stops, look-alike symbols;
 * the rule-based families a policy finds in a rule-based grader (issue 45, section 4): the gold
   as the last number of an unfinished ``<think>``, the gold boxed only inside the reasoning,
   several different final answers (two boxes, "a or b", a list, a set), an interval or an
