@@ -445,7 +445,7 @@ LastNumber last_number(std::string_view text, bool non_ascii_inert) noexcept {
     } else if (e < n && at(e) == '%') {
       e += 1;
     } else if (detail::starts_with(text, e, "percent") || detail::starts_with(text, e, "Percent")) {
-      e += 7;
+      e += detail::starts_with(text, e + 7, "age") ? 10 : 7;  // "percentage": never taken, but bound
     } else if (detail::starts_with(text, e, "pct") || detail::starts_with(text, e, "Pct")) {
       e += 3;
     }
