@@ -175,6 +175,7 @@ _NO_WRAPPER = {
     "fredholm_sample_many",
     # internal to the math-verify compatible fast path
     "mv_boxed_winner",
+    "mv_last_number",
     # the core's vocabulary tables, read by _sympy.py and checked by tests/unit/test_vocab.py
     "expr_function_table",
     "expr_text_wrappers",
