@@ -36,6 +36,7 @@ import dataclasses
 import enum
 import functools
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -168,6 +169,8 @@ def _validate_grade(config: GradeConfig, where: str) -> None:
     if timeout is None and config.timeout is not None:
         object.__setattr__(config, "timeout", None)  # math.inf is stored as None
     _check_type(where, "equiv", config.equiv, EquivConfig)
+    if config.judge is not None and not callable(config.judge):
+        raise TypeError(f"{where}: judge must be a callable or None, not {type(config.judge).__name__}")
     limit = config.max_answer_bytes
     if limit is not None:
         if not isinstance(limit, int) or isinstance(limit, bool):
@@ -220,6 +223,9 @@ class GradeConfig:
             longer one gets ``decided_by="limit"`` (counted wrong, never sent to the
             fallback), so that no answer costs more than a bounded amount of work. None
             means no limit. Default 64 KiB.
+        judge: what decides the pairs the grader leaves open (:mod:`rapidgrade.judge`):
+            ``judge(golds, responses) -> [True | False | None, ...]``, sync or async, called once
+            per ``grade_many`` call; None (default): no judge.
     """
 
     last_number: bool = True
@@ -227,6 +233,7 @@ class GradeConfig:
     timeout: float | None = 5.0
     equiv: EquivConfig = EquivConfig()
     max_answer_bytes: int | None = 65536
+    judge: Callable[[list[str], list[str]], Any] | None = None
 
     def __post_init__(self) -> None:
         _validate_grade(self, type(self).__name__)

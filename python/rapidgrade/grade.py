@@ -230,7 +230,12 @@ def grade_many(
                 reason_table.append(why_fb)
             reason_codes[i] = code
     reason_col = _Coded(reason_codes if len(reason_table) > 127 else reason_codes.astype(np.int8), reason_table)
-    return GradeResults._from_parts(correct, decided, gold_col, extracted, method_col, reason_col, normalized)
+    results = GradeResults._from_parts(correct, decided, gold_col, extracted, method_col, reason_col, normalized)
+    if cfg.judge is not None:  # what is still open goes to the judge (rapidgrade.judge)
+        from rapidgrade.judge import apply_judge
+
+        return apply_judge(cfg.judge, golds, responses, results)
+    return results
 
 
 # The columns of _core.grade_fast_many (see its docstring in _core.pyi).

@@ -39,10 +39,10 @@ if TYPE_CHECKING:
 
 __all__ = ["DECIDERS", "DecidedBy", "GradeResults", "Verdict"]
 
-DecidedBy = Literal["fast", "sympy", "math_verify", "timeout", "error", "limit"]
+DecidedBy = Literal["fast", "sympy", "math_verify", "timeout", "error", "limit", "judge"]
 
 #: Every value ``Verdict.decided_by`` can take.
-DECIDERS: tuple[str, ...] = ("fast", "sympy", "math_verify", "timeout", "error", "limit")
+DECIDERS: tuple[str, ...] = ("fast", "sympy", "math_verify", "timeout", "error", "limit", "judge")
 
 _DECIDED_BY_DTYPE = np.dtype(f"<U{max(len(d) for d in DECIDERS)}")
 _DECIDER_ARRAY = np.array(DECIDERS, dtype=_DECIDED_BY_DTYPE)
@@ -61,7 +61,8 @@ class Verdict:
             ``"error"`` (something failed: counted wrong, ``reason`` says what) or ``"limit"``
             (the answer is too costly to compare: longer than ``max_answer_bytes``, past the
             fast path's work budget, or a value too large to compare; counted wrong and never
-            sent to the fallback, ``reason`` says which).
+            sent to the fallback, ``reason`` says which) or ``"judge"`` (the configured judge
+            decided a pair the grader left open: :mod:`rapidgrade.judge`).
         gold: The gold answer, normalized.
         extracted: The answer found in the response (``None``: none found).
         method: How it was found (for example ``"boxed"``), ``None`` when nothing was.
