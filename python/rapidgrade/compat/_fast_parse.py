@@ -500,7 +500,9 @@ def extract_last_number(text: str) -> tuple[Any, str] | None:
     (3, '3')
     >>> extract_last_number("#### 1,250")
     (1250, '1250')
-    >>> extract_last_number("The answer is 3") is None
+    >>> extract_last_number("The answer is 3")
+    (3, '3')
+    >>> extract_last_number("so 7 - 4") is None  # the expression " 7 - 4" ends as late
     True
     """
     inert = text.isascii() or all(_inert(c) for c in set(text) if not c.isascii())
