@@ -176,9 +176,8 @@ def test_fast_parse_agrees_with_math_verify(n: int, config: Any, fallback: str) 
 @pytest.mark.parametrize(
     ("text", "config"),
     [
-        # "007", "1,000", " 5", "1.5" ... are decided by the last-number path
-        # (tests/unit/test_compat_unboxed.py); a minus sign is an operator, left to math-verify.
-        ("-0", DEFAULT),
+        # "007", "-0", "1,000", " 5", "1.5" ... are decided by the last-number path
+        # (tests/unit/test_compat_unboxed.py checks them against math-verify).
         ("12", [math_verify.LatexExtractionConfig()]),
         ("12", [math_verify.StringExtractionConfig()]),
         ("12", [math_verify.ExprExtractionConfig(try_extract_without_anchor=False)]),

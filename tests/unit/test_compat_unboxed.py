@@ -64,6 +64,7 @@ def _check_texts(texts: list[str], golds: list[str] | None = None) -> int:
     "text",
     [
         "007",
+        "-0",
         "1,000",
         " 5",
         "5\n",
