@@ -185,11 +185,16 @@ def test_recorded_cases() -> None:
 
 
 @pytest.mark.shared
-@pytest.mark.parametrize("name", ["wild_dev.jsonl", "unmarked_dev.jsonl"])
-def test_shared_corpora(name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "share"),
+    # GSM8K-style "#### N" / "A: N" answers are mostly decided here; unmarked_dev's answers are
+    # mostly LaTeX environments, which math-verify converts (a worker's job).
+    [("wild_dev.jsonl", 0.5), ("unmarked_dev.jsonl", 0.0)],
+)
+def test_shared_corpora(name: str, share: float) -> None:
     rows = load_shared(name)
     decided = _check_texts([r["response"] for r in rows], ["$" + r["gold"] + "$" for r in rows])
-    assert decided > len(rows) // 10
+    assert decided > share * len(rows)
 
 
 # -- generated texts -----------------------------------------------------------------------------
