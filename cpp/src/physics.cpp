@@ -516,8 +516,16 @@ const detail::UnitPrefix* micro_at(std::string_view s, std::size_t i, std::size_
   return nullptr;
 }
 
-// A degree sign: "^{\circ}", "^\circ", "\circ", "°", "\degree". Returns its length (0: none).
+// A degree sign: "^{\circ}", "^\circ", "\circ", "°", "\degree", and each of the first two after an
+// empty group ("{ }^{\circ}", LaTeX's way to raise a sign on nothing). Returns its length (0: none).
 std::size_t degree_length(std::string_view s, std::size_t i) {
+  if (i < s.size() && s[i] == '{') {  // "{}" or "{ }": blanks only, then the raised sign
+    std::size_t j = i + 1;
+    while (j < s.size() && detail::is_blank(s[j])) ++j;
+    if (j >= s.size() || s[j] != '}' || j + 1 >= s.size() || s[j + 1] != '^') return 0;
+    const std::size_t d = degree_length(s, j + 1);  // starts at '^': no second empty group
+    return d == 0 ? 0 : j + 1 - i + d;
+  }
   if (i >= s.size() || (s[i] != '^' && s[i] != '\\' && s[i] != '\xC2')) return 0;
   for (std::string_view p : {"^{\\circ}", "^\\circ", "\\circ", "\xC2\xB0", "\\degree"}) {
     if (starts_with(s, i, p)) {
@@ -681,7 +689,8 @@ struct UnitParser {
         }
       }
       if (sep) continue;
-      if (s[i] == '(' || s[i] == '{') {
+      // a brace group, unless it is the empty one a degree sign is raised on ("{ }^{\circ}C")
+      if (s[i] == '(' || (s[i] == '{' && degree_length(s, i) == 0)) {
         if (groups.size() >= kMaxUnitDepth) {
           failed = true;
           break;
