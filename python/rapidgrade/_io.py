@@ -67,7 +67,7 @@ def echo(text: str) -> str:
     first :data:`ECHO_CHARS` characters and its length.
 
     >>> echo("x" * 1005)[-40:]
-    'xxxxxxxxxxxxxxx… [1,005 characters in all]'
+    'xxxxxxxxxxxxx… [1,005 characters in all]'
     """
     if len(text) <= ECHO_CHARS:
         return text

@@ -54,7 +54,7 @@ def pass_at_k_curve(histogram: Mapping[tuple[int, int], int]) -> dict[str, float
     in k (each problem's estimate does not).
 
     >>> pass_at_k_curve({(4, 1): 1, (3, 0): 1})
-    {'1': 0.125, '2': 0.25, '3': 0.5}
+    {'1': 0.125, '2': 0.25, '3': 0.375}
     >>> pass_at_k_curve({})
     {}
     """
