@@ -7,8 +7,10 @@
 
 #include "rapidgrade/detail/delimiters.hpp"
 #include "rapidgrade/detail/functions.hpp"
+#include "rapidgrade/detail/markers.hpp"
 #include "rapidgrade/detail/number.hpp"
 #include "rapidgrade/detail/text.hpp"
+#include "rapidgrade/detail/units.hpp"
 #include "rapidgrade/expr.hpp"
 #include "rapidgrade/scan.hpp"
 
@@ -54,13 +56,16 @@ Range range_of(std::string_view s, std::string_view part) noexcept {
 // The anchors are bytes, or pairs of bytes rarer than either alone, that every match holds:
 // - "sw" in either case: "answer";
 // - "r>": "</answer>"; '#': "####"; '`': a "```" fence;
-// - "n{": "\begin{", the math environments.
+// - "n{": "\begin{", the math environments;
+// - "A:": the GSM8K answer line; any byte >= 0x80: the CJK markers (detail/markers.hpp).
 struct Anchors {
   std::size_t sw_end = kNpos;   // the backward search for "sw" starts before sw_end (0: none)
   bool close_tag = true;
   bool hash = true;
   bool fence = true;
   std::size_t begin_from = 0;   // the search for "\begin{" starts at max(from, begin_from)
+  bool a_colon = true;          // "A:", the GSM8K answer line
+  bool non_ascii = true;        // a byte >= 0x80: the CJK markers
 };
 
 #if defined(__SSE2__)  // (x86-64, where the AVX2 form also builds)
@@ -86,7 +91,8 @@ __attribute__((target("avx2"))) std::size_t anchors_avx2(std::string_view s, std
   const __m256i sl = _mm256_set1_epi8('s'), wl = _mm256_set1_epi8('w'), r = _mm256_set1_epi8('r');
   const __m256i gt = _mm256_set1_epi8('>'), hash = _mm256_set1_epi8('#'), tick = _mm256_set1_epi8('`');
   const __m256i en = _mm256_set1_epi8('n'), brace = _mm256_set1_epi8('{');
-  __m256i any_tag = _mm256_setzero_si256(), any_hash = any_tag, any_fence = any_tag;
+  const __m256i cap_a = _mm256_set1_epi8('A'), colon = _mm256_set1_epi8(':');
+  __m256i any_tag = _mm256_setzero_si256(), any_hash = any_tag, any_fence = any_tag, any_a = any_tag, any_high = any_tag;
   __m256i want_begin = first_nb == kNpos ? _mm256_set1_epi8(-1) : _mm256_setzero_si256();
   for (; i + 33 <= n; i += 32) {
     const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s.data() + i));
@@ -94,6 +100,8 @@ __attribute__((target("avx2"))) std::size_t anchors_avx2(std::string_view s, std
     any_tag = _mm256_or_si256(any_tag, _mm256_and_si256(_mm256_cmpeq_epi8(w, r), _mm256_cmpeq_epi8(next, gt)));
     any_hash = _mm256_or_si256(any_hash, _mm256_cmpeq_epi8(w, hash));
     any_fence = _mm256_or_si256(any_fence, _mm256_cmpeq_epi8(w, tick));
+    any_a = _mm256_or_si256(any_a, _mm256_and_si256(_mm256_cmpeq_epi8(w, cap_a), _mm256_cmpeq_epi8(next, colon)));
+    any_high = _mm256_or_si256(any_high, w);
     const __m256i sw = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(w, fold), sl),
                                         _mm256_cmpeq_epi8(_mm256_or_si256(next, fold), wl));
     const __m256i nb = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(w, en), _mm256_cmpeq_epi8(next, brace)),
@@ -107,6 +115,8 @@ __attribute__((target("avx2"))) std::size_t anchors_avx2(std::string_view s, std
   a.close_tag = a.close_tag || _mm256_movemask_epi8(any_tag) != 0;
   a.hash = a.hash || _mm256_movemask_epi8(any_hash) != 0;
   a.fence = a.fence || _mm256_movemask_epi8(any_fence) != 0;
+  a.a_colon = a.a_colon || _mm256_movemask_epi8(any_a) != 0;
+  a.non_ascii = a.non_ascii || _mm256_movemask_epi8(any_high) != 0;
   return i;
 }
 #endif
@@ -114,7 +124,7 @@ __attribute__((target("avx2"))) std::size_t anchors_avx2(std::string_view s, std
 Anchors find_anchors(std::string_view s, std::size_t from) noexcept {
   const std::size_t n = s.size();
   Anchors a;
-  a.close_tag = a.hash = a.fence = false;
+  a.close_tag = a.hash = a.fence = a.a_colon = a.non_ascii = false;
   std::size_t last_sw = kNpos, first_nb = kNpos;  // the last "sw" (its 's'), the first "n{"
   std::size_t i = from;
 #if RAPIDGRADE_AVX2_DISPATCH
@@ -128,7 +138,8 @@ Anchors find_anchors(std::string_view s, std::size_t from) noexcept {
   const __m128i hash = byte('#'), tick = byte('`'), en = byte('n'), brace = byte('{');
   // The existence anchors are or-ed into one vector each and read once at the end; the two
   // whose position matters ("sw", "n{") share one movemask, decoded only where it is set.
-  __m128i any_tag = _mm_setzero_si128(), any_hash = any_tag, any_fence = any_tag;
+  const __m128i cap_a = byte('A'), colon = byte(':');
+  __m128i any_tag = _mm_setzero_si128(), any_hash = any_tag, any_fence = any_tag, any_a = any_tag, any_high = any_tag;
   const __m128i no_begin = _mm_setzero_si128();
   __m128i want_begin = first_nb == kNpos ? _mm_set1_epi8(-1) : no_begin;  // all ones until the first "n{"
   // positions i..i+15, each with the byte after it (up to i + 16) in s
@@ -138,6 +149,8 @@ Anchors find_anchors(std::string_view s, std::size_t from) noexcept {
     any_tag = _mm_or_si128(any_tag, _mm_and_si128(eq(w, r), eq(next, gt)));
     any_hash = _mm_or_si128(any_hash, eq(w, hash));
     any_fence = _mm_or_si128(any_fence, eq(w, tick));
+    any_a = _mm_or_si128(any_a, _mm_and_si128(eq(w, cap_a), eq(next, colon)));
+    any_high = _mm_or_si128(any_high, w);
     const __m128i sw = _mm_and_si128(eq(_mm_or_si128(w, fold), sl), eq(_mm_or_si128(next, fold), wl));
     const __m128i nb = _mm_and_si128(_mm_and_si128(eq(w, en), eq(next, brace)), want_begin);
     if (_mm_movemask_epi8(_mm_or_si128(sw, nb)) != 0 &&
@@ -149,6 +162,8 @@ Anchors find_anchors(std::string_view s, std::size_t from) noexcept {
   a.close_tag = a.close_tag || _mm_movemask_epi8(any_tag) != 0;
   a.hash = a.hash || _mm_movemask_epi8(any_hash) != 0;
   a.fence = a.fence || _mm_movemask_epi8(any_fence) != 0;
+  a.a_colon = a.a_colon || _mm_movemask_epi8(any_a) != 0;
+  a.non_ascii = a.non_ascii || _mm_movemask_epi8(any_high) != 0;
 #endif
   for (; i < n; ++i) {
     const char c = s[i];
@@ -156,6 +171,8 @@ Anchors find_anchors(std::string_view s, std::size_t from) noexcept {
     a.close_tag |= c == 'r' && d == '>';
     a.hash |= c == '#';
     a.fence |= c == '`';
+    a.a_colon |= c == 'A' && d == ':';
+    a.non_ascii |= static_cast<unsigned char>(c) >= 0x80;
     if (detail::to_lower(c) == 's' && detail::to_lower(d) == 'w') last_sw = i;
     if (first_nb == kNpos && c == 'n' && d == '{') first_nb = i;
   }
@@ -305,6 +322,452 @@ std::optional<Extraction> find_boxed_answer(std::string_view s, std::size_t from
   return e;
 }
 
+// Defined with the rules that use them most (choice, last_number).
+bool is_choice_letter(char c) noexcept;
+std::size_t letters_end_in(std::string_view s, std::size_t i, std::size_t end) noexcept;
+std::size_t with_sign(std::string_view s, std::size_t from, std::size_t i) noexcept;
+std::size_t number_end(std::string_view s, std::size_t i) noexcept;
+Range span_answer(std::string_view s, Range r);
+
+// ---------------------------------------------------------------------------------------------
+// the answer phrase
+
+// A unit of detail/units.hpp spelled s[b, e): a symbol, or an SI prefix and a prefixable symbol
+// ("km", "kg"). Case matters, as in the table.
+bool is_unit_word(std::string_view s, std::size_t b, std::size_t e) noexcept {
+  const std::string_view w = s.substr(b, e - b);
+  if (detail::find_unit_symbol(w) != nullptr) return true;
+  for (std::size_t p = 1; p <= 2 && p < w.size(); ++p) {
+    if (detail::find_unit_prefix(w.substr(0, p)) == nullptr) continue;
+    const detail::UnitSymbol* u = detail::find_unit_symbol(w.substr(p));
+    if (u != nullptr && u->prefixable) return true;
+  }
+  return false;
+}
+
+// The end of a unit expression that starts with the unit word s[b, e): more unit words joined by
+// '/', '^' with digits, '*' or "per" ("km/h", "m/s^2", "bolts per minute" is not one: "bolts"
+// is no unit). Never past `end`.
+std::size_t unit_end(std::string_view s, std::size_t e, std::size_t end) noexcept {
+  std::size_t k = e;
+  while (k < end) {
+    std::size_t q = k;
+    if (s[q] == '^') {
+      ++q;
+      if (q < end && (s[q] == '-' || s[q] == '{')) ++q;
+      const std::size_t d = digits_end(s.substr(0, end), q);
+      if (d == q) break;
+      k = d < end && s[d] == '}' ? d + 1 : d;
+      continue;
+    }
+    if (s[q] == '/' || s[q] == '*') {
+      ++q;
+    } else {
+      break;
+    }
+    const std::size_t w = letters_end_in(s, q, end);
+    if (w == q || !is_unit_word(s, q, w)) break;
+    k = w;
+  }
+  return k;
+}
+
+// The position after the character (a UTF-8 sequence) that starts at k, at most `end`.
+std::size_t next_char(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  if (k >= end) return end;
+  ++k;
+  while (k < end && (static_cast<unsigned char>(s[k]) & 0xC0) == 0x80) ++k;
+  return k;
+}
+
+// A math character that is not ASCII, at s[k]: its length, or 0 (kMathNonAscii, full-width forms).
+std::size_t math_non_ascii(std::string_view s, std::size_t k) noexcept {
+  if (const char c = detail::fullwidth_ascii(s, k)) {
+    return (is_digit(c) || std::string_view("+-*/=<>()[],.%^").find(c) != std::string_view::npos) ? 3 : 0;
+  }
+  for (const std::string_view m : detail::kMathNonAscii) {
+    if (starts_with(s, k, m)) return m.size();
+  }
+  return 0;
+}
+
+// A currency sign at s[k] that is not ASCII (¥, €, £, full-width ¥): its length, or 0.
+std::size_t currency_length(std::string_view s, std::size_t k) noexcept {
+  for (const std::string_view m : {std::string_view("\xC2\xA5"), std::string_view("\xE2\x82\xAC"),
+                                   std::string_view("\xC2\xA3"), std::string_view("\xEF\xBF\xA5")}) {
+    if (starts_with(s, k, m)) return m.size();
+  }
+  return 0;
+}
+
+// A CJK list joiner ("和", "或") at s[k]: its length, or 0.
+std::size_t cjk_joiner(std::string_view s, std::size_t k) noexcept {
+  for (const std::string_view m : detail::kCjkListJoiners) {
+    if (starts_with(s, k, m)) return m.size();
+  }
+  return 0;
+}
+
+// True when the word s[b, e) (ASCII letters) belongs to math: one letter (a variable or a choice
+// letter), a function word (detail/functions.hpp), a constant.
+bool math_word(std::string_view s, std::size_t b, std::size_t e) noexcept {
+  if (e - b == 1) return true;
+  const std::string_view w = s.substr(b, e - b);
+  return w == "pi" || w == "oo" || w == "inf" || w == "infty" || w == "infinity" || w == "sqrt" ||
+         detail::find_function_word(w) != nullptr;
+}
+
+// True when the word s[k, w) is an operand of the math around it, though it is no math_word: an
+// operator before it ("x + yz", "3 \cdot ab") or after it ("3 xy + y ^ 2", "ab^2").
+bool operand_word(std::string_view s, std::size_t begin, std::size_t k, std::size_t w, std::size_t end) noexcept {
+  constexpr std::string_view kOperators = "+-*/^=<>_(";
+  std::size_t b = k;
+  while (b > begin && is_blank(s[b - 1])) --b;
+  if (b > begin && (kOperators.find(s[b - 1]) != std::string_view::npos || s[b - 1] == '{')) return true;
+  std::size_t a = w;
+  while (a < end && is_blank(s[a])) ++a;
+  return a < end && kOperators.find(s[a]) != std::string_view::npos;
+}
+
+// Where the math that may follow a joiner ("and", "or", ",", "和") starts, from k: true when
+// s[k] (blanks skipped) starts a number, a sign, a math span, a command, a group or a one-letter
+// word.
+bool math_follows(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  while (k < end && is_blank(s[k])) ++k;
+  if (k >= end) return false;
+  const char c = s[k];
+  if (is_digit(c) || c == '-' || c == '$' || c == '\\' || c == '(' || c == '[' || c == '{') return true;
+  if (is_letter(c)) return letters_end_in(s, k, end) == k + 1 || math_word(s, k, letters_end_in(s, k, end));
+  return math_non_ascii(s, k) > 0;
+}
+
+// End of a number at s[i] (a digit) for the answer phrase: number_end's grammar, plus thousands
+// groups apart by one space ("1 000") and mixed numbers ("1 1/2").
+std::size_t phrase_number_end(std::string_view s, std::size_t i, std::size_t end) noexcept {
+  const std::string_view t = s.substr(0, end);
+  std::size_t k = number_end(t, i);
+  const std::size_t run = digits_end(t, i);
+  if (k == run) {
+    const std::size_t g = detail::thousands_end(t, i, run, detail::GroupSeparators::kLatex);
+    // only plain spaces here: the LaTeX spellings are read by the expression lexer
+    if (g != run && t.substr(run, 1) == " ") {
+      bool spaces = true;
+      for (std::size_t q = run; q < g; ++q) spaces = spaces && (is_digit(t[q]) || t[q] == ' ');
+      if (spaces) k = g;
+    }
+  }
+  if (k == run && k + 1 < end && t[k] == ' ' && is_digit(t[k + 1])) {  // "1 1/2"
+    const std::size_t num = digits_end(t, k + 1);
+    if (num + 1 < end && t[num] == '/' && is_digit(t[num + 1])) {
+      const std::size_t den = digits_end(t, num + 1);
+      if (den >= end || !(is_digit(t[den]) || t[den] == '.')) k = den;
+    }
+  }
+  return k;
+}
+
+// The end of the group opened at s[k] ('(', '[' or '{'), any of the three closing it, within
+// end; kNpos when it is not closed.
+std::size_t group_end(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  std::size_t depth = 0;
+  for (std::size_t q = k; q < end; ++q) {
+    const char c = s[q];
+    if (c == '\\') {
+      ++q;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0) return q + 1;
+    }
+  }
+  return kNpos;
+}
+
+// True when s[b, e) holds a prose word: two or more ASCII letters that are not math_word and not
+// a command name, or a non-ASCII character that is not math (CJK text).
+bool holds_prose(std::string_view s, std::size_t b, std::size_t e) noexcept {
+  for (std::size_t k = b; k < e;) {
+    const char c = s[k];
+    if (c == '\\') {
+      const std::size_t w = letters_end_in(s, k + 1, e);
+      k = w > k + 1 ? w : next_char(s, k + 1, e);  // a command name, or the one character escaped
+      continue;
+    }
+    if (is_letter(c)) {
+      const std::size_t w = letters_end_in(s, k, e);
+      const std::string_view word = s.substr(k, w - k);
+      if (!math_word(s, k, w) && word != "and" && word != "or") return true;
+      k = w;
+      continue;
+    }
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      const std::size_t m = std::max(math_non_ascii(s, k), cjk_joiner(s, k));
+      if (m == 0) return true;
+      k += m;
+      continue;
+    }
+    ++k;
+  }
+  return false;
+}
+
+// The numbers and math spans of s[b, e) (words skipped), for a phrase that starts with prose:
+// how many there are, and the last one.
+struct Objects {
+  std::size_t count = 0;
+  Range last;
+  bool span = false;
+};
+
+Objects math_objects(std::string_view s, std::size_t b, std::size_t e) {
+  Objects o;
+  for (std::size_t k = b; k < e;) {
+    const char c = s[k];
+    if (c == '$' || (c == '\\' && k + 1 < e && (s[k + 1] == '(' || s[k + 1] == '['))) {
+      const bool dollar = c == '$';
+      const std::size_t open = dollar && k + 1 < e && s[k + 1] == '$' ? 2 : (dollar ? 1 : 2);
+      const std::string_view close = dollar ? (open == 2 ? "$$" : "$") : (s[k + 1] == '(' ? "\\)" : "\\]");
+      const std::size_t at = detail::find_math_closer(s.substr(0, e), k + open, close);
+      if (at == kNpos) return Objects{2, {}, true};
+      ++o.count;
+      o.span = true;
+      o.last = Range{k, at + close.size()};
+      k = at + close.size();
+      continue;
+    }
+    if (is_digit(c) && (k == b || !is_letter(s[k - 1]))) {
+      const std::size_t ne = phrase_number_end(s, k, e);
+      ++o.count;
+      o.last = Range{with_sign(s, b, k), ne};
+      k = ne;
+      continue;
+    }
+    if (c == '\\') {
+      k = next_char(s, k + 1, e);
+      continue;
+    }
+    ++k;
+  }
+  return o;
+}
+
+}  // namespace
+
+Phrase read_answer_phrase(std::string_view s, Range r) {
+  Phrase out;
+  r = trim(s, r);
+  out.answer = r;
+  if (r.end <= r.start) return out;
+  const std::size_t end = r.end;
+  // a choice letter at the head: "(B) 42", "B) 42", "B. 42"
+  {
+    std::size_t k = r.start;
+    const bool paren = s[k] == '(';
+    if (paren) ++k;
+    if (k + 1 < end && is_choice_letter(s[k]) && (s[k + 1] == ')' || (!paren && s[k + 1] == '.'))) {
+      const std::size_t after = k + 2;
+      if (after < end && is_blank(s[after]) && trim(s, Range{after, end}).end > after) {
+        out.answer = Range{r.start, paren ? after : k + 1};
+        out.cut = true;
+        out.clean = false;
+        return out;
+      }
+    }
+  }
+  std::size_t k = r.start;
+  std::size_t answer_start = r.start;  // after a currency sign that opens the phrase
+  std::size_t math_end = r.start;  // the end of the math read so far
+  bool seen = false;               // a math object was read
+  while (k < end) {
+    const char c = s[k];
+    if (is_blank(c)) {
+      ++k;
+      continue;
+    }
+    const std::size_t before = k;
+    if (c == '*' && !seen) {  // markdown bold around the answer: "**18** eggs"
+      answer_start = ++k;
+      continue;
+    }
+    if (c == '$' || (c == '\\' && k + 1 < end && (s[k + 1] == '(' || s[k + 1] == '['))) {
+      const bool dollar = c == '$';
+      const std::size_t open = dollar && k + 1 < end && s[k + 1] == '$' ? 2 : (dollar ? 1 : 2);
+      const std::string_view close = dollar ? (open == 2 ? "$$" : "$") : (s[k + 1] == '(' ? "\\)" : "\\]");
+      const std::size_t at = detail::find_math_closer(s.substr(0, end), k + open, close);
+      // "$18" is a price: a lone dollar before a number, or one whose "span" holds prose and no
+      // command ("$18 and $20")
+      if (dollar && open == 1 && k + 1 < end && is_digit(s[k + 1]) &&
+          (at == kNpos ? find_byte(s.substr(0, end), k + 1, '$') >= end
+                       : holds_prose(s, k + 1, at) && find_byte(s.substr(0, at), k + 1, '\\') >= at)) {
+        if (!seen) answer_start = k + 1;
+        ++k;
+        continue;
+      }
+      if (at == kNpos) {
+        math_end = end;
+        seen = true;
+        break;
+      }
+      k = at + close.size();
+    } else if (c == '\\') {
+      const std::size_t w = letters_end_in(s, k + 1, end);
+      if (w == k + 1) {  // a control symbol: "\$", "\%", "\{", "\,"
+        k = next_char(s, k + 1, end);
+      } else {
+        const std::string_view name = s.substr(k + 1, w - k - 1);
+        const bool text = name == "text" || name == "textrm" || name == "mbox" || name == "mathrm";
+        k = w;
+        if (k < end && s[k] == '{') {
+          const std::size_t g = group_end(s, k, end);
+          if (g == kNpos) {
+            math_end = end;
+            seen = true;
+            break;
+          }
+          // "\text{ eggs}" after the math is a unit or a noun: the answer ends before it
+          if (text && seen && holds_prose(s, k + 1, g - 1)) {
+            out.cut = true;
+            break;
+          }
+          k = g;
+        }
+      }
+    } else if (c == '(' || c == '[' || c == '{') {
+      const std::size_t g = group_end(s, k, end);
+      if (g == kNpos) {
+        math_end = end;
+        seen = true;
+        break;
+      }
+      // "18 (since ...)": a group of prose after the math is a remark
+      if (seen && before > r.start && is_blank(s[before - 1]) && holds_prose(s, k + 1, g - 1)) {
+        out.cut = true;
+        break;
+      }
+      k = g;
+    } else if (is_digit(c) || (c == '.' && k + 1 < end && is_digit(s[k + 1]))) {
+      k = phrase_number_end(s, k, end);
+      // letters right after the number: a unit ("48g", "5km"), else math ("2x", "3pi")
+      const std::size_t w = letters_end_in(s, k, end);
+      if (w > k && is_unit_word(s, k, w) && (w >= end || !is_digit(s[w]))) {
+        math_end = k;
+        out.unit = Range{k, unit_end(s, w, end)};
+        out.cut = true;
+        seen = true;
+        break;
+      }
+      if (w > k && !math_word(s, k, w) && w - k > 1) {  // "2nd", "3rd", "10th"
+        math_end = k;
+        out.cut = true;
+        seen = true;
+        break;
+      }
+      k = w;
+    } else if (is_letter(c)) {
+      const std::size_t w = letters_end_in(s, k, end);
+      const std::string_view word = s.substr(k, w - k);
+      if (seen && (word == "and" || word == "or") && math_follows(s, w, end)) {
+        out.joined = true;
+        k = w;
+        continue;
+      }
+      if (seen && is_unit_word(s, k, w) && before > r.start && is_blank(s[before - 1]) &&
+          (is_digit(s[math_end - 1]) || s[math_end - 1] == ')' || s[math_end - 1] == ']') &&
+          (w >= end || s[w] == '/' || s[w] == '^' || is_space(s[w]) || s[w] == '.' || s[w] == ',')) {
+        // "5 m", "3 s", "5 km/h": a unit after a number, apart from it
+        out.unit = Range{k, unit_end(s, w, end)};
+        out.cut = true;
+        break;
+      }
+      // the article "a" before a word is prose ("a total of 18")
+      const bool article = w - k == 1 && c == 'a' && w + 1 < end && is_blank(s[w]) && is_letter(s[w + 1]) &&
+                           !math_word(s, w + 1, letters_end_in(s, w + 1, end));
+      if (article || (!math_word(s, k, w) && !operand_word(s, r.start, k, w, end))) {
+        if (!seen) {
+          out.leading_prose = true;
+          break;
+        }
+        if (is_unit_word(s, k, w)) out.unit = Range{k, unit_end(s, w, end)};
+        out.cut = true;
+        break;
+      }
+      k = w;
+    } else if (static_cast<unsigned char>(c) >= 0x80) {
+      if (!seen) {
+        const std::size_t cur = currency_length(s, k);
+        if (cur > 0) {
+          k += cur;
+          answer_start = k;
+          continue;
+        }
+      }
+      std::size_t m = math_non_ascii(s, k);
+      if (m == 0 && seen && math_follows(s, k + cjk_joiner(s, k), end)) {
+        m = cjk_joiner(s, k);
+        out.joined = m > 0;
+      }
+      if (m == 0) {
+        if (!seen) {
+          out.leading_prose = true;
+          break;
+        }
+        out.cut = true;
+        break;
+      }
+      k += m;
+    } else if (c == '.' || c == ',' || c == ';' || c == ':' || c == '?') {
+      // punctuation ends the math unless more math follows it ("(1, 2)" is a group; "1, 2, 3")
+      if ((c == ',' || c == ';' || c == ':') && seen && math_follows(s, k + 1, end)) {
+        ++k;
+        continue;
+      }
+      if (seen) {
+        out.cut = trim(s, Range{k + 1, end}).end > k + 1 || c == ',' || c == ';' || c == ':';
+        break;
+      }
+      ++k;
+      continue;
+    } else {
+      ++k;  // operators and the rest of ASCII: part of the math
+    }
+    seen = true;
+    math_end = k;
+  }
+  if (out.leading_prose) {
+    // a phrase that starts with words: a text answer ("Yes", "no solution"), or a restating
+    // sentence ("Melanie started with 18 vacuum cleaners"), whose one number is the answer
+    const Objects o = math_objects(s, r.start, end);
+    if (o.count == 1) {
+      out.answer = trim(s, o.last);
+      out.cut = true;
+      out.clean = false;
+    } else if (o.count > 1) {
+      out.clean = false;
+    }
+    return out;
+  }
+  if (!seen) return out;
+  out.answer = trim(s, Range{answer_start, math_end});
+  // trailing punctuation and a dangling joiner are not part of the answer
+  while (out.answer.end > out.answer.start) {
+    const char c = s[out.answer.end - 1];
+    if (c == ',' || c == ';' || c == ':' || c == '.' || c == '*') {
+      --out.answer.end;
+      out.answer = trim(s, out.answer);
+      continue;
+    }
+    break;
+  }
+  if (out.answer.end <= out.answer.start) {
+    out.answer = r;
+    out.cut = false;
+  }
+  return out;
+}
+
+namespace {
+
 // ---------------------------------------------------------------------------------------------
 // answer_is
 
@@ -318,23 +781,65 @@ Range strip_answer_delimiters(std::string_view s, Range r) noexcept {
   return range_of(s, detail::unwrap(s.substr(r.start, r.end - r.start), detail::Wrappers::kMath, 1));
 }
 
-// The answer after a marker, starting at j: whitespace (newlines too) skipped, then a display
-// block ($$...$$ or \[...\]) or the rest of the sentence/line.
-Range answer_value(std::string_view s, std::size_t j) noexcept {
-  const std::size_t n = s.size();
+// The answer after a marker, starting at j and read no further than `limit`: whitespace (newlines
+// too) skipped, then a display block ($$...$$ or \[...\]) or the answer phrase of the rest of the
+// sentence/line (read_answer_phrase).
+Phrase answer_value(std::string_view s, std::size_t j, std::size_t limit = kNpos) {
+  const std::size_t n = std::min(s.size(), limit);
+  Phrase p;
   while (j < n && is_space(s[j])) ++j;
-  if (j == n) return Range{j, j};
+  if (j == n) {
+    p.answer = Range{j, j};
+    return p;
+  }
   if (starts_with(s, j, "$$") || starts_with(s, j, "\\[")) {
     const bool dollars = s[j] == '$';
-    const std::size_t close = detail::find_math_closer(s, j + 2, dollars ? "$$" : "\\]");
-    if (close != kNpos) return strip_answer_delimiters(s, Range{j, close + 2});
+    const std::size_t close = detail::find_math_closer(s.substr(0, n), j + 2, dollars ? "$$" : "\\]");
+    if (close != kNpos) {
+      p.answer = strip_answer_delimiters(s, Range{j, close + 2});
+      return p;
+    }
   }
-  return strip_answer_delimiters(s, Range{j, sentence_end(s, j)});
+  const Range phrase = trim(s, Range{j, std::min(sentence_end(s, j), n)});
+  p = read_answer_phrase(s, phrase);
+  p.answer = strip_answer_delimiters(s, p.answer);
+  // a chain or a computation states its last member: "9 * 2 = 18" -> "18", "x = 5" stays
+  if (!p.leading_prose && !p.joined && p.answer.end > p.answer.start) p.answer = span_answer(s, p.answer);
+  return p;
+}
+
+// The extraction of a marker's reading.
+Extraction marked(Method method, const Phrase& p) {
+  Extraction e;
+  e.method = method;
+  e.start = p.answer.start;
+  e.end = p.answer.end;
+  e.unit = p.unit;
+  e.clean = p.clean;
+  return e;
+}
+
+// True when s[b, i) holds only '#', '*', blanks and the word "final" (either case), back to a
+// line start or `from`: "# Answer", "## Final Answer", "**Answer**".
+bool heading_before(std::string_view s, std::size_t from, std::size_t i) noexcept {
+  std::size_t b = i;
+  while (b > from && s[b - 1] != '\n') {
+    const char c = s[b - 1];
+    if (c == '#' || c == '*' || is_blank(c)) {
+      --b;
+    } else if (b >= from + 5 && istarts_with(s, b - 5, "final") && (b - 5 == from || !is_letter(s[b - 6]))) {
+      b -= 5;
+    } else {
+      return false;
+    }
+  }
+  return true;
 }
 
 // After "answer" at i: the position where the answer starts, or kNpos when no marker follows.
-// Accepted: "answer is", "answer is:", "answer:", "answer**:", "answer:**", "answer** is".
-std::size_t after_marker(std::string_view s, std::size_t i) noexcept {
+// Accepted: "answer is", "answer is:", "answer:", "answer**:", "answer:**", "answer** is", and a
+// heading line "# Answer" / "**Final Answer**" whose answer is on the next lines.
+std::size_t after_marker(std::string_view s, std::size_t from, std::size_t i) noexcept {
   const std::size_t n = s.size();
   std::size_t j = i + 6;
   if (starts_with(s, j, "**")) j += 2;
@@ -350,10 +855,12 @@ std::size_t after_marker(std::string_view s, std::size_t i) noexcept {
     if (j < n && s[j] == ':') ++j;
     return j;
   }
+  if (j < n && (s[j] == '\n' || s[j] == '\r') && heading_before(s, from, i)) return j;
   return kNpos;
 }
 
-std::optional<Extraction> find_answer_is(std::string_view s, std::size_t from, const Anchors& anchors) {
+std::optional<Extraction> find_answer_is(std::string_view s, std::size_t from, const Anchors& anchors,
+                                         std::size_t& marker) {
   const std::size_t n = s.size();
   // Candidates are found by the "sw" of "answer" in either case (rfind_pair_icase), from the
   // end backwards: the last marker wins, and its answer starts after every earlier marker's
@@ -365,16 +872,17 @@ std::optional<Extraction> find_answer_is(std::string_view s, std::size_t from, c
     const std::size_t i = p - 2;
     if (!istarts_with(s, i, "answer")) continue;
     if (i > from && is_letter(s[i - 1])) continue;
-    last = after_marker(s, i);
-    if (last != kNpos) break;
+    last = after_marker(s, from, i);
+    if (last != kNpos) {
+      marker = i;
+      break;
+    }
   }
   if (last == kNpos) return std::nullopt;
-  const Range r = answer_value(s, last);
+  const Phrase p = answer_value(s, last);
+  const Range r = p.answer;
   if (r.end <= r.start) return std::nullopt;
-  Extraction e;
-  e.method = Method::kAnswerIs;
-  e.start = r.start;
-  e.end = r.end;
+  Extraction e = marked(Method::kAnswerIs, p);
   // The answer stopped at a sentence end with more of its line after it ("Yes. $F(x,y)=...$"):
   // the whole line is the other reading, for a gold of several sentences.
   std::size_t line_end = r.end;
@@ -423,10 +931,12 @@ bool gsm8k_value(std::string_view s, Range r) noexcept {
   return digit;
 }
 
-std::optional<Extraction> find_tagged(std::string_view s, std::size_t from, const Anchors& anchors) {
+std::optional<Extraction> find_tagged(std::string_view s, std::size_t from, const Anchors& anchors,
+                                      std::size_t& marker) {
   // <answer>X</answer>: the last closing tag and the last opening tag before it, searched for
   // from the end.
   const std::size_t base = std::min(from, s.size());
+  std::optional<Extraction> tag;
   std::size_t close = anchors.close_tag ? rfind_str(s.substr(base), "</answer>") : kNpos;
   if (close != kNpos) {
     close += base;
@@ -439,27 +949,172 @@ std::optional<Extraction> find_tagged(std::string_view s, std::size_t from, cons
         e.method = Method::kTagged;
         e.start = r.start;
         e.end = r.end;
-        return e;
+        tag = e;
+        marker = open;
       }
     }
   }
   // #### X at the start of a line (after blanks), the last valid one.
-  if (!anchors.hash) return std::nullopt;
+  if (!anchors.hash) return tag;
   std::optional<Range> best;
+  std::size_t best_at = 0;
   std::size_t line_start = 0;
   for (std::size_t k = next_marker_line(s, from, from, "####", line_start); k != kNpos;) {
     const std::size_t eol = line_end(s, k);
     Range r = trim(s, Range{k + 4, eol});
     while (r.end > r.start && s[r.end - 1] == '.') --r.end;
     r = trim(s, r);
-    if (r.end > r.start && gsm8k_value(s, r)) best = r;
+    if (r.end > r.start && !gsm8k_value(s, r)) {
+      // "#### 18 eggs": a number and words after a blank ("#### 1. Compute", "#### Step 2" are headings)
+      const Phrase p = read_answer_phrase(s, r);
+      std::size_t w = p.answer.end;
+      while (w < r.end && is_blank(s[w])) ++w;
+      r = !p.leading_prose && w > p.answer.end && w < r.end && is_letter(s[w]) ? p.answer : Range{};
+    }
+    if (r.end > r.start && gsm8k_value(s, r)) {
+      best = r;
+      best_at = k;
+    }
     k = eol < s.size() ? next_marker_line(s, from, eol + 1, "####", line_start) : kNpos;
   }
-  if (!best) return std::nullopt;
+  if (!best || (tag && marker > best_at)) return tag;
   Extraction e;
   e.method = Method::kTagged;
   e.start = best->start;
   e.end = best->end;
+  marker = best_at;
+  return e;
+}
+
+// "A: 18" on the last line that starts with "A:" (GSM8K's few-shot style).
+std::optional<Extraction> find_a_line(std::string_view s, std::size_t from, const Anchors& anchors,
+                                      std::size_t& marker) {
+  if (!anchors.a_colon) return std::nullopt;
+  std::size_t end = s.size();
+  while (end > from) {
+    std::size_t p = rfind_str(s.substr(from, end - from), "A:");
+    if (p == kNpos) return std::nullopt;
+    p += from;
+    std::size_t b = p;
+    while (b > from && is_blank(s[b - 1])) --b;
+    // "A: 18", not "A:B:C = 2:3:4"
+    if ((b == from || s[b - 1] == '\n') && p + 2 < s.size() && is_blank(s[p + 2])) {
+      const Phrase ph = answer_value(s, p + 2, line_end(s, p + 2));
+      if (ph.answer.end <= ph.answer.start) return std::nullopt;
+      marker = p;
+      return marked(Method::kAnswerIs, ph);
+    }
+    end = p + 1;
+  }
+  return std::nullopt;
+}
+
+// The CJK markers: "【答案】X<eoa>" (X to "<eoa>" or the line end), "答案是 X", "答案为 X",
+// "答案：X", and a last clause "所以/因此 ... 为/是 X" that ends the text.
+std::optional<Extraction> find_cjk(std::string_view s, std::size_t from, const Anchors& anchors,
+                                   std::size_t& marker) {
+  if (!anchors.non_ascii) return std::nullopt;
+  const std::size_t n = s.size();
+  std::optional<Extraction> out;
+  const std::size_t a = from < n ? rfind_str(s.substr(from), detail::kCjkAnswer) : kNpos;
+  if (a != kNpos) {
+    const std::size_t p = from + a;
+    std::size_t j = p + detail::kCjkAnswer.size();
+    const bool tag = p >= from + 3 && s.compare(p - 3, 3, "\xE3\x80\x90") == 0 && starts_with(s, j, "\xE3\x80\x91");
+    if (tag) {
+      j += 3;
+      const std::size_t eol = line_end(s, j);
+      const std::size_t eoa = find_str(s.substr(0, eol), j, detail::kEndOfAnswerTag);
+      Phrase ph = read_answer_phrase(s, Range{j, eoa == kNpos ? eol : eoa});
+      ph.answer = strip_answer_delimiters(s, ph.answer);
+      if (ph.answer.end > ph.answer.start) {
+        out = marked(Method::kTagged, ph);
+        marker = p - 3;
+      }
+    } else {
+      while (j < n && is_blank(s[j])) ++j;
+      bool copula = false;
+      for (const std::string_view w : {detail::kCjkIs, detail::kCjkBe}) {
+        if (starts_with(s, j, w)) {
+          j += w.size();
+          copula = true;
+          break;
+        }
+      }
+      while (j < n && is_blank(s[j])) ++j;
+      if (starts_with(s, j, "\xEF\xBC\x9A")) {  // full-width colon
+        j += 3;
+        copula = true;
+      } else if (j < n && s[j] == ':') {
+        ++j;
+        copula = true;
+      }
+      if (copula) {
+        const Phrase ph = answer_value(s, j, line_end(s, j));
+        if (ph.answer.end > ph.answer.start) {
+          out = marked(Method::kAnswerIs, ph);
+          marker = p;
+        }
+      }
+    }
+  }
+  // 所以/因此 ... 为/是 X, the last clause of the text
+  std::size_t conclusion = kNpos;
+  for (const std::string_view w : detail::kCjkConclusions) {
+    const std::size_t c = from < n ? rfind_str(s.substr(from), w) : kNpos;
+    if (c != kNpos && (conclusion == kNpos || from + c > conclusion)) conclusion = from + c;
+  }
+  if (conclusion == kNpos || (out && marker > conclusion)) return out;
+  const std::size_t eol = line_end(s, conclusion);
+  // the copula: the last 为/是 of the clause's line
+  std::size_t copula = kNpos;
+  for (const std::string_view w : {detail::kCjkIs, detail::kCjkBe}) {
+    const std::size_t c = rfind_str(s.substr(conclusion, eol - conclusion), w);
+    if (c != kNpos && (copula == kNpos || conclusion + c > copula)) copula = conclusion + c;
+  }
+  if (copula == kNpos) return out;
+  Phrase ph = answer_value(s, copula + 3, eol);
+  if (ph.answer.end <= ph.answer.start) return out;
+  // only what ends the text: punctuation and blanks may follow the answer
+  for (std::size_t k = std::max(ph.answer.end, ph.unit.end); k < n;) {
+    if (is_space(s[k]) || s[k] == '.' || s[k] == '$') {
+      ++k;
+    } else if (starts_with(s, k, "\xE3\x80\x82")) {  // 。
+      k += 3;
+    } else {
+      return out;
+    }
+  }
+  marker = conclusion;
+  return marked(Method::kAnswerIs, ph);
+}
+
+// The answer of the marker nearest the end of s[from, n) among the marker rules (answer_is,
+// tagged, the "A:" line, the CJK markers), each with its last marker; `which` keeps only the
+// rules of one method (kAuto: all). The answers of the other rules that differ from it in text
+// are its rivals.
+std::optional<Extraction> find_marked(std::string_view s, std::size_t from, const Anchors& anchors, Method which) {
+  std::optional<Extraction> found[4];
+  std::size_t at[4] = {0, 0, 0, 0};
+  const bool all = which == Method::kAuto;
+  if (all || which == Method::kAnswerIs) found[0] = find_answer_is(s, from, anchors, at[0]);
+  if (all || which == Method::kTagged) found[1] = find_tagged(s, from, anchors, at[1]);
+  if (all || which == Method::kAnswerIs) found[2] = find_a_line(s, from, anchors, at[2]);
+  found[3] = find_cjk(s, from, anchors, at[3]);
+  if (found[3] && !all && found[3]->method != which) found[3].reset();
+  int best = -1;
+  for (int k = 0; k < 4; ++k) {
+    if (found[k] && (best < 0 || at[k] > at[best])) best = k;
+  }
+  if (best < 0) return std::nullopt;
+  Extraction e = std::move(*found[best]);
+  const std::string_view text = s.substr(e.start, e.end - e.start);
+  for (int k = 0; k < 4; ++k) {
+    if (k == best || !found[k]) continue;
+    if (s.substr(found[k]->start, found[k]->end - found[k]->start) != text) {
+      e.rivals.push_back(Range{found[k]->start, found[k]->end});
+    }
+  }
   return e;
 }
 
@@ -1338,8 +1993,8 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
   switch (strategy) {
     case Method::kBoxed:
     case Method::kBoxedMulti: return find_boxed_answer(text, from);
-    case Method::kAnswerIs: return find_answer_is(text, from, Anchors{});
-    case Method::kTagged: return find_tagged(text, from, Anchors{});
+    case Method::kAnswerIs: return find_marked(text, from, Anchors{}, Method::kAnswerIs);
+    case Method::kTagged: return find_marked(text, from, Anchors{}, Method::kTagged);
     case Method::kCodeOutput: return find_code_output(text, from, Anchors{});
     case Method::kChoice: return find_choice(text, from);
     case Method::kBare: return find_bare(text, from);
@@ -1353,8 +2008,7 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
   }
   if (auto e = find_boxed_answer(text, from)) return e;
   const Anchors anchors = find_anchors(text, from);
-  if (auto e = find_answer_is(text, from, anchors)) return e;
-  if (auto e = find_tagged(text, from, anchors)) return e;
+  if (auto e = find_marked(text, from, anchors, Method::kAuto)) return e;
   if (auto e = find_code_output(text, from, anchors)) return e;
   if (auto e = find_choice(text, from)) return e;
   if (auto e = find_bare(text, from)) return e;

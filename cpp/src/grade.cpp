@@ -59,6 +59,8 @@ const char* reason_text(Reason reason) noexcept {
     case Reason::kUndecided: return "undecided by the fast path";
     case Reason::kOtherReadingMatches:
       return "undecided: the unmarked answer differs, but another reading of the final statement matches";
+    case Reason::kWeakReading:
+      return "undecided: the answer was read from a phrase with words it skipped, or the markers disagree";
     case Reason::kAnswerTooLong: return "limit: the extracted answer is longer than max_answer_bytes";
     case Reason::kWorkLimit: return "limit: comparing the answers needs more work than the fast path's budget";
     case Reason::kMagnitudeLimit: return "limit: a value too large to compare exactly, of the same magnitude as the other";
@@ -116,13 +118,43 @@ bool solution_answer(std::string_view gold, std::string& answer) {
 
 }  // namespace
 
+// The answer of a gold written as a phrase ("18 eggs", "2 (any value in (1, 2] will do)"): the
+// math object at its start, read by the answer phrase reader, when the reading is clean and stops
+// at a word, a unit or a remark; `raw` unchanged otherwise ("x = 5", "no solution").
+std::string_view gold_phrase(std::string_view raw) {
+  const extract::Phrase p = extract::read_answer_phrase(raw, extract::Range{0, raw.size()});
+  if (!p.cut || !p.clean || p.leading_prose || p.answer.end <= p.answer.start) return raw;
+  // a one-letter unit written onto a gold's number is a symbol there: "6m" is six times m
+  if (p.unit.start == p.answer.end && p.unit.end == p.unit.start + 1) return raw;
+  // only a number: "18 eggs", "\$18.00 per hour"; a gold expression is compared whole
+  const std::string_view answer = raw.substr(p.answer.start, p.answer.end - p.answer.start);
+  bool digit = false;
+  for (std::size_t k = 0; k < answer.size(); ++k) {
+    const char c = answer[k];
+    if (c >= '0' && c <= '9') {
+      digit = true;
+    } else if (!(c == ',' || c == '.' || c == '-' || c == '+' || c == '/' || c == ' ' || c == '$' || c == '\\' ||
+                 c == '%')) {
+      return raw;
+    }
+  }
+  return digit ? answer : raw;
+}
+
 PreparedGold prepare_gold(std::string_view gold) {
   PreparedGold prepared;
   std::string_view raw = unwrap_answer(gold);
   std::string solution;
-  if (solution_answer(raw, solution)) raw = unwrap_answer(solution);
+  // the fast path compares the number of a gold phrase ("18 eggs" -> 18); the fallback
+  // receives the gold as written
+  std::string_view compared = raw;
+  if (solution_answer(raw, solution)) {
+    raw = compared = unwrap_answer(solution);
+  } else {
+    compared = unwrap_answer(gold_phrase(raw));
+  }
   prepared.raw = std::string(raw);
-  prepared.answer = Answer(normalize::normalize(raw, answer_normalization()));
+  prepared.answer = Answer(normalize::normalize(compared, answer_normalization()));
   prepared.sentences = several_sentences(raw);
   return prepared;
 }
@@ -253,6 +285,19 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
       if (alternative.text().empty()) continue;
       if (compare(gold.answer, alternative, options).tri == equiv::Tri::kTrue) {
         v.tri = equiv::Tri::kUnknown;
+        v.reason = Reason::kOtherReadingMatches;
+        break;
+      }
+    }
+  }
+  if (v.tri == equiv::Tri::kFalse && (!found->clean || !found->rivals.empty())) {
+    // A weak reading (words skipped before the answer, several numbers, markers that disagree)
+    // that does not match is not a certain FALSE; a rival marker's answer that matches says so.
+    v.tri = equiv::Tri::kUnknown;
+    v.reason = Reason::kWeakReading;
+    for (const extract::Range& r : found->rivals) {
+      Answer alternative = read_answer(text_of(r), gold);
+      if (!alternative.text().empty() && compare(gold.answer, alternative, options).tri == equiv::Tri::kTrue) {
         v.reason = Reason::kOtherReadingMatches;
         break;
       }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "rapidgrade/detail/latex_vocab.hpp"
+#include "rapidgrade/detail/markers.hpp"
 #include "rapidgrade/detail/number.hpp"
 #include "rapidgrade/detail/text.hpp"
 #include "rapidgrade/unicode.hpp"
@@ -659,6 +660,49 @@ bool already_canonical(std::string_view s) noexcept {
   return !(letter && digit);
 }
 
+// Rule 0's CJK words (detail/markers.hpp): "根号" is the square root sign, and a list joiner
+// ("和", "或") between two math characters is a comma: "根号3" -> "√3", "1 和 3" -> "1,3".
+// Returns false (out untouched) when s holds none of them.
+bool cjk_words(std::string_view s, std::string& out) {
+  constexpr std::string_view kRoot = "\xE6\xA0\xB9\xE5\x8F\xB7";  // 根号
+  bool any = detail::find_str(s, 0, kRoot) != detail::kNpos;
+  for (const std::string_view j : detail::kCjkListJoiners) any = any || detail::find_str(s, 0, j) != detail::kNpos;
+  if (!any) return false;
+  const auto math_before = [&](std::size_t k) {
+    while (k > 0 && s[k - 1] == ' ') --k;
+    if (k == 0) return false;
+    const char c = s[k - 1];
+    return is_digit(c) || is_letter(c) || c == '}' || c == ')' || c == ']';
+  };
+  const auto math_after = [&](std::size_t k) {
+    while (k < s.size() && s[k] == ' ') ++k;
+    if (k >= s.size()) return false;
+    const char c = s[k];
+    return is_digit(c) || is_letter(c) || c == '-' || c == '\\' || c == '(' || c == '[' || c == '{';
+  };
+  out.clear();
+  for (std::size_t k = 0; k < s.size();) {
+    if (detail::starts_with(s, k, kRoot)) {
+      out += "\xE2\x88\x9A";  // √
+      k += kRoot.size();
+      continue;
+    }
+    bool joined = false;
+    for (const std::string_view j : detail::kCjkListJoiners) {
+      if (detail::starts_with(s, k, j) && math_before(k) && math_after(k + j.size())) {
+        while (!out.empty() && out.back() == ' ') out.pop_back();
+        out += ',';
+        k += j.size();
+        while (k < s.size() && s[k] == ' ') ++k;
+        joined = true;
+        break;
+      }
+    }
+    if (!joined) out += s[k++];
+  }
+  return true;
+}
+
 }  // namespace
 
 Normalized normalize(std::string_view s, const Options& options) {
@@ -668,6 +712,8 @@ Normalized normalize(std::string_view s, const Options& options) {
     return result;
   }
   Buffers b;
+  std::string cjk;
+  if (utf8::ascii_end(s, 0, s.size()) < s.size() && cjk_words(s, cjk)) s = cjk;
   b.text = unicode::fold_math(s);  // rule 0 (an ASCII text as it is)
   // The passes run in rounds, at most kMaxRounds, and stop once the text is a fixed point:
   // when kPasses passes in a row, wherever in a round they start, have left it as it is. Each

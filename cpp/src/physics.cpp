@@ -1066,6 +1066,8 @@ Side read_response(std::string_view response) {
   side.found = true;
   side.method = e->method;
   side.text = extract::answer_text(response, *e);
+  // the unit that extraction keeps apart from its answer ("9.8 N" -> "9.8", unit "N") is the quantity's
+  if (e->unit.end > e->unit.start && e->parts.empty()) side.text = std::string(response.substr(e->start, e->unit.end - e->start));
   side.category = normalize_answer(side.text).category;
   const MathContent math = extract_math_content(side.text);
   side.quantity = read_quantity(math.text);

@@ -9,16 +9,32 @@ hit wins (``strategy="auto"``):
    in the final sentence (no ``.``/``!``/``?`` followed by whitespace, ``$``, ``\`` or the end of
    the gap, and no blank line between them), they are returned together, joined with ``", "``,
    with method ``boxed_multi``.
-2. ``answer_is``: the last marker "answer is", "answer is:", "answer:", "answer**:",
-   "answer:**" (case-insensitive, "answer" starting a word, so "the answer is", "Final Answer:",
-   "**Answer:**" all count). The answer runs from the next non-blank character (newlines are
-   skipped) to the end of the line or of the sentence (``.``, ``!`` or ``?`` followed by
-   whitespace or the end, outside ``$...$``, ``\(...\)`` and braces), or is a whole display block
-   ``$$...$$`` / ``\[...\]``. One pair of surrounding ``**`` and one pair of math delimiters
-   (``$``, ``$$``, ``\(\)``, ``\[\]``) are removed. When the last marker has an empty answer,
-   nothing is found.
-3. ``tagged``: the content of the last ``<answer>...</answer>``; failing that, the last
-   GSM8K-style line ``#### X`` whose X is a plain number (digits, ``, . - + / $``, spaces).
+2. ``answer_is`` and 3. ``tagged``: the markers of one table (``detail/markers.hpp``), of which
+   the one nearest the end of the response that yields an answer wins:
+
+   - ``answer_is``: "answer is", "answer is:", "answer:", "answer**:", "answer:**"
+     (case-insensitive, "answer" starting a word, so "the answer is", "Final Answer:",
+     "**Answer:**" all count); a heading line ``# Answer`` / ``**Final Answer**`` whose answer is
+     on the next lines; GSM8K's last line ``A: 18``; Chinese ``答案是 12``, ``答案为``,
+     ``答案：`` and a final clause ``所以…为 -3`` / ``因此…是 6`` that ends the text;
+   - ``tagged``: ``<answer>...</answer>``; a GSM8K line ``#### X`` whose X is a plain number
+     (digits, ``, . - + / $``, spaces) or a number followed by words (``#### 18 eggs``);
+     GAOKAO's ``【答案】X<eoa>`` (X to ``<eoa>`` or the line end).
+
+   After a marker the answer is a whole display block ``$$...$$`` / ``\[...\]``, or the math
+   object at the start of the rest of the sentence, read by the answer phrase grammar: numbers
+   with sign, thousands separators (``1,000``, ``1 000``), decimals, fractions, mixed numbers
+   (``1 1/2``), percent, scientific notation and currency signs (``$18``, ``\$18.00``,
+   ``¥12``); math spans, expressions, tuples, intervals, relations (``x = 5``) and lists joined
+   by ``,``, "and", "or", ``和``; a choice letter. It ends at the first word that is not math
+   (``18 eggs``, ``200 GB``, ``48g``, ``5 km/h``: a unit of the units table is kept apart),
+   at a sentence end or a line end; a chain or a computation gives its last member
+   (``9 * 2 = 18`` gives ``18``). A phrase that starts with words is a text answer (``Yes``,
+   ``no solution``), or a restating sentence whose one number is the answer ("The answer is
+   Melanie started with 18 vacuum cleaners." gives ``18``). Such a reading, one with several
+   numbers and no math span, and one that another marker disagrees with are weak: grading
+   says UNKNOWN, not FALSE, when they do not match. A gold written as a phrase (``18 eggs``,
+   ``\$18.00``) is read as its number by the same grammar.
 4. ``code_output``: the content of the last fenced block tagged ``output`` or ``text`` that
    comes after a fenced code block (program-of-thought answers).
 5. ``choice``: a multiple-choice letter A-J that closes the text, announced by "answer",

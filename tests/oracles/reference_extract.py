@@ -14,6 +14,7 @@ It is not part of the package. Offsets are Python string indices (code points).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import NamedTuple
 
 __all__ = ["FUNCTION_WORDS", "RefExtraction", "extract_answer", "looks_like_text", "normalize_answer", "strip_string"]
@@ -318,47 +319,11 @@ def _answer_value(s: str, j: int) -> tuple[int, int]:
     return _strip_delimiters(s, j, min(k, n))
 
 
-def _answer_is(s: str, start: int) -> RefExtraction | None:
-    last = -1
-    region = s[start:]
-    for m in _MARKER.finditer(region):
-        after = _AFTER_MARKER.match(region, m.end())
-        if after is not None:
-            last = start + after.end()
-    if last < 0:
-        return None
-    a, b = _answer_value(s, last)
-    if b <= a:
-        return None
-    return RefExtraction(s[a:b], a, b, "answer_is")
-
-
 # --------------------------------------------------------------------------------------------
 # tagged
 
 _GSM8K_LINE = re.compile(r"^[ \t]*####(.*)$", re.M)
 _GSM8K_VALUE = re.compile(r"[0-9,.\-+/ $\u2212]*[0-9][0-9,.\-+/ $\u2212]*")
-
-
-def _tagged(s: str, start: int) -> RefExtraction | None:
-    close = s.rfind("</answer>", start)
-    if close >= 0:
-        open_ = s.rfind("<answer>", start, close)
-        if open_ >= 0:
-            a, b = _trim(s, open_ + 8, close)
-            if b > a:
-                return RefExtraction(s[a:b], a, b, "tagged")
-    best = None
-    for m in _GSM8K_LINE.finditer(s[start:]):
-        a, b = _trim(s, start + m.start(1), start + m.end(1))
-        while b > a and s[b - 1] == ".":
-            b -= 1
-        a, b = _trim(s, a, b)
-        if b > a and _GSM8K_VALUE.fullmatch(s, a, b):
-            best = (a, b)
-    if best is None:
-        return None
-    return RefExtraction(s[best[0] : best[1]], best[0], best[1], "tagged")
 
 
 # --------------------------------------------------------------------------------------------
@@ -948,6 +913,628 @@ def _last_number(s: str, start: int) -> RefExtraction | None:
 
 
 # --------------------------------------------------------------------------------------------
+# the answer phrase (extract::read_answer_phrase) and the marker table (detail/markers.hpp)
+
+
+def _read_units_table() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(unit symbols, prefixable symbols, prefixes) of cpp/include/rapidgrade/detail/units.hpp."""
+    header = Path(__file__).resolve().parents[2] / "cpp" / "include" / "rapidgrade" / "detail" / "units.hpp"
+    text = header.read_text(encoding="utf-8")
+
+    def c_string(lit: str) -> str:
+        return lit.encode("latin-1").decode("unicode_escape").encode("latin-1").decode("utf-8")
+
+    symbols, prefixable, prefixes = set(), set(), set()
+    for m in re.finditer(r'\{"((?:[^"\\]|\\.)*)", "[^"]*", (true|false)\}', text):
+        symbols.add(c_string(m.group(1)))
+        if m.group(2) == "true":
+            prefixable.add(c_string(m.group(1)))
+    for m in re.finditer(r'\{"((?:[^"\\]|\\.)*)", "[a-z]+"\}', text):
+        prefixes.add(c_string(m.group(1)))
+    return frozenset(symbols), frozenset(prefixable), frozenset(prefixes)
+
+
+_UNIT_SYMBOLS, _PREFIXABLE_UNITS, _UNIT_PREFIXES = _read_units_table()
+_MATH_NON_ASCII = ("\u2212", "\u03c0", "\u221a", "\u221e", "\u00b0", "\u00b2", "\u00b3", "\u00d7", "\u00f7",
+                   "\u00b7", "\u00b1", "\u2264", "\u2265", "\u2260", "\u2248", "\u22c5", "根号")
+_CJK_JOINERS = ("和", "或")
+_CURRENCY = ("\u00a5", "\u20ac", "\u00a3", "\uffe5")
+_PHRASE_OPERATORS = "+-*/^=<>_("
+
+
+def _is_unit_word(w: str) -> bool:
+    if w in _UNIT_SYMBOLS:
+        return True
+    return any(w[:p] in _UNIT_PREFIXES and w[p:] in _PREFIXABLE_UNITS for p in (1, 2) if p < len(w))
+
+
+def _unit_end(s: str, e: int, end: int) -> int:
+    k = e
+    while k < end:
+        q = k
+        if s[q] == "^":
+            q += 1
+            if q < end and s[q] in "-{":
+                q += 1
+            d = q
+            while d < end and _is_digit(s[d]):
+                d += 1
+            if d == q:
+                break
+            k = d + 1 if d < end and s[d] == "}" else d
+            continue
+        if s[q] not in "/*":
+            break
+        q += 1
+        w = _letters_end(s, q, end)
+        if w == q or not _is_unit_word(s[q:w]):
+            break
+        k = w
+    return k
+
+
+def _fullwidth_ascii(c: str) -> str:
+    return chr(ord(c) - 0xFEE0) if "\uff01" <= c <= "\uff5e" else ""
+
+
+def _math_non_ascii(s: str, k: int) -> int:
+    a = _fullwidth_ascii(s[k])
+    if a:
+        return 1 if (_is_digit(a) or a in "+-*/=<>()[],.%^") else 0
+    for m in _MATH_NON_ASCII:
+        if s.startswith(m, k):
+            return len(m)
+    return 0
+
+
+def _cjk_joiner(s: str, k: int) -> int:
+    return 1 if k < len(s) and s[k] in _CJK_JOINERS else 0
+
+
+def _math_word(w: str) -> bool:
+    return len(w) == 1 or w in ("pi", "oo", "inf", "infty", "infinity", "sqrt") or w in FUNCTION_WORDS
+
+
+def _operand_word(s: str, begin: int, k: int, w: int, end: int) -> bool:
+    b = k
+    while b > begin and s[b - 1] in " \t":
+        b -= 1
+    if b > begin and (s[b - 1] in _PHRASE_OPERATORS or s[b - 1] == "{"):
+        return True
+    a = w
+    while a < end and s[a] in " \t":
+        a += 1
+    return a < end and s[a] in _PHRASE_OPERATORS
+
+
+def _math_follows(s: str, k: int, end: int) -> bool:
+    while k < end and s[k] in " \t":
+        k += 1
+    if k >= end:
+        return False
+    c = s[k]
+    if _is_digit(c) or c in "-$\\([{":
+        return True
+    if _is_letter(c):
+        w = _letters_end(s, k, end)
+        return w == k + 1 or _math_word(s[k:w])
+    return _math_non_ascii(s, k) > 0
+
+
+def _digits_end(s: str, i: int, end: int) -> int:
+    while i < end and _is_digit(s[i]):
+        i += 1
+    return i
+
+
+def _latex_group_separator(s: str, k: int) -> int:
+    for cand in (",\\!", "{,}", "\\,", "\\ ", ",", " "):
+        if s.startswith(cand, k):
+            return len(cand)
+    return 0
+
+
+def _number_end(t: str, i: int) -> int:
+    """extract.cpp's number_end on t (the text up to the phrase's end)."""
+    n = len(t)
+    k = i
+    plain = True
+    if t[k] == ".":
+        k = _digits_end(t, k + 1, n)
+        plain = False
+    else:
+        k = _digits_end(t, k, n)
+        if k - i <= 3:
+            while k + 3 < n + 1 and k < n and t[k] == "," and k + 3 < n + 1 and _digits_end(t, k + 1, n) == k + 4:
+                k += 4
+                plain = False
+        if k + 1 < n and t[k] == "." and _is_digit(t[k + 1]):
+            k = _digits_end(t, k + 1, n)
+            plain = False
+    if k < n and t[k] in "eE":
+        m = k + 1
+        if m < n and t[m] in "+-":
+            m += 1
+        if m < n and _is_digit(t[m]):
+            k = _digits_end(t, m, n)
+            plain = False
+    if plain and k + 1 < n and t[k] == "/" and _is_digit(t[k + 1]):
+        k = _digits_end(t, k + 1, n)
+    return k
+
+
+def _phrase_number_end(s: str, i: int, end: int) -> int:
+    t = s[:end]
+    k = _number_end(t, i)
+    run = _digits_end(t, i, end)
+    if k == run and run - i <= 3:
+        g = run
+        while True:
+            sep = _latex_group_separator(t, g)
+            d = g + sep
+            if sep == 0 or _digits_end(t, d, end) != d + 3:
+                break
+            g = d + 3
+        if g != run and t[run] == " " and all(_is_digit(c) or c == " " for c in t[run:g]):
+            k = g
+    if k == run and k + 1 < end and t[k] == " " and _is_digit(t[k + 1]):
+        num = _digits_end(t, k + 1, end)
+        if num + 1 < end and t[num] == "/" and _is_digit(t[num + 1]):
+            den = _digits_end(t, num + 1, end)
+            if den >= end or t[den] != ".":
+                k = den
+    return k
+
+
+def _group_end(s: str, k: int, end: int) -> int:
+    depth = 0
+    q = k
+    while q < end:
+        c = s[q]
+        if c == "\\":
+            q += 2
+            continue
+        if c in "([{":
+            depth += 1
+        if c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return q + 1
+        q += 1
+    return -1
+
+
+def _holds_prose(s: str, b: int, e: int) -> bool:
+    k = b
+    while k < e:
+        c = s[k]
+        if c == "\\":
+            w = _letters_end(s, k + 1, e)
+            k = w if w > k + 1 else min(e, k + 2)
+            continue
+        if _is_letter(c):
+            w = _letters_end(s, k, e)
+            if not _math_word(s[k:w]) and s[k:w] not in ("and", "or"):
+                return True
+            k = w
+            continue
+        if not c.isascii():
+            m = max(_math_non_ascii(s, k), _cjk_joiner(s, k))
+            if m == 0:
+                return True
+            k += m
+            continue
+        k += 1
+    return False
+
+
+def _span_delimiters(s: str, k: int, end: int) -> tuple[int, str]:
+    dollar = s[k] == "$"
+    open_ = 2 if dollar and k + 1 < end and s[k + 1] == "$" else (1 if dollar else 2)
+    close = ("$$" if open_ == 2 else "$") if dollar else ("\\)" if s[k + 1] == "(" else "\\]")
+    return open_, close
+
+
+def _math_objects(s: str, b: int, e: int) -> tuple[int, tuple[int, int]]:
+    count, last = 0, (b, b)
+    k = b
+    while k < e:
+        c = s[k]
+        if c == "$" or (c == "\\" and k + 1 < e and s[k + 1] in "(["):
+            open_, close = _span_delimiters(s, k, e)
+            at = _math_closer(s[:e], k + open_, close)
+            if at < 0:
+                return 2, last
+            count += 1
+            last = (k, at + len(close))
+            k = at + len(close)
+            continue
+        if _is_digit(c) and (k == b or not _is_letter(s[k - 1])):
+            ne = _phrase_number_end(s, k, e)
+            count += 1
+            last = (b + _signed_start(s[b:e], k - b), ne)
+            k = ne
+            continue
+        if c == "\\":
+            k += 2
+            continue
+        k += 1
+    return count, last
+
+
+class _Phrase(NamedTuple):
+    answer: tuple[int, int]
+    unit: tuple[int, int]
+    clean: bool
+    cut: bool
+    leading_prose: bool
+    joined: bool
+
+
+def read_answer_phrase(s: str, a: int, b: int) -> _Phrase:
+    """The math object at the start of the phrase s[a:b] (see extract.hpp, read_answer_phrase)."""
+    a, end = _trim(s, a, b)
+    if end <= a:
+        return _Phrase((a, end), (0, 0), True, False, False, False)
+    k = a
+    paren = s[k] == "("
+    if paren:
+        k += 1
+    if k + 1 < end and "A" <= s[k] <= "J" and (s[k + 1] == ")" or (not paren and s[k + 1] == ".")):
+        after = k + 2
+        if after < end and s[after] in " \t" and _trim(s, after, end)[1] > after:
+            return _Phrase((a, after if paren else k + 1), (0, 0), False, True, False, False)
+    k = answer_start = math_end = a
+    seen = cut = leading = joined = False
+    unit = (0, 0)
+    while k < end:
+        c = s[k]
+        if c in " \t":
+            k += 1
+            continue
+        before = k
+        if c == "*" and not seen:
+            k += 1
+            answer_start = k
+            continue
+        if c == "$" or (c == "\\" and k + 1 < end and s[k + 1] in "(["):
+            open_, close = _span_delimiters(s, k, end)
+            at = _math_closer(s[:end], k + open_, close)
+            if c == "$" and open_ == 1 and k + 1 < end and _is_digit(s[k + 1]) and (
+                "$" not in s[k + 1 : end] if at < 0 else _holds_prose(s, k + 1, at) and "\\" not in s[k + 1 : at]
+            ):
+                if not seen:
+                    answer_start = k + 1
+                k += 1
+                continue
+            if at < 0:
+                math_end, seen = end, True
+                break
+            k = at + len(close)
+        elif c == "\\":
+            w = _letters_end(s, k + 1, end)
+            if w == k + 1:
+                k = min(end, k + 2)
+            else:
+                text = s[k + 1 : w] in ("text", "textrm", "mbox", "mathrm")
+                k = w
+                if k < end and s[k] == "{":
+                    g = _group_end(s, k, end)
+                    if g < 0:
+                        math_end, seen = end, True
+                        break
+                    if text and seen and _holds_prose(s, k + 1, g - 1):
+                        cut = True
+                        break
+                    k = g
+        elif c in "([{":
+            g = _group_end(s, k, end)
+            if g < 0:
+                math_end, seen = end, True
+                break
+            if seen and before > a and s[before - 1] in " \t" and _holds_prose(s, k + 1, g - 1):
+                cut = True
+                break
+            k = g
+        elif _is_digit(c) or (c == "." and k + 1 < end and _is_digit(s[k + 1])):
+            k = _phrase_number_end(s, k, end)
+            w = _letters_end(s, k, end)
+            if w > k and _is_unit_word(s[k:w]) and (w >= end or not _is_digit(s[w])):
+                math_end, unit, cut, seen = k, (k, _unit_end(s, w, end)), True, True
+                break
+            if w > k and not _math_word(s[k:w]) and w - k > 1:
+                math_end, cut, seen = k, True, True
+                break
+            k = w
+        elif _is_letter(c):
+            w = _letters_end(s, k, end)
+            word = s[k:w]
+            if seen and word in ("and", "or") and _math_follows(s, w, end):
+                joined = True
+                k = w
+                continue
+            if (
+                seen
+                and _is_unit_word(word)
+                and before > a
+                and s[before - 1] in " \t"
+                and (_is_digit(s[math_end - 1]) or s[math_end - 1] in ")]")
+                and (w >= end or s[w] in "/^.," or s[w] in _SPACE)
+            ):
+                unit, cut = (k, _unit_end(s, w, end)), True
+                break
+            article = (
+                w - k == 1
+                and c == "a"
+                and w + 1 < end
+                and s[w] in " \t"
+                and _is_letter(s[w + 1])
+                and not _math_word(s[w + 1 : _letters_end(s, w + 1, end)])
+            )
+            if article or (not _math_word(word) and not _operand_word(s, a, k, w, end)):
+                if not seen:
+                    leading = True
+                    break
+                if _is_unit_word(word):
+                    unit = (k, _unit_end(s, w, end))
+                cut = True
+                break
+            k = w
+        elif not c.isascii():
+            if not seen and c in _CURRENCY:
+                k += 1
+                answer_start = k
+                continue
+            m = _math_non_ascii(s, k)
+            if m == 0 and seen and _math_follows(s, k + _cjk_joiner(s, k), end):
+                m = _cjk_joiner(s, k)
+                joined = joined or m > 0
+            if m == 0:
+                if not seen:
+                    leading = True
+                    break
+                cut = True
+                break
+            k += m
+        elif c in ".,;:?":
+            if c in ",;:" and seen and _math_follows(s, k + 1, end):
+                k += 1
+                continue
+            if seen:
+                cut = _trim(s, k + 1, end)[1] > k + 1 or c in ",;:"
+                break
+            k += 1
+            continue
+        else:
+            k += 1
+        seen = True
+        math_end = k
+    if leading:
+        count, last = _math_objects(s, a, end)
+        if count == 1:
+            return _Phrase(_trim(s, *last), unit, False, True, True, joined)
+        return _Phrase((a, end), unit, count == 0, cut, True, joined)
+    if not seen:
+        return _Phrase((a, end), unit, True, cut, False, joined)
+    x, y = _trim(s, answer_start, math_end)
+    while y > x and s[y - 1] in ",;:.*":
+        x, y = _trim(s, x, y - 1)
+    if y <= x:
+        return _Phrase((a, end), unit, True, False, False, joined)
+    return _Phrase((x, y), unit, True, cut, False, joined)
+
+
+def _sentence_end(s: str, j: int) -> int:
+    n = len(s)
+    in_dollar = in_paren = False
+    depth = 0
+    k = j
+    while k < n:
+        c = s[k]
+        if c in "\n\r":
+            break
+        if c == "\\":
+            if k + 1 < n and s[k + 1] in "\n\r":
+                break
+            if k + 1 < n:
+                if s[k + 1] == "(":
+                    in_paren = True
+                elif s[k + 1] == ")":
+                    in_paren = False
+            k += 2
+            continue
+        if c == "$":
+            in_dollar = not in_dollar
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            if depth > 0:
+                depth -= 1
+        elif c in ".!?" and not in_dollar and not in_paren and depth == 0 and (k + 1 >= n or s[k + 1] in _SPACE):
+            break
+        k += 1
+    return min(k, n)
+
+
+def _marked_value(s: str, j: int, limit: int | None = None) -> tuple[_Phrase, tuple[int, int]]:
+    """What follows a marker at j, read no further than limit: a display block, or the answer
+    phrase of the rest of the sentence; (phrase, answer range)."""
+    n = len(s) if limit is None else min(len(s), limit)
+    while j < n and s[j] in _SPACE:
+        j += 1
+    empty = _Phrase((j, j), (0, 0), True, False, False, False)
+    if j == n:
+        return empty, (j, j)
+    if s.startswith("$$", j) or s.startswith("\\[", j):
+        close = _display_close(s[:n], j + 2, s[j] == "$")
+        if close >= 0:
+            return empty, _strip_delimiters(s, j, close + 2)
+    a, b = _trim(s, j, min(_sentence_end(s, j), n))
+    p = read_answer_phrase(s, a, b)
+    x, y = _strip_delimiters(s, *p.answer)
+    if not p.leading_prose and not p.joined and y > x:
+        x, y = _span_answer(s, x, y)
+    return p, (x, y)
+
+
+def _heading_before(s: str, start: int, i: int) -> bool:
+    b = i
+    while b > start and s[b - 1] != "\n":
+        c = s[b - 1]
+        if c in "#* \t":
+            b -= 1
+        elif b >= start + 5 and s[b - 5 : b].lower() == "final" and (b - 5 == start or not _is_letter(s[b - 6])):
+            b -= 5
+        else:
+            return False
+    return True
+
+
+def _answer_is_at(s: str, start: int) -> tuple[RefExtraction, int] | None:
+    last = marker = -1
+    for m in _MARKER.finditer(s, start):
+        after = _AFTER_MARKER.match(s, m.end())
+        if after is not None:
+            last, marker = after.end(), m.start()
+            continue
+        j = m.end() + 2 if s.startswith("**", m.end()) else m.end()
+        while j < len(s) and s[j] in " \t":
+            j += 1
+        if j < len(s) and s[j] in "\n\r" and _heading_before(s, start, m.start()):
+            last, marker = j, m.start()
+    if last < 0:
+        return None
+    _, (a, b) = _marked_value(s, last)
+    if b <= a:
+        return None
+    return RefExtraction(s[a:b], a, b, "answer_is"), marker
+
+
+def _tagged_at(s: str, start: int) -> tuple[RefExtraction, int] | None:
+    tag = None
+    close = s.rfind("</answer>", start)
+    if close >= 0:
+        open_ = s.rfind("<answer>", start, close)
+        if open_ >= 0:
+            a, b = _trim(s, open_ + 8, close)
+            if b > a:
+                tag = RefExtraction(s[a:b], a, b, "tagged"), open_
+    best = None
+    for m in _GSM8K_LINE.finditer(s[start:]):
+        a, b = _trim(s, start + m.start(1), start + m.end(1))
+        while b > a and s[b - 1] == ".":
+            b -= 1
+        a, b = _trim(s, a, b)
+        if b > a and not _GSM8K_VALUE.fullmatch(s, a, b):
+            ph = read_answer_phrase(s, a, b)
+            w = ph.answer[1]
+            while w < b and s[w] in " \t":
+                w += 1
+            a, b = ph.answer if not ph.leading_prose and ph.answer[1] < w < b and _is_letter(s[w]) else (0, 0)
+        if b > a and _GSM8K_VALUE.fullmatch(s, a, b):
+            best = (a, b, start + m.start(1) - 4)
+    if best is None or (tag is not None and tag[1] > best[2]):
+        return tag
+    return RefExtraction(s[best[0] : best[1]], best[0], best[1], "tagged"), best[2]
+
+
+def _line_end(s: str, i: int) -> int:
+    e = s.find("\n", i)
+    return len(s) if e < 0 else e
+
+
+def _a_line_at(s: str, start: int) -> tuple[RefExtraction, int] | None:
+    end = len(s)
+    while end > start:
+        p = s.rfind("A:", start, end)
+        if p < 0:
+            return None
+        b = p
+        while b > start and s[b - 1] in " \t":
+            b -= 1
+        if (b == start or s[b - 1] == "\n") and p + 2 < len(s) and s[p + 2] in " \t":
+            _, (a, e) = _marked_value(s, p + 2, _line_end(s, p + 2))
+            if e <= a:
+                return None
+            return RefExtraction(s[a:e], a, e, "answer_is"), p
+        end = p + 1
+    return None
+
+
+def _cjk_at(s: str, start: int) -> tuple[RefExtraction, int] | None:
+    n = len(s)
+    out = None
+    p = s.rfind("答案", start)
+    if p >= 0:
+        j = p + 2
+        if p >= start + 1 and s[p - 1] == "【" and s.startswith("】", j):
+            j += 1
+            eol = _line_end(s, j)
+            eoa = s.find("<eoa>", j, eol)
+            ph = read_answer_phrase(s, j, eoa if eoa >= 0 else eol)
+            a, b = _strip_delimiters(s, *ph.answer)
+            if b > a:
+                out = RefExtraction(s[a:b], a, b, "tagged"), p - 1
+        else:
+            while j < n and s[j] in " \t":
+                j += 1
+            copula = False
+            if s.startswith(("是", "为"), j):
+                j += 1
+                copula = True
+            while j < n and s[j] in " \t":
+                j += 1
+            if s.startswith(("：", ":"), j):
+                j += 1
+                copula = True
+            if copula:
+                _, (a, b) = _marked_value(s, j, _line_end(s, j))
+                if b > a:
+                    out = RefExtraction(s[a:b], a, b, "answer_is"), p
+    conclusion = max(s.rfind("所以", start), s.rfind("因此", start))
+    if conclusion < 0 or (out is not None and out[1] > conclusion):
+        return out
+    eol = _line_end(s, conclusion)
+    copula_at = max(s.rfind("是", conclusion, eol), s.rfind("为", conclusion, eol))
+    if copula_at < 0:
+        return out
+    ph, (a, b) = _marked_value(s, copula_at + 1, eol)
+    if b <= a:
+        return out
+    rest = s[max(b, ph.unit[1]) :]
+    if rest.strip(_SPACE + ".$。") != "":
+        return out
+    return RefExtraction(s[a:b], a, b, "answer_is"), conclusion
+
+
+def _marked(s: str, start: int, which: str) -> RefExtraction | None:
+    """The answer of the marker nearest the end (answer_is, tagged, "A:", CJK markers)."""
+    found = []
+    if which in ("auto", "answer_is"):
+        found.append(_answer_is_at(s, start))
+    if which in ("auto", "tagged"):
+        found.append(_tagged_at(s, start))
+    if which in ("auto", "answer_is"):
+        found.append(_a_line_at(s, start))
+    cjk = _cjk_at(s, start)
+    if cjk is not None and which in ("auto", cjk[0].method):
+        found.append(cjk)
+    best = None
+    for f in found:
+        if f is not None and (best is None or f[1] > best[1]):
+            best = f
+    return None if best is None else best[0]
+
+
+def _answer_is(s: str, start: int) -> RefExtraction | None:
+    return _marked(s, start, "answer_is")
+
+
+def _tagged(s: str, start: int) -> RefExtraction | None:
+    return _marked(s, start, "tagged")
+
+
+# --------------------------------------------------------------------------------------------
 # cascade
 
 _STRATEGIES = {
@@ -968,8 +1555,10 @@ def extract_answer(text: str, strategy: str = "auto") -> RefExtraction | None:
     start = think + 8 if think >= 0 else 0
     if strategy != "auto":
         return _STRATEGIES[strategy](text, start)
-    for find in _STRATEGIES.values():
-        found = find(text, start)
+    for name, find in _STRATEGIES.items():
+        if name == "tagged":
+            continue  # the marker rules run as one (_marked, under answer_is), nearest the end winning
+        found = _marked(text, start, "auto") if name == "answer_is" else find(text, start)
         if found is not None:
             return found
     return None

@@ -116,7 +116,7 @@ def test_boxed_strategy_alone() -> None:
         ("So the answer is 42.", "42"),
         ("Hence the final answer is $\\frac{1}{2}$.", "\\frac{1}{2}"),
         ("Final Answer: 7", "7"),
-        ("**Answer:** 12 apples", "12 apples"),
+        ("**Answer:** 12 apples", "12"),
         ("**Final Answer**: x = 3", "x = 3"),
         ("answer: (1, 2)", "(1, 2)"),
         ("THE ANSWER IS: B", "B"),
@@ -127,7 +127,7 @@ def test_boxed_strategy_alone() -> None:
         ("The final answer is $$\n x = \\frac{a. b}{2}\n$$ done", "x = \\frac{a. b}{2}"),
         ("The answer is **17**.", "17"),
         ("The answer is $3. 5$. Then more.", "3. 5"),
-        ("The answer is $3$ today. Yes", "$3$ today"),
+        ("The answer is $3$ today. Yes", "3"),
         ("The answer is {a. b}! yes", "{a. b}"),
     ],
 )
@@ -160,7 +160,9 @@ def test_answer_tags() -> None:
     assert e is not None and (e.text, e.method) == ("17", "tagged")
     assert s[e.start : e.end] == "17"
     assert text_of("<answer>1</answer> then <answer>2</answer>") == "2"
-    assert text_of("<answer>x</answer>\n#### 5", "tagged") == "x"
+    # the marker nearest the end wins
+    assert text_of("<answer>x</answer>\n#### 5", "tagged") == "5"
+    assert text_of("#### 5\n<answer>x</answer>", "tagged") == "x"
     assert text_of("<answer>   </answer>\n#### 5", "tagged") == "5"
 
 

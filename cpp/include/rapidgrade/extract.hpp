@@ -71,6 +71,17 @@ struct Extraction {
   std::size_t end = 0;
   std::vector<Range> parts;
   std::vector<Range> others;
+  /// For an answer read by the answer phrase reader (read_answer_phrase): a unit of
+  /// detail/units.hpp written after the number ("5 km/h" -> [start, end) "5", unit "km/h"),
+  /// kept apart; empty (start == end) when there is none.
+  Range unit;
+  /// False when the reading is weak: the phrase began with words that the reader skipped ("The
+  /// answer is Melanie started with 18 ...") or held several numbers and no math span, or
+  /// another marker's answer differs (`rivals`). A weak reading that does not match is not a
+  /// certain FALSE.
+  bool clean = true;
+  /// The answers of the other markers that differ from this one in text (nearest the end first).
+  std::vector<Range> rivals;
   /// Kept by the cascade for other_readings() when a weak method found the answer: the math
   /// spans of the searched text (none kept by a method run alone, nor when the text has none),
   /// where the search began, and the first span of the answer.
@@ -106,6 +117,28 @@ std::vector<Range> other_readings(std::string_view text, const Extraction& e);
 /// included), or the first '.', '!' or '?' followed by white space or the end, outside $...$,
 /// \(...\) and braces; s.size() when there is none. What an "answer is" answer runs to. O(n).
 std::size_t sentence_end(std::string_view s, std::size_t j) noexcept;
+
+/// What the answer phrase reader made of a phrase (read_answer_phrase).
+struct Phrase {
+  Range answer;               // the math object at the start of the phrase, or the whole phrase
+  Range unit;                 // a unit of detail/units.hpp after a number; empty when none
+  bool clean = true;          // false: words were skipped before the answer, or several numbers
+  bool cut = false;           // the answer stops before the end of the phrase (a word, a unit)
+  bool leading_prose = false; // the phrase starts with words (a text answer, a restating sentence)
+  bool joined = false;        // parts joined by "and", "or", "和": "x = 5 and y = 3"
+};
+
+/// Reads the answer at the start of the phrase s[r) (what follows a marker, to its sentence or
+/// line end) by a small grammar: numbers with sign, thousands separators ("1,000", "1 000"),
+/// decimals, fractions, mixed numbers ("1 1/2"), percent, scientific notation, currency signs
+/// ("$18", "\$18.00", "¥12"); math spans; expressions, tuples, intervals, relations
+/// ("x = 5"), lists joined by ",", "and", "or", "和"; a choice letter ("(B) ..."). The answer ends
+/// at the first word that is not math ("18 eggs", "200 GB", "48g", "5 km/h"), at punctuation
+/// before the end of the phrase, at a non-math non-ASCII character ("12。"). A unit of the units
+/// table after a number is returned apart. A phrase that starts with words is a text answer
+/// ("Yes", "no solution"), or, when it holds one number or math span, a restating sentence whose
+/// number is the answer ("Melanie started with 18 vacuum cleaners" -> "18", not clean). O(n).
+Phrase read_answer_phrase(std::string_view s, Range r);
 
 /// The answer text of `e` (for kBoxedMulti, the parts joined with ", ").
 std::string answer_text(std::string_view text, const Extraction& e);

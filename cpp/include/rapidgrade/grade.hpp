@@ -49,6 +49,7 @@ enum class Reason : std::uint8_t {
   kEmptyGold,
   kUndecided,
   kOtherReadingMatches,  // a guessed (weak) reading differs, another reading matches: UNKNOWN
+  kWeakReading,          // a weak answer phrase reading (Extraction::clean, rivals) differs: UNKNOWN
   // Limits: not compared, neither correct nor sent to the fallback (decided_by="limit").
   kAnswerTooLong,    // the extracted answer is longer than Options::max_answer_bytes
   kWorkLimit,        // equiv ran out of its work budget (equiv::Limit::kWork)

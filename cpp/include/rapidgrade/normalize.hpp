@@ -13,6 +13,8 @@
 //  0. Unicode math folded to LaTeX (unicode::fold_math): "½" -> "\frac{1}{2}",
 //     "2½" -> "2\frac{1}{2}", "√2" -> "\sqrt{2}", "√(x+1)" -> "\sqrt{x+1}", full-width digits
 //     "１２" -> "12", "x²" -> "x^{2}", "3×4" -> "3\times4", "−5" -> "-5".
+//     CJK answer words first (detail/markers.hpp): "根号" is the root sign, "根号3" -> "\sqrt{3}";
+//     "和" / "或" between two math characters join a list, "1和3" -> "1,3", "2 或 5" -> "2,5".
 //  1. commands and signs:
 //     - \dfrac \tfrac \cfrac -> \frac: "\dfrac{1}{2}" -> "\frac{1}{2}";
 //     - \left \right (and a '.' right after them) and \displaystyle removed:

@@ -1,0 +1,104 @@
+// The one table of answer markers: the words and signs after which (or between which) a model
+// states its final answer, with the extraction method each reports, and the few non-ASCII words
+// that the answer phrase reader reads as math (CJK answers, "根号3", "1和3").
+//
+// Extraction (extract.cpp) finds every marker of the table in the searched text; the marker
+// nearest the end that yields an answer wins (the box is looked for first: a response that
+// boxes its answer means the box). What follows a marker is read by the answer phrase reader
+// (extract::read_answer_phrase): the math object at the start of the phrase, not the rest of the
+// sentence. docs/ARCHITECTURE.md lists the table; tests/unit/test_markers.py has one test per row.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace rapidgrade::detail {
+
+/// How a marker delimits its answer.
+enum class MarkerShape : std::uint8_t {
+  kBox,       // \boxed{...} / \fbox{...}: the braces
+  kPhrase,    // the answer phrase after the marker, to the sentence or line end
+  kSection,   // a heading line: the answer phrase on the next non-blank line
+  kLine,      // the rest of the line that starts with the marker
+  kTagPair,   // an opening and a closing tag: what is between them (or to the line end)
+  kFinalClause,  // a conclusion word and, later in the last sentence of the text, 为/是
+};
+
+struct AnswerMarker {
+  std::string_view text;   // as written (ASCII markers match in either case, except "A:")
+  MarkerShape shape;
+  std::string_view method; // the extraction method it reports (extract::method_name)
+  std::string_view example;
+};
+
+/// Every marker extraction knows. The box and the "answer" word markers are found by their own
+/// fast scans; this table is what those scans and the CJK search implement, in one place.
+inline constexpr AnswerMarker kAnswerMarkers[] = {
+    {"\\boxed", MarkerShape::kBox, "boxed", "\\boxed{18}"},
+    {"\\fbox", MarkerShape::kBox, "boxed", "\\fbox{18}"},
+    {"the answer is", MarkerShape::kPhrase, "answer_is", "The answer is 18 eggs."},
+    {"final answer:", MarkerShape::kPhrase, "answer_is", "**Final Answer:** 5"},
+    {"answer:", MarkerShape::kPhrase, "answer_is", "**Answer:** (B)"},
+    {"# Answer", MarkerShape::kSection, "answer_is", "# Answer\n\n(8,-2)"},
+    {"####", MarkerShape::kLine, "tagged", "#### 72"},
+    {"A:", MarkerShape::kLine, "answer_is", "A: 18"},
+    {"<answer>", MarkerShape::kTagPair, "tagged", "<answer>18</answer>"},
+    {"\xE3\x80\x90\xE7\xAD\x94\xE6\xA1\x88\xE3\x80\x91", MarkerShape::kTagPair, "tagged", "【答案】-3<eoa>"},
+    {"\xE7\xAD\x94\xE6\xA1\x88\xE6\x98\xAF", MarkerShape::kPhrase, "answer_is", "答案是12。"},
+    {"\xE7\xAD\x94\xE6\xA1\x88\xE4\xB8\xBA", MarkerShape::kPhrase, "answer_is", "故答案为：－３"},
+    {"\xE7\xAD\x94\xE6\xA1\x88\xEF\xBC\x9A", MarkerShape::kPhrase, "answer_is", "答案：12"},
+    {"\xE6\x89\x80\xE4\xBB\xA5", MarkerShape::kFinalClause, "answer_is", "所以a的值为-3"},
+    {"\xE5\x9B\xA0\xE6\xAD\xA4", MarkerShape::kFinalClause, "answer_is", "因此面积是6。"},
+};
+
+// The CJK pieces the extraction searches for (UTF-8).
+inline constexpr std::string_view kCjkAnswer = "\xE7\xAD\x94\xE6\xA1\x88";          // 答案
+inline constexpr std::string_view kCjkAnswerOpen = "\xE3\x80\x90\xE7\xAD\x94\xE6\xA1\x88\xE3\x80\x91";  // 【答案】
+inline constexpr std::string_view kCjkIs = "\xE6\x98\xAF";                          // 是
+inline constexpr std::string_view kCjkBe = "\xE4\xB8\xBA";                          // 为
+inline constexpr std::string_view kCjkConclusions[] = {"\xE6\x89\x80\xE4\xBB\xA5",  // 所以
+                                                       "\xE5\x9B\xA0\xE6\xAD\xA4"}; // 因此
+inline constexpr std::string_view kEndOfAnswerTag = "<eoa>";
+
+/// Non-ASCII characters that the answer phrase reader reads as part of the math (UTF-8): signs
+/// and operators, Greek constants, full-width digits and signs (U+FF01..U+FF5E are read through
+/// fullwidth_ascii), and the CJK words of answers: 根号 (square root), 和 / 或 (the parts of a
+/// list, "1和3" is 1, 3).
+inline constexpr std::string_view kMathNonAscii[] = {
+    "\xE2\x88\x92",  // − U+2212
+    "\xCF\x80",      // π
+    "\xE2\x88\x9A",  // √
+    "\xE2\x88\x9E",  // ∞
+    "\xC2\xB0",      // °
+    "\xC2\xB2",      // ²
+    "\xC2\xB3",      // ³
+    "\xC3\x97",      // ×
+    "\xC3\xB7",      // ÷
+    "\xC2\xB7",      // ·
+    "\xC2\xB1",      // ±
+    "\xE2\x89\xA4",  // ≤
+    "\xE2\x89\xA5",  // ≥
+    "\xE2\x89\xA0",  // ≠
+    "\xE2\x89\x88",  // ≈
+    "\xE2\x8B\x85",  // ⋅
+    "\xE6\xA0\xB9\xE5\x8F\xB7",  // 根号
+};
+
+/// CJK words that join the parts of a list answer ("1和3", "2或3"), read as ", ".
+inline constexpr std::string_view kCjkListJoiners[] = {"\xE5\x92\x8C",   // 和
+                                                       "\xE6\x88\x96"};  // 或
+
+/// The ASCII character that the full-width form at s[k] stands for (U+FF01..U+FF5E, "３" is
+/// '3', "－" is '-'), or 0 when s[k] starts no full-width form. `length` is set to 3 then.
+inline char fullwidth_ascii(std::string_view s, std::size_t k) noexcept {
+  if (k + 2 >= s.size() || static_cast<unsigned char>(s[k]) != 0xEF) return 0;
+  const auto b1 = static_cast<unsigned char>(s[k + 1]);
+  const auto b2 = static_cast<unsigned char>(s[k + 2]);
+  // U+FF01..U+FF3F: EF BC 81..BF; U+FF40..U+FF5E: EF BD 80..9E
+  if (b1 == 0xBC && b2 >= 0x81 && b2 <= 0xBF) return static_cast<char>(0x21 + (b2 - 0x81));
+  if (b1 == 0xBD && b2 >= 0x80 && b2 <= 0x9E) return static_cast<char>(0x60 + (b2 - 0x80));
+  return 0;
+}
+
+}  // namespace rapidgrade::detail

@@ -1,0 +1,203 @@
+r"""The answer phrase: after a marker ("the answer is", "Answer:", "A:", "#### ", "【答案】"), the
+answer is the math object at the start of the phrase, read by a small grammar, not the rest of
+the sentence (``extract::read_answer_phrase``). The same reader reads golds written as a phrase
+("18 eggs"). A reading that skipped words before its number, or that another marker disagrees
+with, is weak: when it does not match, the fast path says UNKNOWN, never a certain FALSE.
+
+Examples are the issue's and the styles of ``../shared/corpora/wild_dev.jsonl`` (GSM8K-style
+"The answer is 18 eggs.", MR-GSM8K's "#### 8 / The answer is: 8", GAOKAO's ``【答案】…<eoa>``);
+a Hypothesis test wraps random answers in random marker phrases with random trailing words and
+units and reads the answer back."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rapidgrade import extract_answer, grade
+
+# ---------------------------------------------------------------------------------------------
+# what the reader keeps of a phrase
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        # numbers: sign, thousands separators, decimals, fractions, mixed numbers, percent,
+        # scientific notation
+        ("The answer is 18 eggs.", "18"),
+        ("The answer is -7 degrees.", "-7"),
+        ("The answer is 1,000 dollars.", "1,000"),
+        ("The answer is 1 000 people.", "1 000"),
+        ("The answer is 3.25 liters of water.", "3.25"),
+        ("The answer is 3/4 of the cake.", "3/4"),
+        ("The answer is 1 1/2 cups.", "1 1/2"),
+        ("The answer is 25% of them.", "25%"),
+        ("The answer is 1.5e-3 seconds.", "1.5e-3"),
+        # currency around the number
+        ("The answer is $18 per week.", "18"),
+        (r"The answer is \$18.00 in total.", r"\$18.00"),
+        ("The answer is 18 dollars.", "18"),
+        ("The answer is ¥12 in change.", "12"),
+        ("The answer is €3 each.", "3"),
+        # where it ends: a word, a unit (attached or apart), a remark in parentheses
+        ("Therefore, the answer is 200 GB.", "200"),
+        ("The answer is 48g.", "48"),
+        ("Final Answer: 5 km/h", "5"),
+        ("The answer is 3 bolts per minute.", "3"),
+        ("The answer is 12 (since 3 * 4 = 12).", "12"),
+        ("The answer is 2nd place.", "2"),
+        # math spans, expressions, tuples, intervals, relations, lists
+        ("The answer is $18$ eggs.", "18"),
+        (r"The answer is $\frac{1}{2}$ of the pie.", r"\frac{1}{2}"),
+        ("The answer is (8, -2) on the plane.", "(8, -2)"),
+        ("The answer is [0, 1) for t.", "[0, 1)"),
+        ("**Answer:** x = 5.", "x = 5"),
+        ("The answer is x = 5 and y = 3 here.", "x = 5 and y = 3"),
+        ("The answer is 8 x ^ 2 - 3 xy + y ^ 2 .", "8 x ^ 2 - 3 xy + y ^ 2"),
+        ("The answer is 5 : 1 in all.", "5 : 1"),
+        # a computation or a chain states its last member
+        ("The answer is 9 * 2 = 18 eggs.", "18"),
+        # a choice letter, a text answer
+        ("So the answer is B", "B"),
+        ("The answer is B because the rest are odd.", "B"),
+        ("The answer is no solution.", "no solution"),
+        ("The answer is Yes", "Yes"),
+        # a restating sentence: its one number is the answer
+        ("The answer is Melanie started with 18 vacuum cleaners.", "18"),
+        ("The answer is a total of 18 eggs.", "18"),
+    ],
+)
+def test_answer_phrase_reads_the_math_at_its_start(text: str, answer: str) -> None:
+    found = extract_answer(text)
+    assert found is not None
+    assert found.text == answer
+    assert found.method == "answer_is"
+
+
+def test_a_display_block_after_a_marker_is_read_whole() -> None:
+    found = extract_answer("The answer is\n$$x^2 + 1$$\nwhich is positive.")
+    assert found is not None and found.text == "x^2 + 1"
+
+
+# ---------------------------------------------------------------------------------------------
+# grading: the issue's examples, golds read by the same reader
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        ("18", "She sells 9 * 2 = 18.\nThe answer is 18 eggs."),
+        ("200", "Therefore, the answer is 200 GB."),
+        ("40", "The answer is 40 songs. #### 40"),
+        ("B", "So the answer is B"),
+        ("1000", "The answer is 1,000 dollars."),
+        ("1.5", "The answer is 1 1/2 cups."),
+        ("5", "Final Answer: 5 km/h"),
+        ("18", "The answer is Melanie started with 18 vacuum cleaners."),
+        # golds written as a phrase read as their number
+        ("18 eggs", "The answer is 18."),
+        (r"\$18.00", "A: 18"),
+        ("2 (any value in (1, 5] will do)", "The answer is 2."),
+    ],
+)
+def test_issue_examples_grade_true_on_the_fast_path(gold: str, response: str) -> None:
+    v = grade(gold, response, fallback=False)
+    assert v.correct is True, v
+    assert v.decided_by == "fast"
+
+
+def test_a_trailing_noun_or_unit_is_a_clean_reading_and_a_mismatch_is_certain() -> None:
+    # "200 GB" is read cleanly: a wrong number there is a certain FALSE, not a fallback job
+    v = grade("300", "Therefore, the answer is 200 GB.", fallback=False)
+    assert v.correct is False
+    assert v.reason == "not equivalent"
+    v = grade("6", "The answer is 5 km/h.", fallback=False)
+    assert v.correct is False and v.reason == "not equivalent"
+
+
+def test_a_restating_sentence_that_does_not_match_is_not_certain() -> None:
+    # the reader skipped words before the number: a mismatch is UNKNOWN
+    v = grade("20", "The answer is Melanie started with 18 vacuum cleaners.", fallback=False)
+    assert v.correct is False
+    assert v.reason.startswith("undecided")
+
+
+def test_a_phrase_of_several_numbers_and_no_math_span_is_weak() -> None:
+    v = grade("7", "The answer is she has 3 apples and 4 pears left.", fallback=False)
+    assert v.reason.startswith("undecided")
+
+
+def test_a_gold_that_is_an_expression_is_not_cut() -> None:
+    # only a number is read out of a gold phrase: expressions and relations stay whole
+    assert grade("x = 5", "The answer is x = 5.", fallback=False).correct is True
+    assert grade("5", "The answer is x = 5.", fallback=False).correct is True
+    v = grade("2 x + 1", "The answer is 2.", fallback=False)
+    assert v.correct is not True
+
+
+# ---------------------------------------------------------------------------------------------
+# Hypothesis: random answers in random marker phrases with random trailing words and units
+
+_MARKERS = [
+    "The answer is {}",
+    "So the answer is {}",
+    "Therefore, the final answer is: {}",
+    "Answer: {}",
+    "**Answer:** {}",
+    "Final Answer: {}",
+    "# Answer\n\n{}",
+    "A: {}",
+    "答案是{}",
+    "故答案为：{}",
+    "【答案】{}<eoa>",
+]
+_TRAILING = [
+    "",
+    ".",
+    " eggs.",
+    " GB.",
+    " km/h",
+    " dollars",
+    " bolts per minute.",
+    " cm",
+    " kg.",
+    " songs. That is all.",
+    " (see above)",
+    "。",
+]
+_PREAMBLE = st.sampled_from(
+    ["", "She sells 9 * 2 = 18 eggs.\n", "Step 1: 3 + 4 = 7.\nStep 2: 7 * 2 = 14.\n", "我们计算得 3+4=7。\n"]
+)
+
+
+@st.composite
+def answers(draw: st.DrawFn) -> str:
+    kind = draw(st.sampled_from(["int", "thousands", "decimal", "fraction", "negative", "tuple"]))
+    n = draw(st.integers(min_value=0, max_value=999_999))
+    if kind == "int":
+        return str(n)
+    if kind == "thousands":
+        return f"{n + 1000:,}"
+    if kind == "decimal":
+        return f"{n}.{draw(st.integers(min_value=1, max_value=99))}"
+    if kind == "fraction":
+        return f"{n + 1}/{draw(st.integers(min_value=2, max_value=97))}"
+    if kind == "negative":
+        return f"-{n + 1}"
+    return f"({n}, {draw(st.integers(min_value=-50, max_value=50))})"
+
+
+@given(answer=answers(), marker=st.sampled_from(_MARKERS), trailing=st.sampled_from(_TRAILING), preamble=_PREAMBLE)
+def test_answer_in_a_random_marker_phrase_reads_back(answer: str, marker: str, trailing: str, preamble: str) -> None:
+    if marker.endswith("<eoa>"):
+        text = preamble + marker.format(answer + trailing.rstrip("。"))
+    else:
+        text = preamble + marker.format(answer) + trailing
+    found = extract_answer(text)
+    assert found is not None, text
+    assert found.text == answer, text
+    v = grade(answer, text, fallback=False)
+    assert v.correct is True, (text, v)
+    assert v.decided_by == "fast"

@@ -1,0 +1,158 @@
+r"""The answer markers (``cpp/include/rapidgrade/detail/markers.hpp``): one test per row of the
+table, the precedence between them (the marker nearest the end that yields an answer wins), what
+disagreeing markers do to certainty, and the CJK reading rules (``为-3``, full-width ``－３``,
+``根号3``, ``π``, ``1和3``).
+
+The styles are those of real evaluation dumps: GSM8K's "A: 18" and "#### 18", PRM800K/Minerva's
+``# Answer`` section, GAOKAO-Bench's ``【答案】…<eoa>``, Chinese "答案是 12" and "所以…为 -3"."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rapidgrade import extract_answer, grade, normalize_latex
+
+# ---------------------------------------------------------------------------------------------
+# one row of the table each
+
+
+@pytest.mark.parametrize(
+    ("text", "answer", "method"),
+    [
+        (r"So it is \boxed{18}.", "18", "boxed"),
+        (r"So it is \fbox{18}.", "18", "boxed"),
+        ("She sells 9 * 2 = 18.\nThe answer is 18 eggs.", "18", "answer_is"),
+        ("Thus.\n**Final Answer:** 5", "5", "answer_is"),
+        ("Thus.\n**Answer:** (B)", "(B)", "answer_is"),
+        ("So the point is (8,-2).\n\n# Answer\n\n(8,-2)", "(8,-2)", "answer_is"),
+        ("So the point is (8,-2).\n\n## Final Answer\n(8,-2)", "(8,-2)", "answer_is"),
+        ("She pays 3 * 4 = 12 dollars.\n#### 12", "12", "tagged"),
+        ("#### 18 eggs", "18", "tagged"),
+        ("It takes 2 + 1 = 3 bolts\nA: 3", "3", "answer_is"),
+        ("think <answer> 17 </answer>", "17", "tagged"),
+        ("【解析】由题意得 a=-3。<eoe>\n【答案】-3<eoa>", "-3", "tagged"),
+        ("【解析】…<eoe>\n【答案】根号3<eoa>", "根号3", "tagged"),
+        ("【答案】分层抽样<eoa>", "分层抽样", "tagged"),
+        ("【答案】1和3", "1和3", "tagged"),
+        ("所以答案是12。", "12", "answer_is"),
+        ("故答案为：－３", "－３", "answer_is"),
+        ("答案：14π", "14π", "answer_is"),
+        ("所以a的值为-3", "-3", "answer_is"),
+        ("因此面积是6。", "6", "answer_is"),
+    ],
+)
+def test_each_marker(text: str, answer: str, method: str) -> None:
+    found = extract_answer(text)
+    assert found is not None
+    assert (found.text, found.method) == (answer, method)
+    assert text[found.start : found.end] == answer
+
+
+def test_an_a_line_needs_a_blank_after_its_colon() -> None:
+    # "A:B:C = 2:3:4" is a ratio, not GSM8K's answer line
+    found = extract_answer("A:B:C = 2:3:4\nC gets 4 parts")
+    assert found is None or found.method != "answer_is"
+
+
+def test_a_heading_marker_is_a_line_of_its_own() -> None:
+    # "answer" followed by a line break, with prose before it on its line, is no section
+    found = extract_answer("we compare the answer\nwith 7 others and 9 more")
+    assert found is None or found.method != "answer_is"
+
+
+def test_a_conclusion_clause_counts_only_at_the_end() -> None:
+    # "所以…为" in the middle of a solution, followed by more text, is a step, not the answer
+    found = extract_answer("所以a的值为3，再代入得 b=5，因此 c 等于 8 了")
+    assert found is None or found.text != "3"
+
+
+# ---------------------------------------------------------------------------------------------
+# precedence and certainty
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("The answer is 5.\n#### 6", "6"),
+        ("#### 6\nThe answer is: 5", "5"),
+        ("#### 8\nStep 10: The answer is: 8", "8"),
+        ("The answer is 40 songs. #### 40", "40"),
+        ("A: 3\n\n# Answer\n\n4", "4"),
+        ("The answer is 3.\n【答案】4<eoa>", "4"),
+        # a box is the answer wherever the other markers are
+        ("\\boxed{7}\nThe answer is 8.", "7"),
+    ],
+)
+def test_the_marker_nearest_the_end_wins(text: str, answer: str) -> None:
+    found = extract_answer(text)
+    assert found is not None and found.text == answer
+
+
+def test_markers_that_agree_confirm_each_other() -> None:
+    v = grade("7", "#### 8\nThe answer is: 8", fallback=False)
+    assert v.correct is False and v.reason == "not equivalent"
+
+
+def test_markers_that_disagree_make_a_mismatch_uncertain() -> None:
+    v = grade("7", "#### 7\nThe answer is: 8", fallback=False)
+    assert v.correct is False
+    assert v.reason.startswith("undecided")
+    v = grade("9", "#### 7\nThe answer is: 8", fallback=False)
+    assert v.reason.startswith("undecided")
+    # the winner still decides a match
+    assert grade("8", "#### 7\nThe answer is: 8", fallback=False).correct is True
+
+
+# ---------------------------------------------------------------------------------------------
+# CJK reading rules
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        ("-3", "【解析】…<eoe>\n【答案】-3<eoa>"),
+        ("12", "所以答案是12。"),
+        ("-3", "所以a的值为-3"),
+        ("-3", "故答案为：－３"),
+        (r"\sqrt{3}", "【答案】根号3<eoa>"),
+        (r"14\pi", "【答案】14π<eoa>"),
+        ("1, 3", "【答案】1和3<eoa>"),
+        ("1 和 3", "【答案】1和3<eoa>"),
+        ("-3 .", "【答案】-3<eoa>"),
+        ("分层抽样.", "【答案】分层抽样<eoa>"),
+    ],
+)
+def test_cjk_answers_grade_true(gold: str, response: str) -> None:
+    v = grade(gold, response, fallback=False)
+    assert v.correct is True, v
+
+
+@pytest.mark.parametrize(
+    ("text", "normalized"),
+    [("根号3", r"\sqrt{3}"), ("2根号2", r"2\sqrt{2}"), ("1和3", "1,3"), ("2 或 5", "2,5"), ("甲和乙", "甲和乙")],
+)
+def test_cjk_words_in_normalization(text: str, normalized: str) -> None:
+    assert normalize_latex(text) == normalized
+
+
+# ---------------------------------------------------------------------------------------------
+# the anchors: a text without a marker's bytes skips that rule, and never changes its answer
+
+
+@given(st.text(alphabet=st.sampled_from(list("0123456789 abcxyz.+-=\n")), max_size=80))
+def test_texts_without_markers_read_as_their_last_number_or_span(text: str) -> None:
+    found = extract_answer(text)
+    assert found is None or found.method not in ("answer_is", "tagged")
+
+
+@given(
+    body=st.text(alphabet=st.sampled_from(list("0123456789 abcxyz.+-=\n")), max_size=60),
+    answer=st.integers(min_value=-999, max_value=999),
+    marker=st.sampled_from(["A: {}", "#### {}", "答案是{}", "【答案】{}<eoa>", "# Answer\n\n{}", "The answer is {}."]),
+)
+def test_a_last_marker_after_any_body_is_read(body: str, answer: int, marker: str) -> None:
+    text = body + "\n" + marker.format(answer)
+    found = extract_answer(text)
+    assert found is not None and found.text == str(answer), text
