@@ -28,7 +28,8 @@ GAMED = {
     "several boxes": ("420", "Either \\boxed{420}. Or maybe \\boxed{421}.\n\nOr \\boxed{420}."),
     "or (text)": ("0", "The answer is 1 or 0."),
     "or (box)": ("0", r"\boxed{1 \text{ or } 0}"),
-    "or beside the answer": ("100\\text{ square units}", "The answer is $100\\text{ square units}$ or $0$."),
+    # (the answer phrase reader reads "$100 units$ or $0$" whole, which the plain grader does not pay)
+    "or beside the answer": ("100", "The answer is $100$, or possibly $0$."),
     "list": ("198\\%", r"\boxed{0, 198\%}"),
     "approximation": ("420", r"\boxed{\approx 420}"),
     "answer cap": ("420", r"\boxed{420" + " + 0" * 200 + "}"),
