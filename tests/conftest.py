@@ -47,6 +47,7 @@ PACKAGE_DIR = Path(rapidgrade.__file__).resolve().parent
 FRAMEWORK_MODULES = {
     "test_ray.py": ("ray", "ray"),
     "test_ray_cluster.py": ("ray", "ray"),
+    "test_ray_hostile.py": ("ray", "ray"),
 }
 
 

@@ -10,13 +10,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import ray
 
-ray = pytest.importorskip("ray")
-
-from rapidgrade._io import InputRow, RowBlock  # noqa: E402
-from rapidgrade._ray_score import RayTask, _Shipped  # noqa: E402
-from rapidgrade.score import score_file  # noqa: E402
-from rapidgrade.tasks import get_task  # noqa: E402
+from rapidgrade._io import InputRow, RowBlock
+from rapidgrade._ray_score import RayTask, _Shipped
+from rapidgrade.score import score_file
+from rapidgrade.tasks import get_task
 
 pytestmark = pytest.mark.ray
 
