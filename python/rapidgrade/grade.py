@@ -26,7 +26,7 @@ import numpy as np
 
 from rapidgrade import _core
 from rapidgrade.config import UNSET, GradeConfig, Unset, check_threads, check_workers
-from rapidgrade.verdict import DECIDERS, GradeResults, Verdict, _Coded, _Packed
+from rapidgrade.verdict import DECIDERS, GradeResults, Verdict, _Coded, _coded_with, _Packed
 
 __all__ = ["grade", "grade_many"]
 
@@ -198,6 +198,7 @@ def grade_many(
         reason_codes = np.array([reason_ids.setdefault(r, len(reason_ids)) for r in reason_out], dtype=np.int32)
         reason_table = list(reason_ids)
 
+    fallback_reasons: dict[int, str] = {}
     if cfg.fallback and undecided:
         from rapidgrade.fallback import fallback_many
 
@@ -220,16 +221,11 @@ def grade_many(
         finally:
             if pool is not None:
                 pool.close()
-        ids = {text: code for code, text in enumerate(reason_table)}
         for i, (ok, by, why_fb) in zip(undecided, outcomes):
             correct[i] = ok
             decided[i] = _DECIDER_CODE[by]
-            code = ids.get(why_fb)
-            if code is None:
-                code = ids[why_fb] = len(reason_table)
-                reason_table.append(why_fb)
-            reason_codes[i] = code
-    reason_col = _Coded(reason_codes if len(reason_table) > 127 else reason_codes.astype(np.int8), reason_table)
+            fallback_reasons[i] = why_fb
+    reason_col = _coded_with(reason_codes, reason_table, fallback_reasons)
     results = GradeResults._from_parts(correct, decided, gold_col, extracted, method_col, reason_col, normalized)
     if cfg.judge is not None:  # what is still open goes to the judge (rapidgrade.judge)
         from rapidgrade.judge import apply_judge

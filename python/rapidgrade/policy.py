@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from rapidgrade.verdict import GradeResults, _Coded
+from rapidgrade.verdict import GradeResults, _coded_with
 
 if TYPE_CHECKING:
     import numpy.typing as npt
@@ -233,16 +233,7 @@ def _refuse(results: GradeResults, refused: dict[int, str]) -> GradeResults:
     correct = results.correct.copy()
     correct[index] = False
     reason = results._reason
-    table = list(reason.table)
-    ids = {text: code for code, text in enumerate(table)}
-    codes = reason.codes.astype(np.int32)
-    for row, why in refused.items():
-        code = ids.get(why)
-        if code is None:
-            code = ids[why] = len(table)
-            table.append(why)
-        codes[row] = code
-    column = _Coded(codes if len(table) > 127 else codes.astype(np.int8), table)
+    column = _coded_with(reason.codes.astype(np.int32), list(reason.table), refused)
     return GradeResults._from_parts(
         correct,
         results._decided,

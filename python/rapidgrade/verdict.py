@@ -26,7 +26,7 @@ graded pairs cost well under 50 bytes each, not a million Python objects.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -130,6 +130,20 @@ class _Coded:
         codes = self.codes.astype(np.int32)
         indices = pa.array(codes, mask=codes < 0)
         return pa.array(self.table, type=pa.string()).take(indices)
+
+
+def _coded_with(codes: npt.NDArray[np.int32], table: list[str], values: Mapping[int, str]) -> _Coded:
+    """A column of *codes* into *table* with the string at each row of *values* put in place,
+    adding the strings *table* lacks; *codes* (int32, writable) and *table* are changed in place.
+    The codes are one byte while the table has at most 128 strings."""
+    ids = {text: code for code, text in enumerate(table)}
+    for row, text in values.items():
+        code = ids.get(text)
+        if code is None:
+            code = ids[text] = len(table)
+            table.append(text)
+        codes[row] = code
+    return _Coded(codes if len(table) > 127 else codes.astype(np.int8), table)
 
 
 class _Packed:
