@@ -64,6 +64,7 @@ from rapidgrade.config import GradeConfig
 from rapidgrade.grade import grade_many
 from rapidgrade.integrations.aio import RewardJob, Scored
 from rapidgrade.integrations.rewards import RewardConfig, reward_config
+from rapidgrade.tasks._base import positive_float, positive_int
 
 if TYPE_CHECKING:  # Starlette (the serve extra) is imported when an app is created
     from starlette.applications import Starlette
@@ -521,26 +522,6 @@ examples:
 """
 
 
-def _positive_float(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, got {text}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {text}")
-    return value
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The parser of ``rapidgrade serve``."""
     parser = argparse.ArgumentParser(
@@ -557,25 +538,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--workers",
-        type=_positive_int,
+        type=positive_int,
         default=1,
         help="processes sharing the port, each with its own batcher (default: 1)",
     )
     parser.add_argument(
         "--max-body-bytes",
-        type=_positive_int,
+        type=positive_int,
         default=default.max_body_bytes,
         help="largest request body accepted; larger ones get 413 (default: %(default)s)",
     )
     parser.add_argument(
         "--deadline",
-        type=_positive_float,
+        type=positive_float,
         default=default.deadline,
         help="seconds a request may wait for its grades; then 504 (default: %(default)s)",
     )
     parser.add_argument(
         "--graceful-timeout",
-        type=_positive_float,
+        type=positive_float,
         default=default.graceful_timeout,
         help="seconds in-flight requests get to finish at shutdown (default: %(default)s)",
     )
@@ -588,7 +569,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--max-batch",
-        type=_positive_int,
+        type=positive_int,
         default=default.batch.max_batch,
         help="pairs per grade_many call at most; a batch this size starts at once (default: %(default)s)",
     )
@@ -603,7 +584,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--timeout",
-        type=_positive_float,
+        type=positive_float,
         default=reward.timeout,
         help="seconds per pair in the SymPy fallback (default: %(default)s)",
     )
