@@ -616,11 +616,52 @@ bool run_in_place(std::string& t, Pass&& pass) {
 
 bool holds(std::string_view s, char c) noexcept { return find_byte(s, 0, c) < s.size(); }
 
-// Rules 1-10, one pass each, in their order. Rule 0 (unicode::fold_math) runs once, before
+// Rule 11: a CJK list joiner ("和", "或", detail/markers.hpp) between two math characters is a
+// comma, "1 和 3" -> "1,3". It is a pass of the rounds, not part of rule 0, because the other
+// passes can make a joiner stand between math characters ("$x^3$或 $2$" -> "x^3或2").
+void cjk_joiners(std::string_view s, Writer& out) {
+  const auto math_before = [&](std::size_t k) {
+    while (k > 0 && s[k - 1] == ' ') --k;
+    if (k == 0) return false;
+    const char c = s[k - 1];
+    return is_digit(c) || is_letter(c) || c == '}' || c == ')' || c == ']';
+  };
+  const auto math_after = [&](std::size_t k) {
+    while (k < s.size() && s[k] == ' ') ++k;
+    if (k >= s.size()) return false;
+    const char c = s[k];
+    return is_digit(c) || is_letter(c) || c == '-' || c == '\\' || c == '(' || c == '[' || c == '{';
+  };
+  std::size_t written = 0;  // s[written, k) is still to copy
+  for (std::size_t k = 0; k < s.size(); ++k) {
+    for (const std::string_view j : detail::kCjkListJoiners) {
+      if (!detail::starts_with(s, k, j) || !math_before(k) || !math_after(k + j.size())) continue;
+      std::size_t end = k;
+      while (end > written && s[end - 1] == ' ') --end;
+      out.append(s.substr(written, end - written));
+      out += ',';
+      k += j.size();
+      while (k < s.size() && s[k] == ' ') ++k;
+      written = k;
+      --k;  // the loop's ++k
+      break;
+    }
+  }
+  out.append(s.substr(written));
+}
+
+bool holds_cjk_joiner(std::string_view s) noexcept {
+  for (const std::string_view j : detail::kCjkListJoiners) {
+    if (detail::find_str(s, 0, j) != detail::kNpos) return true;
+  }
+  return false;
+}
+
+// Rules 1-11, one pass each, in their order. Rule 0 (unicode::fold_math) runs once, before
 // them: its result holds only characters it leaves as they are (each invalid byte is U+FFFD,
 // each character with a rule was rewritten in ASCII) and these passes delete or write ASCII
 // bytes only, never part of a character, so folding again would change nothing.
-constexpr int kPasses = 11;
+constexpr int kPasses = 12;
 
 // Applies pass `k` (0 <= k < kPasses) to b.text; returns whether the text changed.
 bool apply_pass(int k, Buffers& b, const Options& options, bool& percent) {
@@ -638,7 +679,8 @@ bool apply_pass(int k, Buffers& b, const Options& options, bool& percent) {
     case 7: return options.equations && run_in_place(t, strip_equation);
     case 8: return run_pass(b, holds(t, '.'), leading_zero);
     case 9: return run_in_place(t, strip_thousands);
-    default: return run_in_place(t, slash_to_frac);
+    case 10: return run_in_place(t, slash_to_frac);
+    default: return run_pass(b, holds_cjk_joiner(t), cjk_joiners);
   }
 }
 
@@ -660,45 +702,19 @@ bool already_canonical(std::string_view s) noexcept {
   return !(letter && digit);
 }
 
-// Rule 0's CJK words (detail/markers.hpp): "根号" is the square root sign, and a list joiner
-// ("和", "或") between two math characters is a comma: "根号3" -> "√3", "1 和 3" -> "1,3".
-// Returns false (out untouched) when s holds none of them.
-bool cjk_words(std::string_view s, std::string& out) {
+// Rule 0's CJK root word (detail/markers.hpp): "根号" is the square root sign, "根号3" -> "√3"
+// (then folded by rule 0). Returns false (out untouched) when s holds none.
+bool cjk_root(std::string_view s, std::string& out) {
   constexpr std::string_view kRoot = "\xE6\xA0\xB9\xE5\x8F\xB7";  // 根号
-  bool any = detail::find_str(s, 0, kRoot) != detail::kNpos;
-  for (const std::string_view j : detail::kCjkListJoiners) any = any || detail::find_str(s, 0, j) != detail::kNpos;
-  if (!any) return false;
-  const auto math_before = [&](std::size_t k) {
-    while (k > 0 && s[k - 1] == ' ') --k;
-    if (k == 0) return false;
-    const char c = s[k - 1];
-    return is_digit(c) || is_letter(c) || c == '}' || c == ')' || c == ']';
-  };
-  const auto math_after = [&](std::size_t k) {
-    while (k < s.size() && s[k] == ' ') ++k;
-    if (k >= s.size()) return false;
-    const char c = s[k];
-    return is_digit(c) || is_letter(c) || c == '-' || c == '\\' || c == '(' || c == '[' || c == '{';
-  };
+  if (detail::find_str(s, 0, kRoot) == detail::kNpos) return false;
   out.clear();
   for (std::size_t k = 0; k < s.size();) {
     if (detail::starts_with(s, k, kRoot)) {
       out += "\xE2\x88\x9A";  // √
       k += kRoot.size();
-      continue;
+    } else {
+      out += s[k++];
     }
-    bool joined = false;
-    for (const std::string_view j : detail::kCjkListJoiners) {
-      if (detail::starts_with(s, k, j) && math_before(k) && math_after(k + j.size())) {
-        while (!out.empty() && out.back() == ' ') out.pop_back();
-        out += ',';
-        k += j.size();
-        while (k < s.size() && s[k] == ' ') ++k;
-        joined = true;
-        break;
-      }
-    }
-    if (!joined) out += s[k++];
   }
   return true;
 }
@@ -713,7 +729,7 @@ Normalized normalize(std::string_view s, const Options& options) {
   }
   Buffers b;
   std::string cjk;
-  if (utf8::ascii_end(s, 0, s.size()) < s.size() && cjk_words(s, cjk)) s = cjk;
+  if (utf8::ascii_end(s, 0, s.size()) < s.size() && cjk_root(s, cjk)) s = cjk;
   b.text = unicode::fold_math(s);  // rule 0 (an ASCII text as it is)
   // The passes run in rounds, at most kMaxRounds, and stop once the text is a fixed point:
   // when kPasses passes in a row, wherever in a round they start, have left it as it is. Each

@@ -1,7 +1,7 @@
 r"""Canonical form of LaTeX/plain-text answers, so that equal answers compare equal as strings.
 
 The rules, in the order applied (each a linear pass in the C++ core; rule 0 runs once, and the
-sequence of rules 1-10 is repeated until the text stops changing, at most 4 rounds, so
+sequence of rules 1-11 is repeated until the text stops changing, at most 4 rounds, so
 normalization is idempotent). They are the
 normative rules of ``cpp/include/rapidgrade/normalize.hpp``. Every example written as two
 literals joined by an arrow holds with the default options (the first normalizes to the
@@ -9,7 +9,8 @@ second; checked by ``tests/unit/test_normalize_examples.py``, like the examples 
 
 0. Unicode math is folded to LaTeX: ``½`` -> ``\frac{1}{2}``, ``2½`` -> ``2\frac{1}{2}``,
    ``√2`` -> ``\sqrt{2}``, ``√(x+1)`` -> ``\sqrt{x+1}``, full-width digits ``１２`` -> ``12``,
-   ``x²`` -> ``x^{2}``, ``3×4`` -> ``3\times4``, the minus sign ``−5`` -> ``-5``.
+   ``x²`` -> ``x^{2}``, ``3×4`` -> ``3\times4``, the minus sign ``−5`` -> ``-5``;
+   the Chinese root word ``根号`` is the root sign: ``根号3`` -> ``\sqrt{3}``.
 
 1. Commands and signs:
 
@@ -60,6 +61,8 @@ second; checked by ``tests/unit/test_normalize_examples.py``, like the examples 
    ``1, 234`` -> ``1234`` also reads as one number.
 10. An integer fraction ``a/b`` that is the whole answer becomes ``\frac{a}{b}``:
     ``3/4`` -> ``\frac{3}{4}``, ``-3/4`` -> ``-\frac{3}{4}``.
+11. A Chinese list joiner (``和``, ``或``) between two math characters is a comma:
+    ``1和3`` -> ``1,3``, ``$x$或$2$`` -> ``x,2``.
 """
 
 from __future__ import annotations

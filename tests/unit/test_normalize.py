@@ -301,11 +301,22 @@ def test_invalid_utf8_becomes_replacement_characters() -> None:
     assert normalize_latex(b"x \xc0\xaf 1") == "x\ufffd1".encode()  # an overlong "/"
 
 
+def test_cjk_joiner_that_other_rules_bring_beside_math_is_joined_at_once() -> None:
+    # Found by fuzz_normalize (cpp/fuzz/reproducers): "$x^3$或 " kept its joiner, since a '$' stood
+    # beside it, and a second normalization, with the '$' gone, turned it into a comma.
+    text = b"$x^3$\xe6\x88\x96 \\q11$$\xdc\xff\xff\xff"
+    once = normalize_latex(text)
+    assert once.startswith(b"x^3,\\q11")
+    assert normalize_latex(once) == once
+    assert normalize_latex("$x$或$2$") == "x,2"
+    assert normalize_latex("或3") == "或3"  # no math before it: a word, not a joiner
+
+
 _pieces = st.sampled_from(
     [
         "\\frac", "\\dfrac", "\\sqrt", "\\text", "\\left", "\\right", "{", "}", "\\{", "$", "\\$", "%", "\\%",
         "^\\circ", "°", "−", " ", ".", ",", "=", "x", "\\pi", "1", "23", "456", "/", "cm", " units", "_", "{,}",
-        "\\!", "\\,", "~", "[", "]", "é",
+        "\\!", "\\,", "~", "[", "]", "é", "和", "或", "根号",
     ]
 )
 

@@ -1,7 +1,7 @@
 // Canonical form of a LaTeX/plain-text answer, for string comparison of extracted answers.
 //
 // Input is UTF-8 (rule 0 makes each invalid byte U+FFFD). The rules below are normative. They
-// are applied in the order given (each one a linear pass). Rule 0 runs once; rules 1-10 only
+// are applied in the order given (each one a linear pass). Rule 0 runs once; rules 1-11 only
 // delete or write ASCII bytes, so what rule 0 left stays folded, and their sequence is repeated
 // until the text stops changing, at most kMaxRounds times, so that normalize(normalize(s)) ==
 // normalize(s). Every example written as two quoted strings joined by an arrow holds for the
@@ -13,8 +13,7 @@
 //  0. Unicode math folded to LaTeX (unicode::fold_math): "½" -> "\frac{1}{2}",
 //     "2½" -> "2\frac{1}{2}", "√2" -> "\sqrt{2}", "√(x+1)" -> "\sqrt{x+1}", full-width digits
 //     "１２" -> "12", "x²" -> "x^{2}", "3×4" -> "3\times4", "−5" -> "-5".
-//     CJK answer words first (detail/markers.hpp): "根号" is the root sign, "根号3" -> "\sqrt{3}";
-//     "和" / "或" between two math characters join a list, "1和3" -> "1,3", "2 或 5" -> "2,5".
+//     The CJK root word first (detail/markers.hpp): "根号" is the root sign, "根号3" -> "\sqrt{3}".
 //  1. commands and signs:
 //     - \dfrac \tfrac \cfrac -> \frac: "\dfrac{1}{2}" -> "\frac{1}{2}";
 //     - \left \right (and a '.' right after them) and \displaystyle removed:
@@ -60,6 +59,8 @@
 //     tuples keep their commas: "(1,2)" -> "(1,2)"; spaces are gone by then: "1, 234" -> "1234".
 // 10. an integer fraction that is the whole text -> \frac: "3/4" -> "\frac{3}{4}",
 //     "-3/4" -> "-\frac{3}{4}"; "x/4" -> "x/4".
+// 11. a CJK list joiner (detail/markers.hpp: "和" / "或") between two math characters is a comma,
+//     "1和3" -> "1,3", "2 或 5" -> "2,5", also where other rules made it so: "$x$或$2$" -> "x,2".
 #pragma once
 
 #include <cstddef>
