@@ -616,6 +616,25 @@ bool run_in_place(std::string& t, Pass&& pass) {
 
 bool holds(std::string_view s, char c) noexcept { return find_byte(s, 0, c) < s.size(); }
 
+// The CJK root word (detail/markers.hpp): "根号" is the square root sign, "根号3" -> "√3" (then
+// folded by rule 0). Returns false (out untouched) when s holds none. Rule 0 reads it first, and
+// rule 12 again in the rounds, where other rules can bring its two characters together
+// ("根$$号3" -> "根号3").
+bool cjk_root(std::string_view s, std::string& out) {
+  constexpr std::string_view kRoot = "\xE6\xA0\xB9\xE5\x8F\xB7";  // 根号
+  if (detail::find_str(s, 0, kRoot) == detail::kNpos) return false;
+  out.clear();
+  for (std::size_t k = 0; k < s.size();) {
+    if (detail::starts_with(s, k, kRoot)) {
+      out += "\xE2\x88\x9A";  // √
+      k += kRoot.size();
+    } else {
+      out += s[k++];
+    }
+  }
+  return true;
+}
+
 // Rule 11: a CJK list joiner ("和", "或", detail/markers.hpp) between two math characters is a
 // comma, "1 和 3" -> "1,3". It is a pass of the rounds, not part of rule 0, because the other
 // passes can make a joiner stand between math characters ("$x^3$或 $2$" -> "x^3或2").
@@ -657,11 +676,12 @@ bool holds_cjk_joiner(std::string_view s) noexcept {
   return false;
 }
 
-// Rules 1-11, one pass each, in their order. Rule 0 (unicode::fold_math) runs once, before
+// Rules 1-12, one pass each, in their order. Rule 0 (unicode::fold_math) runs once, before
 // them: its result holds only characters it leaves as they are (each invalid byte is U+FFFD,
 // each character with a rule was rewritten in ASCII) and these passes delete or write ASCII
-// bytes only, never part of a character, so folding again would change nothing.
-constexpr int kPasses = 12;
+// bytes only, never part of a character (rule 11 replaces a whole CJK character by ',', rule
+// 12 a whole CJK word by what rule 0 writes for "√"), so folding again would change nothing.
+constexpr int kPasses = 13;
 
 // Applies pass `k` (0 <= k < kPasses) to b.text; returns whether the text changed.
 bool apply_pass(int k, Buffers& b, const Options& options, bool& percent) {
@@ -680,7 +700,13 @@ bool apply_pass(int k, Buffers& b, const Options& options, bool& percent) {
     case 8: return run_pass(b, holds(t, '.'), leading_zero);
     case 9: return run_in_place(t, strip_thousands);
     case 10: return run_in_place(t, slash_to_frac);
-    default: return run_pass(b, holds_cjk_joiner(t), cjk_joiners);
+    case 11: return run_pass(b, holds_cjk_joiner(t), cjk_joiners);
+    default: {
+      std::string rooted;
+      if (!cjk_root(t, rooted)) return false;
+      t = unicode::fold_math(rooted);  // folding the folded rest again changes nothing
+      return true;
+    }
   }
 }
 
@@ -702,22 +728,6 @@ bool already_canonical(std::string_view s) noexcept {
   return !(letter && digit);
 }
 
-// Rule 0's CJK root word (detail/markers.hpp): "根号" is the square root sign, "根号3" -> "√3"
-// (then folded by rule 0). Returns false (out untouched) when s holds none.
-bool cjk_root(std::string_view s, std::string& out) {
-  constexpr std::string_view kRoot = "\xE6\xA0\xB9\xE5\x8F\xB7";  // 根号
-  if (detail::find_str(s, 0, kRoot) == detail::kNpos) return false;
-  out.clear();
-  for (std::size_t k = 0; k < s.size();) {
-    if (detail::starts_with(s, k, kRoot)) {
-      out += "\xE2\x88\x9A";  // √
-      k += kRoot.size();
-    } else {
-      out += s[k++];
-    }
-  }
-  return true;
-}
 
 }  // namespace
 

@@ -1,7 +1,7 @@
 r"""Canonical form of LaTeX/plain-text answers, so that equal answers compare equal as strings.
 
 The rules, in the order applied (each a linear pass in the C++ core; rule 0 runs once, and the
-sequence of rules 1-11 is repeated until the text stops changing, at most 4 rounds, so
+sequence of rules 1-12 is repeated until the text stops changing, at most 4 rounds, so
 normalization is idempotent). They are the
 normative rules of ``cpp/include/rapidgrade/normalize.hpp``. Every example written as two
 literals joined by an arrow holds with the default options (the first normalizes to the
@@ -63,6 +63,8 @@ second; checked by ``tests/unit/test_normalize_examples.py``, like the examples 
     ``3/4`` -> ``\frac{3}{4}``, ``-3/4`` -> ``-\frac{3}{4}``.
 11. A Chinese list joiner (``和``, ``或``) between two math characters is a comma:
     ``1和3`` -> ``1,3``, ``$x$或$2$`` -> ``x,2``.
+12. The root word of rule 0 again, where other rules brought its characters together:
+    ``根$$号3`` -> ``\sqrt{3}``.
 """
 
 from __future__ import annotations

@@ -310,13 +310,16 @@ def test_cjk_joiner_that_other_rules_bring_beside_math_is_joined_at_once() -> No
     assert normalize_latex(once) == once
     assert normalize_latex("$x$或$2$") == "x,2"
     assert normalize_latex("或3") == "或3"  # no math before it: a word, not a joiner
+    # The same for the two characters of the root word that removed '$' bring together.
+    assert normalize_latex("{根" + "$" * 104 + "号") == "{\\sqrt"
+    assert normalize_latex("根$$号3") == "\\sqrt{3}"
 
 
 _pieces = st.sampled_from(
     [
         "\\frac", "\\dfrac", "\\sqrt", "\\text", "\\left", "\\right", "{", "}", "\\{", "$", "\\$", "%", "\\%",
         "^\\circ", "°", "−", " ", ".", ",", "=", "x", "\\pi", "1", "23", "456", "/", "cm", " units", "_", "{,}",
-        "\\!", "\\,", "~", "[", "]", "é", "和", "或", "根号",
+        "\\!", "\\,", "~", "[", "]", "é", "和", "或", "根号", "根", "号",
     ]
 )
 

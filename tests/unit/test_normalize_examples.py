@@ -50,7 +50,7 @@ HEADER_EXAMPLES = examples_by_rule(header_comment_lines(), _HEADER_RULE, _HEADER
 DOC_EXAMPLES = examples_by_rule(
     (rapidgrade.normalize.__doc__ or "").splitlines(), _DOC_RULE, _DOC_EXAMPLE
 )
-RULES = list(range(12))
+RULES = list(range(13))
 
 
 def flat(found: dict[int, list[tuple[str, str]]]) -> list[tuple[int, str, str]]:

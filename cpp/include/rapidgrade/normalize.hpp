@@ -1,7 +1,7 @@
 // Canonical form of a LaTeX/plain-text answer, for string comparison of extracted answers.
 //
 // Input is UTF-8 (rule 0 makes each invalid byte U+FFFD). The rules below are normative. They
-// are applied in the order given (each one a linear pass). Rule 0 runs once; rules 1-11 only
+// are applied in the order given (each one a linear pass). Rule 0 runs once; rules 1-12 only
 // delete or write ASCII bytes, so what rule 0 left stays folded, and their sequence is repeated
 // until the text stops changing, at most kMaxRounds times, so that normalize(normalize(s)) ==
 // normalize(s). Every example written as two quoted strings joined by an arrow holds for the
@@ -61,6 +61,8 @@
 //     "-3/4" -> "-\frac{3}{4}"; "x/4" -> "x/4".
 // 11. a CJK list joiner (detail/markers.hpp: "和" / "或") between two math characters is a comma,
 //     "1和3" -> "1,3", "2 或 5" -> "2,5", also where other rules made it so: "$x$或$2$" -> "x,2".
+// 12. the CJK root word of rule 0 again, where other rules brought its characters together:
+//     "根$$号3" -> "\sqrt{3}".
 #pragma once
 
 #include <cstddef>
