@@ -26,7 +26,8 @@ from typing import Any
 from math_verify import ExprExtractionConfig
 
 from rapidgrade import _transport
-from rapidgrade.compat import ExtractionTarget, _parse_many, _verify_many, _workers
+from rapidgrade.compat import _workers
+from rapidgrade.compat._api import ExtractionTarget, _parse_many, _verify_many
 from rapidgrade.compat._workers import _load_exception, _remote_strings
 
 __all__ = ["math_metric"]
