@@ -30,8 +30,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from rapidgrade._io import InputRow, RowBlock, UsageError
-from rapidgrade.tasks._base import Task
+from rapidgrade._io import InputRow, Pick, RowBlock, UsageError
+from rapidgrade.tasks._base import BlockRun, Task, TaskRun
 
 __all__ = ["MERGES", "RayRun", "RayTask", "apply_ray_option", "merge_state", "score_ray"]
 
@@ -226,10 +226,17 @@ class ChunkGrader:
     ) -> tuple[Sequence[bytes], dict[str, Any]]:
         """The evaluated lines of *block* (the run's columnar path) and the counts, as
         :meth:`grade` gives them."""
-        return self._graded(state, lambda run: run.grade_block(block))
+        def lines(run: TaskRun) -> Sequence[bytes]:
+            if not isinstance(run, BlockRun):
+                raise TypeError(f"the {self.task.name!r} task's run has no columnar path (grade_block)")
+            return run.grade_block(block)
 
-    def _graded(self, state: Mapping[str, Any] | None, grade: Callable[[Any], _Out]) -> tuple[_Out, dict[str, Any]]:
-        run: Any = self.task.start(self.config)  # Any: grade_block is not part of TaskRun
+        return self._graded(state, lines)
+
+    def _graded(
+        self, state: Mapping[str, Any] | None, grade: Callable[[TaskRun], _Out]
+    ) -> tuple[_Out, dict[str, Any]]:
+        run = self.task.start(self.config)
         if state is not None:
             run.restore(state)
         out = grade(run)
@@ -301,6 +308,11 @@ class RayBlockRun(RayRun):
 
     __slots__ = ()
 
+    #: Rows reach the actors whole (not picked into columns by the job's reader), and their
+    #: lines are counted by the drill-down as it reads them: the BlockRun fields say so.
+    pick: Pick | None = None
+    verdicts: Sequence[tuple[Any, Any, bool] | None] = ()
+
     def grade_block(self, block: RowBlock) -> list[bytes]:
         return self._spread("grade_block", len(block), lambda start, stop: block.tail(start).head(stop - start))
 
@@ -371,7 +383,7 @@ class RayTask:
         # Every actor up before the clock starts; the nodes they run on, for the curious.
         self.nodes = list(ray.get([a.ping.remote() for a in actors]))
         inner_run = self.inner.start(config)
-        run_type = RayBlockRun if callable(getattr(inner_run, "grade_block", None)) else RayRun
+        run_type = RayBlockRun if isinstance(inner_run, BlockRun) else RayRun
         return run_type(self.inner, inner_run, actors, merge, self.min_part)
 
 

@@ -370,15 +370,18 @@ def grade(
 
 
 def _task_many(
-    task: str, golds: Any, responses: Any, cfg: GradeConfig, rel_tol: float | Unset, threads: int | None
+    task: str, golds: list[Any], responses: list[Any], cfg: GradeConfig, rel_tol: float | Unset, threads: int | None
 ) -> GradeResults:
-    """grade_many for a task other than math (only ``"physics"`` grades pairs this way)."""
-    if task != "physics":
-        raise ValueError(f"grade_many: unknown task {task!r} (expected 'math' or 'physics')")
-    from rapidgrade.tasks.physics import PhysicsConfig, grade_physics_many, to_grade_results
+    """grade_many for a task other than math: the registry's task, when it grades pairs
+    (a :class:`~rapidgrade.tasks.PairGrader`)."""
+    from rapidgrade.tasks._base import BUILTIN_TASKS, PairGrader, get_task
 
-    physics = PhysicsConfig(grade=cfg) if isinstance(rel_tol, Unset) else PhysicsConfig(rel_tol=rel_tol, grade=cfg)
-    return to_grade_results(grade_physics_many(golds, responses, config=physics, threads=threads))
+    found = get_task(task) if task in BUILTIN_TASKS else None
+    if not isinstance(found, PairGrader):
+        graders = [name for name in BUILTIN_TASKS if name == "math" or isinstance(get_task(name), PairGrader)]
+        raise ValueError(f"grade_many: unknown task {task!r} (tasks that grade pairs: {', '.join(graders)})")
+    tol = None if isinstance(rel_tol, Unset) else rel_tol
+    return found.grade_pairs(golds, responses, config=cfg, rel_tol=tol, threads=threads)
 
 
 def _progress_bar(total: int, enabled: bool, description: str) -> Any:

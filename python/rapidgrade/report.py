@@ -24,12 +24,9 @@ from collections import Counter
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from rapidgrade.metrics import pass_at_k_curve
-
-if TYPE_CHECKING:
-    from rapidgrade.metrics import Metrics
 
 __all__ = [
     "Drilldown",
@@ -42,7 +39,6 @@ __all__ = [
     "line_chart",
     "render_drilldown",
     "render_page",
-    "render_report",
     "table_html",
 ]
 
@@ -199,14 +195,6 @@ def render_page(
         + "\n".join(parts)
         + "\n</body></html>\n"
     )
-
-
-def render_report(metrics: Metrics, notable: Sequence[Mapping[str, Any]], *, title: str, inputs: Sequence[str]) -> str:
-    """The whole page of a math job: :func:`render_page` around the math task's part
-    (:func:`rapidgrade.tasks.math.render_math_report`). Every value is escaped."""
-    from rapidgrade.tasks.math import render_math_report
-
-    return render_page(render_math_report(metrics, notable), title=title, inputs=inputs)
 
 
 # --- the drill-down -------------------------------------------------------------------------------
@@ -653,17 +641,15 @@ def _pass_at_k_of(out_dir: str | Path, metrics: Mapping[str, Any] | None, scan: 
 
 
 def item_view(task: object) -> ItemView | None:
-    """The drill-down view of the records of *task* (a task name), for a task whose records
-    carry no top-level ``correct`` (the task module's ``report_item``); None for any other."""
-    if task == "fredholm":
-        from rapidgrade.tasks.fredholm import report_item
+    """The drill-down view of the records of *task* (a built-in task's name): the task's
+    ``report_item`` when it is an :class:`~rapidgrade.tasks.ItemViewer` (its records carry no
+    top-level ``correct``); None for any other task or name."""
+    from rapidgrade.tasks._base import BUILTIN_TASKS, ItemViewer, get_task
 
-        return report_item
-    if task == "absa":
-        from rapidgrade.tasks.absa import report_item as absa_item
-
-        return absa_item
-    return None
+    if not isinstance(task, str) or task not in BUILTIN_TASKS:
+        return None
+    found = get_task(task)
+    return found.report_item if isinstance(found, ItemViewer) else None
 
 
 # The table's behaviour: filter, search, page by 100, click a row for its excerpt and reason; the

@@ -45,7 +45,7 @@ from rapidgrade._io import (
     output_size,
 )
 from rapidgrade.report import Drilldown, render_page
-from rapidgrade.tasks._base import Registry, Task, TaskRun
+from rapidgrade.tasks._base import BlockRun, Registry, Task, TaskRun
 
 if TYPE_CHECKING:
     from rapidgrade.metrics import Metrics
@@ -53,15 +53,6 @@ if TYPE_CHECKING:
 __all__ = ["UsageError", "resolve_task", "score_file"]
 
 STATE_FILE = ".rapidgrade-state.json"
-
-
-def __getattr__(name: str) -> Any:
-    # The demo set belongs to the math task; these names stay importable from here.
-    if name in ("DEMO_SET", "demo_set_path"):
-        from rapidgrade.tasks import math
-
-        return getattr(math, name)
-    raise AttributeError(f"module 'rapidgrade.score' has no attribute {name!r}")
 
 
 def resolve_task(task: str | Task, registry: Registry | None = None) -> Task:
@@ -96,22 +87,20 @@ def _grade_chunk(chunk: Sequence[RowBlock], run: TaskRun, drilldown: Drilldown) 
     returns its evaluated.jsonl lines (without newlines), counted into the report's *drilldown*,
     as one sequence of lines per block (a list, or one buffer: :class:`~rapidgrade._io.JoinedLines`).
 
-    A run that offers ``grade_block(block) -> Sequence[bytes]`` (the math task) gets each block as
-    columns and returns the lines itself (the columnar hot path); its blocks are read with its
-    ``pick`` (:class:`~rapidgrade._io.Pick`, if it has one), and its ``verdicts`` after each
-    block (if it has them) give the drill-down the verdicts of single-response lines, which are
-    then not parsed again. Any other run gets the chunk's :class:`~rapidgrade._io.InputRow`
+    A :class:`~rapidgrade.tasks.BlockRun` (the math task's) gets each block as columns and
+    returns the lines itself (the columnar hot path); its blocks are read with its ``pick``, and
+    its ``verdicts`` after each block give the drill-down the verdicts of single-response lines,
+    which are then not parsed again. Any other run gets the chunk's :class:`~rapidgrade._io.InputRow`
     records from ``grade(rows)`` in one call, each written with a ``_source`` field naming its
     input (a row's own field of that name was renamed ``input__source`` when it was read)."""
-    grade_block = getattr(run, "grade_block", None)
-    if grade_block is not None:
+    if isinstance(run, BlockRun):
         pieces: list[Sequence[bytes]] = []
         for block in chunk:
-            block_lines: Sequence[bytes] = grade_block(block)
+            block_lines = run.grade_block(block)
             if len(block_lines) != len(block):
                 raise RuntimeError(f"task returned {len(block_lines)} lines for {len(block)} rows")
-            verdicts = getattr(run, "verdicts", None)
-            drilldown.add_lines(block_lines, verdicts if verdicts is not None and len(verdicts) == len(block) else None)
+            verdicts = run.verdicts
+            drilldown.add_lines(block_lines, verdicts if len(verdicts) == len(block) else None)
             pieces.append(block_lines)
         return pieces
     rows = [row for block in chunk for row in block.rows()]
@@ -537,7 +526,7 @@ def score_file(
         writer = _Writer(raw, out_dir)
         try:
             started = time.perf_counter()
-            for chunk in _chunks(paths, done_rows, chunk_size, bar, getattr(run, "pick", None)):
+            for chunk in _chunks(paths, done_rows, chunk_size, bar, run.pick if isinstance(run, BlockRun) else None):
                 pieces = _grade_chunk(chunk, run, drilldown)
                 done_rows += sum(len(block) for block in chunk)
                 elapsed = elapsed_before + time.perf_counter() - started

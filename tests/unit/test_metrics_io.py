@@ -14,7 +14,7 @@ import pytest
 
 from rapidgrade._io import UsageError, detect_format, iter_rows
 from rapidgrade.metrics import MetricsAccumulator, pass_at_k
-from rapidgrade.report import render_report
+from rapidgrade.tasks.math import render_report
 
 
 def brute_pass_at_k(n: int, c: int, k: int) -> float:

@@ -22,6 +22,9 @@ from __future__ import annotations
 
 from rapidgrade.tasks._base import (
     BUILTIN_TASKS,
+    BlockRun,
+    ItemViewer,
+    PairGrader,
     Registry,
     Task,
     TaskMetrics,
@@ -33,6 +36,9 @@ from rapidgrade.tasks._base import (
 
 __all__ = [
     "BUILTIN_TASKS",
+    "BlockRun",
+    "ItemViewer",
+    "PairGrader",
     "Registry",
     "Task",
     "TaskMetrics",

@@ -34,12 +34,19 @@ import importlib
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from rapidgrade._io import InputRow, UsageError
+from rapidgrade._io import InputRow, Pick, RowBlock, UsageError
+
+if TYPE_CHECKING:
+    from rapidgrade.config import GradeConfig
+    from rapidgrade.verdict import GradeResults
 
 __all__ = [
     "BUILTIN_TASKS",
+    "BlockRun",
+    "ItemViewer",
+    "PairGrader",
     "Registry",
     "Task",
     "TaskMetrics",
@@ -87,6 +94,57 @@ class TaskRun(Protocol):
     def report_html(self, metrics: Any) -> str:
         """The task's part of ``report.html`` (HTML, every value escaped), placed in the
         shared frame below the title. :mod:`rapidgrade.report` has cards, charts and tables."""
+        ...
+
+
+@runtime_checkable
+class BlockRun(TaskRun, Protocol):
+    """A run with the columnar hot path (the math task's): the shared job hands it each block
+    of rows as columns and writes the lines it returns, with no Python record per row.
+
+    :func:`rapidgrade.score.score_file` and ``--ray`` use it when ``isinstance(run,
+    BlockRun)``; any other run gets :meth:`TaskRun.grade` with the rows."""
+
+    #: How the job's reader picks each row's fields into columns (None: rows are read whole).
+    pick: Pick | None
+    #: After each :meth:`grade_block`, one ``(method, decided_by, correct)`` per line (None for
+    #: a line of several samples), so that the report's drill-down does not parse the lines.
+    verdicts: Sequence[tuple[Any, Any, bool] | None]
+
+    def grade_block(self, block: RowBlock) -> Sequence[bytes]:
+        """The ``evaluated.jsonl`` lines of *block* (one per row, without newlines), counted
+        into the running metrics."""
+        ...
+
+
+@runtime_checkable
+class PairGrader(Protocol):
+    """A task that grades (gold, response) pairs for :func:`rapidgrade.grade_many` and
+    :func:`rapidgrade.grade` (``task=NAME``), as :class:`~rapidgrade.GradeResults`."""
+
+    def grade_pairs(
+        self,
+        golds: list[Any],
+        responses: list[Any],
+        *,
+        config: GradeConfig,
+        rel_tol: float | None,
+        threads: int | None,
+    ) -> GradeResults:
+        """Grade ``responses[i]`` against ``golds[i]``: *config* holds the grading options
+        given to ``grade_many``, *rel_tol* the tolerance when the caller gave one (None: the
+        task's default)."""
+        ...
+
+
+@runtime_checkable
+class ItemViewer(Protocol):
+    """A task whose ``evaluated.jsonl`` records carry no top-level ``correct``: the report's
+    items table lists each record as :meth:`report_item` returns it."""
+
+    def report_item(self, record: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The record as the items table lists it (``correct``, ``gold``, ``extracted``,
+        ``reason`` ...), or None to leave it out."""
         ...
 
 

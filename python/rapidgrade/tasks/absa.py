@@ -1032,6 +1032,8 @@ class AbsaTask:
 
     name = "absa"
     help = "aspect-sentiment tuples: tuple F1 per stage and stage-to-stage changes"
+    #: The report's items table reads its records this way (an ItemViewer).
+    report_item = staticmethod(report_item)
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         group = parser.add_argument_group("absa task")

@@ -35,7 +35,7 @@ from rapidgrade._io import InputRow, JoinedLines, Pick, RowBlock, UsageError, du
 from rapidgrade.config import GradeConfig
 from rapidgrade.grade import grade_many
 from rapidgrade.metrics import Metrics, MetricsAccumulator
-from rapidgrade.report import LineVerdict, bar_chart, cards_html, fmt_number, table_html
+from rapidgrade.report import LineVerdict, bar_chart, cards_html, fmt_number, render_page, table_html
 from rapidgrade.tasks._base import error_record, positive_float, positive_int
 from rapidgrade.verdict import GradeResults
 
@@ -48,6 +48,7 @@ __all__ = [
     "demo_set_path",
     "lookup",
     "render_math_report",
+    "render_report",
 ]
 
 DEMO_SET = "qwen25_math_cot_800.jsonl"
@@ -626,6 +627,12 @@ def pass_at_k_note(metrics: Metrics) -> str:
 def _group_pass_at_k(entry: Mapping[str, Any]) -> str:
     values = entry.get("pass_at_k") or {}
     return ", ".join(f"pass@{k} {_percent(v)}" for k, v in values.items())
+
+
+def render_report(metrics: Metrics, notable: Sequence[Mapping[str, Any]], *, title: str, inputs: Sequence[str]) -> str:
+    """The whole page of a math job: :func:`rapidgrade.report.render_page` around the math
+    task's part (:func:`render_math_report`). Every value is escaped."""
+    return render_page(render_math_report(metrics, notable), title=title, inputs=inputs)
 
 
 def render_math_report(metrics: Metrics, notable: Sequence[Mapping[str, Any]]) -> str:

@@ -916,6 +916,20 @@ class PhysicsTask:
     name = "physics"
     help = "physical quantities with units (gold, optional unit, response)"
 
+    def grade_pairs(
+        self,
+        golds: list[Any],
+        responses: list[Any],
+        *,
+        config: GradeConfig,
+        rel_tol: float | None,
+        threads: int | None,
+    ) -> GradeResults:
+        """``rapidgrade.grade_many(..., task="physics")``: :func:`grade_physics_many` with
+        *config* for the math grader's part, as :class:`~rapidgrade.GradeResults`."""
+        physics = PhysicsConfig(grade=config) if rel_tol is None else PhysicsConfig(rel_tol=rel_tol, grade=config)
+        return to_grade_results(grade_physics_many(golds, responses, config=physics, threads=threads))
+
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         group = parser.add_argument_group("physics task")
         group.add_argument("--gold-key", default="gold", help="field holding the gold quantity (default: gold)")

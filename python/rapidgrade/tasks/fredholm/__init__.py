@@ -342,6 +342,8 @@ class FredholmTask:
 
     name = "fredholm"
     help = "integral-equation answers u(x): parse and evaluate by solution type (fred-llm predictions files)"
+    #: The report's items table reads its records this way (an ItemViewer).
+    report_item = staticmethod(report_item)
 
     def add_arguments(self, parser: argparse.ArgumentParser) -> None:
         group = parser.add_argument_group("fredholm task")
