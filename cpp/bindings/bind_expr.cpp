@@ -339,6 +339,13 @@ py::list text_wrappers() {
   return out;
 }
 
+/// The fraction commands (latex_vocab.hpp), without the backslash.
+py::list fraction_commands() {
+  py::list out;
+  for (const std::string_view f : rapidgrade::detail::kFractionCommands) out.append(std::string(f));
+  return out;
+}
+
 }  // namespace
 
 void bind_expr(py::module_& m) {
@@ -355,6 +362,7 @@ void bind_expr(py::module_& m) {
         "The function table of the expression engine: (name, sympy, latex, words, rpn, min_args, max_args, "
         "evaluable) tuples.");
   m.def("expr_text_wrappers", &text_wrappers, "The LaTeX text-wrapper commands: (name, content) tuples.");
+  m.def("expr_fraction_commands", &fraction_commands, "The LaTeX fraction commands, without the backslash.");
   m.def("parse_expr", &parse_expr, py::arg("text"), py::kw_only(), py::arg("syntax") = "auto",
         "Parses LaTeX, infix or RPN text into an Expr.");
   m.def("equivalent", &equivalent, py::arg("a"), py::arg("b"), py::kw_only(), py::arg("rel_tol") = 1e-9,

@@ -501,11 +501,11 @@ class LatexParser {
         return same(t.text, "(") || same(t.text, "{") || (same(t.text, "|") && abs_open_ == 0);
       case T::kCmd: {
         const std::string_view c = t.text;
-        static constexpr std::string_view kStarts[] = {"frac",  "dfrac",  "tfrac",  "cfrac",  "sqrt",
-                                                       "pi",    "infty",  "binom",  "dbinom", "tbinom",
-                                                       "lfloor", "lceil", "begin",  "{"};
+        static constexpr std::string_view kStarts[] = {"sqrt",   "pi",     "infty",  "binom", "dbinom",
+                                                       "tbinom", "lfloor", "lceil", "begin", "{"};
         for (const std::string_view s : kStarts)
           if (same(c, s)) return true;
+        if (rapidgrade::detail::is_fraction_command(c)) return true;
         if (is_greek(c)) return true;
         if (const auto* w = rapidgrade::detail::find_text_wrapper(c)) {
           return allow_functions || w->content != WrapperContent::kOperator;
@@ -1012,7 +1012,7 @@ class LatexParser {
   /// functions, text wrappers, \{ \}, floor and ceiling brackets, matrix environments.
   std::uint32_t command_primary(const Tok& t) {
     const std::string_view c = t.text;
-    if (same(c, "frac") || same(c, "dfrac") || same(c, "tfrac") || same(c, "cfrac")) {
+    if (rapidgrade::detail::is_fraction_command(c)) {
       std::uint32_t a = script_arg();
       std::uint32_t b = script_arg();
       return add(make(Kind::kDiv, {}, {a, b}));

@@ -7,6 +7,7 @@
 
 #include "rapidgrade/detail/delimiters.hpp"
 #include "rapidgrade/detail/functions.hpp"
+#include "rapidgrade/detail/latex_vocab.hpp"
 #include "rapidgrade/detail/markers.hpp"
 #include "rapidgrade/detail/number.hpp"
 #include "rapidgrade/detail/text.hpp"
@@ -1859,7 +1860,7 @@ std::optional<Range> last_number_in(std::string_view s, std::size_t from, std::s
         std::size_t j = i + 1;
         while (j < n && is_letter(s[j])) ++j;
         const std::string_view name = s.substr(i + 1, j - i - 1);
-        if (name == "frac" || name == "dfrac" || name == "tfrac") {
+        if (detail::is_fraction_command(name)) {
           const std::size_t end = numeric_frac_end(s, j);
           if (end != kNpos) {
             best = Range{with_sign(s, from, i), end};

@@ -147,7 +147,7 @@ void rewrite_commands(std::string_view s, bool& percent, Writer& out) {
           i = (j < n && s[j] == '.') ? j + 1 : j;
         } else if (name == "displaystyle" || name == "degree") {
           i = j;
-        } else if (name == "dfrac" || name == "tfrac" || name == "cfrac") {
+        } else if (name != "frac" && rapidgrade::detail::is_fraction_command(name)) {
           out += "\\frac";
           i = j;
         } else if (const auto* w = rapidgrade::detail::find_text_wrapper(name);

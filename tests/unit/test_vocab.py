@@ -18,6 +18,7 @@ from rapidgrade import Tri, _core, _sympy, equivalent, extract_answer, fallback,
 
 FUNCTIONS = _core.expr_function_table()
 WRAPPERS = _core.expr_text_wrappers()
+FRACTIONS = _core.expr_fraction_commands()
 ROWS = {row[0]: row for row in FUNCTIONS}
 
 
@@ -197,3 +198,20 @@ def test_thousands_separators_one_reader() -> None:
     # the LaTeX spellings are read by the expression lexer only (GroupSeparators::kLatex)
     assert str(parse_expr(r"10{,}000")) == "10000"
     assert str(parse_expr(r"1\,000")) == str(parse_expr("1 000")) == "1000"
+
+
+# ---- fraction commands
+
+
+def test_fraction_table_holds_the_latex_commands() -> None:
+    assert sorted(FRACTIONS) == ["cfrac", "dfrac", "frac", "tfrac"]
+
+
+@pytest.mark.parametrize("name", FRACTIONS)
+def test_every_reader_takes_every_fraction_command(name: str) -> None:
+    text = f"\\{name}{{3}}{{4}}"
+    assert normalize_latex(text) == "\\frac{3}{4}"
+    assert parse_expr(text).evaluate() == pytest.approx(0.75)
+    found = extract_answer(f"so we get {text} here")
+    assert found.text == text, found  # the whole fraction, not its last number
+    assert equivalent(text, "0.75") is Tri.TRUE

@@ -1,6 +1,7 @@
-// LaTeX vocabulary shared by normalization and the expression parser: the text-wrapper
-// commands. One table; every site that recognizes "\text{...}"-like commands reads it, so that
-// normalize_latex and parse_expr accept the same set (tests/unit/test_vocab.py checks this).
+// LaTeX vocabulary shared by normalization, extraction, the expression parser and the tasks: the
+// text-wrapper commands and the fraction commands. One table each; every site that recognizes
+// "\text{...}"-like or "\frac{..}{..}"-like commands reads it, so that normalize_latex,
+// extract_answer and parse_expr accept the same set (tests/unit/test_vocab.py checks this).
 #pragma once
 
 #include <cstddef>
@@ -40,6 +41,18 @@ inline const TextWrapper* find_text_wrapper(std::string_view name) noexcept {
   for (const TextWrapper& w : kTextWrappers)
     if (same(w.name, name)) return &w;
   return nullptr;
+}
+
+/// The fraction commands (without the backslash): each takes a numerator and a denominator.
+/// normalize_latex writes them all as \frac; parse_expr reads them as a division; extraction
+/// reads a numeric "\dfrac{3}{4}" as one number.
+inline constexpr std::string_view kFractionCommands[] = {"frac", "dfrac", "tfrac", "cfrac"};
+
+/// Whether `name` (without the backslash) is one of kFractionCommands.
+inline bool is_fraction_command(std::string_view name) noexcept {
+  for (const std::string_view f : kFractionCommands)
+    if (same(f, name)) return true;
+  return false;
 }
 
 }  // namespace rapidgrade::detail
