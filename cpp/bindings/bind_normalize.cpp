@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "convert.hpp"
+#include "rapidgrade/detail/spaces.hpp"
 #include "rapidgrade/normalize.hpp"
 
 namespace rapidgrade::bindings {
@@ -84,6 +85,14 @@ py::list normalize_answer_many(const py::handle& strings, const py::handle& type
 }  // namespace
 
 void bind_normalize(py::module_& m) {
+  m.def(
+      "unicode_spaces",
+      [] {
+        py::list out;
+        for (const char32_t c : rapidgrade::detail::kUnicodeSpaces) out.append(static_cast<int>(c));
+        return out;
+      },
+      "The Unicode spaces every reader takes as ' ' (detail/spaces.hpp), as code points.");
   py::tuple units(normalize::kUnitWordCount);
   for (std::size_t k = 0; k < normalize::kUnitWordCount; ++k) units[k] = py::str(std::string(normalize::kUnitWords[k]));
   m.attr("UNIT_WORDS") = units;

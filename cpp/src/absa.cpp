@@ -7,6 +7,7 @@
 #include <string_view>
 #include <thread>
 
+#include "rapidgrade/detail/spaces.hpp"
 #include "rapidgrade/distance.hpp"
 #include "rapidgrade/parallel.hpp"
 #include "rapidgrade/utf8.hpp"
@@ -92,8 +93,7 @@ namespace detail {
 
 inline bool space(char32_t c) noexcept {
   if (c < 0x80) return (c >= 0x09 && c <= 0x0D) || (c >= 0x1C && c <= 0x20);
-  return c == 0x85 || c == 0xA0 || c == 0x1680 || (c >= 0x2000 && c <= 0x200A) || c == 0x2028 ||
-         c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+  return rapidgrade::detail::is_unicode_space(c);  // detail/spaces.hpp
 }
 
 inline bool edge_punct(char32_t c) noexcept {

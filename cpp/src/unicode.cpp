@@ -5,6 +5,7 @@
 #include <iterator>
 #include <vector>
 
+#include "rapidgrade/detail/spaces.hpp"
 #include "rapidgrade/utf8.hpp"
 
 namespace rapidgrade::unicode {
@@ -75,7 +76,7 @@ int subscript(char32_t cp) noexcept {
 
 char32_t simple_fold(char32_t cp) noexcept {
   if (cp >= 0xFF01 && cp <= 0xFF5E) return cp - 0xFEE0;  // full-width ASCII
-  if (cp == 0x3000 || cp == 0x00A0 || cp == 0x2009 || cp == 0x202F || cp == 0x2007) return ' ';
+  if (rapidgrade::detail::is_unicode_space(cp)) return ' ';  // detail/spaces.hpp
   if (cp == 0x2212 || cp == 0xFE63) return '-';
   return cp;
 }

@@ -7,8 +7,9 @@
 namespace rapidgrade::unicode {
 
 /// Folds Unicode math notation to ASCII LaTeX, leaving everything else unchanged:
-///  - full-width forms U+FF01..U+FF5E -> ASCII ("１２" -> "12"), U+3000 and no-break/thin spaces
-///    -> ' ', minus signs U+2212 U+FE63 -> '-';
+///  - full-width forms U+FF01..U+FF5E -> ASCII ("１２" -> "12"), the Unicode spaces of
+///    detail/spaces.hpp (no-break, em, thin, ideographic ...) -> ' ', minus signs U+2212 U+FE63
+///    -> '-';
 ///  - vulgar fractions -> \frac{a}{b} ("½" -> "\frac{1}{2}", "2½" -> "2\frac{1}{2}");
 ///  - √ and ∛ -> \sqrt{...} / \sqrt[3]{...} over the following parenthesized group (at most 256
 ///    bytes ahead), digit/letter run or brace group ("√2" -> "\sqrt{2}", "√(x+1)" -> "\sqrt{x+1}");
