@@ -110,6 +110,8 @@ __all__ = [
     "AbsaTask",
     "BadRecord",
     "EvalKey",
+    "EvalPair",
+    "EvalTuple",
     "GoldSummary",
     "Scorecard",
     "StageScore",
@@ -118,6 +120,8 @@ __all__ = [
     "eval_key",
     "finalize_refs",
     "gold_aspect_term",
+    "gold_row_to_tuples",
+    "gold_tuple_set_from_record",
     "normalize_for_eval",
     "normalize_polarity",
     "normalize_polarity_distribution",
@@ -126,6 +130,8 @@ __all__ = [
     "render_absa_report",
     "score",
     "score_file",
+    "tuples_to_attr_pairs",
+    "tuples_to_ref_pairs",
 ]
 
 #: The canonical polarity labels (the whitelist's targets).
@@ -427,6 +433,159 @@ def eval_key(
         if repaired is not None:
             label = repaired
     return EvalKey(normalize_for_eval(term), label, label in POLARITIES)
+
+
+# ---------------------------------------------------------------------------------------------
+# The original pipeline's evaluation helpers
+
+#: ``(aspect_ref, aspect_term, polarity)``: a tuple as the original pipeline's evaluation holds it.
+EvalTuple = tuple[str, str, str]
+#: ``(key, polarity)``: what ref-level and attribute-level F1 match.
+EvalPair = tuple[str, str]
+
+
+def _polarity_or_none(t: Mapping[str, Any], default_missing: str | None, function: str) -> str | None:
+    """The polarity of *t* (``polarity``, else ``label``) by :func:`normalize_polarity`; a missing
+    one takes *default_missing*, which may be ``None``."""
+    value = _optional_str(t, "polarity", function) or _optional_str(t, "label", function)
+    return _core.absa_normalize_polarity(value, default_missing)
+
+
+def gold_row_to_tuples(
+    row: Mapping[str, Any], default_missing_polarity: str | None = "neutral"
+) -> tuple[list[dict[str, str]], bool]:
+    """A gold row as ``([{"aspect_ref", "aspect_term", "polarity"}, ...], has_missing)``.
+
+    The tuples are the row's non-empty ``gold_tuples`` list, else its ``gold_triplets`` list;
+    entries that are not mappings are skipped. Per tuple: ``aspect_ref`` is ``aspect_ref`` (else
+    ``term``) stripped, ``aspect_term`` is :func:`gold_aspect_term`, ``polarity`` is
+    :func:`normalize_polarity` of ``polarity`` (else ``label``). A tuple without a polarity takes
+    *default_missing_polarity*; when that is ``None`` the tuple is left out and *has_missing* is
+    true (the original pipeline then excludes the row from F1). Returns new dicts.
+
+    >>> tuples, has_missing = gold_row_to_tuples({"gold_tuples": [
+    ...     {"aspect_ref": " 제품 전체#품질 ", "aspect_term": " 배터리 ", "polarity": "pos"},
+    ...     {"aspect_ref": "서비스#일반", "aspect_term": "", "label": "neg"}]})
+    >>> tuples[0], tuples[1]["polarity"], has_missing
+    ({'aspect_ref': '제품 전체#품질', 'aspect_term': '배터리', 'polarity': 'positive'}, 'negative', False)
+    >>> gold_row_to_tuples({"gold_triplets": [{"term": "screen"}]}, default_missing_polarity=None)
+    ([], True)
+
+    Raises:
+        TypeError: *row* is not a mapping, or a tuple's string field is neither ``str`` nor
+            ``None``.
+    """
+    if not isinstance(row, Mapping):
+        raise TypeError(f"gold_row_to_tuples: row must be a mapping, not {type(row).__name__}")
+    items = row.get("gold_tuples")
+    if not isinstance(items, list) or not items:
+        items = row.get("gold_triplets")
+        if not isinstance(items, list):
+            return [], False
+    out: list[dict[str, str]] = []
+    has_missing = False
+    for t in items:
+        if not isinstance(t, Mapping):
+            continue
+        polarity = _polarity_or_none(t, default_missing_polarity, "gold_row_to_tuples")
+        if polarity is None:
+            has_missing = True
+            continue
+        ref = _optional_str(t, "aspect_ref", "gold_row_to_tuples") or _optional_str(t, "term", "gold_row_to_tuples")
+        out.append({"aspect_ref": (ref or "").strip(), "aspect_term": gold_aspect_term(t), "polarity": polarity})
+    return out, has_missing
+
+
+def tuples_to_ref_pairs(tuples: Iterable[EvalTuple]) -> tuple[set[EvalPair], int]:
+    """``(pairs, invalid_ref_count)`` for reference-level F1: each tuple's
+    ``(normalize_ref_for_eval(aspect_ref), normalize_polarity(polarity))``; a tuple whose
+    reference is empty is left out and counted.
+
+    >>> sorted(tuples_to_ref_pairs({("제품 전체 # 품질", "배터리", "pos"), ("", "화면", "neg")})[0])
+    [('제품 전체#품질', 'positive')]
+    >>> tuples_to_ref_pairs({("", "화면", "neg")})[1]
+    1
+    """
+    pairs: set[EvalPair] = set()
+    invalid = 0
+    for ref, _, polarity in tuples:
+        key = normalize_ref_for_eval(ref)
+        if not key:
+            invalid += 1
+            continue
+        pairs.add((key, normalize_polarity(polarity)))
+    return pairs, invalid
+
+
+def tuples_to_attr_pairs(
+    tuples: Iterable[EvalTuple], debug_counters: dict[str, int] | None = None
+) -> tuple[set[EvalPair], int]:
+    """``(pairs, invalid_ref_count)`` for attribute-level F1: the attribute of each tuple's
+    reference (what follows its first ``#``, through :func:`normalize_for_eval`) with its
+    polarity. A tuple whose reference is empty, has no ``#`` or only spaces after it is left out
+    and counted; those without ``#`` are also counted in ``debug_counters["attr_split_missing_hash"]``
+    when a dict is given (the only thing written to).
+
+    >>> tuples_to_attr_pairs({("제품 전체#품질", "배터리", "positive")})
+    ({('품질', 'positive')}, 0)
+    >>> counters: dict[str, int] = {}
+    >>> tuples_to_attr_pairs({("품질", "", "neg"), ("A#", "", "pos")}, counters), counters
+    ((set(), 2), {'attr_split_missing_hash': 1})
+    """
+    pairs: set[EvalPair] = set()
+    invalid = 0
+    for ref, _, polarity in tuples:
+        key = normalize_ref_for_eval(ref)
+        if "#" not in key:
+            if key and debug_counters is not None:
+                debug_counters["attr_split_missing_hash"] = debug_counters.get("attr_split_missing_hash", 0) + 1
+            invalid += 1
+            continue
+        attr = key.split("#", 1)[1].strip()
+        if not attr:
+            invalid += 1
+            continue
+        pairs.add((normalize_for_eval(attr), normalize_polarity(polarity)))
+    return pairs, invalid
+
+
+def gold_tuple_set_from_record(
+    record: Mapping[str, Any], default_missing_polarity: str | None = "neutral"
+) -> set[EvalTuple] | None:
+    """The gold of a scorecard record as a set of :data:`EvalTuple`, or ``None``.
+
+    The gold list is the record's ``gold_tuples`` (else ``inputs.gold_tuples``), else its
+    ``gold_triplets`` (else ``inputs.gold_triplets``), read by :func:`gold_row_to_tuples`. Each
+    tuple becomes ``(normalize_ref_for_eval(aspect_ref), normalize_for_eval(aspect_term),
+    polarity)``; tuples that are empty in all three are dropped. ``None`` when the record has no
+    gold, or when *default_missing_polarity* is ``None`` and a gold tuple has no polarity (the
+    record is excluded from F1).
+
+    >>> gold_tuple_set_from_record({"inputs": {"gold_tuples": [
+    ...     {"aspect_ref": "제품 전체 # 품질", "aspect_term": "배터리!", "polarity": "pos"}]}})
+    {('제품 전체#품질', '배터리', 'positive')}
+    >>> gold_tuple_set_from_record({"gold_tuples": []}) is None
+    True
+
+    Raises:
+        TypeError: *record* (or its ``inputs``) is not a mapping, or a tuple's string field is
+            neither ``str`` nor ``None``.
+    """
+    if not isinstance(record, Mapping):
+        raise TypeError(f"gold_tuple_set_from_record: record must be a mapping, not {type(record).__name__}")
+    inputs = record.get("inputs") or {}
+    if not isinstance(inputs, Mapping):
+        raise TypeError(f"gold_tuple_set_from_record: inputs must be a mapping, not {type(inputs).__name__}")
+    row = {key: record.get(key) or inputs.get(key) for key in ("gold_tuples", "gold_triplets")}
+    if not row["gold_tuples"] and not row["gold_triplets"]:
+        return None
+    gold, has_missing = gold_row_to_tuples(row, default_missing_polarity)
+    if (has_missing and default_missing_polarity is None) or not gold:
+        return None
+    keys = [
+        (normalize_ref_for_eval(t["aspect_ref"]), normalize_for_eval(t["aspect_term"]), t["polarity"]) for t in gold
+    ]
+    return {key for key in keys if any(key)}
 
 
 # ---------------------------------------------------------------------------------------------
