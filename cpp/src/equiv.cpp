@@ -146,7 +146,7 @@ constexpr std::array<std::pair<std::size_t, std::size_t>, 2> kRanges{{{0, kReal}
 struct Side {
   std::uint32_t node = 0;
   std::vector<std::string> vars;  // the points' variables (owned: some may be the other tree's)
-  Program prog;                   // its `vars` emptied: views of names that may not outlive this
+  Program prog;
   bool may_flag = false;          // may_flag_near_cut(prog)
   Eval e;
   std::array<unsigned char, kRanges.size()> done{};  // per range: 0 nothing, 1 values, 2 bounds too
@@ -157,7 +157,6 @@ struct Side {
     e.analytic = prog.analytic;
     e.continuous = prog.continuous;
     may_flag = may_flag_near_cut(prog);
-    prog.vars.clear();
   }
 
   /// Whether this is the side of `r` at points `pts`.

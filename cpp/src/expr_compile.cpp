@@ -69,7 +69,7 @@ struct Compiler {
   std::uint32_t var(std::string_view name) {  // a node's text: it lives as long as the tree
     auto it = std::find(prog.vars.begin(), prog.vars.end(), name);
     std::size_t idx = static_cast<std::size_t>(it - prog.vars.begin());
-    if (it == prog.vars.end()) prog.vars.push_back(name);
+    if (it == prog.vars.end()) prog.vars.emplace_back(name);
     Instr in{Op::kVar};
     in.a = static_cast<std::uint32_t>(idx);
     return emit(in);
@@ -242,7 +242,7 @@ void run_impl(const Program& prog, const std::vector<const T*>& inputs, const st
 
 Program compile(const Ast& ast, std::uint32_t node, std::vector<std::string_view> vars) {
   Program prog;
-  prog.vars = std::move(vars);
+  prog.vars.assign(vars.begin(), vars.end());
   // about one instruction per node of the subtree, whose nodes all come at or before `node`
   prog.code.reserve(std::min<std::size_t>(std::size_t{node} + 1, ast.nodes.size()));
   Compiler c{ast, prog};

@@ -259,9 +259,9 @@ struct Program {
   std::vector<Instr> code;
   std::vector<std::uint32_t> reg;  // physical register of each instruction's result (reused)
   std::uint32_t n_regs = 0;
-  // variable order for Var instructions: views of the names passed to compile() and of the
-  // tree's symbol nodes, so a Program must not outlive either
-  std::vector<std::string_view> vars;
+  // variable order for Var instructions: the names, owned (a Program outlives the tree and
+  // the names it was compiled from; names are short, so most fit the string's own buffer)
+  std::vector<std::string> vars;
   bool complex_constants = false;  // uses I
   bool analytic = true;   // only + - * / pow roots exp log trig hyperbolic
   bool evaluable = true;  // no opaque functions, structures, relations or text
