@@ -77,7 +77,8 @@ def undecided_pairs(rows: list[tuple[str, str, bool]], *, every: bool = False) -
     golds = [g for g, _, _ in rows]
     responses = [r for _, r, _ in rows]
     columns = _core.grade_fast_many(golds, responses)
-    tri, _why, meth, _gi, _gt, raw_index, raw_table, ext_off, ext_data, _no, _nd = columns
+    tri, meth, ext_off, ext_data = columns.tri, columns.method, columns.extracted_offsets, columns.extracted_data
+    raw_index, raw_table = columns.raw_index, columns.raw_table
     codes = np.frombuffer(bytes(tri), dtype=np.int8)
     unknown = np.flatnonzero(codes == _UNKNOWN).tolist()
     offsets = np.frombuffer(ext_off, dtype=np.int64)

@@ -153,7 +153,14 @@ class CachePool {
   std::size_t made_ = 0;
 };
 
-py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& responses_obj, const py::object& last_number,
+// What grade_fast_many returns: the batch's columns, by name (see FastColumns' docstring in
+// bind_grade()).
+struct FastColumns {
+  py::object tri, reason, method, gold_index, gold_table, raw_index, raw_table, extracted_offsets, extracted_data,
+      normalized_offsets, normalized_data;
+};
+
+FastColumns grade_fast_many(const py::handle& golds_obj, const py::handle& responses_obj, const py::object& last_number,
                           const py::object& rel_tol, const py::object& abs_tol, const py::object& float_rounding,
                           const py::object& threads, const py::object& max_answer_bytes) {
   grade::Options options = grade_options(last_number, rel_tol, abs_tol, float_rounding, "grade_fast_many");
@@ -279,13 +286,17 @@ py::tuple grade_fast_many(const py::handle& golds_obj, const py::handle& respons
   for (std::size_t k = 0; k < gold_table.size(); ++k) set_item(table, k, to_str(gold_table[k]));
   py::list raws(raw_table.size());
   for (std::size_t k = 0; k < raw_table.size(); ++k) set_item(raws, k, to_str(raw_table[k]));
-  return py::make_tuple(py::bytearray(tri), as_bytes(reason.data(), n), as_bytes(method.data(), n),
-                        as_bytes(gold_index.data(), n * sizeof(std::int32_t)), table,
-                        as_bytes(raw_index.data(), raw_index.size() * sizeof(std::int32_t)), raws,
-                        as_bytes(extracted.offsets.data(), extracted.offsets.size() * sizeof(std::int64_t)),
-                        py::bytes(extracted.data),
-                        as_bytes(normalized.offsets.data(), normalized.offsets.size() * sizeof(std::int64_t)),
-                        py::bytes(normalized.data));
+  return FastColumns{py::bytearray(tri),
+                     as_bytes(reason.data(), n),
+                     as_bytes(method.data(), n),
+                     as_bytes(gold_index.data(), n * sizeof(std::int32_t)),
+                     table,
+                     as_bytes(raw_index.data(), raw_index.size() * sizeof(std::int32_t)),
+                     raws,
+                     as_bytes(extracted.offsets.data(), extracted.offsets.size() * sizeof(std::int64_t)),
+                     py::bytes(extracted.data),
+                     as_bytes(normalized.offsets.data(), normalized.offsets.size() * sizeof(std::int64_t)),
+                     py::bytes(normalized.data)};
 }
 
 // The strings of a packed column (UTF-8 bytes and n + 1 int64 offsets) as a list of str, None
@@ -331,16 +342,41 @@ py::tuple grade_tables() {
 }  // namespace
 
 void bind_grade(py::module_& m) {
+  py::class_<FastColumns>(
+      m, "FastColumns",
+      "The columns of grade_fast_many, one entry per pair: tri (bytearray: 0 false, 1 true, 2 undecided, 3 past a "
+      "limit), reason and method (bytes of codes, see grade_tables; method 255 where no answer was found), gold_index "
+      "(int32 bytes) into gold_table (the distinct normalized golds, a list of str), raw_index (int32 bytes, one per "
+      "undecided pair in row order) into raw_table (their distinct unwrapped golds, what the fallback reads), and the "
+      "extracted and normalized answers packed: *_offsets (n + 1 int64, bytes) into *_data (UTF-8 bytes).")
+      .def(py::init<>([](py::object tri, py::object reason, py::object method, py::object gold_index,
+                         py::object gold_table, py::object raw_index, py::object raw_table,
+                         py::object extracted_offsets, py::object extracted_data, py::object normalized_offsets,
+                         py::object normalized_data) {
+             return FastColumns{std::move(tri),       std::move(reason),           std::move(method),
+                                std::move(gold_index), std::move(gold_table),       std::move(raw_index),
+                                std::move(raw_table),  std::move(extracted_offsets), std::move(extracted_data),
+                                std::move(normalized_offsets), std::move(normalized_data)};
+           }),
+           py::kw_only(), py::arg("tri"), py::arg("reason"), py::arg("method"), py::arg("gold_index"),
+           py::arg("gold_table"), py::arg("raw_index"), py::arg("raw_table"), py::arg("extracted_offsets"),
+           py::arg("extracted_data"), py::arg("normalized_offsets"), py::arg("normalized_data"))
+      .def_readonly("tri", &FastColumns::tri)
+      .def_readonly("reason", &FastColumns::reason)
+      .def_readonly("method", &FastColumns::method)
+      .def_readonly("gold_index", &FastColumns::gold_index)
+      .def_readonly("gold_table", &FastColumns::gold_table)
+      .def_readonly("raw_index", &FastColumns::raw_index)
+      .def_readonly("raw_table", &FastColumns::raw_table)
+      .def_readonly("extracted_offsets", &FastColumns::extracted_offsets)
+      .def_readonly("extracted_data", &FastColumns::extracted_data)
+      .def_readonly("normalized_offsets", &FastColumns::normalized_offsets)
+      .def_readonly("normalized_data", &FastColumns::normalized_data);
   m.def("grade_fast_many", &grade_fast_many, py::arg("golds"), py::arg("responses"), py::kw_only(),
         py::arg("last_number") = true, py::arg("rel_tol") = 1e-9, py::arg("abs_tol") = 1e-12,
         py::arg("float_rounding") = py::none(), py::arg("threads") = py::none(),
         py::arg("max_answer_bytes") = grade::kDefaultMaxAnswerBytes,
-        "The fast path of grade_many, as columns: (tri codes, a bytearray of one byte per pair, 3 for a pair past a limit; "
-        "reason codes (bytes); method codes (bytes, 255 where no answer was found); gold indices (int32 bytes) into the "
-        "table of normalized golds (a list of str); the unwrapped golds of the undecided pairs (tri code 2), in row order, as "
-        "int32 indices (bytes) into a table of them (a list of str); extracted answers and "
-        "normalized extracted answers, each as int64 offsets (bytes, n + 1) and UTF-8 data (bytes)), computed on "
-        "`threads` threads with the GIL released.");
+        "The fast path of grade_many as a FastColumns, computed on `threads` threads with the GIL released.");
   m.def("unpack_strings", &unpack_strings, py::arg("data"), py::arg("offsets"), py::arg("present"),
         "The str of every row of a packed column (UTF-8 data, n + 1 int64 offsets), None where present[i] is 0.");
   m.def("grade_tables", &grade_tables,

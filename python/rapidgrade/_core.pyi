@@ -90,7 +90,46 @@ def grade_fast_many(
     float_rounding: int | None = None,
     threads: int | None = None,
     max_answer_bytes: int | None = 65536,
-) -> tuple[bytearray, bytes, bytes, bytes, list[str], bytes, list[str], bytes, bytes, bytes, bytes]: ...
+) -> FastColumns: ...
+
+class FastColumns:
+    def __init__(
+        self,
+        *,
+        tri: bytearray,
+        reason: bytes,
+        method: bytes,
+        gold_index: bytes,
+        gold_table: list[str],
+        raw_index: bytes,
+        raw_table: list[str],
+        extracted_offsets: bytes,
+        extracted_data: bytes,
+        normalized_offsets: bytes,
+        normalized_data: bytes,
+    ) -> None: ...
+    @property
+    def tri(self) -> bytearray: ...
+    @property
+    def reason(self) -> bytes: ...
+    @property
+    def method(self) -> bytes: ...
+    @property
+    def gold_index(self) -> bytes: ...
+    @property
+    def gold_table(self) -> list[str]: ...
+    @property
+    def raw_index(self) -> bytes: ...
+    @property
+    def raw_table(self) -> list[str]: ...
+    @property
+    def extracted_offsets(self) -> bytes: ...
+    @property
+    def extracted_data(self) -> bytes: ...
+    @property
+    def normalized_offsets(self) -> bytes: ...
+    @property
+    def normalized_data(self) -> bytes: ...
 
 # absa (sentiment tuples; wrapped by rapidgrade.tasks.absa)
 _D = TypeVar("_D")

@@ -153,7 +153,11 @@ def grade_many(
         columns = _fast_columns(valid_golds, valid_responses, bar, cfg, threads)
     if bar is not None:
         bar.close()
-    tri_codes, why, meth, g_index, g_table, raw_index, raw_table, ext_off, ext_data, norm_off, norm_data = columns
+    tri_codes, why, meth = columns.tri, columns.reason, columns.method
+    g_index, g_table = columns.gold_index, columns.gold_table
+    raw_index, raw_table = columns.raw_index, columns.raw_table
+    ext_off, ext_data = columns.extracted_offsets, columns.extracted_data
+    norm_off, norm_data = columns.normalized_offsets, columns.normalized_data
 
     tri_array = np.frombuffer(tri_codes, dtype=np.int8)
     decided = np.zeros(n, dtype=np.int8)  # indices into DECIDERS; 0 is "fast"
@@ -234,8 +238,8 @@ def grade_many(
     return results
 
 
-# The columns of _core.grade_fast_many (see its docstring in _core.pyi).
-_Columns = tuple[bytearray, bytes, bytes, bytes, list[str], bytes, list[str], bytes, bytes, bytes, bytes]
+# The columns of _core.grade_fast_many, by name (see _core.FastColumns).
+_Columns = _core.FastColumns
 
 
 def _fast_columns(
@@ -290,7 +294,11 @@ def _concat(parts: list[_Columns]) -> _Columns:
     rows = 0
     ext_base = norm_base = 0
     for part in parts:
-        p_tri, p_why, p_meth, p_index, p_table, p_raw_index, p_raw_table, p_ext_off, p_ext, p_norm_off, p_norm = part
+        p_tri, p_why, p_meth, p_index, p_table = part.tri, part.reason, part.method, part.gold_index, part.gold_table
+        p_raw_index, p_raw_table = part.raw_index, part.raw_table
+        p_ext_off, p_ext, p_norm_off, p_norm = (
+            part.extracted_offsets, part.extracted_data, part.normalized_offsets, part.normalized_data
+        )
         tri.extend(p_tri)
         why.append(p_why)
         meth.append(p_meth)
@@ -307,9 +315,18 @@ def _concat(parts: list[_Columns]) -> _Columns:
         rows += len(p_tri)
         ext_base += len(p_ext)
         norm_base += len(p_norm)
-    return (
-        tri, b"".join(why), b"".join(meth), b"".join(g_index), g_table, b"".join(raw_index), raw_table,
-        b"".join(ext_off), b"".join(ext_data), b"".join(norm_off), b"".join(norm_data),
+    return _core.FastColumns(
+        tri=tri,
+        reason=b"".join(why),
+        method=b"".join(meth),
+        gold_index=b"".join(g_index),
+        gold_table=g_table,
+        raw_index=b"".join(raw_index),
+        raw_table=raw_table,
+        extracted_offsets=b"".join(ext_off),
+        extracted_data=b"".join(ext_data),
+        normalized_offsets=b"".join(norm_off),
+        normalized_data=b"".join(norm_data),
     )
 
 

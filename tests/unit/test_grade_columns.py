@@ -120,21 +120,21 @@ def test_progress_chunks_join_to_the_whole_batch(monkeypatch: pytest.MonkeyPatch
     responses = [r["response"] for r in rows] + ["no answer here", "\\boxed{7}"] + ["so it is z"] * 3
     config = rapidgrade.GradeConfig(fallback=False)
     whole = grade_module._fast_columns(golds, responses, None, config, 1)
-    assert whole[5]  # undecided rows, with their gold for the fallback
+    assert whole.raw_index  # undecided rows, with their gold for the fallback
     monkeypatch.setattr(grade_module, "_CHUNK", 7)
     with grade_module._progress_bar(len(golds), True, "test") as bar:
         chunked = grade_module._fast_columns(golds, responses, bar, config, 1)
-    def golds_of(columns: tuple[object, ...], index: int) -> list[str]:  # each chunk has tables of its own
-        table = columns[index + 1]
-        assert isinstance(table, list)
-        return [table[k] for k in np.frombuffer(columns[index], dtype=np.int32)]  # type: ignore[arg-type]
+    def golds_of(index: bytes, table: list[str]) -> list[str]:  # each chunk has tables of its own
+        return [table[k] for k in np.frombuffer(index, dtype=np.int32)]
 
-    assert golds_of(chunked, 3) == golds_of(whole, 3)
+    assert golds_of(chunked.gold_index, chunked.gold_table) == golds_of(whole.gold_index, whole.gold_table)
     # the undecided rows' golds, unwrapped, one per row ("y" and "$y$" share a table entry)
-    assert np.flatnonzero(np.frombuffer(whole[0], dtype=np.int8) == 2).tolist() == [300, 302, 303, 304]  # type: ignore[arg-type]
-    assert golds_of(whole, 5) == ["x", "y", "y", "y"] and whole[6] == ["x", "y"]
-    assert golds_of(chunked, 5) == golds_of(whole, 5)
-    assert chunked[:3] == whole[:3] and chunked[7:] == whole[7:]
+    assert np.flatnonzero(np.frombuffer(whole.tri, dtype=np.int8) == 2).tolist() == [300, 302, 303, 304]
+    assert golds_of(whole.raw_index, whole.raw_table) == ["x", "y", "y", "y"] and whole.raw_table == ["x", "y"]
+    assert golds_of(chunked.raw_index, chunked.raw_table) == golds_of(whole.raw_index, whole.raw_table)
+    same = ("tri", "reason", "method", "extracted_offsets", "extracted_data", "normalized_offsets", "normalized_data")
+    for name in same:
+        assert getattr(chunked, name) == getattr(whole, name), name
     assert list(rapidgrade.grade_many(golds, responses, fallback=False, progress=True)) == list(
         rapidgrade.grade_many(golds, responses, fallback=False)
     )
