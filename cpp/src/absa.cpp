@@ -108,8 +108,6 @@ inline bool edge_punct(char32_t c) noexcept {
 
 bool is_space(char32_t c) noexcept { return detail::space(c); }
 
-bool is_edge_punct(char32_t c) noexcept { return detail::edge_punct(c); }
-
 bool needs_unicode_lower(CodePoints s) noexcept {
   if (s.width == 1) {
     for (std::size_t i = 0; i < s.size; ++i) {

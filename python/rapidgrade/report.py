@@ -289,7 +289,6 @@ class _Scan:
     right_total: int = 0
     wrong_shown: int = 0
     right_shown: int = 0
-    graded_rows: int = 0
     by_method: dict[str, _Tally] = field(default_factory=dict)
     by_decider: dict[str, _Tally] = field(default_factory=dict)
     # pass@k: (n samples, c correct) -> number of list-response rows
@@ -387,7 +386,6 @@ class Drilldown:
             # still listed.
             known = cast("Sequence[LineVerdict]", verdicts)
             scan.rows += len(lines)
-            scan.graded_rows += len(lines)
             counts.update(known)
             if scan.right_shown >= limits.max_right and scan.wrong_shown >= limits.max_wrong:
                 return
@@ -400,7 +398,6 @@ class Drilldown:
                 self._add_row(first + k, _load_row(line))
                 continue
             scan.rows += 1
-            scan.graded_rows += 1
             counts[verdict] += 1
             self._list(first + k, line, verdict[2])
 
@@ -419,7 +416,6 @@ class Drilldown:
             row = self.view(row)
         if row is None or "correct" not in row:
             return
-        scan.graded_rows += 1
         correct = row["correct"]
         if not isinstance(correct, list):
             ok = correct is True

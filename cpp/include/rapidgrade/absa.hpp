@@ -40,13 +40,9 @@ struct CodePoints {
 };
 
 /// Python's str.isspace() set: ASCII \t\n\v\f\r, U+001C..U+001F, space, U+0085, U+00A0,
-/// U+1680, U+2000..U+200A, U+2028, U+2029, U+202F, U+205F, U+3000.
+/// U+1680, U+2000..U+200A, U+2028, U+2029, U+202F, U+205F, U+3000 (detail/spaces.hpp beyond
+/// ASCII).
 bool is_space(char32_t c) noexcept;
-
-/// Punctuation stripped from both ends by normalize_for_eval: . , ; : ! ? " ' and their
-/// full-width, small, half-width and typographic forms (e.g. "，" "。" "、" "！" "？" "“" "”" "‘"
-/// "’" "…" "‼" "⁇" "«" "»"). The list is in absa.cpp.
-bool is_edge_punct(char32_t c) noexcept;
 
 /// True when `s` has a code point that the core cannot lower-case itself (anything but ASCII
 /// and blocks known to have no case: Hangul, CJK, kana, general punctuation, emoji, ...).

@@ -244,35 +244,6 @@ inline std::size_t find_str(std::string_view s, std::size_t i, std::string_view 
   return kNpos;
 }
 
-/// The first position >= i that holds `a` or `b`, or s.size(): sixteen bytes a step with SSE2,
-/// eight elsewhere (SWAR), for the byte loops of the scanners, which jump from one byte that
-/// matters to the next.
-inline std::size_t find_either(std::string_view s, std::size_t i, char a, char b) noexcept {
-  const std::size_t n = s.size();
-#if defined(__SSE2__)
-  const __m128i va = _mm_set1_epi8(a);
-  const __m128i vb = _mm_set1_epi8(b);
-  for (; i + 16 <= n; i += 16) {
-    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
-    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(w, va), _mm_cmpeq_epi8(w, vb))));
-    if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(mask));
-  }
-#else
-  constexpr std::uint64_t kOnes = 0x0101010101010101ull;
-  constexpr std::uint64_t kHighs = 0x8080808080808080ull;
-  const std::uint64_t pa = kOnes * static_cast<unsigned char>(a);
-  const std::uint64_t pb = kOnes * static_cast<unsigned char>(b);
-  for (; i + 8 <= n; i += 8) {
-    std::uint64_t x;
-    std::memcpy(&x, s.data() + i, 8);
-    const std::uint64_t ya = x ^ pa, yb = x ^ pb;  // a zero byte where x holds a (b)
-    if ((((ya - kOnes) & ~ya) | ((yb - kOnes) & ~yb)) & kHighs) break;
-  }
-#endif
-  while (i < n && s[i] != a && s[i] != b) ++i;
-  return i;
-}
-
 /// The first position in [i, end) holding an ASCII digit, `a` or `b`, or `end`: for the scans
 /// that read numbers and skip everything else (end <= s.size()). With SSE2, sixteen bytes a step
 /// (a digit is a byte whose distance from '0' is at most 9, unsigned).
