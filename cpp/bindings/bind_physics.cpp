@@ -70,6 +70,18 @@ py::object physics_parse_unit(const py::handle& s, bool greedy) {
   return unit_tuple(physics::parse_unit(text.utf8, greedy));
 }
 
+// A text read as a gold is: (value, significant figures, pint expression or None, unit as shown
+// or None, whether nothing but the unit follows the number), or None when it has no number.
+py::object physics_read_quantity(const py::handle& s) {
+  const Text text = as_text(s, "physics_read_quantity", "s");
+  const physics::Quantity q = physics::read_gold(text.utf8).quantity;
+  if (!q.has_number) return py::none();
+  py::object pint = q.unit.ok ? py::object(to_str(q.unit.pint)) : py::object(py::none());
+  py::object shown = q.unit.ok ? py::object(to_str(q.unit.shown)) : py::object(py::none());
+  return py::make_tuple(py::float_(q.value), py::int_(q.sig_figs), std::move(pint), std::move(shown),
+                        py::bool_(q.rest_is_unit));
+}
+
 // What pint says a unit means (from the Python resolver): value_in_base = scale * value + offset,
 // `dimension` an id equal for equal dimensions within one batch.
 struct UnitMeaning {
@@ -316,6 +328,8 @@ void bind_physics(py::module_& m) {
         py::arg("threads") = py::none(), "physics_normalize over a sequence with the GIL released: ([(category, value)], [indices needing SymPy]).");
   m.def("physics_parse_unit", &physics_parse_unit, py::arg("s"), py::kw_only(), py::arg("greedy") = false,
         "A unit text read by the unit grammar: (pint expression, shown, affine), or None.");
+  m.def("physics_read_quantity", &physics_read_quantity, py::arg("s"),
+        "A text read as a physics gold: (value, sig_figs, pint expression, shown unit, rest_is_unit), or None.");
   m.def("physics_grade_columns", &physics_grade_columns, py::arg("golds"), py::arg("responses"),
         py::arg("resolve_unit"), py::kw_only(), py::arg("rel_tol"), py::arg("sig_figs"), py::arg("unit_required"),
         py::arg("threads") = py::none(),

@@ -346,6 +346,56 @@ std::size_t read_times_ten(std::string_view s, std::size_t i, int& exponent) {
   return read_exponent(s, k, kMaxExponent, exponent);
 }
 
+// "/q" after an integer mantissa s[i, m_end) (no decimal point, no group separator): the end of
+// q (1 to 6 digits, not followed by a digit, '.' or ','), or kNpos.
+std::size_t integer_fraction_end(std::string_view s, std::size_t i, std::size_t m_end) {
+  if (m_end >= s.size() || s[m_end] != '/') return kNpos;
+  for (std::size_t q = i; q < m_end; ++q)
+    if (s[q] == '.' || s[q] == ',') return kNpos;
+  const std::size_t d_end = detail::digits_end(s, m_end + 1);
+  if (d_end == m_end + 1 || d_end - (m_end + 1) > 6) return kNpos;
+  if (d_end < s.size() && (s[d_end] == '.' || s[d_end] == ',')) return kNpos;
+  return d_end;
+}
+
+// A power of ten after a blank at s[i]: " 10^{-19}", " 10^5", " 10**5", " 10⁻⁵" (the "10" not
+// part of a longer number). Returns its end and the exponent, or kNpos.
+std::size_t apart_power_of_ten(std::string_view s, std::size_t i, int& exponent) {
+  std::size_t k = i;
+  while (k < s.size() && is_space(s[k])) ++k;
+  if (k == i || !starts_with(s, k, "10")) return kNpos;
+  k += 2;
+  if (const std::size_t sup = read_superscript_integer(s, k, kMaxExponent, exponent); sup != k && sup != kNpos) {
+    return sup;
+  }
+  if (starts_with(s, k, "^")) {
+    ++k;
+  } else if (starts_with(s, k, "**")) {
+    k += 2;
+  } else {
+    return kNpos;
+  }
+  return read_exponent(s, k, kMaxExponent, exponent);
+}
+
+// value * 10^exponent as the decimal "{value}e{exponent}" reads: the shortest digits of `value`
+// (the mantissa as written, up to 17 digits) with the exponent, read by from_chars, so that
+// "1.6e-19" and "1.6 \times 10^{-19}" are the double nearest 1.6e-19.
+double scale10(double value, int exponent) {
+  char buf[64];
+  auto r = std::to_chars(buf, buf + 40, value);
+  if (r.ec != std::errc()) return value * std::pow(10.0, exponent);
+  char* p = r.ptr;
+  *p++ = 'e';
+  r = std::to_chars(p, buf + sizeof buf, exponent);
+  if (r.ec != std::errc()) return value * std::pow(10.0, exponent);
+  double out = 0.0;
+  const auto read = std::from_chars(buf, r.ptr, out);
+  // out of range, or the digits were written with an exponent of their own ("1e+20"): plain
+  if (read.ec != std::errc() || read.ptr != r.ptr) return value * std::pow(10.0, exponent);
+  return out;
+}
+
 struct NumberRead {
   bool ok = false;
   std::size_t end = 0;
@@ -387,12 +437,12 @@ NumberRead read_number(std::string_view s, std::size_t i) {
     if (d_end > k + 1 + sl && d_end - (k + 1 + sl) <= 3) {
       const std::size_t e_end = read_exponent(s, k + 1, kMaxExponent, exponent);
       if (e_end != kNpos) {
-        value = m.value * std::pow(10.0, exponent);
+        value = scale10(m.value, exponent);
         k = e_end;
       }
     }
   } else if (const std::size_t t_end = read_times_ten(s, k, exponent); t_end != kNpos) {
-    value = m.value * std::pow(10.0, exponent);
+    value = scale10(m.value, exponent);
     k = t_end;
   } else if (k < s.size() && (s[k] == '^' || starts_with(s, k, "**"))) {
     // a power of the number: -10^{4} is -(10^4), the sign outside the power
@@ -402,6 +452,26 @@ NumberRead read_number(std::string_view s, std::size_t i) {
     if (p_end != kNpos) {
       value = std::copysign(std::pow(std::fabs(m.value), power), m.value);
       k = p_end;
+    }
+  } else if (const std::size_t f_end = integer_fraction_end(s, i, m.end); f_end != kNpos) {
+    // "500/11 m": a fraction of integers, as step 1 reads a bare "500/11"
+    int q = 0;
+    for (std::size_t d = m.end + 1; d < f_end; ++d) q = q * 10 + (s[d] - '0');
+    if (q != 0) {
+      r.ok = true;
+      r.end = f_end;
+      r.value = m.value / q;
+      r.sig_figs = 0;
+      return r;
+    }
+  }
+  // a power of ten written apart from the number, as SciBench writes its unit fields:
+  // "1.6 10^{-19} C" (gold "1.6", unit "$10^{-19} \mathrm{C}$"), "2 \mathrm{10^{5}\,Pa}"
+  if (k == m.end) {
+    int ten = 0;
+    if (const std::size_t t_end = apart_power_of_ten(s, k, ten); t_end != kNpos) {
+      value = scale10(m.value, ten);
+      k = t_end;
     }
   }
   if (!std::isfinite(value)) return r;
@@ -498,8 +568,10 @@ const detail::UnitSymbol* symbol_at(std::string_view s, std::size_t i) {
   const detail::UnitSymbol* best = nullptr;
   for (const detail::UnitSymbol* u : index.non_letter) {
     if (!starts_with(s, i, u->symbol)) continue;
-    // "\AA" must not continue as a longer command ("\AAx")
-    if (u->symbol[0] == '\\' && i + u->symbol.size() < s.size() && is_letter(s[i + u->symbol.size()])) continue;
+    // "\AA" must not continue as a longer command ("\AAx"); "\%" ends with no letter
+    if (u->symbol[0] == '\\' && is_letter(u->symbol.back()) && i + u->symbol.size() < s.size() &&
+        is_letter(s[i + u->symbol.size()]))
+      continue;
     if (best == nullptr || u->symbol.size() > best->symbol.size()) best = u;
   }
   return best;
@@ -519,6 +591,7 @@ const detail::UnitPrefix* micro_at(std::string_view s, std::size_t i, std::size_
 // A degree sign: "^{\circ}", "^\circ", "\circ", "°", "\degree", and each of the first two after an
 // empty group ("{ }^{\circ}", LaTeX's way to raise a sign on nothing). Returns its length (0: none).
 std::size_t degree_length(std::string_view s, std::size_t i) {
+  if (starts_with(s, i, "{\\circ}")) return 7;
   if (i < s.size() && s[i] == '{') {  // "{}" or "{ }": blanks only, then the raised sign
     std::size_t j = i + 1;
     while (j < s.size() && detail::is_blank(s[j])) ++j;
@@ -560,32 +633,45 @@ std::size_t superscript_at(std::string_view s, std::size_t i, int& digit) {
 // there is none, kNpos when malformed).
 std::size_t read_unit_power(std::string_view s, std::size_t i, int& power) {
   power = 1;
+  if (i < s.size() && s[i] == '^' && degree_length(s, i) != 0) return i;  // "J^{\circ}C^{-1}": the next atom
   if (i < s.size() && s[i] == '^') return read_exponent(s, i + 1, kMaxUnitPower, power);
   if (starts_with(s, i, "**")) return read_exponent(s, i + 2, kMaxUnitPower, power);
   return read_superscript_integer(s, i, kMaxUnitPower, power);
 }
 
+// The temperature scale named after a degree sign or word at s[i] (blanks skipped): "C",
+// "Celsius", "F", "Fahrenheit", "K", "Kelvin" as a whole word. Returns its end and the row
+// ("degC", "degF", "K"), or nullptr.
+const detail::UnitSymbol* temperature_scale(std::string_view s, std::size_t i, std::size_t& end) {
+  std::size_t k = i;
+  while (k < s.size() && is_space(s[k])) ++k;
+  const std::size_t e = detail::letters_end(s, k);
+  const std::string_view word = s.substr(k, e - k);
+  const char* row = nullptr;
+  if (word == "C" || word == "Celsius" || word == "celsius") row = "degC";
+  if (word == "F" || word == "Fahrenheit" || word == "fahrenheit") row = "degF";
+  if (word == "K" || word == "Kelvin" || word == "kelvin") row = "K";
+  if (row == nullptr) return nullptr;
+  end = e;
+  return unit_symbol(row);
+}
+
 struct UnitParser {
   std::string_view s;
   std::vector<Factor> factors;
+  bool allow_whole_only = false;  // rows read only when the whole text is one unit ("in")
+
+  const detail::UnitSymbol* usable(const detail::UnitSymbol* sym) const {
+    return sym != nullptr && (!sym->whole_only || allow_whole_only) ? sym : nullptr;
+  }
 
   // One atom (prefix + symbol) at i, or false.
   bool atom(std::size_t i, std::size_t& end, Factor& f) {
     f = Factor{nullptr, nullptr, 1};
     if (const std::size_t d = degree_length(s, i); d != 0) {
-      std::size_t k = i + d;
-      while (k < s.size() && is_space(s[k])) ++k;
-      const bool single = k < s.size() && (k + 1 >= s.size() || !is_letter(s[k + 1]));
-      if (single && s[k] == 'C') {
-        f.symbol = unit_symbol("degC");
-        end = k + 1;
-      } else if (single && s[k] == 'F') {
-        f.symbol = unit_symbol("degF");
-        end = k + 1;
-      } else if (single && s[k] == 'K') {
-        f.symbol = unit_symbol("K");
-        end = k + 1;
-      } else {
+      // "^{\circ}C", "° F", "\circ": a temperature scale, or a degree of angle
+      f.symbol = temperature_scale(s, i + d, end);
+      if (f.symbol == nullptr) {
         f.symbol = unit_symbol("deg");
         end = i + d;
       }
@@ -600,7 +686,7 @@ struct UnitParser {
       std::size_t e = k;
       if (k < s.size() && is_letter(s[k])) {
         e = detail::letters_end(s, k);
-        sym = unit_symbol(s.substr(k, e - k));
+        sym = usable(unit_symbol(s.substr(k, e - k)));
       } else {
         sym = symbol_at(s, k);
         if (sym != nullptr) e = k + sym->symbol.size();
@@ -623,15 +709,46 @@ struct UnitParser {
           return true;
         }
       }
-      if (const detail::UnitSymbol* sym = unit_symbol(word); sym != nullptr) {
+      // a hyphenated spelling of the table ("ft-lb")
+      if (e + 1 < s.size() && s[e] == '-' && is_letter(s[e + 1])) {
+        const std::size_t e2 = detail::letters_end(s, e + 1);
+        if (const detail::UnitSymbol* sym = usable(unit_symbol(s.substr(k, e2 - k))); sym != nullptr) {
+          f.symbol = sym;
+          end = e2;
+          return true;
+        }
+      }
+      if (const detail::UnitSymbol* sym = usable(unit_symbol(word)); sym != nullptr) {
         f.symbol = sym;
         end = e;
+        // "degrees Celsius", "deg F": the word names a degree, the next word its scale
+        if (sym->pint == "degree") {
+          std::size_t t_end = e;
+          if (const detail::UnitSymbol* t = temperature_scale(s, e, t_end); t != nullptr && t_end > e) {
+            f.symbol = t;
+            end = t_end;
+          }
+        }
         return true;
+      }
+      // "Year", "Seconds": a unit word at the start of a sentence (table: detail/units.hpp)
+      if (word.size() >= 3 && word.size() <= 16 && word[0] >= 'A' && word[0] <= 'Z') {
+        bool rest_lower = true;
+        for (std::size_t q = 1; q < word.size(); ++q) rest_lower = rest_lower && word[q] >= 'a' && word[q] <= 'z';
+        char lower[16];
+        for (std::size_t q = 0; q < word.size(); ++q) lower[q] = word[q];
+        lower[0] = static_cast<char>(word[0] - 'A' + 'a');
+        const detail::UnitSymbol* sym = rest_lower ? usable(unit_symbol(std::string_view(lower, word.size()))) : nullptr;
+        if (sym != nullptr && !sym->prefixable) {
+          f.symbol = sym;
+          end = e;
+          return true;
+        }
       }
       for (std::size_t plen : {std::size_t{1}, std::size_t{2}}) {
         if (word.size() <= plen) continue;
         const detail::UnitPrefix* p = unit_prefix(word.substr(0, plen));
-        const detail::UnitSymbol* sym = unit_symbol(word.substr(plen));
+        const detail::UnitSymbol* sym = usable(unit_symbol(word.substr(plen)));
         if (p != nullptr && sym != nullptr && sym->prefixable) {
           f.prefix = p;
           f.symbol = sym;
@@ -687,6 +804,12 @@ struct UnitParser {
           sep = true;
           break;
         }
+      }
+      // "N-m", "kW-h": a hyphen between two unit atoms is a product
+      if (!sep && s[i] == '-' && !factors.empty() && i > 0 && !is_space(s[i - 1]) && i + 1 < n &&
+          is_letter(s[i + 1])) {
+        ++i;
+        sep = true;
       }
       if (sep) continue;
       // a brace group, unless it is the empty one a degree sign is raised on ("{ }^{\circ}C")
@@ -757,10 +880,15 @@ struct UnitParser {
     u.shown = collapse_spaces(s.substr(0, good_end));
     for (std::size_t k = 0; k < factors.size(); ++k) {
       const Factor& f = factors[k];
-      if (f.symbol->pint == "degree_Celsius" || f.symbol->pint == "degree_Fahrenheit") u.affine = true;
+      // a temperature scale alone is a temperature (with its offset: 25 °C is 298.15 K); in a
+      // compound unit or with a power it is an interval ("J g^{-1} °C^{-1}": delta_degree_Celsius)
+      const bool scale = f.symbol->pint == "degree_Celsius" || f.symbol->pint == "degree_Fahrenheit";
+      const bool alone = factors.size() == 1 && f.power == 1;
+      if (scale && alone) u.affine = true;
       if (!want_pint) continue;
       if (k > 0) u.pint += " * ";
       if (f.prefix != nullptr) u.pint += f.prefix->pint;
+      if (scale && !alone) u.pint += "delta_";
       u.pint += f.symbol->pint;
       if (f.power != 1) u.pint += " ** " + std::to_string(f.power);
     }
@@ -880,7 +1008,20 @@ std::string format_number(double value) {
   return std::string(out, len);
 }
 
-MathContent extract_math_content(std::string_view s) {
+namespace {
+
+// Whether `out` ends with a command name ("... \mu"): the letters after its last backslash, at
+// most 32 of them looked at. Text appended to it must start apart ("\mu" + "C" is "\mu C").
+bool ends_with_command(std::string_view out) noexcept {
+  std::size_t k = out.size();
+  const std::size_t stop = k > 33 ? k - 33 : 0;
+  while (k > stop && is_letter(out[k - 1])) --k;
+  return k < out.size() && k > 0 && out[k - 1] == '\\';
+}
+
+}  // namespace
+
+MathContent extract_math_content(std::string_view s, bool spacing_as_space) {
   MathContent r;
   std::vector<std::size_t> match;  // brace_matches(s), computed at the first wrapper
   // closing braces of unwrapped wrappers still ahead: the braces balance, so the nearest is last
@@ -921,6 +1062,15 @@ MathContent extract_math_content(std::string_view s) {
     if (d == '(' || d == ')' || d == '[' || d == ']' || d == ';' || d == ',' || d == ':' || d == '!') {
       r.had_latex = true;
       flush(i);
+      const bool spacing = d == ';' || d == ',' || d == ':';
+      const bool next_letter = i + 2 < s.size() && is_letter(s[i + 2]);
+      if (spacing && spacing_as_space) {
+        // a space, but none inside a number written in groups ("1\,000")
+        const bool in_number = !out.empty() && is_digit(out.back()) && i + 2 < s.size() && is_digit(s[i + 2]);
+        if (!in_number) out += ' ';
+      } else if (next_letter && ends_with_command(out)) {
+        out += ' ';  // "\mu\,C": the command ends where the spacing was
+      }
       i += 2;
       run = i;
       continue;
@@ -939,6 +1089,8 @@ MathContent extract_math_content(std::string_view s) {
       if (brace != kNpos && match.empty()) match = brace_matches(s);
       if (brace != kNpos && match[brace] != kNpos) {
         flush(i);
+        // "\mu\mathrm{C}": the command before the wrapper ends there ("\mu C", not "\muC")
+        if (brace + 1 < s.size() && is_letter(s[brace + 1]) && ends_with_command(out)) out += ' ';
         drop.push_back(match[brace]);
         i = brace + 1;
         run = i;
@@ -953,6 +1105,19 @@ MathContent extract_math_content(std::string_view s) {
   trim_in_place(out);
   return r;
 }
+
+namespace {
+
+// Whether `s` has a spacing command "\,", "\;" or "\:".
+bool has_spacing_command(std::string_view s) noexcept {
+  for (std::size_t i = s.find('\\'); i != std::string_view::npos && i + 1 < s.size(); i = s.find('\\', i + 2)) {
+    const char d = s[i + 1];
+    if (d == ',' || d == ';' || d == ':') return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 Normalized normalize_answer(std::string_view answer) {
   Normalized r;
@@ -988,6 +1153,8 @@ Normalized normalize_answer(std::string_view answer) {
     r.needs_sympy = math.had_latex;
     return r;
   }
+  // the quantity is read with LaTeX's spacing commands as spaces ("m\,s^{-2}" is two units)
+  if (has_spacing_command(answer)) math = extract_math_content(answer, true);
   // the copies of unicode_spaces_to_ascii and unit_fracs only when they change something
   std::string spaced_copy;
   std::string_view spaced = math.text;
@@ -1003,7 +1170,7 @@ Normalized normalize_answer(std::string_view answer) {
       unit_copy = unit_fracs(unit_text);
       unit_text = unit_copy;
     }
-    UnitParser parser{unit_text, {}};
+    UnitParser parser{unit_text, {}, false};  // the flow reads no whole_only row: "$2in$" is a formula
     const Unit unit = parser.run(false, false);
     if (unit.ok) {
       r.category = Category::kPhysicalQuantity;
@@ -1021,7 +1188,7 @@ Normalized normalize_answer(std::string_view answer) {
 }
 
 Unit parse_unit(std::string_view text, bool greedy) {
-  UnitParser parser{text, {}};
+  UnitParser parser{text, {}, !greedy};
   return parser.run(greedy);
 }
 
@@ -1040,7 +1207,14 @@ Quantity read_quantity(std::string_view text) {
   const std::string rest = unit_fracs(std::string_view(spaced).substr(num.end));
   const std::string_view rest_view = detail::trim(rest);
   if (rest_view.empty()) return q;
-  q.unit = parse_unit(rest_view, true);
+  // the whole rest as one unit first (trailing punctuation aside), where the whole_only rows
+  // are read too ("29.36 in"); else the longest unit at its start ("51 atm at sea level")
+  std::string_view whole_view = rest_view;
+  while (!whole_view.empty() && (whole_view.back() == '.' || whole_view.back() == ',' || whole_view.back() == ';' ||
+                                 is_space(whole_view.back())))
+    whole_view.remove_suffix(1);
+  q.unit = parse_unit(whole_view, false);
+  if (!q.unit.ok) q.unit = parse_unit(rest_view, true);
   std::size_t used = q.unit.ok ? q.unit.end : 0;
   q.end = num.end + static_cast<std::size_t>(rest_view.data() - rest.data()) + used;
   std::string_view tail = detail::trim(rest_view.substr(used));
@@ -1054,10 +1228,41 @@ Side read_gold(std::string_view gold) {
   side.found = true;
   side.text = std::string(detail::trim(gold));
   side.category = normalize_answer(gold).category;
-  const MathContent math = extract_math_content(gold);
+  const MathContent math = extract_math_content(gold, true);
   side.quantity = read_quantity(math.text);
   return side;
 }
+
+namespace {
+
+// `s` with a '}' appended for every '{' it leaves open (escaped braces are not braces).
+std::string braces_closed(std::string_view s) {
+  std::size_t open = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '\\') {
+      ++i;
+    } else if (s[i] == '{') {
+      ++open;
+    } else if (s[i] == '}' && open > 0) {
+      --open;
+    }
+  }
+  std::string out(s);
+  out.append(open, '}');
+  return out;
+}
+
+// Whether the '{' at s[brace] is the brace of a wrapper command (\mathrm{, \text{, \boxed{):
+// the command name before it is looked for at most 32 letters back.
+bool opens_wrapper(std::string_view s, std::size_t brace) {
+  std::size_t k = brace;
+  const std::size_t stop = k > 33 ? k - 33 : 0;
+  while (k > stop && is_letter(s[k - 1])) --k;
+  if (k == brace || k == 0 || s[k - 1] != '\\') return false;
+  return wrapper_brace(s, k - 1) == brace;
+}
+
+}  // namespace
 
 Side read_response(std::string_view response) {
   Side side;
@@ -1069,7 +1274,7 @@ Side read_response(std::string_view response) {
   // the unit that extraction keeps apart from its answer ("9.8 N" -> "9.8", unit "N") is the quantity's
   if (e->unit.end > e->unit.start && e->parts.empty()) side.text = std::string(response.substr(e->start, e->unit.end - e->start));
   side.category = normalize_answer(side.text).category;
-  const MathContent math = extract_math_content(side.text);
+  const MathContent math = extract_math_content(side.text, true);
   side.quantity = read_quantity(math.text);
   if (!side.quantity.has_number) {
     // an answer stated as an assignment, "g = 9.8 N": the quantity is its right side
@@ -1079,7 +1284,21 @@ Side read_response(std::string_view response) {
       if (q.has_number) side.quantity = std::move(q);
     }
   }
-  if (e->method != extract::Method::kLastNumber) return side;
+  if (e->method != extract::Method::kLastNumber) {
+    // a number-only answer whose unit follows it in the response ("The answer is 2 \times 10^{3}
+    // \mathrm{kJ\,mol^{-1}}."): the unit written right after it is the quantity's
+    const Quantity& q0 = side.quantity;
+    if (q0.has_number && !q0.unit.ok && e->end > e->start) {
+      const std::size_t window = std::min(response.size() - e->start, (e->end - e->start) + kUnitLookahead);
+      const MathContent text = extract_math_content(response.substr(e->start, window), true);
+      Quantity q = read_quantity(text.text);
+      if (q.has_number && q.unit.ok && q.value == q0.value) {
+        side.text = std::string(detail::trim(std::string_view(text.text).substr(0, q.end)));
+        side.quantity = std::move(q);
+      }
+    }
+    return side;
+  }
   // The last number may be the end of a quantity that starts earlier: the exponent of
   // "5.14 \times 10^{6} Pa", the power of "9.8 m/s^2". The earliest number start at most
   // kLookBehind bytes before it (on the same line) whose quantity reaches past it wins; the unit
@@ -1097,11 +1316,14 @@ Side read_response(std::string_view response) {
     if (!starts) continue;
     if (p > 0) {
       const char b = response[p - 1];
-      if (is_digit(b) || is_letter(b) || b == '.' || b == '^' || b == '_' || b == '{' || b == ',') continue;
+      if (is_digit(b) || is_letter(b) || b == '.' || b == '^' || b == '_' || b == ',') continue;
+      if (b == '{' && !opens_wrapper(response, p - 1)) continue;  // "^{5}"; but "\mathrm{10^{5}\,Pa}" starts
     }
-    const MathContent prefix = extract_math_content(response.substr(p, e->end - p));
+    // the text up to the last number with its open groups closed, so that a wrapper it opens
+    // ("9.8\,\mathrm{m\,s^{-2" of "...s^{-2}}") is unwrapped as in the text read after it
+    const MathContent prefix = extract_math_content(braces_closed(response.substr(p, e->end - p)), true);
     const std::size_t window = std::min(response.size() - p, (e->end - p) + kUnitLookahead);
-    const MathContent text = extract_math_content(response.substr(p, window));
+    const MathContent text = extract_math_content(response.substr(p, window), true);
     Quantity q = read_quantity(text.text);
     if (!q.has_number || q.end < prefix.text.size()) continue;
     side.quantity = std::move(q);

@@ -13,6 +13,13 @@ hundred distinct units cost a hundred pint look-ups.
 1.0
 >>> convert(25.0, unit_info("degree_Celsius"), unit_info("kelvin"))
 298.15
+
+:func:`read_quantity` reads a whole quantity as the physics task reads a gold, with a power of
+ten in the number or in the unit:
+
+>>> q = read_quantity(r"1.6 $10^{-19} \mathrm{~C}$")
+>>> q.value, q.unit
+(1.6e-19, 'coulomb')
 """
 
 from __future__ import annotations
@@ -26,7 +33,7 @@ from rapidgrade import _core
 if TYPE_CHECKING:
     import pint
 
-__all__ = ["UnitInfo", "convert", "parse_unit", "unit_info"]
+__all__ = ["QuantityReading", "UnitInfo", "convert", "parse_unit", "read_quantity", "unit_info"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +62,47 @@ def parse_unit(text: str, *, greedy: bool = False) -> str | None:
     """
     read = _core.physics_parse_unit(text, greedy=greedy)
     return None if read is None else read[0]
+
+
+@dataclass(frozen=True, slots=True)
+class QuantityReading:
+    r"""A number and its unit as the core reads them.
+
+    Attributes:
+        value: The number, with its power of ten applied (``1.6 \times 10^{-19}`` -> ``1.6e-19``).
+        sig_figs: Significant figures of the number as written (0 for a fraction).
+        unit: The unit as a pint expression (``"kilojoule * mole ** -1"``), ``None`` when none
+            was read.
+        shown: The unit text read, whitespace collapsed (``"kJ mol^{-1}"``), or ``None``.
+        complete: Nothing but the unit follows the number: the text is read whole.
+    """
+
+    value: float
+    sig_figs: int
+    unit: str | None
+    shown: str | None
+    complete: bool
+
+
+def read_quantity(text: str) -> QuantityReading | None:
+    r"""*text* read as the physics task reads a gold (math delimiters and ``\mathrm``-like
+    wrappers removed, LaTeX spacing commands read as spaces), or ``None`` when it does not start
+    with a number.
+
+    >>> read_quantity(r"9.8\ \mathrm{m\,s^{-2}}").unit
+    'meter * second ** -2'
+    >>> read_quantity(r"$500/11 \mathrm{m}$").value
+    45.45454545454545
+    >>> read_quantity("x") is None
+    True
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"read_quantity: text must be a str, not {type(text).__name__}")
+    read = _core.physics_read_quantity(text)
+    if read is None:
+        return None
+    value, sig_figs, unit, shown, complete = read
+    return QuantityReading(value, sig_figs, unit, shown, complete)
 
 
 @functools.lru_cache(maxsize=1)

@@ -167,6 +167,7 @@ _NO_WRAPPER = {
     "physics_normalize",
     "physics_normalize_many",
     "physics_parse_unit",
+    "physics_read_quantity",
     "physics_grade_columns",
     # wrapped by the fredholm task (ParsedOutput, evaluate_solutions), whose API is the task's
     "fredholm_parse",

@@ -36,12 +36,15 @@ struct Normalized {
 /// \mathrm, ...) unwrapped where their braces balance; \; \, \: \! dropped; "\ " and '~' become a
 /// space; trimmed. `had_latex` is true when any of that happened or a backslash command is left
 /// ("\frac{a}{b}" has LaTeX patterns). E.g. "$-10^{4} \mathrm{A}/\mathrm{s}$" -> ("-10^{4} A/s",
-/// true); "a + b" -> ("a + b", false). O(n).
+/// true); "a + b" -> ("a + b", false). A command glued to what a removal leaves after it is kept
+/// apart from it: "\mu\mathrm{C}" -> "\mu C". `spacing_as_space` (the quantity path): \, \; \:
+/// are a space as LaTeX sets them, except between two digits ("1\,000" -> "1000"), so that
+/// "m\,s^{-2}" stays two units. O(n).
 struct MathContent {
   std::string text;
   bool had_latex = false;
 };
-MathContent extract_math_content(std::string_view s);
+MathContent extract_math_content(std::string_view s, bool spacing_as_space = false);
 
 /// The normalize_answer flow (see python/rapidgrade/tasks/physics.py for the documented rules):
 ///  1. number: the answer without math delimiters and boxes is "\frac{a}{b}" (a, b decimal

@@ -39,8 +39,13 @@ The ambiguous points, decided here (each has a test in ``tests/unit/test_physics
   ``Eq(f, a*m)`` (latex2sympy2_extended lower-cases symbols unless told not to).
 - ``\boxed{5}`` is the number 5 (step 1 strips boxes as well as delimiters); ``\ `` and ``~``
   are spaces in the math content.
-- Beyond the flow as written, a quantity's number may be written ``5.07 \times 10^{1}`` or
-  ``1.5e3``, and its unit ``^{\circ}C``, ``\mu C``, ``\AA``, ``kJ mol^{-1}``.
+- Beyond the flow as written, a quantity's number may be written ``5.07 \times 10^{1}``,
+  ``1.5e3``, ``1.6 10^{-19}`` (a power of ten apart, as SciBench's unit fields hold it) or
+  ``500/11``, and its unit ``^{\circ}C``, ``\mu C``, ``\mu\mathrm{C}``, ``\AA``,
+  ``kJ\,mol^{-1}`` (LaTeX's ``\, \; \:`` are spaces when a quantity is read, so
+  ``m\,s^{-2}`` is metres per second squared), ``N\cdot m``, ``J/(mol\cdot K)``, ``\%``.
+  The flow reads no unit that is also a common word (``in``, ``mi``): ``$2in$`` is a formula;
+  grading reads them when nothing else follows the number (``29.36 \mathrm{in}``).
 
 **Unit-aware grading.** :func:`grade_physics_many` (and ``rapidgrade.grade_many(...,
 task="physics")``) extracts the response's final answer with the math grader's cascade, reads
@@ -78,7 +83,7 @@ from rapidgrade.config import GradeConfig
 from rapidgrade.report import bar_chart, cards_html, fmt_number, table_html
 from rapidgrade.tasks._base import error_record, positive_float, positive_int
 from rapidgrade.tasks._isolate import describe_exception, isolate
-from rapidgrade.units import parse_unit, unit_info
+from rapidgrade.units import read_quantity, unit_info
 from rapidgrade.verdict import GradeResults, Verdict
 
 __all__ = [
@@ -582,8 +587,8 @@ def _unread_unit(answer: str, gold: str) -> str | None:
     if not any(c.isalpha() for c in residue):
         return None
     shown = residue if len(residue) <= _MAX_UNIT_CHARS else residue[:_MAX_UNIT_CHARS] + "..."
-    gold_head = _NUMBER_HEAD.match(gold)
-    gold_unit = parse_unit(gold[gold_head.end() :].strip()) if gold_head else None
+    gold_read = read_quantity(gold)  # the core's reading: "1.6 $10^{-19} \mathrm{C}$" is in coulomb
+    gold_unit = gold_read.unit if gold_read is not None else None
     gold_info = unit_info(gold_unit) if gold_unit else None
     info = None
     if len(residue) <= _MAX_UNIT_CHARS and gold_info is not None:

@@ -20,6 +20,9 @@ struct UnitSymbol {
   std::string_view symbol;  // as written: "m", "atm", "\\AA" (with the backslash), "°C" (UTF-8)
   std::string_view pint;    // pint's name: "meter", "standard_atmosphere", "angstrom"
   bool prefixable;          // takes an SI prefix: "km", "kJ", "\\mu C"
+  /// Read only when the whole text is a unit ("5 in" is five inches, "5 in total" is the number
+  /// 5 and a text): a spelling that is also a common word.
+  bool whole_only = false;
 };
 
 struct UnitPrefix {
@@ -35,9 +38,14 @@ inline constexpr UnitPrefix kUnitPrefixes[] = {
     {"n", "nano"},  {"p", "pico"},  {"f", "femto"},  {"a", "atto"},   {"z", "zepto"},    {"y", "yocto"},
 };
 
-/// Unit symbols and a few unit words. Not here on purpose: "in" (inch), "at" (technical
-/// atmosphere), "a" (year), "G" (gauss), "d" (day), "e" and "c": they are common words or
-/// variables, and a unit table that knows them would read "5 in total" or "2c" as quantities.
+/// Unit symbols and unit words. Not here on purpose: "at" (technical atmosphere), "a" (year),
+/// "G" (gauss), "d" (day), "e" and "c": they are common words or variables, and a unit table
+/// that knows them would read "2c" or "5 e" as quantities. "in" (inch) and "mi" (mile) are here
+/// but whole_only: read only when nothing else follows the number ("29.36 in").
+///
+/// The math normalizer's unit words (normalize.cpp kUnitWords, Python UNIT_WORDS) are checked
+/// against this table by tests/unit/test_physics_units.py: each one that names a physical unit
+/// is a row here.
 inline constexpr UnitSymbol kUnitSymbols[] = {
     // SI base and derived units
     {"m", "meter", true},
@@ -104,6 +112,21 @@ inline constexpr UnitSymbol kUnitSymbols[] = {
     {"degC", "degree_Celsius", false},
     {"degF", "degree_Fahrenheit", false},
     {"%", "percent", false},
+    {"\\%", "percent", false},
+    {"percent", "percent", false},
+    {"Wh", "watt_hour", true},
+    {"lbf", "force_pound", false},
+    {"ft-lb", "foot_pound", false},  // foot-pound (energy): "ft-lb" is never foot times pound-mass
+    {"ft-lbf", "foot_pound", false},
+    {"slug", "slug", false},
+    {"slugs", "slug", false},
+    {"in", "inch", false, true},
+    {"mi", "mile", false, true},
+    {"yd", "yard", false},
+    {"oz", "ounce", false},
+    {"lbs", "pound", false},
+    {"sec", "second", false},
+    {"hrs", "hour", false},
     // unit words (singular and plural), as plain-text answers write them
     {"meter", "meter", false},
     {"meters", "meter", false},
@@ -136,8 +159,50 @@ inline constexpr UnitSymbol kUnitSymbols[] = {
     {"moles", "mole", false},
     {"days", "day", false},
     {"years", "year", false},
+    {"week", "week", false},
+    {"weeks", "week", false},
+    {"month", "month", false},
+    {"months", "month", false},
+    {"millimeter", "millimeter", false},
+    {"millimeters", "millimeter", false},
+    {"centimeter", "centimeter", false},
+    {"centimeters", "centimeter", false},
+    {"kilometer", "kilometer", false},
+    {"kilometers", "kilometer", false},
+    {"inch", "inch", false},
+    {"inches", "inch", false},
+    {"foot", "foot", false},
+    {"feet", "foot", false},
+    {"yard", "yard", false},
+    {"yards", "yard", false},
+    {"mile", "mile", false},
+    {"miles", "mile", false},
+    {"pound", "pound", false},
+    {"pounds", "pound", false},
+    {"ounce", "ounce", false},
+    {"ounces", "ounce", false},
+    {"degree", "degree", false},
+    {"degrees", "degree", false},
+    {"angstrom", "angstrom", false},
+    {"angstroms", "angstrom", false},
+    {"ohm", "ohm", false},
+    {"ohms", "ohm", false},
+    // counted things: a number of them is a dimensionless count ("1.07 \times 10^{16} photons")
+    {"photon", "count", false},
+    {"photons", "count", false},
+    {"electron", "count", false},
+    {"electrons", "count", false},
+    {"particle", "count", false},
+    {"particles", "count", false},
+    {"atom", "count", false},
+    {"atoms", "count", false},
+    {"molecule", "count", false},
+    {"molecules", "count", false},
 };
 
+/// A unit word written with a capital first letter ("Year", "Seconds", at least 3 letters) is read
+/// as the row of its lower-case spelling when no row is spelled that way ("Torr", "Cal" are).
+///
 /// The row spelled exactly `symbol`, or nullptr. O(table size).
 inline const UnitSymbol* find_unit_symbol(std::string_view symbol) noexcept {
   for (const UnitSymbol& u : kUnitSymbols)
