@@ -18,6 +18,8 @@ by a silent stand-in when it is not installed.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import multiprocessing as mp
 import os
 import random
@@ -243,9 +245,7 @@ def phybench_import_dir(source: Path) -> Iterator[Path]:
             (root / rel).write_text(text, encoding="utf-8")
         (root / "phybench" / "__init__.py").write_text("", encoding="utf-8")
         (root / "phybench" / "evaluation" / "__init__.py").write_text("", encoding="utf-8")
-        try:
-            import loguru  # noqa: F401
-        except ImportError:
+        if importlib.util.find_spec("loguru") is None:
             shim = root / "loguru"
             shim.mkdir()
             (shim / "__init__.py").write_text(
@@ -260,10 +260,8 @@ def phybench_import_dir(source: Path) -> Iterator[Path]:
 
 def _worker(root: str, conn: Any) -> None:
     sys.path.insert(0, root)
-    from phybench.evaluation.expression_distance import EED
-    from phybench.settings import EvaluationEEDSettings
-
-    settings = EvaluationEEDSettings()
+    EED = importlib.import_module("phybench.evaluation.expression_distance").EED
+    settings = importlib.import_module("phybench.settings").EvaluationEEDSettings()
     conn.send("ready")
     while True:
         job = conn.recv()

@@ -1393,6 +1393,10 @@ Stripped strip_unit(std::string_view text) {
       while (!rest.empty()) {
         std::string t = trim(rest);
         bool changed = false;
+        if (!t.empty() && t.back() == '\\' && (t.size() < 2 || t[t.size() - 2] != '\\')) {  // "\ " trimmed
+          t.pop_back();
+          changed = true;
+        }
         for (std::string_view sp : {"\\,", "\\;", "\\ ", "\\!", "~", "\\quad"}) {
           if (t.size() >= sp.size() && t.compare(t.size() - sp.size(), sp.size(), sp) == 0) {
             t.erase(t.size() - sp.size());
@@ -1472,7 +1476,9 @@ Result score(std::string_view gold, std::string_view answer, const Config& confi
   r.tree_size = fg.size.back();
   // equal: the same tree, or the same values (the core's equivalence at sample points)
   bool equal = fg.label == fa.label && fg.lmd == fa.lmd && fg.nkids == fa.nkids;
-  if (!equal && answer_scale == 1.0) {
+  // the core's numeric equivalence, for sides with the same symbols only (with others, a term
+  // small beside the rest could pass for equal at the sample points)
+  if (!equal && answer_scale == 1.0 && expr::free_symbols(*gs.ast) == expr::free_symbols(*as.ast)) {
     equiv::Limit limit = equiv::Limit::kNone;
     equal = equiv::equivalent(*gs.ast, *as.ast, equiv::Options{}, &limit) == equiv::Tri::kTrue;
   }
