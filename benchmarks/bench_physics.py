@@ -14,6 +14,10 @@ The data: the labelled dev set (tests/data/physics/dev.jsonl: 520 golds with uni
 responses) repeated to --rows rows. Both graders' agreement with the labels is printed too.
 
     PYTHONPATH=python python -m benchmarks.bench_physics [--rows 20000] [--repeats 5]
+
+3. ``eed_score_many`` (the EED score of PHYBench) against PHYBench's own EED on the comparison
+   set of benchmarks/eed_pairs.py (415 pairs, one run each, one thread), when PHYBENCH_PIPELINE
+   names a checkout of phybench-pipeline (its run takes minutes).
 """
 
 from __future__ import annotations
@@ -215,6 +219,35 @@ def main(argv: list[str] | None = None) -> None:
     agree_rg = sum(bool(a) == b for a, b in zip(ours.correct.tolist(), labels))
     agree_py = sum(a == b for a, b in zip(peer, labels))
     print(f"agreement with the dev set labels: rapidgrade {agree_rg}/{len(rows)}, plain Python {agree_py}/{len(rows)}")
+    eed_line()
+
+
+def eed_line() -> None:
+    """The EED score against PHYBench's own EED (its code from PHYBENCH_PIPELINE, SymPy simplify
+    with its 30 s timeouts) on the comparison set of benchmarks/eed_pairs.py: the same pairs, one
+    run each, both on one thread; the agreement of the scores too."""
+    from benchmarks.eed_pairs import generate_pairs, phybench_source, reference_scores
+    from rapidgrade.tasks.physics_eed import eed_score_many
+
+    pairs = generate_pairs()
+    golds, answers = [p.gold for p in pairs], [p.answer for p in pairs]
+    start = time.perf_counter()
+    ours = eed_score_many(golds, answers, threads=1)
+    t_rg = time.perf_counter() - start
+    source = phybench_source()
+    if source is None:
+        print(f"eed_score_many           rapidgrade {t_rg * 1e3:9.1f} ms   ({len(pairs)} pairs; set PHYBENCH_PIPELINE"
+              " to time PHYBench's EED on them)")
+        return
+    refs = reference_scores(pairs, source)
+    t_ref = sum(r.seconds for r in refs)
+    done = [(r.result, o) for r, o in zip(refs, ours) if r.result is not None]
+    same = sum(abs(r[0] - o.score) < 1e-6 for r, o in done)
+    print(
+        f"eed_score_many           rapidgrade {t_rg * 1e3:9.1f} ms   PHYBench EED {t_ref * 1e3:10.1f} ms"
+        f"   ratio {t_ref / t_rg:7.1f}x   ({len(pairs)} pairs; same score {same}/{len(done)},"
+        f" {len(pairs) - len(done)} past the deadline or failed)"
+    )
 
 
 if __name__ == "__main__":

@@ -242,3 +242,43 @@ def jsonl_splice_joined(
     strings: list[str | None] | tuple[str | None, ...],
     tails: list[bytes] | tuple[bytes, ...],
 ) -> tuple[bytes, bytes]: ...
+def eed_score(
+    gold: str | bytes,
+    answer: str | bytes,
+    *,
+    answer_scale: float = 1.0,
+    initial_score: float = 60.0,
+    scoring_slope: float = 100.0,
+    insert_cost: Sequence[float] = (1.0, 1.0, 1.0, 1.0),
+    delete_cost: Sequence[float] = (1.0, 1.0, 1.0, 1.0),
+    update_cost: Sequence[float] = (1.0, 1.0, 1.0, 1.0),
+    change_type_cost: float = 1.0,
+    bar_size: float = 5.0,
+    discount_slope: float = 0.6,
+    max_cells: int = 1048576,
+) -> tuple[float, float, float, float, str, str, str]: ...
+def eed_score_many(
+    golds: Sequence[str | bytes],
+    answers: Sequence[str | bytes],
+    *,
+    scales: Sequence[float] | None = None,
+    threads: int | None = None,
+    initial_score: float = 60.0,
+    scoring_slope: float = 100.0,
+    insert_cost: Sequence[float] = (1.0, 1.0, 1.0, 1.0),
+    delete_cost: Sequence[float] = (1.0, 1.0, 1.0, 1.0),
+    update_cost: Sequence[float] = (1.0, 1.0, 1.0, 1.0),
+    change_type_cost: float = 1.0,
+    bar_size: float = 5.0,
+    discount_slope: float = 0.6,
+    max_cells: int = 1048576,
+) -> tuple[
+    _npt.NDArray[_np.float64],
+    _npt.NDArray[_np.float64],
+    _npt.NDArray[_np.float64],
+    _npt.NDArray[_np.float64],
+    list[str],
+    list[str],
+    list[str],
+]: ...
+def eed_canonical_tree(text: str | bytes) -> str: ...

@@ -174,6 +174,11 @@ _NO_WRAPPER = {
     "fredholm_parse_many",
     "fredholm_read_solution",
     "fredholm_sample_many",
+    # wrapped by rapidgrade.tasks.physics_eed (EEDConfig carries the costs; pint converts units);
+    # the canonical tree is a debugging view read by tests/unit/test_eed.py
+    "eed_score",
+    "eed_score_many",
+    "eed_canonical_tree",
     # internal to the math-verify compatible fast path
     "mv_boxed_winner",
     "mv_last_number",

@@ -1034,3 +1034,4 @@ class PhysicsTask:
 
 #: The registered physics task.
 TASK = PhysicsTask()
+from rapidgrade.tasks.physics_eed import eed_score as eed_score, eed_score_many as eed_score_many  # noqa: E402, I001
