@@ -185,6 +185,8 @@ _NO_WRAPPER = {
     # the core's vocabulary tables, read by _sympy.py and checked by tests/unit/test_vocab.py
     "expr_function_table",
     "expr_text_wrappers",
+    "expr_fraction_commands",
+    "unicode_spaces",
     # internal to GradeResults' packed columns (rapidgrade.verdict, rapidgrade.grade)
     "grade_tables",
     "unpack_strings",
