@@ -11,6 +11,7 @@
 #include "rapidgrade/detail/delimiters.hpp"
 #include "rapidgrade/detail/latex_vocab.hpp"
 #include "rapidgrade/detail/number.hpp"
+#include "rapidgrade/detail/spaces.hpp"
 #include "rapidgrade/detail/text.hpp"
 #include "rapidgrade/detail/units.hpp"
 #include "rapidgrade/extract.hpp"
@@ -36,23 +37,12 @@ constexpr std::size_t kUnitLookahead = 200;
 /// Most bytes before a last-number answer searched for the start of its quantity.
 constexpr std::size_t kLookBehind = 120;
 
-// Unicode spaces (UTF-8) that the quantity path reads as ' ': NBSP, the U+2000 block, narrow
-// NBSP, medium mathematical space, ideographic space.
-std::size_t unicode_space_length(std::string_view s, std::size_t i) noexcept {
-  if (starts_with(s, i, "\xC2\xA0")) return 2;
-  if (i + 2 < s.size() && s[i] == '\xE2' && s[i + 1] == '\x80') {
-    const auto c = static_cast<unsigned char>(s[i + 2]);
-    if (c <= 0x8A || c == 0xAF) return 3;  // U+2000..U+200A, U+202F (c >= 0x80 in UTF-8)
-  }
-  if (starts_with(s, i, "\xE2\x81\x9F") || starts_with(s, i, "\xE3\x80\x80")) return 3;
-  return 0;
-}
-
+// The Unicode spaces of detail/spaces.hpp, each read as ' ' by the quantity path.
 std::string unicode_spaces_to_ascii(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   for (std::size_t i = 0; i < s.size();) {
-    const std::size_t k = unicode_space_length(s, i);
+    const std::size_t k = detail::unicode_space_length(s, i);
     if (k != 0) {
       out += ' ';
       i += k;
@@ -407,12 +397,14 @@ struct NumberRead {
 NumberRead read_number(std::string_view s, std::size_t i) {
   NumberRead r;
   // \frac{a}{b} with decimal a, b
-  for (std::string_view cmd : {"\\frac", "\\dfrac", "\\tfrac"}) {
+  for (const std::string_view name : detail::kFractionCommands) {  // latex_vocab.hpp
     bool neg = false;
     const std::size_t sl = sign_length(s, i, neg);
-    if (!starts_with(s, i + sl, cmd) || (i + sl + cmd.size() < s.size() && is_letter(s[i + sl + cmd.size()])))
+    const std::size_t at = i + sl;
+    if (at >= s.size() || s[at] != '\\' || !starts_with(s, at + 1, name) ||
+        (at + 1 + name.size() < s.size() && is_letter(s[at + 1 + name.size()])))
       continue;
-    std::size_t k = i + sl + cmd.size();
+    std::size_t k = at + 1 + name.size();
     if (k >= s.size() || s[k] != '{') return r;
     const Mantissa a = read_mantissa(s, k + 1, false);
     if (!a.ok || a.end >= s.size() || s[a.end] != '}' || a.end + 1 >= s.size() || s[a.end + 1] != '{') return r;

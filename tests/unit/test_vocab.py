@@ -15,6 +15,7 @@ import pytest
 import sympy
 
 from rapidgrade import Tri, _core, _sympy, equivalent, extract_answer, fallback, grade, normalize_latex, parse_expr
+from rapidgrade.tasks.physics import grade_physics
 
 FUNCTIONS = _core.expr_function_table()
 WRAPPERS = _core.expr_text_wrappers()
@@ -215,6 +216,7 @@ def test_every_reader_takes_every_fraction_command(name: str) -> None:
     found = extract_answer(f"so we get {text} here")
     assert found.text == text, found  # the whole fraction, not its last number
     assert equivalent(text, "0.75") is Tri.TRUE
+    assert grade_physics("0.75 m", f"$\\boxed{{{text}\\ \\mathrm{{m}}}}$").value == pytest.approx(0.75)
 
 
 # ---- Unicode spaces
@@ -225,7 +227,7 @@ SPACES = _core.unicode_spaces()
 
 def test_space_table_is_unicode_white_space() -> None:
     # Python's str.isspace() beyond ASCII is Unicode's White_Space set
-    assert SPACES == [c for c in range(0x80, 0x110000) if chr(c).isspace()]
+    assert [c for c in range(0x80, 0x110000) if chr(c).isspace()] == SPACES
 
 
 @pytest.mark.parametrize("space", SPACES, ids=[f"U+{c:04X}" for c in SPACES])
@@ -233,4 +235,6 @@ def test_every_reader_takes_every_space(space: int) -> None:
     sp = chr(space)
     assert normalize_latex(f"x{sp}+{sp}1") == "x+1"
     assert grade("x+1", f"\\boxed{{x+{sp}1}}").correct
+    quantity = grade_physics("5 m", f"$5{sp}\\mathrm{{m}}$")
+    assert quantity.correct and quantity.unit == "m", quantity
     assert _core.absa_normalize_for_eval(f"great{sp}food") == _core.absa_normalize_for_eval("great food")
