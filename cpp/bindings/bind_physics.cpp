@@ -82,117 +82,6 @@ py::object physics_read_quantity(const py::handle& s) {
                         py::bool_(q.rest_is_unit));
 }
 
-// What pint says a unit means (from the Python resolver): value_in_base = scale * value + offset,
-// `dimension` an id equal for equal dimensions within one batch.
-struct UnitMeaning {
-  bool known = false;
-  long long dimension = 0;
-  double scale = 1.0;
-  double offset = 0.0;
-};
-
-double convert_unit(double value, const UnitMeaning& source, const UnitMeaning& target) {
-  return (source.scale * value + source.offset - target.offset) / target.scale;
-}
-
-std::string printf_double(const char* format, int precision, double value) {
-  std::string out(static_cast<std::size_t>(std::max(precision, 0)) + 400, '\0');
-  const int n = std::snprintf(out.data(), out.size(), format, precision, value);
-  out.resize(n > 0 ? std::min(static_cast<std::size_t>(n), out.size() - 1) : 0);
-  return out;
-}
-
-// Python's f"{x * 100:.2g}%".
-std::string percent(double rel) { return printf_double("%.*g", 2, rel * 100) + "%"; }
-
-// Python's math.isclose(a, b, rel_tol=1e-9).
-bool is_close(double a, double b) {
-  if (a == b) return true;
-  if (std::isinf(a) || std::isinf(b)) return false;
-  const double diff = std::fabs(b - a);
-  return diff <= std::fabs(1e-9 * b) || diff <= std::fabs(1e-9 * a);
-}
-
-struct QuantityVerdict {
-  bool correct = false;
-  std::string reason;  // without the "quantity: " head
-  std::optional<double> value;
-};
-
-struct QuantityOptions {
-  double rel_tol = 1e-2;
-  bool sig_figs = true;
-  bool unit_required = false;
-};
-
-// A gold that is a number with (at most) a unit against the response's quantity: the comparison
-// of the physics task, documented in python/rapidgrade/tasks/physics.py (grade_physics_many).
-// `g_unit` / `r_unit` are the units' meanings (nullptr: the side has no unit).
-QuantityVerdict compare_quantity(const Side& gold, const Side& response, const UnitMeaning* g_unit,
-                                 const UnitMeaning* r_unit, const QuantityOptions& options) {
-  QuantityVerdict v;
-  const physics::Quantity& g = gold.quantity;
-  const physics::Quantity& r = response.quantity;
-  if (!response.found) {
-    v.reason = "no answer found in the response";
-    return v;
-  }
-  if (!r.has_number) {
-    v.reason = "no number in the answer";
-    return v;
-  }
-  std::string note;
-  double value = r.value;
-  bool both_units = false;
-  if (g_unit != nullptr && r_unit != nullptr) {
-    if (!g_unit->known || !r_unit->known) {
-      v.reason = "unit not understood by pint: " + (g_unit->known ? r.unit.shown : g.unit.shown);
-      return v;
-    }
-    if (g_unit->dimension != r_unit->dimension) {
-      v.reason = "unit mismatch: " + r.unit.shown + " vs " + g.unit.shown;
-      return v;
-    }
-    both_units = true;
-    value = convert_unit(r.value, *r_unit, *g_unit);
-    if (g.unit.pint != r.unit.pint) note = " after " + r.unit.shown + "\xe2\x86\x92" + g.unit.shown;
-  } else if (g_unit != nullptr) {
-    if (options.unit_required) {
-      v.reason = "unit required: the answer has none (gold in " + g.unit.shown + ")";
-      return v;
-    }
-    note = ", no unit in the answer: compared in " + g.unit.shown;
-  } else if (r_unit != nullptr) {
-    note = ", gold has no unit: " + r.unit.shown + " ignored";
-  }
-  v.value = value;
-  if (g.value == 0.0) {
-    v.correct = std::fabs(value) <= 1e-12;
-    v.reason = v.correct ? "equal to 0" + note : "not 0 (" + printf_double("%.*g", 6, value) + ")" + note;
-    return v;
-  }
-  const double rel = std::fabs(value - g.value) / std::fabs(g.value);
-  if (rel <= options.rel_tol) {
-    v.correct = true;
-    v.reason = rel == 0 ? "equal" + note : "within " + percent(rel) + note;
-    return v;
-  }
-  if (options.sig_figs && r.sig_figs >= 2) {
-    // the gold rounded to the response's figures, in the response's own unit
-    const double g_in_response = both_units ? convert_unit(g.value, *g_unit, *r_unit) : g.value;
-    const double rounded = g_in_response == 0.0
-                               ? 0.0
-                               : std::strtod(printf_double("%.*e", r.sig_figs - 1, g_in_response).c_str(), nullptr);
-    if (is_close(rounded, r.value)) {
-      v.correct = true;
-      v.reason = "equal at " + std::to_string(r.sig_figs) + " significant figures" + note;
-      return v;
-    }
-  }
-  v.reason = "off by " + percent(rel) + note + " (tolerance " + percent(options.rel_tol) + ")";
-  return v;
-}
-
 // Paths of physics_grade_columns rows.
 constexpr std::int8_t kPathQuantity = 0;  // decided here
 constexpr std::int8_t kPathSymbolic = 1;  // an equation or formula gold: Python decides
@@ -210,7 +99,7 @@ py::tuple physics_grade_columns(const py::handle& golds_obj, const py::handle& r
   if (golds.size() != responses.size()) {
     throw py::value_error("physics_grade_columns: golds and responses must have the same length");
   }
-  const QuantityOptions options{rel_tol, sig_figs, unit_required};
+  const physics::QuantityOptions options{rel_tol, sig_figs, unit_required};
   const std::size_t n = golds.size();
   std::vector<Side> gold_sides(n), response_sides(n);
 
@@ -232,11 +121,11 @@ py::tuple physics_grade_columns(const py::handle& golds_obj, const py::handle& r
   for (int m = 0; m <= static_cast<int>(extract::Method::kLastNumber); ++m) {
     method_names.push_back(py::str(extract::method_name(static_cast<extract::Method>(m))));
   }
-  std::unordered_map<std::string, UnitMeaning> meanings;
-  auto meaning_of = [&](const std::string& pint) -> const UnitMeaning* {
+  std::unordered_map<std::string, physics::UnitMeaning> meanings;
+  auto meaning_of = [&](const std::string& pint) -> const physics::UnitMeaning* {
     auto it = meanings.find(pint);
     if (it == meanings.end()) {
-      UnitMeaning m;
+      physics::UnitMeaning m;
       const py::object got = resolve_unit(to_str(pint));
       if (!got.is_none()) {
         const py::tuple t = got.cast<py::tuple>();
@@ -280,9 +169,9 @@ py::tuple physics_grade_columns(const py::handle& golds_obj, const py::handle& r
         value_w(k) = 0.0;
         has_value_w(k) = false;
         if (g.quantity.has_number && g.quantity.rest_is_unit) {
-          const UnitMeaning* g_unit = g.quantity.unit.ok ? meaning_of(g.quantity.unit.pint) : nullptr;
-          const UnitMeaning* r_unit = r.quantity.unit.ok ? meaning_of(r.quantity.unit.pint) : nullptr;
-          const QuantityVerdict v = compare_quantity(g, r, g_unit, r_unit, options);
+          const physics::UnitMeaning* g_unit = g.quantity.unit.ok ? meaning_of(g.quantity.unit.pint) : nullptr;
+          const physics::UnitMeaning* r_unit = r.quantity.unit.ok ? meaning_of(r.quantity.unit.pint) : nullptr;
+          const physics::QuantityVerdict v = physics::compare_quantity(g, r, g_unit, r_unit, options);
           path_w(k) = kPathQuantity;
           correct_w(k) = v.correct;
           set_item(reason, i, to_str("quantity: " + v.reason));
@@ -292,7 +181,7 @@ py::tuple physics_grade_columns(const py::handle& golds_obj, const py::handle& r
           if (v.value.has_value()) {
             value_w(k) = *v.value;
             has_value_w(k) = true;
-            set_item(normalized, i, to_str(printf_double("%.*g", 12, *v.value)));
+            set_item(normalized, i, to_str(physics::format_g(*v.value, 12)));
           } else {
             set_item(normalized, i, py::none());
           }

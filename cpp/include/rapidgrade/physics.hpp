@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -111,5 +112,44 @@ Side read_response(std::string_view response);
 
 /// `value` as the shortest decimal that reads back to it ("-10000", "9.8", "1e-07").
 std::string format_number(double value);
+
+// ---- comparing a quantity gold with a response ------------------------------------------------
+
+/// What a unit means, as pint says (the caller asks it; the core has no unit algebra):
+/// value_in_base = scale * value + offset; `dimension` an id, equal for equal dimensions within
+/// one batch. known == false: pint could not read the unit.
+struct UnitMeaning {
+  bool known = false;
+  long long dimension = 0;
+  double scale = 1.0;
+  double offset = 0.0;
+};
+
+/// `value` in unit `source` expressed in unit `target` (same dimension; offsets applied).
+double convert_unit(double value, const UnitMeaning& source, const UnitMeaning& target) noexcept;
+
+struct QuantityOptions {
+  double rel_tol = 1e-2;       // relative tolerance of the magnitudes (in the gold's unit)
+  bool sig_figs = true;        // also equal at the response's significant figures (n >= 2)
+  bool unit_required = false;  // a bare number against a gold with a unit is wrong
+};
+
+struct QuantityVerdict {
+  bool correct = false;
+  std::string reason;           // why, without the "quantity: " head ("within 0.5%", ...)
+  std::optional<double> value;  // the response's magnitude in the gold's unit, when compared
+};
+
+/// A gold that is a number with (at most) a unit against the response's quantity: the rules of
+/// the physics task (python/rapidgrade/tasks/physics.py, grade_physics_many): different
+/// dimensions are wrong; same dimension: the magnitudes in the gold's unit within rel_tol, or
+/// the gold rounded to the response's significant figures (sig_figs, n >= 2); a bare number is
+/// compared in the gold's unit unless unit_required; a gold of 0 needs |value| <= 1e-12.
+/// `gold_unit` / `response_unit`: the units' meanings (nullptr: the side has no unit). O(1).
+QuantityVerdict compare_quantity(const Side& gold, const Side& response, const UnitMeaning* gold_unit,
+                                 const UnitMeaning* response_unit, const QuantityOptions& options);
+
+/// `value` printed as C's "%.{precision}g" (Python's f"{value:.{precision}g}").
+std::string format_g(double value, int precision);
 
 }  // namespace rapidgrade::physics
