@@ -90,7 +90,13 @@ constexpr std::int8_t kPathText = 2;      // a text gold: Python decides
 // Reads every pair (GIL released, in parallel) and decides the pairs whose gold is a quantity;
 // the meaning of each distinct unit is asked of `resolve_unit` (pint expression -> None or
 // (dimension id, scale, offset)) once per batch. Returns the columns of the verdicts.
-py::tuple physics_grade_columns(const py::handle& golds_obj, const py::handle& responses_obj,
+// What physics_grade_columns returns: the verdicts' columns, by name (see PhysicsColumns'
+// docstring in bind_physics()).
+struct PhysicsColumns {
+  py::object path, correct, value, has_value, category, gold, extracted, method, reason, unit, normalized;
+};
+
+PhysicsColumns physics_grade_columns(const py::handle& golds_obj, const py::handle& responses_obj,
                                 const py::object& resolve_unit, double rel_tol, bool sig_figs, bool unit_required,
                                 const py::object& threads) {
   const unsigned n_threads = resolve_threads(threads, "physics_grade_columns");
@@ -196,13 +202,30 @@ py::tuple physics_grade_columns(const py::handle& golds_obj, const py::handle& r
         gold_sides[i] = Side{};
         response_sides[i] = Side{};
       });
-  return py::make_tuple(path, correct, value, has_value, category, gold_text, extracted, method, reason, unit,
-                        normalized);
+  return PhysicsColumns{path, correct, value, has_value, category, gold_text, extracted, method, reason, unit,
+                        normalized};
 }
 
 }  // namespace
 
 void bind_physics(py::module_& m) {
+  py::class_<PhysicsColumns>(
+      m, "PhysicsColumns",
+      "The columns of physics_grade_columns, one entry per pair: path (int8 array: 0 quantity, decided here; 1 "
+      "symbolic and 2 text, decided by the caller), correct (bool array), value (float64 array: the response's "
+      "magnitude in the gold's unit) and has_value (bool array), then lists: category, gold, extracted, method, reason "
+      "(None where the caller decides), unit (the response's unit as shown) and normalized (the value as %.12g).")
+      .def_readonly("path", &PhysicsColumns::path)
+      .def_readonly("correct", &PhysicsColumns::correct)
+      .def_readonly("value", &PhysicsColumns::value)
+      .def_readonly("has_value", &PhysicsColumns::has_value)
+      .def_readonly("category", &PhysicsColumns::category)
+      .def_readonly("gold", &PhysicsColumns::gold)
+      .def_readonly("extracted", &PhysicsColumns::extracted)
+      .def_readonly("method", &PhysicsColumns::method)
+      .def_readonly("reason", &PhysicsColumns::reason)
+      .def_readonly("unit", &PhysicsColumns::unit)
+      .def_readonly("normalized", &PhysicsColumns::normalized);
   py::list symbols;
   for (const detail::UnitSymbol& u : detail::kUnitSymbols) {
     symbols.append(py::make_tuple(to_str(u.symbol), to_str(u.pint), py::bool_(u.prefixable)));

@@ -178,19 +178,31 @@ def physics_grade_columns(
     sig_figs: bool,
     unit_required: bool,
     threads: int | None = None,
-) -> tuple[
-    _npt.NDArray[_np.int8],
-    _npt.NDArray[_np.bool_],
-    _npt.NDArray[_np.float64],
-    _npt.NDArray[_np.bool_],
-    list[str],
-    list[str],
-    list[str | None],
-    list[str | None],
-    list[str | None],
-    list[str | None],
-    list[str | None],
-]: ...
+) -> PhysicsColumns: ...
+
+class PhysicsColumns:
+    @property
+    def path(self) -> _npt.NDArray[_np.int8]: ...
+    @property
+    def correct(self) -> _npt.NDArray[_np.bool_]: ...
+    @property
+    def value(self) -> _npt.NDArray[_np.float64]: ...
+    @property
+    def has_value(self) -> _npt.NDArray[_np.bool_]: ...
+    @property
+    def category(self) -> list[str]: ...
+    @property
+    def gold(self) -> list[str]: ...
+    @property
+    def extracted(self) -> list[str | None]: ...
+    @property
+    def method(self) -> list[str | None]: ...
+    @property
+    def reason(self) -> list[str | None]: ...
+    @property
+    def unit(self) -> list[str | None]: ...
+    @property
+    def normalized(self) -> list[str | None]: ...
 
 # fredholm (issue 15): integral-equation answers (rapidgrade.tasks.fredholm)
 def fredholm_parse(

@@ -530,7 +530,9 @@ def _grade_batch(
         unit_required=cfg.unit_required,
         threads=threads,
     )
-    path, correct, value, has_value, category, gold_col, extracted, method, reason_col, unit_col, normalized = columns
+    path, correct, value, has_value = columns.path, columns.correct, columns.value, columns.has_value
+    category, gold_col, extracted, method = columns.category, columns.gold, columns.extracted, columns.method
+    reason_col, unit_col, normalized = columns.reason, columns.unit, columns.normalized
     decided_by = ["fast"] * n
     if valid is not None:  # the error rows take their places among the others
         path, correct = _spread(path, valid, n), _spread(correct, valid, n)
