@@ -84,7 +84,7 @@ from rapidgrade.report import bar_chart, cards_html, fmt_number, table_html
 from rapidgrade.tasks._base import error_record, positive_float, positive_int
 from rapidgrade.tasks._isolate import describe_exception, isolate
 from rapidgrade.units import read_quantity, unit_info
-from rapidgrade.verdict import GradeResults, Verdict
+from rapidgrade.verdict import GradeResults
 
 __all__ = [
     "CATEGORIES",
@@ -259,10 +259,6 @@ class PhysicsVerdict:
     category: str
     value: float | None
     unit: str | None
-
-    def to_verdict(self) -> Verdict:
-        """The verdict as a :class:`~rapidgrade.verdict.Verdict` (``reason`` names the path)."""
-        return Verdict(self.correct, self.decided_by, self.gold, self.extracted, self.method, self.reason)  # type: ignore[arg-type]
 
 
 _TEXT_PUNCT = re.compile(r"[\s.;:!]+$")
