@@ -937,27 +937,40 @@ class PhysicsTask:
         group = parser.add_argument_group("physics task")
         group.add_argument("--gold-key", default="gold", help="field holding the gold quantity (default: gold)")
         group.add_argument("--response-key", default="response", help="field holding the response (default: response)")
-        group.add_argument("--physics-unit-key", default="unit", help="field holding the gold's unit (default: unit)")
+        # The names are the ones every task uses for the same concept (--rel-tol, --threads);
+        # the older --physics-* spellings stay as aliases.
         group.add_argument(
-            "--physics-rel-tol", type=positive_float, default=None, help="relative tolerance (default: 0.01)"
+            "--unit-key", "--physics-unit-key", dest="unit_key", default="unit",
+            help="field holding the gold's unit (default: unit)",
         )
-        group.add_argument("--physics-no-sig-figs", action="store_true", help="no significant-figure matching")
         group.add_argument(
-            "--physics-unit-required", action="store_true", help="a bare number against a gold with a unit is wrong"
+            "--rel-tol", "--physics-rel-tol", dest="rel_tol", type=positive_float, default=None,
+            help="relative tolerance (default: 0.01)",
         )
-        group.add_argument("--physics-threads", type=positive_int, default=None, help="threads (default: all cores)")
+        group.add_argument(
+            "--no-sig-figs", "--physics-no-sig-figs", dest="no_sig_figs", action="store_true",
+            help="no significant-figure matching",
+        )
+        group.add_argument(
+            "--unit-required", "--physics-unit-required", dest="unit_required", action="store_true",
+            help="a bare number against a gold with a unit is wrong",
+        )
+        group.add_argument(
+            "--threads", "--physics-threads", dest="threads", type=positive_int, default=None,
+            help="threads (default: all cores)",
+        )
 
     def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
         options: dict[str, Any] = {
             "gold_key": args.gold_key,
             "response_key": args.response_key,
-            "unit_key": args.physics_unit_key,
-            "threads": args.physics_threads,
-            "sig_figs": not args.physics_no_sig_figs,
-            "unit_required": args.physics_unit_required,
+            "unit_key": args.unit_key,
+            "threads": args.threads,
+            "sig_figs": not args.no_sig_figs,
+            "unit_required": args.unit_required,
         }
-        if args.physics_rel_tol is not None:
-            options["rel_tol"] = args.physics_rel_tol
+        if args.rel_tol is not None:
+            options["rel_tol"] = args.rel_tol
         return options
 
     def configure(
