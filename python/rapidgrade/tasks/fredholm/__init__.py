@@ -10,6 +10,12 @@ Two steps, as in the fred-llm reference pipeline (see ``../shared/corpora/FREDHO
   over the domain in C++; the type-specific rules for ``none``, ``regularized``, ``family``,
   ``series``, ``approx_coef``, ``discrete_points``) and aggregate the reference's metrics.
 
+For fred-llm's users: the parse result and the metrics also read as fred-llm's dicts
+(``result["confidence"]``, ``metrics["accuracy"]``), SymPy expressions are accepted where its
+documented example passes them, the accuracy counts the rows fred-llm counts
+(``denominator="parsed"``: only the parsed ones), and ``symbols=`` extends the symbol table
+as its ``FREDHOLM_LOCAL_DICT`` does (``docs/tasks/fredholm.md`` lists the differences).
+
 ``rapidgrade score --task fredholm predictions.jsonl`` reads the reference's predictions files
 (``ground_truth``, ``ground_truth_solution_type``, ``ground_truth_domain``,
 ``evaluation_points``, ``solution_str``, ``has_solution``, ``solution_type``, ``api_error``;
@@ -444,6 +450,7 @@ class FredholmTask:
             "evaluation_points",
             "raw_response",
             *PARSE_FIELDS,
+            "solution_sympy",
             "api_error",
         )
 
