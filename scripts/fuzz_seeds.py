@@ -50,6 +50,8 @@ FREDHOLM = [
     "u(x) \\approx 0.5 + 0.25 x - 0.1 x^2\nSOLUTION_TYPE: approx_coef",
     "SOLUTION: [(0.0, 1.2), (0.5, 2.4)]\nSOLUTION_TYPE: discrete_points",
     "u(x) = C\u00b7sin(\u03c0x)\nSOLUTION_TYPE: family",
+    "SOLUTION: u(x) = lam*x + mu*sin(x)\nHAS_SOLUTION: yes",
+    "u(x) = a\u2080 + a\u2081x + lambda_1*e**x",
 ]
 
 RPN = ["x 2 ^ x sin +", "x neg exp x cos *", "1 2 + 3 *", "10 4 - 2 /", "2 sqrt", "x abs", "x ln",

@@ -5,8 +5,10 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cctype>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -51,16 +53,60 @@ py::tuple build(const Parsed& p) {
                         opt_str(p.solution_type), opt_str(p.reasoning), points, py::float_(p.confidence));
 }
 
-fredholm::Options options_of(bool extract_solution, bool validate, const std::string& syntax, const char* function) {
+using SymbolSpec = std::map<std::string, std::pair<std::string, std::string>>;
+
+// The symbol table from {name: (kind, text)}: kind "symbol" (text: a name), "const" (pi, E, I,
+// oo) or "number" (a decimal literal, maybe negative). ValueError for anything else.
+fredholm::SymbolTable table_of(const SymbolSpec& spec, const char* function) {
+  auto bad = [&](const std::string& name, const std::string& why) {
+    return py::value_error(std::string(function) + ": symbols[" + name + "]: " + why);
+  };
+  auto is_name = [](const std::string& w) {
+    if (w.empty() || w.size() > 64 || !std::isalpha(static_cast<unsigned char>(w[0]))) return false;
+    for (char c : w) {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
+    }
+    return true;
+  };
+  fredholm::SymbolTable table;
+  for (const auto& [name, rule] : spec) {
+    if (!is_name(name)) throw bad(name, "a name is a letter, then letters, digits or '_'");
+    const auto& [kind, text] = rule;
+    fredholm::SymbolRule r;
+    r.text = text;
+    if (kind == "symbol") {
+      if (!is_name(text)) throw bad(name, "the symbol '" + text + "' is not a name");
+      r.kind = fredholm::SymbolRule::Kind::kSymbol;
+    } else if (kind == "const") {
+      if (text != "pi" && text != "E" && text != "I" && text != "oo") throw bad(name, "the constants are pi, E, I, oo");
+      r.kind = fredholm::SymbolRule::Kind::kConst;
+    } else if (kind == "number") {
+      const std::string digits = !text.empty() && text[0] == '-' ? text.substr(1) : text;
+      const std::optional<expr::Ast> ast = expr::try_parse(digits, expr::Syntax::kInfix);
+      if (!ast || ast->at(ast->root).kind != expr::Kind::kNumber) throw bad(name, "'" + text + "' is not a decimal number");
+      r.text = (digits.size() < text.size() ? "-" : "") + expr::to_string(*ast);
+      r.kind = fredholm::SymbolRule::Kind::kNumber;
+    } else {
+      throw bad(name, "the kind is 'symbol', 'const' or 'number', not '" + kind + "'");
+    }
+    table.emplace(name, std::move(r));
+  }
+  return table;
+}
+
+fredholm::Options options_of(bool extract_solution, bool validate, const std::string& syntax, const SymbolSpec& symbols,
+                             const char* function) {
   fredholm::Options o;
   o.extract_solution = extract_solution;
   o.validate = validate;
   o.syntax = syntax_of(syntax, function);
+  o.symbols = table_of(symbols, function);
   return o;
 }
 
-py::tuple fredholm_parse(const py::handle& text_obj, bool extract_solution, bool validate, const std::string& syntax) {
-  const fredholm::Options o = options_of(extract_solution, validate, syntax, "fredholm_parse");
+py::tuple fredholm_parse(const py::handle& text_obj, bool extract_solution, bool validate, const std::string& syntax,
+                         const SymbolSpec& symbols) {
+  const fredholm::Options o = options_of(extract_solution, validate, syntax, symbols, "fredholm_parse");
   const Text text = as_text(text_obj, "fredholm_parse", "response");
   Parsed p;
   {
@@ -71,8 +117,8 @@ py::tuple fredholm_parse(const py::handle& text_obj, bool extract_solution, bool
 }
 
 py::list fredholm_parse_many(const py::handle& texts_obj, bool extract_solution, bool validate,
-                             const std::string& syntax, const py::object& threads) {
-  const fredholm::Options o = options_of(extract_solution, validate, syntax, "fredholm_parse_many");
+                             const std::string& syntax, const SymbolSpec& symbols, const py::object& threads) {
+  const fredholm::Options o = options_of(extract_solution, validate, syntax, symbols, "fredholm_parse_many");
   const unsigned n_threads = resolve_threads(threads, "fredholm_parse_many");
   const std::vector<Text> texts = texts_of(texts_obj, "fredholm_parse_many", "responses");
   const std::size_t n = texts.size();
@@ -126,13 +172,14 @@ py::list fredholm_sample_many(const std::vector<std::pair<std::string, std::stri
 
 // A recorded solution string read as parse_llm_output reads a candidate: (cleaned text,
 // expr_text, syntax) or None when it does not parse to an expression.
-py::object fredholm_read_solution(const std::string& text, const std::string& syntax) {
+py::object fredholm_read_solution(const std::string& text, const std::string& syntax, const SymbolSpec& symbols) {
   const expr::Syntax syn = syntax_of(syntax, "fredholm_read_solution");
+  const fredholm::SymbolTable table = table_of(symbols, "fredholm_read_solution");
   Parsed p;
   bool ok = false;
   {
     py::gil_scoped_release release;
-    ok = fredholm::read_solution(text, syn, p);
+    ok = fredholm::read_solution(text, syn, table, p);
   }
   if (!ok) return py::none();
   return py::make_tuple(to_str(p.solution), to_str(p.expr_text), py::str(syntax_name(p.expr_syntax)));
@@ -142,13 +189,16 @@ py::object fredholm_read_solution(const std::string& text, const std::string& sy
 
 void bind_fredholm(py::module_& m) {
   m.def("fredholm_parse", &fredholm_parse, py::arg("response"), py::kw_only(), py::arg("extract_solution") = true,
-        py::arg("validate") = true, py::arg("syntax") = "auto",
+        py::arg("validate") = true, py::arg("syntax") = "auto", py::arg("symbols") = SymbolSpec{},
         "Post-processes one integral-equation answer (see rapidgrade.tasks.fredholm).");
   m.def("fredholm_parse_many", &fredholm_parse_many, py::arg("responses"), py::kw_only(),
         py::arg("extract_solution") = true, py::arg("validate") = true, py::arg("syntax") = "auto",
-        py::arg("threads") = py::none(), "fredholm_parse over many responses, GIL released.");
+        py::arg("symbols") = SymbolSpec{}, py::arg("threads") = py::none(),
+        "fredholm_parse over many responses, GIL released.");
   m.def("fredholm_read_solution", &fredholm_read_solution, py::arg("text"), py::kw_only(), py::arg("syntax") = "auto",
-        "Cleans and parses one solution string: (cleaned, expr_text, syntax) or None.");
+        py::arg("symbols") = SymbolSpec{},
+        "Cleans and parses one solution string: (cleaned, expr_text, syntax) or None. symbols: "
+        "{name: (kind, text)}, kind 'symbol', 'const' or 'number'.");
   m.def("fredholm_sample_many", &fredholm_sample_many, py::arg("exprs"), py::arg("xs"), py::kw_only(),
         py::arg("variable") = "x", py::arg("constants") = std::map<std::string, double>{},
         py::arg("threads") = py::none(), "Samples many expressions at their own points, GIL released.");

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "rapidgrade/common.hpp"
+#include "rapidgrade/detail/functions.hpp"
 #include "rapidgrade/detail/text.hpp"
 
 namespace rapidgrade::fredholm {
@@ -249,15 +250,160 @@ std::string clean_candidate(std::string_view text) {
 
 namespace {
 
+// Unicode subscripts: U+2080..U+2089 (digits) and the letters U+2090..U+209C but the schwa
+// (a e o x h k l m n p s t): the ASCII character, or 0. `i` is at the first byte.
+char subscript_at(std::string_view s, std::size_t i) {
+  if (i + 2 >= s.size() || s[i] != '\xE2' || s[i + 1] != '\x82') return 0;
+  const unsigned char c = static_cast<unsigned char>(s[i + 2]);
+  if (c >= 0x80 && c <= 0x89) return static_cast<char>('0' + (c - 0x80));
+  static constexpr char kLetters[] = {'a', 'e', 'o', 'x', '\0', 'h', 'k', 'l', 'm', 'n', 'p', 's', 't'};
+  return c >= 0x90 && c <= 0x9C ? kLetters[c - 0x90] : '\0';
+}
+
+bool has_subscripts(std::string_view s) {
+  for (std::size_t i = s.find('\xE2'); i != kNpos; i = s.find('\xE2', i + 1)) {
+    if (subscript_at(s, i) != 0) return true;
+  }
+  return false;
+}
+
+bool is_name_char(char c) { return is_letter(c) || is_digit(c) || c == '_'; }
+
+// The subscript runs of `s` as ASCII subscripts: "a₁₂" -> "a_{12}" (latex) or "a_12" (infix, with
+// a '*' before a name or a bracket that follows at once: "a₁x" -> "a_1*x"). Linear.
+std::string rewrite_subscripts(std::string_view s, bool latex) {
+  std::string out;
+  out.reserve(s.size() + 8);
+  for (std::size_t i = 0; i < s.size();) {
+    if (subscript_at(s, i) == 0) {
+      out.push_back(s[i++]);
+      continue;
+    }
+    out += latex ? "_{" : "_";
+    while (i < s.size() && subscript_at(s, i) != 0) {
+      out.push_back(subscript_at(s, i));
+      i += 3;
+    }
+    if (latex) out.push_back('}');
+    else if (i < s.size() && (is_name_char(s[i]) || s[i] == '(')) out.push_back('*');
+  }
+  return out;
+}
+
+// A name of two or more letters (then letters, digits, '_': "lam", "lambda_1", "mu") that is not
+// a function word, pi or oo, standing next to '*' or '/' (spaces between allowed), or any name of
+// the table: the candidate is written with Python-style names, which LaTeX reads letter by letter.
+bool python_names(std::string_view t, const SymbolTable& symbols) {
+  const std::size_t n = t.size();
+  for (std::size_t i = 0; i < n;) {
+    if (!is_letter(t[i]) || (i > 0 && is_name_char(t[i - 1]))) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i, letters = 0;
+    while (j < n && is_name_char(t[j])) letters += is_letter(t[j++]) ? 1 : 0;
+    const std::string_view w = t.substr(i, j - i);
+    if (symbols.find(w) != symbols.end() && w.size() >= 2) return true;
+    if (letters >= 2 && w != "pi" && w != "oo" && rapidgrade::detail::find_function_word(w) == nullptr) {
+      std::size_t k = i;
+      while (k > 0 && is_space(t[k - 1])) --k;
+      if (k > 0 && (t[k - 1] == '*' || t[k - 1] == '/')) return true;
+      k = skip_spaces(t, j);
+      if (k < n && (t[k] == '*' || t[k] == '/')) return true;
+    }
+    i = j;
+  }
+  return false;
+}
+
+// The tree is one name of two or more characters (maybe negated) that the table does not list:
+// a word ("undefined", "none"), not an expression.
+bool lone_word(const expr::Ast& ast, const SymbolTable& symbols) {
+  const expr::Node* node = &ast.at(ast.root);
+  if (node->kind == expr::Kind::kNeg && !node->kids.empty()) node = &ast.at(node->kids[0]);
+  return node->kind == expr::Kind::kSymbol && node->text.size() >= 2 && symbols.find(node->text) == symbols.end();
+}
+
+// Applies the table (and, in infix, e -> E unless the table names "e") to the symbols of the tree;
+// true when a node changed. A negative number becomes Neg(number), its number node appended to
+// the pool (the tree is printed, not evaluated, afterwards).
+bool apply_symbols(expr::Ast& ast, const SymbolTable& symbols, bool infix) {
+  static const SymbolRule kEuler{SymbolRule::Kind::kConst, "E"};
+  bool changed = false;
+  const std::size_t n = ast.nodes.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (ast.nodes[i].kind != expr::Kind::kSymbol) continue;
+    const auto it = symbols.find(ast.nodes[i].text);
+    const SymbolRule* rule = it != symbols.end() ? &it->second : nullptr;
+    if (rule == nullptr && infix && ast.nodes[i].text == "e") rule = &kEuler;
+    if (rule == nullptr) continue;
+    switch (rule->kind) {
+      case SymbolRule::Kind::kSymbol:
+        if (ast.nodes[i].text == rule->text) continue;
+        ast.nodes[i].text = rule->text;
+        break;
+      case SymbolRule::Kind::kConst:
+        ast.nodes[i].kind = expr::Kind::kConst;
+        ast.nodes[i].text = rule->text;
+        break;
+      case SymbolRule::Kind::kNumber: {
+        std::string_view v = rule->text;
+        if (!v.empty() && v[0] == '-') {
+          const std::uint32_t number = ast.add_leaf(expr::Kind::kNumber, v.substr(1));
+          expr::Node& node = ast.nodes[i];  // after add_leaf: the pool may have moved
+          node.kind = expr::Kind::kNeg;
+          node.text.clear();
+          node.kids = {number};
+        } else {
+          ast.nodes[i].kind = expr::Kind::kNumber;
+          ast.nodes[i].text.assign(v.data(), v.size());
+        }
+        break;
+      }
+    }
+    changed = true;
+  }
+  return changed;
+}
+
 // Parses a cleaned candidate the way the reference's math-verify parse accepts it: the parse must
 // succeed, give an expression (not text: "No solution" is not the product of its letters), and
 // not collapse to a bare number when the candidate has letters outside LaTeX commands (the
 // reference's _is_nontrivial). An equation gives its left side (the reference's Eq.lhs).
-bool accept(const std::string& cleaned, expr::Syntax syntax, Parsed& out) {
+// Subscripts, Python-style names and the symbol table as read_solution says.
+bool accept(const std::string& cleaned, expr::Syntax syntax, const SymbolTable& symbols, Parsed& out) {
   if (cleaned.empty()) return false;
-  const std::optional<expr::Ast> parsed = expr::try_parse(cleaned, syntax);
+  const bool subscripts = has_subscripts(cleaned);
+  const std::string as_infix = subscripts ? rewrite_subscripts(cleaned, false) : cleaned;
+  const std::string as_latex = subscripts ? rewrite_subscripts(cleaned, true) : cleaned;
+  expr::Syntax used = syntax;
+  std::optional<expr::Ast> parsed;
+  if (syntax == expr::Syntax::kAuto) {
+    used = expr::detect_syntax(as_infix);
+    const bool plain = as_infix.find('\\') == kNpos;
+    if (used == expr::Syntax::kLatex && plain && as_infix.find_first_of("{}") == kNpos &&
+        python_names(as_infix, symbols)) {
+      parsed = expr::try_parse(as_infix, expr::Syntax::kInfix);
+      if (parsed) used = expr::Syntax::kInfix;
+    }
+    if (!parsed) {
+      parsed = expr::try_parse(used == expr::Syntax::kLatex ? as_latex : as_infix, used);
+      // What LaTeX reads as words ("lam*x + mu*sin(x)") may be infix with long names.
+      if (used == expr::Syntax::kLatex && plain && (!parsed || parsed->at(parsed->root).kind == expr::Kind::kText)) {
+        std::optional<expr::Ast> infix = expr::try_parse(as_infix, expr::Syntax::kInfix);
+        if (infix && !lone_word(*infix, symbols)) {
+          parsed = std::move(infix);
+          used = expr::Syntax::kInfix;
+        }
+      }
+    }
+  } else {
+    parsed = expr::try_parse(syntax == expr::Syntax::kLatex ? as_latex : as_infix, syntax);
+  }
   if (!parsed) return false;
-  const expr::Ast& ast = *parsed;
+  expr::Ast& ast = *parsed;
+  const std::string& text = used == expr::Syntax::kLatex ? as_latex : as_infix;
+  const bool renamed = apply_symbols(ast, symbols, used == expr::Syntax::kInfix);
   std::uint32_t root = ast.root;
   const expr::Node* node = &ast.at(root);
   if (node->kind == expr::Kind::kText) return false;
@@ -270,7 +416,7 @@ bool accept(const std::string& cleaned, expr::Syntax syntax, Parsed& out) {
   }
   const expr::Node* core = node;
   if (core->kind == expr::Kind::kNeg && !core->kids.empty()) core = &ast.at(core->kids[0]);
-  if (core->kind == expr::Kind::kNumber) {
+  if (core->kind == expr::Kind::kNumber && !renamed) {
     bool letters = false;
     for (std::size_t i = 0; i < cleaned.size(); ++i) {
       if (cleaned[i] == '\\') {
@@ -284,21 +430,21 @@ bool accept(const std::string& cleaned, expr::Syntax syntax, Parsed& out) {
     }
     if (letters) return false;
   }
-  std::string lhs;
-  if (relation) {
-    // The left side is kept as infix text, which sample() parses again: a side that does not
-    // read back (a word inside it, an opaque \mathbf{...} symbol) is not an expression to sample.
-    lhs = expr::to_string(ast, root);
-    if (!expr::try_parse(lhs, expr::Syntax::kInfix)) return false;
+  std::string canonical;
+  if (relation || renamed) {
+    // Kept as infix text, which sample() parses again: a tree that does not read back (a word
+    // inside it, an opaque \mathbf{...} symbol) is not an expression to sample.
+    canonical = expr::to_string(ast, root);
+    if (!expr::try_parse(canonical, expr::Syntax::kInfix)) return false;
   }
   out.solution = cleaned;
   out.parsed = true;
-  if (relation) {
-    out.expr_text = std::move(lhs);
+  if (relation || renamed) {
+    out.expr_text = std::move(canonical);
     out.expr_syntax = expr::Syntax::kInfix;
   } else {
-    out.expr_text = cleaned;
-    out.expr_syntax = syntax == expr::Syntax::kAuto ? expr::detect_syntax(cleaned) : syntax;
+    out.expr_text = text;
+    out.expr_syntax = used == expr::Syntax::kAuto ? expr::detect_syntax(text) : used;
   }
   return true;
 }
@@ -647,7 +793,7 @@ Parsed parse_output(std::string_view response, const Options& options) {
       out.confidence = 0.8;
       return true;
     }
-    if (accept(cleaned, options.syntax, out)) {
+    if (accept(cleaned, options.syntax, options.symbols, out)) {
       out.method = method;
       out.confidence = 0.8;
       return true;
@@ -741,7 +887,7 @@ Parsed parse_output(std::string_view response, const Options& options) {
   std::string cleaned = clean_candidate(found);
   if (cleaned.empty() || rejected_text(cleaned)) return out;
   out.method = found_method;
-  if (options.validate && accept(cleaned, options.syntax, out)) {
+  if (options.validate && accept(cleaned, options.syntax, options.symbols, out)) {
     out.confidence = 0.7;
   } else {
     out.solution = std::move(cleaned);
@@ -752,10 +898,14 @@ Parsed parse_output(std::string_view response, const Options& options) {
   return out;
 }
 
-bool read_solution(std::string_view text, expr::Syntax syntax, Parsed& out) {
+bool read_solution(std::string_view text, expr::Syntax syntax, const SymbolTable& symbols, Parsed& out) {
   const std::string cleaned = clean_candidate(text);
   if (cleaned.empty() || says_no_solution(cleaned)) return false;
-  return accept(cleaned, syntax, out);
+  return accept(cleaned, syntax, symbols, out);
+}
+
+bool read_solution(std::string_view text, expr::Syntax syntax, Parsed& out) {
+  return read_solution(text, syntax, SymbolTable{}, out);
 }
 
 std::vector<double> sample(std::string_view text, expr::Syntax syntax, const std::string& variable,

@@ -1,6 +1,6 @@
 # Type stubs of the compiled core. The documented API is in the rapidgrade package; these are
 # the raw entry points it wraps. Kept exact by `python -m mypy.stubtest rapidgrade._core`.
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 _T = TypeVar("_T", bound=tuple[object, ...])
@@ -206,7 +206,12 @@ class PhysicsColumns:
 
 # fredholm (issue 15): integral-equation answers (rapidgrade.tasks.fredholm)
 def fredholm_parse(
-    response: str | bytes, *, extract_solution: bool = True, validate: bool = True, syntax: str = "auto"
+    response: str | bytes,
+    *,
+    extract_solution: bool = True,
+    validate: bool = True,
+    syntax: str = "auto",
+    symbols: Mapping[str, tuple[str, str]] = {},
 ) -> tuple[Any, ...]: ...
 def fredholm_parse_many(
     responses: Sequence[str | bytes],
@@ -214,9 +219,12 @@ def fredholm_parse_many(
     extract_solution: bool = True,
     validate: bool = True,
     syntax: str = "auto",
+    symbols: Mapping[str, tuple[str, str]] = {},
     threads: int | None = None,
 ) -> list[tuple[Any, ...]]: ...
-def fredholm_read_solution(text: str, *, syntax: str = "auto") -> tuple[str, str, str] | None: ...
+def fredholm_read_solution(
+    text: str, *, syntax: str = "auto", symbols: Mapping[str, tuple[str, str]] = {}
+) -> tuple[str, str, str] | None: ...
 def fredholm_sample_many(
     exprs: Sequence[tuple[str, str]],
     xs: Sequence[Any],

@@ -266,18 +266,24 @@ def test_fredholm_names_what_was_not_evaluated_and_lists_every_row(
     code, out = score("--task", "fredholm", "in.jsonl", "--out", "o", "--no-sympy", cwd=tmp_path, capsys=capsys)
     assert code == 0  # an answer that cannot be parsed is a wrong answer, not an input error
     lines = summary_lines(out)
-    assert lines["evaluated"] == "3 of 5"
-    assert lines["not evaluated"].startswith("2 (1 no solution (or ground truth) to compare, 1 solution not parsed)")
+    # fred-llm's denominator (the default): the solution that cannot be parsed is a wrong answer
+    assert lines["evaluated"] == "4 of 5"
+    assert lines["not evaluated"].startswith("1 (1 no solution (or ground truth) to compare)")
     metrics = json.loads((tmp_path / "o" / "metrics.json").read_text())
-    assert metrics["not_evaluated"] == {"missing_ground_truth_or_solution": 1, "parse_failed": 1}
+    assert metrics["not_evaluated"] == {"missing_ground_truth_or_solution": 1}
     listed = {it[1]: it for it in items((tmp_path / "o" / "report.html").read_text())}
     assert set(listed) == {"f1", "f2", "f3", "f4", "f5"}
     assert listed["f1"][3] == 1 and listed["f1"][4] == "symbolic"
-    assert (
-        listed["f2"][3] == 0 and listed["f2"][4] == "not evaluated" and listed["f2"][7].endswith("solution not parsed")
-    )
+    assert listed["f2"][3] == 0 and listed["f2"][4] == "not compared" and "solution not parsed" in listed["f2"][7]
+    assert listed["f3"][4] == "not evaluated"
     assert listed["f4"][4] == "type" and "no solution" in listed["f4"][7]
     assert listed["f5"][4] == "no match" and "numerically does not match" in listed["f5"][7]
+    # rapidgrade's former denominator, on request: only the rows whose solution parsed
+    args = ("--task", "fredholm", "in.jsonl", "--out", "p", "--no-sympy", "--denominator", "parsed")
+    code, out = score(*args, cwd=tmp_path, capsys=capsys)
+    lines = summary_lines(out)
+    assert code == 0 and lines["evaluated"] == "3 of 5"
+    assert lines["not evaluated"].startswith("2 (1 no solution (or ground truth) to compare, 1 solution not parsed)")
 
 
 def test_fredholm_unreadable_rows_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

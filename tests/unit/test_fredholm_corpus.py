@@ -221,3 +221,33 @@ def test_correct_agrees_with_the_recorded_evaluation() -> None:
             "our_gap",
         }
     assert 1 - len(differ) / len(pairs) >= 0.97
+
+
+def test_accuracy_denominator_is_the_references() -> None:
+    """fred-llm's accuracy counts every row its evaluation reached: ours (the default
+    ``reference`` denominator) counts the same rows of the 426 but the 3 whose text fred-llm's
+    own parser raised on ("All parsing strategies failed"), which we count as wrong answers; so
+    per run the accuracy is fred-llm's up to those rows and the adjudicated verdicts."""
+    from rapidgrade.tasks.fredholm import evaluate_solutions
+    from rapidgrade.tasks.fredholm._evaluate import counted
+
+    pairs = evaluated()
+    differ = {r["id"] for r, ev in pairs if counted(ev) != counted(r["reference"]["evaluation"])}
+    raised = {r["id"] for r, _ in pairs if str(r["reference"]["evaluation"].get("error", "")).startswith("All parsing")}
+    assert differ == raised and len(raised) == 3
+    runs: dict[str, list[dict[str, Any]]] = {}
+    for r, _ in pairs:
+        runs.setdefault(r["run"], []).append(r)
+    adjudicated = {r["id"] for r in read_jsonl(ADJUDICATIONS / "evaluation_differences.jsonl")}
+    for run, rows in runs.items():
+        m = evaluate_solutions([prediction_row(r) for r in rows])
+        ref = [r["reference"]["evaluation"] for r in rows]
+        ids = {r["id"] for r in rows}
+        assert m["total"] == sum(map(counted, ref)) + len(raised & ids), run
+        assert m["correct"] == sum(1 for e in ref if e["correct"]) + sum(
+            (1 if ours["evaluation"]["correct"] else -1) for r, ours in zip(rows, m.rows) if r["id"] in adjudicated
+        ), run
+    # rapidgrade's former denominator leaves out the rows whose solution does not parse
+    rows = [r for r, _ in pairs]
+    parsed = evaluate_solutions([prediction_row(r) for r in rows], denominator="parsed")
+    assert parsed["total"] < sum(counted(r["reference"]["evaluation"]) for r in rows) - 50

@@ -121,15 +121,21 @@ def test_discrete_points() -> None:
 def test_errors() -> None:
     rows = [
         _row("x", "x", "exact_symbolic", api_error=True),
-        _row(None, "x", "exact_symbolic"),
+        _row(None, "x", "exact_symbolic", has_solution=None),
+        _row(None, "x", "exact_symbolic", has_solution=False),
         _row(r"\frac{", "x", "exact_symbolic"),
         _row("x", "x", "exact_symbolic"),
     ]
     m = evaluate_solutions(rows)
     errors = [r["evaluation"].get("error") for r in m.rows]
-    assert errors == ["api_error", "missing_ground_truth_or_solution", "parse_failed", None]
-    assert m.summary["total"] == 1 and m.summary["accuracy"] == 1.0
-    assert m.summary["api_errors"] == 1 and m.summary["parse_errors"] == 2
+    assert errors == ["api_error", "missing_ground_truth_or_solution", "says_no_solution", "parse_failed", None]
+    # fred-llm's denominator: the unparsable solution and the "no solution" answer are wrong answers
+    assert (m["total"], m["correct"], m["accuracy"]) == (3, 1, 1 / 3)
+    assert m["per_type"]["exact_symbolic"] == {"total": 3, "correct": 1, "accuracy": 1 / 3}
+    assert m["api_errors"] == 1 and m["parse_errors"] == 0
+    parsed = evaluate_solutions(rows, denominator="parsed")
+    assert (parsed["total"], parsed["accuracy"]) == (1, 1.0)
+    assert parsed["api_errors"] == 1 and parsed["parse_errors"] == 2
 
 
 def test_aggregates() -> None:

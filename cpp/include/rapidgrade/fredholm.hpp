@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -44,10 +45,23 @@ inline constexpr std::string_view kSolutionTypes[] = {"exact_symbolic", "approx_
                                                       "series",         "family",      "regularized",
                                                       "none"};
 
+/// What a name of the solution reads as (the reference's FREDHOLM_LOCAL_DICT, by name): another
+/// symbol, a constant ("pi", "E", "I", "oo") or a finite number (a decimal literal, maybe
+/// negative: "-2.5", "1e-05").
+struct SymbolRule {
+  enum class Kind : std::uint8_t { kSymbol, kConst, kNumber };
+  Kind kind = Kind::kSymbol;
+  std::string text;
+};
+/// Names to rules. The table applies to every syntax; in infix, "e" is Euler's number unless the
+/// table names "e" (the reference's table maps "e" to E; LaTeX and RPN read it so already).
+using SymbolTable = std::map<std::string, SymbolRule, std::less<>>;
+
 struct Options {
   bool extract_solution = true;
   bool validate = true;  // parse candidates (false: the first candidate's text is taken as is)
   expr::Syntax syntax = expr::Syntax::kAuto;
+  SymbolTable symbols;
 };
 
 struct Parsed {
@@ -86,7 +100,14 @@ std::string clean_candidate(std::string_view text);
 
 /// Cleans `text` (clean_candidate) and parses it as parse_output accepts a candidate; on success
 /// fills out.solution, out.expr_text, out.expr_syntax, out.parsed and returns true.
+///
+/// How a candidate is read (parse_output too): Unicode subscripts become subscripts
+/// ("a₀ + a₁x" as a_0 + a_1*x); under kAuto, a candidate without backslash or brace whose
+/// multi-letter name stands next to '*' or '/' ("lam*x + mu*sin(x)", "lambda_1*x") is read as
+/// infix, and so is one that LaTeX reads as words; `symbols` is applied to the tree, and when it
+/// changes a name, expr_text is the canonical infix form of the result.
 bool read_solution(std::string_view text, expr::Syntax syntax, Parsed& out);
+bool read_solution(std::string_view text, expr::Syntax syntax, const SymbolTable& symbols, Parsed& out);
 
 /// Values of the expression `text` (parsed in `syntax`) at the points `xs` of `variable`; other
 /// free symbols take their value from `constants`. NaN for every point when the text does not

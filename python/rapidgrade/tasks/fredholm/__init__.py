@@ -10,6 +10,12 @@ Two steps, as in the fred-llm reference pipeline (see ``../shared/corpora/FREDHO
   over the domain in C++; the type-specific rules for ``none``, ``regularized``, ``family``,
   ``series``, ``approx_coef``, ``discrete_points``) and aggregate the reference's metrics.
 
+For fred-llm's users: the parse result and the metrics also read as fred-llm's dicts
+(``result["confidence"]``, ``metrics["accuracy"]``), SymPy expressions are accepted where its
+documented example passes them, the accuracy counts the rows fred-llm counts
+(``denominator="parsed"``: only the parsed ones), and ``symbols=`` extends the symbol table
+as its ``FREDHOLM_LOCAL_DICT`` does (``docs/tasks/fredholm.md`` lists the differences).
+
 ``rapidgrade score --task fredholm predictions.jsonl`` reads the reference's predictions files
 (``ground_truth``, ``ground_truth_solution_type``, ``ground_truth_domain``,
 ``evaluation_points``, ``solution_str``, ``has_solution``, ``solution_type``, ``api_error``;
@@ -37,9 +43,11 @@ from rapidgrade._io import InputRow, UsageError
 from rapidgrade.report import cards_html, table_html
 from rapidgrade.tasks._base import error_record, positive_float, positive_int
 from rapidgrade.tasks.fredholm._evaluate import (
+    DENOMINATORS,
     EvalConfig,
     FredholmMetrics,
     _jsonable,
+    counted,
     evaluate_discrete_points,
     evaluate_rows,
     evaluate_solution,
@@ -48,20 +56,24 @@ from rapidgrade.tasks.fredholm._evaluate import (
     summarize,
 )
 from rapidgrade.tasks.fredholm._parse import ParsedOutput, parse_llm_output, parse_llm_outputs_many
+from rapidgrade.tasks.fredholm._symbols import Symbols, symbol_table
 
 __all__ = [
+    "DENOMINATORS",
     "TASK",
     "EvalConfig",
     "FredholmConfig",
     "FredholmMetrics",
     "FredholmTask",
     "ParsedOutput",
+    "Symbols",
     "evaluate_discrete_points",
     "evaluate_solution",
     "evaluate_solutions",
     "parse_llm_output",
     "parse_llm_outputs_many",
     "report_item",
+    "symbol_table",
     "write_outputs",
 ]
 
@@ -94,7 +106,7 @@ class FredholmConfig:
     reparse: bool = False
 
 
-def _fill_parse(records: list[dict[str, Any]], reparse: bool) -> None:
+def _fill_parse(records: list[dict[str, Any]], reparse: bool, symbols: Mapping[str, tuple[str, str]]) -> None:
     todo = [
         k
         for k, r in enumerate(records)
@@ -102,7 +114,7 @@ def _fill_parse(records: list[dict[str, Any]], reparse: bool) -> None:
     ]
     if not todo:
         return
-    parsed = parse_llm_outputs_many([records[k]["raw_response"] for k in todo])
+    parsed = parse_llm_outputs_many([records[k]["raw_response"] for k in todo], symbols=dict(symbols))
     for k, p in zip(todo, parsed):
         r = records[k]
         d = p.to_dict()
@@ -133,7 +145,7 @@ class FredholmRun:
         }
         good = [i for i, row in enumerate(rows) if row.data is not None and row.error is None and i not in problems]
         records = [dict(rows[i].data or {}) for i in good]
-        _fill_parse(records, self.config.reparse)
+        _fill_parse(records, self.config.reparse, dict(self.config.evaluation.symbols))
         evaluations = evaluate_rows(records, config=self.config.evaluation)
         by_pos = dict(zip(good, zip(records, evaluations)))
         out: list[dict[str, Any]] = []
@@ -161,12 +173,13 @@ class FredholmRun:
         self.evaluations = [_unjson(e) for e in state["evaluations"]]
 
     def finish(self, elapsed_s: float) -> FredholmMetrics:
-        summary = summarize(self.metas, self.evaluations)
-        # Beside the reference's metrics: the rows not evaluated, by why (not in the accuracy),
-        # and the rows that could not be read at all.
+        denominator = self.config.evaluation.denominator
+        summary = summarize(self.metas, self.evaluations, denominator)
+        # Beside the reference's metrics: the rows not counted in the accuracy, by why, and the
+        # rows that could not be read at all.
         not_evaluated: dict[str, int] = {}
         for ev in self.evaluations:
-            if "error" in ev and "symbolic" not in ev:
+            if not counted(ev, denominator):
                 kind = str(ev["error"])
                 not_evaluated[kind] = not_evaluated.get(kind, 0) + 1
         summary["not_evaluated"] = dict(sorted(not_evaluated.items(), key=lambda kv: (-kv[1], kv[0])))
@@ -208,6 +221,7 @@ def _pct(x: Any) -> str:
 #: Why a row was not evaluated, in words, by the evaluation's ``error``.
 _NOT_EVALUATED = {
     "parse_failed": "solution not parsed",
+    "says_no_solution": "the response says there is no solution",
     "missing_ground_truth_or_solution": "no solution (or ground truth) to compare",
     "api_error": "model call failed (api_error)",
     "internal": "internal error",
@@ -227,7 +241,10 @@ def _why(ev: Mapping[str, Any], record: Mapping[str, Any]) -> str:
     """Why a row's evaluation judged it so, in words (from its ``evaluation`` fields)."""
     error = ev.get("error")
     if error is not None and "symbolic" not in ev:
-        return f"not evaluated: {_NOT_EVALUATED.get(str(error), str(error))}"
+        words = _NOT_EVALUATED.get(str(error), str(error))
+        if counted(ev, "reference"):
+            return f"wrong, not compared: {words} (counted as fred-llm counts it; --denominator parsed leaves it out)"
+        return f"not evaluated: {words}"
     kind = ev.get("solution_type") or record.get("ground_truth_solution_type")
     verdict = "correct" if ev.get("correct") is True else "wrong"
     if kind == "none":
@@ -264,7 +281,7 @@ def report_item(record: Mapping[str, Any]) -> dict[str, Any] | None:
     if "_raw" in record and "ground_truth" not in record:
         decided = "unreadable"
     elif "error" in ev and "symbolic" not in ev:
-        decided = "not evaluated"
+        decided = "not compared" if counted(ev, "reference") else "not evaluated"
     elif ev.get("solution_type") in ("none", "regularized") or "family_match" in ev:
         decided = "type"  # the rules by solution type
     elif ev.get("symbolic_match"):
@@ -367,6 +384,13 @@ class FredholmTask:
             action="store_true",
             help="leave out operator F1, BLEU and ROUGE-L (they never change a verdict)",
         )
+        group.add_argument(
+            "--denominator",
+            choices=DENOMINATORS,
+            default="reference",
+            help="the accuracy's rows: 'reference' (fred-llm's: a solution that does not parse counts as wrong; "
+            "the default) or 'parsed' (only the rows whose solution parsed)",
+        )
 
     def options_from_args(self, args: argparse.Namespace) -> dict[str, Any]:
         return {
@@ -376,6 +400,7 @@ class FredholmTask:
             "symbolic_timeout": args.symbolic_timeout,
             "sympy": not args.no_sympy,
             "diagnostics": not args.no_diagnostics,
+            "denominator": args.denominator,
         }
 
     def configure(
@@ -389,11 +414,21 @@ class FredholmTask:
         include_points: bool = True,
         diagnostics: bool = True,
         threads: int | None = None,
+        denominator: str = "reference",
+        default_domain: tuple[float, float] = (0.0, 1.0),
+        symbols: Symbols = None,
     ) -> FredholmConfig:
         if isinstance(n_points, bool) or not isinstance(n_points, int) or n_points < 1:
             raise UsageError(f"fredholm: n_points must be an int >= 1, got {n_points!r}")
         if not isinstance(numeric_tolerance, (int, float)) or not numeric_tolerance > 0:
             raise UsageError(f"fredholm: numeric_tolerance must be > 0, got {numeric_tolerance!r}")
+        if denominator not in DENOMINATORS:
+            raise UsageError(f"fredholm: denominator must be one of {', '.join(DENOMINATORS)}, got {denominator!r}")
+        try:
+            table = EvalConfig.table(symbols)
+            domain = (float(default_domain[0]), float(default_domain[1]))
+        except (TypeError, ValueError, IndexError) as exc:
+            raise UsageError(f"fredholm: {exc}") from exc
         ev = replace(
             EvalConfig(),
             n_points=n_points,
@@ -403,6 +438,9 @@ class FredholmTask:
             include_points=bool(include_points),
             diagnostics=bool(diagnostics),
             threads=threads,
+            denominator=denominator,
+            default_domain=domain,
+            symbols=table,
         )
         return FredholmConfig(ev, bool(reparse))
 
@@ -414,12 +452,23 @@ class FredholmTask:
             "evaluation_points",
             "raw_response",
             *PARSE_FIELDS,
+            "solution_sympy",
             "api_error",
         )
 
     def fingerprint(self, config: FredholmConfig) -> str:
         ev = config.evaluation
-        fields = (config.reparse, ev.n_points, ev.numeric_tolerance, ev.tolerances, ev.symbolic_timeout, ev.sympy)
+        fields: tuple[Any, ...] = (
+            config.reparse,
+            ev.n_points,
+            ev.numeric_tolerance,
+            ev.tolerances,
+            ev.symbolic_timeout,
+            ev.sympy,
+        )
+        # Options that change the rows' evaluations (not the denominator, applied at the end).
+        if ev.default_domain != (0.0, 1.0) or ev.symbols:
+            fields = (*fields, ev.default_domain, ev.symbols)
         # Runs without diagnostics are told apart (their rows lack the diagnostic fields).
         return repr(fields if ev.diagnostics else (*fields, "no-diagnostics"))
 

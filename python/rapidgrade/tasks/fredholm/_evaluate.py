@@ -33,7 +33,7 @@ the corpus stores the reference's values).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -44,10 +44,13 @@ from rapidgrade import _core
 from rapidgrade._core import Expr
 from rapidgrade._pool import WorkerPool, default_pool
 from rapidgrade.tasks._isolate import describe_exception, isolate
+from rapidgrade.tasks.fredholm._symbols import Symbols, is_sympy, symbol_table, sympy_text
 
 __all__ = [
+    "DENOMINATORS",
     "EvalConfig",
     "FredholmMetrics",
+    "counted",
     "evaluate_rows",
     "evaluate_solution",
     "evaluate_solutions",
@@ -59,6 +62,27 @@ _INF = float("inf")
 _STANDARD_VARS = frozenset({"x", "t"})
 #: The constant values the family check substitutes (the reference's constant_samples).
 _CONSTANT_SAMPLES = (-1.0, 1.0, 2.0)
+#: The accuracy denominators: ``reference`` (fred-llm's: every row the evaluation reached, a
+#: solution that does not parse or the words "no solution" counting as wrong) and ``parsed``
+#: (only the rows whose solution parsed).
+DENOMINATORS = ("reference", "parsed")
+#: Rows the ``reference`` denominator counts although they have no comparison: a solution text
+#: that does not parse (fred-llm parses nearly any text, "No solution" as a product of letters,
+#: and scores it wrong) and a response that says there is no solution.
+_COUNTED_ERRORS = frozenset({"parse_failed", "says_no_solution"})
+
+
+def counted(evaluation: Mapping[str, Any], denominator: str = "reference") -> bool:
+    """Whether a row's *evaluation* counts in the accuracy's denominator (see
+    :data:`DENOMINATORS`); api errors, rows without a ground truth or a solution, invalid rows
+    and internal errors never do.
+
+    >>> counted({"error": "parse_failed", "correct": False}), counted({"error": "parse_failed"}, "parsed")
+    (True, False)
+    """
+    if "error" not in evaluation or "symbolic" in evaluation:
+        return True
+    return denominator == "reference" and evaluation["error"] in _COUNTED_ERRORS
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +94,11 @@ class EvalConfig:
     no limit); ``sympy=False`` never starts SymPy (an undecided symbolic comparison stays false).
     ``include_points`` keeps the sampled arrays in each row. ``diagnostics`` adds operator F1,
     BLEU and ROUGE-L.
+
+    ``denominator`` is the accuracy's (:data:`DENOMINATORS`; ``reference``: fred-llm's).
+    ``default_domain`` is sampled for a row without ``ground_truth_domain`` (fred-llm's code
+    uses [0, 1]). ``symbols`` is the normalized symbol table the solutions are read with
+    (:func:`~rapidgrade.tasks.fredholm._symbols.symbol_table`, as sorted pairs).
     """
 
     n_points: int = 100
@@ -80,6 +109,21 @@ class EvalConfig:
     include_points: bool = True
     diagnostics: bool = True
     threads: int | None = None
+    denominator: str = "reference"
+    default_domain: tuple[float, float] = (0.0, 1.0)
+    symbols: tuple[tuple[str, tuple[str, str]], ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.denominator not in DENOMINATORS:
+            raise ValueError(f"EvalConfig: denominator must be one of {DENOMINATORS}, not {self.denominator!r}")
+        a, b = self.default_domain
+        if not (math.isfinite(a) and math.isfinite(b)):
+            raise ValueError(f"EvalConfig: default_domain must be two finite numbers, not {self.default_domain!r}")
+
+    @staticmethod
+    def table(symbols: Symbols) -> tuple[tuple[str, tuple[str, str]], ...]:
+        """The ``symbols`` field for a table given as ``symbols=`` accepts it."""
+        return tuple(sorted(symbol_table(symbols).items()))
 
     def tolerance(self, solution_type: str | None) -> float:
         """The numeric tolerance for a ground-truth type."""
@@ -90,12 +134,28 @@ class EvalConfig:
 
 
 @dataclass(frozen=True, slots=True)
-class FredholmMetrics:
+class FredholmMetrics(Mapping[str, Any]):
     """What :func:`evaluate_solutions` returns: the aggregates (``metrics.json``) and the
-    evaluated rows (``predictions_evaluated.jsonl``: each input row with its ``evaluation``)."""
+    evaluated rows (``predictions_evaluated.jsonl``: each input row with its ``evaluation``).
+
+    As a read-only mapping it is fred-llm's metrics dict, the aggregates: ``metrics["accuracy"]``,
+    ``dict(metrics)``, ``metrics.get("per_type")``.
+    """
 
     summary: dict[str, Any]
     rows: list[dict[str, Any]] = field(repr=False)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.summary[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.summary)
+
+    def __len__(self) -> int:
+        return len(self.summary)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.summary
 
     def to_dict(self) -> dict[str, Any]:
         """The aggregates as JSON-ready data (non-finite numbers as strings)."""
@@ -114,6 +174,8 @@ def _jsonable(value: Any) -> Any:
         return {k: _jsonable(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [_jsonable(v) for v in value]
+    if is_sympy(value):
+        return sympy_text(value)
     return value
 
 
@@ -134,15 +196,31 @@ class _Side:
     symbols: frozenset[str]
 
 
-def _read(text: str | None) -> _Side | None:
-    if not text or not isinstance(text, str):
+#: In SymPy's printed text "e" is a symbol (SymPy prints Euler's number as "E").
+_SYMPY_E = {"e": ("symbol", "e")}
+
+
+def _read(value: Any, symbols: Mapping[str, tuple[str, str]], printed: bool = False) -> _Side | None:
+    """A solution or ground truth as a side: text (LaTeX, infix, RPN) or a SymPy object (its
+    printed text, read as infix); *printed*: the text is SymPy's printing (``solution_sympy``)."""
+    if is_sympy(value):
+        value, printed = sympy_text(value), True
+    if not value or not isinstance(value, str):
         return None
-    r = _core.fredholm_read_solution(text)
+    if printed:
+        r = _core.fredholm_read_solution(value, syntax="infix", symbols={**_SYMPY_E, **symbols})
+    else:
+        r = _core.fredholm_read_solution(value, symbols=symbols)
     if r is None:
         return None
     _, expr_text, syntax = r
     e = _core.parse_expr(expr_text, syntax=syntax)
     return _Side(e, expr_text, syntax, e.free_symbols)
+
+
+def _present(value: Any) -> bool:
+    """A ground truth or solution is given: non-empty text or a SymPy object."""
+    return is_sympy(value) or bool(value)
 
 
 # -- numeric ---------------------------------------------------------------------------------------
@@ -325,7 +403,11 @@ def _series_terms(
     sides = []
     for a, b in zip(pt[:n], gtt[:n]):
         for t in (a, b):
-            text = tree_to_infix(t)
+            try:
+                text = tree_to_infix(t)
+            except ValueError:  # a structure (tuple, set, relation) as a term: no function to sample
+                result["error"] = "A term is not a function of x"
+                return result
             e = _core.parse_expr(text, syntax="infix")
             extra = e.free_symbols - {"x"} - set(constants)
             if extra:
@@ -363,7 +445,11 @@ def _approx_coef_eval(pred: _Side, gt: _Side, tol: float, rel_tol: float = 0.1) 
         "max_rel_error": _INF,
         "per_term_errors": [],
     }
-    pc, gc = term_coefficients(pred.expr.tree()), term_coefficients(gt.expr.tree())
+    try:
+        pc, gc = term_coefficients(pred.expr.tree()), term_coefficients(gt.expr.tree())
+    except ValueError:  # a structure (tuple, set, relation) as a term: no coefficient to read
+        result["error"] = "A term is not a function of x"
+        return result
     if not gc:
         result["error"] = "No ground truth coefficients available"
         return result
@@ -462,12 +548,14 @@ def _by_type(correct: bool, solution_type: str) -> dict[str, Any]:
     }
 
 
-def _domain_of(row: Mapping[str, Any]) -> tuple[float, float]:
-    d = row.get("ground_truth_domain") or [0, 1]
+def _domain_of(row: Mapping[str, Any], default: tuple[float, float]) -> tuple[float, float]:
+    d = row.get("ground_truth_domain")
+    if not d:
+        return default
     try:
         a, b = (_as_float(d[0]), _as_float(d[1]))
     except (TypeError, ValueError, IndexError):
-        return (0.0, 1.0)
+        return default
     return (a, b)
 
 
@@ -479,6 +567,8 @@ def _read_points(text: str) -> list[tuple[float, float]] | None:
 
 #: The fields of a predictions row that are text (or absent, or null).
 TEXT_FIELDS = ("ground_truth", "solution_str", "raw_response", "ground_truth_solution_type", "solution_type")
+#: Of those, the ones that may be SymPy objects instead (and ``solution_sympy``).
+SYMPY_FIELDS = frozenset({"ground_truth", "solution_str", "solution_sympy"})
 
 
 def _text_problem(name: str, value: Any) -> str | None:
@@ -518,8 +608,11 @@ def row_problem(row: Any) -> str | None:
     """
     if not isinstance(row, Mapping):
         return f"a row must be an object, not {type(row).__name__}"
-    for name in TEXT_FIELDS:
-        problem = _text_problem(name, row.get(name))
+    for name in (*TEXT_FIELDS, "solution_sympy"):
+        value = row.get(name)
+        if name in SYMPY_FIELDS and is_sympy(value):
+            continue
+        problem = _text_problem(name, value)
         if problem is not None:
             return problem
     domain = row.get("ground_truth_domain")
@@ -600,6 +693,7 @@ def _evaluate_rows(
     n = len(rows)
     out: list[dict[str, Any] | None] = [None] * n
     pending: list[tuple[int, _Side, _Side, str, tuple[float, float]]] = []
+    symbols = dict(cfg.symbols)
     for i, row in enumerate(rows):
         gt_type = row.get("ground_truth_solution_type")
         if row.get("api_error"):
@@ -611,16 +705,28 @@ def _evaluate_rows(
         if gt_type == "regularized":
             out[i] = _by_type(row.get("solution_type") == "regularized", "regularized")
             continue
-        gt_str, sol_str = row.get("ground_truth"), row.get("solution_str")
-        if not gt_str or not sol_str:
-            out[i] = {"error": "missing_ground_truth_or_solution", "correct": False}
+        gt_value, sol_value = row.get("ground_truth"), row.get("solution_str")
+        printed = False
+        if not _present(sol_value) and _present(row.get("solution_sympy")):
+            # a solution given as SymPy (fred-llm's documented example): its expression or its text
+            sol_value, printed = row.get("solution_sympy"), True
+        if not _present(gt_value) or not _present(sol_value):
+            # A response that says there is no solution, to an equation that has one, is an
+            # answer (wrong), not a missing one.
+            says_none = _present(gt_value) and row.get("has_solution") is False
+            out[i] = (
+                {"error": "says_no_solution", "correct": False}
+                if says_none
+                else {"error": "missing_ground_truth_or_solution", "correct": False}
+            )
             continue
-        domain = _domain_of(row)
+        domain = _domain_of(row, cfg.default_domain)
         if domains is not None and domains[i] is not None:
             d = domains[i]
             assert d is not None
             domain = (float(d[0]), float(d[1]))
-        pts = _read_points(sol_str) if sol_str.lstrip().startswith("[(") else None
+        sol_str = sol_value if isinstance(sol_value, str) else None
+        pts = _read_points(sol_str) if sol_str is not None and sol_str.lstrip().startswith("[(") else None
         if pts is not None:
             ep = row.get("evaluation_points") or {}
             gt_pts = list(zip(map(_as_float, ep.get("x_values") or []), map(_as_float, ep.get("u_values") or [])))
@@ -635,7 +741,7 @@ def _evaluate_rows(
                 "solution_type": gt_type,
             }
             continue
-        gt, pred = _read(gt_str), _read(sol_str)
+        gt, pred = _read(gt_value, symbols), _read(sol_value, symbols, printed)
         if gt is None or pred is None:
             out[i] = {"error": "parse_failed", "correct": False}
             continue
@@ -983,11 +1089,31 @@ def _mean(values: Sequence[float]) -> float:
     return float(np.mean(values))
 
 
-def summarize(rows: Sequence[Mapping[str, Any]], evaluations: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The reference's metrics (``metrics_<ts>.json``) of evaluated rows."""
-    results = [e for e in evaluations if "error" not in e or "symbolic" in e]
+def summarize(
+    rows: Sequence[Mapping[str, Any]],
+    evaluations: Sequence[Mapping[str, Any]],
+    denominator: str = "reference",
+) -> dict[str, Any]:
+    """The reference's metrics (``metrics_<ts>.json``) of evaluated rows (*rows* and
+    *evaluations* in the same order); the accuracy over the rows :func:`counted` by
+    *denominator*. A counted row without a comparison (a solution that does not parse, the
+    words "no solution") is wrong, of its row's ground-truth type.
+
+    ``parse_errors`` counts the rows left out other than api errors and rows without a
+    solution (fred-llm's: the rows whose evaluation raised).
+    """
+    if denominator not in DENOMINATORS:
+        raise ValueError(f"summarize: denominator must be one of {DENOMINATORS}, not {denominator!r}")
+    results: list[Mapping[str, Any]] = []
+    for row, e in zip(rows, evaluations):
+        if not counted(e, denominator):
+            continue
+        if "error" in e and "symbolic" not in e:
+            e = {**e, "solution_type": row.get("ground_truth_solution_type")}
+        results.append(e)
     api_errors = sum(1 for e in evaluations if e.get("error") == "api_error")
-    errors = sum(1 for e in evaluations if "error" in e and "symbolic" not in e)
+    missing = sum(1 for e in evaluations if e.get("error") == "missing_ground_truth_or_solution")
+    left_out = sum(1 for e in evaluations if not counted(e, denominator))
     summary: dict[str, Any] = {"total": len(results)}
     if results:
         total = len(results)
@@ -1041,18 +1167,16 @@ def summarize(rows: Sequence[Mapping[str, Any]], evaluations: Sequence[Mapping[s
                 "mean_abs_error": _mean([e.get("mean_abs_error", _INF) for e in approx]),
                 "mean_rel_error": _mean([e.get("mean_rel_error", _INF) for e in approx]),
             }
-        discrete = [
-            r["numeric"]
-            for r in results
-            if r.get("solution_type") == "discrete_points" and "matched_points" in r.get("numeric", {})
-        ]
+        # As fred-llm writes it: every discrete_points row, compared point-wise or not (a row
+        # without points counts 0 matched, accuracy 0, rmse inf).
+        discrete = [r.get("numeric") or {} for r in results if r.get("solution_type") == "discrete_points"]
         if discrete:
             total_gt = sum(e.get("total_points_gt", 0) for e in discrete)
             summary["discrete_points_stats"] = {
                 "total": len(discrete),
                 "matched_point_rate": sum(e.get("matched_points", 0) for e in discrete) / total_gt if total_gt else 0.0,
                 "mean_accuracy": _mean([e.get("accuracy", 0.0) for e in discrete]),
-                "mean_rmse": _mean([e.get("rmse", _INF) for e in discrete]),
+                "mean_rmse": _mean([_as_float(e.get("rmse", _INF)) for e in discrete]),
             }
         fams = [
             r["family_param_eval"] for r in results if r.get("solution_type") == "family" and r.get("family_param_eval")
@@ -1120,7 +1244,7 @@ def summarize(rows: Sequence[Mapping[str, Any]], evaluations: Sequence[Mapping[s
     summary["evaluated_count"] = len(results)
     summary["total_predictions"] = len(rows)
     summary["api_errors"] = api_errors
-    summary["parse_errors"] = errors - api_errors
+    summary["parse_errors"] = left_out - api_errors - missing
     if hs_total:
         summary["has_solution_accuracy"] = hs_ok / hs_total
         summary["has_solution_total"] = hs_total
@@ -1144,23 +1268,38 @@ def evaluate_solutions(
     n_points: int = 100,
     numeric_tolerance: float = 1e-6,
     symbolic_timeout: float | None = 8.0,
+    denominator: str = "reference",
+    default_domain: tuple[float, float] = (0.0, 1.0),
+    symbols: Symbols = None,
     config: EvalConfig | None = None,
     pool: WorkerPool | None = None,
 ) -> FredholmMetrics:
-    r"""Evaluates the reference's prediction rows and aggregates the metrics.
+    r"""Evaluates the reference's prediction rows and aggregates the metrics; the result reads
+    as fred-llm's metrics dict (``metrics["accuracy"]``, ``dict(metrics)``).
 
-    *domains*, when given, overrides each row's ``ground_truth_domain`` (``None`` entries keep
-    it). The other options build an :class:`EvalConfig` unless *config* is given.
+    A row's ``ground_truth`` and ``solution_str`` may be strings or SymPy expressions; a row
+    without ``solution_str`` is read from its ``solution_sympy`` (a SymPy expression, or the
+    text SymPy prints), as in fred-llm's documented example. *domains*, when given, overrides
+    each row's ``ground_truth_domain`` (``None`` entries keep it); a row with neither is sampled
+    on *default_domain*. *denominator* is the accuracy's (:data:`DENOMINATORS`: ``reference``,
+    fred-llm's, by default; ``parsed``, only the rows whose solution parsed). *symbols* extends
+    the symbol table the solutions are read with (see :func:`parse_llm_output`). These options
+    build an :class:`EvalConfig` unless *config* is given.
 
     >>> rows = [{"ground_truth": "x^{2}", "ground_truth_solution_type": "exact_symbolic",
     ...          "ground_truth_domain": [0, 1], "solution_str": "x**2", "has_solution": True,
     ...          "solution_type": "exact_symbolic", "ground_truth_has_solution": True}]
     >>> m = evaluate_solutions(rows)
-    >>> m.summary["accuracy"], m.rows[0]["evaluation"]["symbolic"]["equivalent"]
+    >>> m["accuracy"], m.rows[0]["evaluation"]["symbolic"]["equivalent"]
     (1.0, True)
     """
     cfg = config or EvalConfig(
-        n_points=n_points, numeric_tolerance=numeric_tolerance, symbolic_timeout=symbolic_timeout
+        n_points=n_points,
+        numeric_tolerance=numeric_tolerance,
+        symbolic_timeout=symbolic_timeout,
+        denominator=denominator,
+        default_domain=(float(default_domain[0]), float(default_domain[1])),
+        symbols=EvalConfig.table(symbols),
     )
     if domains is not None and len(domains) != len(predictions):
         raise ValueError("evaluate_solutions: domains and predictions differ in length")
@@ -1170,25 +1309,30 @@ def evaluate_solutions(
         r = dict(row)
         r["evaluation"] = ev
         out_rows.append(r)
-    return FredholmMetrics(summarize(predictions, evaluations), out_rows)
+    return FredholmMetrics(summarize(predictions, evaluations, cfg.denominator), out_rows)
 
 
 def evaluate_solution(
-    pred: str,
-    truth: str,
+    pred: Any,
+    truth: Any,
     *,
     solution_type: str = "exact_symbolic",
     domain: tuple[float, float] = (0.0, 1.0),
     has_solution: bool | None = True,
     predicted_type: str | None = None,
     evaluation_points: Mapping[str, Any] | None = None,
+    symbols: Symbols = None,
     config: EvalConfig | None = None,
     pool: WorkerPool | None = None,
 ) -> dict[str, Any]:
-    r"""Evaluates one solution string *pred* against the ground truth *truth* (both LaTeX, infix
-    or RPN) for a ground-truth *solution_type*; returns the ``evaluation`` dict.
+    r"""Evaluates one solution *pred* against the ground truth *truth* (each LaTeX, infix or RPN
+    text, or a SymPy expression) for a ground-truth *solution_type*; returns the
+    ``evaluation`` dict. *symbols* extends the symbol table (see :func:`parse_llm_output`)
+    unless *config* is given.
 
     >>> evaluate_solution("e^{-x}", "\\exp(-x)")["correct"]
+    True
+    >>> evaluate_solution("lam*x + mu*sin(x)", "\\lambda x + \\mu \\sin(x)", symbols={"lam": "lambda"})["correct"]
     True
     >>> r = evaluate_solution("x + 0.001", "x", solution_type="approx_coef")
     >>> r["correct"], r["numeric"]["max_error"] < 0.0011
@@ -1203,4 +1347,5 @@ def evaluate_solution(
         "has_solution": has_solution,
         "solution_type": predicted_type if predicted_type is not None else solution_type,
     }
-    return evaluate_rows([row], config=config, pool=pool)[0]
+    cfg = config if config is not None else EvalConfig(symbols=EvalConfig.table(symbols))
+    return evaluate_rows([row], config=cfg, pool=pool)[0]
