@@ -18,6 +18,7 @@ void bind_mvcompat(py::module_& m);
 void bind_physics(py::module_& m);
 void bind_fredholm(py::module_& m);
 void bind_jsonl(py::module_& m);
+void bind_residual(py::module_& m);
 }  // namespace rapidgrade::bindings
 
 PYBIND11_MODULE(_core, m) {
@@ -35,4 +36,5 @@ PYBIND11_MODULE(_core, m) {
   rapidgrade::bindings::bind_physics(m);
   rapidgrade::bindings::bind_fredholm(m);
   rapidgrade::bindings::bind_jsonl(m);
+  rapidgrade::bindings::bind_residual(m);
 }
