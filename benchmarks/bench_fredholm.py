@@ -18,7 +18,9 @@ Run from the repository root: ``PYTHONPATH=python python -m benchmarks.bench_fre
   imported from a snapshot of its repository (``RAPIDGRADE_FREDLLM_GIT``: a git directory of
   ammahmoudi/fred-llm; its ``src/`` is extracted to a temporary directory) and SciPy (installed,
   or in ``RAPIDGRADE_PEER_SITE``); it runs in a killable worker with a deadline per case
-  (``--residual-deadline``, 10 s). Prints the verdict agreement and the ratio of time per case.
+  (``--residual-deadline``, 10 s). Prints the verdict agreement and the ratio of time per case;
+  then the same on 40 evenly spaced cases with ``verify_solution``'s defaults (``symbolic=True``,
+  SymPy integration first, 50 points), as fred-llm's ``evaluate_solutions`` calls it.
   ``--record PATH`` writes the peer's verdicts (the reference of
   ``tests/unit/test_fredholm_residual.py``'s corpus test).
 """
@@ -40,7 +42,7 @@ from rapidgrade import _core
 from rapidgrade._pool import WorkerPool
 from rapidgrade.tasks.fredholm import EvalConfig, evaluate_solutions, parse_llm_outputs_many
 from tests.unit.test_fredholm_corpus import corpus, prediction_row
-from tests.unit.test_fredholm_residual import PEER_POINTS, ours_residual, residual_cases
+from tests.unit.test_fredholm_residual import ours_residual, residual_cases
 
 _UX = re.compile(r"u\s*\(\s*x\s*\)\s*=\s*(.+)")
 
@@ -123,7 +125,9 @@ def _import_peer(src_root: str, site: str | None) -> tuple[Any, Any]:
 def peer_verify(case: dict[str, Any], src_root: str, site: str | None) -> dict[str, Any]:
     """One case as fred-llm's AgenticModelRunner._verify checks a candidate (runs in a worker):
     the equation and the candidate parsed by fred-llm's parse_latex_to_sympy, free symbols
-    other than x set to 1, verify_solution(symbolic=False) at the case's points."""
+    other than x set to 1, verify_solution(symbolic=False) at the case's points; with the case's
+    ``symbolic`` set, verify_solution's default (SymPy integration first), as its
+    evaluate_solutions calls it."""
     import logging
     import warnings
 
@@ -148,8 +152,8 @@ def peer_verify(case: dict[str, Any], src_root: str, site: str | None) -> dict[s
             domain=tuple(case["domain"]),
             x_values=case["x_values"],
             tolerance=1e-6,
-            symbolic=False,
-            n_points=PEER_POINTS,
+            symbolic=bool(case.get("symbolic", False)),
+            n_points=len(case["x_values"]),
         )
     except Exception as e:  # fred-llm's _verify: any failure -> unverifiable
         return {"status": "unverifiable", "residual_max": None, "error": f"{type(e).__name__}"}
@@ -161,21 +165,8 @@ def peer_verify(case: dict[str, Any], src_root: str, site: str | None) -> dict[s
     }
 
 
-def bench_residual(deadline: float, record: str | None) -> None:
-    git_dir = os.environ.get("RAPIDGRADE_FREDLLM_GIT", _DEFAULT_FREDLLM_GIT)
-    site = os.environ.get("RAPIDGRADE_PEER_SITE")
-    if not Path(git_dir).is_dir():
-        print(f"residual check: fred-llm's snapshot not found ({git_dir}; set RAPIDGRADE_FREDLLM_GIT): skipped")
-        return
-    cases = residual_cases(corpus())
-    ours_residual(cases[:20])  # warm
-    times = []
-    for _ in range(5):
-        t = time.perf_counter()
-        ours = ours_residual(cases)
-        times.append(time.perf_counter() - t)
-    t_ours = sorted(times)[2] / len(cases)
-
+def _run_peer(git_dir: str, site: str | None, cases: list[dict[str, Any]], deadline: float) -> tuple[list[Any], float]:
+    """fred-llm's verdicts of the cases (one worker, a deadline per case) and the seconds taken."""
     from benchmarks.bench_fredholm import peer_verify as peer
 
     with tempfile.TemporaryDirectory(prefix="fredllm-peer-") as tmp:
@@ -185,11 +176,34 @@ def bench_residual(deadline: float, record: str | None) -> None:
             pool.run_many(peer, [(cases[0], tmp, site)], timeout=120.0)  # imports SymPy, SciPy, math-verify
             t = time.perf_counter()
             res = pool.run_many(peer, [(c, tmp, site) for c in cases], timeout=deadline)
-            t_peer_total = time.perf_counter() - t
+            elapsed = time.perf_counter() - t
         finally:
             pool.close()
     errors = [r.error for r in res if r.status == "error"]
     assert not errors, errors[:3]
+    return res, elapsed
+
+
+def _median_time(cases: list[dict[str, Any]]) -> tuple[list[Any], float]:
+    ours_residual(cases[:20])  # warm
+    times = []
+    for _ in range(5):
+        t = time.perf_counter()
+        ours = ours_residual(cases)
+        times.append(time.perf_counter() - t)
+    return ours, sorted(times)[2]
+
+
+def bench_residual(deadline: float, record: str | None, symbolic_n: int = 40) -> None:
+    git_dir = os.environ.get("RAPIDGRADE_FREDLLM_GIT", _DEFAULT_FREDLLM_GIT)
+    site = os.environ.get("RAPIDGRADE_PEER_SITE")
+    if not Path(git_dir).is_dir():
+        print(f"residual check: fred-llm's snapshot not found ({git_dir}; set RAPIDGRADE_FREDLLM_GIT): skipped")
+        return
+    cases = residual_cases(corpus())
+    ours, t_ours_total = _median_time(cases)
+    t_ours = t_ours_total / len(cases)
+    res, t_peer_total = _run_peer(git_dir, site, cases, deadline)
     peer_status = [r.value["status"] if r.status == "ok" else "timeout" for r in res]
     agree = sum(1 for o, p in zip(ours, peer_status) if o.verified == (p == "verified"))
     timeouts = peer_status.count("timeout")
@@ -224,6 +238,32 @@ def bench_residual(deadline: float, record: str | None) -> None:
                     row["difference"] = notes[(c["id"], c["which"])]
                 fh.write(json.dumps(row, ensure_ascii=False) + "\n")
         print(f"  recorded fred-llm's verdicts in {record}")
+    if symbolic_n > 0:
+        # verify_solution's defaults, as fred-llm's evaluate_solutions calls it: SymPy's
+        # integrate + simplify first, then 50 random points
+        sample = cases[:: max(1, len(cases) // symbolic_n)][:symbolic_n]
+        sym_cases = []
+        for c in sample:
+            a, b = c["domain"]
+            xs = np.random.default_rng(0).uniform(a, b, 50).tolist()
+            sym_cases.append({**c, "x_values": xs, "symbolic": True})
+        ours_s, t_ours_s = _median_time(sym_cases)
+        res_s, t_peer_s = _run_peer(git_dir, site, sym_cases, deadline)
+        status_s = [r.value["status"] if r.status == "ok" else "timeout" for r in res_s]
+        done = [(o, p) for o, p in zip(ours_s, status_s) if p != "timeout"]
+        agree_s = sum(1 for o, p in done if o.verified == (p == "verified"))
+        slowest = max(r.seconds for r in res_s)
+        print(
+            f"residual check, {len(sym_cases)} evenly spaced cases, verify_solution's defaults"
+            f" (symbolic=True: SymPy integrate + simplify first; 50 points):"
+        )
+        print(f"  rapidgrade  {1e3 * t_ours_s / len(sym_cases):8.3f} ms/case  (median of 5 runs, one thread)")
+        print(
+            f"  fred-llm    {1e3 * t_peer_s / len(sym_cases):8.1f} ms/case  ({status_s.count('timeout')} hit the"
+            f" {deadline:g} s deadline; slowest {slowest:.1f} s)"
+        )
+        print(f"  verdicts    {agree_s}/{len(done)} agree where fred-llm finished")
+        print(f"  ratio       {t_peer_s / t_ours_s:8.1f}x  (a lower bound: the deadline cut fred-llm's slowest)")
 
 
 def main() -> None:
