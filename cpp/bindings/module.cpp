@@ -19,6 +19,7 @@ void bind_physics(py::module_& m);
 void bind_fredholm(py::module_& m);
 void bind_jsonl(py::module_& m);
 void bind_eed(py::module_& m);
+void bind_residual(py::module_& m);
 }  // namespace rapidgrade::bindings
 
 PYBIND11_MODULE(_core, m) {
@@ -37,4 +38,5 @@ PYBIND11_MODULE(_core, m) {
   rapidgrade::bindings::bind_fredholm(m);
   rapidgrade::bindings::bind_jsonl(m);
   rapidgrade::bindings::bind_eed(m);
+  rapidgrade::bindings::bind_residual(m);
 }

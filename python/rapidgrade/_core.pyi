@@ -302,3 +302,22 @@ def eed_score_many(
     list[str],
 ]: ...
 def eed_canonical_tree(text: str | bytes) -> str: ...
+
+# residual (issue 46): residual check of integral-equation solutions (rapidgrade.tasks.fredholm)
+def fredholm_residual_many(
+    candidates: Sequence[str],
+    equations: Sequence[tuple[str, str, float, float, float, str, Any | None]],
+    equation_index: Sequence[int],
+    *,
+    syntax: str = "auto",
+    equation_syntax: str = "auto",
+    tolerance: float = 1e-06,
+    n_points: int = 50,
+    constants: dict[str, float] = {},
+    free_constants: float | None = None,
+    max_ops: int = 800,
+    max_points: int = 1024,
+    max_nodes: int = 4096,
+    max_work: int = 33554432,
+    threads: int | None = None,
+) -> list[tuple[str, str, float, float, float, float, int, Any, Any]]: ...

@@ -57,6 +57,7 @@ from rapidgrade.tasks.fredholm._evaluate import (
 )
 from rapidgrade.tasks.fredholm._parse import ParsedOutput, parse_llm_output, parse_llm_outputs_many
 from rapidgrade.tasks.fredholm._symbols import Symbols, symbol_table
+from rapidgrade.tasks.fredholm._residual import *  # noqa: F403  (verify_residual and its batch, reward and column forms)
 
 __all__ = [
     "DENOMINATORS",
