@@ -1,4 +1,4 @@
-# ruff: noqa: E501  (the tables read best one unit a line)
+
 r"""Builds scibench_style.jsonl: golds with units written as SciBench writes them (deterministic).
 
     python tests/data/physics/make_scibench_style.py

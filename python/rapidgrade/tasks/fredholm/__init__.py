@@ -56,8 +56,18 @@ from rapidgrade.tasks.fredholm._evaluate import (
     summarize,
 )
 from rapidgrade.tasks.fredholm._parse import ParsedOutput, parse_llm_output, parse_llm_outputs_many
+from rapidgrade.tasks.fredholm._residual import (
+    IntegralEquation,
+    ResidualConfig,
+    ResidualVerdict,
+    residual_column,
+    residual_rewards,
+    residual_verification,
+    select_by_residual,
+    verify_residual,
+    verify_residual_many,
+)
 from rapidgrade.tasks.fredholm._symbols import Symbols, symbol_table
-from rapidgrade.tasks.fredholm._residual import *  # noqa: F403  (verify_residual and its batch, reward and column forms)
 
 __all__ = [
     "DENOMINATORS",
@@ -66,7 +76,10 @@ __all__ = [
     "FredholmConfig",
     "FredholmMetrics",
     "FredholmTask",
+    "IntegralEquation",
     "ParsedOutput",
+    "ResidualConfig",
+    "ResidualVerdict",
     "Symbols",
     "evaluate_discrete_points",
     "evaluate_solution",
@@ -74,7 +87,13 @@ __all__ = [
     "parse_llm_output",
     "parse_llm_outputs_many",
     "report_item",
+    "residual_column",
+    "residual_rewards",
+    "residual_verification",
+    "select_by_residual",
     "symbol_table",
+    "verify_residual",
+    "verify_residual_many",
     "write_outputs",
 ]
 
