@@ -10,6 +10,7 @@ function (both are edges a reader has to follow), except those under ``if TYPE_C
 
 from __future__ import annotations
 
+import argparse
 import ast
 from pathlib import Path
 
@@ -147,3 +148,35 @@ def test_grade_many_reaches_a_task_through_the_registry() -> None:
     assert r.correct.tolist() == [True]
     with pytest.raises(ValueError, match=r"unknown task 'absa' \(tasks that grade pairs: math, physics\)"):
         rapidgrade.grade_many(["a"], ["b"], task="absa")
+
+
+#: Concepts several tasks share, by the option's dest: the one name each has on every task's
+#: command line (older spellings may stay as aliases after it).
+SHARED_OPTIONS = {
+    "threads": "--threads",
+    "workers": "--workers",
+    "rel_tol": "--rel-tol",
+    "abs_tol": "--abs-tol",
+    "timeout": "--timeout",
+    "gold_key": "--gold-key",
+    "response_key": "--response-key",
+    "id_key": "--id-key",
+}
+
+
+def _task_options(name: str) -> list[argparse.Action]:
+    parser = argparse.ArgumentParser(prog=f"score --task {name}")
+    get_task(name).add_arguments(parser)
+    return [a for a in parser._actions if a.option_strings and a.dest != "help"]
+
+
+@pytest.mark.parametrize("name", task_names())
+def test_shared_concepts_have_one_option_name_across_tasks(name: str) -> None:
+    for action in _task_options(name):
+        primary = action.option_strings[0]
+        assert not primary.startswith(f"--{name}-"), f"{primary}: a task's options need no task prefix"
+        if action.dest in SHARED_OPTIONS:
+            assert primary == SHARED_OPTIONS[action.dest], (name, action.option_strings)
+        words = set(primary.lstrip("-").split("-"))
+        if words & {"tol", "tolerance", "threads", "workers", "timeout"}:
+            assert action.dest in SHARED_OPTIONS, f"{name}: {primary} names a shared concept: use its name"

@@ -390,11 +390,15 @@ class FredholmTask:
         group.add_argument(
             "--n-points", type=positive_int, default=100, help="sample points over the domain (default 100)"
         )
+        # The names every task uses for the same concept (an absolute tolerance, seconds for one
+        # SymPy step); the older spellings stay as aliases.
         group.add_argument(
-            "--numeric-tolerance", type=positive_float, default=1e-6, help="default numeric tolerance (1e-6)"
+            "--abs-tol", "--numeric-tolerance", dest="abs_tol", type=positive_float, default=1e-6,
+            help="absolute tolerance of the sampled difference, max |u - u_gold| (default 1e-6)",
         )
         group.add_argument(
-            "--symbolic-timeout", type=positive_float, default=8.0, help="seconds for each SymPy comparison (default 8)"
+            "--timeout", "--symbolic-timeout", dest="timeout", type=positive_float, default=8.0,
+            help="seconds for each SymPy comparison (default 8)",
         )
         group.add_argument(
             "--no-sympy", action="store_true", help="never start SymPy (undecided symbolic checks stay false)"
@@ -416,8 +420,8 @@ class FredholmTask:
         return {
             "reparse": args.reparse,
             "n_points": args.n_points,
-            "numeric_tolerance": args.numeric_tolerance,
-            "symbolic_timeout": args.symbolic_timeout,
+            "numeric_tolerance": args.abs_tol,
+            "symbolic_timeout": args.timeout,
             "sympy": not args.no_sympy,
             "diagnostics": not args.no_diagnostics,
             "denominator": args.denominator,
