@@ -15,6 +15,8 @@ Writes OUT_DIR/<harness>/<sha1> files, one input each, from:
 - tests/data/physics/dev.jsonl (fuzz_physics: gold and unit, "\\0", response) and
   tests/data/fredholm/parse_differences.jsonl plus FREDHOLM below (fuzz_fredholm);
 - the demo set's first 200 lines as they are (fuzz_jsonl, the scoring job's line reader);
+- the gold/boxed-answer pairs again (fuzz_eed), and five kernels with the fredholm texts as
+  candidates (fuzz_residual);
 - cpp/fuzz/reproducers/<harness>-*: inputs that made a harness report once (regression seeds).
 
 Pairs (fuzz_equiv, fuzz_grade) are written ``gold + b"\\0" + other``. Needs only the standard
@@ -70,6 +72,9 @@ def texts(rows: Iterable[dict[str, object]], *keys: str) -> list[str]:
 def utf8(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
+
+#: Kernels K(x, t) of the residual harness's seeds (the candidates are the fredholm texts).
+RESIDUAL_KERNELS = ["x*t", "\\sin(x - t)", "e^{x+t}", "x^2 t + 1", "\\frac{1}{1 + x t}"]
 
 def write(out: Path, harness: str, seeds: Iterable[bytes]) -> int:
     folder = out / harness
@@ -142,6 +147,12 @@ def main(argv: list[str]) -> int:
         "fuzz_physics": write(out, "fuzz_physics", (utf8(g) + b"\0" + utf8(r) for g, r in physics_pairs)),
         "fuzz_fredholm": write(out, "fuzz_fredholm", map(utf8, fredholm_texts)),
         "fuzz_jsonl": write(out, "fuzz_jsonl", DEMO.read_bytes().splitlines()[:200]),
+        "fuzz_eed": write(out, "fuzz_eed", (utf8(g) + b"\0" + utf8(p) for g, p in answer_pairs[:400])),
+        "fuzz_residual": write(
+            out,
+            "fuzz_residual",
+            (utf8(k) + b"\0" + utf8(c) for k in RESIDUAL_KERNELS for c in fredholm_texts[:60]),
+        ),
     }
     for reproducer in sorted((ROOT / "cpp" / "fuzz" / "reproducers").glob("fuzz_*-*")):
         harness = reproducer.name.split("-", 1)[0]

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -155,7 +156,9 @@ int class_rank(std::string_view name) {
 
 class Pool {
  public:
-  std::vector<Term> t;
+  // A deque: adding a term never moves the others, so a `const Term&` taken before a call that
+  // makes terms (num, mul, pow, ...) stays valid after it, as the rewriting rules assume.
+  std::deque<Term> t;
   bool had_float = false;
 
   const Term& at(std::uint32_t i) const { return t[i]; }

@@ -182,7 +182,7 @@ class Quadrature {
  public:
   Quadrature(const Bound& kernel, const Bound& u, const std::vector<double>& xs, double a, double b,
              double target, std::size_t max_nodes)
-      : kernel_(kernel), u_(u), xs_(xs), n_(xs.size()), a_(a), b_(b), target_(target), max_nodes_(max_nodes) {
+      : kernel_(kernel), u_(u), n_(xs.size()), a_(a), b_(b), target_(target), max_nodes_(max_nodes) {
     xgrid_.resize(n_ * kOrder);
     for (std::size_t i = 0; i < n_; ++i) std::fill_n(xgrid_.begin() + static_cast<std::ptrdiff_t>(i * kOrder), kOrder, xs[i]);
     tgrid_.resize(n_ * kOrder);
@@ -283,7 +283,6 @@ class Quadrature {
 
   const Bound& kernel_;
   const Bound& u_;
-  const std::vector<double>& xs_;
   std::size_t n_;
   double a_, b_, target_;
   std::size_t max_nodes_;

@@ -216,3 +216,12 @@ def test_agreement_with_phybench_code() -> None:
     same = sum(abs(r.result[0] - o.score) < 1e-6 for r, o in done if r.result is not None)
     assert len(done) >= 0.95 * len(pairs)
     assert same >= 0.95 * len(done), f"{same}/{len(done)} pairs score as PHYBench scores them"
+
+
+def test_a_rewrite_that_makes_terms_keeps_the_terms_it_reads() -> None:
+    # Found by fuzz_eed (cpp/fuzz/reproducers): splitting the coefficient off a product read a
+    # term that making a new one had moved (use after free under ASan; garbage scores without).
+    text = r"\frac{11}{13}+\frac{11}frac{3}{8}}"
+    first = eed_score(text, text)
+    assert first == eed_score(text, text)
+    assert 0.0 <= first.score <= 100.0
