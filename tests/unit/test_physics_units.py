@@ -336,3 +336,11 @@ def test_generated_forms_read_back_and_grade(
     # a unit of another dimension grades wrong, whatever the number
     v = grade_physics(gold, f"The answer is ${value!r}\\ {wrong}$.")
     assert not v.correct and "unit mismatch" in v.reason, (gold, v.reason)
+
+
+def test_debye_is_a_unit_only_where_nothing_follows() -> None:
+    # SciBench writes dipole moments in debye ("1.85 D"); "3 D shapes" is a number and a text
+    assert grade_physics("6.17e-30 C m", r"$\boxed{1.85\ \mathrm{D}}$").correct
+    assert grade_physics("1.85 D", r"The dipole moment is $\boxed{1.85\ \mathrm{D}}$").unit == "D"
+    assert not grade_physics("1.85 D", r"$\boxed{1.85\ \mathrm{C}}$").correct  # another dimension
+    assert grade_physics("3", "so there are 3 D shapes").unit is None

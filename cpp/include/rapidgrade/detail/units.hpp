@@ -61,6 +61,7 @@ inline constexpr UnitSymbol kUnitSymbols[] = {
     {"Pa", "pascal", true},
     {"Hz", "hertz", true},
     {"C", "coulomb", true},
+    {"D", "debye", false, true},  // dipole moments; whole only: "3 D" is 3 debye, not "3 D-shapes"
     {"V", "volt", true},
     {"\\Omega", "ohm", true},
     {"\xCE\xA9", "ohm", true},  // Ω U+03A9
