@@ -1,0 +1,124 @@
+// Internals shared by the two sources of the equivalence check: equiv.cpp (the comparison of
+// two trees: exact, structural and by sampling, in one Comparer) and equiv_numeric.cpp (the
+// numbers it compares: seeded sample points and the values of constant trees). Private to
+// cpp/src; not installed. Sizes are in nodes of an expr::Ast, costs per call.
+#pragma once
+
+#include <array>
+#include <cmath>
+#include <complex>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "rapidgrade/expr.hpp"
+
+namespace rapidgrade::equiv::detail {
+
+using namespace expr;
+using C = std::complex<double>;
+
+constexpr std::size_t kPoints = 32;     // 8 real + 24 complex
+constexpr std::size_t kReal = 8;
+constexpr std::size_t kNear = 16;       // complex points of moderate size (|z| in [1/4, 4])
+constexpr std::size_t kMinValid = 16;   // points where both sides must agree for TRUE
+constexpr double kClear = 1000;         // a gap this many times the error bound is a difference
+constexpr double kClearRel = 1e-9;      // ... and at least this large relative to the values
+constexpr std::size_t kMaxElements = 64;
+constexpr std::size_t kMaxComparisons = 20000;  // sub-comparisons per call (nested sets)
+constexpr double kPi = 3.14159265358979323846;
+
+struct Ref {
+  const Ast* ast;
+  std::uint32_t i;
+  const Node& node() const { return ast->at(i); }
+  Ref kid(std::size_t k) const { return Ref{ast, node().kids[k]}; }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Sample points (equiv_numeric.cpp)
+
+struct Points {
+  Points() = default;
+  Points(Points&&) = default;
+  Points(const Points&) = delete;  // `values` points into `own`
+  Points& operator=(const Points&) = delete;
+  std::vector<std::string_view> vars;  // views of the compared trees' symbol names
+  std::vector<const C*> values;     // per variable, kPoints values
+  std::vector<std::vector<C>> own;  // the values of variables past the shared ones
+};
+
+/// The sample points of the variables `vars` (sorted, without repeats): kPoints values per
+/// variable, a variable's values the same in every comparison (its place in the sorted list
+/// picks them). The first 16 variables' values are drawn once per process, past them per call.
+/// O(variables), plus O(kPoints) per variable past the 16th.
+Points make_points(std::vector<std::string_view> vars);
+
+// The values of a side at the kPoints sample points (held in place: a comparison makes a few
+// of these, and none needs the heap).
+struct Eval {
+  std::array<C, kPoints> v{};
+  std::array<double, kPoints> err{};               // rounding-error bound of each value
+  std::array<unsigned char, kPoints> near_cut{};  // branch chosen by rounding noise: the point is unusable
+  bool evaluable = true;
+  bool analytic = true;
+  bool continuous = true;
+};
+
+// a - b at every point (both evaluated at every point, with bounds).
+Eval difference(const Eval& a, const Eval& b);
+
+inline bool finite(C z) { return std::isfinite(z.real()) && std::isfinite(z.imag()); }
+
+/// The free symbols of a and b together, sorted, without repeats (views of the trees' names).
+/// O(tree size) plus the sort of the names.
+std::vector<std::string_view> union_symbols(Ref a, Ref b);
+
+/// A literal a double cannot hold exactly (beyond 2^53, or more than 15 significant digits):
+/// sampling in doubles cannot tell x + 10^20 from x + 10^20 + 1. O(tree size).
+bool has_inexact_literal(Ref r);
+
+// ---------------------------------------------------------------------------------------------
+// Constant values (equiv_numeric.cpp)
+
+struct Val {
+  std::optional<Rational> exact;
+  C num{0, 0};
+  double err = 0;  // rounding-error bound of num
+  bool evaluable = true;
+  bool continuous = true;
+  bool decimal = false;
+  int places = 0;
+  int inf = 0;  // +1 / -1 for oo / -oo
+  bool overflowed = false;  // rational-valued, but past the 128-bit range: never TRUE by tolerance
+  bool near_cut = false;    // a branch was chosen by rounding noise: never FALSE
+};
+
+/// +1 for oo, -1 for -oo (a negation of either flips it), else 0. O(depth of the negations).
+int infinity_sign(Ref r);
+
+/// ln |value| of a tree built from positive numbers, pi, e, sums, products, quotients, powers,
+/// factorials and percent signs (its value is positive, and the logarithm is computed without
+/// forming the value: +inf when even the logarithm overflows), or nullopt for any other tree
+/// (a subtraction could cancel, so no magnitude is claimed for it). Recursion bounded by the
+/// tree depth; O(tree size) plus the exact value of each exponent.
+std::optional<double> log_magnitude(Ref r);
+
+/// The value of a constant subtree: exact when its rational arithmetic does not overflow (then
+/// also as a double with its rounding bound), else evaluated in doubles with an error bound
+/// (evaluable false when it has variables or cannot be evaluated); with its decimal places
+/// when it is a decimal literal ("1.25"). O(tree size).
+Val value(Ref r);
+
+/// v times num/den (a percent: 1/100), with `extra_places` more decimal places. O(1).
+Val scaled(Val v, Int num, Int den, int extra_places);
+
+/// v degrees in radians: v * pi/180, no longer exact nor a decimal. O(1).
+Val times_pi_over_180(Val v);
+
+/// round(x * 10^places) half away from zero, or nullopt when it cannot be decided. O(places).
+std::optional<long long> round_to(const Val& v, int places);
+
+}  // namespace rapidgrade::equiv::detail
