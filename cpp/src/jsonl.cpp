@@ -8,9 +8,7 @@
 #include <cstring>
 #include <system_error>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "rapidgrade/detail/simd.hpp"
 
 namespace rapidgrade::jsonl {
 namespace {
@@ -81,44 +79,19 @@ constexpr std::array<char, 256> make_short_escapes() {
 }
 constexpr std::array<char, 256> kShortEscape = make_short_escapes();
 
-// The first index from k on of a byte that is not plain (see kPlain), or s.size(): sixteen
-// bytes at a time with SSE2 (a signed compare below 0x20 flags control bytes and bytes above
-// 0x7F at once), else eight at a time in a word (the word test is exact for its lowest flagged
-// byte: a borrow only flags bytes above a true one), then byte by byte.
+// The first index from k on of a byte that is not plain (see kPlain), or s.size(): a vector of
+// bytes a step (detail/simd.hpp's Native vector: sixteen with SSE2, else eight in a word), where
+// a signed compare below 0x20 flags control bytes and bytes above 0x7F at once, then byte by
+// byte.
 std::size_t skip_plain(std::string_view s, std::size_t k) noexcept {
+  using V = detail::simd::Native;
   const std::size_t n = s.size();
-#if defined(__SSE2__)
-  const __m128i quote = _mm_set1_epi8('"');
-  const __m128i backslash = _mm_set1_epi8('\\');
-  const __m128i space = _mm_set1_epi8(0x20);
-  while (k + 16 <= n) {
-    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + k));
-    const __m128i flagged = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(w, quote), _mm_cmpeq_epi8(w, backslash)),
-                                         _mm_cmplt_epi8(w, space));
-    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(flagged));
-    if (mask != 0) return k + static_cast<std::size_t>(__builtin_ctz(mask));
-    k += 16;
+  const V quote = V::set1('"'), backslash = V::set1('\\'), space = V::set1(0x20);
+  for (; k + V::kLanes <= n; k += V::kLanes) {
+    const V w = V::load(s.data() + k);
+    const detail::simd::Mask mask = ((w == quote) | (w == backslash) | lt_signed(w, space)).mask();
+    if (mask != 0) return k + detail::simd::lowest(mask);
   }
-#else
-  constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-  constexpr std::uint64_t kHighs = 0x8080808080808080ULL;
-  while (k + 8 <= n) {
-    std::uint64_t w = 0;
-    std::memcpy(&w, s.data() + k, 8);
-    const std::uint64_t quote = w ^ (kOnes * '"');
-    const std::uint64_t slash = w ^ (kOnes * '\\');
-    const std::uint64_t special = ((w - kOnes * 0x20) & ~w) | ((quote - kOnes) & ~quote) |
-                                  ((slash - kOnes) & ~slash) | w;
-    const std::uint64_t found = special & kHighs;
-    if (found != 0) {
-      // Words are read little-endian where the lowest byte comes first; elsewhere the byte
-      // loop below finds the byte.
-      if constexpr (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) return k + static_cast<std::size_t>(__builtin_ctzll(found)) / 8;
-      break;
-    }
-    k += 8;
-  }
-#endif
   while (k < n && kPlain[static_cast<unsigned char>(s[k])]) ++k;
   return k;
 }
@@ -399,15 +372,17 @@ void decode_string(std::string_view line, const Value& v, char* out) noexcept {
   }
   std::size_t k = v.begin;
   const std::size_t end = v.end;
-#if defined(__SSE2__)
-  // Sixteen bytes at a time, stored whole (out has kDecodePadding bytes of room past the text)
-  // and kept up to the first backslash; the line is read only below its size.
-  const __m128i backslash = _mm_set1_epi8('\\');
-  while (k < end && k + 16 <= line.size()) {
-    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(line.data() + k));
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), w);
-    const unsigned mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(w, backslash)));
-    const std::size_t run = mask != 0 ? static_cast<std::size_t>(__builtin_ctz(mask)) : 16;
+  // A vector of bytes at a time (detail/simd.hpp's Native vector), stored whole (out has
+  // kDecodePadding bytes of room past the text) and kept up to the first backslash; the line is
+  // read only below its size.
+  using V = detail::simd::Native;
+  static_assert(kDecodePadding >= V::kLanes, "a vector is stored whole");
+  const V backslash = V::set1('\\');
+  while (k < end && k + V::kLanes <= line.size()) {
+    const V w = V::load(line.data() + k);
+    w.store(out);
+    const detail::simd::Mask mask = (w == backslash).mask();
+    const std::size_t run = mask != 0 ? detail::simd::lowest(mask) : V::kLanes;
     if (k + run >= end) {  // the string ends among these bytes, before any backslash
       out += end - k;
       k = end;
@@ -417,7 +392,6 @@ void decode_string(std::string_view line, const Value& v, char* out) noexcept {
     k += run;
     if (mask != 0) k = decode_escape(line, k, out);
   }
-#endif
   while (k < end) {
     if (line[k] != '\\') {
       *out++ = line[k++];

@@ -1,18 +1,21 @@
-"""The AVX2 and SSE2 forms of the scanning loops give the same results.
+"""The AVX2 and SSE2 forms of the scanning loops give the same results, and vector instructions
+stay behind their one door.
 
-The core runs AVX2 forms of its whole-text loops (the anchor pass of extraction, the math
-delimiter scan, the substring search) where the CPU has AVX2, and the SSE2 forms elsewhere or
-when RAPIDGRADE_NO_AVX2 is set. The choice is made once per process, so each form runs in a child
-process, on the same inputs: real responses (the demo set as written, unboxed, and unboxed after
-5 KB of other solutions), math-verify's cases, and texts with every delimiter, box and anchor at
-each offset around the 16-, 32- and 64-byte steps of the loops; and, in a test marked ``shared``,
-the unmarked set (one of the shared corpora, tests/datasets.py).
+Each whole-text loop is written once, against the byte vectors of detail/simd.hpp, and compiled
+per instruction set: the core runs the AVX2 forms (the anchor pass of extraction, the math
+delimiter scan, the substring search; cpp/src/simd_avx2.cpp) where the CPU has AVX2, and the SSE2
+forms elsewhere or when RAPIDGRADE_NO_AVX2 is set. The choice is made once per process, so each
+form runs in a child process, on the same inputs: real responses (the demo set as written,
+unboxed, and unboxed after 5 KB of other solutions), math-verify's cases, and texts with every
+delimiter, box and anchor at each offset around the 16-, 32- and 64-byte steps of the loops; and,
+in a test marked ``shared``, the unmarked set (one of the shared corpora, tests/datasets.py).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -117,3 +120,32 @@ def test_both_forms_read_the_unmarked_set_the_same() -> None:
     for column in ("correct", "method", "extracted", "spans"):
         assert len(default[column]) == len(sse2[column]) > 2_000, column  # type: ignore[arg-type]
         assert default[column] == sse2[column], column
+
+
+# An intrinsic, a vector type, a per-function target or an intrinsics header: what only the door
+# (detail/simd.hpp) may write.
+_INTRINSIC = re.compile(
+    r"\b_mm(256)?_\w+|\b__m(128|256)i?\b|target\(\"(avx|sse)|#\s*include\s*<\w*intrin\.h>|__AVX2__|__SSE2__"
+)
+# The door itself, the one source compiled with -mavx2 (it checks that it was), and the binding's
+# str conversion, whose SSE2 narrowing of 2- and 4-byte code units has no loop over the text's
+# bytes to share.
+_DOOR = {"cpp/include/rapidgrade/detail/simd.hpp", "cpp/src/simd_avx2.cpp", "cpp/bindings/convert.cpp"}
+
+
+def test_intrinsics_stay_behind_the_door() -> None:
+    sources = [p for p in (ROOT / "cpp").rglob("*") if p.suffix in {".cpp", ".hpp", ".h"}]
+    assert len(sources) > 20
+    found = {
+        f"{p.relative_to(ROOT).as_posix()}:{n}"
+        for p in sources
+        if p.relative_to(ROOT).as_posix() not in _DOOR
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1)
+        if _INTRINSIC.search(line)
+    }
+    assert found == set()
+    # the door holds the three forms, and extraction reads its anchors through it
+    door = (ROOT / "cpp/include/rapidgrade/detail/simd.hpp").read_text(encoding="utf-8")
+    for form in ("struct Swar", "struct Sse2", "struct Avx2"):
+        assert form in door
+    assert "anchors_vector<detail::simd::Native>" in (ROOT / "cpp/src/extract.cpp").read_text(encoding="utf-8")

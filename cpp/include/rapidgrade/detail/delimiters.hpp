@@ -24,12 +24,47 @@ constexpr std::size_t bare_box_argument_end(std::string_view s, std::size_t begi
   return k;
 }
 
+/// The blocks MathDelimiters compares at a time: kVectors vectors V (detail/simd.hpp) of the text
+/// [d, d + n). From `from` on, the first block [b, b + kVectors * V::kLanes) holding a byte that
+/// may be a delimiter ('$', or a backslash before one of ( ) [ ], escapes not looked at), with
+/// `mask` set to its candidates (bit k: position b + k), or, with mask 0, the position where too
+/// few bytes are left (each block reads one byte past its end).
+template <class V, std::size_t kVectors>
+std::size_t find_delimiter_block(const char* d, std::size_t n, std::size_t from, std::uint64_t& mask) noexcept {
+  constexpr std::size_t kWidth = kVectors * V::kLanes;
+  static_assert(kWidth <= 64, "a block's candidates fill one 64-bit mask");
+  const V backslash = V::set1('\\'), dollar = V::set1('$'), one = V::set1(1), paren = V::set1(')');
+  const V open = V::set1('['), close = V::set1(']');
+  for (; from + kWidth + 1 <= n; from += kWidth) {
+    std::uint64_t bits = 0;
+    for (std::size_t h = 0; h < kVectors; ++h) {
+      const char* p = d + from + h * V::kLanes;
+      const V w = V::load(p);
+      const V next = V::load(p + 1);
+      const V after = ((next | one) == paren) | (next == open) | (next == close);  // ( or ), [ or ]
+      bits |= static_cast<std::uint64_t>((((w == backslash) & after) | (w == dollar)).mask()) << (h * V::kLanes);
+    }
+    if (bits != 0) {
+      mask = bits;
+      return from;
+    }
+  }
+  mask = 0;
+  return from;
+}
+
+#if RAPIDGRADE_AVX2_DISPATCH
+/// find_delimiter_block<simd::Avx2, 2> (cpp/src/simd_avx2.cpp): call only where has_avx2().
+std::size_t find_delimiter_block_avx2(const char* d, std::size_t n, std::size_t from, std::uint64_t& mask) noexcept;
+#endif
+
 /// The math delimiters of a text from left to right: next(from) is the first position p >= from
 /// holding an unescaped '$', or an unescaped backslash followed by one of ( [ ) ]. A byte is
 /// unescaped when the run of backslashes right before it is even: a backslash takes the byte
-/// after it along, so "\\$" holds no delimiter and "\\\\$" one. With SSE2, sixteen positions are
-/// compared at once (with AVX2, where has_avx2() says so, 64 while 65 bytes are left) and kept
-/// while the calls move forward through them, so each block of the text is compared once however
+/// after it along, so "\\$" holds no delimiter and "\\\\$" one. A block of positions is compared
+/// at once (find_delimiter_block: one Native vector, sixteen positions with SSE2; with AVX2,
+/// where has_avx2() says so, 64 while 65 bytes are left) and kept while the calls move forward
+/// through them, so each block of the text is compared once however
 /// many calls read it; a call behind the block compares again from there. Each run of
 /// backslashes is counted once per delimiter after it. Never throws.
 class MathDelimiters {
@@ -44,25 +79,17 @@ class MathDelimiters {
       from = block_ + block_width_;
     }
 #if RAPIDGRADE_AVX2_DISPATCH
-    if (wide_) {
-      while (from + kWideBlock + 1 <= n) {
-        std::uint64_t mask = 0;
-        from = find_block_avx2(from, mask);
-        if (mask == 0) break;  // fewer than kWideBlock + 1 bytes left
-        const std::size_t p = enter_block(from, kWideBlock, mask);
-        if (p != kNpos) return p;
-        from += kWideBlock;
-      }
+    if (wide_ && next_in_blocks<kWideBlock>(from, [](const char* d, std::size_t size, std::size_t b, std::uint64_t& m) {
+          return find_delimiter_block_avx2(d, size, b, m);
+        })) {
+      return from;
     }
 #endif
-#if defined(__SSE2__)
-    for (; from + kBlock + 1 <= n; from += kBlock) {
-      const unsigned mask = compare_block(from);
-      if (mask == 0) continue;
-      const std::size_t p = enter_block(from, kBlock, mask);
-      if (p != kNpos) return p;
+    if (next_in_blocks<kBlock>(from, [](const char* d, std::size_t size, std::size_t b, std::uint64_t& m) {
+          return find_delimiter_block<simd::Native, 1>(d, size, b, m);
+        })) {
+      return from;
     }
-#endif
     for (; from < n; ++from) {
       if ((s_[from] == '$' || (s_[from] == '\\' && from + 1 < n && closes_after_backslash(s_[from + 1]))) &&
           unescaped(from)) {
@@ -85,57 +112,32 @@ class MathDelimiters {
   }
 
  private:
-  static constexpr std::size_t kBlock = 16;
+  // Bytes compared at a time: one Native vector, and (AVX2) two AVX2 vectors.
+  static constexpr std::size_t kBlock = simd::Native::kLanes;
+  static constexpr std::size_t kWideBlock = 64;
 
   static constexpr bool closes_after_backslash(char c) noexcept {
     return c == '(' || c == ')' || c == '[' || c == ']';
   }
 
-#if RAPIDGRADE_AVX2_DISPATCH
-  // Bytes compared at a time by the AVX2 loop (two vectors).
-  static constexpr std::size_t kWideBlock = 64;
-
-  // compare_block's comparisons kWideBlock positions at a time: from `from` on, the first block
-  // [b, b + 64) with a candidate (mask set to its bits, bit k: position b + k), or, with mask
-  // 0, the position where fewer than 65 bytes are left.
-  __attribute__((target("avx2"))) std::size_t find_block_avx2(std::size_t from, std::uint64_t& mask) const noexcept {
-    const std::size_t n = s_.size();
-    const __m256i backslash = _mm256_set1_epi8('\\'), dollar = _mm256_set1_epi8('$');
-    const __m256i one = _mm256_set1_epi8(1), paren = _mm256_set1_epi8(')');
-    const __m256i open = _mm256_set1_epi8('['), close = _mm256_set1_epi8(']');
-    for (; from + kWideBlock + 1 <= n; from += kWideBlock) {
-      std::uint64_t bits = 0;
-      for (std::size_t half = 0; half < 2; ++half) {
-        const char* p = s_.data() + from + 32 * half;
-        const __m256i w = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-        const __m256i next = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1));
-        const __m256i after = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_or_si256(next, one), paren),
-                                              _mm256_or_si256(_mm256_cmpeq_epi8(next, open), _mm256_cmpeq_epi8(next, close)));
-        const __m256i pair = _mm256_and_si256(_mm256_cmpeq_epi8(w, backslash), after);
-        const auto m = static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_or_si256(pair, _mm256_cmpeq_epi8(w, dollar))));
-        bits |= static_cast<std::uint64_t>(m) << (32 * half);
+  // Reads the blocks of kWidth bytes with candidates that find_block finds from `from` on, while
+  // kWidth + 1 bytes are left: true with `from` set to the first unescaped candidate, else false
+  // with `from` set to where the blocks stopped.
+  template <std::size_t kWidth, typename FindBlock>
+  bool next_in_blocks(std::size_t& from, FindBlock find_block) noexcept {
+    while (from + kWidth + 1 <= s_.size()) {
+      std::uint64_t mask = 0;
+      from = find_block(s_.data(), s_.size(), from, mask);
+      if (mask == 0) return false;  // fewer than kWidth + 1 bytes left
+      const std::size_t p = enter_block(from, kWidth, mask);
+      if (p != kNpos) {
+        from = p;
+        return true;
       }
-      if (bits != 0) {
-        mask = bits;
-        return from;
-      }
+      from += kWidth;
     }
-    mask = 0;
-    return from;
+    return false;
   }
-#endif
-
-#if defined(__SSE2__)
-  // Bit k set when s[b + k] may be a delimiter (escapes not looked at); needs b + 17 <= n.
-  unsigned compare_block(std::size_t b) const noexcept {
-    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s_.data() + b));
-    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s_.data() + b + 1));
-    const __m128i paren = _mm_cmpeq_epi8(_mm_or_si128(next, _mm_set1_epi8(1)), _mm_set1_epi8(')'));  // ( or )
-    const __m128i bracket = _mm_or_si128(_mm_cmpeq_epi8(next, _mm_set1_epi8('[')), _mm_cmpeq_epi8(next, _mm_set1_epi8(']')));
-    const __m128i pair = _mm_and_si128(_mm_cmpeq_epi8(w, _mm_set1_epi8('\\')), _mm_or_si128(paren, bracket));
-    return static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(pair, _mm_cmpeq_epi8(w, _mm_set1_epi8('$')))));
-  }
-#endif
 
   // Keeps the block [b, b + width) and its candidates `mask` for the calls after this one, and
   // returns its first unescaped candidate, or kNpos.
@@ -165,7 +167,9 @@ class MathDelimiters {
   std::size_t block_ = kNpos;  // the block [block_, block_ + block_width_) that mask_ describes
   std::size_t block_width_ = 0;
   std::uint64_t mask_ = 0;
+#if RAPIDGRADE_AVX2_DISPATCH
   const bool wide_ = has_avx2();  // the AVX2 loop first
+#endif
 };
 
 /// The next closing math delimiter `close` ("$", "$$", "\)" or "\]") at or after `from`, a

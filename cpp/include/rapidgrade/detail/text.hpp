@@ -12,48 +12,12 @@
 #include <cstring>
 #include <string_view>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-// Loops with an AVX2 form (a function with target("avx2")) run it where has_avx2() says so; the
-// build itself targets the baseline x86-64 (SSE2).
-#define RAPIDGRADE_AVX2_DISPATCH 1
-#include <cpuid.h>
-#include <immintrin.h>
-#else
-#define RAPIDGRADE_AVX2_DISPATCH 0
-#endif
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
+#include "rapidgrade/detail/simd.hpp"
 
 namespace rapidgrade::detail {
 
 /// "Not found" for byte offsets (the same value as std::string_view::npos).
 inline constexpr std::size_t kNpos = std::string_view::npos;
-
-/// Whether the AVX2 forms of the loops run: the CPU has AVX2 (CPUID) and the operating system
-/// saves its registers (XGETBV), and the environment variable RAPIDGRADE_NO_AVX2 is unset or
-/// empty (set, it keeps the SSE2 loops, to compare the two on any machine). Asked once, then read;
-/// false where the build has no AVX2 dispatch. The CPU is asked directly rather than through
-/// __builtin_cpu_supports, which needs a runtime library that not every toolchain links.
-inline bool has_avx2() noexcept {
-#if RAPIDGRADE_AVX2_DISPATCH
-  static const bool avx2 = [] {
-    const char* off = std::getenv("RAPIDGRADE_NO_AVX2");
-    if (off != nullptr && *off != '\0') return false;
-    unsigned a = 0, b = 0, c = 0, d = 0;
-    if (__get_cpuid(1, &a, &b, &c, &d) == 0) return false;
-    if ((c & (1U << 27)) == 0 || (c & (1U << 28)) == 0) return false;  // OSXSAVE, AVX
-    unsigned lo = 0, hi = 0;
-    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-    if ((lo & 6U) != 6U) return false;  // the XMM and YMM registers are saved
-    if (__get_cpuid_count(7, 0, &a, &b, &c, &d) == 0) return false;
-    return (b & (1U << 5)) != 0;  // AVX2
-  }();
-  return avx2;
-#else
-  return false;
-#endif
-}
 
 /// ASCII letter A-Z or a-z: 'x' -> true, '1' -> false, '\xC3' -> false.
 constexpr bool is_letter(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
@@ -150,91 +114,73 @@ inline void prefetch(const void* p) noexcept {
 #endif
 }
 
-#if RAPIDGRADE_AVX2_DISPATCH
-/// find_str's vector loop for CPUs with AVX2: the same test on the needle's first, second and
-/// last bytes, 64 candidate starts from i at a time, while their last bytes are in s. Returns
-/// the first match, or kNpos with i set to where it stopped. Needs needle.size() >= 2.
-__attribute__((target("avx2"))) inline std::size_t find_str_avx2(std::string_view s, std::size_t& i,
-                                                                 std::string_view needle) noexcept {
-  const std::size_t m = needle.size();
-  const __m256i first = _mm256_set1_epi8(needle[0]);
-  const __m256i second = _mm256_set1_epi8(needle[1]);
-  const __m256i last = _mm256_set1_epi8(needle[m - 1]);
-  const char* d = s.data();
-  for (; i + 63 + m <= s.size(); i += 64) {
-    __m256i hits[2];
-    for (std::size_t h = 0; h < 2; ++h) {
-      const char* p = d + i + 32 * h;
-      hits[h] = _mm256_and_si256(
-          _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)), first),
-                           _mm256_cmpeq_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + 1)), second)),
-          _mm256_cmpeq_epi8(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p + m - 1)), last));
+/// find_str's vector loop on V (detail/simd.hpp) over the text [d, d + n): 64 candidate starts
+/// from i at a time, kept only where the needle's first, second and last bytes stand at their
+/// places and tested with one branch, then V::kLanes at a time, while the candidates' last bytes
+/// are in the text. Returns the first match, or kNpos with i set to where it stopped. Needs
+/// m >= 2.
+template <class V>
+std::size_t find_str_vector(const char* d, std::size_t n, std::size_t& i, const char* needle, std::size_t m) noexcept {
+  constexpr std::size_t kVectors = 64 / V::kLanes;
+  const V first = V::set1(needle[0]);
+  const V second = V::set1(needle[1]);  // == last when m == 2
+  const V last = V::set1(needle[m - 1]);
+  // the candidate starts j..j + kLanes - 1
+  const auto starts = [&](std::size_t j) {
+    return (V::load(d + j) == first) & (V::load(d + j + 1) == second) & (V::load(d + j + m - 1) == last);
+  };
+  // the first match among the candidate starts from j (their bits in mask), or kNpos
+  const auto verify = [&](std::size_t j, simd::Mask mask) {
+    for (; mask != 0; mask &= mask - 1) {
+      const std::size_t at = j + simd::lowest(mask);
+      if (std::memcmp(d + at + 1, needle + 1, m - 2) == 0) return at;
     }
-    if (_mm256_movemask_epi8(_mm256_or_si256(hits[0], hits[1])) == 0) continue;
-    for (std::size_t h = 0; h < 2; ++h) {
-      for (auto mask = static_cast<unsigned>(_mm256_movemask_epi8(hits[h])); mask != 0; mask &= mask - 1) {
-        const std::size_t at = i + 32 * h + static_cast<std::size_t>(__builtin_ctz(mask));
-        if (std::memcmp(d + at + 1, needle.data() + 1, m - 2) == 0) return at;
-      }
+    return kNpos;
+  };
+  for (; i + 63 + m <= n; i += 64) {
+    V hits[kVectors];
+    V any = V::zero();
+    for (std::size_t h = 0; h < kVectors; ++h) {
+      hits[h] = starts(i + h * V::kLanes);
+      any = any | hits[h];
     }
-  }
-  return kNpos;
-}
-#endif
-
-/// Next occurrence of the non-empty `needle` in s[i, n), or kNpos. With SSE2, sixteen
-/// candidate starts at a time are kept only where the needle's first, second and last bytes
-/// stand at the right distances, so the speed hardly depends on the text ("\\begin{" in LaTeX,
-/// where every command starts with its first byte and many with "\\b"), and four such steps
-/// are tested with one branch (with AVX2, find_str_avx2 first: two steps of 32); elsewhere
-/// memchr finds the first byte. O(n * |needle|) worst
-/// case.
-inline std::size_t find_str(std::string_view s, std::size_t i, std::string_view needle) noexcept {
-  const std::size_t m = needle.size();
-  if (m == 0 || s.size() < m || i > s.size() - m) return kNpos;
-#if RAPIDGRADE_AVX2_DISPATCH
-  if (m >= 2 && i + 63 + m <= s.size() && has_avx2()) {  // (short texts do not call it)
-    const std::size_t at = find_str_avx2(s, i, needle);
-    if (at != kNpos) return at;
-  }
-#endif
-#if defined(__SSE2__)
-  if (m >= 2) {
-    const __m128i first = _mm_set1_epi8(needle[0]);
-    const __m128i second = _mm_set1_epi8(needle[1]);  // == last when m == 2
-    const __m128i last = _mm_set1_epi8(needle[m - 1]);
-    // the candidate starts j..j+15: the needle's first, second and last bytes at their places
-    const auto starts = [&](std::size_t j) {
-      const __m128i at_first = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + j));
-      const __m128i at_second = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + j + 1));
-      const __m128i at_last = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + j + m - 1));
-      return _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(at_first, first), _mm_cmpeq_epi8(at_second, second)),
-                           _mm_cmpeq_epi8(at_last, last));
-    };
-    // the first match among the candidate starts j..j+15 (their bits in mask), or kNpos
-    const auto verify = [&](std::size_t j, unsigned mask) {
-      for (; mask != 0; mask &= mask - 1) {
-        const auto bit = static_cast<std::size_t>(__builtin_ctz(mask));
-        if (std::memcmp(s.data() + j + bit + 1, needle.data() + 1, m - 2) == 0) return j + bit;
-      }
-      return kNpos;
-    };
-    // 64 starts i..i+63 at a time, tested with one branch, while their last bytes are in s
-    for (; i + 63 + m <= s.size(); i += 64) {
-      const __m128i a = starts(i), b = starts(i + 16), c = starts(i + 32), d = starts(i + 48);
-      if (_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(a, b), _mm_or_si128(c, d))) == 0) continue;
-      for (const auto& [j, hits] : {std::pair{i, a}, std::pair{i + 16, b}, std::pair{i + 32, c}, std::pair{i + 48, d}}) {
-        const std::size_t at = verify(j, static_cast<unsigned>(_mm_movemask_epi8(hits)));
-        if (at != kNpos) return at;
-      }
-    }
-    // then 16 at a time
-    for (; i + 15 + m <= s.size(); i += 16) {
-      const std::size_t at = verify(i, static_cast<unsigned>(_mm_movemask_epi8(starts(i))));
+    if (any.mask() == 0) continue;
+    for (std::size_t h = 0; h < kVectors; ++h) {
+      const std::size_t at = verify(i + h * V::kLanes, hits[h].mask());
       if (at != kNpos) return at;
     }
   }
+  for (; i + V::kLanes - 1 + m <= n; i += V::kLanes) {
+    const std::size_t at = verify(i, starts(i).mask());
+    if (at != kNpos) return at;
+  }
+  return kNpos;
+}
+
+#if RAPIDGRADE_AVX2_DISPATCH
+/// find_str_vector<simd::Avx2> (cpp/src/simd_avx2.cpp): call only where has_avx2().
+std::size_t find_str_avx2(const char* d, std::size_t n, std::size_t& i, const char* needle, std::size_t m) noexcept;
 #endif
+
+/// Next occurrence of the non-empty `needle` in s[i, n), or kNpos. Candidate starts are kept
+/// only where the needle's first, second and last bytes stand at the right distances, a vector
+/// of them at a time (find_str_vector: AVX2 where has_avx2(), else the build's Native vector),
+/// so the speed hardly depends on the text ("\\begin{" in LaTeX, where every command starts
+/// with its first byte and many with "\\b"); the last few starts by memchr on the first byte.
+/// O(n * |needle|) worst case.
+inline std::size_t find_str(std::string_view s, std::size_t i, std::string_view needle) noexcept {
+  const std::size_t m = needle.size();
+  if (m == 0 || s.size() < m || i > s.size() - m) return kNpos;
+  if (m >= 2) {
+#if RAPIDGRADE_AVX2_DISPATCH
+    if (i + 63 + m <= s.size() && has_avx2()) {  // (short texts do not call it)
+      const std::size_t at = find_str_avx2(s.data(), s.size(), i, needle.data(), m);
+      if (at != kNpos) return at;
+    }
+#endif
+    const std::size_t at = find_str_vector<simd::Native>(s.data(), s.size(), i, needle.data(), m);
+    if (at != kNpos) return at;
+  }
   while (i + m <= s.size()) {
     i = find_byte(s, i, needle[0]);
     if (i + m > s.size()) return kNpos;
@@ -244,50 +190,57 @@ inline std::size_t find_str(std::string_view s, std::size_t i, std::string_view 
   return kNpos;
 }
 
-/// The first position in [i, end) holding an ASCII digit, `a` or `b`, or `end`: for the scans
-/// that read numbers and skip everything else (end <= s.size()). With SSE2, sixteen bytes a step
-/// (a digit is a byte whose distance from '0' is at most 9, unsigned).
-inline std::size_t find_digit_or(std::string_view s, std::size_t i, std::size_t end, char a, char b) noexcept {
-#if defined(__SSE2__)
-  const __m128i zero = _mm_set1_epi8('0');
-  const __m128i nine = _mm_set1_epi8(9);
-  const __m128i va = _mm_set1_epi8(a);
-  const __m128i vb = _mm_set1_epi8(b);
-  for (; i + 16 <= end; i += 16) {
-    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
-    const __m128i d = _mm_sub_epi8(w, zero);
-    const __m128i hit = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(d, nine), d),
-                                     _mm_or_si128(_mm_cmpeq_epi8(w, va), _mm_cmpeq_epi8(w, vb)));
-    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(hit));
-    if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(mask));
+/// find_digit_or's vector loop on V over the text at d: from i while i + kLanes <= end, the
+/// first position of a digit, `a` or `b` (a digit is a byte above '/' and below ':' as int8_t,
+/// so no byte >= 0x80 is one), or where it stopped.
+template <class V>
+std::size_t find_digit_or_vector(const char* d, std::size_t i, std::size_t end, char a, char b) noexcept {
+  const V below = V::set1('0' - 1), above = V::set1('9' + 1), va = V::set1(a), vb = V::set1(b);
+  for (; i + V::kLanes <= end; i += V::kLanes) {
+    const V w = V::load(d + i);
+    const simd::Mask mask = ((gt_signed(w, below) & lt_signed(w, above)) | (w == va) | (w == vb)).mask();
+    if (mask != 0) return i + simd::lowest(mask);
   }
-#endif
+  return i;
+}
+
+/// The first position in [i, end) holding an ASCII digit, `a` or `b`, or `end`: for the scans
+/// that read numbers and skip everything else (end <= s.size()). A vector of bytes a step
+/// (find_digit_or_vector on the Native vector), then byte by byte.
+inline std::size_t find_digit_or(std::string_view s, std::size_t i, std::size_t end, char a, char b) noexcept {
+  i = find_digit_or_vector<simd::Native>(s.data(), i, end, a, b);
   while (i < end && !is_digit(s[i]) && s[i] != a && s[i] != b) ++i;
   return i;
+}
+
+/// rfind_pair_icase's vector loop on V over the text at d: candidates p < hi, a vector of them
+/// a step from the end while hi >= from + kLanes (a byte OR 0x20 equals a lower-case letter only
+/// when it is that letter in either case). Returns the last match, or kNpos with hi set to where
+/// it stopped.
+template <class V>
+std::size_t rfind_pair_icase_vector(const char* d, std::size_t from, std::size_t& hi, char a, char b) noexcept {
+  const V fold = V::set1(0x20), va = V::set1(a), vb = V::set1(b);
+  for (; hi >= from + V::kLanes; hi -= V::kLanes) {
+    const V w = V::load(d + hi - V::kLanes);
+    const V next = V::load(d + hi - V::kLanes + 1);
+    const simd::Mask mask = (((w | fold) == va) & ((next | fold) == vb)).mask();
+    if (mask != 0) return hi - V::kLanes + simd::highest(mask);
+  }
+  return kNpos;
 }
 
 /// The last position p in [from, end - 1) where s[p] and s[p + 1] are the letters `a` and `b`
 /// in either case ('a' and 'b' given in lower case), or kNpos: for the searches that want the
 /// last occurrence of a word and stop there without reading the text before it. A pair of
 /// letters is much rarer than either letter alone, so candidates are few ("sw" of "answer").
-/// With SSE2, sixteen starts a step (a byte OR 0x20 equals a lower-case letter only when it is
-/// that letter in either case). O(end - from).
+/// A vector of starts a step (rfind_pair_icase_vector on the Native vector), then byte by byte.
+/// O(end - from).
 inline std::size_t rfind_pair_icase(std::string_view s, std::size_t from, std::size_t end, char a, char b) noexcept {
   if (end > s.size()) end = s.size();
   if (end < from + 2) return kNpos;
   std::size_t hi = end - 1;  // candidates p < hi
-#if defined(__SSE2__)
-  const __m128i fold = _mm_set1_epi8(0x20);
-  const __m128i va = _mm_set1_epi8(a);
-  const __m128i vb = _mm_set1_epi8(b);
-  for (; hi >= from + 16; hi -= 16) {
-    const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + hi - 16));
-    const __m128i next = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + hi - 15));
-    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(
-        _mm_cmpeq_epi8(_mm_or_si128(w, fold), va), _mm_cmpeq_epi8(_mm_or_si128(next, fold), vb))));
-    if (mask != 0) return hi - 16 + (31 - static_cast<std::size_t>(__builtin_clz(mask)));
-  }
-#endif
+  const std::size_t at = rfind_pair_icase_vector<simd::Native>(s.data(), from, hi, a, b);
+  if (at != kNpos) return at;
   while (hi > from) {
     --hi;
     if (to_lower(s[hi]) == a && to_lower(s[hi + 1]) == b) return hi;
@@ -313,28 +266,28 @@ class ByteSet {
     return set;
   }
   constexpr bool has(char c) const noexcept { return has_[static_cast<unsigned char>(c)]; }
-  /// The first position >= i of a byte in the set, or s.size(). With SSE2 and a set of at most
-  /// kVectorMembers bytes, sixteen bytes are compared with every member a step.
+  /// The first position >= i of a byte in the set, or s.size(). With a set of at most
+  /// kVectorMembers bytes, a vector of bytes (the Native vector) is compared with every member a
+  /// step.
   std::size_t find(std::string_view s, std::size_t i) const noexcept {
-#if defined(__SSE2__)
-    if (count_ <= kVectorMembers && i + 16 <= s.size()) {
-      __m128i member[kVectorMembers];
-      for (std::size_t k = 0; k < count_; ++k) member[k] = _mm_set1_epi8(members_[k]);
-      for (; i + 16 <= s.size(); i += 16) {
-        const __m128i w = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s.data() + i));
-        __m128i hit = _mm_setzero_si128();
-        for (std::size_t k = 0; k < count_; ++k) hit = _mm_or_si128(hit, _mm_cmpeq_epi8(w, member[k]));
-        const auto mask = static_cast<unsigned>(_mm_movemask_epi8(hit));
-        if (mask != 0) return i + static_cast<std::size_t>(__builtin_ctz(mask));
+    using V = simd::Native;
+    if (count_ <= kVectorMembers && i + V::kLanes <= s.size()) {
+      V member[kVectorMembers];
+      for (std::size_t k = 0; k < count_; ++k) member[k] = V::set1(members_[k]);
+      for (; i + V::kLanes <= s.size(); i += V::kLanes) {
+        const V w = V::load(s.data() + i);
+        V hit = V::zero();
+        for (std::size_t k = 0; k < count_; ++k) hit = hit | (w == member[k]);
+        const simd::Mask mask = hit.mask();
+        if (mask != 0) return i + simd::lowest(mask);
       }
     }
-#endif
     while (i < s.size() && !has(s[i])) ++i;
     return i;
   }
 
  private:
-  /// Sets of up to this many bytes are searched sixteen bytes at a time.
+  /// Sets of up to this many bytes are searched a vector at a time.
   static constexpr std::size_t kVectorMembers = 12;
 
   constexpr void add(char c) noexcept {

@@ -1,0 +1,181 @@
+// What the sources of extraction share (private to cpp/src): the anchors read before the rules,
+// the small range helpers, and the functions one rule's file calls in another's.
+//
+//   extract.cpp          the cascade (extract_answer, other_readings), the anchors, boxed,
+//                        choice, bare
+//   extract_marked.cpp   the marker rules: answer_is, tagged, the "A:" line, the CJK markers,
+//                        code_output
+//   extract_phrase.cpp   the answer phrase reader (read_answer_phrase), which reads the value
+//                        after a marker
+//   extract_math.cpp     the rules that read the math of the text without a marker: final_span
+//                        (the math spans) and last_number (the numbers)
+//   simd_avx2.cpp        the AVX2 form of the anchors' vector loop (anchors_vector)
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "rapidgrade/detail/simd.hpp"
+#include "rapidgrade/detail/text.hpp"
+#include "rapidgrade/extract.hpp"
+
+namespace rapidgrade::extract::internal {
+
+inline constexpr std::string_view kUnicodeMinus = "\xE2\x88\x92";  // U+2212
+
+/// r narrowed past leading and trailing whitespace of s.
+inline Range trim(std::string_view s, Range r) noexcept {
+  detail::trim_bounds(s, r.start, r.end);
+  return r;
+}
+
+/// The range of `part`, a view into s.
+inline Range range_of(std::string_view s, std::string_view part) noexcept {
+  const std::size_t start = detail::offset_in(s, part);
+  return Range{start, start + part.size()};
+}
+
+/// A multiple-choice letter, A-J.
+inline bool is_choice_letter(char c) noexcept { return c >= 'A' && c <= 'J'; }
+
+/// End of the run of ASCII letters starting at `i`, at most `end`.
+inline std::size_t letters_end_in(std::string_view s, std::size_t i, std::size_t end) noexcept {
+  return detail::letters_end(s.substr(0, end), i);
+}
+
+// ---------------------------------------------------------------------------------------------
+// anchors (extract.cpp)
+
+/// What the rules of the auto strategy after the box search look for, read in one pass over
+/// s[from, n) once no box is found (find_anchors): a rule whose anchor is absent cannot match and
+/// is skipped, and the backward searches start at their last anchor. Each rule alone (a named
+/// strategy) gets Anchors{}, which lets it search the whole region as before. The box
+/// search runs first on its own: most responses end with a box, and it needs no other anchor.
+/// The anchors are bytes, or pairs of bytes rarer than either alone, that every match holds:
+/// - "sw" in either case: "answer";
+/// - "r>": "</answer>"; '#': "####"; '`': a "```" fence;
+/// - "n{": "\begin{", the math environments;
+/// - "A:": the GSM8K answer line; any byte >= 0x80: the CJK markers (detail/markers.hpp).
+struct Anchors {
+  std::size_t sw_end = detail::kNpos;  // the backward search for "sw" starts before sw_end (0: none)
+  bool close_tag = true;
+  bool hash = true;
+  bool fence = true;
+  std::size_t begin_from = 0;   // the search for "\begin{" starts at max(from, begin_from)
+  bool a_colon = true;          // "A:", the GSM8K answer line
+  bool non_ascii = true;        // a byte >= 0x80: the CJK markers
+};
+
+/// The anchors of s[from, n) (extract.cpp). O(n - from).
+Anchors find_anchors(std::string_view s, std::size_t from) noexcept;
+
+/// What find_anchors' loops have read so far: the existence anchors, the last "sw" (its 's')
+/// and the first "n{" (kNpos: none yet). Plain data, filled by the loop of every instruction set.
+struct AnchorScan {
+  bool close_tag = false;
+  bool hash = false;
+  bool fence = false;
+  bool a_colon = false;
+  bool non_ascii = false;
+  std::size_t last_sw = detail::kNpos;
+  std::size_t first_nb = detail::kNpos;
+};
+
+/// find_anchors' vector loop on V (detail/simd.hpp) over the text [d, d + n): the positions from
+/// i a vector at a time, each with the byte after it, while i + V::kLanes + 1 <= n; returns
+/// where it stopped. The existence anchors are or-ed into one vector each and read once at the
+/// end; the two whose position matters ("sw", "n{") share one mask, decoded only where it is set.
+template <class V>
+std::size_t anchors_vector(const char* d, std::size_t n, std::size_t i, AnchorScan& a) noexcept {
+  const V fold = V::set1(0x20);
+  const V sl = V::set1('s'), wl = V::set1('w'), r = V::set1('r'), gt = V::set1('>');
+  const V hash = V::set1('#'), tick = V::set1('`'), en = V::set1('n'), brace = V::set1('{');
+  const V cap_a = V::set1('A'), colon = V::set1(':');
+  V any_tag = V::zero(), any_hash = any_tag, any_fence = any_tag, any_a = any_tag, any_high = any_tag;
+  V want_begin = a.first_nb == detail::kNpos ? V::ones() : V::zero();  // all ones until the first "n{"
+  for (; i + V::kLanes + 1 <= n; i += V::kLanes) {
+    const V w = V::load(d + i);
+    const V next = V::load(d + i + 1);
+    any_tag = any_tag | ((w == r) & (next == gt));
+    any_hash = any_hash | (w == hash);
+    any_fence = any_fence | (w == tick);
+    any_a = any_a | ((w == cap_a) & (next == colon));
+    any_high = any_high | w;
+    const V sw = ((w | fold) == sl) & ((next | fold) == wl);
+    const V nb = (w == en) & (next == brace) & want_begin;
+    if ((sw | nb).mask() != 0) {
+      const detail::simd::Mask sw_bits = sw.mask(), nb_bits = nb.mask();
+      if (sw_bits != 0) a.last_sw = i + detail::simd::highest(sw_bits);
+      if (nb_bits != 0) {
+        a.first_nb = i + detail::simd::lowest(nb_bits);
+        want_begin = V::zero();
+      }
+    }
+  }
+  a.close_tag = a.close_tag || any_tag.mask() != 0;
+  a.hash = a.hash || any_hash.mask() != 0;
+  a.fence = a.fence || any_fence.mask() != 0;
+  a.a_colon = a.a_colon || any_a.mask() != 0;
+  a.non_ascii = a.non_ascii || any_high.mask() != 0;
+  return i;
+}
+
+#if RAPIDGRADE_AVX2_DISPATCH
+/// anchors_vector<simd::Avx2> (simd_avx2.cpp): call only where detail::has_avx2().
+std::size_t anchors_avx2(const char* d, std::size_t n, std::size_t i, AnchorScan& a) noexcept;
+#endif
+
+// ---------------------------------------------------------------------------------------------
+// extract_marked.cpp
+
+/// The answer of the marker nearest the end of s[from, n) among the marker rules (answer_is,
+/// tagged, the "A:" line, the CJK markers), each with its last marker; `which` keeps only the
+/// rules of one method (kAuto: all). The answers of the other rules that differ from it in text
+/// are its rivals.
+std::optional<Extraction> find_marked(std::string_view s, std::size_t from, const Anchors& anchors, Method which);
+
+/// The content of the last ```output (or ```text) block that follows a code block.
+std::optional<Extraction> find_code_output(std::string_view s, std::size_t from, const Anchors& anchors);
+
+// ---------------------------------------------------------------------------------------------
+// extract_math.cpp
+
+/// Every math span of s[from, n) in order: $..$, $$..$$, \(..\), \[..\] and the display
+/// environments; a span inside an environment is part of it. O(n).
+std::vector<Box> math_spans(std::string_view s, std::size_t from, const Anchors& anchors);
+
+/// The final_span rule on the spans of math_spans.
+std::optional<Extraction> find_final_span(std::string_view s, const std::vector<Box>& spans);
+
+/// The last number of s from `from`, as a forward scan of the whole region reads it.
+std::optional<Extraction> find_last_number(std::string_view s, std::size_t from);
+
+/// Widens a last number inside spaced bold digits ("**6 2 4 8**") to the whole group.
+void widen_bold_digits(std::string_view s, std::size_t from, Extraction& e) noexcept;
+
+/// The answer a math span states ("a = b = c" -> "c").
+Range span_answer(std::string_view s, Range r);
+
+/// True when s[r) holds a digit or a letter outside command names.
+bool has_content(std::string_view s, Range r) noexcept;
+
+/// True when s[from, to) ends a sentence: '.', '!' or '?' before whitespace or the end, or a
+/// line break.
+bool sentence_break(std::string_view s, std::size_t from, std::size_t to) noexcept;
+
+/// True when s[from, to), the text before a math span, ends with a conclusion word or command.
+bool introduced_as_conclusion(std::string_view s, std::size_t from, std::size_t to) noexcept;
+
+/// A span that holds only a conclusion command: "$\therefore$".
+bool conclusion_command_span(std::string_view s, Range content) noexcept;
+
+/// Start of the number at i including a '-' or U+2212 sign before it (when it is a sign).
+std::size_t with_sign(std::string_view s, std::size_t from, std::size_t i) noexcept;
+
+/// End of the number starting at i (a digit, or '.' followed by a digit): 1,234,567, 3.25, .5,
+/// 1.5e-3, 3/4.
+std::size_t number_end(std::string_view s, std::size_t i) noexcept;
+
+}  // namespace rapidgrade::extract::internal

@@ -1,0 +1,748 @@
+// The rules of extraction that read the math of the text without a marker: final_span (the
+// last statement among the math spans, $..$, \[..\] and the display environments) and
+// last_number (the last number of the text, found from the end).
+#include "extract_internal.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "rapidgrade/detail/latex_vocab.hpp"
+#include "rapidgrade/detail/number.hpp"
+#include "rapidgrade/scan.hpp"
+
+namespace rapidgrade::extract {
+
+using namespace internal;
+using detail::digits_end;
+using detail::ends_with;
+using detail::find_byte;
+using detail::find_digit_or;
+using detail::find_str;
+using detail::is_blank;
+using detail::is_digit;
+using detail::is_letter;
+using detail::is_space;
+using detail::istarts_with;
+using detail::kNpos;
+using detail::starts_with;
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// final_span
+
+// The display environments read as math spans (with or without '*').
+constexpr std::string_view kMathEnvironments[] = {"equation", "align", "gather", "multline", "displaymath",
+                                                  "eqnarray", "math"};
+
+bool is_math_environment(std::string_view name) noexcept {
+  if (!name.empty() && name.back() == '*') name.remove_suffix(1);
+  for (const std::string_view env : kMathEnvironments) {
+    if (env == name) return true;
+  }
+  return false;
+}
+
+// Spans math_spans reserves room for at the first one: a worked solution has tens of them.
+constexpr std::size_t kReservedBoxes = 32;
+
+}  // namespace
+
+namespace internal {
+
+// Every math span of s[from, n) in order: scan::find_math_spans's $..$, $$..$$, \(..\), \[..\],
+// and \begin{equation}..\end{equation} and the other kMathEnvironments; a span inside an
+// environment is part of it. O(n).
+std::vector<Box> math_spans(std::string_view s, std::size_t from, const Anchors& anchors) {
+  std::vector<Box> envs;
+  std::size_t at = find_str(s, std::max(from, anchors.begin_from), "\\begin{");  // kNpos: none
+  while (at != kNpos) {
+    const std::size_t name_start = at + 7;
+    const std::size_t close = find_byte(s, name_start, '}');
+    if (close >= s.size()) break;
+    const std::string_view name = s.substr(name_start, close - name_start);
+    std::size_t next = close + 1;
+    if (is_math_environment(name)) {
+      std::string end_tag = "\\end{";
+      end_tag.append(name);
+      end_tag += '}';
+      const std::size_t end = find_str(s, close + 1, end_tag);
+      if (end == kNpos) break;
+      envs.push_back(Box{at, close + 1, end, end + end_tag.size()});
+      next = end + end_tag.size();
+    }
+    at = find_str(s, next, "\\begin{");
+  }
+  std::vector<Box> out;
+  std::size_t e = 0;
+  // each span as the scanner finds it, merged with the environments (no list of its own)
+  scan::for_each_math_span(s.substr(from), [&](std::size_t outer_start, std::size_t start, std::size_t end,
+                                               std::size_t outer_end, scan::SpanKind) {
+    const Box b{from + outer_start, from + start, from + end, from + outer_end};
+    while (e < envs.size() && envs[e].outer_end <= b.outer_start) out.push_back(envs[e++]);
+    if (e < envs.size() && envs[e].outer_start < b.outer_end) return;  // inside (or across) an environment
+    if (out.empty()) out.reserve(kReservedBoxes);
+    out.push_back(b);
+  });
+  while (e < envs.size()) out.push_back(envs[e++]);
+  return out;
+}
+
+}  // namespace internal
+
+namespace {
+
+// The last byte of the command whose backslash is at k (the loop's ++k then goes on after it):
+// the end of a command name ("\quad5" -> the 'd'), or the one byte of a control symbol ("\\x"
+// is a line break, then x).
+std::size_t skip_command(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  const std::size_t e = letters_end_in(s, k + 1, end);
+  return e > k + 1 ? e - 1 : k + 1;
+}
+
+}  // namespace
+
+namespace internal {
+
+// True when s[r) holds a digit or a letter outside command names: "x", "- 1", "\frac{1}{2}";
+// "\therefore", "\quad" and "," hold none.
+bool has_content(std::string_view s, Range r) noexcept {
+  for (std::size_t k = r.start; k < r.end; ++k) {
+    const char c = s[k];
+    if (c == '\\') {
+      k = skip_command(s, k, r.end);
+      continue;
+    }
+    if (is_digit(c) || is_letter(c)) return true;
+  }
+  return false;
+}
+
+}  // namespace internal
+
+namespace {
+
+// The content of a span without what is not part of the answer: \tag{..}, \label{..},
+// \nonumber, \notag, and trailing '.', ',', ';', "\\", \quad, \qquad and whitespace.
+Range span_content(std::string_view s, Range r) noexcept {
+  r = trim(s, r);
+  for (const std::string_view cmd : {std::string_view("\\tag"), std::string_view("\\label")}) {
+    const std::size_t at = find_str(s.substr(0, r.end), r.start, cmd);
+    if (at != kNpos) r.end = at;  // \tag and \label end a line of an equation
+  }
+  bool changed = true;
+  while (changed && r.end > r.start) {
+    changed = false;
+    r = trim(s, r);
+    for (const std::string_view tail : {std::string_view("\\nonumber"), std::string_view("\\notag"),
+                                        std::string_view("\\qquad"), std::string_view("\\quad"),
+                                        std::string_view("\\\\"), std::string_view("."), std::string_view(","),
+                                        std::string_view(";")}) {
+      // the last byte first: most spans end in none of them
+      if (r.end - r.start >= tail.size() && s[r.end - 1] == tail.back() &&
+          s.compare(r.end - tail.size(), tail.size(), tail) == 0) {
+        r.end -= tail.size();
+        changed = true;
+        break;
+      }
+    }
+  }
+  return r;
+}
+
+// A relation operator at s[k] (outside braces): its length and whether it is an equality
+// ('=', \approx, U+2248); 0 when there is none. '<=', '>=', '!=', "\le", "\leq", "\ge", "\geq",
+// "\neq", "\ne", "\lt", "\gt", "\leqslant", "\geqslant" and U+2264/2265/2260 are inequalities.
+struct RelationAt {
+  std::size_t length = 0;
+  bool equality = false;
+};
+
+RelationAt relation_at(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  const char c = s[k];
+  if (c == '=') {
+    if (k + 1 < end && s[k + 1] == '=') return {2, true};
+    return {1, true};
+  }
+  if (c == '<' || c == '>' || c == '!') {
+    if (k + 1 < end && s[k + 1] == '=') return {2, false};
+    if (c == '!') return {};
+    return {1, false};
+  }
+  if (c == '\\') {
+    const std::size_t e = letters_end_in(s, k + 1, end);
+    const std::string_view name = s.substr(k + 1, e - k - 1);
+    if (name == "approx") return {e - k, true};
+    if (name == "le" || name == "leq" || name == "ge" || name == "geq" || name == "neq" || name == "ne" ||
+        name == "lt" || name == "gt" || name == "leqslant" || name == "geqslant") {
+      return {e - k, false};
+    }
+    return {};
+  }
+  if (c == '\xE2' && k + 2 < end && s[k + 1] == '\x89') {
+    const char d = s[k + 2];
+    if (d == '\x88') return {3, true};                             // U+2248 almost equal
+    if (d == '\xA4' || d == '\xA5' || d == '\xA0') return {3, false};  // U+2264, U+2265, U+2260
+  }
+  return {};
+}
+
+// True when s[r) holds a letter outside command names (a symbol): "x", "f(2)"; not "1 - 2",
+// "\frac{3}{4}".
+bool has_symbol(std::string_view s, Range r) noexcept {
+  for (std::size_t k = r.start; k < r.end; ++k) {
+    if (s[k] == '\\') {
+      k = skip_command(s, k, r.end);
+      continue;
+    }
+    if (is_letter(s[k])) return true;
+  }
+  return false;
+}
+
+// Commands and words that introduce what a statement concludes: "$\therefore$ $x = 2$",
+// "... so $m = -3$", "the value is $8$", "solving gives: $a = -2$". One table for the commands
+// (span_answer reads a span from the last of them) and one for the words.
+constexpr std::string_view kConclusionCommands[] = {"therefore", "Rightarrow", "Longrightarrow", "implies"};
+constexpr std::string_view kConclusionWords[] = {
+    "is",   "are",   "was",   "be",       "equals",  "becomes", "get",  "gets",  "got",   "obtain",
+    "obtains", "obtained", "gives", "give", "yields", "yield", "so", "thus", "therefore", "hence", "then"};
+
+bool is_conclusion_command(std::string_view name) noexcept {
+  for (const std::string_view c : kConclusionCommands)
+    if (name == c) return true;
+  return false;
+}
+
+}  // namespace
+
+namespace internal {
+
+// True when s[from, to), the text before a math span, ends with a conclusion word or command
+// (blanks, ':' and ',' may follow it): "we get: ", "so ", "\therefore ". O(to - from).
+bool introduced_as_conclusion(std::string_view s, std::size_t from, std::size_t to) noexcept {
+  std::size_t k = to;
+  while (k > from && (is_space(s[k - 1]) || s[k - 1] == ':' || s[k - 1] == ',')) --k;
+  std::size_t b = k;
+  while (b > from && is_letter(s[b - 1])) --b;
+  if (b == k) return false;
+  const std::string_view word = s.substr(b, k - b);
+  if (b > from && s[b - 1] == '\\') return is_conclusion_command(word);
+  if (b > from && is_letter(s[b - 1])) return false;
+  if (word.size() > 9) return false;
+  char lower[10];
+  for (std::size_t i = 0; i < word.size(); ++i) lower[i] = static_cast<char>(word[i] | 0x20);
+  const std::string_view w(lower, word.size());
+  for (const std::string_view c : kConclusionWords)
+    if (w == c) return true;
+  return false;
+}
+
+// A span that holds only a conclusion command: "$\therefore$ when $x = -1$, ...".
+bool conclusion_command_span(std::string_view s, Range content) noexcept {
+  const Range r = trim(s, content);
+  if (r.end - r.start < 2 || s[r.start] != '\\') return false;
+  const std::size_t e = letters_end_in(s, r.start + 1, r.end);
+  return e == r.end && is_conclusion_command(s.substr(r.start + 1, e - r.start - 1));
+}
+
+// The answer a math span states: "a = b = c" -> "c"; "1 - 2 = - 1" -> "- 1" (an arithmetic
+// left side is a computation); "x = 5", "f(x) = x + 2", "x < - 2", "1 < x < 3" stay whole (the
+// relation is the answer; equivalence knows that "x = 5" matches 5). After the last top-level
+// \Rightarrow, \implies or \therefore only. A span listing several parts (a top-level ',' or ';'
+// that is not a thousands separator, "\text{ or }", \quad) is kept whole. O(length).
+Range span_answer(std::string_view s, Range r) {
+  r = span_content(s, r);
+  struct Op {
+    std::size_t at, length;
+    bool equality;
+  };
+  std::vector<Op> ops;
+  bool parts = false;
+  int depth = 0;
+  for (std::size_t k = r.start; k < r.end; ++k) {
+    const char c = s[k];
+    if (c == '{' || c == '(' || c == '[') {
+      ++depth;
+      continue;
+    }
+    if (c == '}' || c == ')' || c == ']') {
+      if (depth > 0) --depth;
+      continue;
+    }
+    if (c == '\\') {
+      const std::size_t e = letters_end_in(s, k + 1, r.end);
+      if (e == k + 1) {  // a control symbol: "\{" and "\}" are braces, "\," and "\\" are not
+        if (k + 1 < r.end && s[k + 1] == '{') ++depth;
+        if (k + 1 < r.end && s[k + 1] == '}' && depth > 0) --depth;
+        ++k;
+        continue;
+      }
+      const std::string_view name = s.substr(k + 1, e - k - 1);
+      if (depth == 0) {
+        if (is_conclusion_command(name)) {
+          ops.clear();
+          parts = false;
+          r.start = e;
+        } else if (name == "quad" || name == "qquad") {
+          parts = true;
+        } else if ((name == "text" || name == "mbox" || name == "textrm") && e < r.end && s[e] == '{') {
+          const std::size_t close = find_byte(s.substr(0, std::min(r.end, e + 16)), e, '}');
+          if (close < r.end) {
+            const std::string_view word = detail::trim(s.substr(e + 1, close - e - 1));
+            if (word == "or" || word == "and") parts = true;
+          }
+        } else {
+          const RelationAt rel = relation_at(s, k, r.end);
+          if (rel.length > 0) ops.push_back(Op{k, rel.length, rel.equality});
+        }
+      }
+      k = e - 1;
+      continue;
+    }
+    if (depth != 0) continue;
+    if (c == ',' || c == ';') {
+      const bool thousands = c == ',' && k > r.start && is_digit(s[k - 1]) && k + 3 < r.end + 1 &&
+                             digits_end(s.substr(0, r.end), k + 1) == k + 4;
+      if (!thousands) parts = true;
+      continue;
+    }
+    const RelationAt rel = relation_at(s, k, r.end);
+    if (rel.length > 0) {
+      ops.push_back(Op{k, rel.length, rel.equality});
+      k += rel.length - 1;
+    }
+  }
+  r = trim(s, r);
+  if (parts || ops.empty()) return r;
+  bool all_equalities = true;
+  for (const Op& op : ops) all_equalities = all_equalities && op.equality;
+  if (!all_equalities) return r;
+  const Op& last = ops.back();
+  const Range rhs = trim(s, Range{last.at + last.length, r.end});
+  if (rhs.end == rhs.start) return r;
+  if (ops.size() >= 2) return rhs;
+  const Range lhs = trim(s, Range{r.start, last.at});
+  if (!has_symbol(s, lhs)) return rhs;
+  return r;
+}
+
+}  // namespace internal
+
+namespace {
+
+// Text after the final math span that may still hold the answer: a digit outside "<...>" tags
+// ("<img_3939>"), references in parentheses ("(see Figure 2)", "(3)") and words ("2nd" counts).
+bool digit_after(std::string_view s, std::size_t from) noexcept {
+  const std::size_t n = s.size();
+  for (std::size_t k = from; k < n; ++k) {
+    const char c = s[k];
+    if (c == '<') {
+      std::size_t m = k + 1;
+      while (m < n && m - k < 80 && s[m] != '>' && s[m] != '\n' && s[m] != ' ') ++m;
+      if (m < n && s[m] == '>') {
+        k = m;
+        continue;
+      }
+    } else if (c == '(') {
+      std::size_t m = k + 1;
+      while (m < n && m - k < 80 && s[m] != ')' && s[m] != '\n') ++m;
+      if (m < n && s[m] == ')') {
+        const std::string_view inside = detail::trim(s.substr(k + 1, m - k - 1));
+        bool reference = !inside.empty();
+        for (const char d : inside) reference = reference && (is_digit(d) || d == '.');
+        for (const std::string_view w : {std::string_view("see"), std::string_view("cf"), std::string_view("fig"),
+                                         std::string_view("table"), std::string_view("eq"), std::string_view("step")}) {
+          reference = reference || istarts_with(inside, 0, w);
+        }
+        if (reference) {
+          k = m;
+          continue;
+        }
+      }
+    } else if (is_digit(c)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The gap between two parts of one answer: only ',', ';', "and", "or", blanks
+// ("$(-6,6)$ and $(2,6)$", "$x=-1$ or $x=2$", "$90^{\circ}$, $60^{\circ}$").
+bool joins_parts(std::string_view s, std::size_t from, std::size_t to) noexcept {
+  if (to - from > 16) return false;
+  std::size_t k = from;
+  bool connector = false;
+  while (k < to) {
+    const char c = s[k];
+    if (is_space(c)) {
+      ++k;
+    } else if (c == ',' || c == ';') {
+      connector = true;
+      ++k;
+    } else if (is_letter(c)) {
+      const std::size_t e = letters_end_in(s, k, to);
+      const std::string_view w = s.substr(k, e - k);
+      if (w != "and" && w != "or") return false;
+      connector = true;
+      k = e;
+    } else {
+      return false;
+    }
+  }
+  return connector;
+}
+
+}  // namespace
+
+namespace internal {
+
+// True when s[from, to) ends a sentence: '.', '!' or '?' before whitespace or the end, or a
+// line break.
+bool sentence_break(std::string_view s, std::size_t from, std::size_t to) noexcept {
+  for (std::size_t k = from; k < to; ++k) {
+    const char c = s[k];
+    if (c == '\n') return true;
+    if ((c == '.' || c == '!' || c == '?') && (k + 1 == to || is_space(s[k + 1]))) return true;
+  }
+  return false;
+}
+
+}  // namespace internal
+
+namespace {
+
+// A variable name alone: letters (one command such as \alpha, or up to two letters) with an
+// optional subscript "_1" / "_{12}": "m", "x _ 1", "\alpha".
+bool is_lone_symbol(std::string_view s, Range r) noexcept {
+  std::size_t k = r.start;
+  if (k < r.end && s[k] == '\\') ++k;
+  const std::size_t e = letters_end_in(s, k, r.end);
+  if (e == k || (s[r.start] != '\\' && e - k > 2)) return false;
+  k = e;
+  while (k < r.end && is_blank(s[k])) ++k;
+  if (k < r.end && s[k] == '_') {
+    ++k;
+    while (k < r.end && (is_blank(s[k]) || is_digit(s[k]) || is_letter(s[k]) || s[k] == '{' || s[k] == '}')) ++k;
+  }
+  return k == r.end;
+}
+
+// The left side of the relation that s[r) states ("x = 5" -> "x", "a + 2 \ge 0" -> "a + 2"),
+// trimmed: the text before its first top-level relation operator (relation_at); an empty range
+// when it holds none (a value).
+Range relation_lhs(std::string_view s, Range r) noexcept {
+  int depth = 0;
+  for (std::size_t k = r.start; k < r.end; ++k) {
+    const char c = s[k];
+    if (c == '{' || c == '(' || c == '[') {
+      ++depth;
+    } else if ((c == '}' || c == ')' || c == ']') && depth > 0) {
+      --depth;
+    } else if (depth == 0 && relation_at(s, k, r.end).length > 0) {
+      return trim(s, Range{r.start, k});
+    } else if (c == '\\') {
+      k = skip_command(s, k, r.end);
+    }
+  }
+  return Range{r.start, r.start};
+}
+
+}  // namespace
+
+namespace internal {
+
+// The last of `spans` (math_spans of s from `from`) of the final statement, when no number
+// follows it in prose: read by span_answer; several spans joined by "and"/"or"/"," are one
+// answer with several parts. Sets readings.first_span (the first span of the answer), from
+// which other_readings() reads the other spans of the final sentence.
+std::optional<Extraction> find_final_span(std::string_view s, const std::vector<Box>& spans) {
+  std::size_t last = spans.size();
+  while (last > 0 && !has_content(s, Range{spans[last - 1].start, spans[last - 1].end})) --last;
+  if (last == 0) return std::nullopt;
+  // "... gives $m = 2$ after solving for $m$": a span that only names a variable of an earlier
+  // span of its sentence is not the answer
+  if (last >= 2) {
+    std::size_t prev = last - 1;
+    while (prev > 0 && !has_content(s, Range{spans[prev - 1].start, spans[prev - 1].end})) --prev;
+    if (prev > 0) {
+      const Range name = span_content(s, Range{spans[last - 1].start, spans[last - 1].end});
+      if (is_lone_symbol(s, name) && !sentence_break(s, spans[prev - 1].outer_end, spans[last - 1].outer_start)) {
+        const Range before = span_content(s, Range{spans[prev - 1].start, spans[prev - 1].end});
+        if (starts_with(s.substr(0, before.end), before.start, s.substr(name.start, name.end - name.start))) last = prev;
+      }
+    }
+  }
+  const Box& final_box = spans[last - 1];
+  if (digit_after(s, final_box.outer_end)) return std::nullopt;
+  std::size_t first = last - 1;
+  const Range final_answer = span_answer(s, Range{final_box.start, final_box.end});
+  std::optional<Range> final_lhs;  // read when a span before it joins it
+  while (first > 0 && has_content(s, Range{spans[first - 1].start, spans[first - 1].end}) &&
+         joins_parts(s, spans[first - 1].outer_end, spans[first].outer_start)) {
+    if (!final_lhs) final_lhs = relation_lhs(s, final_answer);
+    // parts of one answer have one shape: values ("$(-6,6)$ and $(2,6)$"), or relations of one
+    // left side ("$x=-1$ or $x=2$"); "$3x = 12$ and $x = 4$" states two things, the last counts
+    const Range part = span_answer(s, Range{spans[first - 1].start, spans[first - 1].end});
+    const Range lhs = relation_lhs(s, part);
+    if ((lhs.end == lhs.start) != (final_lhs->end == final_lhs->start)) break;
+    if (lhs.end != lhs.start && s.substr(lhs.start, lhs.end - lhs.start) !=
+                                    s.substr(final_lhs->start, final_lhs->end - final_lhs->start)) {
+      break;
+    }
+    --first;
+  }
+  Extraction e;
+  e.method = Method::kFinalSpan;
+  if (first + 1 == last) {
+    e.start = final_answer.start;
+    e.end = final_answer.end;
+  } else {
+    for (std::size_t k = first; k < last; ++k) e.parts.push_back(span_answer(s, Range{spans[k].start, spans[k].end}));
+    e.start = e.parts.front().start;
+    e.end = e.parts.back().end;
+  }
+  if (e.end <= e.start) return std::nullopt;
+  e.readings.first_span = first;
+  return e;
+}
+
+}  // namespace internal
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// last_number
+
+bool sign_context(char c) noexcept {
+  return is_space(c) || c == '(' || c == '[' || c == '{' || c == '=' || c == ',' || c == ':' ||
+         c == ';' || c == '$';
+}
+
+// Commands after which a '-' is a sign: operators and relations ("\times - 2", "\le -3").
+bool operator_command(std::string_view name) noexcept {
+  for (const std::string_view op : {"times", "cdot", "div", "pm", "mp", "le", "leq", "ge", "geq", "neq", "ne",
+                                    "approx", "to", "quad", "qquad", "Rightarrow", "implies", "therefore",
+                                    "because", "left", "lt", "gt"}) {
+    if (op == name) return true;
+  }
+  return false;
+}
+
+// True when a '-' at p, written apart from its number ("= - 2", "is - 5"), is a sign: what
+// precedes it (blanks skipped) is the region start, a line break, one of ( [ { = , : ; $, a
+// word of two or more letters, or an operator command. "3 - 5", "x - 5", "\pi - 5" stay
+// subtractions.
+bool spaced_sign(std::string_view s, std::size_t from, std::size_t p) noexcept {
+  std::size_t q = p;
+  while (q > from && is_blank(s[q - 1])) --q;
+  if (q == from) return true;
+  const char c = s[q - 1];
+  if (c == '\n' || c == '\r' || c == '(' || c == '[' || c == '{' || c == '=' || c == ',' || c == ':' || c == ';' ||
+      c == '$') {
+    return true;
+  }
+  if (!is_letter(c)) return false;
+  std::size_t w = q;
+  while (w > from && is_letter(s[w - 1])) --w;
+  if (w > from && s[w - 1] == '\\') return operator_command(s.substr(w, q - w));
+  return q - w >= 2;
+}
+
+}  // namespace
+
+namespace internal {
+
+// Start of the number at i including a '-' or U+2212 sign before it: right before it when that
+// sign follows the region start, whitespace or one of ( [ { = , : ; $ (so "3-5" is 3 and 5,
+// while "x = -5" is -5), or apart from it by blanks when spaced_sign says so ("= - 2" is -2).
+std::size_t with_sign(std::string_view s, std::size_t from, std::size_t i) noexcept {
+  std::size_t q = i;
+  while (q > from && is_blank(s[q - 1])) --q;
+  const bool apart = q != i;
+  std::size_t p = i;
+  if (q >= from + 1 && s[q - 1] == '-') {
+    p = q - 1;
+  } else if (q >= from + 3 && s.compare(q - 3, 3, kUnicodeMinus) == 0) {
+    p = q - 3;
+  } else {
+    return i;
+  }
+  if (apart) return spaced_sign(s, from, p) ? p : i;
+  if (p == from || sign_context(s[p - 1])) return p;
+  return i;
+}
+
+// End of the number starting at i (a digit, or '.' followed by a digit).
+// Grammar: 1,234,567 (groups of exactly three digits after a first run of one to three),
+// decimals 3.25 and .5, exponents 1.5e-3, integer fractions 3/4.
+std::size_t number_end(std::string_view s, std::size_t i) noexcept {
+  const std::size_t n = s.size();
+  std::size_t k = i;
+  bool plain = true;
+  if (s[k] == '.') {
+    k = digits_end(s, k + 1);
+    plain = false;
+  } else {
+    k = digits_end(s, k);
+    const std::size_t groups_end =
+        rapidgrade::detail::thousands_end(s, i, k, rapidgrade::detail::GroupSeparators::kComma);
+    if (groups_end != k) plain = false;
+    k = groups_end;
+    if (k + 1 < n && s[k] == '.' && is_digit(s[k + 1])) {
+      k = digits_end(s, k + 1);
+      plain = false;
+    }
+  }
+  if (k < n && (s[k] == 'e' || s[k] == 'E')) {
+    std::size_t m = k + 1;
+    if (m < n && (s[m] == '+' || s[m] == '-')) ++m;
+    if (m < n && is_digit(s[m])) {
+      k = digits_end(s, m);
+      plain = false;
+    }
+  }
+  if (plain && k + 1 < n && s[k] == '/' && is_digit(s[k + 1])) k = digits_end(s, k + 1);
+  return k;
+}
+
+}  // namespace internal
+
+namespace {
+
+// "{3}{4}" or "{-3}{4}" right after \frac, or two single digits "12" (\dfrac12 is 1/2): the
+// end of the arguments, or kNpos.
+std::size_t numeric_frac_end(std::string_view s, std::size_t j) noexcept {
+  const std::size_t n = s.size();
+  if (j + 1 < n && is_digit(s[j]) && is_digit(s[j + 1])) return j + 2;
+  if (j >= n || s[j] != '{') return kNpos;
+  std::size_t k = j + 1;
+  if (k < n && s[k] == '-') ++k;
+  std::size_t d = digits_end(s, k);
+  if (d == k || d + 1 >= n || s[d] != '}' || s[d + 1] != '{') return kNpos;
+  k = d + 2;
+  d = digits_end(s, k);
+  if (d == k || d >= n || s[d] != '}') return kNpos;
+  return d + 1;
+}
+
+// The last number that the forward scan of s from `from` reads among the tokens starting in
+// [begin, stop), where begin is `from` or a token boundary (see token_boundary_before) and stop
+// is s.size() or such a boundary: the scan reads commands, escapes, \frac{3}{4} and numbers as
+// tokens, and a number never runs past such a boundary.
+std::optional<Range> last_number_in(std::string_view s, std::size_t from, std::size_t begin, std::size_t stop) {
+  const std::size_t n = s.size();
+  std::optional<Range> best;
+  std::size_t i = begin;
+  while (i < stop) {
+    i = find_digit_or(s, i, stop, '.', '\\');
+    if (i >= stop) break;
+    const char c = s[i];
+    if (c == '\\') {
+      if (i + 1 < n && is_letter(s[i + 1])) {
+        std::size_t j = i + 1;
+        while (j < n && is_letter(s[j])) ++j;
+        const std::string_view name = s.substr(i + 1, j - i - 1);
+        if (detail::is_fraction_command(name)) {
+          const std::size_t end = numeric_frac_end(s, j);
+          if (end != kNpos) {
+            best = Range{with_sign(s, from, i), end};
+            i = end;
+            continue;
+          }
+        }
+        i = j;
+      } else {
+        i += 2;
+      }
+      continue;
+    }
+    if (is_digit(c) || (c == '.' && i + 1 < n && is_digit(s[i + 1]) && (i == from || !is_digit(s[i - 1])))) {
+      const std::size_t end = number_end(s, i);
+      best = Range{with_sign(s, from, i), end};
+      i = end;
+      continue;
+    }
+    ++i;
+  }
+  return best;
+}
+
+// A position in [from, at] where the forward scan of last_number_in from `from` is inside no
+// number: a whitespace byte, or `from`. No number holds whitespace (numbers are digits and
+// , . / e, \frac's arguments digits and braces), and whitespace starts no token, so a scan
+// started there reads the same numbers after it as the scan from `from`. (An escape "\ " is the
+// one token holding whitespace; both scans go on right after it.)
+std::size_t token_boundary_before(std::string_view s, std::size_t from, std::size_t at) noexcept {
+  for (std::size_t b = at; b > from; --b) {
+    if (is_space(s[b])) return b;
+  }
+  return from;
+}
+
+// Bytes of text scanned at a time by find_last_number, from the end backwards.
+constexpr std::size_t kLastNumberChunk = 64;
+
+}  // namespace
+
+namespace internal {
+
+// The last number of s from `from`, as a forward scan of the whole region reads it, found from
+// the end: the region is cut at token boundaries into chunks of about kLastNumberChunk bytes,
+// and the chunks are scanned from the last until one holds a number. A number near the end is
+// found without reading the text before it; a byte is read at most twice (by the search for a
+// cut, then by the scan of its chunk), so a text with no number costs O(n).
+std::optional<Extraction> find_last_number(std::string_view s, std::size_t from) {
+  std::size_t stop = s.size();
+  while (stop > from) {
+    const std::size_t begin =
+        stop - from > kLastNumberChunk ? token_boundary_before(s, from, stop - kLastNumberChunk) : from;
+    if (const std::optional<Range> best = last_number_in(s, from, begin, stop)) {
+      Extraction e;
+      e.method = Method::kLastNumber;
+      e.start = best->start;
+      e.end = best->end;
+      return e;
+    }
+    stop = begin;
+  }
+  return std::nullopt;
+}
+
+// Spaced bold digits, a competition write-up convention: "**6 2 4 8**", "\mathbf{1 7}" and
+// "\textbf{1 7}" are one number. When the last number [e.start, e.end) is a digit run inside
+// such a group of digit runs apart by single spaces, closed by the bold markup on both sides,
+// the answer becomes the whole group (normalization then reads "6 2 4 8" as 6248).
+void widen_bold_digits(std::string_view s, std::size_t from, Extraction& e) noexcept {
+  const std::size_t n = s.size();
+  for (std::size_t k = e.start; k < e.end; ++k) {
+    if (!is_digit(s[k])) return;
+  }
+  std::size_t lo = e.start, hi = e.end;
+  while (lo >= from + 2 && s[lo - 1] == ' ' && is_digit(s[lo - 2])) {
+    lo -= 2;
+    while (lo > from && is_digit(s[lo - 1])) --lo;
+  }
+  while (hi + 1 < n && s[hi] == ' ' && is_digit(s[hi + 1])) hi = digits_end(s, hi + 1);
+  if (lo == e.start && hi == e.end) return;
+  const std::string_view before = s.substr(from, lo - from);
+  bool closed = false;
+  if (ends_with(before, "**")) {
+    closed = starts_with(s, hi, "**");
+  } else if (ends_with(before, "{")) {
+    const std::string_view head = before.substr(0, before.size() - 1);
+    closed = (ends_with(head, "\\mathbf") || ends_with(head, "\\textbf") || ends_with(head, "\\boldsymbol") ||
+              ends_with(head, "\\bm")) &&
+             hi < n && s[hi] == '}';
+  }
+  if (!closed) return;
+  e.start = lo;
+  e.end = hi;
+}
+
+}  // namespace internal
+
+}  // namespace rapidgrade::extract

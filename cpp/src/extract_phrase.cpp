@@ -1,0 +1,467 @@
+// The answer phrase reader (read_answer_phrase, extract.hpp): what follows a marker ("the answer
+// is ...", "#### ...", "答案是 ..."), read up to the end of its math object. Units, words, numbers
+// and math spans decide where the answer stops.
+#include "extract_internal.hpp"
+
+#include <algorithm>
+#include <string_view>
+
+#include "rapidgrade/detail/delimiters.hpp"
+#include "rapidgrade/detail/functions.hpp"
+#include "rapidgrade/detail/latex_vocab.hpp"
+#include "rapidgrade/detail/markers.hpp"
+#include "rapidgrade/detail/number.hpp"
+#include "rapidgrade/detail/units.hpp"
+
+namespace rapidgrade::extract {
+
+using namespace internal;
+using detail::digits_end;
+using detail::find_byte;
+using detail::is_blank;
+using detail::is_digit;
+using detail::is_letter;
+using detail::is_space;
+using detail::kNpos;
+using detail::starts_with;
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// the answer phrase
+
+// A unit of detail/units.hpp spelled s[b, e): a symbol, or an SI prefix and a prefixable symbol
+// ("km", "kg"). Case matters, as in the table.
+bool is_unit_word(std::string_view s, std::size_t b, std::size_t e) noexcept {
+  const std::string_view w = s.substr(b, e - b);
+  if (detail::find_unit_symbol(w) != nullptr) return true;
+  for (std::size_t p = 1; p <= 2 && p < w.size(); ++p) {
+    if (detail::find_unit_prefix(w.substr(0, p)) == nullptr) continue;
+    const detail::UnitSymbol* u = detail::find_unit_symbol(w.substr(p));
+    if (u != nullptr && u->prefixable) return true;
+  }
+  return false;
+}
+
+// The end of a unit expression that starts with the unit word s[b, e): more unit words joined by
+// '/', '^' with digits, '*' or "per" ("km/h", "m/s^2", "bolts per minute" is not one: "bolts"
+// is no unit). Never past `end`.
+std::size_t unit_end(std::string_view s, std::size_t e, std::size_t end) noexcept {
+  std::size_t k = e;
+  while (k < end) {
+    std::size_t q = k;
+    if (s[q] == '^') {
+      ++q;
+      if (q < end && (s[q] == '-' || s[q] == '{')) ++q;
+      const std::size_t d = digits_end(s.substr(0, end), q);
+      if (d == q) break;
+      k = d < end && s[d] == '}' ? d + 1 : d;
+      continue;
+    }
+    if (s[q] == '/' || s[q] == '*') {
+      ++q;
+    } else {
+      break;
+    }
+    const std::size_t w = letters_end_in(s, q, end);
+    if (w == q || !is_unit_word(s, q, w)) break;
+    k = w;
+  }
+  return k;
+}
+
+// The position after the character (a UTF-8 sequence) that starts at k, at most `end`.
+std::size_t next_char(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  if (k >= end) return end;
+  ++k;
+  while (k < end && (static_cast<unsigned char>(s[k]) & 0xC0) == 0x80) ++k;
+  return k;
+}
+
+// A math character that is not ASCII, at s[k]: its length, or 0 (kMathNonAscii, full-width forms).
+std::size_t math_non_ascii(std::string_view s, std::size_t k) noexcept {
+  if (const char c = detail::fullwidth_ascii(s, k)) {
+    return (is_digit(c) || std::string_view("+-*/=<>()[],.%^").find(c) != std::string_view::npos) ? 3 : 0;
+  }
+  for (const std::string_view m : detail::kMathNonAscii) {
+    if (starts_with(s, k, m)) return m.size();
+  }
+  return 0;
+}
+
+// A currency sign at s[k] that is not ASCII (¥, €, £, full-width ¥): its length, or 0.
+std::size_t currency_length(std::string_view s, std::size_t k) noexcept {
+  for (const std::string_view m : {std::string_view("\xC2\xA5"), std::string_view("\xE2\x82\xAC"),
+                                   std::string_view("\xC2\xA3"), std::string_view("\xEF\xBF\xA5")}) {
+    if (starts_with(s, k, m)) return m.size();
+  }
+  return 0;
+}
+
+// A CJK list joiner ("和", "或") at s[k]: its length, or 0.
+std::size_t cjk_joiner(std::string_view s, std::size_t k) noexcept {
+  for (const std::string_view m : detail::kCjkListJoiners) {
+    if (starts_with(s, k, m)) return m.size();
+  }
+  return 0;
+}
+
+// True when the word s[b, e) (ASCII letters) belongs to math: one letter (a variable or a choice
+// letter), a function word (detail/functions.hpp), a constant.
+bool math_word(std::string_view s, std::size_t b, std::size_t e) noexcept {
+  if (e - b == 1) return true;
+  const std::string_view w = s.substr(b, e - b);
+  return w == "pi" || w == "oo" || w == "inf" || w == "infty" || w == "infinity" || w == "sqrt" ||
+         detail::find_function_word(w) != nullptr;
+}
+
+// True when the word s[k, w) is an operand of the math around it, though it is no math_word: an
+// operator before it ("x + yz", "3 \cdot ab") or after it ("3 xy + y ^ 2", "ab^2").
+bool operand_word(std::string_view s, std::size_t begin, std::size_t k, std::size_t w, std::size_t end) noexcept {
+  constexpr std::string_view kOperators = "+-*/^=<>_(";
+  std::size_t b = k;
+  while (b > begin && is_blank(s[b - 1])) --b;
+  if (b > begin && (kOperators.find(s[b - 1]) != std::string_view::npos || s[b - 1] == '{')) return true;
+  std::size_t a = w;
+  while (a < end && is_blank(s[a])) ++a;
+  return a < end && kOperators.find(s[a]) != std::string_view::npos;
+}
+
+// Where the math that may follow a joiner ("and", "or", ",", "和") starts, from k: true when
+// s[k] (blanks skipped) starts a number, a sign, a math span, a command, a group or a one-letter
+// word.
+bool math_follows(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  while (k < end && is_blank(s[k])) ++k;
+  if (k >= end) return false;
+  const char c = s[k];
+  if (is_digit(c) || c == '-' || c == '$' || c == '\\' || c == '(' || c == '[' || c == '{') return true;
+  if (is_letter(c)) return letters_end_in(s, k, end) == k + 1 || math_word(s, k, letters_end_in(s, k, end));
+  return math_non_ascii(s, k) > 0;
+}
+
+// End of a number at s[i] (a digit) for the answer phrase: number_end's grammar, plus thousands
+// groups apart by one space ("1 000") and mixed numbers ("1 1/2").
+std::size_t phrase_number_end(std::string_view s, std::size_t i, std::size_t end) noexcept {
+  const std::string_view t = s.substr(0, end);
+  std::size_t k = number_end(t, i);
+  const std::size_t run = digits_end(t, i);
+  if (k == run) {
+    const std::size_t g = detail::thousands_end(t, i, run, detail::GroupSeparators::kLatex);
+    // only plain spaces here: the LaTeX spellings are read by the expression lexer
+    if (g != run && t.substr(run, 1) == " ") {
+      bool spaces = true;
+      for (std::size_t q = run; q < g; ++q) spaces = spaces && (is_digit(t[q]) || t[q] == ' ');
+      if (spaces) k = g;
+    }
+  }
+  if (k == run && k + 1 < end && t[k] == ' ' && is_digit(t[k + 1])) {  // "1 1/2"
+    const std::size_t num = digits_end(t, k + 1);
+    if (num + 1 < end && t[num] == '/' && is_digit(t[num + 1])) {
+      const std::size_t den = digits_end(t, num + 1);
+      if (den >= end || !(is_digit(t[den]) || t[den] == '.')) k = den;
+    }
+  }
+  return k;
+}
+
+// The end of the group opened at s[k] ('(', '[' or '{'), any of the three closing it, within
+// end; kNpos when it is not closed.
+std::size_t group_end(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  std::size_t depth = 0;
+  for (std::size_t q = k; q < end; ++q) {
+    const char c = s[q];
+    if (c == '\\') {
+      ++q;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0) return q + 1;
+    }
+  }
+  return kNpos;
+}
+
+// True when s[b, e) holds a prose word: two or more ASCII letters that are not math_word and not
+// a command name, or a non-ASCII character that is not math (CJK text).
+bool holds_prose(std::string_view s, std::size_t b, std::size_t e) noexcept {
+  for (std::size_t k = b; k < e;) {
+    const char c = s[k];
+    if (c == '\\') {
+      const std::size_t w = letters_end_in(s, k + 1, e);
+      k = w > k + 1 ? w : next_char(s, k + 1, e);  // a command name, or the one character escaped
+      continue;
+    }
+    if (is_letter(c)) {
+      const std::size_t w = letters_end_in(s, k, e);
+      const std::string_view word = s.substr(k, w - k);
+      if (!math_word(s, k, w) && word != "and" && word != "or") return true;
+      k = w;
+      continue;
+    }
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      const std::size_t m = std::max(math_non_ascii(s, k), cjk_joiner(s, k));
+      if (m == 0) return true;
+      k += m;
+      continue;
+    }
+    ++k;
+  }
+  return false;
+}
+
+// The numbers and math spans of s[b, e) (words skipped), for a phrase that starts with prose:
+// how many there are, and the last one.
+struct Objects {
+  std::size_t count = 0;
+  Range last;
+  bool span = false;
+};
+
+Objects math_objects(std::string_view s, std::size_t b, std::size_t e) {
+  Objects o;
+  for (std::size_t k = b; k < e;) {
+    const char c = s[k];
+    if (c == '$' || (c == '\\' && k + 1 < e && (s[k + 1] == '(' || s[k + 1] == '['))) {
+      const bool dollar = c == '$';
+      const std::size_t open = dollar && k + 1 < e && s[k + 1] == '$' ? 2 : (dollar ? 1 : 2);
+      const std::string_view close = dollar ? (open == 2 ? "$$" : "$") : (s[k + 1] == '(' ? "\\)" : "\\]");
+      const std::size_t at = detail::find_math_closer(s.substr(0, e), k + open, close);
+      if (at == kNpos) return Objects{2, {}, true};
+      ++o.count;
+      o.span = true;
+      o.last = Range{k, at + close.size()};
+      k = at + close.size();
+      continue;
+    }
+    if (is_digit(c) && (k == b || !is_letter(s[k - 1]))) {
+      const std::size_t ne = phrase_number_end(s, k, e);
+      ++o.count;
+      o.last = Range{with_sign(s, b, k), ne};
+      k = ne;
+      continue;
+    }
+    if (c == '\\') {
+      k = next_char(s, k + 1, e);
+      continue;
+    }
+    ++k;
+  }
+  return o;
+}
+
+}  // namespace
+
+Phrase read_answer_phrase(std::string_view s, Range r) {
+  Phrase out;
+  r = trim(s, r);
+  out.answer = r;
+  if (r.end <= r.start) return out;
+  const std::size_t end = r.end;
+  // a choice letter at the head: "(B) 42", "B) 42", "B. 42"
+  {
+    std::size_t k = r.start;
+    const bool paren = s[k] == '(';
+    if (paren) ++k;
+    if (k + 1 < end && is_choice_letter(s[k]) && (s[k + 1] == ')' || (!paren && s[k + 1] == '.'))) {
+      const std::size_t after = k + 2;
+      if (after < end && is_blank(s[after]) && trim(s, Range{after, end}).end > after) {
+        out.answer = Range{r.start, paren ? after : k + 1};
+        out.cut = true;
+        out.clean = false;
+        return out;
+      }
+    }
+  }
+  std::size_t k = r.start;
+  std::size_t answer_start = r.start;  // after a currency sign that opens the phrase
+  std::size_t math_end = r.start;  // the end of the math read so far
+  bool seen = false;               // a math object was read
+  while (k < end) {
+    const char c = s[k];
+    if (is_blank(c)) {
+      ++k;
+      continue;
+    }
+    const std::size_t before = k;
+    if (c == '*' && !seen) {  // markdown bold around the answer: "**18** eggs"
+      answer_start = ++k;
+      continue;
+    }
+    if (c == '$' || (c == '\\' && k + 1 < end && (s[k + 1] == '(' || s[k + 1] == '['))) {
+      const bool dollar = c == '$';
+      const std::size_t open = dollar && k + 1 < end && s[k + 1] == '$' ? 2 : (dollar ? 1 : 2);
+      const std::string_view close = dollar ? (open == 2 ? "$$" : "$") : (s[k + 1] == '(' ? "\\)" : "\\]");
+      const std::size_t at = detail::find_math_closer(s.substr(0, end), k + open, close);
+      // "$18" is a price: a lone dollar before a number, or one whose "span" holds prose and no
+      // command ("$18 and $20")
+      if (dollar && open == 1 && k + 1 < end && is_digit(s[k + 1]) &&
+          (at == kNpos ? find_byte(s.substr(0, end), k + 1, '$') >= end
+                       : holds_prose(s, k + 1, at) && find_byte(s.substr(0, at), k + 1, '\\') >= at)) {
+        if (!seen) answer_start = k + 1;
+        ++k;
+        continue;
+      }
+      if (at == kNpos) {
+        math_end = end;
+        seen = true;
+        break;
+      }
+      k = at + close.size();
+    } else if (c == '\\') {
+      const std::size_t w = letters_end_in(s, k + 1, end);
+      if (w == k + 1) {  // a control symbol: "\$", "\%", "\{", "\,"
+        k = next_char(s, k + 1, end);
+      } else {
+        const std::string_view name = s.substr(k + 1, w - k - 1);
+        const bool text = name == "text" || name == "textrm" || name == "mbox" || name == "mathrm";
+        k = w;
+        if (k < end && s[k] == '{') {
+          const std::size_t g = group_end(s, k, end);
+          if (g == kNpos) {
+            math_end = end;
+            seen = true;
+            break;
+          }
+          // "\text{ eggs}" after the math is a unit or a noun: the answer ends before it
+          if (text && seen && holds_prose(s, k + 1, g - 1)) {
+            out.cut = true;
+            break;
+          }
+          k = g;
+        }
+      }
+    } else if (c == '(' || c == '[' || c == '{') {
+      const std::size_t g = group_end(s, k, end);
+      if (g == kNpos) {
+        math_end = end;
+        seen = true;
+        break;
+      }
+      // "18 (since ...)": a group of prose after the math is a remark
+      if (seen && before > r.start && is_blank(s[before - 1]) && holds_prose(s, k + 1, g - 1)) {
+        out.cut = true;
+        break;
+      }
+      k = g;
+    } else if (is_digit(c) || (c == '.' && k + 1 < end && is_digit(s[k + 1]))) {
+      k = phrase_number_end(s, k, end);
+      // letters right after the number: a unit ("48g", "5km"), else math ("2x", "3pi")
+      const std::size_t w = letters_end_in(s, k, end);
+      if (w > k && is_unit_word(s, k, w) && (w >= end || !is_digit(s[w]))) {
+        math_end = k;
+        out.unit = Range{k, unit_end(s, w, end)};
+        out.cut = true;
+        seen = true;
+        break;
+      }
+      if (w > k && !math_word(s, k, w) && w - k > 1) {  // "2nd", "3rd", "10th"
+        math_end = k;
+        out.cut = true;
+        seen = true;
+        break;
+      }
+      k = w;
+    } else if (is_letter(c)) {
+      const std::size_t w = letters_end_in(s, k, end);
+      const std::string_view word = s.substr(k, w - k);
+      if (seen && (word == "and" || word == "or") && math_follows(s, w, end)) {
+        out.joined = true;
+        k = w;
+        continue;
+      }
+      if (seen && is_unit_word(s, k, w) && before > r.start && is_blank(s[before - 1]) &&
+          (is_digit(s[math_end - 1]) || s[math_end - 1] == ')' || s[math_end - 1] == ']') &&
+          (w >= end || s[w] == '/' || s[w] == '^' || is_space(s[w]) || s[w] == '.' || s[w] == ',')) {
+        // "5 m", "3 s", "5 km/h": a unit after a number, apart from it
+        out.unit = Range{k, unit_end(s, w, end)};
+        out.cut = true;
+        break;
+      }
+      // the article "a" before a word is prose ("a total of 18")
+      const bool article = w - k == 1 && c == 'a' && w + 1 < end && is_blank(s[w]) && is_letter(s[w + 1]) &&
+                           !math_word(s, w + 1, letters_end_in(s, w + 1, end));
+      if (article || (!math_word(s, k, w) && !operand_word(s, r.start, k, w, end))) {
+        if (!seen) {
+          out.leading_prose = true;
+          break;
+        }
+        if (is_unit_word(s, k, w)) out.unit = Range{k, unit_end(s, w, end)};
+        out.cut = true;
+        break;
+      }
+      k = w;
+    } else if (static_cast<unsigned char>(c) >= 0x80) {
+      if (!seen) {
+        const std::size_t cur = currency_length(s, k);
+        if (cur > 0) {
+          k += cur;
+          answer_start = k;
+          continue;
+        }
+      }
+      std::size_t m = math_non_ascii(s, k);
+      if (m == 0 && seen && math_follows(s, k + cjk_joiner(s, k), end)) {
+        m = cjk_joiner(s, k);
+        out.joined = m > 0;
+      }
+      if (m == 0) {
+        if (!seen) {
+          out.leading_prose = true;
+          break;
+        }
+        out.cut = true;
+        break;
+      }
+      k += m;
+    } else if (c == '.' || c == ',' || c == ';' || c == ':' || c == '?') {
+      // punctuation ends the math unless more math follows it ("(1, 2)" is a group; "1, 2, 3")
+      if ((c == ',' || c == ';' || c == ':') && seen && math_follows(s, k + 1, end)) {
+        ++k;
+        continue;
+      }
+      if (seen) {
+        out.cut = trim(s, Range{k + 1, end}).end > k + 1 || c == ',' || c == ';' || c == ':';
+        break;
+      }
+      ++k;
+      continue;
+    } else {
+      ++k;  // operators and the rest of ASCII: part of the math
+    }
+    seen = true;
+    math_end = k;
+  }
+  if (out.leading_prose) {
+    // a phrase that starts with words: a text answer ("Yes", "no solution"), or a restating
+    // sentence ("Melanie started with 18 vacuum cleaners"), whose one number is the answer
+    const Objects o = math_objects(s, r.start, end);
+    if (o.count == 1) {
+      out.answer = trim(s, o.last);
+      out.cut = true;
+      out.clean = false;
+    } else if (o.count > 1) {
+      out.clean = false;
+    }
+    return out;
+  }
+  if (!seen) return out;
+  out.answer = trim(s, Range{answer_start, math_end});
+  // trailing punctuation and a dangling joiner are not part of the answer
+  while (out.answer.end > out.answer.start) {
+    const char c = s[out.answer.end - 1];
+    if (c == ',' || c == ';' || c == ':' || c == '.' || c == '*') {
+      --out.answer.end;
+      out.answer = trim(s, out.answer);
+      continue;
+    }
+    break;
+  }
+  if (out.answer.end <= out.answer.start) {
+    out.answer = r;
+    out.cut = false;
+  }
+  return out;
+}
+
+}  // namespace rapidgrade::extract
