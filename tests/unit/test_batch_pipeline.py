@@ -11,8 +11,6 @@ import textwrap
 import threading
 import time
 
-import pytest
-
 import rapidgrade
 from tests.datasets import load_demo_corpus
 
@@ -20,17 +18,6 @@ ROWS = load_demo_corpus()
 # Not a multiple of any block size, with non-ASCII texts among ASCII ones (offsets in code points).
 RESPONSES = [str(r["response"]) for r in ROWS] * 3 + ["é😀 \\boxed{½}", "", "no answer"] * 7
 GOLDS = [str(r["gold"]) for r in ROWS] * 3 + ["\\frac12", "1", "x"] * 7
-
-
-@pytest.mark.parametrize("threads", [1, 2, 3, 8])
-def test_batches_equal_single_calls_in_order(threads: int) -> None:
-    assert rapidgrade.extract_many(RESPONSES, threads=threads) == [rapidgrade.extract_answer(t) for t in RESPONSES]
-    assert rapidgrade.find_boxed_many(RESPONSES, threads=threads) == [rapidgrade.find_boxed(t) for t in RESPONSES]
-    assert rapidgrade.normalize_many(GOLDS, threads=threads) == [rapidgrade.normalize_latex(g) for g in GOLDS]
-    assert rapidgrade.normalize_answer_many(GOLDS, threads=threads) == [rapidgrade.normalize_answer(g) for g in GOLDS]
-    batch = rapidgrade.grade_many(GOLDS, RESPONSES, threads=threads, fallback=False)
-    single = [rapidgrade.grade(g, r, fallback=False) for g, r in zip(GOLDS, RESPONSES)]
-    assert list(batch) == single
 
 
 def test_shared_gold_gives_the_verdicts_of_separate_golds() -> None:

@@ -197,7 +197,7 @@ _NO_WRAPPER = {
     "jsonl_pick_block",
     "jsonl_splice",
     "jsonl_splice_joined",
-    # which form of the scanning loops runs (AVX2 or SSE2), read by tests/unit/test_vector_loops.py
+    # which form of the scanning loops runs (AVX2 or SSE2), read by tests/unit/test_twins.py
     "vector_loops",
 }
 
