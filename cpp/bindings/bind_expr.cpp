@@ -339,6 +339,14 @@ py::list text_wrappers() {
   return out;
 }
 
+/// The spacing commands (latex_vocab.hpp) as (name, "thin" or "wide"), without the backslash.
+py::list spacing_commands() {
+  py::list out;
+  for (const auto& c : rapidgrade::detail::kSpacingCommands)
+    out.append(py::make_tuple(std::string(c.name), c.width == rapidgrade::detail::Spacing::kThin ? "thin" : "wide"));
+  return out;
+}
+
 /// The fraction commands (latex_vocab.hpp), without the backslash.
 py::list fraction_commands() {
   py::list out;
@@ -363,6 +371,8 @@ void bind_expr(py::module_& m) {
         "evaluable) tuples.");
   m.def("expr_text_wrappers", &text_wrappers, "The LaTeX text-wrapper commands: (name, content) tuples.");
   m.def("expr_fraction_commands", &fraction_commands, "The LaTeX fraction commands, without the backslash.");
+  m.def("latex_spacing_commands", &spacing_commands,
+        "The LaTeX spacing commands: (name without the backslash, 'thin' or 'wide') tuples.");
   m.def("parse_expr", &parse_expr, py::arg("text"), py::kw_only(), py::arg("syntax") = "auto",
         "Parses LaTeX, infix or RPN text into an Expr.");
   m.def("equivalent", &equivalent, py::arg("a"), py::arg("b"), py::kw_only(), py::arg("rel_tol") = 1e-9,

@@ -11,6 +11,7 @@
 
 #include "expr_build.hpp"
 #include "expr_latex_internal.hpp"
+#include "rapidgrade/detail/latex_vocab.hpp"
 #include "rapidgrade/detail/number.hpp"
 #include "rapidgrade/detail/text.hpp"
 #include "rapidgrade/utf8.hpp"
@@ -21,11 +22,10 @@ namespace {
 using namespace std::string_view_literals;
 using rapidgrade::detail::same;
 
+// Skipped besides the spacing commands of latex_vocab.hpp (kSpacingCommands).
 constexpr std::string_view kSkip[] = {
-    ",", ";", ":", "!", " ", "[", "]", "quad", "qquad", "left", "right", "big", "Big", "bigg", "Bigg",
-    "bigl", "bigr", "Bigl", "Bigr", "biggl", "biggr", "displaystyle", "textstyle", "limits",
-    "nolimits", "middle", "$", "mathstrut", "strut", "relax", "hfill", "hspace*", "enspace",
-    "thinspace", "negthinspace"};
+    "[", "]", "left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr", "biggl", "biggr",
+    "displaystyle", "textstyle", "limits", "nolimits", "middle", "$", "mathstrut", "strut", "relax", "hspace*"};
 
 // The first bytes of kSkip's commands: a command starting with another byte ("frac", "cdot",
 // "pi") is not looked for in the table.
@@ -36,6 +36,7 @@ constexpr rapidgrade::detail::ByteSet kSkipFirst = rapidgrade::detail::ByteSet::
 });
 
 bool skipped_command(std::string_view c) {
+  if (rapidgrade::detail::find_spacing_command(c) != nullptr) return true;
   if (c.empty() || !kSkipFirst.has(c[0])) return false;
   for (const std::string_view s : kSkip)
     if (same(c, s)) return true;

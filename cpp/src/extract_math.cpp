@@ -287,7 +287,7 @@ Range span_answer(std::string_view s, Range r) {
           ops.clear();
           parts = false;
           r.start = e;
-        } else if (name == "quad" || name == "qquad") {
+        } else if (detail::is_wide_spacing(name)) {  // \quad, \qquad (latex_vocab.hpp)
           parts = true;
         } else if ((name == "text" || name == "mbox" || name == "textrm") && e < r.end && s[e] == '{') {
           const std::size_t close = find_byte(s.substr(0, std::min(r.end, e + 16)), e, '}');
@@ -525,11 +525,11 @@ bool sign_context(char c) noexcept {
 // Commands after which a '-' is a sign: operators and relations ("\times - 2", "\le -3").
 bool operator_command(std::string_view name) noexcept {
   for (const std::string_view op : {"times", "cdot", "div", "pm", "mp", "le", "leq", "ge", "geq", "neq", "ne",
-                                    "approx", "to", "quad", "qquad", "Rightarrow", "implies", "therefore",
-                                    "because", "left", "lt", "gt"}) {
+                                    "approx", "to", "Rightarrow", "implies", "therefore", "because", "left", "lt",
+                                    "gt"}) {
     if (op == name) return true;
   }
-  return false;
+  return detail::is_wide_spacing(name);  // "\quad -2" (latex_vocab.hpp)
 }
 
 // True when a '-' at p, written apart from its number ("= - 2", "is - 5"), is a sign: what

@@ -150,6 +150,11 @@ void rewrite_commands(std::string_view s, bool& percent, Writer& out) {
         } else if (name != "frac" && rapidgrade::detail::is_fraction_command(name)) {
           out += "\\frac";
           i = j;
+        } else if (const auto* sp = rapidgrade::detail::find_spacing_command(name); sp != nullptr) {
+          // latex_vocab.hpp: "\thinspace" goes as "\," does; a wide one ("\qquad", "\enspace")
+          // is written "\quad", which separates the parts of an answer for the readers after
+          if (sp->width == rapidgrade::detail::Spacing::kWide) out += "\\quad";
+          i = j;
         } else if (const auto* w = rapidgrade::detail::find_text_wrapper(name);
                    w != nullptr && w->content != rapidgrade::detail::WrapperContent::kOperator) {
           // "\text{cm}", "\mathbf{5}": the wrapper goes, its content stays (latex_vocab.hpp);
@@ -170,10 +175,10 @@ void rewrite_commands(std::string_view s, bool& percent, Writer& out) {
         }
         continue;
       }
-      if (d == '!' || d == ',' || d == ';' || d == ':' || d == '$') {
+      if (const auto* sp = rapidgrade::detail::find_spacing_command(s.substr(i + 1, 1)); sp != nullptr) {
+        if (sp->width == rapidgrade::detail::Spacing::kWide) out += ' ';  // "\ "
         i += 2;
-      } else if (d == ' ') {
-        out += ' ';
+      } else if (d == '$') {
         i += 2;
       } else if (d == '%') {
         percent = true;

@@ -18,8 +18,9 @@ second; checked by ``tests/unit/test_normalize_examples.py``, like the examples 
    * ``\left``, ``\right`` (with a following ``.``) and ``\displaystyle`` are removed:
      ``\left( 1, 2 \right)`` -> ``(1,2)``, ``\left. x \right|`` -> ``x|``; other commands stay:
      ``x \rightarrow 0`` -> ``x\rightarrow0``;
-   * the spacing commands ``\!``, ``\,``, ``\;``, ``\:`` are removed: ``3,\!250`` -> ``3250``;
-     a backslash-space and ``~`` become a space: ``\pi~r`` -> ``\pi r``;
+   * the thin spacing commands ``\!``, ``\,``, ``\;``, ``\:``, ``\thinspace`` are removed:
+     ``3,\!250`` -> ``3250``; a backslash-space and ``~`` become a space: ``\pi~r`` -> ``\pi r``;
+     the other wide ones are written ``\quad``: ``x=1\qquad y=2`` -> ``x=1\quad y=2``;
    * the text wrappers of the core's table (``detail/latex_vocab.hpp``: ``\text{..}``,
      ``\textbf{..}``, ``\textit{..}``, ``\textrm{..}``, ``\textnormal{..}``, ``\mathrm{..}``,
      ``\mathbf{..}``, ``\mathit{..}``, ``\mathsf{..}``, ``\boldsymbol{..}``, ``\mbox{..}``, ...)

@@ -188,6 +188,7 @@ _NO_WRAPPER = {
     "expr_function_table",
     "expr_text_wrappers",
     "expr_fraction_commands",
+    "latex_spacing_commands",
     "unicode_spaces",
     # internal to GradeResults' packed columns (rapidgrade.verdict, rapidgrade.grade)
     "grade_tables",

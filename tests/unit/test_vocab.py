@@ -238,3 +238,26 @@ def test_every_reader_takes_every_space(space: int) -> None:
     quantity = grade_physics("5 m", f"$5{sp}\\mathrm{{m}}$")
     assert quantity.correct and quantity.unit == "m", quantity
     assert _core.absa_normalize_for_eval(f"great{sp}food") == _core.absa_normalize_for_eval("great food")
+
+
+# ---- spacing commands
+
+
+SPACING = _core.latex_spacing_commands()
+
+
+def test_spacing_table_has_the_thin_and_the_wide_commands() -> None:
+    assert {name for name, width in SPACING if width == "thin"} >= {",", ";", ":", "!"}
+    assert {name for name, width in SPACING if width == "wide"} >= {" ", "quad", "qquad"}
+
+
+@pytest.mark.parametrize(("name", "width"), SPACING)
+def test_every_reader_takes_every_spacing_command(name: str, width: str) -> None:
+    cmd = "\\" + name
+    after = "" if name == " " else " "  # a control word needs a space before a letter
+    normalized = normalize_latex(f"x{cmd}{after}+1")
+    assert normalized == {"thin": "x+1", "wide": "x+1" if name == " " else "x\\quad+1"}[width]
+    assert normalize_latex(normalized) == normalized
+    assert parse_expr(f"x{cmd}{after}+1").evaluate(x=2.0) == 3.0
+    assert equivalent(f"x{cmd}{after}+1", "x+1") is Tri.TRUE
+    assert grade("x+1", f"\\boxed{{x{cmd}{after}+1}}").correct

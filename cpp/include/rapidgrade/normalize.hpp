@@ -20,8 +20,10 @@
 //       "\left( 1, 2 \right)" -> "(1,2)", "\left. x \right|" -> "x|",
 //       "\displaystyle \frac{1}{2}" -> "\frac{1}{2}"; other commands stay:
 //       "x \rightarrow 0" -> "x\rightarrow0";
-//     - spacing \! \, \; \: removed: "3,\!250" -> "3250", "1\,000" -> "1000"; a backslash-space
-//       and '~' become a space: "\pi~r" -> "\pi r";
+//     - spacing (the table detail/latex_vocab.hpp): the thin commands \! \, \; \: \thinspace
+//       \negthinspace removed: "3,\!250" -> "3250", "1\,000" -> "1000"; a backslash-space and '~'
+//       become a space: "\pi~r" -> "\pi r"; the other wide ones are written \quad, the separator
+//       of an answer's parts: "x=1\qquad y=2" -> "x=1\quad y=2";
 //     - text wrappers (the table detail/latex_vocab.hpp: \text{..} \textbf{..} \textit{..}
 //       \textrm{..} \textnormal{..} \mathrm{..} \mathbf{..} \mathit{..} \mathsf{..} \boldsymbol{..}
 //       \mbox{..} ...) unwrapped: "\text{(A)}" -> "(A)", "\mathrm{B}" -> "B", "\mathbf{5}" -> "5",

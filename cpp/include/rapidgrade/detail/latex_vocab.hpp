@@ -55,4 +55,39 @@ inline bool is_fraction_command(std::string_view name) noexcept {
   return false;
 }
 
+/// How much space a spacing command makes.
+enum class Spacing : unsigned char {
+  kThin,  // \, \; \: \! \thinspace \negthinspace: inside a number or a product ("1\,000")
+  kWide,  // "\ " \quad \qquad \enspace \enskip \hfill: between words or parts of an answer
+};
+
+struct SpacingCommand {
+  std::string_view name;  // without the backslash
+  Spacing width;
+};
+
+/// The spacing commands. normalize_latex removes the thin ones ("1\,000" -> "1000"), writes "\ "
+/// as a space and every other wide one as "\quad" ("\qquad" -> "\quad"), the separator of an
+/// answer's parts; parse_expr skips them all ("x\quad+1" is x+1); extraction reads a wide one
+/// between two parts of an answer as a separator ("x=1\quad y=2").
+inline constexpr SpacingCommand kSpacingCommands[] = {
+    {",", Spacing::kThin},          {";", Spacing::kThin},      {":", Spacing::kThin},
+    {"!", Spacing::kThin},          {"thinspace", Spacing::kThin}, {"negthinspace", Spacing::kThin},
+    {" ", Spacing::kWide},          {"quad", Spacing::kWide},   {"qquad", Spacing::kWide},
+    {"enspace", Spacing::kWide},    {"enskip", Spacing::kWide}, {"hfill", Spacing::kWide},
+};
+
+/// The spacing command named `name` (without the backslash), or nullptr.
+inline const SpacingCommand* find_spacing_command(std::string_view name) noexcept {
+  for (const SpacingCommand& c : kSpacingCommands)
+    if (same(c.name, name)) return &c;
+  return nullptr;
+}
+
+/// Whether `name` is a wide spacing command (\quad, \qquad, ...).
+inline bool is_wide_spacing(std::string_view name) noexcept {
+  const SpacingCommand* c = find_spacing_command(name);
+  return c != nullptr && c->width == Spacing::kWide;
+}
+
 }  // namespace rapidgrade::detail
