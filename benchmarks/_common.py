@@ -82,8 +82,15 @@ class Report:
 
     def add(self, name: str, ours: float, peer: float, peer_name: str, unit: str = "call", items: int = 1) -> None:
         self.rows.append(
-            {"name": name, "rapidgrade_s": ours, "peer_s": peer, "peer": peer_name, "unit": unit, "items": items,
-             "ratio": peer / ours}
+            {
+                "name": name,
+                "rapidgrade_s": ours,
+                "peer_s": peer,
+                "peer": peer_name,
+                "unit": unit,
+                "items": items,
+                "ratio": peer / ours,
+            }
         )
         per = f"{items / ours:,.0f} {unit}/s vs {items / peer:,.0f} {unit}/s"
         print(f"{name:<58} {per:<42} ratio {peer / ours:8.2f}x  (vs {peer_name})", flush=True)

@@ -85,21 +85,39 @@ def main() -> None:
             lambda: absa_oracle.score(records, repair=repair),
             args.repeats,
         )
-        results.append({"repair": repair, "rapidgrade_s": t_rg, "plain_python_s": t_py, "ratio": t_py / t_rg,
-                        "rapidgrade_cpu_s": c_rg, "plain_python_cpu_s": c_py, "cpu_ratio": c_py / c_rg})
+        results.append(
+            {
+                "repair": repair,
+                "rapidgrade_s": t_rg,
+                "plain_python_s": t_py,
+                "ratio": t_py / t_rg,
+                "rapidgrade_cpu_s": c_rg,
+                "plain_python_cpu_s": c_py,
+                "cpu_ratio": c_py / c_rg,
+            }
+        )
         print(
             f"repair={repair!s:5}  rapidgrade {t_rg:.3f} s ({n_tuples / t_rg / 1e6:.2f} M tuples/s)   "
             f"plain Python {t_py:.3f} s ({n_tuples / t_py / 1e6:.2f} M tuples/s)   ratio {t_py / t_rg:.1f}x   "
             f"(CPU time {c_rg:.3f} s vs {c_py:.3f} s: {c_py / c_rg:.1f}x)"
         )
-    print(f"final F1 {ours['stages']['final']['f1']:.4f}, stage1 F1 {ours['stages']['stage1']['f1']:.4f}, "
-          f"bad records {ours['records']['bad']}")
+    print(
+        f"final F1 {ours['stages']['final']['f1']:.4f}, stage1 F1 {ours['stages']['stage1']['f1']:.4f}, "
+        f"bad records {ours['records']['bad']}"
+    )
     if args.save:
         commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
         out = ROOT / "benchmarks" / "results" / "bench_absa.json"
         out.parent.mkdir(parents=True, exist_ok=True)
-        meta = {"machine": platform.machine(), "processor": platform.processor(), "python": platform.python_version(),
-                "commit": commit, "tuples": n_tuples, "records": len(records), "threads": args.threads}
+        meta = {
+            "machine": platform.machine(),
+            "processor": platform.processor(),
+            "python": platform.python_version(),
+            "commit": commit,
+            "tuples": n_tuples,
+            "records": len(records),
+            "threads": args.threads,
+        }
         out.write_text(json.dumps({**meta, "results": results}, indent=2) + "\n", encoding="utf-8")
         print(f"saved {out}")
 

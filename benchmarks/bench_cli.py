@@ -73,7 +73,10 @@ def main() -> None:
             for i in range(args.rows):
                 row = corpus[i % len(corpus)]
                 record = {
-                    "id": f"{row['id']}#{i}", "gold": row["gold"], "response": row["response"], "level": row["level"]
+                    "id": f"{row['id']}#{i}",
+                    "gold": row["gold"],
+                    "response": row["response"],
+                    "level": row["level"],
                 }
                 f.write(json.dumps(record) + "\n")
         size_gb = data.stat().st_size / 1e9
@@ -82,7 +85,9 @@ def main() -> None:
         start = time.perf_counter()
         floor_run = subprocess.run(
             [sys.executable, "-c", FLOOR_SCRIPT, str(data), str(Path(tmp) / "floor.jsonl")],
-            check=True, capture_output=True, text=True,
+            check=True,
+            capture_output=True,
+            text=True,
         )
         floor_wall = time.perf_counter() - start
         floor = json.loads(floor_run.stdout.strip().splitlines()[-1])
@@ -101,25 +106,35 @@ def main() -> None:
         assert metrics["rows"] == args.rows
         ours_rate = args.rows / ours
         floor_rate = args.rows / floor_wall
-        print(f"rapidgrade score: {args.rows:,} rows in {ours:.1f} s = {ours_rate:,.0f} rows/s end to end "
-              f"(accuracy {metrics['accuracy']:.4f})")
-        print(f"floor (orjson read + write only, same file, same run): {args.rows:,} rows in {floor_wall:.1f} s "
-              f"= {floor_rate:,.0f} rows/s; rapidgrade score takes {ours / floor_wall:.2f}x the floor's time")
+        print(
+            f"rapidgrade score: {args.rows:,} rows in {ours:.1f} s = {ours_rate:,.0f} rows/s end to end "
+            f"(accuracy {metrics['accuracy']:.4f})"
+        )
+        print(
+            f"floor (orjson read + write only, same file, same run): {args.rows:,} rows in {floor_wall:.1f} s "
+            f"= {floor_rate:,.0f} rows/s; rapidgrade score takes {ours / floor_wall:.2f}x the floor's time"
+        )
         peak_mb = usage.ru_maxrss / 1024
         print(f"rapidgrade score peak memory (max RSS): {peak_mb:,.0f} MB for a {size_gb:.2f} GB input (streamed)")
-        print(f"target: {args.rows:,} rows in under 10 s (>= 100,000 rows/s), peak RSS under 500 MB: "
-              f"{'met' if ours_rate >= 100_000 and peak_mb < 500 else 'NOT met'} on this machine "
-              f"(cores: {os.cpu_count()}, load average {os.getloadavg()[0]:.1f})")
+        print(
+            f"target: {args.rows:,} rows in under 10 s (>= 100,000 rows/s), peak RSS under 500 MB: "
+            f"{'met' if ours_rate >= 100_000 and peak_mb < 500 else 'NOT met'} on this machine "
+            f"(cores: {os.cpu_count()}, load average {os.getloadavg()[0]:.1f})"
+        )
 
         out = subprocess.run(
             [sys.executable, "-c", MV_SCRIPT, str(data), str(args.mv_rows)], check=True, capture_output=True, text=True
         )
         mv = json.loads(out.stdout.strip().splitlines()[-1])
         mv_rate = mv["rows"] / mv["seconds"]
-        print(f"math-verify script: {mv['rows']:,} rows (a sample of the same file) in {mv['seconds']:.1f} s "
-              f"= {mv_rate:,.0f} rows/s")
-        print(f"ratio: {ours_rate / mv_rate:,.1f}x rows/s (rapidgrade end to end on {args.rows:,} rows "
-              f"vs math-verify on {mv['rows']:,})")
+        print(
+            f"math-verify script: {mv['rows']:,} rows (a sample of the same file) in {mv['seconds']:.1f} s "
+            f"= {mv_rate:,.0f} rows/s"
+        )
+        print(
+            f"ratio: {ours_rate / mv_rate:,.1f}x rows/s (rapidgrade end to end on {args.rows:,} rows "
+            f"vs math-verify on {mv['rows']:,})"
+        )
 
 
 if __name__ == "__main__":

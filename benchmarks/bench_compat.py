@@ -79,14 +79,20 @@ def cold_run(library: str, pairs_file: Path) -> dict[str, Any]:
     env["PYTHONPATH"] = os.pathsep.join(p for p in (python_dir, env.get("PYTHONPATH", "")) if p)
     out = subprocess.run(
         [sys.executable, "-c", _COLD_CHILD, library, str(pairs_file)],
-        check=True, capture_output=True, text=True, env=env,
+        check=True,
+        capture_output=True,
+        text=True,
+        env=env,
     ).stdout
     result: dict[str, Any] = json.loads(out.strip().splitlines()[-1])
     return result
 
 
 def per_call(
-    data: list[tuple[str, str]], repeats: int, peer: Callable[[str, str], bool], ours: Callable[[str, str], bool],
+    data: list[tuple[str, str]],
+    repeats: int,
+    peer: Callable[[str, str], bool],
+    ours: Callable[[str, str], bool],
     clear: Callable[[], None],
 ) -> tuple[list[float], list[float], list[bool], list[bool]]:
     """Each pair timed on its own, in a pass of math-verify and a pass of rapidgrade per repeat
@@ -100,7 +106,7 @@ def per_call(
     verdicts: tuple[list[bool], list[bool]] = ([], [])
     clock = time.perf_counter
     for repeat in range(repeats):
-        for side in ((0, 1) if repeat % 2 == 0 else (1, 0)):
+        for side in (0, 1) if repeat % 2 == 0 else (1, 0):
             clear()
             grade = (peer, ours)[side]
             out: list[bool] = []
@@ -183,8 +189,10 @@ def main() -> int:
     print(f"corpus: {args.corpus.name}, {len(data)} pairs; per call: verify(parse(gold), parse(response))")
     print(f"per call, warm, {args.repeats} repeats x {len(data)} pairs, one pass of each per repeat:")
     for name, times in (("math-verify 0.9.0", peer_times), ("rapidgrade       ", ours_times)):
-        print(f"  {name}  median {statistics.median(times) * us:8.1f} us  mean {statistics.fmean(times) * us:8.1f} us"
-              f"  p90 {percentile(times, 0.9) * us:8.1f} us")
+        print(
+            f"  {name}  median {statistics.median(times) * us:8.1f} us  mean {statistics.fmean(times) * us:8.1f} us"
+            f"  p90 {percentile(times, 0.9) * us:8.1f} us"
+        )
     median_ratio = statistics.median(peer_times) / statistics.median(ours_times)
     mean_ratio = statistics.fmean(peer_times) / statistics.fmean(ours_times)
     print(f"  ratio (math-verify / rapidgrade): median {median_ratio:.1f}x, mean {mean_ratio:.1f}x")
@@ -192,20 +200,27 @@ def main() -> int:
         print(f"cold start, fresh interpreter: import, then the first pass (median of {args.cold_runs} runs):")
         totals = {}
         for library, runs in cold.items():
+
             def med(key: str, runs: list[dict[str, Any]] = runs) -> float:
                 return float(statistics.median(r[key] for r in runs))
 
             totals[library] = med("total")
-            print(f"  {library:<11}  import {med('import'):6.3f} s  first call {med('first_call') * 1e3:7.1f} ms"
-                  f"  first pass {med('first_pass'):6.3f} s ({med('first_pass') / len(data) * 1e3:.3f} ms/pair,"
-                  f" median {med('median') * us:.1f} us)  total {med('total'):6.3f} s")
+            print(
+                f"  {library:<11}  import {med('import'):6.3f} s  first call {med('first_call') * 1e3:7.1f} ms"
+                f"  first pass {med('first_pass'):6.3f} s ({med('first_pass') / len(data) * 1e3:.3f} ms/pair,"
+                f" median {med('median') * us:.1f} us)  total {med('total'):6.3f} s"
+            )
         print(f"  ratio of totals (math-verify / rapidgrade): {totals['math_verify'] / totals['rapidgrade']:.2f}x")
     workers = rapidgrade._pool.default_pool().workers
     rate = len(data) / statistics.median(thread_times)
-    print(f"rapidgrade from 4 threads, {workers} workers: {rate:.1f} pairs/s (math-verify, 1 thread: "
-          f"{len(data) / (sum(peer_times) / args.repeats):.1f} pairs/s)")
-    print(f"verdicts: math-verify {sum(peer_verdicts)}/{len(data)} correct; "
-          f"rapidgrade disagrees on {disagreements} (must be 0)")
+    print(
+        f"rapidgrade from 4 threads, {workers} workers: {rate:.1f} pairs/s (math-verify, 1 thread: "
+        f"{len(data) / (sum(peer_times) / args.repeats):.1f} pairs/s)"
+    )
+    print(
+        f"verdicts: math-verify {sum(peer_verdicts)}/{len(data)} correct; "
+        f"rapidgrade disagrees on {disagreements} (must be 0)"
+    )
     return 1 if disagreements else 0
 
 

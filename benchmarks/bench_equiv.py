@@ -77,8 +77,10 @@ def bench_equivalence(repeats: int, peer_repeats: int) -> None:
     print(
         f"  speed-up: {t_mv / t_rg:.0f}x (loop), {t_mv / t_many1:.0f}x (batch, 1 thread), {t_mv / t_many:.0f}x (batch)"
     )
-    print(f"  rapidgrade UNKNOWN: {unknown}/{n} ({unknown / n:.1%}); agreement with math-verify where both decide: "
-          f"{agree}/{len(decided)}")
+    print(
+        f"  rapidgrade UNKNOWN: {unknown}/{n} ({unknown / n:.1%}); agreement with math-verify where both decide: "
+        f"{agree}/{len(decided)}"
+    )
     # the full cost of the fast path including the fallback for UNKNOWN pairs
     unknown_pairs = [p for p, v in zip(pairs, verdicts) if v is rapidgrade.Tri.UNKNOWN]
     t_fb, _ = median_time(lambda: math_verify_path(unknown_pairs), peer_repeats)
@@ -102,8 +104,10 @@ def bench_sampling(repeats: int) -> None:
         t_rg, got = median_time(lambda: e.evaluate(x=x), repeats)
         t_np, want = median_time(lambda: f(x), repeats)
         np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)
-        print(f"  {label:18s} rapidgrade {t_rg * 1e3:7.2f} ms   lambdify+NumPy {t_np * 1e3:7.2f} ms   "
-              f"ratio {t_rg / t_np:.2f} (rapidgrade/NumPy; <= 2 is the target)")
+        print(
+            f"  {label:18s} rapidgrade {t_rg * 1e3:7.2f} ms   lambdify+NumPy {t_np * 1e3:7.2f} ms   "
+            f"ratio {t_rg / t_np:.2f} (rapidgrade/NumPy; <= 2 is the target)"
+        )
 
 
 def main() -> None:

@@ -56,8 +56,9 @@ def median_time(fn: Callable[[], object], repeats: int, clock: Callable[[], floa
     return statistics.median(sample(fn, clock) for _ in range(repeats))
 
 
-def paired_medians(a: Callable[[], object], b: Callable[[], object], repeats: int,
-                   clock: Callable[[], float] = time.thread_time) -> tuple[float, float]:
+def paired_medians(
+    a: Callable[[], object], b: Callable[[], object], repeats: int, clock: Callable[[], float] = time.thread_time
+) -> tuple[float, float]:
     """Medians of a and b, sampled alternately so that a change in the machine's load (the cores
     may be shared) affects both alike."""
     a()
@@ -110,8 +111,11 @@ def ref_one(texts: list[str]) -> list[object]:
 def commit() -> str:
     try:
         return subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"], cwd=Path(__file__).resolve().parent, capture_output=True,
-            text=True, check=True,
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=Path(__file__).resolve().parent,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.strip()
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
@@ -145,8 +149,14 @@ def main() -> None:
     print(f"reference (plain Python)        {n / t_ref:>12,.0f} responses/s")
     print(f"rapidgrade, one call each       {n / t_rg:>12,.0f} responses/s   ratio {t_ref / t_rg:6.1f}x")
     print(f"rapidgrade, batch, 1 thread     {n / t_batch:>12,.0f} responses/s   ratio {t_ref / t_batch:6.1f}x")
-    results["corpus"] = {"n": n, "ref_per_s": n / t_ref, "rg_per_s": n / t_rg, "rg_batch_per_s": n / t_batch,
-                         "ratio": t_ref / t_rg, "ratio_batch": t_ref / t_batch}
+    results["corpus"] = {
+        "n": n,
+        "ref_per_s": n / t_ref,
+        "rg_per_s": n / t_rg,
+        "rg_batch_per_s": n / t_batch,
+        "ratio": t_ref / t_rg,
+        "ratio_batch": t_ref / t_batch,
+    }
 
     longs = long_responses(corpus, args.long_count, args.long_size)
     for t in longs[:5]:
@@ -154,41 +164,67 @@ def main() -> None:
     long_mb = sum(len(t.encode()) for t in longs) / 1e6
     sample = longs[:10]
     sample_mb = sum(len(t.encode()) for t in sample) / 1e6
-    t_ref_long, t_rg_long_sample = paired_medians(lambda: [ref.extract_answer(t) for t in sample],
-                                                  lambda: [rapidgrade.extract_answer(t) for t in sample], r)
+    t_ref_long, t_rg_long_sample = paired_medians(
+        lambda: [ref.extract_answer(t) for t in sample], lambda: [rapidgrade.extract_answer(t) for t in sample], r
+    )
     t_rg_long = median_time(lambda: [rapidgrade.extract_answer(t) for t in longs], r)
     print(f"\n== long responses: {len(longs)} x {args.long_size // 1000} KB, answer at the end, single thread")
     print(f"reference (plain Python)        {sample_mb / t_ref_long:>12,.1f} MB/s")
-    print(f"rapidgrade extract_answer       {long_mb / t_rg_long:>12,.1f} MB/s   "
-          f"ratio {t_ref_long / t_rg_long_sample:6.1f}x")
+    print(
+        f"rapidgrade extract_answer       {long_mb / t_rg_long:>12,.1f} MB/s   "
+        f"ratio {t_ref_long / t_rg_long_sample:6.1f}x"
+    )
     # Worst case of the cascade: no box and no answer marker, so every strategy scans the text and
     # last_number decides.
     bare = [t[: t.rindex("\n\nTherefore")].replace("answer", "result") + " so it is 12." for t in longs]
     for t in bare[:3]:
         assert tuple(rapidgrade.extract_answer(t) or ()) == tuple(ref.extract_answer(t) or ()), "disagree (bare)"
     bare_mb = sum(len(t.encode()) for t in bare) / 1e6
-    t_ref_bare, t_rg_bare_sample = paired_medians(lambda: [ref.extract_answer(t) for t in bare[:10]],
-                                                  lambda: [rapidgrade.extract_answer(t) for t in bare[:10]], r)
+    t_ref_bare, t_rg_bare_sample = paired_medians(
+        lambda: [ref.extract_answer(t) for t in bare[:10]], lambda: [rapidgrade.extract_answer(t) for t in bare[:10]], r
+    )
     t_rg_bare = median_time(lambda: [rapidgrade.extract_answer(t) for t in bare], r)
-    print(f"rapidgrade, no box or marker    {bare_mb / t_rg_bare:>12,.1f} MB/s   "
-          f"ratio {t_ref_bare / t_rg_bare_sample:6.1f}x   (whole cascade down to last_number)")
-    results["long"] = {"ref_mb_s": sample_mb / t_ref_long, "rg_mb_s": long_mb / t_rg_long,
-                       "ratio": t_ref_long / t_rg_long_sample, "rg_bare_mb_s": bare_mb / t_rg_bare,
-                       "ratio_bare": t_ref_bare / t_rg_bare_sample}
+    print(
+        f"rapidgrade, no box or marker    {bare_mb / t_rg_bare:>12,.1f} MB/s   "
+        f"ratio {t_ref_bare / t_rg_bare_sample:6.1f}x   (whole cascade down to last_number)"
+    )
+    results["long"] = {
+        "ref_mb_s": sample_mb / t_ref_long,
+        "rg_mb_s": long_mb / t_rg_long,
+        "ratio": t_ref_long / t_rg_long_sample,
+        "rg_bare_mb_s": bare_mb / t_rg_bare,
+        "ratio_bare": t_ref_bare / t_rg_bare_sample,
+    }
 
-    t1, t2 = paired_medians(lambda: rapidgrade.extract_many(longs, threads=1),
-                            lambda: rapidgrade.extract_many(longs, threads=2), 2 * r, time.perf_counter)
+    t1, t2 = paired_medians(
+        lambda: rapidgrade.extract_many(longs, threads=1),
+        lambda: rapidgrade.extract_many(longs, threads=2),
+        2 * r,
+        time.perf_counter,
+    )
     big = corpus * 20
-    c1, c2 = paired_medians(lambda: rapidgrade.extract_many(big, threads=1),
-                            lambda: rapidgrade.extract_many(big, threads=2), 2 * r, time.perf_counter)
+    c1, c2 = paired_medians(
+        lambda: rapidgrade.extract_many(big, threads=1),
+        lambda: rapidgrade.extract_many(big, threads=2),
+        2 * r,
+        time.perf_counter,
+    )
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"\n== extract_many, 2 threads vs 1 thread (load average {load:.1f})")
-    print(f"long responses   1 thread {long_mb / t1:>9,.1f} MB/s   2 threads {long_mb / t2:>9,.1f} MB/s"
-          f"   speed-up {t1 / t2:4.2f}x")
-    print(f"real corpus x20  1 thread {len(big) / c1:>9,.0f} /s     2 threads {len(big) / c2:>9,.0f} /s"
-          f"     speed-up {c1 / c2:4.2f}x")
-    results["threads"] = {"long_speedup": t1 / t2, "corpus_speedup": c1 / c2,
-                          "long_mb_s_1": long_mb / t1, "long_mb_s_2": long_mb / t2}
+    print(
+        f"long responses   1 thread {long_mb / t1:>9,.1f} MB/s   2 threads {long_mb / t2:>9,.1f} MB/s"
+        f"   speed-up {t1 / t2:4.2f}x"
+    )
+    print(
+        f"real corpus x20  1 thread {len(big) / c1:>9,.0f} /s     2 threads {len(big) / c2:>9,.0f} /s"
+        f"     speed-up {c1 / c2:4.2f}x"
+    )
+    results["threads"] = {
+        "long_speedup": t1 / t2,
+        "corpus_speedup": c1 / c2,
+        "long_mb_s_1": long_mb / t1,
+        "long_mb_s_2": long_mb / t2,
+    }
     if args.json is not None:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
 

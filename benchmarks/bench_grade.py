@@ -196,8 +196,10 @@ def main() -> None:
     agree_ours = sum(v.correct == reference[r["id"]] for r, v in zip(rows, ours800))
     agree_hendrycks = sum(hendrycks_grade(r["gold"], r["response"]) == reference[r["id"]] for r in rows)
     fast = sum(v.decided_by == "fast" for v in ours800)
-    print(f"agreement with math-verify on the 800 pairs: rapidgrade {agree_ours}/800, "
-          f"Hendrycks-style {agree_hendrycks}/800; fast path decided {fast}/800\n")
+    print(
+        f"agreement with math-verify on the 800 pairs: rapidgrade {agree_ours}/800, "
+        f"Hendrycks-style {agree_hendrycks}/800; fast path decided {fast}/800\n"
+    )
 
     n = len(golds)
     fast_only = rapidgrade.grade_many(golds800, responses800, fallback=False).correct.tolist()
@@ -215,8 +217,12 @@ def main() -> None:
     sample = args.mv_sample
     mv_rate = mv_pairs_per_s(dg[:sample], dr[:sample])
     report.add(
-        f"fast path threads=1, {n:,} distinct shuffled pairs", one_h, n / mv_rate,
-        f"math-verify ({sample} pairs timed)", "pairs", n,
+        f"fast path threads=1, {n:,} distinct shuffled pairs",
+        one_h,
+        n / mv_rate,
+        f"math-verify ({sample} pairs timed)",
+        "pairs",
+        n,
     )
     one, two = paired_median_times(
         lambda: rapidgrade.grade_many(dg, dr, threads=1, fallback=False),
@@ -226,8 +232,14 @@ def main() -> None:
     report.add(f"fast path threads=2 vs threads=1, {n:,} distinct pairs", two, one, "grade_many threads=1", "pairs", n)
     # What two cores give here at all: the same work in two processes at once against one.
     alone, together = two_process_ceiling(n // 2)
-    report.add(f"ceiling of threads=2: two processes at once vs one, {n // 2:,} pairs each", together / 2, alone,
-               "one process", "pairs", n // 2)
+    report.add(
+        f"ceiling of threads=2: two processes at once vs one, {n // 2:,} pairs each",
+        together / 2,
+        alone,
+        "one process",
+        "pairs",
+        n // 2,
+    )
 
     compare_with_hendrycks(report, f"(repeated strings) fast path threads=1, 800 x{reps} in order", golds, responses)
 
@@ -240,8 +252,14 @@ def main() -> None:
         lambda: rapidgrade.grade_many(dg, dr, threads=1, fallback=False),
         repeats=7,
     )
-    report.add(f"non-ASCII responses (an em dash each) vs ASCII, {n:,} pairs", wide, one_w,
-               "the same pairs in ASCII", "pairs", n)
+    report.add(
+        f"non-ASCII responses (an em dash each) vs ASCII, {n:,} pairs",
+        wide,
+        one_w,
+        "the same pairs in ASCII",
+        "pairs",
+        n,
+    )
     compare_with_hendrycks(report, f"fast path threads=1, {n:,} non-ASCII distinct pairs", wg, wr)
 
     long_golds = golds800
@@ -261,8 +279,12 @@ def main() -> None:
         min_time=0.05,
     )
     report.add(
-        f"grade_many threads=1, {m} long responses (20 KB)", one_lh, hend_long, "Hendrycks-style plain Python",
-        "pairs", m,
+        f"grade_many threads=1, {m} long responses (20 KB)",
+        one_lh,
+        hend_long,
+        "Hendrycks-style plain Python",
+        "pairs",
+        m,
     )
     report.add(
         "grade_many threads=2 vs threads=1, long responses", two_long, one_long, "grade_many threads=1", "pairs", m
@@ -270,11 +292,20 @@ def main() -> None:
 
     if args.memory_pairs:
         before, peak, kept = memory_figures(args.memory_pairs)
-        print(f"memory of grade_many on {args.memory_pairs:,} distinct pairs (threads=2): peak RSS {peak:,.0f} MB, "
-              f"of which {peak - before:,.0f} MB added by the call to the {before:,.0f} MB of inputs; "
-              f"results keep {kept:,.1f} bytes per pair")
-        report.rows.append({"name": "memory", "pairs": args.memory_pairs, "max_rss_mb": peak,
-                            "rss_before_mb": before, "kept_bytes_per_pair": kept})
+        print(
+            f"memory of grade_many on {args.memory_pairs:,} distinct pairs (threads=2): peak RSS {peak:,.0f} MB, "
+            f"of which {peak - before:,.0f} MB added by the call to the {before:,.0f} MB of inputs; "
+            f"results keep {kept:,.1f} bytes per pair"
+        )
+        report.rows.append(
+            {
+                "name": "memory",
+                "pairs": args.memory_pairs,
+                "max_rss_mb": peak,
+                "rss_before_mb": before,
+                "kept_bytes_per_pair": kept,
+            }
+        )
     print(f"\nsaved {report.save('bench_grade')}")
 
 

@@ -64,8 +64,10 @@ def main() -> None:
     golds800 = [r["gold"] for r in rows]
     unboxed = [unbox(r["response"]) for r in rows]
     fast = rapidgrade.grade_many(golds800, unboxed, fallback=False)
-    print(f"unboxed solutions: fast path correct on {int(fast.correct.sum())}/800, "
-          f"Hendrycks-style on {sum(hendrycks_grade(g, r) for g, r in zip(golds800, unboxed))}/800")
+    print(
+        f"unboxed solutions: fast path correct on {int(fast.correct.sum())}/800, "
+        f"Hendrycks-style on {sum(hendrycks_grade(g, r) for g, r in zip(golds800, unboxed))}/800"
+    )
     g, r = distinct_pairs(golds800, unboxed, args.pairs)
     compare_with_hendrycks(report, f"fast path threads=1, {len(g):,} unboxed solutions", g, r)
 

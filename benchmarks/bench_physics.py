@@ -236,8 +236,10 @@ def eed_line() -> None:
     t_rg = time.perf_counter() - start
     source = phybench_source()
     if source is None:
-        print(f"eed_score_many           rapidgrade {t_rg * 1e3:9.1f} ms   ({len(pairs)} pairs; set PHYBENCH_PIPELINE"
-              " to time PHYBench's EED on them)")
+        print(
+            f"eed_score_many           rapidgrade {t_rg * 1e3:9.1f} ms   ({len(pairs)} pairs; set PHYBENCH_PIPELINE"
+            " to time PHYBench's EED on them)"
+        )
         return
     refs = reference_scores(pairs, source)
     t_ref = sum(r.seconds for r in refs)

@@ -56,8 +56,12 @@ def bench_scan(report: Report) -> None:
         lambda: rapidgrade.find_boxed(long_text), lambda: python_find_boxed(long_text), repeats=5, min_time=0.05
     )
     report.add(
-        f"find_boxed, one {mb:.1f} MB response ({mb / ours:,.0f} MB/s)", ours, peer, "plain-Python brace scan",
-        "texts", 1,
+        f"find_boxed, one {mb:.1f} MB response ({mb / ours:,.0f} MB/s)",
+        ours,
+        peer,
+        "plain-Python brace scan",
+        "texts",
+        1,
     )
 
 
@@ -98,7 +102,11 @@ def bench_distance(report: Report) -> None:
             min_time=0.05,
         )
         report.add(
-            f"edit_distance_many threads=1, {name}", ours, peer, "rapidfuzz process.cpdist workers=1", "pairs",
+            f"edit_distance_many threads=1, {name}",
+            ours,
+            peer,
+            "rapidfuzz process.cpdist workers=1",
+            "pairs",
             len(pairs),
         )
 

@@ -81,9 +81,7 @@ def main() -> None:
         per_call = median_seconds(
             lambda g=golds, r=responses: [compute_score("math", s, t) for s, t in zip(r, g)], args.repeats
         )
-        batch = median_seconds(
-            lambda g=golds, r=responses: compute_score_batch(["math"] * len(r), r, g), args.repeats
-        )
+        batch = median_seconds(lambda g=golds, r=responses: compute_score_batch(["math"] * len(r), r, g), args.repeats)
         print(f"-- {name} golds: {n} pairs, fast path decided {share:.1%}", flush=True)
         report.add(f"{name}: TRL accuracy_reward (one batch)", trl, peer, "math-verify", "completions", n)
         report.add(f"{name}: verl compute_score (per sample)", per_call, peer, "math-verify", "completions", n)

@@ -56,7 +56,15 @@ _STUDY: dict[str, Callable[[str], list[str]]] = {
         "So the final answer is the one given in the reference solution.",
     ],
     "empty_symbols": lambda g: [
-        "{", "}", "{}", r"\boxed{}", r"\boxed{ }", r"\boxed{\,}", "$$", r"\boxed{{}}", "The answer is $\\,$."
+        "{",
+        "}",
+        "{}",
+        r"\boxed{}",
+        r"\boxed{ }",
+        r"\boxed{\,}",
+        "$$",
+        r"\boxed{{}}",
+        "The answer is $\\,$.",
     ],
     "gibberish": lambda g: [
         "asdkj qwpeo zxmcn",
@@ -93,7 +101,11 @@ _STUDY: dict[str, Callable[[str], list[str]]] = {
         "We need to find the value. Let's consider the cases carefully",
     ],
     "lookalike_symbols": lambda g: [
-        r"\boxed{?}", r"\boxed{\square}", r"\boxed{\ldots}", r"\boxed{x}", r"\boxed{\text{N/A}}"
+        r"\boxed{?}",
+        r"\boxed{\square}",
+        r"\boxed{\ldots}",
+        r"\boxed{x}",
+        r"\boxed{\text{N/A}}",
     ],
 }
 

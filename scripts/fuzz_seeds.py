@@ -56,8 +56,24 @@ FREDHOLM = [
     "u(x) = a\u2080 + a\u2081x + lambda_1*e**x",
 ]
 
-RPN = ["x 2 ^ x sin +", "x neg exp x cos *", "1 2 + 3 *", "10 4 - 2 /", "2 sqrt", "x abs", "x ln",
-       "pi 2 /", "e x ^", "1.5e-3 x *", "42", "x y * 3 / y -", "0 0 /", "1 0 /", "2 0.5 ^", "8 3 /"]
+RPN = [
+    "x 2 ^ x sin +",
+    "x neg exp x cos *",
+    "1 2 + 3 *",
+    "10 4 - 2 /",
+    "2 sqrt",
+    "x abs",
+    "x ln",
+    "pi 2 /",
+    "e x ^",
+    "1.5e-3 x *",
+    "42",
+    "x y * 3 / y -",
+    "0 0 /",
+    "1 0 /",
+    "2 0.5 ^",
+    "8 3 /",
+]
 
 
 def read_jsonl(path: Path) -> list[dict[str, object]]:
@@ -75,6 +91,7 @@ def utf8(text: str) -> bytes:
 
 #: Kernels K(x, t) of the residual harness's seeds (the candidates are the fredholm texts).
 RESIDUAL_KERNELS = ["x*t", "\\sin(x - t)", "e^{x+t}", "x^2 t + 1", "\\frac{1}{1 + x t}"]
+
 
 def write(out: Path, harness: str, seeds: Iterable[bytes]) -> int:
     folder = out / harness

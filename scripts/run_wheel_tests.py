@@ -28,7 +28,11 @@ def installed_package(env: dict[str, str]) -> Path:
     """Where ``import rapidgrade`` finds the package when run from the repository root."""
     out = subprocess.run(
         [sys.executable, "-c", "import rapidgrade; print(rapidgrade.__file__)"],
-        cwd=ROOT, env=env, capture_output=True, text=True, check=True,
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     return Path(out).resolve().parent
 

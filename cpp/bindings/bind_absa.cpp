@@ -53,8 +53,7 @@ std::string type_name(PyObject* o) { return Py_TYPE(o)->tp_name; }
 PyObject* str_or_none(const py::handle& obj, const char* function, const char* argument) {
   if (obj.is_none()) return nullptr;
   if (!PyUnicode_Check(obj.ptr())) {
-    throw py::type_error(std::string(function) + ": " + argument + " must be str or None, not " +
-                         type_name(obj.ptr()));
+    throw py::type_error(std::string(function) + ": " + argument + " must be str or None, not " + type_name(obj.ptr()));
   }
   return obj.ptr();
 }
@@ -269,9 +268,8 @@ py::dict counts_dict(const absa::GroupCounts& c) {
   return d;
 }
 
-py::dict score(const py::handle& records, const py::handle& stages_obj, bool repair,
-               const py::handle& default_missing, const py::handle& ref_allowlist,
-               const py::handle& transitions, const py::object& threads) {
+py::dict score(const py::handle& records, const py::handle& stages_obj, bool repair, const py::handle& default_missing,
+               const py::handle& ref_allowlist, const py::handle& transitions, const py::object& threads) {
   const unsigned n_threads = threads.is_none() ? 1u : resolve_threads(threads, "score");
   absa::BatchInput in;
   std::vector<py::str> stages;
@@ -288,7 +286,8 @@ py::dict score(const py::handle& records, const py::handle& stages_obj, bool rep
   }
   in.repair = repair;
   PyObject* dm = str_or_none(default_missing, "score", "default_missing");
-  const absa::PolarityResult d = dm == nullptr ? absa::PolarityResult{} : absa::canonicalize_polarity(view_of(fold(dm).ptr()), false);
+  const absa::PolarityResult d =
+      dm == nullptr ? absa::PolarityResult{} : absa::canonicalize_polarity(view_of(fold(dm).ptr()), false);
   if (d.label == absa::Polarity::kInvalid) {
     throw py::value_error("score: default_missing must be one of positive, negative, neutral, mixed");
   }
@@ -296,7 +295,8 @@ py::dict score(const py::handle& records, const py::handle& stages_obj, bool rep
   if (!ref_allowlist.is_none()) {
     in.check_refs = true;
     for (const py::handle r : py::iter(ref_allowlist)) {
-      if (!PyUnicode_Check(r.ptr())) throw py::type_error("score: ref_allowlist items must be str, not " + type_name(r.ptr()));
+      if (!PyUnicode_Check(r.ptr()))
+        throw py::type_error("score: ref_allowlist items must be str, not " + type_name(r.ptr()));
       std::string norm;
       absa::normalize_ref_for_eval(view_of(r.ptr()), norm);
       in.allowlist.push_back(std::move(norm));
@@ -352,8 +352,7 @@ void bind_absa(py::module_& m) {
   m.def("absa_gold_aspect_term", &gold_aspect_term, py::arg("row"),
         "Aspect term of a gold tuple (rapidgrade.tasks.absa.gold_aspect_term).");
   m.def("absa_score", &score, py::arg("records"), py::arg("stages"), py::kw_only(), py::arg("repair"),
-        py::arg("default_missing"), py::arg("ref_allowlist"), py::arg("transitions"),
-        py::arg("threads") = py::none(),
+        py::arg("default_missing"), py::arg("ref_allowlist"), py::arg("transitions"), py::arg("threads") = py::none(),
         "Counts behind rapidgrade.tasks.absa.score; records are walked with the GIL held, scored "
         "with it released.");
 }

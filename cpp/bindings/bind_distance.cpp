@@ -26,8 +26,7 @@ struct CodePoints {
 CodePoints as_code_points(const py::handle& obj, const char* function, const char* argument) {
   PyObject* o = obj.ptr();
   if (!PyUnicode_Check(o)) {
-    throw py::type_error(std::string(function) + ": " + argument + " must be str, not " +
-                         Py_TYPE(o)->tp_name);
+    throw py::type_error(std::string(function) + ": " + argument + " must be str, not " + Py_TYPE(o)->tp_name);
   }
 #if PY_VERSION_HEX < 0x030C0000
   if (PyUnicode_READY(o) < 0) throw py::error_already_set();
@@ -153,8 +152,7 @@ py::object closest(const py::handle& word, const py::handle& choices, const py::
   return py::make_tuple(best, best_distance);
 }
 
-py::list edit_distance_many(const py::handle& pairs_obj, const py::object& max_distance,
-                            const py::object& threads) {
+py::list edit_distance_many(const py::handle& pairs_obj, const py::object& max_distance, const py::object& threads) {
   const std::size_t max = resolve_max(max_distance, "edit_distance_many");
   const unsigned n_threads = resolve_threads(threads, "edit_distance_many");
   if (PyUnicode_Check(pairs_obj.ptr()) || !PySequence_Check(pairs_obj.ptr())) {
@@ -219,8 +217,7 @@ and the computation may stop early. Bit-parallel (Myers/Hyyrö), O(ceil(m/64) * 
 >>> edit_distance("kitten", "sitting", max_distance=1)
 2
 )doc");
-  m.def("closest", &closest, py::arg("word"), py::arg("choices"), py::kw_only(),
-        py::arg("max_distance") = py::none(),
+  m.def("closest", &closest, py::arg("word"), py::arg("choices"), py::kw_only(), py::arg("max_distance") = py::none(),
         R"doc(closest(word, choices, *, max_distance=None) -> tuple[str, int] | None
 
 The choice nearest to word by edit distance, with its distance; the first one wins ties.

@@ -47,10 +47,10 @@ py::tuple result_tuple(const eed::Result& r) {
 
 py::tuple eed_score(const py::handle& gold, const py::handle& answer, double answer_scale, double initial_score,
                     double scoring_slope, const py::handle& insert_cost, const py::handle& delete_cost,
-                    const py::handle& update_cost, double change_type_cost, double bar_size,
-                    double discount_slope, std::size_t max_cells) {
-  const eed::Config c = config_of(initial_score, scoring_slope, insert_cost, delete_cost, update_cost,
-                                  change_type_cost, bar_size, discount_slope, max_cells, "eed_score");
+                    const py::handle& update_cost, double change_type_cost, double bar_size, double discount_slope,
+                    std::size_t max_cells) {
+  const eed::Config c = config_of(initial_score, scoring_slope, insert_cost, delete_cost, update_cost, change_type_cost,
+                                  bar_size, discount_slope, max_cells, "eed_score");
   const Text g = as_text(gold, "eed_score", "gold");
   const Text a = as_text(answer, "eed_score", "answer");
   eed::Result r;
@@ -67,8 +67,8 @@ py::tuple eed_score_many(const py::handle& golds_obj, const py::handle& answers_
                          const py::object& threads, double initial_score, double scoring_slope,
                          const py::handle& insert_cost, const py::handle& delete_cost, const py::handle& update_cost,
                          double change_type_cost, double bar_size, double discount_slope, std::size_t max_cells) {
-  const eed::Config c = config_of(initial_score, scoring_slope, insert_cost, delete_cost, update_cost,
-                                  change_type_cost, bar_size, discount_slope, max_cells, "eed_score_many");
+  const eed::Config c = config_of(initial_score, scoring_slope, insert_cost, delete_cost, update_cost, change_type_cost,
+                                  bar_size, discount_slope, max_cells, "eed_score_many");
   const unsigned n_threads = resolve_threads(threads, "eed_score_many");
   const std::vector<Text> golds = texts_of(golds_obj, "eed_score_many", "golds");
   const std::vector<Text> answers = texts_of(answers_obj, "eed_score_many", "answers");

@@ -103,9 +103,7 @@ py::tuple tree(const Ast& ast, std::uint32_t i) {
     case Kind::kSymbol:
     case Kind::kConst:
     case Kind::kText:
-    case Kind::kFunc:
-      items.append(to_str(n.text));
-      break;
+    case Kind::kFunc: items.append(to_str(n.text)); break;
     case Kind::kRelation: {
       std::string ops;
       py::list names;
@@ -125,8 +123,7 @@ py::tuple tree(const Ast& ast, std::uint32_t i) {
       items.append(cols);
       break;
     }
-    default:
-      break;
+    default: break;
   }
   for (std::uint32_t k : n.kids) items.append(tree(ast, k));
   return py::tuple(items);
@@ -261,8 +258,10 @@ int compare(Operand& a, Operand& b, const equiv::Options& o) {
     if (!x->parsed) {
       x->parsed = true;
       std::optional<Ast> tree = expr::try_parse(x->text);
-      if (tree) x->ast = std::make_shared<Ast>(std::move(*tree));
-      else x->ast.reset();
+      if (tree)
+        x->ast = std::make_shared<Ast>(std::move(*tree));
+      else
+        x->ast.reset();
     }
   }
   if (!a.ast || !b.ast) return static_cast<int>(equiv::Tri::kUnknown);
@@ -361,8 +360,9 @@ void bind_expr(py::module_& m) {
       .def("__str__", [](const PyExpr& e) { return to_str(expr::to_string(*e.ast)); })
       .def("__repr__", [](const PyExpr& e) { return to_str("Expr('" + expr::to_string(*e.ast) + "')"); })
       .def_property_readonly("free_symbols", &free_symbols, "Names of the free symbols, as a frozenset of str.")
-      .def("tree", [](const PyExpr& e) { return tree(*e.ast, e.ast->root); },
-           "The AST as nested tuples: (kind, payload..., children...).")
+      .def(
+          "tree", [](const PyExpr& e) { return tree(*e.ast, e.ast->root); },
+          "The AST as nested tuples: (kind, payload..., children...).")
       .def("evaluate", &evaluate,
            "Numeric value at the given symbol values (floats, complex numbers or NumPy arrays).");
   // Expr.to_sympy is defined in Python (rapidgrade/expr.py): the core never imports the package.

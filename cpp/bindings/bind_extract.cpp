@@ -31,8 +31,9 @@ Method resolve_strategy(const py::handle& strategy, const char* function) {
   const std::string_view name(data, static_cast<std::size_t>(size));
   Method m = Method::kAuto;
   if (!extract::parse_strategy(name, m)) {
-    throw py::value_error(std::string(function) + ": unknown strategy '" + std::string(name) +
-                          "' (expected auto, boxed, answer_is, tagged, code_output, choice, bare, final_span or last_number)");
+    throw py::value_error(
+        std::string(function) + ": unknown strategy '" + std::string(name) +
+        "' (expected auto, boxed, answer_is, tagged, code_output, choice, bare, final_span or last_number)");
   }
   return m;
 }
@@ -42,9 +43,7 @@ Method resolve_strategy(const py::handle& strategy, const char* function) {
 constexpr int kMethodCount = static_cast<int>(Method::kLastNumber) + 1;
 PyObject* g_method_names[kMethodCount] = {};
 
-py::object method_object(Method m) {
-  return py::reinterpret_borrow<py::object>(g_method_names[static_cast<int>(m)]);
-}
+py::object method_object(Method m) { return py::reinterpret_borrow<py::object>(g_method_names[static_cast<int>(m)]); }
 
 // Rewrites the byte offsets of an extraction into the caller's units (code points for str).
 // Touches no Python object, so batch workers call it with the GIL released.

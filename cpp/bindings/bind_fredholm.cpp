@@ -48,9 +48,9 @@ py::tuple build(const Parsed& p) {
   return py::make_tuple(p.solution.empty() ? py::object(py::none()) : py::object(to_str(p.solution)),
                         p.parsed ? py::object(to_str(p.expr_text)) : py::object(py::none()),
                         py::str(syntax_name(p.expr_syntax)),
-                        py::str(std::string(fredholm::kMethodNames[static_cast<int>(p.method)])),
-                        py::bool_(p.parsed), py::bool_(p.says_no_solution), opt_bool(p.has_solution),
-                        opt_str(p.solution_type), opt_str(p.reasoning), points, py::float_(p.confidence));
+                        py::str(std::string(fredholm::kMethodNames[static_cast<int>(p.method)])), py::bool_(p.parsed),
+                        py::bool_(p.says_no_solution), opt_bool(p.has_solution), opt_str(p.solution_type),
+                        opt_str(p.reasoning), points, py::float_(p.confidence));
 }
 
 using SymbolSpec = std::map<std::string, std::pair<std::string, std::string>>;
@@ -83,7 +83,8 @@ fredholm::SymbolTable table_of(const SymbolSpec& spec, const char* function) {
     } else if (kind == "number") {
       const std::string digits = !text.empty() && text[0] == '-' ? text.substr(1) : text;
       const std::optional<expr::Ast> ast = expr::try_parse(digits, expr::Syntax::kInfix);
-      if (!ast || ast->at(ast->root).kind != expr::Kind::kNumber) throw bad(name, "'" + text + "' is not a decimal number");
+      if (!ast || ast->at(ast->root).kind != expr::Kind::kNumber)
+        throw bad(name, "'" + text + "' is not a decimal number");
       r.text = (digits.size() < text.size() ? "-" : "") + expr::to_string(*ast);
       r.kind = fredholm::SymbolRule::Kind::kNumber;
     } else {
@@ -158,7 +159,8 @@ py::list fredholm_sample_many(const std::vector<std::pair<std::string, std::stri
   run_pipelined(
       n, n_threads,
       [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i) res[i] = fredholm::sample(exprs[i].first, syn[i], variable, constants, in[i]);
+        for (std::size_t i = begin; i < end; ++i)
+          res[i] = fredholm::sample(exprs[i].first, syn[i], variable, constants, in[i]);
       },
       [&](std::size_t i) {
         py::array_t<double> arr(static_cast<py::ssize_t>(res[i].size()));

@@ -54,12 +54,12 @@ struct Packed {
 // and the block's own table of the undecided rows' unwrapped golds, merged likewise.
 struct BlockColumns {
   Packed extracted, normalized;
-  std::size_t cache = 0;                                  // the index of the cache the block used
-  std::vector<std::uint64_t> new_serials;                 // the serials of the golds prepared here,
-  std::vector<std::string> new_golds;                     // ... and their normalized texts
-  std::vector<std::uint64_t> gold_of;                     // per row: the serial of its gold
-  std::vector<std::string> raws;                          // undecided rows' unwrapped golds (a BlockTable's)
-  std::vector<std::int32_t> raw_of;                       // per undecided row: index into raws
+  std::size_t cache = 0;                   // the index of the cache the block used
+  std::vector<std::uint64_t> new_serials;  // the serials of the golds prepared here,
+  std::vector<std::string> new_golds;      // ... and their normalized texts
+  std::vector<std::uint64_t> gold_of;      // per row: the serial of its gold
+  std::vector<std::string> raws;           // undecided rows' unwrapped golds (a BlockTable's)
+  std::vector<std::int32_t> raw_of;        // per undecided row: index into raws
 };
 
 // A block's table of the unwrapped golds of its undecided rows: each distinct one's text once,
@@ -106,9 +106,7 @@ void join_table(std::vector<std::string>& block_table, std::vector<std::string>&
   }
 }
 
-py::bytes as_bytes(const void* data, std::size_t size) {
-  return py::bytes(static_cast<const char*>(data), size);
-}
+py::bytes as_bytes(const void* data, std::size_t size) { return py::bytes(static_cast<const char*>(data), size); }
 
 // A gold cache of one batch, numbered; the first row of the last block it served; and the last
 // serial it has sent to the calling thread (every gold is sent, with its text, by the block
@@ -161,8 +159,8 @@ struct FastColumns {
 };
 
 FastColumns grade_fast_many(const py::handle& golds_obj, const py::handle& responses_obj, const py::object& last_number,
-                          const py::object& rel_tol, const py::object& abs_tol, const py::object& float_rounding,
-                          const py::object& threads, const py::object& max_answer_bytes) {
+                            const py::object& rel_tol, const py::object& abs_tol, const py::object& float_rounding,
+                            const py::object& threads, const py::object& max_answer_bytes) {
   grade::Options options = grade_options(last_number, rel_tol, abs_tol, float_rounding, "grade_fast_many");
   options.max_answer_bytes = max_answer_bytes_option(max_answer_bytes, "grade_fast_many");
   const unsigned n_threads = resolve_threads(threads, "grade_fast_many");
@@ -196,9 +194,7 @@ FastColumns grade_fast_many(const py::handle& golds_obj, const py::handle& respo
   // str, and reads the next slice's (and drops the last slice's) while the workers grade this
   // one; the workers make the UTF-8 views of a block's rows (and encode a non-ASCII str, freed
   // with the block).
-  const auto slice_rows = [n](std::size_t lo) {
-    return std::min(n - lo, std::clamp(lo, kFirstSliceRows, kSliceRows));
-  };
+  const auto slice_rows = [n](std::size_t lo) { return std::min(n - lo, std::clamp(lo, kFirstSliceRows, kSliceRows)); };
   const auto read_slice = [&](std::size_t lo) {
     const std::size_t hi = lo + slice_rows(lo);
     return std::make_unique<SliceRefs>(SliceRefs{golds.refs(lo, hi), responses.refs(lo, hi)});
@@ -223,40 +219,39 @@ FastColumns grade_fast_many(const py::handle& golds_obj, const py::handle& respo
           std::unique_ptr<BatchCache> cache = caches.take(lo + begin);
           out.cache = cache->index;
           out.gold_of.reserve(end - begin);
-          grade::grade_span(
-              gold_views.data(), response_views.data(), end - begin, options, cache->cache,
-              [&](std::size_t k, const grade::PreparedGold& gold, grade::FastVerdict& v) {
-                const std::size_t i = lo + begin + k;
-                // code 3: a limit was reached (decided_by="limit"), neither graded nor sent on
-                tri[i] = grade::is_limit(v.reason) ? char{3} : static_cast<char>(v.tri);
-                reason[i] = static_cast<char>(v.reason);
-                // serials grow in the order the golds are prepared, each at its first row
-                if (gold.serial > cache->sent) {
-                  cache->sent = gold.serial;
-                  out.new_serials.push_back(gold.serial);
-                  out.new_golds.push_back(gold.answer.text());
-                }
-                out.gold_of.push_back(gold.serial);
-                // only the undecided pairs need the unwrapped gold (for the fallback)
-                if (v.tri == equiv::Tri::kUnknown && !grade::is_limit(v.reason)) {
-                  out.raw_of.push_back(raws_seen.index(gold.serial, gold.raw));
-                }
-                if (v.found) {
-                  method[i] = static_cast<char>(v.method);
-                  out.extracted.add(v.answer);
-                  out.normalized.add(v.normalized);
-                } else {
-                  method[i] = static_cast<char>(kNoMethod);
-                  out.extracted.add_empty();
-                  out.normalized.add_empty();
-                }
-              });
+          grade::grade_span(gold_views.data(), response_views.data(), end - begin, options, cache->cache,
+                            [&](std::size_t k, const grade::PreparedGold& gold, grade::FastVerdict& v) {
+                              const std::size_t i = lo + begin + k;
+                              // code 3: a limit was reached (decided_by="limit"), neither graded nor sent on
+                              tri[i] = grade::is_limit(v.reason) ? char{3} : static_cast<char>(v.tri);
+                              reason[i] = static_cast<char>(v.reason);
+                              // serials grow in the order the golds are prepared, each at its first row
+                              if (gold.serial > cache->sent) {
+                                cache->sent = gold.serial;
+                                out.new_serials.push_back(gold.serial);
+                                out.new_golds.push_back(gold.answer.text());
+                              }
+                              out.gold_of.push_back(gold.serial);
+                              // only the undecided pairs need the unwrapped gold (for the fallback)
+                              if (v.tri == equiv::Tri::kUnknown && !grade::is_limit(v.reason)) {
+                                out.raw_of.push_back(raws_seen.index(gold.serial, gold.raw));
+                              }
+                              if (v.found) {
+                                method[i] = static_cast<char>(v.method);
+                                out.extracted.add(v.answer);
+                                out.normalized.add(v.normalized);
+                              } else {
+                                method[i] = static_cast<char>(kNoMethod);
+                                out.extracted.add_empty();
+                                out.normalized.add_empty();
+                              }
+                            });
           out.raws = std::move(raws_seen.table);
           caches.give_back(std::move(cache));
         },
         [&](std::size_t begin, std::size_t end) {
           BlockColumns done = std::move(blocks[begin / block]);  // freed once joined
-          std::vector<std::int32_t> ids;  // a block table's indices into the batch's
+          std::vector<std::int32_t> ids;                         // a block table's indices into the batch's
           join_table(done.new_golds, gold_table, gold_ids, ids);
           if (id_of_serial.size() <= done.cache) id_of_serial.resize(done.cache + 1);
           std::vector<std::int32_t>& id_of = id_of_serial[done.cache];
@@ -321,7 +316,8 @@ py::list unpack_strings(const py::bytes& data, const py::buffer& offsets, const 
     if (o[i] < 0 || o[i] > o[i + 1] || static_cast<std::size_t>(o[i + 1]) > bytes.size()) {
       throw py::value_error("unpack_strings: offsets out of range");
     }
-    const std::string_view row = bytes.substr(static_cast<std::size_t>(o[i]), static_cast<std::size_t>(o[i + 1] - o[i]));
+    const std::string_view row =
+        bytes.substr(static_cast<std::size_t>(o[i]), static_cast<std::size_t>(o[i + 1] - o[i]));
     set_item(out, i, to_str(row, "surrogatepass"));
   }
   return out;
@@ -349,18 +345,25 @@ void bind_grade(py::module_& m) {
       "(int32 bytes) into gold_table (the distinct normalized golds, a list of str), raw_index (int32 bytes, one per "
       "undecided pair in row order) into raw_table (their distinct unwrapped golds, what the fallback reads), and the "
       "extracted and normalized answers packed: *_offsets (n + 1 int64, bytes) into *_data (UTF-8 bytes).")
-      .def(py::init<>([](py::object tri, py::object reason, py::object method, py::object gold_index,
-                         py::object gold_table, py::object raw_index, py::object raw_table,
-                         py::object extracted_offsets, py::object extracted_data, py::object normalized_offsets,
-                         py::object normalized_data) {
-             return FastColumns{std::move(tri),       std::move(reason),           std::move(method),
-                                std::move(gold_index), std::move(gold_table),       std::move(raw_index),
-                                std::move(raw_table),  std::move(extracted_offsets), std::move(extracted_data),
-                                std::move(normalized_offsets), std::move(normalized_data)};
-           }),
-           py::kw_only(), py::arg("tri"), py::arg("reason"), py::arg("method"), py::arg("gold_index"),
-           py::arg("gold_table"), py::arg("raw_index"), py::arg("raw_table"), py::arg("extracted_offsets"),
-           py::arg("extracted_data"), py::arg("normalized_offsets"), py::arg("normalized_data"))
+      .def(
+          py::init<>([](py::object tri, py::object reason, py::object method, py::object gold_index,
+                        py::object gold_table, py::object raw_index, py::object raw_table, py::object extracted_offsets,
+                        py::object extracted_data, py::object normalized_offsets, py::object normalized_data) {
+            return FastColumns{std::move(tri),
+                               std::move(reason),
+                               std::move(method),
+                               std::move(gold_index),
+                               std::move(gold_table),
+                               std::move(raw_index),
+                               std::move(raw_table),
+                               std::move(extracted_offsets),
+                               std::move(extracted_data),
+                               std::move(normalized_offsets),
+                               std::move(normalized_data)};
+          }),
+          py::kw_only(), py::arg("tri"), py::arg("reason"), py::arg("method"), py::arg("gold_index"),
+          py::arg("gold_table"), py::arg("raw_index"), py::arg("raw_table"), py::arg("extracted_offsets"),
+          py::arg("extracted_data"), py::arg("normalized_offsets"), py::arg("normalized_data"))
       .def_readonly("tri", &FastColumns::tri)
       .def_readonly("reason", &FastColumns::reason)
       .def_readonly("method", &FastColumns::method)

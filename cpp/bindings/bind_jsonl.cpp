@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "convert.hpp"
-#include "rapidgrade/parallel.hpp"
 #include "rapidgrade/jsonl.hpp"
+#include "rapidgrade/parallel.hpp"
 
 namespace rapidgrade::bindings {
 namespace {
@@ -187,7 +187,8 @@ py::tuple jsonl_pick_block(const py::handle& data_obj, const py::handle& keys_ob
   std::vector<std::string_view> views;
   for (std::size_t at = 0; at < all.size();) {
     const void* nl = std::memchr(all.data() + at, '\n', all.size() - at);
-    const std::size_t end = nl == nullptr ? all.size() : static_cast<std::size_t>(static_cast<const char*>(nl) - all.data()) + 1;
+    const std::size_t end =
+        nl == nullptr ? all.size() : static_cast<std::size_t>(static_cast<const char*>(nl) - all.data()) + 1;
     views.push_back(all.substr(at, end - at));
     at = end;
   }

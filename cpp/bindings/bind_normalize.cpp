@@ -104,8 +104,8 @@ void bind_normalize(py::module_& m) {
   m.def("normalize_many", &normalize_many, py::arg("strings"), py::kw_only(), py::arg("units") = true,
         py::arg("equations") = true, py::arg("threads") = py::none(),
         "normalize_latex over a sequence on `threads` threads with the GIL released.");
-  m.def("normalize_answer_many", &normalize_answer_many, py::arg("strings"), py::arg("normalized_type"),
-        py::kw_only(), py::arg("units") = true, py::arg("equations") = true, py::arg("threads") = py::none(),
+  m.def("normalize_answer_many", &normalize_answer_many, py::arg("strings"), py::arg("normalized_type"), py::kw_only(),
+        py::arg("units") = true, py::arg("equations") = true, py::arg("threads") = py::none(),
         "normalize_answer over a sequence on `threads` threads with the GIL released.");
 }
 

@@ -52,7 +52,8 @@ py::tuple physics_normalize_many(const py::handle& strings, const py::object& th
       },
       [&](std::size_t i) {
         const Normalized& r = results[i];
-        py::object value = r.category == Category::kNumber ? py::object(py::float_(r.number)) : py::object(to_str(r.value));
+        py::object value =
+            r.category == Category::kNumber ? py::object(py::float_(r.number)) : py::object(to_str(r.value));
         set_item(out, i, py::make_tuple(names[static_cast<std::size_t>(r.category)], std::move(value)));
         if (r.needs_sympy) needs.append(py::int_(i));
         results[i] = Normalized{};
@@ -97,8 +98,8 @@ struct PhysicsColumns {
 };
 
 PhysicsColumns physics_grade_columns(const py::handle& golds_obj, const py::handle& responses_obj,
-                                const py::object& resolve_unit, double rel_tol, bool sig_figs, bool unit_required,
-                                const py::object& threads) {
+                                     const py::object& resolve_unit, double rel_tol, bool sig_figs, bool unit_required,
+                                     const py::object& threads) {
   const unsigned n_threads = resolve_threads(threads, "physics_grade_columns");
   const std::vector<Text> golds = texts_of(golds_obj, "physics_grade_columns", "golds", false);
   const std::vector<Text> responses = texts_of(responses_obj, "physics_grade_columns", "responses", false);
@@ -202,8 +203,8 @@ PhysicsColumns physics_grade_columns(const py::handle& golds_obj, const py::hand
         gold_sides[i] = Side{};
         response_sides[i] = Side{};
       });
-  return PhysicsColumns{path, correct, value, has_value, category, gold_text, extracted, method, reason, unit,
-                        normalized};
+  return PhysicsColumns{path,      correct, value,  has_value, category,  gold_text,
+                        extracted, method,  reason, unit,      normalized};
 }
 
 }  // namespace
@@ -232,12 +233,14 @@ void bind_physics(py::module_& m) {
   }
   m.attr("PHYSICS_UNIT_SYMBOLS") = py::tuple(symbols);
   py::list prefixes;
-  for (const detail::UnitPrefix& p : detail::kUnitPrefixes) prefixes.append(py::make_tuple(to_str(p.symbol), to_str(p.pint)));
+  for (const detail::UnitPrefix& p : detail::kUnitPrefixes)
+    prefixes.append(py::make_tuple(to_str(p.symbol), to_str(p.pint)));
   m.attr("PHYSICS_UNIT_PREFIXES") = py::tuple(prefixes);
   m.def("physics_normalize", &physics_normalize, py::arg("s"),
         "The physics normalize_answer flow: (category, value, needs_sympy).");
   m.def("physics_normalize_many", &physics_normalize_many, py::arg("strings"), py::kw_only(),
-        py::arg("threads") = py::none(), "physics_normalize over a sequence with the GIL released: ([(category, value)], [indices needing SymPy]).");
+        py::arg("threads") = py::none(),
+        "physics_normalize over a sequence with the GIL released: ([(category, value)], [indices needing SymPy]).");
   m.def("physics_parse_unit", &physics_parse_unit, py::arg("s"), py::kw_only(), py::arg("greedy") = false,
         "A unit text read by the unit grammar: (pint expression, shown, affine), or None.");
   m.def("physics_read_quantity", &physics_read_quantity, py::arg("s"),

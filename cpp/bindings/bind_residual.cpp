@@ -92,7 +92,8 @@ py::list fredholm_residual_many(const py::handle& candidates_obj, const std::vec
     q.syntax = eq_syntax;
     if (!xs.is_none()) {
       const auto arr = py::array_t<double, py::array::c_style | py::array::forcecast>::ensure(xs);
-      if (!arr || arr.ndim() != 1) throw py::value_error("fredholm_residual_many: x_values must be a 1-d sequence of floats");
+      if (!arr || arr.ndim() != 1)
+        throw py::value_error("fredholm_residual_many: x_values must be a 1-d sequence of floats");
       q.x_values.assign(arr.data(), arr.data() + arr.size());
       if (q.x_values.empty()) throw py::value_error("fredholm_residual_many: x_values must not be empty");
     }
@@ -118,8 +119,8 @@ py::list fredholm_residual_many(const py::handle& candidates_obj, const std::vec
         const residual::Result& r = results[i];
         set_item(out, i,
                  py::make_tuple(py::str(std::string(residual::kStatusNames[static_cast<int>(r.status)])),
-                                py::str(r.reason), r.residual_max, r.residual_mean, r.residual_rmse,
-                                r.quadrature_error, r.nodes, to_array(r.xs), to_array(r.residuals)));
+                                py::str(r.reason), r.residual_max, r.residual_mean, r.residual_rmse, r.quadrature_error,
+                                r.nodes, to_array(r.xs), to_array(r.residuals)));
         results[i] = residual::Result{};
       });
   return out;
@@ -130,10 +131,9 @@ py::list fredholm_residual_many(const py::handle& candidates_obj, const std::vec
 void bind_residual(py::module_& m) {
   m.def("fredholm_residual_many", &fredholm_residual_many, py::arg("candidates"), py::arg("equations"),
         py::arg("equation_index"), py::kw_only(), py::arg("syntax") = "auto", py::arg("equation_syntax") = "auto",
-        py::arg("tolerance") = 1e-6, py::arg("n_points") = 50,
-        py::arg("constants") = std::map<std::string, double>{}, py::arg("free_constants") = py::none(),
-        py::arg("max_ops") = 800, py::arg("max_points") = 1024, py::arg("max_nodes") = 4096,
-        py::arg("max_work") = 1LL << 25, py::arg("threads") = py::none(),
+        py::arg("tolerance") = 1e-6, py::arg("n_points") = 50, py::arg("constants") = std::map<std::string, double>{},
+        py::arg("free_constants") = py::none(), py::arg("max_ops") = 800, py::arg("max_points") = 1024,
+        py::arg("max_nodes") = 4096, py::arg("max_work") = 1LL << 25, py::arg("threads") = py::none(),
         "Residual check of candidate solutions of integral equations, GIL released "
         "(see rapidgrade.tasks.fredholm.verify_residual).");
 }

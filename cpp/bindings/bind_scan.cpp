@@ -60,8 +60,7 @@ py::list find_math_spans(const py::handle& text_obj, const py::handle& span_type
   return build_spans(text, spans, span_type);
 }
 
-py::list find_boxed_many(const py::handle& texts_obj, const py::handle& span_type,
-                         const py::object& threads) {
+py::list find_boxed_many(const py::handle& texts_obj, const py::handle& span_type, const py::object& threads) {
   check_record_type(span_type, "find_boxed_many", "span_type");
   const unsigned n_threads = resolve_threads(threads, "find_boxed_many");
   const std::vector<Text> texts = texts_of(texts_obj, "find_boxed_many", "texts");

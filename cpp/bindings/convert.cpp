@@ -42,8 +42,7 @@ Text as_text(py::handle obj, const char* function, const char* argument) {
       PyObject* encoded = PyUnicode_AsEncodedString(o, "utf-8", "replace");
       if (encoded == nullptr) throw py::error_already_set();
       text.encoded = py::reinterpret_steal<py::object>(encoded);
-      text.utf8 = std::string_view(PyBytes_AS_STRING(encoded),
-                                   static_cast<std::size_t>(PyBytes_GET_SIZE(encoded)));
+      text.utf8 = std::string_view(PyBytes_AS_STRING(encoded), static_cast<std::size_t>(PyBytes_GET_SIZE(encoded)));
     }
     return text;
   }
@@ -53,8 +52,7 @@ Text as_text(py::handle obj, const char* function, const char* argument) {
     text.ascii = true;
     return text;
   }
-  throw py::type_error(std::string(function) + ": " + argument + " must be str or bytes, not " +
-                       Py_TYPE(o)->tp_name);
+  throw py::type_error(std::string(function) + ": " + argument + " must be str or bytes, not " + Py_TYPE(o)->tp_name);
 }
 
 namespace {
@@ -354,7 +352,8 @@ equiv::Options equiv_options(py::handle rel_tol, py::handle abs_tol, py::handle 
   options.abs_tol = tolerance_option(abs_tol, function, "abs_tol");
   if (!float_rounding.is_none()) {
     PyObject* o = float_rounding.ptr();
-    if (PyBool_Check(o) || !PyLong_Check(o)) option_type_error(function, "float_rounding", "an int or None", float_rounding);
+    if (PyBool_Check(o) || !PyLong_Check(o))
+      option_type_error(function, "float_rounding", "an int or None", float_rounding);
     int overflow = 0;
     const long long digits = PyLong_AsLongLongAndOverflow(o, &overflow);
     if (overflow != 0 || digits < 0 || digits > 15) {
@@ -366,8 +365,8 @@ equiv::Options equiv_options(py::handle rel_tol, py::handle abs_tol, py::handle 
   return options;
 }
 
-grade::Options grade_options(py::handle last_number, py::handle rel_tol, py::handle abs_tol,
-                             py::handle float_rounding, const char* function) {
+grade::Options grade_options(py::handle last_number, py::handle rel_tol, py::handle abs_tol, py::handle float_rounding,
+                             const char* function) {
   grade::Options options;
   if (!PyBool_Check(last_number.ptr())) option_type_error(function, "last_number", "a bool", last_number);
   options.last_number = last_number.ptr() == Py_True;

@@ -32,8 +32,8 @@ namespace py = pybind11;
 /// original object, so the caller gets its own characters back).
 struct Text {
   std::string_view utf8;
-  py::object original;  // the caller's str or bytes; keeps `utf8` alive when it is cached there
-  py::object encoded;   // the replacement-encoded copy `utf8` points into, for lone surrogates
+  py::object original;   // the caller's str or bytes; keeps `utf8` alive when it is cached there
+  py::object encoded;    // the replacement-encoded copy `utf8` points into, for lone surrogates
   py::object utf8_copy;  // the exact UTF-8 copy `utf8` points into, for a non-ASCII str (freed with the Text)
   bool is_bytes = false;
   bool ascii = false;  // offsets in bytes and code points coincide
@@ -154,8 +154,8 @@ unsigned resolve_threads(const py::object& threads, const char* function);
 equiv::Options equiv_options(py::handle rel_tol, py::handle abs_tol, py::handle float_rounding, const char* function);
 
 /// grade::Options from the keywords last_number (a bool) and the equivalence options.
-grade::Options grade_options(py::handle last_number, py::handle rel_tol, py::handle abs_tol,
-                             py::handle float_rounding, const char* function);
+grade::Options grade_options(py::handle last_number, py::handle rel_tol, py::handle abs_tol, py::handle float_rounding,
+                             const char* function);
 
 /// The max_answer_bytes option (GradeConfig.max_answer_bytes): an int >= 1, or None for no
 /// limit. TypeError / ValueError naming the function and the option otherwise.
@@ -194,8 +194,7 @@ inline std::size_t batch_block_size(std::size_t n, unsigned threads) noexcept {
 /// (such as reading the inputs of the next batch) that then overlaps this batch's work. An
 /// exception from it ends the batch as one from emit_block does.
 template <typename Work, typename EmitBlock, typename Meanwhile = void (*)()>
-void run_blocks(std::size_t n, unsigned threads, Work&& work, EmitBlock&& emit_block,
-                Meanwhile&& meanwhile = [] {}) {
+void run_blocks(std::size_t n, unsigned threads, Work&& work, EmitBlock&& emit_block, Meanwhile&& meanwhile = [] {}) {
   if (n == 0) return;
   threads = batch_threads(n, threads);
   const std::size_t block = batch_block_size(n, threads);
@@ -260,7 +259,8 @@ void run_blocks(std::size_t n, unsigned threads, Work&& work, EmitBlock&& emit_b
     py::gil_scoped_release release;
     if (!run_one_block()) {
       std::unique_lock<std::mutex> lock(mutex);
-      cv.wait(lock, [&]() { return stop.load(std::memory_order_relaxed) || done[emitted].load(std::memory_order_acquire); });
+      cv.wait(lock,
+              [&]() { return stop.load(std::memory_order_relaxed) || done[emitted].load(std::memory_order_acquire); });
     }
   }
   if (stop.load(std::memory_order_relaxed)) {

@@ -38,7 +38,7 @@ inline std::pair<std::string_view, std::string_view> split_pair(std::string_view
 
 }  // namespace rapidgrade::fuzz
 
-#define RAPIDGRADE_FUZZ_CHECK(cond)                          \
-  do {                                                       \
+#define RAPIDGRADE_FUZZ_CHECK(cond)                           \
+  do {                                                        \
     if (!(cond)) ::rapidgrade::fuzz::invariant_failed(#cond); \
   } while (0)

@@ -28,8 +28,8 @@ inline void exercise_tree(const expr::Ast& ast) {
   if (!prog.evaluable) return;  // the core runs only evaluable programs (see equiv.cpp, bind_expr.cpp)
   constexpr std::size_t kPoints = 4;
   std::vector<std::vector<double>> real_values(prog.vars.size(), {0.5, -1.25, 3.0, 1e-3});
-  std::vector<std::vector<std::complex<double>>> complex_values(
-      prog.vars.size(), {{0.5, 0.25}, {-1.25, 2.0}, {3.0, -0.5}, {0.0, 1.0}});
+  std::vector<std::vector<std::complex<double>>> complex_values(prog.vars.size(),
+                                                                {{0.5, 0.25}, {-1.25, 2.0}, {3.0, -0.5}, {0.0, 1.0}});
   std::vector<const double*> real_inputs;
   std::vector<const std::complex<double>*> complex_inputs;
   for (const auto& v : real_values) real_inputs.push_back(v.data());

@@ -30,8 +30,8 @@ namespace {
 void check(std::string_view text) {
   using ex::Method;
   RAPIDGRADE_FUZZ_CHECK(ex::search_start(text) <= text.size());
-  for (Method method : {Method::kAuto, Method::kBoxed, Method::kAnswerIs, Method::kTagged, Method::kCodeOutput,
-                        Method::kLastNumber}) {
+  for (Method method :
+       {Method::kAuto, Method::kBoxed, Method::kAnswerIs, Method::kTagged, Method::kCodeOutput, Method::kLastNumber}) {
     const auto found = ex::extract_answer(text, method);
     if (!found) continue;
     RAPIDGRADE_FUZZ_CHECK(found->start <= found->end && found->end <= text.size());
@@ -88,13 +88,73 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 #ifdef RAPIDGRADE_FUZZ_MAIN
 int main(int argc, char** argv) {
   const long iterations = argc > 1 ? std::atol(argv[1]) : 100000;
-  static const char* const kPieces[] = {
-      "\\boxed", "\\fbox", "{", "}", "\\", "\\{", "$", "$$", "\\(", "\\)", "\\[", "\\]", " ", "\n", ".", "answer",
-      " is ", ":", "**", "<answer>", "</answer>", "####", "```", "```output\n", "```py\n", "\n```\n", "-",
-      "\xE2\x88\x92", "\xE2\x88", "1", "23", "4,567", ",", "/", "e", "e-", "\\frac", "\\dfrac", "\\sqrt", "[", "]",
-      "\\text", "\\left", "^\\circ", "^{\\circ}", "\xC2\xB0", "\xC2", "%", "cm", "m^2", "=", "x_1", "</think>",
-      "{,}", "~", "\xFF", "\x80", "SOLUTION: u(x) = ", "HAS_SOLUTION: no\n", "REASONING:", "SOLUTION_TYPE: series\n",
-      "\\begin{", "equation}", "align*}", "\\end{", "Answer", "SW"};
+  static const char* const kPieces[] = {"\\boxed",
+                                        "\\fbox",
+                                        "{",
+                                        "}",
+                                        "\\",
+                                        "\\{",
+                                        "$",
+                                        "$$",
+                                        "\\(",
+                                        "\\)",
+                                        "\\[",
+                                        "\\]",
+                                        " ",
+                                        "\n",
+                                        ".",
+                                        "answer",
+                                        " is ",
+                                        ":",
+                                        "**",
+                                        "<answer>",
+                                        "</answer>",
+                                        "####",
+                                        "```",
+                                        "```output\n",
+                                        "```py\n",
+                                        "\n```\n",
+                                        "-",
+                                        "\xE2\x88\x92",
+                                        "\xE2\x88",
+                                        "1",
+                                        "23",
+                                        "4,567",
+                                        ",",
+                                        "/",
+                                        "e",
+                                        "e-",
+                                        "\\frac",
+                                        "\\dfrac",
+                                        "\\sqrt",
+                                        "[",
+                                        "]",
+                                        "\\text",
+                                        "\\left",
+                                        "^\\circ",
+                                        "^{\\circ}",
+                                        "\xC2\xB0",
+                                        "\xC2",
+                                        "%",
+                                        "cm",
+                                        "m^2",
+                                        "=",
+                                        "x_1",
+                                        "</think>",
+                                        "{,}",
+                                        "~",
+                                        "\xFF",
+                                        "\x80",
+                                        "SOLUTION: u(x) = ",
+                                        "HAS_SOLUTION: no\n",
+                                        "REASONING:",
+                                        "SOLUTION_TYPE: series\n",
+                                        "\\begin{",
+                                        "equation}",
+                                        "align*}",
+                                        "\\end{",
+                                        "Answer",
+                                        "SW"};
   constexpr int kCount = static_cast<int>(sizeof(kPieces) / sizeof(kPieces[0]));
   std::mt19937 rng(42);
   std::uniform_int_distribution<int> length(0, 40), pick(0, kCount - 1), byte(0, 255), coin(0, 9);
@@ -102,8 +162,10 @@ int main(int argc, char** argv) {
     std::string s;
     const int n = length(rng);
     for (int k = 0; k < n; ++k) {
-      if (coin(rng) == 0) s += static_cast<char>(byte(rng));
-      else s += kPieces[pick(rng)];
+      if (coin(rng) == 0)
+        s += static_cast<char>(byte(rng));
+      else
+        s += kPieces[pick(rng)];
     }
     check(s);
   }

@@ -31,7 +31,7 @@ namespace {
 fh::SymbolTable table() {
   using K = fh::SymbolRule::Kind;
   return {{"lam", {K::kSymbol, "lambda"}}, {"g", {K::kNumber, "9.81"}}, {"k", {K::kNumber, "-2"}},
-          {"ee", {K::kConst, "E"}},        {"e", {K::kSymbol, "e"}},     {"a_0", {K::kConst, "pi"}}};
+          {"ee", {K::kConst, "E"}},        {"e", {K::kSymbol, "e"}},    {"a_0", {K::kConst, "pi"}}};
 }
 
 void check(std::string_view text) {
@@ -87,14 +87,85 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 #ifdef RAPIDGRADE_FUZZ_MAIN
 int main(int argc, char** argv) {
   const long iterations = argc > 1 ? std::atol(argv[1]) : 100000;
-  static const char* const kPieces[] = {
-      "u(x)", "u (x)", " = ", "=", "\\approx", "\xE2\x89\x88", "~=", "SOLUTION:", "Solution: ", "HAS_SOLUTION: ",
-      "yes", "no", "SOLUTION_TYPE: ", "discrete_points", "family", "series", "\n", " ", "$", "$$", "\\(", "\\)",
-      "\\[", "\\]", "\\left(", "\\right)", "\\Bigl", "where", " for ", ", where ", "x", "^", "{", "}", "2", "-",
-      "+", "\\sin", "\\frac", "C", "c_1", "\xCF\x80", "\xC2\xB7", "[(", "(0.5, 1.2)", ", ", ")]", "Step 1:", "1. ",
-      "REASONING:", "No solution", "\\text{No solution}", "neg", "sin", "\\;", "\\", ".", "e", "oo", "\xFF",
-      "lam", "*", "/", "**", "mu", "lambda_1", "g", "k", "ee", "a_0", "\xE2\x82\x80", "\xE2\x82\x81",
-      "\xE2\x82\x89", "\xE2\x82\x93", "\xE2\x82\x94", "\xE2\x82", "undefined", "(", ")"};
+  static const char* const kPieces[] = {"u(x)",
+                                        "u (x)",
+                                        " = ",
+                                        "=",
+                                        "\\approx",
+                                        "\xE2\x89\x88",
+                                        "~=",
+                                        "SOLUTION:",
+                                        "Solution: ",
+                                        "HAS_SOLUTION: ",
+                                        "yes",
+                                        "no",
+                                        "SOLUTION_TYPE: ",
+                                        "discrete_points",
+                                        "family",
+                                        "series",
+                                        "\n",
+                                        " ",
+                                        "$",
+                                        "$$",
+                                        "\\(",
+                                        "\\)",
+                                        "\\[",
+                                        "\\]",
+                                        "\\left(",
+                                        "\\right)",
+                                        "\\Bigl",
+                                        "where",
+                                        " for ",
+                                        ", where ",
+                                        "x",
+                                        "^",
+                                        "{",
+                                        "}",
+                                        "2",
+                                        "-",
+                                        "+",
+                                        "\\sin",
+                                        "\\frac",
+                                        "C",
+                                        "c_1",
+                                        "\xCF\x80",
+                                        "\xC2\xB7",
+                                        "[(",
+                                        "(0.5, 1.2)",
+                                        ", ",
+                                        ")]",
+                                        "Step 1:",
+                                        "1. ",
+                                        "REASONING:",
+                                        "No solution",
+                                        "\\text{No solution}",
+                                        "neg",
+                                        "sin",
+                                        "\\;",
+                                        "\\",
+                                        ".",
+                                        "e",
+                                        "oo",
+                                        "\xFF",
+                                        "lam",
+                                        "*",
+                                        "/",
+                                        "**",
+                                        "mu",
+                                        "lambda_1",
+                                        "g",
+                                        "k",
+                                        "ee",
+                                        "a_0",
+                                        "\xE2\x82\x80",
+                                        "\xE2\x82\x81",
+                                        "\xE2\x82\x89",
+                                        "\xE2\x82\x93",
+                                        "\xE2\x82\x94",
+                                        "\xE2\x82",
+                                        "undefined",
+                                        "(",
+                                        ")"};
   constexpr int kCount = static_cast<int>(sizeof(kPieces) / sizeof(kPieces[0]));
   std::mt19937 rng(42);
   std::uniform_int_distribution<int> length(0, 40), pick(0, kCount - 1), byte(0, 255), coin(0, 9);
@@ -102,8 +173,10 @@ int main(int argc, char** argv) {
     std::string s;
     const int n = length(rng);
     for (int k = 0; k < n; ++k) {
-      if (coin(rng) == 0) s += static_cast<char>(byte(rng));
-      else s += kPieces[pick(rng)];
+      if (coin(rng) == 0)
+        s += static_cast<char>(byte(rng));
+      else
+        s += kPieces[pick(rng)];
     }
     check(s);
   }

@@ -79,7 +79,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string_view text = rapidgrade::fuzz::as_text(data, size);
   for (const sc::Span& span : sc::find_boxed(text)) {
     RAPIDGRADE_FUZZ_CHECK(span.start <= span.end && span.end <= text.size());
-    RAPIDGRADE_FUZZ_CHECK(span.outer_start <= span.start && span.end <= span.outer_end && span.outer_end <= text.size());
+    RAPIDGRADE_FUZZ_CHECK(span.outer_start <= span.start && span.end <= span.outer_end &&
+                          span.outer_end <= text.size());
   }
   const std::vector<sc::Span> math = sc::find_math_spans(text);
   const std::vector<sc::Span> expected_math = math_spans_loop(text);
@@ -94,11 +95,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t open = text.find('{');
   if (open != std::string_view::npos) {
     const std::size_t close = sc::match_brace(text, open);
-    if (close != std::string_view::npos) RAPIDGRADE_FUZZ_CHECK(close > open && close < text.size() && text[close] == '}');
+    if (close != std::string_view::npos)
+      RAPIDGRADE_FUZZ_CHECK(close > open && close < text.size() && text[close] == '}');
   }
   // needles: the scanners' own, and the input's first bytes (so that they occur in it)
-  const std::string_view own[] = {"ox", "\\begin{", "</answer>", "<answer>", "</think>", text.substr(0, 1 + size % 5),
-                                  text.substr(size / 2, 3)};
+  const std::string_view own[] = {
+      "ox", "\\begin{", "</answer>", "<answer>", "</think>", text.substr(0, 1 + size % 5), text.substr(size / 2, 3)};
   for (const std::string_view needle : own) {
     if (needle.empty()) continue;
     for (std::size_t from = 0; from <= text.size() + 1; from += 1 + from / 8) {
@@ -131,7 +133,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::size_t end = text.size() - from / 2;
     std::size_t last = end;  // one past the last "sw"/"SW"/"sW"/"Sw" starting in [from / 2, end - 1)
     while (last > from / 2 + 1 && !(rapidgrade::detail::to_lower(text[last - 2]) == 's' &&
-                                     rapidgrade::detail::to_lower(text[last - 1]) == 'w')) {
+                                    rapidgrade::detail::to_lower(text[last - 1]) == 'w')) {
       --last;
     }
     RAPIDGRADE_FUZZ_CHECK(rapidgrade::detail::rfind_pair_icase(text, from / 2, end, 's', 'w') ==

@@ -56,15 +56,15 @@ bool caseless(char32_t c) noexcept {
 
 // Sorted list of the non-ASCII edge punctuation.
 constexpr std::array<char32_t, 54> kEdgePunct = {
-    0x00A1,  // ¡
-    0x00AB,  // «
-    0x00BB,  // »
-    0x00BF,  // ¿
-    0x037E,  // ; Greek question mark
-    0x0387,  // · Greek ano teleia
-    0x060C,  // ، Arabic comma
-    0x061B,  // ؛ Arabic semicolon
-    0x061F,  // ؟ Arabic question mark
+    0x00A1,                                                          // ¡
+    0x00AB,                                                          // «
+    0x00BB,                                                          // »
+    0x00BF,                                                          // ¿
+    0x037E,                                                          // ; Greek question mark
+    0x0387,                                                          // · Greek ano teleia
+    0x060C,                                                          // ، Arabic comma
+    0x061B,                                                          // ؛ Arabic semicolon
+    0x061F,                                                          // ؟ Arabic question mark
     0x2018, 0x2019, 0x201A, 0x201B, 0x201C, 0x201D, 0x201E, 0x201F,  // ‘ ’ ‚ ‛ “ ” „ ‟
     0x2026,                                                          // …
     0x2039, 0x203A,                                                  // ‹ ›
@@ -72,11 +72,11 @@ constexpr std::array<char32_t, 54> kEdgePunct = {
     0x2047, 0x2048, 0x2049,                                          // ⁇ ⁈ ⁉
     0x3001, 0x3002,                                                  // 、 。
     0x301D, 0x301E, 0x301F,                                          // 〝 〞 〟
-    0xFE10, 0xFE11, 0xFE12, 0xFE13, 0xFE14, 0xFE15, 0xFE16,  // vertical ︐ ︑ ︒ ︓ ︔ ︕ ︖
-    0xFE50, 0xFE51, 0xFE52, 0xFE54, 0xFE55, 0xFE56, 0xFE57,  // small ﹐ ﹑ ﹒ ﹔ ﹕ ﹖ ﹗
-    0xFF01, 0xFF02, 0xFF07, 0xFF0C, 0xFF0E,                  // full-width ！ ＂ ＇ ， ．
-    0xFF1A, 0xFF1B, 0xFF1F,                                  // full-width ： ； ？
-    0xFF61, 0xFF64,                                          // half-width ｡ ､
+    0xFE10, 0xFE11, 0xFE12, 0xFE13, 0xFE14, 0xFE15, 0xFE16,          // vertical ︐ ︑ ︒ ︓ ︔ ︕ ︖
+    0xFE50, 0xFE51, 0xFE52, 0xFE54, 0xFE55, 0xFE56, 0xFE57,          // small ﹐ ﹑ ﹒ ﹔ ﹕ ﹖ ﹗
+    0xFF01, 0xFF02, 0xFF07, 0xFF0C, 0xFF0E,                          // full-width ！ ＂ ＇ ， ．
+    0xFF1A, 0xFF1B, 0xFF1F,                                          // full-width ： ； ？
+    0xFF61, 0xFF64,                                                  // half-width ｡ ､
 };
 
 constexpr bool sorted_strictly(const std::array<char32_t, kEdgePunct.size()>& a) {
@@ -219,15 +219,21 @@ PolarityResult canonicalize_polarity(CodePoints s, bool repair, std::string* fol
   bool ascii = n <= 8;
   for (std::size_t i = 0; ascii && i < n; ++i) {
     const char32_t c = detail::ascii_lower(s.at(begin + i));
-    if (c >= 0x80) ascii = false;
-    else word[i] = static_cast<char>(c);
+    if (c >= 0x80)
+      ascii = false;
+    else
+      word[i] = static_cast<char>(c);
   }
   if (ascii) {
     const std::string_view w(word, n);
-    if (w == "positive" || w == "pos") result.label = Polarity::kPositive;
-    else if (w == "negative" || w == "neg") result.label = Polarity::kNegative;
-    else if (w == "neutral" || w == "neu") result.label = Polarity::kNeutral;
-    else if (w == "mixed") result.label = Polarity::kMixed;
+    if (w == "positive" || w == "pos")
+      result.label = Polarity::kPositive;
+    else if (w == "negative" || w == "neg")
+      result.label = Polarity::kNegative;
+    else if (w == "neutral" || w == "neu")
+      result.label = Polarity::kNeutral;
+    else if (w == "mixed")
+      result.label = Polarity::kMixed;
     if (result.label != Polarity::kInvalid) return result;
   }
   // Lower-cased code points of the stripped text, for repair and for the report.
@@ -238,15 +244,13 @@ PolarityResult canonicalize_polarity(CodePoints s, bool repair, std::string* fol
     static constexpr std::uint8_t kPositive[] = {'p', 'o', 's', 'i', 't', 'i', 'v', 'e'};
     static constexpr std::uint8_t kNegative[] = {'n', 'e', 'g', 'a', 't', 'i', 'v', 'e'};
     static constexpr std::uint8_t kNeutral[] = {'n', 'e', 'u', 't', 'r', 'a', 'l'};
-    static constexpr std::array<std::pair<const std::uint8_t*, std::size_t>, 3> kTargets = {{
-        {kPositive, sizeof kPositive}, {kNegative, sizeof kNegative}, {kNeutral, sizeof kNeutral}}};
-    static constexpr std::array<Polarity, 3> kLabels = {Polarity::kPositive, Polarity::kNegative,
-                                                         Polarity::kNeutral};
+    static constexpr std::array<std::pair<const std::uint8_t*, std::size_t>, 3> kTargets = {
+        {{kPositive, sizeof kPositive}, {kNegative, sizeof kNegative}, {kNeutral, sizeof kNeutral}}};
+    static constexpr std::array<Polarity, 3> kLabels = {Polarity::kPositive, Polarity::kNegative, Polarity::kNeutral};
     int hits = 0;
     Polarity hit = Polarity::kInvalid;
     for (std::size_t t = 0; t < kTargets.size(); ++t) {
-      const std::size_t d =
-          distance::levenshtein(text.data(), text.size(), kTargets[t].first, kTargets[t].second, 2);
+      const std::size_t d = distance::levenshtein(text.data(), text.size(), kTargets[t].first, kTargets[t].second, 2);
       if (d >= 1 && d <= 2) {
         ++hits;
         hit = kLabels[t];
@@ -265,8 +269,8 @@ PolarityResult canonicalize_polarity(CodePoints s, bool repair, std::string* fol
   return result;
 }
 
-GoldTermSource select_gold_term(const Field& aspect_term, const Field& opinion_term,
-                                const Field& aspect_ref, const Field& term) noexcept {
+GoldTermSource select_gold_term(const Field& aspect_term, const Field& opinion_term, const Field& aspect_ref,
+                                const Field& term) noexcept {
   auto non_empty = [](const Field& f) {
     if (!f.present) return false;
     const auto [b, e] = strip_bounds(f.text);
@@ -298,9 +302,7 @@ struct Key {
     if (c != 0) return c < 0;
     return invalid < o.invalid;
   }
-  bool operator==(const Key& o) const noexcept {
-    return label == o.label && term == o.term && invalid == o.invalid;
-  }
+  bool operator==(const Key& o) const noexcept { return label == o.label && term == o.term && invalid == o.invalid; }
 };
 
 struct Scratch {
@@ -309,8 +311,8 @@ struct Scratch {
 };
 
 // Builds the sorted, de-duplicated key set of one group and counts its diagnostics.
-void build_group(const BatchInput& in, const std::vector<std::string>& allowlist, std::size_t group,
-                 bool predicted, std::vector<Key>& keys, GroupCounts& counts, std::string& ref_buffer) {
+void build_group(const BatchInput& in, const std::vector<std::string>& allowlist, std::size_t group, bool predicted,
+                 std::vector<Key>& keys, GroupCounts& counts, std::string& ref_buffer) {
   keys.clear();
   const std::size_t first = in.groups[group];
   const std::size_t last = in.groups[group + 1];
@@ -321,8 +323,10 @@ void build_group(const BatchInput& in, const std::vector<std::string>& allowlist
     normalize_for_eval(row.term, key.term);
     key.invalid.clear();
     PolarityResult p;
-    if (row.has_polarity) p = canonicalize_polarity(row.polarity, predicted && in.repair, &key.invalid);
-    else p.missing = true;
+    if (row.has_polarity)
+      p = canonicalize_polarity(row.polarity, predicted && in.repair, &key.invalid);
+    else
+      p.missing = true;
     if (p.missing) {
       p.label = in.default_missing;
       ++counts.missing_polarity;

@@ -24,8 +24,7 @@ bool has_unescaped_dollar(std::string_view t) noexcept {
 // The inside of math delimiters that enclose all of t (trimmed), or false.
 bool math_inner(std::string_view t, std::string_view& inner) noexcept {
   const std::size_t len = t.size();
-  if (len >= 4 && starts_with(t, 0, "$$") && ends_with(t, "$$") &&
-      !has_unescaped_dollar(t.substr(2, len - 4))) {
+  if (len >= 4 && starts_with(t, 0, "$$") && ends_with(t, "$$") && !has_unescaped_dollar(t.substr(2, len - 4))) {
     inner = t.substr(2, len - 4);
     return true;
   }

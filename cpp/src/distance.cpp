@@ -175,14 +175,13 @@ std::size_t myers(const C1* p, std::size_t m, const C2* t, std::size_t n, std::s
 }  // namespace
 
 template <typename C1, typename C2>
-std::size_t levenshtein(const C1* a, std::size_t na, const C2* b, std::size_t nb,
-                        std::size_t max_distance, const std::atomic<bool>* cancel) {
+std::size_t levenshtein(const C1* a, std::size_t na, const C2* b, std::size_t nb, std::size_t max_distance,
+                        const std::atomic<bool>* cancel) {
   // Common prefix and suffix never change the distance.
   while (na > 0 && nb > 0 && static_cast<std::uint32_t>(*a) == static_cast<std::uint32_t>(*b)) {
     ++a, ++b, --na, --nb;
   }
-  while (na > 0 && nb > 0 &&
-         static_cast<std::uint32_t>(a[na - 1]) == static_cast<std::uint32_t>(b[nb - 1])) {
+  while (na > 0 && nb > 0 && static_cast<std::uint32_t>(a[na - 1]) == static_cast<std::uint32_t>(b[nb - 1])) {
     --na, --nb;
   }
   const std::size_t lower = na > nb ? na - nb : nb - na;
@@ -198,9 +197,9 @@ std::size_t levenshtein(const C1* a, std::size_t na, const C2* b, std::size_t nb
   return d > limit ? limit + 1 : d;
 }
 
-#define RAPIDGRADE_INSTANTIATE(C1, C2)                                                          \
-  template std::size_t levenshtein<C1, C2>(const C1*, std::size_t, const C2*, std::size_t, \
-                                           std::size_t, const std::atomic<bool>*);
+#define RAPIDGRADE_INSTANTIATE(C1, C2)                                                                  \
+  template std::size_t levenshtein<C1, C2>(const C1*, std::size_t, const C2*, std::size_t, std::size_t, \
+                                           const std::atomic<bool>*);
 RAPIDGRADE_INSTANTIATE(std::uint8_t, std::uint8_t)
 RAPIDGRADE_INSTANTIATE(std::uint8_t, std::uint16_t)
 RAPIDGRADE_INSTANTIATE(std::uint8_t, std::uint32_t)

@@ -38,9 +38,9 @@ namespace {
 using expr::Int;
 using expr::Kind;
 
-struct Overflow {};      // exact arithmetic past 128 bits, or an exponent past its cap
-struct TooBig {};        // more nodes than the pool allows
-struct Unsupported {};   // a structure (tuple, set, relation, text, ...) in the expression
+struct Overflow {};     // exact arithmetic past 128 bits, or an exponent past its cap
+struct TooBig {};       // more nodes than the pool allows
+struct Unsupported {};  // a structure (tuple, set, relation, text, ...) in the expression
 
 // -- exact rationals (checked) -------------------------------------------------------------------
 
@@ -140,15 +140,74 @@ struct Term {
 // SymPy's ordering_of_classes (sympy/core/basic.py): index of a class name; unknown names
 // (sin, cos, exp, log, ...: lower-case class names) come after all, compared by name.
 int class_rank(std::string_view name) {
-  static constexpr std::string_view kOrder[] = {
-      "Zero", "One", "Half", "Infinity", "NaN", "NegativeOne", "NegativeInfinity", "Integer", "Rational",
-      "Float", "Exp1", "Pi", "ImaginaryUnit", "Symbol", "Wild", "Pow", "Mul", "Add", "Derivative",
-      "Integral", "Abs", "Sign", "Sqrt", "Floor", "Ceiling", "Re", "Im", "Arg", "Conjugate", "Exp", "Log",
-      "Sin", "Cos", "Tan", "Cot", "ASin", "ACos", "ATan", "ACot", "Sinh", "Cosh", "Tanh", "Coth", "ASinh",
-      "ACosh", "ATanh", "ACoth", "RisingFactorial", "FallingFactorial", "factorial", "binomial", "Gamma",
-      "LowerGamma", "UpperGamma", "PolyGamma", "Erf", "Chebyshev", "Chebyshev2", "Function",
-      "WildFunction", "Lambda", "Order", "Equality", "Unequality", "StrictGreaterThan", "StrictLessThan",
-      "GreaterThan", "LessThan"};
+  static constexpr std::string_view kOrder[] = {"Zero",
+                                                "One",
+                                                "Half",
+                                                "Infinity",
+                                                "NaN",
+                                                "NegativeOne",
+                                                "NegativeInfinity",
+                                                "Integer",
+                                                "Rational",
+                                                "Float",
+                                                "Exp1",
+                                                "Pi",
+                                                "ImaginaryUnit",
+                                                "Symbol",
+                                                "Wild",
+                                                "Pow",
+                                                "Mul",
+                                                "Add",
+                                                "Derivative",
+                                                "Integral",
+                                                "Abs",
+                                                "Sign",
+                                                "Sqrt",
+                                                "Floor",
+                                                "Ceiling",
+                                                "Re",
+                                                "Im",
+                                                "Arg",
+                                                "Conjugate",
+                                                "Exp",
+                                                "Log",
+                                                "Sin",
+                                                "Cos",
+                                                "Tan",
+                                                "Cot",
+                                                "ASin",
+                                                "ACos",
+                                                "ATan",
+                                                "ACot",
+                                                "Sinh",
+                                                "Cosh",
+                                                "Tanh",
+                                                "Coth",
+                                                "ASinh",
+                                                "ACosh",
+                                                "ATanh",
+                                                "ACoth",
+                                                "RisingFactorial",
+                                                "FallingFactorial",
+                                                "factorial",
+                                                "binomial",
+                                                "Gamma",
+                                                "LowerGamma",
+                                                "UpperGamma",
+                                                "PolyGamma",
+                                                "Erf",
+                                                "Chebyshev",
+                                                "Chebyshev2",
+                                                "Function",
+                                                "WildFunction",
+                                                "Lambda",
+                                                "Order",
+                                                "Equality",
+                                                "Unequality",
+                                                "StrictGreaterThan",
+                                                "StrictLessThan",
+                                                "GreaterThan",
+                                                "LessThan"};
   for (std::size_t i = 0; i < std::size(kOrder); ++i)
     if (kOrder[i] == name) return static_cast<int>(i);
   return 1000;
@@ -423,7 +482,7 @@ std::uint32_t Pool::int_root_pow(Int n, Q e) {
   for (auto [p, a] : factors) {
     Int num_ = chk_mul(a, e.n);
     Int fl = num_ >= 0 ? num_ / e.d : -((-num_ + e.d - 1) / e.d);  // floor(a*e)
-    Int rem = num_ - fl * e.d;                                       // 0 <= rem < e.d
+    Int rem = num_ - fl * e.d;                                     // 0 <= rem < e.d
     out = qmul(out, qpow(Q{p, 1}, fl));
     if (rem == 0) continue;
     Q r = qmake(rem, e.d);
@@ -956,7 +1015,7 @@ struct Flat {  // a tree in post-order
   std::vector<std::uint32_t> label;  // interned label id
   std::vector<std::uint32_t> lmd;    // leftmost leaf descendant
   std::vector<std::uint32_t> nkids;
-  std::vector<double> size;          // subtree insertion cost
+  std::vector<double> size;  // subtree insertion cost
   std::vector<std::uint32_t> keyroots;
 };
 
@@ -966,8 +1025,8 @@ std::string label_of(const Pool& p, std::uint32_t i) {
     case C::kNum: return "number_" + int_str(x.q.n) + (x.q.d == 1 ? "" : "/" + int_str(x.q.d));
     case C::kFloat: {
       char buf[64];
-      std::snprintf(buf, sizeof buf, "number_%.15g", static_cast<double>(static_cast<long double>(x.q.n) /
-                                                                         static_cast<long double>(x.q.d)));
+      std::snprintf(buf, sizeof buf, "number_%.15g",
+                    static_cast<double>(static_cast<long double>(x.q.n) / static_cast<long double>(x.q.d)));
       return buf;
     }
     case C::kPi: return "number_pi";
@@ -1172,9 +1231,9 @@ std::string first_stage(std::string s) {
   s = strip_braces(std::move(s));
   if (std::size_t q = s.find("\\quad"); q != std::string::npos) s = s.substr(0, q);
   // after the last relation (top level)
-  static constexpr std::string_view kRel[] = {"\\approx", "\\simeq", "\\sim", "\\propto", "\\equiv", "\\cong",
-                                              "\\geq",    "\\leq",   "\\ge",  "\\le",     "\\neq",   "\\ne",
-                                              "=",        "<",       ">"};
+  static constexpr std::string_view kRel[] = {"\\approx", "\\simeq", "\\sim", "\\propto", "\\equiv",
+                                              "\\cong",   "\\geq",   "\\leq", "\\ge",     "\\le",
+                                              "\\neq",    "\\ne",    "=",     "<",        ">"};
   std::size_t cut = std::string::npos, cut_len = 0;
   int depth = 0;
   for (std::size_t i = 0; i < s.size(); ++i) {
@@ -1196,14 +1255,17 @@ std::string first_stage(std::string s) {
 
 bool known_command(std::string_view c) {
   static constexpr std::string_view kKnown[] = {
-      "frac", "dfrac", "tfrac", "cfrac", "sqrt", "pi", "infty", "left", "right", "cdot", "times", "div", "ln",
-      "log", "exp", "sin", "cos", "tan", "sec", "csc", "cot", "arcsin", "arccos", "arctan", "sinh", "cosh",
-      "tanh", "coth", "operatorname", "mathrm", "text", "textrm", "mathbf", "mathit", "rm", "binom", "circ",
-      "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta", "vartheta", "iota",
-      "kappa", "lambda", "mu", "nu", "xi", "omicron", "rho", "varrho", "sigma", "varsigma", "tau", "upsilon",
-      "phi", "varphi", "chi", "psi", "omega", "Gamma", "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma",
-      "Upsilon", "Phi", "Psi", "Omega", "cdotp", "pm", "mp", "lfloor", "rfloor", "lceil", "rceil", "Big",
-      "big", "Bigg", "bigg", "quad", "qquad", "partial", "ell", "hbar_unused"};
+      "frac",    "dfrac",        "tfrac",  "cfrac",    "sqrt",   "pi",      "infty",      "left",   "right",
+      "cdot",    "times",        "div",    "ln",       "log",    "exp",     "sin",        "cos",    "tan",
+      "sec",     "csc",          "cot",    "arcsin",   "arccos", "arctan",  "sinh",       "cosh",   "tanh",
+      "coth",    "operatorname", "mathrm", "text",     "textrm", "mathbf",  "mathit",     "rm",     "binom",
+      "circ",    "alpha",        "beta",   "gamma",    "delta",  "epsilon", "varepsilon", "zeta",   "eta",
+      "theta",   "vartheta",     "iota",   "kappa",    "lambda", "mu",      "nu",         "xi",     "omicron",
+      "rho",     "varrho",       "sigma",  "varsigma", "tau",    "upsilon", "phi",        "varphi", "chi",
+      "psi",     "omega",        "Gamma",  "Delta",    "Theta",  "Lambda",  "Xi",         "Pi",     "Sigma",
+      "Upsilon", "Phi",          "Psi",    "Omega",    "cdotp",  "pm",      "mp",         "lfloor", "rfloor",
+      "lceil",   "rceil",        "Big",    "big",      "Bigg",   "bigg",    "quad",       "qquad",  "partial",
+      "ell",     "hbar_unused"};
   for (std::string_view k : kKnown)
     if (k == c) return true;
   return false;
@@ -1212,13 +1274,14 @@ bool known_command(std::string_view c) {
 // PHYBench's second stage where it changes meaning, and commands the parser does not know made
 // into symbols named as latex2sympy names them (\hbar -> hbar, \vec{F} -> vec{F}).
 std::string second_stage(std::string s, Names& names) {
-  static constexpr std::string_view kDrop[] = {"\\displaystyle", "\\left", "\\right", "\\Bigr", "\\Bigl", "\\bigl",
-                                               "\\bigr", "\\biggl", "\\biggr", "\\Big", "\\,", "\\;", "\\!", "$"};
+  static constexpr std::string_view kDrop[] = {
+      "\\displaystyle", "\\left",  "\\right", "\\Bigr", "\\Bigl", "\\bigl", "\\bigr",
+      "\\biggl",        "\\biggr", "\\Big",   "\\,",    "\\;",    "\\!",    "$"};
   for (std::string_view d : kDrop) {
     std::size_t pos = 0;
     while ((pos = s.find(d, pos)) != std::string::npos) {
-      if (d[0] == '\\' && is_alpha(d[1]) && pos + d.size() < s.size() && is_alpha(s[pos + d.size()]) &&
-          d != "\\left" && d != "\\right") {
+      if (d[0] == '\\' && is_alpha(d[1]) && pos + d.size() < s.size() && is_alpha(s[pos + d.size()]) && d != "\\left" &&
+          d != "\\right") {
         pos += d.size();
         continue;
       }
@@ -1247,8 +1310,8 @@ std::string second_stage(std::string s, Names& names) {
       std::size_t j = i;
       while (j < s.size() && is_alpha(s[j])) ++j;
       bool wrapped = false;
-      for (std::string_view w : {"_{", "\\mathrm{", "\\text{", "\\textrm{", "\\operatorname{", "\\mathbf{",
-                                 "\\mathit{", "\\rm{", "\\begin{", "\\end{"})
+      for (std::string_view w : {"_{", "\\mathrm{", "\\text{", "\\textrm{", "\\operatorname{", "\\mathbf{", "\\mathit{",
+                                 "\\rm{", "\\begin{", "\\end{"})
         wrapped = wrapped || (out.size() >= w.size() && out.compare(out.size() - w.size(), w.size(), w) == 0);
       const bool call = j < s.size() && s[j] == '(';
       if (j - i >= 3 && !wrapped && !call) {
@@ -1325,7 +1388,8 @@ void build(std::string_view text, Side& side, double scale) {
       } else if (std::modf(1.0 / scale, &ip) == 0.0 && std::fabs(1.0 / scale) < 1e18) {
         f = p.num(Q{1, static_cast<Int>(1.0 / scale)});
       } else {
-        f = p.make(Term{C::kFloat, qmake(static_cast<Int>(std::llround(scale * 1e12)), static_cast<Int>(1000000000000LL)), {}, {}});
+        f = p.make(Term{
+            C::kFloat, qmake(static_cast<Int>(std::llround(scale * 1e12)), static_cast<Int>(1000000000000LL)), {}, {}});
         p.had_float = true;
       }
       r = p.mul({f, r});
@@ -1356,7 +1420,6 @@ void write_tree(const Pool& p, std::uint32_t i, std::string& out) {
   }
   out += ')';
 }
-
 
 }  // namespace
 

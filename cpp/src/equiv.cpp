@@ -49,7 +49,7 @@ struct Side {
   std::uint32_t node = 0;
   std::vector<std::string> vars;  // the points' variables (owned: some may be the other tree's)
   Program prog;
-  bool may_flag = false;          // may_flag_near_cut(prog)
+  bool may_flag = false;  // may_flag_near_cut(prog)
   Eval e;
   std::array<unsigned char, kRanges.size()> done{};  // per range: 0 nothing, 1 values, 2 bounds too
 
@@ -182,7 +182,7 @@ struct NodeFacts {
 struct Tree {
   const Ast* ast;
   std::vector<NodeFacts> nodes;
-  std::vector<Val> values;  // the candidate values of every node computed, in one pool
+  std::vector<Val> values;                   // the candidate values of every node computed, in one pool
   std::vector<std::unique_ptr<Side>> sides;  // its subtrees evaluated at sample points (kMaxSides)
 };
 
@@ -241,8 +241,8 @@ class Comparer {
   std::size_t budget_ = kMaxComparisons;
   std::size_t work_ = 0;  // counted operations spent, against o_.work_budget
   Limit limit_ = Limit::kNone;
-  std::vector<Tree> trees_;  // the trees compared but the one of shared_
-  Tree* shared_ = nullptr;   // a tree's facts kept from one comparison to the next (TreeFacts)
+  std::vector<Tree> trees_;                           // the trees compared but the one of shared_
+  Tree* shared_ = nullptr;                            // a tree's facts kept from one comparison to the next (TreeFacts)
   std::vector<std::unique_ptr<Side>> passing_sides_;  // sides past a tree's kMaxSides
 
   /// The table of r's tree, made on first use. A reference into it stays valid while the
@@ -455,8 +455,8 @@ class Comparer {
         }
       }
     }
-    if (equal >= kMinValid && a.analytic && b.analytic && !has_inexact_literal(g) &&
-        !has_inexact_literal(p) && same_branches({g}, {p})) {
+    if (equal >= kMinValid && a.analytic && b.analytic && !has_inexact_literal(g) && !has_inexact_literal(p) &&
+        same_branches({g}, {p})) {
       return Tri::kTrue;
     }
     return Tri::kUnknown;
@@ -554,7 +554,10 @@ class Comparer {
     std::size_t i = 0, j = 0;  // both sorted
     while (i < sa.size() && j < sb.size()) {
       if (sa[i] == sb[j]) return false;
-      if (sa[i] < sb[j]) ++i; else ++j;
+      if (sa[i] < sb[j])
+        ++i;
+      else
+        ++j;
     }
     return true;
   }
@@ -596,7 +599,8 @@ class Comparer {
     for (std::size_t k = 0; k < kPoints; ++k) {
       if (!finite(f.v[k]) || f.near_cut[k]) continue;
       const C line = a * x[k] + b;
-      if (magnitude(f.v[k] - line) > 1e-9 * (magnitude(f.v[k]) + magnitude(a * x[k]) + magnitude(b)) + kClear * f.err[k]) {
+      if (magnitude(f.v[k] - line) >
+          1e-9 * (magnitude(f.v[k]) + magnitude(a * x[k]) + magnitude(b)) + kClear * f.err[k]) {
         return false;
       }
       ++valid;
@@ -675,8 +679,7 @@ class Comparer {
       // expression, "m + n = 4", or end a simplification, "a^6 / a^2 = a^4": against a gold
       // "4" or "a^4" its right side is its answer. A gold equation such as "a + 3z = 0" or
       // "x^2 + y^2 = 1" asks for the equation: a bare value does not state it (UNKNOWN).
-      const bool response_states = P.kind == Kind::kRelation &&
-                                   (!has_symbols(rhs) || tri(lhs, rhs) == Tri::kTrue);
+      const bool response_states = P.kind == Kind::kRelation && (!has_symbols(rhs) || tri(lhs, rhs) == Tri::kTrue);
       const bool value_of = is_assignment_lhs(lhs) || response_states;
       if (!value_of) {
         // Any other equation of the response ends in its answer when its right side is the
@@ -692,8 +695,7 @@ class Comparer {
     }
     // Relations in different variables state different things ("x = -7" against
     // "y = x^2 + 4x + 2", "x > 2" against "k < -1").
-    if (!has_function_call(g) && !has_function_call(p) &&
-        symbol_names(*g.ast, g.i) != symbol_names(*p.ast, p.i)) {
+    if (!has_function_call(g) && !has_function_call(p) && symbol_names(*g.ast, g.i) != symbol_names(*p.ast, p.i)) {
       return Tri::kFalse;
     }
     // Two conditions on one variable against a constant ("x \ge -4" against "x \le 3",
@@ -861,7 +863,8 @@ class Comparer {
       const Tri first = tri(g.kid(0), p.kid(0));
       return both(first, tri(g.kid(1), p.kid(1)));
     }
-    if ((G.kind == Kind::kTuple && P.kind == Kind::kInterval) || (P.kind == Kind::kTuple && G.kind == Kind::kInterval)) {
+    if ((G.kind == Kind::kTuple && P.kind == Kind::kInterval) ||
+        (P.kind == Kind::kTuple && G.kind == Kind::kInterval)) {
       return Tri::kFalse;  // a closed or half-open interval is not a point
     }
     return Tri::kUnknown;

@@ -20,12 +20,12 @@ namespace rapidgrade::equiv::detail {
 using namespace expr;
 using C = std::complex<double>;
 
-constexpr std::size_t kPoints = 32;     // 8 real + 24 complex
+constexpr std::size_t kPoints = 32;  // 8 real + 24 complex
 constexpr std::size_t kReal = 8;
-constexpr std::size_t kNear = 16;       // complex points of moderate size (|z| in [1/4, 4])
-constexpr std::size_t kMinValid = 16;   // points where both sides must agree for TRUE
-constexpr double kClear = 1000;         // a gap this many times the error bound is a difference
-constexpr double kClearRel = 1e-9;      // ... and at least this large relative to the values
+constexpr std::size_t kNear = 16;      // complex points of moderate size (|z| in [1/4, 4])
+constexpr std::size_t kMinValid = 16;  // points where both sides must agree for TRUE
+constexpr double kClear = 1000;        // a gap this many times the error bound is a difference
+constexpr double kClearRel = 1e-9;     // ... and at least this large relative to the values
 constexpr std::size_t kMaxElements = 64;
 constexpr std::size_t kMaxComparisons = 20000;  // sub-comparisons per call (nested sets)
 constexpr double kPi = 3.14159265358979323846;
@@ -46,8 +46,8 @@ struct Points {
   Points(const Points&) = delete;  // `values` points into `own`
   Points& operator=(const Points&) = delete;
   std::vector<std::string_view> vars;  // views of the compared trees' symbol names
-  std::vector<const C*> values;     // per variable, kPoints values
-  std::vector<std::vector<C>> own;  // the values of variables past the shared ones
+  std::vector<const C*> values;        // per variable, kPoints values
+  std::vector<std::vector<C>> own;     // the values of variables past the shared ones
 };
 
 /// The sample points of the variables `vars` (sorted, without repeats): kPoints values per
@@ -60,7 +60,7 @@ Points make_points(std::vector<std::string_view> vars);
 // of these, and none needs the heap).
 struct Eval {
   std::array<C, kPoints> v{};
-  std::array<double, kPoints> err{};               // rounding-error bound of each value
+  std::array<double, kPoints> err{};              // rounding-error bound of each value
   std::array<unsigned char, kPoints> near_cut{};  // branch chosen by rounding noise: the point is unusable
   bool evaluable = true;
   bool analytic = true;
@@ -91,7 +91,7 @@ struct Val {
   bool continuous = true;
   bool decimal = false;
   int places = 0;
-  int inf = 0;  // +1 / -1 for oo / -oo
+  int inf = 0;              // +1 / -1 for oo / -oo
   bool overflowed = false;  // rational-valued, but past the 128-bit range: never TRUE by tolerance
   bool near_cut = false;    // a branch was chosen by rounding noise: never FALSE
 };

@@ -140,16 +140,14 @@ namespace {
 bool rational_shaped(Ref r) {
   const Node& n = r.node();
   switch (n.kind) {
-    case Kind::kNumber:
-      return true;
+    case Kind::kNumber: return true;
     case Kind::kAdd:
     case Kind::kMul:
     case Kind::kNeg:
     case Kind::kDiv:
     case Kind::kFactorial:
     case Kind::kPercent:
-    case Kind::kAbs:
-      break;
+    case Kind::kAbs: break;
     case Kind::kPow: {
       auto e = exact_value(*r.ast, n.kids[1]);
       if (!e || e->den != 1) return false;
@@ -158,8 +156,7 @@ bool rational_shaped(Ref r) {
     case Kind::kFunc:
       if (n.text != "binomial") return false;
       break;
-    default:
-      return false;
+    default: return false;
   }
   for (std::size_t k = 0; k < n.kids.size(); ++k)
     if (!rational_shaped(r.kid(k))) return false;
@@ -210,7 +207,8 @@ double log_of_literal(std::string_view t) {
     bool negative = false;
     std::size_t k = e + 1;
     if (k < t.size() && (t[k] == '-' || t[k] == '+')) negative = t[k++] == '-';
-    for (; k < t.size() && t[k] >= '0' && t[k] <= '9'; ++k) exp10 = std::min(exp10 * 10 + (t[k] - '0'), 1000000000000000LL);
+    for (; k < t.size() && t[k] >= '0' && t[k] <= '9'; ++k)
+      exp10 = std::min(exp10 * 10 + (t[k] - '0'), 1000000000000000LL);
     if (negative) exp10 = -exp10;
   }
   double mantissa = 0;
@@ -242,8 +240,7 @@ double log_of_literal(std::string_view t) {
 std::optional<double> log_magnitude(Ref r) {
   const Node& n = r.node();
   switch (n.kind) {
-    case Kind::kNumber:
-      return log_of_literal(n.text);
+    case Kind::kNumber: return log_of_literal(n.text);
     case Kind::kConst:
       if (n.text == "pi") return std::log(kPi);
       if (n.text == "E") return 1.0;
@@ -304,8 +301,7 @@ std::optional<double> log_magnitude(Ref r) {
       if (std::isinf(x)) return kInf;
       return std::lgamma(x + 1);
     }
-    default:
-      return std::nullopt;
+    default: return std::nullopt;
   }
 }
 

@@ -119,7 +119,8 @@ double arithmetic_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb,
       break;
     }
     case Op::kAbs: err = ea + kEps * ar; break;
-    case Op::kFloor: case Op::kCeil: {
+    case Op::kFloor:
+    case Op::kCeil: {
       const double frac = std::fabs(a.real() - std::round(a.real()));
       err = frac <= ea ? kInf : 0;
       break;
@@ -146,8 +147,8 @@ inline double usable_bound(Cx r, double e) {
 /// operand known exactly (error 0) drops the terms it multiplies (0 wherever the result is
 /// finite; where it is not, usable_bound makes the bound infinite anyway). Returns false for
 /// every other operation, which takes the general path (op_error).
-bool run_arithmetic(const Instr& in, Cx* r, const Cx* a, const Cx* b, const double* ea, const double* eb,
-                    double* er, std::size_t m) {
+bool run_arithmetic(const Instr& in, Cx* r, const Cx* a, const Cx* b, const double* ea, const double* eb, double* er,
+                    std::size_t m) {
   switch (in.op) {
     case Op::kAdd:
       for (std::size_t j = 0; j < m; ++j) {
@@ -198,7 +199,8 @@ double trigonometric_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double 
     case Op::kSinh: err = magnitude(std::cosh(a)) * ea + own + kEps; break;
     case Op::kCosh: err = magnitude(std::sinh(a)) * ea + own + kEps; break;
     case Op::kTanh: err = magnitude(Cx(1) - r * r) * ea + own + kEps; break;
-    case Op::kAsin: case Op::kAcos:
+    case Op::kAsin:
+    case Op::kAcos:
       err = ea / magnitude(std::sqrt(Cx(1) - a * a)) + own + kEps;
       if (straddles(to_real_rays(a, -1, 1), ea)) c = 1;
       break;
@@ -210,11 +212,14 @@ double trigonometric_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double 
       err = ea / magnitude(std::sqrt(a * a - Cx(1))) + own + kEps;
       if (straddles(to_real_rays(a, 1, kInf), ea)) c = 1;
       break;
-    case Op::kAtan: case Op::kAsinh:
+    case Op::kAtan:
+    case Op::kAsinh:
       err = ea / magnitude(in.op == Op::kAtan ? Cx(1) + a * a : std::sqrt(a * a + Cx(1))) + own + kEps;
       if (straddles(to_imaginary_rays(a), ea)) c = 1;
       break;
-    case Op::kAsec: case Op::kAcsc: case Op::kAcot: {
+    case Op::kAsec:
+    case Op::kAcsc:
+    case Op::kAcot: {
       const Cx inv = Cx(1) / a;
       const double ma = aa();
       const double einv = ma > ea ? ea / (ma * (ma - ea)) : kInf;
@@ -239,11 +244,11 @@ double special_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, un
   (void)eb;  // not every operation has a second operand
   double err = kInf;
   switch (in.op) {
-    case Op::kErf: case Op::kErfc:
-      err = 1.1283791670955126 * std::exp(-a.real() * a.real()) * ea + own + kEps;
-      break;
+    case Op::kErf:
+    case Op::kErfc: err = 1.1283791670955126 * std::exp(-a.real() * a.real()) * ea + own + kEps; break;
     case Op::kSi: err = (aa() > 0 ? std::fabs(std::sin(a.real()) / a.real()) : 1.0) * ea + 4 * own + kEps; break;
-    case Op::kCi: case Op::kEi: {
+    case Op::kCi:
+    case Op::kEi: {
       // Ci' = cos(x)/x, Ei' = e^x/x: unbounded at 0
       const double ma = aa();
       const double slope = in.op == Op::kCi ? 1.0 / (ma - ea) : std::exp(ma + ea) / (ma - ea);
@@ -279,10 +284,21 @@ double op_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb, unsigne
 /// multivalued functions). Every other op only passes its operands' flags on.
 bool may_straddle(Op op) noexcept {
   switch (op) {
-    case Op::kPow: case Op::kSqrt: case Op::kRoot: case Op::kLog: case Op::kLogBase:
-    case Op::kAsin: case Op::kAcos: case Op::kAtan: case Op::kAsec: case Op::kAcsc: case Op::kAcot:
-    case Op::kAsinh: case Op::kAcosh: case Op::kAtanh: case Op::kCi:
-      return true;
+    case Op::kPow:
+    case Op::kSqrt:
+    case Op::kRoot:
+    case Op::kLog:
+    case Op::kLogBase:
+    case Op::kAsin:
+    case Op::kAcos:
+    case Op::kAtan:
+    case Op::kAsec:
+    case Op::kAcsc:
+    case Op::kAcot:
+    case Op::kAsinh:
+    case Op::kAcosh:
+    case Op::kAtanh:
+    case Op::kCi: return true;
     default: return false;
   }
 }
@@ -328,8 +344,8 @@ void run_rows(const Program& prog, const std::vector<const Cx*>& inputs, std::si
         std::fill(r, r + m, value);
         if constexpr (kBounds) {
           // integers below 2^53 (and i) are exact; pi, e and decimals carry one rounding
-          const bool exact = in.re == std::round(in.re) && std::fabs(in.re) < 9007199254740992.0 &&
-                             in.im == std::round(in.im);
+          const bool exact =
+              in.re == std::round(in.re) && std::fabs(in.re) < 9007199254740992.0 && in.im == std::round(in.im);
           const double err = usable_bound(value, exact ? 0 : kEps * magnitude(value));
           std::fill(e.data() + k * chunk, e.data() + k * chunk + m, err);
           std::fill(cut.data() + k * chunk, cut.data() + k * chunk + m, 0);
@@ -382,8 +398,8 @@ bool may_flag_near_cut(const Program& prog) noexcept {
   return std::any_of(prog.code.begin(), prog.code.end(), [](const Instr& in) { return may_straddle(in.op); });
 }
 
-void run_bounded(const Program& prog, const std::vector<const Cx*>& inputs, std::size_t n, Cx* out,
-                 double* error, unsigned char* near_cut) {
+void run_bounded(const Program& prog, const std::vector<const Cx*>& inputs, std::size_t n, Cx* out, double* error,
+                 unsigned char* near_cut) {
   run_rows<true>(prog, inputs, n, out, error, near_cut);
 }
 

@@ -13,8 +13,8 @@
 
 #include "rapidgrade/detail/functions.hpp"
 #include "rapidgrade/detail/text.hpp"
-#include "rapidgrade/utf8.hpp"
 #include "rapidgrade/expr.hpp"
+#include "rapidgrade/utf8.hpp"
 
 namespace rapidgrade::expr::detail {
 
@@ -64,10 +64,10 @@ inline const rapidgrade::detail::FunctionSpec* function_word(std::string_view w,
 }
 
 constexpr std::string_view kGreek[] = {
-    "alpha", "beta", "gamma", "delta", "epsilon", "varepsilon", "zeta", "eta", "theta",
-    "vartheta", "iota", "kappa", "lambda", "mu", "nu", "xi", "omicron", "rho", "varrho",
-    "sigma", "varsigma", "tau", "upsilon", "phi", "varphi", "chi", "psi", "omega", "Gamma",
-    "Delta", "Theta", "Lambda", "Xi", "Pi", "Sigma", "Upsilon", "Phi", "Psi", "Omega"};
+    "alpha",    "beta",   "gamma",   "delta", "epsilon", "varepsilon", "zeta",    "eta",   "theta",  "vartheta",
+    "iota",     "kappa",  "lambda",  "mu",    "nu",      "xi",         "omicron", "rho",   "varrho", "sigma",
+    "varsigma", "tau",    "upsilon", "phi",   "varphi",  "chi",        "psi",     "omega", "Gamma",  "Delta",
+    "Theta",    "Lambda", "Xi",      "Pi",    "Sigma",   "Upsilon",    "Phi",     "Psi",   "Omega"};
 
 inline bool is_greek(std::string_view w) {
   for (const std::string_view g : kGreek)

@@ -34,7 +34,6 @@ double literal_to_double(const std::string& lit) {
   return v;
 }
 
-
 struct Compiler {
   const Ast& ast;
   Program& prog;
@@ -97,8 +96,7 @@ struct Compiler {
         auto q = parse_decimal(n.text);
         return constant(q ? q->to_double() : literal_to_double(n.text));
       }
-      case Kind::kSymbol:
-        return var(n.text);
+      case Kind::kSymbol: return var(n.text);
       case Kind::kConst:
         if (n.text == "pi") return constant(3.14159265358979323846);
         if (n.text == "E") return constant(2.71828182845904523536);
@@ -131,8 +129,7 @@ struct Compiler {
         }
         return acc;
       }
-      case Kind::kNeg:
-        return un(Op::kNeg, go(n.kids[0]));
+      case Kind::kNeg: return un(Op::kNeg, go(n.kids[0]));
       case Kind::kDiv: {
         std::uint32_t a = go(n.kids[0]);
         std::uint32_t b = go(n.kids[1]);
@@ -151,14 +148,9 @@ struct Compiler {
         std::uint32_t b = go(n.kids[1]);
         return bin(Op::kPow, a, b);
       }
-      case Kind::kFunc:
-        return func(n);
-      case Kind::kFactorial:
-        prog.analytic = false;
-        return un(Op::kFactorial, go(n.kids[0]));
-      case Kind::kAbs:
-        prog.analytic = false;
-        return un(Op::kAbs, go(n.kids[0]));
+      case Kind::kFunc: return func(n);
+      case Kind::kFactorial: prog.analytic = false; return un(Op::kFactorial, go(n.kids[0]));
+      case Kind::kAbs: prog.analytic = false; return un(Op::kAbs, go(n.kids[0]));
       case Kind::kPercent: {
         std::uint32_t x = go(n.kids[0]);
         return bin(Op::kMul, x, constant(0.01));
@@ -167,8 +159,7 @@ struct Compiler {
         std::uint32_t x = go(n.kids[0]);
         return bin(Op::kMul, x, constant(3.14159265358979323846 / 180.0));
       }
-      default:
-        return opaque();
+      default: return opaque();
     }
   }
 };

@@ -92,8 +92,7 @@ Q make_q(Int num, Int den) {
 Q q_add(const Rational& a, const Rational& b) {
   Int g = gcd(a.den, b.den);
   Int x, y, d, s;
-  if (!mul_ok(a.num, b.den / g, x) || !mul_ok(b.num, a.den / g, y) || !mul_ok(a.den / g, b.den, d) ||
-      !add_ok(x, y, s))
+  if (!mul_ok(a.num, b.den / g, x) || !mul_ok(b.num, a.den / g, y) || !mul_ok(a.den / g, b.den, d) || !add_ok(x, y, s))
     return std::nullopt;
   return make_q(s, d);
 }
@@ -264,12 +263,10 @@ Q exact_function(const Ast& ast, const Node& n) {
   return std::nullopt;
 }
 
-
 Q exact(const Ast& ast, std::uint32_t i) {
   const Node& n = ast.at(i);
   switch (n.kind) {
-    case Kind::kNumber:
-      return parse_decimal(n.text);
+    case Kind::kNumber: return parse_decimal(n.text);
     case Kind::kAdd: {
       Rational acc{0, 1};
       for (std::uint32_t k : n.kids) {
@@ -331,10 +328,8 @@ Q exact(const Ast& ast, std::uint32_t i) {
       for (Int k = 2; k <= v->num; ++k) r *= k;
       return Rational{r, 1};
     }
-    case Kind::kFunc:
-      return exact_function(ast, n);
-    default:
-      return std::nullopt;
+    case Kind::kFunc: return exact_function(ast, n);
+    default: return std::nullopt;
   }
 }
 

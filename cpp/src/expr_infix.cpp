@@ -95,7 +95,9 @@ std::vector<ITok> lex_infix(std::string_view s) {
         t.text = std::string(1, c);
         ++i;
       } else {
-        fail(std::string("unexpected character '") + (static_cast<unsigned char>(c) < 0x80 ? std::string(1, c) : "?") + "'", i);
+        fail(std::string("unexpected character '") + (static_cast<unsigned char>(c) < 0x80 ? std::string(1, c) : "?") +
+                 "'",
+             i);
       }
     }
     out.push_back(t);
@@ -133,7 +135,8 @@ class InfixParser {
   std::uint32_t add(Node n) { return ast_.add(std::move(n), tok().pos); }
   void expect(const char* s) {
     if (!is(s)) {
-      fail(std::string("expected '") + s + "'" + (tok().type == T::kEnd ? " before the end" : ", found '" + tok().text + "'"),
+      fail(std::string("expected '") + s + "'" +
+               (tok().type == T::kEnd ? " before the end" : ", found '" + tok().text + "'"),
            tok().pos);
     }
     ++p_;
@@ -157,9 +160,12 @@ class InfixParser {
     DepthGuard g(depth_, tok().pos);
     auto next_op = [this]() -> char {
       char op = 0;
-      if (is("+")) op = '+';
-      else if (is("-")) op = '-';
-      else if (is("+-")) op = 'p';
+      if (is("+"))
+        op = '+';
+      else if (is("-"))
+        op = '-';
+      else if (is("+-"))
+        op = 'p';
       if (op != 0) ++p_;
       return op;
     };
@@ -288,7 +294,8 @@ class InfixParser {
     if (same(w, "E")) return add(make(Kind::kConst, "E"));
     if (same(w, "I")) return add(make(Kind::kConst, "I"));
     if (same(w, "oo")) return add(make(Kind::kConst, "oo"));
-    if (same(w, "S.Half")) return add(make(Kind::kDiv, {}, {add(make(Kind::kNumber, "1")), add(make(Kind::kNumber, "2"))}));
+    if (same(w, "S.Half"))
+      return add(make(Kind::kDiv, {}, {add(make(Kind::kNumber, "1")), add(make(Kind::kNumber, "2"))}));
     return add(make(Kind::kSymbol, w));
   }
 
@@ -323,7 +330,9 @@ class InfixParser {
     if (same(name, "Interval.open") || same(name, "Interval.Lopen") || same(name, "Interval.Ropen")) {
       need(2);
       Node n = make(Kind::kInterval, {}, args);
-      n.flags = same(name, "Interval.open") ? (kLeftOpen | kRightOpen) : same(name, "Interval.Lopen") ? kLeftOpen : kRightOpen;
+      n.flags = same(name, "Interval.open")    ? (kLeftOpen | kRightOpen)
+                : same(name, "Interval.Lopen") ? kLeftOpen
+                                               : kRightOpen;
       return add(std::move(n));
     }
     if (same(name, "FiniteSet")) return add(make(Kind::kSet, {}, args));
@@ -338,8 +347,10 @@ class InfixParser {
       for (std::size_t r = 0; r < rows.kids.size(); ++r) {
         const Node& row = ast_.at(rows.kids[r]);
         std::vector<std::uint32_t> items;
-        if (row.kind == Kind::kTuple || row.kind == Kind::kInterval) items.assign(row.kids.begin(), row.kids.end());
-        else items.push_back(rows.kids[r]);
+        if (row.kind == Kind::kTuple || row.kind == Kind::kInterval)
+          items.assign(row.kids.begin(), row.kids.end());
+        else
+          items.push_back(rows.kids[r]);
         if (r > 0 && items.size() != cols) fail("Matrix() rows of different lengths", at);
         cols = items.size();
         entries.insert(entries.end(), items.begin(), items.end());
@@ -351,8 +362,7 @@ class InfixParser {
     if (same(name, "ln") && args.size() != 1) fail("ln() takes 1 or 2 arguments", at);
     // a name of the function table (functions.hpp): its arity, its canonical name
     if (const rapidgrade::detail::FunctionSpec* f = rapidgrade::detail::find_function_word(name)) {
-      if (f->max_args != rapidgrade::detail::kVariadic &&
-          (args.size() < f->min_args || args.size() > f->max_args)) {
+      if (f->max_args != rapidgrade::detail::kVariadic && (args.size() < f->min_args || args.size() > f->max_args)) {
         const std::string counts = f->min_args == f->max_args
                                        ? std::to_string(f->min_args)
                                        : std::to_string(f->min_args) + " or " + std::to_string(f->max_args);

@@ -114,11 +114,21 @@ T branch_arg(T z) {
 template <typename T>
 void kernel(const Instr& in, T* r, const T* a, const T* b, std::size_t m) {
   switch (in.op) {
-    case Op::kAdd: for (std::size_t j = 0; j < m; ++j) r[j] = a[j] + b[j]; break;
-    case Op::kSub: for (std::size_t j = 0; j < m; ++j) r[j] = a[j] - b[j]; break;
-    case Op::kMul: for (std::size_t j = 0; j < m; ++j) r[j] = a[j] * b[j]; break;
-    case Op::kDiv: for (std::size_t j = 0; j < m; ++j) r[j] = a[j] / b[j]; break;
-    case Op::kPow: for (std::size_t j = 0; j < m; ++j) r[j] = std::pow(branch_arg(a[j]), b[j]); break;
+    case Op::kAdd:
+      for (std::size_t j = 0; j < m; ++j) r[j] = a[j] + b[j];
+      break;
+    case Op::kSub:
+      for (std::size_t j = 0; j < m; ++j) r[j] = a[j] - b[j];
+      break;
+    case Op::kMul:
+      for (std::size_t j = 0; j < m; ++j) r[j] = a[j] * b[j];
+      break;
+    case Op::kDiv:
+      for (std::size_t j = 0; j < m; ++j) r[j] = a[j] / b[j];
+      break;
+    case Op::kPow:
+      for (std::size_t j = 0; j < m; ++j) r[j] = std::pow(branch_arg(a[j]), b[j]);
+      break;
     case Op::kPowInt: {
       const int e = static_cast<int>(in.re);
       if (e == 2) {
@@ -134,43 +144,117 @@ void kernel(const Instr& in, T* r, const T* a, const T* b, std::size_t m) {
       }
       break;
     }
-    case Op::kNeg: for (std::size_t j = 0; j < m; ++j) r[j] = -a[j]; break;
-    case Op::kSin: for (std::size_t j = 0; j < m; ++j) r[j] = std::sin(a[j]); break;
-    case Op::kCos: for (std::size_t j = 0; j < m; ++j) r[j] = std::cos(a[j]); break;
-    case Op::kTan: for (std::size_t j = 0; j < m; ++j) r[j] = std::tan(a[j]); break;
-    case Op::kSec: for (std::size_t j = 0; j < m; ++j) r[j] = T(1) / std::cos(a[j]); break;
-    case Op::kCsc: for (std::size_t j = 0; j < m; ++j) r[j] = T(1) / std::sin(a[j]); break;
-    case Op::kCot: for (std::size_t j = 0; j < m; ++j) r[j] = T(1) / std::tan(a[j]); break;
-    case Op::kAsin: for (std::size_t j = 0; j < m; ++j) r[j] = std::asin(branch_arg(a[j])); break;
-    case Op::kAcos: for (std::size_t j = 0; j < m; ++j) r[j] = std::acos(branch_arg(a[j])); break;
-    case Op::kAtan: for (std::size_t j = 0; j < m; ++j) r[j] = std::atan(branch_arg(a[j])); break;
-    case Op::kAsec: for (std::size_t j = 0; j < m; ++j) r[j] = std::acos(branch_arg(T(1) / a[j])); break;
-    case Op::kAcsc: for (std::size_t j = 0; j < m; ++j) r[j] = std::asin(branch_arg(T(1) / a[j])); break;
-    case Op::kAcot: for (std::size_t j = 0; j < m; ++j) r[j] = std::atan(branch_arg(T(1) / a[j])); break;
-    case Op::kSinh: for (std::size_t j = 0; j < m; ++j) r[j] = std::sinh(a[j]); break;
-    case Op::kCosh: for (std::size_t j = 0; j < m; ++j) r[j] = std::cosh(a[j]); break;
-    case Op::kTanh: for (std::size_t j = 0; j < m; ++j) r[j] = std::tanh(a[j]); break;
-    case Op::kAsinh: for (std::size_t j = 0; j < m; ++j) r[j] = std::asinh(branch_arg(a[j])); break;
-    case Op::kAcosh: for (std::size_t j = 0; j < m; ++j) r[j] = std::acosh(branch_arg(a[j])); break;
-    case Op::kAtanh: for (std::size_t j = 0; j < m; ++j) r[j] = std::atanh(branch_arg(a[j])); break;
-    case Op::kExp: for (std::size_t j = 0; j < m; ++j) r[j] = std::exp(a[j]); break;
-    case Op::kLog: for (std::size_t j = 0; j < m; ++j) r[j] = std::log(branch_arg(a[j])); break;
-    case Op::kLogBase: for (std::size_t j = 0; j < m; ++j) r[j] = std::log(branch_arg(a[j])) / std::log(branch_arg(b[j])); break;
-    case Op::kSqrt: for (std::size_t j = 0; j < m; ++j) r[j] = r_sqrt(branch_arg(a[j])); break;
-    case Op::kRoot: for (std::size_t j = 0; j < m; ++j) r[j] = r_root(branch_arg(a[j]), b[j]); break;
-    case Op::kAbs: for (std::size_t j = 0; j < m; ++j) r[j] = r_abs(a[j]); break;
-    case Op::kFactorial: for (std::size_t j = 0; j < m; ++j) r[j] = r_factorial(a[j]); break;
-    case Op::kFloor: for (std::size_t j = 0; j < m; ++j) r[j] = r_floor(a[j]); break;
-    case Op::kCeil: for (std::size_t j = 0; j < m; ++j) r[j] = r_ceil(a[j]); break;
-    case Op::kBinom: for (std::size_t j = 0; j < m; ++j) r[j] = r_binom(a[j], b[j]); break;
-    case Op::kErf: for (std::size_t j = 0; j < m; ++j) r[j] = r_erf(a[j]); break;
-    case Op::kErfc: for (std::size_t j = 0; j < m; ++j) r[j] = r_erfc(a[j]); break;
-    case Op::kSi: for (std::size_t j = 0; j < m; ++j) r[j] = r_si(a[j]); break;
-    case Op::kCi: for (std::size_t j = 0; j < m; ++j) r[j] = r_ci(a[j]); break;
-    case Op::kEi: for (std::size_t j = 0; j < m; ++j) r[j] = r_ei(a[j]); break;
-    case Op::kGamma: for (std::size_t j = 0; j < m; ++j) r[j] = r_gamma(a[j]); break;
-    case Op::kBesselJ: for (std::size_t j = 0; j < m; ++j) r[j] = r_besselj(a[j], b[j]); break;
-    default: for (std::size_t j = 0; j < m; ++j) r[j] = T(std::nan("")); break;
+    case Op::kNeg:
+      for (std::size_t j = 0; j < m; ++j) r[j] = -a[j];
+      break;
+    case Op::kSin:
+      for (std::size_t j = 0; j < m; ++j) r[j] = std::sin(a[j]);
+      break;
+    case Op::kCos:
+      for (std::size_t j = 0; j < m; ++j) r[j] = std::cos(a[j]);
+      break;
+    case Op::kTan:
+      for (std::size_t j = 0; j < m; ++j) r[j] = std::tan(a[j]);
+      break;
+    case Op::kSec:
+      for (std::size_t j = 0; j < m; ++j) r[j] = T(1) / std::cos(a[j]);
+      break;
+    case Op::kCsc:
+      for (std::size_t j = 0; j < m; ++j) r[j] = T(1) / std::sin(a[j]);
+      break;
+    case Op::kCot:
+      for (std::size_t j = 0; j < m; ++j) r[j] = T(1) / std::tan(a[j]);
+      break;
+    case Op::kAsin:
+      for (std::size_t j = 0; j < m; ++j) r[j] = std::asin(branch_arg(a[j]));
+      break;
+    case Op::kAcos:
+      for (std::size_t j = 0; j < m; ++j) r[j] = std::acos(branch_arg(a[j]));
+      break;
+    case Op::kAtan:
+      for (std::size_t j = 0; j < m; ++j) r[j] = std::atan(branch_arg(a[j]));
+      break;
+    case Op::kAsec:
+      for (std::size_t j = 0; j < m; ++j) r[j] = std::acos(branch_arg(T(1) / a[j]));
+      break;
+    case Op::kAcsc:
+      for (std::size_t j = 0; j < m; ++j) r[j] = std::asin(branch_arg(T(1) / a[j]));
+      break;
+    case Op::kAcot:
+      for (std::size_t j = 0; j < m; ++j) r[j] = std::atan(branch_arg(T(1) / a[j]));
+      break;
+    case Op::kSinh:
+      for (std::size_t j = 0; j < m; ++j) r[j] = std::sinh(a[j]);
+      break;
+    case Op::kCosh:
+      for (std::size_t j = 0; j < m; ++j) r[j] = std::cosh(a[j]);
+      break;
+    case Op::kTanh:
+      for (std::size_t j = 0; j < m; ++j) r[j] = std::tanh(a[j]);
+      break;
+    case Op::kAsinh:
+      for (std::size_t j = 0; j < m; ++j) r[j] = std::asinh(branch_arg(a[j]));
+      break;
+    case Op::kAcosh:
+      for (std::size_t j = 0; j < m; ++j) r[j] = std::acosh(branch_arg(a[j]));
+      break;
+    case Op::kAtanh:
+      for (std::size_t j = 0; j < m; ++j) r[j] = std::atanh(branch_arg(a[j]));
+      break;
+    case Op::kExp:
+      for (std::size_t j = 0; j < m; ++j) r[j] = std::exp(a[j]);
+      break;
+    case Op::kLog:
+      for (std::size_t j = 0; j < m; ++j) r[j] = std::log(branch_arg(a[j]));
+      break;
+    case Op::kLogBase:
+      for (std::size_t j = 0; j < m; ++j) r[j] = std::log(branch_arg(a[j])) / std::log(branch_arg(b[j]));
+      break;
+    case Op::kSqrt:
+      for (std::size_t j = 0; j < m; ++j) r[j] = r_sqrt(branch_arg(a[j]));
+      break;
+    case Op::kRoot:
+      for (std::size_t j = 0; j < m; ++j) r[j] = r_root(branch_arg(a[j]), b[j]);
+      break;
+    case Op::kAbs:
+      for (std::size_t j = 0; j < m; ++j) r[j] = r_abs(a[j]);
+      break;
+    case Op::kFactorial:
+      for (std::size_t j = 0; j < m; ++j) r[j] = r_factorial(a[j]);
+      break;
+    case Op::kFloor:
+      for (std::size_t j = 0; j < m; ++j) r[j] = r_floor(a[j]);
+      break;
+    case Op::kCeil:
+      for (std::size_t j = 0; j < m; ++j) r[j] = r_ceil(a[j]);
+      break;
+    case Op::kBinom:
+      for (std::size_t j = 0; j < m; ++j) r[j] = r_binom(a[j], b[j]);
+      break;
+    case Op::kErf:
+      for (std::size_t j = 0; j < m; ++j) r[j] = r_erf(a[j]);
+      break;
+    case Op::kErfc:
+      for (std::size_t j = 0; j < m; ++j) r[j] = r_erfc(a[j]);
+      break;
+    case Op::kSi:
+      for (std::size_t j = 0; j < m; ++j) r[j] = r_si(a[j]);
+      break;
+    case Op::kCi:
+      for (std::size_t j = 0; j < m; ++j) r[j] = r_ci(a[j]);
+      break;
+    case Op::kEi:
+      for (std::size_t j = 0; j < m; ++j) r[j] = r_ei(a[j]);
+      break;
+    case Op::kGamma:
+      for (std::size_t j = 0; j < m; ++j) r[j] = r_gamma(a[j]);
+      break;
+    case Op::kBesselJ:
+      for (std::size_t j = 0; j < m; ++j) r[j] = r_besselj(a[j], b[j]);
+      break;
+    default:
+      for (std::size_t j = 0; j < m; ++j) r[j] = T(std::nan(""));
+      break;
   }
 }
 
@@ -187,9 +271,18 @@ inline std::complex<double> make_const<std::complex<double>>(const Instr& in) {
 
 inline int arity(Op op) {
   switch (op) {
-    case Op::kConst: case Op::kVar: case Op::kNan: return 0;
-    case Op::kAdd: case Op::kSub: case Op::kMul: case Op::kDiv: case Op::kPow: case Op::kLogBase:
-    case Op::kRoot: case Op::kBinom: case Op::kBesselJ: return 2;
+    case Op::kConst:
+    case Op::kVar:
+    case Op::kNan: return 0;
+    case Op::kAdd:
+    case Op::kSub:
+    case Op::kMul:
+    case Op::kDiv:
+    case Op::kPow:
+    case Op::kLogBase:
+    case Op::kRoot:
+    case Op::kBinom:
+    case Op::kBesselJ: return 2;
     default: return 1;
   }
 }

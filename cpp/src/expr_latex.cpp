@@ -19,9 +19,9 @@ namespace rapidgrade::expr {
 namespace detail {
 namespace {
 
+using rapidgrade::detail::FunctionSpec;
 using rapidgrade::detail::same;
 using rapidgrade::detail::Spare;
-using rapidgrade::detail::FunctionSpec;
 using rapidgrade::detail::WrapperContent;
 
 // ============================================================================================
@@ -91,7 +91,7 @@ class LatexParser {
   Ast& ast_;
   TreeBuilder b_;
   struct TokensTag;
-  Texts texts_;  // before the tokens, which view it
+  Texts texts_;                                    // before the tokens, which view it
   Spare<std::vector<Tok>, TokensTag> spare_toks_;  // the thread's token buffer, reused from parse to parse
   std::vector<Tok>& toks_ = *spare_toks_;
   std::size_t p_ = 0;
@@ -201,10 +201,14 @@ class LatexParser {
     DepthGuard g(depth_, tok().pos);
     auto next_op = [this]() -> char {
       char op = 0;
-      if (is_punct("+")) op = '+';
-      else if (is_punct("-")) op = '-';
-      else if (is_cmd("pm")) op = 'p';
-      else if (is_cmd("mp")) op = 'm';
+      if (is_punct("+"))
+        op = '+';
+      else if (is_punct("-"))
+        op = '-';
+      else if (is_cmd("pm"))
+        op = 'p';
+      else if (is_cmd("mp"))
+        op = 'm';
       if (op != 0) ++p_;
       return op;
     };
@@ -219,15 +223,13 @@ class LatexParser {
   bool starts_primary(bool allow_functions) const {
     const Tok& t = tok();
     switch (t.type) {
-      case T::kNum:
-        return true;
+      case T::kNum: return true;
       case T::kWord:
         return allow_functions || !(peek().type == T::kPunct && same(peek().text, "(") && function_word(t.text, true));
-      case T::kPunct:
-        return same(t.text, "(") || same(t.text, "{") || (same(t.text, "|") && abs_open_ == 0);
+      case T::kPunct: return same(t.text, "(") || same(t.text, "{") || (same(t.text, "|") && abs_open_ == 0);
       case T::kCmd: {
         const std::string_view c = t.text;
-        static constexpr std::string_view kStarts[] = {"sqrt",   "pi",     "infty",  "binom", "dbinom",
+        static constexpr std::string_view kStarts[] = {"sqrt",   "pi",     "infty", "binom", "dbinom",
                                                        "tbinom", "lfloor", "lceil", "begin", "{"};
         for (const std::string_view s : kStarts)
           if (same(c, s)) return true;
@@ -238,8 +240,7 @@ class LatexParser {
         }
         return allow_functions && latex_function(c, peek().type == T::kPunct && same(peek().text, "(")) != nullptr;
       }
-      default:
-        return false;
+      default: return false;
     }
   }
 
@@ -269,8 +270,8 @@ class LatexParser {
         std::uint32_t right = unary();
         factors = {ast_.add(make(Kind::kDiv, {}, {left, right}), at)};
       } else if (starts_primary(true)) {
-        const bool negated = factors.size() == 1 && ast_.at(factors[0]).kind == Kind::kNeg &&
-                             ast_.at(factors[0]).kids.size() == 1;
+        const bool negated =
+            factors.size() == 1 && ast_.at(factors[0]).kind == Kind::kNeg && ast_.at(factors[0]).kids.size() == 1;
         const std::uint32_t whole = negated ? ast_.at(factors[0]).kids[0] : factors[0];
         const bool after_integer = factors.size() == 1 && is_integer_literal(whole);
         std::uint32_t next = postfix(primary());
@@ -300,8 +301,7 @@ class LatexParser {
 
   bool is_integer_fraction(std::uint32_t k) const {
     const Node& n = ast_.at(k);
-    return n.kind == Kind::kDiv && n.kids.size() == 2 && is_integer_literal(n.kids[0]) &&
-           is_integer_literal(n.kids[1]);
+    return n.kind == Kind::kDiv && n.kids.size() == 2 && is_integer_literal(n.kids[0]) && is_integer_literal(n.kids[1]);
   }
 
   /// Whether `t`, after a number or a word, makes more of it: a postfix (postfix()), a
@@ -374,9 +374,9 @@ class LatexParser {
     }
     if (t.type == T::kCmd) return primary();
     if (t.type == T::kPunct && same(t.text, "(")) return primary();
-    return fail(at_end() ? "missing argument before the end"
-                         : "unexpected '" + std::string(t.text) + "' as an argument",
-                t.pos);
+    return fail(
+        at_end() ? "missing argument before the end" : "unexpected '" + std::string(t.text) + "' as an argument",
+        t.pos);
   }
 
   /// Raw text of a brace group (for subscripts, \text, environment names), braces balanced.
@@ -481,8 +481,8 @@ class LatexParser {
     std::size_t k = 1;
     for (;;) {
       const Tok& a = peek(k);
-      const bool atom = (a.type == T::kNum) || (a.type == T::kWord && a.text.size() == 1) ||
-                        (a.type == T::kCmd && is_greek(a.text));
+      const bool atom =
+          (a.type == T::kNum) || (a.type == T::kWord && a.text.size() == 1) || (a.type == T::kCmd && is_greek(a.text));
       if (!atom) return false;
       const Tok& sep = peek(k + 1);
       if (sep.type != T::kPunct) return false;
@@ -596,8 +596,8 @@ class LatexParser {
         ++p_;
         // \sin^{-1} x is arcsin
         if (is_punct("{") && peek().type == T::kPunct && same(peek().text, "-") && peek(2).type == T::kNum &&
-            same(peek(2).text, "1") && peek(3).type == T::kPunct && same(peek(3).text, "}") &&
-            name.size() <= 4 && name.find('a') != 0 && rapidgrade::detail::find_function("a" + name) != nullptr) {
+            same(peek(2).text, "1") && peek(3).type == T::kPunct && same(peek(3).text, "}") && name.size() <= 4 &&
+            name.find('a') != 0 && rapidgrade::detail::find_function("a" + name) != nullptr) {
           p_ += 4;
           inverse = true;
         } else {
@@ -696,11 +696,8 @@ class LatexParser {
     DepthGuard g(depth_, tok().pos);
     const Tok& t = tok();  // the tokens behind p_ stay as they are: script_arg() splits only the current one
     switch (t.type) {
-      case T::kEnd:
-        return fail("unexpected end of input", t.pos);
-      case T::kNum:
-        ++p_;
-        return num(t.text);
+      case T::kEnd: return fail("unexpected end of input", t.pos);
+      case T::kNum: ++p_; return num(t.text);
       case T::kWord: {
         if (peek().type == T::kPunct && same(peek().text, "(")) {
           if (const FunctionSpec* f = function_word(t.text, true)) {
@@ -727,8 +724,7 @@ class LatexParser {
         return fail((same(t.text, ")") || same(t.text, "]") || same(t.text, "}") ? "unbalanced '" : "unexpected '") +
                         std::string(t.text) + "'",
                     t.pos);
-      case T::kCmd:
-        break;
+      case T::kCmd: break;
     }
     ++p_;
     return command_primary(t);
@@ -812,7 +808,7 @@ class LatexParser {
         }
         std::uint32_t e = script_arg();
         x = ast_.add(make(Kind::kPow, {}, {x, e}), at);
-      } else if (is_punct("!") ) {
+      } else if (is_punct("!")) {
         ++p_;
         x = add(make(Kind::kFactorial, {}, {x}));
       } else if (is_punct("%") || is_cmd("%")) {

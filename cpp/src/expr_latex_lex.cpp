@@ -23,9 +23,10 @@ using namespace std::string_view_literals;
 using rapidgrade::detail::same;
 
 // Skipped besides the spacing commands of latex_vocab.hpp (kSpacingCommands).
-constexpr std::string_view kSkip[] = {
-    "[", "]", "left", "right", "big", "Big", "bigg", "Bigg", "bigl", "bigr", "Bigl", "Bigr", "biggl", "biggr",
-    "displaystyle", "textstyle", "limits", "nolimits", "middle", "$", "mathstrut", "strut", "relax", "hspace*"};
+constexpr std::string_view kSkip[] = {"[",      "]",     "left",         "right",     "big",    "Big",
+                                      "bigg",   "Bigg",  "bigl",         "bigr",      "Bigl",   "Bigr",
+                                      "biggl",  "biggr", "displaystyle", "textstyle", "limits", "nolimits",
+                                      "middle", "$",     "mathstrut",    "strut",     "relax",  "hspace*"};
 
 // The first bytes of kSkip's commands: a command starting with another byte ("frac", "cdot",
 // "pi") is not looked for in the table.
@@ -50,19 +51,26 @@ struct CommandToken {
   std::string_view text;
 };
 const CommandToken kCommandTokens[] = {
-    {"lvert", T::kPunct, "|"}, {"rvert", T::kPunct, "|"},  {"vert", T::kPunct, "|"},
-    {"mid", T::kPunct, "|"},   {"|", T::kPunct, "|"},       {"lbrace", T::kCmd, "{"},
-    {"rbrace", T::kCmd, "}"},  {"lbrack", T::kPunct, "["},  {"rbrack", T::kPunct, "]"},
+    {"lvert", T::kPunct, "|"},
+    {"rvert", T::kPunct, "|"},
+    {"vert", T::kPunct, "|"},
+    {"mid", T::kPunct, "|"},
+    {"|", T::kPunct, "|"},
+    {"lbrace", T::kCmd, "{"},
+    {"rbrace", T::kCmd, "}"},
+    {"lbrack", T::kPunct, "["},
+    {"rbrack", T::kPunct, "]"},
     // "\( 3, \frac{\pi}{2} \)" is read as brackets, as math-verify does
-    {"(", T::kPunct, "("},     {")", T::kPunct, ")"},       {"langle", T::kPunct, "("},
+    {"(", T::kPunct, "("},
+    {")", T::kPunct, ")"},
+    {"langle", T::kPunct, "("},
     {"rangle", T::kPunct, ")"},
 };
 
 class LatexLexer {
  public:
   /// Writes the tokens of `s` into `out` (emptied first).
-  LatexLexer(std::string_view s, std::vector<Tok>& out, Texts& texts)
-      : s_(s), n_(s.size()), out_(out), texts_(texts) {
+  LatexLexer(std::string_view s, std::vector<Tok>& out, Texts& texts) : s_(s), n_(s.size()), out_(out), texts_(texts) {
     out_.clear();
   }
 
@@ -126,8 +134,7 @@ class LatexLexer {
     t.type = T::kNum;
     if (depth_ == 0) {
       // thousands separators at top level (number.hpp, GroupSeparators::kLatex)
-      const std::size_t last =
-          rapidgrade::detail::thousands_end(s_, i, j, rapidgrade::detail::GroupSeparators::kLatex);
+      const std::size_t last = rapidgrade::detail::thousands_end(s_, i, j, rapidgrade::detail::GroupSeparators::kLatex);
       if (last != j) {
         std::string m = rapidgrade::detail::group_digits(s_, i, last);
         j = last;
@@ -227,9 +234,9 @@ class LatexLexer {
   bool punct(Tok& t) {
     const char c = s_[i_];
     t.type = T::kPunct;
-    if (i_ + 1 < n_ && ((c == '<' && s_[i_ + 1] == '=') || (c == '>' && s_[i_ + 1] == '=') ||
-                        (c == '!' && s_[i_ + 1] == '=') || (c == '*' && s_[i_ + 1] == '*') ||
-                        (c == '=' && s_[i_ + 1] == '='))) {
+    if (i_ + 1 < n_ &&
+        ((c == '<' && s_[i_ + 1] == '=') || (c == '>' && s_[i_ + 1] == '=') || (c == '!' && s_[i_ + 1] == '=') ||
+         (c == '*' && s_[i_ + 1] == '*') || (c == '=' && s_[i_ + 1] == '='))) {
       t.text = s_.substr(i_, 2);
       if (same(t.text, "**")) t.text = "^";
       if (same(t.text, "==")) t.text = "=";

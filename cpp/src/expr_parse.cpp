@@ -42,11 +42,10 @@ ParseError parse_error(const std::string& problem, std::size_t offset) {
 
 void check_size(std::string_view text) {
   if (text.size() > kMaxExprBytes) {
-    throw LimitError("parse_expr: input of " + std::to_string(text.size()) +
-                     " bytes exceeds the limit of " + std::to_string(kMaxExprBytes) + " bytes");
+    throw LimitError("parse_expr: input of " + std::to_string(text.size()) + " bytes exceeds the limit of " +
+                     std::to_string(kMaxExprBytes) + " bytes");
   }
 }
-
 
 std::string canonical_number(std::string_view mant, std::string_view exp) {
   // no exponent and no leading zero ("42", "3.25"): already canonical, as nearly every literal

@@ -20,8 +20,7 @@ int precedence(const Node& n) {
     case Kind::kPow: return 30;
     case Kind::kPercent:
     case Kind::kDegree: return 40;
-    case Kind::kNumber:
-      return n.text.find('e') != std::string::npos ? 35 : 50;
+    case Kind::kNumber: return n.text.find('e') != std::string::npos ? 35 : 50;
     default: return 50;
   }
 }
@@ -61,12 +60,8 @@ void print(const Ast& ast, std::uint32_t i, std::string& out) {
   switch (n.kind) {
     case Kind::kNumber:
     case Kind::kSymbol:
-    case Kind::kConst:
-      out += n.text;
-      return;
-    case Kind::kText:
-      out += "text(\"" + n.text + "\")";
-      return;
+    case Kind::kConst: out += n.text; return;
+    case Kind::kText: out += "text(\"" + n.text + "\")"; return;
     case Kind::kAdd:
       for (std::size_t k = 0; k < n.kids.size(); ++k) {
         const Node& c = ast.at(n.kids[k]);
@@ -132,9 +127,7 @@ void print(const Ast& ast, std::uint32_t i, std::string& out) {
       out += " \xC2\xB1 ";
       print_prec(ast, n.kids[1], 16, out);
       return;
-    default:
-      print_structure(ast, n, out);
-      return;
+    default: print_structure(ast, n, out); return;
   }
 }
 
@@ -183,8 +176,7 @@ void print_structure(const Ast& ast, const Node& n, std::string& out) {
         print_prec(ast, n.kids[k], 2, out);
       }
       return;
-    default:
-      return;
+    default: return;
   }
 }
 

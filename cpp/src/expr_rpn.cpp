@@ -103,18 +103,27 @@ class RpnParser {
     if (is_rpn_binary(w)) {
       const std::vector<std::uint32_t> ab = pop(2, w, at);
       // sums and products are n-ary, as in the other parsers: "1 2 3 + +" is 1 + 2 + 3
-      if (w == "+") r = b_.flat(Kind::kAdd, ab, at);
-      else if (w == "-") r = b_.flat(Kind::kAdd, KidList{ab[0], b_.neg(ab[1], at)}, at);
-      else if (w == "*") r = b_.flat(Kind::kMul, ab, at);
-      else if (w == "/") r = ast_.add(make(Kind::kDiv, {}, ab), at);
-      else if (w == "^") r = ast_.add(make(Kind::kPow, {}, ab), at);
-      else r = ast_.add(make(Kind::kFunc, std::string(rpn_function(w, 2, false)->name), ab), at);
+      if (w == "+")
+        r = b_.flat(Kind::kAdd, ab, at);
+      else if (w == "-")
+        r = b_.flat(Kind::kAdd, KidList{ab[0], b_.neg(ab[1], at)}, at);
+      else if (w == "*")
+        r = b_.flat(Kind::kMul, ab, at);
+      else if (w == "/")
+        r = ast_.add(make(Kind::kDiv, {}, ab), at);
+      else if (w == "^")
+        r = ast_.add(make(Kind::kPow, {}, ab), at);
+      else
+        r = ast_.add(make(Kind::kFunc, std::string(rpn_function(w, 2, false)->name), ab), at);
     } else if (is_rpn_unary(w)) {
       const std::uint32_t x = pop(1, w, at)[0];
       const FunctionSpec* f = w == "neg" ? nullptr : rpn_function(w, 1, false);
-      if (f == nullptr) r = b_.neg(x, at);
-      else if (f->name == "Abs") r = ast_.add(make(Kind::kAbs, {}, {x}), at);
-      else r = ast_.add(make(Kind::kFunc, std::string(f->name), {x}), at);
+      if (f == nullptr)
+        r = b_.neg(x, at);
+      else if (f->name == "Abs")
+        r = ast_.add(make(Kind::kAbs, {}, {x}), at);
+      else
+        r = ast_.add(make(Kind::kFunc, std::string(f->name), {x}), at);
     } else if (w == "pi") {
       r = ast_.add(make(Kind::kConst, "pi"), at);
     } else if (w == "e") {

@@ -152,8 +152,10 @@ double bessel_j_hankel(double n, double x) {
     if (std::fabs(next) >= std::fabs(term) && k > 1) break;  // the series starts to diverge
     term = next;
     const int sign = (k / 2) % 2 == 0 ? 1 : -1;  // t1 +Q, t2 -P, t3 -Q, t4 +P, ...
-    if (k % 2 == 1) q += sign * term;
-    else p += sign * term;
+    if (k % 2 == 1)
+      q += sign * term;
+    else
+      p += sign * term;
     if (std::fabs(term) < kEps * 1e-2) break;
   }
   const double chi = x - (n / 2.0 + 0.25) * 3.14159265358979323846;

@@ -19,7 +19,8 @@ bool looks_like_text(std::string_view s) {
       std::string_view cmd = s.substr(i + 1, j - i - 1);
       // the words inside \text{...} and the other wrappers count; an operator name does not
       const auto* w = rapidgrade::detail::find_text_wrapper(cmd);
-      const bool name_group = cmd == "begin" || cmd == "end" || (w != nullptr && w->content == WrapperContent::kOperator);
+      const bool name_group =
+          cmd == "begin" || cmd == "end" || (w != nullptr && w->content == WrapperContent::kOperator);
       if (j == i + 1) ++j;
       i = j;
       if (name_group && i < n && s[i] == '{') {

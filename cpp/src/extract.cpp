@@ -127,8 +127,8 @@ std::vector<Box> top_level_boxes(std::string_view s, std::size_t from) {
 // \boxed{\boxed{x}} -> x: while the whole (trimmed) content is itself one box, take its content.
 // The result is trimmed of whitespace: \boxed{ 42 } -> "42".
 Range unwrap_box(std::string_view s, Range r) noexcept {
-  return range_of(s, detail::unwrap(s.substr(r.start, r.end - r.start), detail::Wrappers::kBoxes,
-                                    detail::kMaxWrapperLayers));
+  return range_of(
+      s, detail::unwrap(s.substr(r.start, r.end - r.start), detail::Wrappers::kBoxes, detail::kMaxWrapperLayers));
 }
 
 // True when the text between two boxes ends a sentence: '.', '!' or '?' followed by
@@ -175,7 +175,8 @@ std::optional<Extraction> find_boxed_answer(std::string_view s, std::size_t from
 // True when one of the words that announce a multiple-choice letter ("answer", "option",
 // "choice", any case) ends at `end`, as a whole word.
 bool choice_word_ends_at(std::string_view s, std::size_t from, std::size_t end) noexcept {
-  for (const std::string_view w : {std::string_view("answer"), std::string_view("option"), std::string_view("choice")}) {
+  for (const std::string_view w :
+       {std::string_view("answer"), std::string_view("option"), std::string_view("choice")}) {
     if (end < from + w.size()) continue;
     const std::size_t b = end - w.size();
     if (istarts_with(s, b, w) && (b == from || !is_letter(s[b - 1]))) return true;
@@ -198,7 +199,8 @@ std::optional<Extraction> find_choice(std::string_view s, std::size_t from) {
   }
   std::size_t b = letter;
   auto skip_decoration = [&] {
-    while (b > from && (is_blank(s[b - 1]) || s[b - 1] == '(' || s[b - 1] == '[' || s[b - 1] == ':' || s[b - 1] == '*')) {
+    while (b > from &&
+           (is_blank(s[b - 1]) || s[b - 1] == '(' || s[b - 1] == '[' || s[b - 1] == ':' || s[b - 1] == '*')) {
       --b;
     }
   };
@@ -219,8 +221,8 @@ std::optional<Extraction> find_choice(std::string_view s, std::size_t from) {
 // ---------------------------------------------------------------------------------------------
 // bare
 
-constexpr std::size_t kMaxBare = 200;      // bytes of a response that may be read whole as math
-constexpr std::size_t kMaxBareText = 40;   // ... and as a short text answer ("Yes", "no solution")
+constexpr std::size_t kMaxBare = 200;     // bytes of a response that may be read whole as math
+constexpr std::size_t kMaxBareText = 40;  // ... and as a short text answer ("Yes", "no solution")
 constexpr std::size_t kMaxBareWords = 4;
 
 std::size_t word_count(std::string_view s) noexcept {
@@ -343,9 +345,9 @@ const char* method_name(Method method) noexcept {
 }
 
 bool parse_strategy(std::string_view name, Method& out) noexcept {
-  static constexpr Method kStrategies[] = {Method::kAuto,       Method::kBoxed,  Method::kAnswerIs,
-                                           Method::kTagged,     Method::kCodeOutput, Method::kChoice,
-                                           Method::kBare,       Method::kFinalSpan, Method::kLastNumber};
+  static constexpr Method kStrategies[] = {Method::kAuto,   Method::kBoxed,      Method::kAnswerIs,
+                                           Method::kTagged, Method::kCodeOutput, Method::kChoice,
+                                           Method::kBare,   Method::kFinalSpan,  Method::kLastNumber};
   for (Method m : kStrategies) {
     if (name == method_name(m)) {
       out = m;
@@ -441,8 +443,10 @@ std::size_t sentence_end(std::string_view s, std::size_t j) noexcept {
     if (c == '\\') {
       if (k + 1 < n && (s[k + 1] == '\n' || s[k + 1] == '\r')) break;
       if (k + 1 < n) {
-        if (s[k + 1] == '(') in_paren = true;
-        else if (s[k + 1] == ')') in_paren = false;
+        if (s[k + 1] == '(')
+          in_paren = true;
+        else if (s[k + 1] == ')')
+          in_paren = false;
       }
       k += 2;
       continue;

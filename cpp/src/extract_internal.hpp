@@ -63,9 +63,9 @@ struct Anchors {
   bool close_tag = true;
   bool hash = true;
   bool fence = true;
-  std::size_t begin_from = 0;   // the search for "\begin{" starts at max(from, begin_from)
-  bool a_colon = true;          // "A:", the GSM8K answer line
-  bool non_ascii = true;        // a byte >= 0x80: the CJK markers
+  std::size_t begin_from = 0;  // the search for "\begin{" starts at max(from, begin_from)
+  bool a_colon = true;         // "A:", the GSM8K answer line
+  bool non_ascii = true;       // a byte >= 0x80: the CJK markers
 };
 
 /// The anchors of s[from, n) (extract.cpp). O(n - from).

@@ -271,8 +271,7 @@ std::optional<Extraction> find_a_line(std::string_view s, std::size_t from, cons
 
 // The CJK markers: "【答案】X<eoa>" (X to "<eoa>" or the line end), "答案是 X", "答案为 X",
 // "答案：X", and a last clause "所以/因此 ... 为/是 X" that ends the text.
-std::optional<Extraction> find_cjk(std::string_view s, std::size_t from, const Anchors& anchors,
-                                   std::size_t& marker) {
+std::optional<Extraction> find_cjk(std::string_view s, std::size_t from, const Anchors& anchors, std::size_t& marker) {
   if (!anchors.non_ascii) return std::nullopt;
   const std::size_t n = s.size();
   std::optional<Extraction> out;
@@ -410,9 +409,7 @@ std::optional<Extraction> find_code_output(std::string_view s, std::size_t from,
         std::size_t w = info.start;
         while (w < info.end && !is_space(s[w])) ++w;
         const std::string_view lang = s.substr(info.start, w - info.start);
-        auto ieq = [&](std::string_view word) {
-          return lang.size() == word.size() && istarts_with(lang, 0, word);
-        };
+        auto ieq = [&](std::string_view word) { return lang.size() == word.size() && istarts_with(lang, 0, word); };
         block_is_output = ieq("output") || ieq("text");
         in_block = true;
         content_start = eol < n ? eol + 1 : n;

@@ -35,8 +35,8 @@ namespace {
 // final_span
 
 // The display environments read as math spans (with or without '*').
-constexpr std::string_view kMathEnvironments[] = {"equation", "align", "gather", "multline", "displaymath",
-                                                  "eqnarray", "math"};
+constexpr std::string_view kMathEnvironments[] = {"equation",    "align",    "gather", "multline",
+                                                  "displaymath", "eqnarray", "math"};
 
 bool is_math_environment(std::string_view name) noexcept {
   if (!name.empty() && name.back() == '*') name.remove_suffix(1);
@@ -137,10 +137,10 @@ Range span_content(std::string_view s, Range r) noexcept {
   while (changed && r.end > r.start) {
     changed = false;
     r = trim(s, r);
-    for (const std::string_view tail : {std::string_view("\\nonumber"), std::string_view("\\notag"),
-                                        std::string_view("\\qquad"), std::string_view("\\quad"),
-                                        std::string_view("\\\\"), std::string_view("."), std::string_view(","),
-                                        std::string_view(";")}) {
+    for (const std::string_view tail :
+         {std::string_view("\\nonumber"), std::string_view("\\notag"), std::string_view("\\qquad"),
+          std::string_view("\\quad"), std::string_view("\\\\"), std::string_view("."), std::string_view(","),
+          std::string_view(";")}) {
       // the last byte first: most spans end in none of them
       if (r.end - r.start >= tail.size() && s[r.end - 1] == tail.back() &&
           s.compare(r.end - tail.size(), tail.size(), tail) == 0) {
@@ -184,7 +184,7 @@ RelationAt relation_at(std::string_view s, std::size_t k, std::size_t end) noexc
   }
   if (c == '\xE2' && k + 2 < end && s[k + 1] == '\x89') {
     const char d = s[k + 2];
-    if (d == '\x88') return {3, true};                             // U+2248 almost equal
+    if (d == '\x88') return {3, true};                                 // U+2248 almost equal
     if (d == '\xA4' || d == '\xA5' || d == '\xA0') return {3, false};  // U+2264, U+2265, U+2260
   }
   return {};
@@ -208,8 +208,8 @@ bool has_symbol(std::string_view s, Range r) noexcept {
 // (span_answer reads a span from the last of them) and one for the words.
 constexpr std::string_view kConclusionCommands[] = {"therefore", "Rightarrow", "Longrightarrow", "implies"};
 constexpr std::string_view kConclusionWords[] = {
-    "is",   "are",   "was",   "be",       "equals",  "becomes", "get",  "gets",  "got",   "obtain",
-    "obtains", "obtained", "gives", "give", "yields", "yield", "so", "thus", "therefore", "hence", "then"};
+    "is",       "are",   "was",  "be",     "equals", "becomes", "get",  "gets",      "got",   "obtain", "obtains",
+    "obtained", "gives", "give", "yields", "yield",  "so",      "thus", "therefore", "hence", "then"};
 
 bool is_conclusion_command(std::string_view name) noexcept {
   for (const std::string_view c : kConclusionCommands)
@@ -472,7 +472,8 @@ std::optional<Extraction> find_final_span(std::string_view s, const std::vector<
       const Range name = span_content(s, Range{spans[last - 1].start, spans[last - 1].end});
       if (is_lone_symbol(s, name) && !sentence_break(s, spans[prev - 1].outer_end, spans[last - 1].outer_start)) {
         const Range before = span_content(s, Range{spans[prev - 1].start, spans[prev - 1].end});
-        if (starts_with(s.substr(0, before.end), before.start, s.substr(name.start, name.end - name.start))) last = prev;
+        if (starts_with(s.substr(0, before.end), before.start, s.substr(name.start, name.end - name.start)))
+          last = prev;
       }
     }
   }
@@ -489,8 +490,8 @@ std::optional<Extraction> find_final_span(std::string_view s, const std::vector<
     const Range part = span_answer(s, Range{spans[first - 1].start, spans[first - 1].end});
     const Range lhs = relation_lhs(s, part);
     if ((lhs.end == lhs.start) != (final_lhs->end == final_lhs->start)) break;
-    if (lhs.end != lhs.start && s.substr(lhs.start, lhs.end - lhs.start) !=
-                                    s.substr(final_lhs->start, final_lhs->end - final_lhs->start)) {
+    if (lhs.end != lhs.start &&
+        s.substr(lhs.start, lhs.end - lhs.start) != s.substr(final_lhs->start, final_lhs->end - final_lhs->start)) {
       break;
     }
     --first;
@@ -518,15 +519,14 @@ namespace {
 // last_number
 
 bool sign_context(char c) noexcept {
-  return is_space(c) || c == '(' || c == '[' || c == '{' || c == '=' || c == ',' || c == ':' ||
-         c == ';' || c == '$';
+  return is_space(c) || c == '(' || c == '[' || c == '{' || c == '=' || c == ',' || c == ':' || c == ';' || c == '$';
 }
 
 // Commands after which a '-' is a sign: operators and relations ("\times - 2", "\le -3").
 bool operator_command(std::string_view name) noexcept {
-  for (const std::string_view op : {"times", "cdot", "div", "pm", "mp", "le", "leq", "ge", "geq", "neq", "ne",
-                                    "approx", "to", "Rightarrow", "implies", "therefore", "because", "left", "lt",
-                                    "gt"}) {
+  for (const std::string_view op :
+       {"times", "cdot",   "div", "pm",         "mp",      "le",        "leq",     "ge",   "geq", "neq",
+        "ne",    "approx", "to",  "Rightarrow", "implies", "therefore", "because", "left", "lt",  "gt"}) {
     if (op == name) return true;
   }
   return detail::is_wide_spacing(name);  // "\quad -2" (latex_vocab.hpp)

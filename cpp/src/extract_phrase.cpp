@@ -275,8 +275,8 @@ Phrase read_answer_phrase(std::string_view s, Range r) {
   }
   std::size_t k = r.start;
   std::size_t answer_start = r.start;  // after a currency sign that opens the phrase
-  std::size_t math_end = r.start;  // the end of the math read so far
-  bool seen = false;               // a math object was read
+  std::size_t math_end = r.start;      // the end of the math read so far
+  bool seen = false;                   // a math object was read
   while (k < end) {
     const char c = s[k];
     if (is_blank(c)) {

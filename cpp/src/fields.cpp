@@ -44,7 +44,8 @@ std::size_t skip_decoration(std::string_view s, std::size_t i, std::size_t end) 
 
 // "KEY:" (case-insensitive when `exact_case` is false) at i, followed by optional "**" and
 // blanks; the position after it, or kNpos.
-std::size_t after_key(std::string_view s, std::size_t i, std::size_t end, std::string_view key, bool exact_case) noexcept {
+std::size_t after_key(std::string_view s, std::size_t i, std::size_t end, std::string_view key,
+                      bool exact_case) noexcept {
   const std::string_view line = s.substr(0, end);
   if (exact_case ? !starts_with(line, i, key) : !istarts_with(line, i, key)) return kNpos;
   std::size_t j = i + key.size();
@@ -98,9 +99,12 @@ Range clean_rhs(std::string_view s, Range r) noexcept {
 
 std::size_t skip_math_opener(std::string_view s, std::size_t i, std::size_t end) noexcept {
   const std::string_view line = s.substr(0, end);
-  if (starts_with(line, i, "$$")) i += 2;
-  else if (starts_with(line, i, "$")) i += 1;
-  else if (starts_with(line, i, "\\(") || starts_with(line, i, "\\[")) i += 2;
+  if (starts_with(line, i, "$$"))
+    i += 2;
+  else if (starts_with(line, i, "$"))
+    i += 1;
+  else if (starts_with(line, i, "\\(") || starts_with(line, i, "\\["))
+    i += 2;
   while (i < end && is_blank(s[i])) ++i;
   return i;
 }

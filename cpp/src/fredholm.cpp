@@ -28,9 +28,7 @@ using detail::trim;
 
 // Python's \w on UTF-8 bytes: ASCII letters, digits, '_' and any non-ASCII byte (letters of other
 // scripts; a few non-ASCII symbols are counted too, which only matters next to a key word).
-bool is_word(char c) {
-  return is_letter(c) || is_digit(c) || c == '_' || static_cast<unsigned char>(c) >= 0x80;
-}
+bool is_word(char c) { return is_letter(c) || is_digit(c) || c == '_' || static_cast<unsigned char>(c) >= 0x80; }
 
 std::size_t skip_spaces(std::string_view s, std::size_t i) {
   while (i < s.size() && is_space(s[i])) ++i;
@@ -284,8 +282,10 @@ std::string rewrite_subscripts(std::string_view s, bool latex) {
       out.push_back(subscript_at(s, i));
       i += 3;
     }
-    if (latex) out.push_back('}');
-    else if (i < s.size() && (is_name_char(s[i]) || s[i] == '(')) out.push_back('*');
+    if (latex)
+      out.push_back('}');
+    else if (i < s.size() && (is_name_char(s[i]) || s[i] == '('))
+      out.push_back('*');
   }
   return out;
 }
@@ -453,7 +453,8 @@ bool accept(const std::string& cleaned, expr::Syntax syntax, const SymbolTable& 
 // (any case) and then "\s*[:=]\s*": the content's offset in `line`, or kNpos.
 std::size_t solution_marker(std::string_view line) {
   std::size_t i = 0;
-  while (i < line.size() && (is_space(line[i]) || line[i] == '*' || line[i] == '#' || line[i] == '-' || line[i] == '>')) ++i;
+  while (i < line.size() && (is_space(line[i]) || line[i] == '*' || line[i] == '#' || line[i] == '-' || line[i] == '>'))
+    ++i;
   if (!istarts_with(line, i, "solution")) return kNpos;
   std::size_t k = i + 8;
   while (k < line.size() && (is_space(line[k]) || line[k] == '*')) ++k;
@@ -878,7 +879,8 @@ Parsed parse_output(std::string_view response, const Options& options) {
     const auto [u, r] = find_ux(body, 0, true, false);
     if (u != kNpos && r < body.size()) {
       std::size_t e = r + 1;
-      while (e < body.size() && body[e] != '\n' && !(body[e] == '.' && (e + 1 == body.size() || is_space(body[e + 1])))) ++e;
+      while (e < body.size() && body[e] != '\n' && !(body[e] == '.' && (e + 1 == body.size() || is_space(body[e + 1]))))
+        ++e;
       found = body.substr(r, e - r);
       found_method = Method::kRegexGeneric;
     }

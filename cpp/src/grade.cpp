@@ -63,7 +63,8 @@ const char* reason_text(Reason reason) noexcept {
       return "undecided: the answer was read from a phrase with words it skipped, or the markers disagree";
     case Reason::kAnswerTooLong: return "limit: the extracted answer is longer than max_answer_bytes";
     case Reason::kWorkLimit: return "limit: comparing the answers needs more work than the fast path's budget";
-    case Reason::kMagnitudeLimit: return "limit: a value too large to compare exactly, of the same magnitude as the other";
+    case Reason::kMagnitudeLimit:
+      return "limit: a value too large to compare exactly, of the same magnitude as the other";
   }
   return "";
 }
@@ -199,9 +200,9 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
   const equiv::Tri t = gold_tree != nullptr && pred_tree != nullptr
                            ? equiv::equivalent(*gold_tree, *pred_tree, options.equiv, &limit, gold.facts())
                            : equiv::Tri::kUnknown;
-  return {t, t == equiv::Tri::kTrue          ? Reason::kEquivalent
-             : t == equiv::Tri::kFalse       ? Reason::kNotEquivalent
-             : limit == equiv::Limit::kWork  ? Reason::kWorkLimit
+  return {t, t == equiv::Tri::kTrue              ? Reason::kEquivalent
+             : t == equiv::Tri::kFalse           ? Reason::kNotEquivalent
+             : limit == equiv::Limit::kWork      ? Reason::kWorkLimit
              : limit == equiv::Limit::kMagnitude ? Reason::kMagnitudeLimit
                                                  : Reason::kUndecided};
 }

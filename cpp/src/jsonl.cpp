@@ -220,8 +220,7 @@ int find_key(const std::vector<std::string>& names, std::string_view key) noexce
 
 }  // namespace
 
-bool read_line(std::string_view line, const Keys& keys, std::size_t& begin, std::size_t& end,
-               Value* values) noexcept {
+bool read_line(std::string_view line, const Keys& keys, std::size_t& begin, std::size_t& end, Value* values) noexcept {
   // A carriage return anywhere but in the line's closing run of \r and \n is left to the
   // caller: a line ends only at \n, and the job's reader writes a row with a carriage return
   // between its tokens back rebuilt (never as its text), and one inside a string is invalid.

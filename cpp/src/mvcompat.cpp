@@ -64,8 +64,8 @@ NextFinder<Hit> make_finder(std::string_view text, Hit hit) noexcept {
   return NextFinder<Hit>(text, hit);
 }
 
-using ::rapidgrade::detail::starts_with;
 using ::rapidgrade::detail::is_letter;
+using ::rapidgrade::detail::starts_with;
 
 // After an environment and its trailing whitespace: could math-verify's optional percent group
 // or one of the "and"/"or"/"," continuations start here? e.g. "\(\boxed{5}\)\%" or
@@ -74,9 +74,9 @@ inline bool continuation_possible(std::string_view text, std::size_t w) noexcept
   if (w >= text.size()) return false;
   const unsigned char c = static_cast<unsigned char>(text[w]);
   if (c == '%' || c == ',' || c >= 0x80) return true;
-  return starts_with(text, w, "\\%") || starts_with(text, w, "percent") ||
-         starts_with(text, w, "Percent") || starts_with(text, w, "pct") ||
-         starts_with(text, w, "Pct") || starts_with(text, w, "and") || starts_with(text, w, "or");
+  return starts_with(text, w, "\\%") || starts_with(text, w, "percent") || starts_with(text, w, "Percent") ||
+         starts_with(text, w, "pct") || starts_with(text, w, "Pct") || starts_with(text, w, "and") ||
+         starts_with(text, w, "or");
 }
 
 }  // namespace detail
@@ -93,26 +93,20 @@ BoxedWinner boxed_winner(std::string_view text) noexcept {
   const std::size_t last_brace = text.rfind('}');
   const bool has_plain = last_brace != kNpos && last_brace >= first_boxed + 8;
 
-  auto boxed = detail::make_finder(text, [](std::string_view t, std::size_t p) {
-    return t.compare(p, 7, "\\boxed{") == 0;
-  });
+  auto boxed =
+      detail::make_finder(text, [](std::string_view t, std::size_t p) { return t.compare(p, 7, "\\boxed{") == 0; });
   auto brace = detail::make_finder(text, [](std::string_view t, std::size_t p) { return t[p] == '}'; });
-  auto double_dollar = detail::make_finder(text, [](std::string_view t, std::size_t p) {
-    return t[p] == '$' && p + 1 < t.size() && t[p + 1] == '$';
-  });
-  auto close_bracket = detail::make_finder(text, [](std::string_view t, std::size_t p) {
-    return t[p] == '\\' && p + 1 < t.size() && t[p + 1] == ']';
-  });
-  auto close_paren = detail::make_finder(text, [](std::string_view t, std::size_t p) {
-    return t[p] == '\\' && p + 1 < t.size() && t[p + 1] == ')';
-  });
+  auto double_dollar = detail::make_finder(
+      text, [](std::string_view t, std::size_t p) { return t[p] == '$' && p + 1 < t.size() && t[p + 1] == '$'; });
+  auto close_bracket = detail::make_finder(
+      text, [](std::string_view t, std::size_t p) { return t[p] == '\\' && p + 1 < t.size() && t[p + 1] == ']'; });
+  auto close_paren = detail::make_finder(
+      text, [](std::string_view t, std::size_t p) { return t[p] == '\\' && p + 1 < t.size() && t[p + 1] == ')'; });
   auto newline = detail::make_finder(text, [](std::string_view t, std::size_t p) { return t[p] == '\n'; });
-  auto bare_dollar = detail::make_finder(text, [](std::string_view t, std::size_t p) {
-    return t[p] == '$' && (p == 0 || t[p - 1] != '\\');
-  });
-  auto bracket_stop = detail::make_finder(text, [](std::string_view t, std::size_t p) {
-    return t[p] == '\n' || t[p] == '[' || t[p] == ']';
-  });
+  auto bare_dollar = detail::make_finder(
+      text, [](std::string_view t, std::size_t p) { return t[p] == '$' && (p == 0 || t[p - 1] != '\\'); });
+  auto bracket_stop = detail::make_finder(
+      text, [](std::string_view t, std::size_t p) { return t[p] == '\n' || t[p] == '[' || t[p] == ']'; });
   // Does the content [a, q) hold "\boxed{", then at least one character, then "}"? The earliest
   // "\boxed{" is the most permissive choice, so it decides.
   const auto holds_boxed = [&](std::size_t a, std::size_t q) {
@@ -221,8 +215,8 @@ BoxedWinner boxed_winner(std::string_view text) noexcept {
 namespace detail {
 
 inline bool is_expr_char(unsigned char c) noexcept {  // [\d\.\s+\-*/^()] of the X pattern, ASCII
-  return is_ascii_digit(c) || c == '.' || is_python_space(c) || c == '+' || c == '-' || c == '*' ||
-         c == '/' || c == '^' || c == '(' || c == ')';
+  return is_ascii_digit(c) || c == '.' || is_python_space(c) || c == '+' || c == '-' || c == '*' || c == '/' ||
+         c == '^' || c == '(' || c == ')';
 }
 
 inline bool is_operator(unsigned char c) noexcept {
@@ -368,7 +362,7 @@ inline bool answer_is_number(std::string_view t, std::size_t a, NumberMatch& m) 
   }
   const std::size_t p = a + 6;
   if (p < n && t[p] == ':') return false;  // "answer:" (group 100)
-  std::size_t q = p;  // the words: [A-Za-z :], at most 40 bytes
+  std::size_t q = p;                       // the words: [A-Za-z :], at most 40 bytes
   while (q < n && q - p <= 40 && (is_letter(t[q]) || t[q] == ' ' || t[q] == ':')) ++q;
   if (q == p || q >= n || q - p > 40 || t[q - 1] != ' ') return false;
   if (!(is_ascii_digit(static_cast<unsigned char>(t[q])) ||

@@ -17,17 +17,14 @@
 namespace rapidgrade::normalize {
 
 const std::string_view kUnitWords[] = {
-    "units", "unit", "sq", "square", "cubic",
-    "mm", "cm", "m", "km", "millimeters", "millimeter", "centimeters", "centimeter", "meters", "meter",
-    "metres", "metre", "kilometers", "kilometer",
-    "inches", "inch", "in", "feet", "foot", "ft", "yards", "yard", "yd", "miles", "mile", "mph",
-    "dollars", "dollar", "cents", "cent",
-    "degrees", "degree",
-    "seconds", "second", "sec", "minutes", "minute", "min", "hours", "hour", "hrs", "hr", "days",
-    "day", "weeks", "week", "months", "month", "years", "year",
-    "grams", "gram", "kg", "pounds", "pound", "lbs", "lb", "ounces", "ounce", "oz",
-    "liters", "liter", "litres", "litre", "ml", "mL",
-    "percent",
+    "units",       "unit",       "sq",          "square",     "cubic",   "mm",     "cm",     "m",     "km",
+    "millimeters", "millimeter", "centimeters", "centimeter", "meters",  "meter",  "metres", "metre", "kilometers",
+    "kilometer",   "inches",     "inch",        "in",         "feet",    "foot",   "ft",     "yards", "yard",
+    "yd",          "miles",      "mile",        "mph",        "dollars", "dollar", "cents",  "cent",  "degrees",
+    "degree",      "seconds",    "second",      "sec",        "minutes", "minute", "min",    "hours", "hour",
+    "hrs",         "hr",         "days",        "day",        "weeks",   "week",   "months", "month", "years",
+    "year",        "grams",      "gram",        "kg",         "pounds",  "pound",  "lbs",    "lb",    "ounces",
+    "ounce",       "oz",         "liters",      "liter",      "litres",  "litre",  "ml",     "mL",    "percent",
 };
 const std::size_t kUnitWordCount = sizeof(kUnitWords) / sizeof(kUnitWords[0]);
 
@@ -303,8 +300,10 @@ void strip_units(std::string& s, bool& percent) {
     while (p > 0 && v[p - 1] == ' ') --p;
     std::size_t q = p;
     const std::string_view head = v.substr(0, p);
-    if (ends_with(head, "^{2}") || ends_with(head, "^{3}")) q -= 4;
-    else if (ends_with(head, "^2") || ends_with(head, "^3")) q -= 2;
+    if (ends_with(head, "^{2}") || ends_with(head, "^{3}"))
+      q -= 4;
+    else if (ends_with(head, "^2") || ends_with(head, "^3"))
+      q -= 2;
     std::size_t w = q;
     while (w > 0 && is_letter(v[w - 1])) --w;
     if (w == q || (w > 0 && v[w - 1] == '\\')) break;
@@ -732,7 +731,6 @@ bool already_canonical(std::string_view s) noexcept {
   }
   return !(letter && digit);
 }
-
 
 }  // namespace
 

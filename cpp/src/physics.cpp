@@ -443,7 +443,8 @@ Side read_response(std::string_view response) {
   side.method = e->method;
   side.text = extract::answer_text(response, *e);
   // the unit that extraction keeps apart from its answer ("9.8 N" -> "9.8", unit "N") is the quantity's
-  if (e->unit.end > e->unit.start && e->parts.empty()) side.text = std::string(response.substr(e->start, e->unit.end - e->start));
+  if (e->unit.end > e->unit.start && e->parts.empty())
+    side.text = std::string(response.substr(e->start, e->unit.end - e->start));
   side.category = normalize_answer(side.text).category;
   const MathContent math = extract_math_content(side.text, true);
   side.quantity = read_quantity(math.text);
@@ -483,7 +484,8 @@ Side read_response(std::string_view response) {
   }
   for (std::size_t p = from; p <= e->start; ++p) {
     const char c = response[p];
-    const bool starts = is_digit(c) || ((c == '-' || c == '+' || c == '.') && p + 1 < response.size() && is_digit(response[p + 1]));
+    const bool starts =
+        is_digit(c) || ((c == '-' || c == '+' || c == '.') && p + 1 < response.size() && is_digit(response[p + 1]));
     if (!starts) continue;
     if (p > 0) {
       const char b = response[p - 1];

@@ -93,8 +93,7 @@ QuantityVerdict compare_quantity(const Side& gold, const Side& response, const U
   }
   if (options.sig_figs && r.sig_figs >= 2) {
     // the gold rounded to the response's figures, in the response's own unit
-    const double g_in_response =
-        both_units ? convert_unit(g.value, *gold_unit, *response_unit) : g.value;
+    const double g_in_response = both_units ? convert_unit(g.value, *gold_unit, *response_unit) : g.value;
     const double rounded = g_in_response == 0.0 ? 0.0 : round_to_figures(g_in_response, r.sig_figs);
     if (is_close(rounded, r.value)) {
       v.correct = true;

@@ -646,7 +646,8 @@ struct UnitParser {
         char lower[16];
         for (std::size_t q = 0; q < word.size(); ++q) lower[q] = word[q];
         lower[0] = static_cast<char>(word[0] - 'A' + 'a');
-        const detail::UnitSymbol* sym = rest_lower ? usable(unit_symbol(std::string_view(lower, word.size()))) : nullptr;
+        const detail::UnitSymbol* sym =
+            rest_lower ? usable(unit_symbol(std::string_view(lower, word.size()))) : nullptr;
         if (sym != nullptr && !sym->prefixable) {
           f.symbol = sym;
           end = e;
@@ -714,8 +715,7 @@ struct UnitParser {
         }
       }
       // "N-m", "kW-h": a hyphen between two unit atoms is a product
-      if (!sep && s[i] == '-' && !factors.empty() && i > 0 && !is_space(s[i - 1]) && i + 1 < n &&
-          is_letter(s[i + 1])) {
+      if (!sep && s[i] == '-' && !factors.empty() && i > 0 && !is_space(s[i - 1]) && i + 1 < n && is_letter(s[i + 1])) {
         ++i;
         sep = true;
       }

@@ -24,8 +24,8 @@
 namespace rapidgrade::residual {
 namespace {
 
-constexpr std::size_t kOrder = 16;          // Gauss-Legendre points per panel
-constexpr std::size_t kFirstPanels = 4;     // panels of the first pass
+constexpr std::size_t kOrder = 16;       // Gauss-Legendre points per panel
+constexpr std::size_t kFirstPanels = 4;  // panels of the first pass
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kEps = std::numeric_limits<double>::epsilon();
@@ -78,15 +78,11 @@ std::size_t ops_of(const expr::Ast& ast, std::uint32_t root) {
     stack.pop_back();
     switch (n.kind) {
       case expr::Kind::kAdd:
-      case expr::Kind::kMul:
-        ops += n.kids.empty() ? 0 : n.kids.size() - 1;
-        break;
+      case expr::Kind::kMul: ops += n.kids.empty() ? 0 : n.kids.size() - 1; break;
       case expr::Kind::kNumber:
       case expr::Kind::kSymbol:
-      case expr::Kind::kConst:
-        break;
-      default:
-        ops += 1;
+      case expr::Kind::kConst: break;
+      default: ops += 1;
     }
     for (std::uint32_t k : n.kids) stack.push_back(k);
   }
@@ -155,8 +151,7 @@ void evaluate(const Bound& b, const double* v0, std::size_t s0, const double* v1
 // Parses and compiles one expression of the equation ("kernel" or "f") in `syntax` with the
 // fixed variables `vars`; "" or the reason it cannot serve.
 std::string compile_part(const std::string& text, expr::Syntax syntax, std::vector<std::string_view> vars,
-                         const char* name, const Options& options, std::optional<expr::Ast>& ast,
-                         expr::Program& prog) {
+                         const char* name, const Options& options, std::optional<expr::Ast>& ast, expr::Program& prog) {
   const std::string who(name);
   if (text.size() > options.limits.max_bytes) return who + "_too_large";
   ast = expr::try_parse(text, syntax);
@@ -180,11 +175,12 @@ std::vector<double> sample_points(const Equation& eq, const Options& options) {
 // per point and the number of nodes used.
 class Quadrature {
  public:
-  Quadrature(const Bound& kernel, const Bound& u, const std::vector<double>& xs, double a, double b,
-             double target, std::size_t max_nodes)
+  Quadrature(const Bound& kernel, const Bound& u, const std::vector<double>& xs, double a, double b, double target,
+             std::size_t max_nodes)
       : kernel_(kernel), u_(u), n_(xs.size()), a_(a), b_(b), target_(target), max_nodes_(max_nodes) {
     xgrid_.resize(n_ * kOrder);
-    for (std::size_t i = 0; i < n_; ++i) std::fill_n(xgrid_.begin() + static_cast<std::ptrdiff_t>(i * kOrder), kOrder, xs[i]);
+    for (std::size_t i = 0; i < n_; ++i)
+      std::fill_n(xgrid_.begin() + static_cast<std::ptrdiff_t>(i * kOrder), kOrder, xs[i]);
     tgrid_.resize(n_ * kOrder);
     kv_.resize(n_ * kOrder);
   }
@@ -219,7 +215,8 @@ class Quadrature {
     while (!active.empty()) {
       Panel panel = std::move(active.front());
       active.pop_front();
-      const bool finite = std::all_of(panel.value.begin(), panel.value.end(), [](double v) { return std::isfinite(v); });
+      const bool finite =
+          std::all_of(panel.value.begin(), panel.value.end(), [](double v) { return std::isfinite(v); });
       if (!finite || out.nodes + 2 * kOrder > max_nodes_) {
         // Not refinable (a non-finite value stays so) or out of budget: keep it with its bound.
         for (std::size_t i = 0; i < n_; ++i) {
@@ -264,7 +261,8 @@ class Quadrature {
     std::array<double, kOrder> ts{}, uv{};
     for (std::size_t k = 0; k < kOrder; ++k) ts[k] = c + h * r.x[k];
     evaluate(u_, ts.data(), 1, nullptr, 0, kOrder, uv.data());
-    for (std::size_t i = 0; i < n_; ++i) std::copy(ts.begin(), ts.end(), tgrid_.begin() + static_cast<std::ptrdiff_t>(i * kOrder));
+    for (std::size_t i = 0; i < n_; ++i)
+      std::copy(ts.begin(), ts.end(), tgrid_.begin() + static_cast<std::ptrdiff_t>(i * kOrder));
     evaluate(kernel_, xgrid_.data(), 1, tgrid_.data(), 1, n_ * kOrder, kv_.data());
     value.assign(n_, 0.0);
     mag.assign(n_, 0.0);

@@ -148,16 +148,16 @@ constexpr std::size_t kReservedSpans = 32;
 
 std::vector<Span> find_math_spans(std::string_view s) {
   std::vector<Span> spans;  // room reserved at the first span: a text without one allocates nothing
-  for_each_math_span(s, [&spans](std::size_t outer_start, std::size_t start, std::size_t end, std::size_t outer_end,
-                                 SpanKind kind) {
-    if (spans.empty()) spans.reserve(kReservedSpans);
-    Span& span = spans.emplace_back();  // filled in place: a Span built aside and copied
-    span.start = start;                 // stalled on its store forwarding
-    span.end = end;
-    span.outer_start = outer_start;
-    span.outer_end = outer_end;
-    span.kind = kind;
-  });
+  for_each_math_span(
+      s, [&spans](std::size_t outer_start, std::size_t start, std::size_t end, std::size_t outer_end, SpanKind kind) {
+        if (spans.empty()) spans.reserve(kReservedSpans);
+        Span& span = spans.emplace_back();  // filled in place: a Span built aside and copied
+        span.start = start;                 // stalled on its store forwarding
+        span.end = end;
+        span.outer_start = outer_start;
+        span.outer_end = outer_end;
+        span.kind = kind;
+      });
   return spans;
 }
 

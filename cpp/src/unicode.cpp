@@ -18,10 +18,10 @@ struct Fraction {
   const char* latex;
 };
 constexpr Fraction kFractions[] = {
-    {0x00BC, "\\frac{1}{4}"}, {0x00BD, "\\frac{1}{2}"}, {0x00BE, "\\frac{3}{4}"}, {0x2150, "\\frac{1}{7}"},
+    {0x00BC, "\\frac{1}{4}"}, {0x00BD, "\\frac{1}{2}"},  {0x00BE, "\\frac{3}{4}"}, {0x2150, "\\frac{1}{7}"},
     {0x2151, "\\frac{1}{9}"}, {0x2152, "\\frac{1}{10}"}, {0x2153, "\\frac{1}{3}"}, {0x2154, "\\frac{2}{3}"},
-    {0x2155, "\\frac{1}{5}"}, {0x2156, "\\frac{2}{5}"}, {0x2157, "\\frac{3}{5}"}, {0x2158, "\\frac{4}{5}"},
-    {0x2159, "\\frac{1}{6}"}, {0x215A, "\\frac{5}{6}"}, {0x215B, "\\frac{1}{8}"}, {0x215C, "\\frac{3}{8}"},
+    {0x2155, "\\frac{1}{5}"}, {0x2156, "\\frac{2}{5}"},  {0x2157, "\\frac{3}{5}"}, {0x2158, "\\frac{4}{5}"},
+    {0x2159, "\\frac{1}{6}"}, {0x215A, "\\frac{5}{6}"},  {0x215B, "\\frac{1}{8}"}, {0x215C, "\\frac{3}{8}"},
     {0x215D, "\\frac{5}{8}"}, {0x215E, "\\frac{7}{8}"},
 };
 
@@ -30,11 +30,11 @@ struct Symbol {
   const char* latex;  // followed by a space when it ends in a letter, so "×x" stays "\times x"
 };
 constexpr Symbol kSymbols[] = {
-    {0x00B0, "^\\circ"}, {0x00B1, "\\pm"}, {0x00B7, "\\cdot"}, {0x00D7, "\\times"}, {0x00F7, "\\div"},
-    {0x03B1, "\\alpha"}, {0x03B2, "\\beta"}, {0x03B3, "\\gamma"}, {0x03B4, "\\delta"}, {0x03B8, "\\theta"},
-    {0x03BB, "\\lambda"}, {0x03BC, "\\mu"}, {0x03C0, "\\pi"}, {0x03C3, "\\sigma"}, {0x03C6, "\\phi"},
-    {0x03C9, "\\omega"}, {0x2208, "\\in"}, {0x2213, "\\mp"}, {0x221E, "\\infty"}, {0x2229, "\\cap"},
-    {0x222A, "\\cup"}, {0x2248, "\\approx"}, {0x2260, "\\ne"}, {0x2264, "\\le"}, {0x2265, "\\ge"},
+    {0x00B0, "^\\circ"},  {0x00B1, "\\pm"},     {0x00B7, "\\cdot"},  {0x00D7, "\\times"}, {0x00F7, "\\div"},
+    {0x03B1, "\\alpha"},  {0x03B2, "\\beta"},   {0x03B3, "\\gamma"}, {0x03B4, "\\delta"}, {0x03B8, "\\theta"},
+    {0x03BB, "\\lambda"}, {0x03BC, "\\mu"},     {0x03C0, "\\pi"},    {0x03C3, "\\sigma"}, {0x03C6, "\\phi"},
+    {0x03C9, "\\omega"},  {0x2208, "\\in"},     {0x2213, "\\mp"},    {0x221E, "\\infty"}, {0x2229, "\\cap"},
+    {0x222A, "\\cup"},    {0x2248, "\\approx"}, {0x2260, "\\ne"},    {0x2264, "\\le"},    {0x2265, "\\ge"},
     {0x22C5, "\\cdot"},
 };
 
@@ -50,8 +50,8 @@ static_assert(sorted_by_cp(kFractions) && sorted_by_cp(kSymbols), "keep the tabl
 // The entry of `table` for cp, or nullptr. O(log N).
 template <typename Entry, std::size_t N>
 const Entry* find_cp(const Entry (&table)[N], char32_t cp) noexcept {
-  const Entry* it = std::lower_bound(std::begin(table), std::end(table), cp,
-                                     [](const Entry& e, char32_t c) { return e.cp < c; });
+  const Entry* it =
+      std::lower_bound(std::begin(table), std::end(table), cp, [](const Entry& e, char32_t c) { return e.cp < c; });
   return it != std::end(table) && it->cp == cp ? it : nullptr;
 }
 
@@ -75,7 +75,7 @@ int subscript(char32_t cp) noexcept {
 }
 
 char32_t simple_fold(char32_t cp) noexcept {
-  if (cp >= 0xFF01 && cp <= 0xFF5E) return cp - 0xFEE0;  // full-width ASCII
+  if (cp >= 0xFF01 && cp <= 0xFF5E) return cp - 0xFEE0;      // full-width ASCII
   if (rapidgrade::detail::is_unicode_space(cp)) return ' ';  // detail/spaces.hpp
   if (cp == 0x2212 || cp == 0xFE63) return '-';
   return cp;

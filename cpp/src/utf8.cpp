@@ -59,8 +59,7 @@ char32_t decode(std::string_view s, std::size_t& i) noexcept {
 }
 
 void bytes_to_code_points(std::string_view s, std::vector<std::size_t*>& offsets) {
-  std::sort(offsets.begin(), offsets.end(),
-            [](const std::size_t* a, const std::size_t* b) { return *a < *b; });
+  std::sort(offsets.begin(), offsets.end(), [](const std::size_t* a, const std::size_t* b) { return *a < *b; });
   std::size_t byte = 0;
   std::size_t cp = 0;
   for (std::size_t* off : offsets) {

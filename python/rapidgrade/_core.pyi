@@ -164,6 +164,7 @@ import numpy.typing as _npt  # noqa: E402
 
 PHYSICS_UNIT_SYMBOLS: tuple[tuple[str, str, bool], ...]
 PHYSICS_UNIT_PREFIXES: tuple[tuple[str, str], ...]
+
 def physics_normalize(s: str | bytes) -> tuple[str, float | str, bool]: ...
 def physics_normalize_many(
     strings: Sequence[str | bytes], *, threads: int | None = None

@@ -183,9 +183,7 @@ def check_timeout(timeout: object, where: str) -> float | None:
     if timeout is None:
         return None
     if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real):
-        raise TypeError(
-            f"{where}: timeout must be a number of seconds or None, not {type(timeout).__name__}"
-        )
+        raise TypeError(f"{where}: timeout must be a number of seconds or None, not {type(timeout).__name__}")
     try:
         seconds = float(timeout)
     except OverflowError:  # an int beyond float range: as good as no limit
@@ -206,9 +204,7 @@ def _check_steps(steps: Iterable[WarmupStep], where: str) -> tuple[WarmupStep, .
         try:
             pickle.dumps(step, protocol=pickle.HIGHEST_PROTOCOL)
         except (pickle.PicklingError, TypeError, AttributeError) as err:
-            raise TypeError(
-                f"{where}: warm-up function {step!r} is not importable by name ({_describe(err)})"
-            ) from err
+            raise TypeError(f"{where}: warm-up function {step!r} is not importable by name ({_describe(err)})") from err
         checked.append(step)
     return tuple(checked)
 
@@ -307,9 +303,7 @@ class WorkerPool:
     def stats(self) -> PoolStats:
         """Counters of this pool's workers so far (starts, kills, start-up times)."""
         with self._cond:
-            return PoolStats(
-                self._started, self._killed, self._cancelled, self._start_max, self._start_last
-            )
+            return PoolStats(self._started, self._killed, self._cancelled, self._start_max, self._start_last)
 
     def run(
         self,
@@ -512,9 +506,7 @@ class WorkerPool:
             if self._supervisor is None:
                 # Started until one registers (an interrupt may land after start() but before
                 # any assignment here); extra ones see the registered one and return at once.
-                threading.Thread(
-                    target=self._supervise, name="rapidgrade-pool-supervisor", daemon=True
-                ).start()
+                threading.Thread(target=self._supervise, name="rapidgrade-pool-supervisor", daemon=True).start()
             self._wake()
 
     def _add_steps_locked(self, steps: tuple[WarmupStep, ...]) -> None:
@@ -922,9 +914,7 @@ class WorkerPool:
             raise
         os.close(to_child_r)
         os.close(from_child_w)
-        worker = _Worker(
-            process, Connection(to_child_w, readable=False), Connection(from_child_r, writable=False)
-        )
+        worker = _Worker(process, Connection(to_child_w, readable=False), Connection(from_child_r, writable=False))
         with contextlib.suppress(OSError):  # it died at once; the warm-up request fails and says why
             worker.to_worker.send(list(sys.path))
         return worker
@@ -979,6 +969,7 @@ _default_lock = threading.Lock()
 _default_pool: WorkerPool | None = None
 
 _default_warmup: tuple[WarmupStep, ...] = ()
+
 
 def add_default_warmup(*steps: WarmupStep) -> None:
     """Add warm-up steps that every worker of the shared pool runs before taking tasks.

@@ -73,9 +73,7 @@ class _Worker:
         "since", "state", "steps", "tasks", "to_worker", "warm_sent", "warm_target", "warmed",
     )  # fmt: skip
 
-    def __init__(
-        self, process: subprocess.Popen[bytes], to_worker: Connection, from_worker: Connection
-    ) -> None:
+    def __init__(self, process: subprocess.Popen[bytes], to_worker: Connection, from_worker: Connection) -> None:
         self.process = process
         self.to_worker = to_worker
         self.from_worker = from_worker

@@ -226,6 +226,7 @@ class ChunkGrader:
     ) -> tuple[Sequence[bytes], dict[str, Any]]:
         """The evaluated lines of *block* (the run's columnar path) and the counts, as
         :meth:`grade` gives them."""
+
         def lines(run: TaskRun) -> Sequence[bytes]:
             if not isinstance(run, BlockRun):
                 raise TypeError(f"the {self.task.name!r} task's run has no columnar path (grade_block)")
@@ -233,9 +234,7 @@ class ChunkGrader:
 
         return self._graded(state, lines)
 
-    def _graded(
-        self, state: Mapping[str, Any] | None, grade: Callable[[TaskRun], _Out]
-    ) -> tuple[_Out, dict[str, Any]]:
+    def _graded(self, state: Mapping[str, Any] | None, grade: Callable[[TaskRun], _Out]) -> tuple[_Out, dict[str, Any]]:
         run = self.task.start(self.config)
         if state is not None:
             run.restore(state)

@@ -526,4 +526,3 @@ async def grade_async(
         }
         job = grade_job("grade_async", config, task, options)
     return await (batcher or get_batcher()).submit(job, (gold, response))
-

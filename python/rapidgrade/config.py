@@ -79,13 +79,9 @@ def check_float_rounding(where: str, value: object) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(
-            f"{where}: float_rounding must be an int or None, not {type(value).__name__}"
-        )
+        raise TypeError(f"{where}: float_rounding must be an int or None, not {type(value).__name__}")
     if not 0 <= value <= _MAX_FLOAT_ROUNDING:
-        raise ValueError(
-            f"{where}: float_rounding must be in [0, {_MAX_FLOAT_ROUNDING}], got {value!r}"
-        )
+        raise ValueError(f"{where}: float_rounding must be in [0, {_MAX_FLOAT_ROUNDING}], got {value!r}")
     return int(value)
 
 
@@ -115,18 +111,14 @@ def check_timeout(where: str, value: object) -> float | None:
         return None
     if not (math.isfinite(x) and x > 0):
         shown = "a negative number beyond any float" if x == -math.inf and isinstance(value, int) else repr(value)
-        raise ValueError(
-            f"{where}: timeout must be a positive number or None, got {shown}"
-        )
+        raise ValueError(f"{where}: timeout must be a positive number or None, got {shown}")
     return x
 
 
 def _check_type(where: str, name: str, value: object, cls: type) -> None:
     if not isinstance(value, cls):
         article = "an" if cls.__name__[0] in "AEIOU" else "a"
-        raise TypeError(
-            f"{where}: {name} must be {article} {cls.__name__}, not {type(value).__name__}"
-        )
+        raise TypeError(f"{where}: {name} must be {article} {cls.__name__}, not {type(value).__name__}")
 
 
 def check_threads(where: str, value: object) -> int | None:
@@ -135,9 +127,7 @@ def check_threads(where: str, value: object) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(
-            f"{where}: threads must be an int or None, not {type(value).__name__}"
-        )
+        raise TypeError(f"{where}: threads must be an int or None, not {type(value).__name__}")
     if value < 1:
         raise ValueError(f"{where}: threads must be >= 1, got {value!r}")
     return value
@@ -148,9 +138,7 @@ def check_workers(where: str, value: object) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        raise TypeError(
-            f"{where}: workers must be an int or None, not {type(value).__name__}"
-        )
+        raise TypeError(f"{where}: workers must be an int or None, not {type(value).__name__}")
     if value < 1:
         raise ValueError(f"{where}: workers must be >= 1, got {value!r}")
     return value
@@ -199,9 +187,7 @@ class EquivConfig:
         _validate_equiv(self, type(self).__name__)
 
     @classmethod
-    def build(
-        cls, where: str, config: EquivConfig | None = None, **options: Any
-    ) -> EquivConfig:
+    def build(cls, where: str, config: EquivConfig | None = None, **options: Any) -> EquivConfig:
         """*config* (default: the defaults) with the given options replaced; errors name
         *where* (the calling function). Options equal to :data:`UNSET` are not given."""
         return _build(cls, where, config, options)
@@ -239,9 +225,7 @@ class GradeConfig:
         _validate_grade(self, type(self).__name__)
 
     @classmethod
-    def build(
-        cls, where: str, config: GradeConfig | None = None, **options: Any
-    ) -> GradeConfig:
+    def build(cls, where: str, config: GradeConfig | None = None, **options: Any) -> GradeConfig:
         """*config* (default: the defaults) with the given options replaced; errors name
         *where*. The equivalence options (``rel_tol``, ``abs_tol``, ``float_rounding``) may be
         given flat and replace the fields of ``equiv``."""
@@ -303,8 +287,6 @@ def _replaced(cls: type[_C], where: str, base: _C, options: dict[str, Any]) -> _
     # Validate with the caller's name first, so that the error names the function, not the class.
     candidate = object.__new__(cls)
     for f in dataclasses.fields(cls):
-        object.__setattr__(
-            candidate, f.name, options.get(f.name, getattr(base, f.name))
-        )
+        object.__setattr__(candidate, f.name, options.get(f.name, getattr(base, f.name)))
     _VALIDATORS[cls](candidate, where)
     return dataclasses.replace(base, **options)

@@ -91,9 +91,7 @@ from rapidgrade import _core
 
 __all__ = ["STRATEGIES", "Extraction", "Strategy", "extract_answer", "extract_fields", "extract_many"]
 
-Strategy = Literal[
-    "auto", "boxed", "answer_is", "tagged", "code_output", "choice", "bare", "final_span", "last_number"
-]
+Strategy = Literal["auto", "boxed", "answer_is", "tagged", "code_output", "choice", "bare", "final_span", "last_number"]
 
 #: The strategies accepted by :func:`extract_answer`, in cascade order after ``"auto"``.
 STRATEGIES: tuple[str, ...] = (
@@ -147,12 +145,8 @@ def extract_answer(text: str, *, strategy: Strategy = "auto") -> Extraction[str]
 @overload
 def extract_answer(text: bytes, *, strategy: Strategy = "auto") -> Extraction[bytes] | None: ...
 @overload
-def extract_answer(
-    text: str | bytes, *, strategy: Strategy = "auto"
-) -> Extraction[str] | Extraction[bytes] | None: ...
-def extract_answer(
-    text: str | bytes, *, strategy: Strategy = "auto"
-) -> Extraction[str] | Extraction[bytes] | None:
+def extract_answer(text: str | bytes, *, strategy: Strategy = "auto") -> Extraction[str] | Extraction[bytes] | None: ...
+def extract_answer(text: str | bytes, *, strategy: Strategy = "auto") -> Extraction[str] | Extraction[bytes] | None:
     r"""The final answer in *text*, or ``None`` when no strategy finds one.
 
     The answer's ``text`` has the type of *text*: ``str`` for ``str``, ``bytes`` for ``bytes``

@@ -727,4 +727,3 @@ def _relations_equal(a: Any, b: Any) -> tuple[bool, str]:
         if isinstance(sa, FiniteSet) and isinstance(sb, FiniteSet) and sa == sb:
             return True, "sympy: the same solution set"
     return False, "sympy: the relations differ"
-

@@ -196,7 +196,10 @@ def grade_many(
                 decided[i] = _DECIDER_CODE["limit"]
         undecided = [valid[k] for k in np.flatnonzero(tri_array == _UNKNOWN).tolist()]
         gold_col, extracted, method_col, normalized = (
-            _Coded.of(gold_out), _Packed.of(ext_out), _Coded.of(meth_out), _Packed.of(norm_out)
+            _Coded.of(gold_out),
+            _Packed.of(ext_out),
+            _Coded.of(meth_out),
+            _Packed.of(norm_out),
         )
         reason_ids: dict[str, int] = {}
         reason_codes = np.array([reason_ids.setdefault(r, len(reason_ids)) for r in reason_out], dtype=np.int32)
@@ -297,7 +300,10 @@ def _concat(parts: list[_Columns]) -> _Columns:
         p_tri, p_why, p_meth, p_index, p_table = part.tri, part.reason, part.method, part.gold_index, part.gold_table
         p_raw_index, p_raw_table = part.raw_index, part.raw_table
         p_ext_off, p_ext, p_norm_off, p_norm = (
-            part.extracted_offsets, part.extracted_data, part.normalized_offsets, part.normalized_data
+            part.extracted_offsets,
+            part.extracted_data,
+            part.normalized_offsets,
+            part.normalized_data,
         )
         tri.extend(p_tri)
         why.append(p_why)

@@ -79,7 +79,9 @@ def _bar_chart(title: str, items: Sequence[tuple[str, float, str]], *, max_value
         return ""
     row_h, label_w, bar_w = 24, 220, 560
     height = row_h * len(items) + 10
-    parts = [f'<svg role="img" aria-label="{html.escape(title)}" width="{label_w + bar_w + 90}" height="{height}" xmlns="http://www.w3.org/2000/svg">']
+    parts = [
+        f'<svg role="img" aria-label="{html.escape(title)}" width="{label_w + bar_w + 90}" height="{height}" xmlns="http://www.w3.org/2000/svg">'
+    ]
     for i, (label, value, color) in enumerate(items):
         y = 5 + i * row_h
         width = 0 if max_value <= 0 else max(1.0, bar_w * value / max_value)

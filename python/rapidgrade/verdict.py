@@ -219,8 +219,15 @@ class GradeResults(Sequence[Verdict]):
     _normalized: _Packed
 
     def __init__(self) -> None:
-        self._set(np.zeros(0, dtype=bool), np.zeros(0, dtype=np.int8), _Coded.of([]), _Packed.of([]),
-                  _Coded.of([]), _Coded.of([]), _Packed.of([]))
+        self._set(
+            np.zeros(0, dtype=bool),
+            np.zeros(0, dtype=np.int8),
+            _Coded.of([]),
+            _Packed.of([]),
+            _Coded.of([]),
+            _Coded.of([]),
+            _Packed.of([]),
+        )
 
     def _set(
         self,
@@ -264,9 +271,7 @@ class GradeResults(Sequence[Verdict]):
         names, inverse = np.unique(decided_raw, return_inverse=True)
         unknown = set(names.tolist()) - set(DECIDERS)
         if unknown:
-            raise ValueError(
-                f"GradeResults.from_columns: unknown decided_by value(s) {sorted(unknown)}"
-            )
+            raise ValueError(f"GradeResults.from_columns: unknown decided_by value(s) {sorted(unknown)}")
         to_code = np.array([DECIDERS.index(name) for name in names.tolist()], dtype=np.int8)
         results = cls.__new__(cls)
         results._set(
@@ -448,9 +453,7 @@ class GradeResults(Sequence[Verdict]):
         try:
             import pandas as pd
         except ImportError as err:
-            raise ImportError(
-                "GradeResults.to_pandas needs pandas: pip install pandas"
-            ) from err
+            raise ImportError("GradeResults.to_pandas needs pandas: pip install pandas") from err
         # String columns stay object columns of str/None (pandas would otherwise turn None
         # into NaN under its inferred string dtype).
         columns: dict[str, Any] = {"correct": self._correct.copy()}
@@ -468,9 +471,7 @@ class GradeResults(Sequence[Verdict]):
         try:
             import pyarrow as pa
         except ImportError as err:
-            raise ImportError(
-                "GradeResults.to_arrow needs pyarrow: pip install pyarrow"
-            ) from err
+            raise ImportError("GradeResults.to_arrow needs pyarrow: pip install pyarrow") from err
         deciders = pa.array(DECIDERS, type=pa.string())
         return pa.table(
             {

@@ -38,7 +38,12 @@ ROWS = [
 def run(*args: str, cwd: Path, timeout: float = 300) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "rapidgrade", *args],
-        cwd=cwd, capture_output=True, text=True, timeout=timeout, check=False, env=ENV,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+        env=ENV,
     )
 
 
@@ -168,8 +173,18 @@ def test_bad_rows_are_kept_with_reasons(tmp_path: Path) -> None:
 def test_custom_keys(tmp_path: Path) -> None:
     write_jsonl(tmp_path / "in.jsonl", [{"uid": 1, "answer": "5", "output": "\\boxed{5}"}])
     result = run(
-        "score", "in.jsonl", "--gold-key", "answer", "--response-key", "output", "--id-key", "uid", "--out", "out",
-        "--quiet", cwd=tmp_path,
+        "score",
+        "in.jsonl",
+        "--gold-key",
+        "answer",
+        "--response-key",
+        "output",
+        "--id-key",
+        "uid",
+        "--out",
+        "out",
+        "--quiet",
+        cwd=tmp_path,
     )
     assert result.returncode == 0, result.stderr
     assert read_jsonl(tmp_path / "out" / "evaluated.jsonl")[0]["correct"] is True
@@ -193,8 +208,19 @@ def test_resume_after_kill(tmp_path: Path) -> None:
     rows = [{"id": f"r{i}", "gold": str(i), "response": f"so \\boxed{{{i if i % 3 else i + 1}}}"} for i in range(n)]
     write_jsonl(tmp_path / "in.jsonl", rows)
     args = [
-        sys.executable, "-m", "rapidgrade", "score", "in.jsonl", "--out", "out", "--quiet", "--no-fallback",
-        "--chunk-size", "500", "--threads", "1",
+        sys.executable,
+        "-m",
+        "rapidgrade",
+        "score",
+        "in.jsonl",
+        "--out",
+        "out",
+        "--quiet",
+        "--no-fallback",
+        "--chunk-size",
+        "500",
+        "--threads",
+        "1",
     ]
     proc = subprocess.Popen(args, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)
     state = tmp_path / "out" / ".rapidgrade-state.json"

@@ -67,16 +67,18 @@ def test_dotted_gold_key_reads_verl_parquet_rows(tmp_path: Path, capsys: pytest.
         {"data_source": "gsm8k", "response": "so \\boxed{41}", "reward_model": {"ground_truth": "42", "style": "rule"}},
     ]
     pq.write_table(pa.Table.from_pylist(rows), tmp_path / "verl.parquet")
-    code, _, err = score("verl.parquet", "--gold-key", "reward_model.ground_truth", "--out", "o", cwd=tmp_path,
-                           capsys=capsys)
+    code, _, err = score(
+        "verl.parquet", "--gold-key", "reward_model.ground_truth", "--out", "o", cwd=tmp_path, capsys=capsys
+    )
     assert code == 0, err
     evaluated = read_jsonl(tmp_path / "o" / "evaluated.jsonl")
     assert [r["correct"] for r in evaluated] == [True, False]
     assert evaluated[0]["reward_model"] == {"ground_truth": "42", "style": "rule"}  # kept as read
     # The same rows as JSON lines, through the columnar reader.
     write_jsonl(tmp_path / "verl.jsonl", rows)
-    code, _, err = score("verl.jsonl", "--gold-key", "reward_model.ground_truth", "--out", "o2", cwd=tmp_path,
-                         capsys=capsys)
+    code, _, err = score(
+        "verl.jsonl", "--gold-key", "reward_model.ground_truth", "--out", "o2", cwd=tmp_path, capsys=capsys
+    )
     assert code == 0, err
     assert [r["correct"] for r in read_jsonl(tmp_path / "o2" / "evaluated.jsonl")] == [True, False]
 
@@ -132,7 +134,13 @@ def test_stdin_and_the_source_column(tmp_path: Path) -> None:
     lines = json.dumps({"gold": "2", "response": "\\boxed{2}"}) + "\n" + json.dumps({"gold": "3", "response": "4"})
     result = subprocess.run(
         [sys.executable, "-m", "rapidgrade", "score", "a.jsonl", "-", "--out", "o", "--quiet", "--no-fallback"],
-        input=lines + "\n", cwd=tmp_path, capture_output=True, text=True, env=ENV, timeout=300, check=False,
+        input=lines + "\n",
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=300,
+        check=False,
     )
     assert result.returncode == 0, result.stderr
     out = read_jsonl(tmp_path / "o" / "evaluated.jsonl")
@@ -140,7 +148,13 @@ def test_stdin_and_the_source_column(tmp_path: Path) -> None:
     # A run on standard input cannot be resumed: said before any work.
     resumed = subprocess.run(
         [sys.executable, "-m", "rapidgrade", "score", "-", "--out", "o", "--resume", "--quiet"],
-        input=lines, cwd=tmp_path, capture_output=True, text=True, env=ENV, timeout=300, check=False,
+        input=lines,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=ENV,
+        timeout=300,
+        check=False,
     )
     assert resumed.returncode == 2 and "standard input" in resumed.stderr
 
@@ -266,7 +280,12 @@ def test_missing_pyarrow_is_reported_before_the_job_runs(tmp_path: Path) -> None
     env = {**ENV, "PYTHONPATH": os.pathsep.join([str(blocker), ENV["PYTHONPATH"]])}
     result = subprocess.run(
         [sys.executable, "-m", "rapidgrade", "score", "in.jsonl", "--out", "o", "--format", "parquet", "--quiet"],
-        cwd=tmp_path, capture_output=True, text=True, env=env, timeout=300, check=False,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=False,
     )
     assert result.returncode == 2 and "writing Parquet needs pyarrow" in result.stderr
     assert not (tmp_path / "o").exists()  # nothing graded, nothing written

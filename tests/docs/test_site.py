@@ -72,6 +72,4 @@ def test_built_site_links_name_files(tmp_path: Path) -> None:
             if not target.resolve().is_file():
                 broken.append(f"{page.relative_to(site)}: {link}")
     assert links > 100
-    assert not broken, "links that a browser opens as a directory (or nothing) from file://:\n" + "\n".join(
-        broken[:40]
-    )
+    assert not broken, "links that a browser opens as a directory (or nothing) from file://:\n" + "\n".join(broken[:40])

@@ -12,13 +12,53 @@ import random
 from typing import Any
 
 TERMS = [
-    "배터리", "배터리 수명", "화면", "디자인", "가격", "배송", "음질", "카메라", "충전 속도", "포장",
-    "battery", "battery life", "screen", "price", "Sound Quality", "camera", "delivery", "design",
-    "keyboard", "customer service", "Ünïcode Café", "ΟΔΟΣ", "Экран", "ＳＣＲＥＥＮ", "İstanbul", "",
+    "배터리",
+    "배터리 수명",
+    "화면",
+    "디자인",
+    "가격",
+    "배송",
+    "음질",
+    "카메라",
+    "충전 속도",
+    "포장",
+    "battery",
+    "battery life",
+    "screen",
+    "price",
+    "Sound Quality",
+    "camera",
+    "delivery",
+    "design",
+    "keyboard",
+    "customer service",
+    "Ünïcode Café",
+    "ΟΔΟΣ",
+    "Экран",
+    "ＳＣＲＥＥＮ",
+    "İstanbul",
+    "",
 ]
 REFS = ["제품 전체#품질", "제품 전체 # 가격", "배송#일반", "PRODUCT#QUALITY", "SERVICE # GENERAL", "디자인#일반", ""]
-POLARITIES = ["positive", "negative", "neutral", "mixed", "pos", "neg", "neu", "POS", " Positive ",
-              "positve", "negatve", "neutrl", "positiveitive", "good", "긍정", "", None]
+POLARITIES = [
+    "positive",
+    "negative",
+    "neutral",
+    "mixed",
+    "pos",
+    "neg",
+    "neu",
+    "POS",
+    " Positive ",
+    "positve",
+    "negatve",
+    "neutrl",
+    "positiveitive",
+    "good",
+    "긍정",
+    "",
+    None,
+]
 PREFIX = ["", "", "", " ", "“", "'", "  "]
 SUFFIX = ["", "", "", ".", "!", "，", "。", "！", "?", "”", "…", "  ", " ."]
 

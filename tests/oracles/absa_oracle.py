@@ -108,7 +108,12 @@ def gold_term(t: dict[str, Any], where: str) -> str:
 
 
 def _key(
-    t: dict[str, Any], where: str, gold: bool, repair: bool, default_missing: str, stats: dict[str, int],
+    t: dict[str, Any],
+    where: str,
+    gold: bool,
+    repair: bool,
+    default_missing: str,
+    stats: dict[str, int],
     allow: set[str] | None,
 ) -> tuple[str, str]:
     if not isinstance(t, dict):
@@ -142,12 +147,25 @@ def _key(
 
 
 def _empty_stats() -> dict[str, int]:
-    return {"tuples": 0, "unique": 0, "matched": 0, "exact": 0, "invalid_polarity": 0,
-            "repaired_polarity": 0, "missing_polarity": 0, "invalid_ref": 0}
+    return {
+        "tuples": 0,
+        "unique": 0,
+        "matched": 0,
+        "exact": 0,
+        "invalid_polarity": 0,
+        "repaired_polarity": 0,
+        "missing_polarity": 0,
+        "invalid_ref": 0,
+    }
 
 
 def _group(
-    tuples: list[Any], where: str, gold: bool, repair: bool, default_missing: str, stats: dict[str, int],
+    tuples: list[Any],
+    where: str,
+    gold: bool,
+    repair: bool,
+    default_missing: str,
+    stats: dict[str, int],
     allow: set[str] | None,
 ) -> set[tuple[str, str]]:
     keys = set()
@@ -196,8 +214,13 @@ def transition_pairs(n: int) -> list[tuple[int, int]]:
     return pairs
 
 
-def score(records: list[Any], stages: tuple[str, ...] = ("stage1", "final"), repair: bool = False,
-          default_missing: str = "neutral", ref_allowlist: list[str] | None = None) -> dict[str, Any]:
+def score(
+    records: list[Any],
+    stages: tuple[str, ...] = ("stage1", "final"),
+    repair: bool = False,
+    default_missing: str = "neutral",
+    ref_allowlist: list[str] | None = None,
+) -> dict[str, Any]:
     stages = list(stages)
     allow = None if ref_allowlist is None else {normalize_ref_for_eval(r) for r in ref_allowlist}
     pairs = transition_pairs(len(stages))
@@ -238,26 +261,47 @@ def score(records: list[Any], stages: tuple[str, ...] = ("stage1", "final"), rep
         recall = _ratio(c["matched"], gold_total["unique"])
         f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
         stage_out[name] = {
-            "precision": precision, "recall": recall, "f1": f1, "matched": c["matched"],
-            "predicted": c["unique"], "gold": gold_total["unique"], "tuples": c["tuples"],
-            "exact": c["exact"], "invalid_polarity": c["invalid_polarity"],
-            "repaired_polarity": c["repaired_polarity"], "missing_polarity": c["missing_polarity"],
+            "precision": precision,
+            "recall": recall,
+            "f1": f1,
+            "matched": c["matched"],
+            "predicted": c["unique"],
+            "gold": gold_total["unique"],
+            "tuples": c["tuples"],
+            "exact": c["exact"],
+            "invalid_polarity": c["invalid_polarity"],
+            "repaired_polarity": c["repaired_polarity"],
+            "missing_polarity": c["missing_polarity"],
             "invalid_ref": c["invalid_ref"] if allow is not None else None,
         }
     return {
         "task": "absa",
-        "options": {"stages": stages, "repair": repair, "default_missing": default_missing,
-                    "ref_allowlist": None if ref_allowlist is None else len(ref_allowlist)},
+        "options": {
+            "stages": stages,
+            "repair": repair,
+            "default_missing": default_missing,
+            "ref_allowlist": None if ref_allowlist is None else len(ref_allowlist),
+        },
         "records": {"total": len(records), "scored": scored, "bad": len(bad)},
         "bad_records": bad,
-        "gold": {"tuples": gold_total["tuples"], "unique": gold_total["unique"],
-                 "invalid_polarity": gold_total["invalid_polarity"],
-                 "missing_polarity": gold_total["missing_polarity"]},
+        "gold": {
+            "tuples": gold_total["tuples"],
+            "unique": gold_total["unique"],
+            "invalid_polarity": gold_total["invalid_polarity"],
+            "missing_polarity": gold_total["missing_polarity"],
+        },
         "stages": stage_out,
         "transitions": [
-            {"from": stages[a], "to": stages[b], "changed": changed[p], "changed_rate": _ratio(changed[p], scored),
-             "break": broke[p], "break_rate": _ratio(broke[p], scored),
-             "fix": fixed[p], "fix_rate": _ratio(fixed[p], scored)}
+            {
+                "from": stages[a],
+                "to": stages[b],
+                "changed": changed[p],
+                "changed_rate": _ratio(changed[p], scored),
+                "break": broke[p],
+                "break_rate": _ratio(broke[p], scored),
+                "fix": fixed[p],
+                "fix_rate": _ratio(fixed[p], scored),
+            }
             for p, (a, b) in enumerate(pairs)
         ],
     }

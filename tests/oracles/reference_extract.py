@@ -435,11 +435,62 @@ def _choice(s: str, start: int) -> RefExtraction | None:
 # rapidgrade._core.expr_function_table()). Those in _CALL_ONLY name a function only before "(".
 FUNCTION_WORDS = frozenset(
     [
-        "sin", "cos", "tan", "sec", "csc", "cot", "asin", "arcsin", "acos", "arccos", "atan", "arctan", "asec",
-        "arcsec", "acsc", "arccsc", "acot", "arccot", "sinh", "cosh", "tanh", "asinh", "arsinh", "arcsinh", "acosh",
-        "arcosh", "arccosh", "atanh", "artanh", "arctanh", "exp", "log", "ln", "sqrt", "root", "floor", "ceiling",
-        "ceil", "Abs", "abs", "factorial", "binomial", "sign", "sgn", "det", "max", "min", "gcd", "lcm", "erf", "erfc",
-        "Si", "Ci", "Ei", "gamma", "besselj",
+        "sin",
+        "cos",
+        "tan",
+        "sec",
+        "csc",
+        "cot",
+        "asin",
+        "arcsin",
+        "acos",
+        "arccos",
+        "atan",
+        "arctan",
+        "asec",
+        "arcsec",
+        "acsc",
+        "arccsc",
+        "acot",
+        "arccot",
+        "sinh",
+        "cosh",
+        "tanh",
+        "asinh",
+        "arsinh",
+        "arcsinh",
+        "acosh",
+        "arcosh",
+        "arccosh",
+        "atanh",
+        "artanh",
+        "arctanh",
+        "exp",
+        "log",
+        "ln",
+        "sqrt",
+        "root",
+        "floor",
+        "ceiling",
+        "ceil",
+        "Abs",
+        "abs",
+        "factorial",
+        "binomial",
+        "sign",
+        "sgn",
+        "det",
+        "max",
+        "min",
+        "gcd",
+        "lcm",
+        "erf",
+        "erfc",
+        "Si",
+        "Ci",
+        "Ei",
+        "gamma",
+        "besselj",
     ]
 )
 _CALL_ONLY = frozenset(["erf", "erfc", "Si", "Ci", "Ei", "gamma", "besselj"])
@@ -485,8 +536,10 @@ def _bare(s: str, start: int) -> RefExtraction | None:
     # a prose word among several tokens ("so it is 4"), unless the answer is words only
     tokens = re.findall(r"[^ \t\n\r\f\v]+", inner)
     letters = [bool(re.fullmatch(r"[A-Za-z]+", t)) for t in tokens]
-    prose = any(ok and len(t) >= 2 and t not in ("pi", "oo", "inf") and t not in FUNCTION_WORDS
-                for t, ok in zip(tokens, letters))
+    prose = any(
+        ok and len(t) >= 2 and t not in ("pi", "oo", "inf") and t not in FUNCTION_WORDS
+        for t, ok in zip(tokens, letters)
+    )
     if len(tokens) >= 2 and prose and not all(letters):
         return None
     if looks_like_text(inner):
@@ -850,9 +903,11 @@ _EXP = r"(?:[eE][+-]?\d+)?"
 _NUMBER = re.compile(
     r"(?P<num>"
     r"\\[dt]?frac(?:\{-?\d+\}\{\d+\}|\d\d)"  # \frac{3}{4}, \dfrac12
-    r"|\d{1,3}(?:,\d{3}(?!\d))+(?:\.\d+)?" + _EXP +  # 1,234,567.5
-    r"|\d+\.\d+" + _EXP +  # 3.25, 1.5e-3
-    r"|\d+[eE][+-]?\d+"  # 2e5
+    r"|\d{1,3}(?:,\d{3}(?!\d))+(?:\.\d+)?"
+    + _EXP  # 1,234,567.5
+    + r"|\d+\.\d+"
+    + _EXP  # 3.25, 1.5e-3
+    + r"|\d+[eE][+-]?\d+"  # 2e5
     r"|\d+/\d+"  # 3/4
     r"|\d+"
     r"|(?<!\d)\.\d+" + _EXP + r")"  # .5
@@ -863,8 +918,28 @@ _SIGN_AFTER = " \t\n\r\f\v([{=,:;$"  # a '-' glued to its number is a sign after
 # commands after which a '-' written apart is a sign: "\times - 3", "\le - 2"
 _OPERATOR_COMMANDS = frozenset(
     [
-        "times", "cdot", "div", "pm", "mp", "le", "leq", "ge", "geq", "neq", "ne", "approx", "to", "quad", "qquad",
-        "Rightarrow", "implies", "therefore", "because", "left", "lt", "gt",
+        "times",
+        "cdot",
+        "div",
+        "pm",
+        "mp",
+        "le",
+        "leq",
+        "ge",
+        "geq",
+        "neq",
+        "ne",
+        "approx",
+        "to",
+        "quad",
+        "qquad",
+        "Rightarrow",
+        "implies",
+        "therefore",
+        "because",
+        "left",
+        "lt",
+        "gt",
     ]
 )
 
@@ -935,8 +1010,25 @@ def _read_units_table() -> tuple[frozenset[str], frozenset[str], frozenset[str]]
 
 
 _UNIT_SYMBOLS, _PREFIXABLE_UNITS, _UNIT_PREFIXES = _read_units_table()
-_MATH_NON_ASCII = ("\u2212", "\u03c0", "\u221a", "\u221e", "\u00b0", "\u00b2", "\u00b3", "\u00d7", "\u00f7",
-                   "\u00b7", "\u00b1", "\u2264", "\u2265", "\u2260", "\u2248", "\u22c5", "根号")
+_MATH_NON_ASCII = (
+    "\u2212",
+    "\u03c0",
+    "\u221a",
+    "\u221e",
+    "\u00b0",
+    "\u00b2",
+    "\u00b3",
+    "\u00d7",
+    "\u00f7",
+    "\u00b7",
+    "\u00b1",
+    "\u2264",
+    "\u2265",
+    "\u2260",
+    "\u2248",
+    "\u22c5",
+    "根号",
+)
 _CJK_JOINERS = ("和", "或")
 _CURRENCY = ("\u00a5", "\u20ac", "\u00a3", "\uffe5")
 _PHRASE_OPERATORS = "+-*/^=<>_("
@@ -1200,8 +1292,12 @@ def read_answer_phrase(s: str, a: int, b: int) -> _Phrase:
         if c == "$" or (c == "\\" and k + 1 < end and s[k + 1] in "(["):
             open_, close = _span_delimiters(s, k, end)
             at = _math_closer(s[:end], k + open_, close)
-            if c == "$" and open_ == 1 and k + 1 < end and _is_digit(s[k + 1]) and (
-                "$" not in s[k + 1 : end] if at < 0 else _holds_prose(s, k + 1, at) and "\\" not in s[k + 1 : at]
+            if (
+                c == "$"
+                and open_ == 1
+                and k + 1 < end
+                and _is_digit(s[k + 1])
+                and ("$" not in s[k + 1 : end] if at < 0 else _holds_prose(s, k + 1, at) and "\\" not in s[k + 1 : at])
             ):
                 if not seen:
                     answer_start = k + 1
@@ -1569,19 +1665,52 @@ def extract_answer(text: str, strategy: str = "auto") -> RefExtraction | None:
 
 # Rule 0: Unicode math folded to LaTeX.
 _FRACTIONS = {
-    "\u00bd": "\\frac{1}{2}", "\u2153": "\\frac{1}{3}", "\u2154": "\\frac{2}{3}", "\u00bc": "\\frac{1}{4}",
-    "\u00be": "\\frac{3}{4}", "\u2155": "\\frac{1}{5}", "\u2156": "\\frac{2}{5}", "\u2157": "\\frac{3}{5}",
-    "\u2158": "\\frac{4}{5}", "\u2159": "\\frac{1}{6}", "\u215a": "\\frac{5}{6}", "\u2150": "\\frac{1}{7}",
-    "\u215b": "\\frac{1}{8}", "\u215c": "\\frac{3}{8}", "\u215d": "\\frac{5}{8}", "\u215e": "\\frac{7}{8}",
-    "\u2151": "\\frac{1}{9}", "\u2152": "\\frac{1}{10}",
+    "\u00bd": "\\frac{1}{2}",
+    "\u2153": "\\frac{1}{3}",
+    "\u2154": "\\frac{2}{3}",
+    "\u00bc": "\\frac{1}{4}",
+    "\u00be": "\\frac{3}{4}",
+    "\u2155": "\\frac{1}{5}",
+    "\u2156": "\\frac{2}{5}",
+    "\u2157": "\\frac{3}{5}",
+    "\u2158": "\\frac{4}{5}",
+    "\u2159": "\\frac{1}{6}",
+    "\u215a": "\\frac{5}{6}",
+    "\u2150": "\\frac{1}{7}",
+    "\u215b": "\\frac{1}{8}",
+    "\u215c": "\\frac{3}{8}",
+    "\u215d": "\\frac{5}{8}",
+    "\u215e": "\\frac{7}{8}",
+    "\u2151": "\\frac{1}{9}",
+    "\u2152": "\\frac{1}{10}",
 }
 # Each is written followed by one space, so that "×x" stays "\times x".
 _SYMBOLS = {
-    "\u00d7": "\\times", "\u00f7": "\\div", "\u00b7": "\\cdot", "\u22c5": "\\cdot", "\u00b1": "\\pm",
-    "\u2213": "\\mp", "\u2264": "\\le", "\u2265": "\\ge", "\u2260": "\\ne", "\u2248": "\\approx",
-    "\u221e": "\\infty", "\u03c0": "\\pi", "\u00b0": "^\\circ", "\u03b1": "\\alpha", "\u03b2": "\\beta",
-    "\u03b3": "\\gamma", "\u03b4": "\\delta", "\u03b8": "\\theta", "\u03bb": "\\lambda", "\u03bc": "\\mu",
-    "\u03c3": "\\sigma", "\u03c6": "\\phi", "\u03c9": "\\omega", "\u2208": "\\in", "\u222a": "\\cup",
+    "\u00d7": "\\times",
+    "\u00f7": "\\div",
+    "\u00b7": "\\cdot",
+    "\u22c5": "\\cdot",
+    "\u00b1": "\\pm",
+    "\u2213": "\\mp",
+    "\u2264": "\\le",
+    "\u2265": "\\ge",
+    "\u2260": "\\ne",
+    "\u2248": "\\approx",
+    "\u221e": "\\infty",
+    "\u03c0": "\\pi",
+    "\u00b0": "^\\circ",
+    "\u03b1": "\\alpha",
+    "\u03b2": "\\beta",
+    "\u03b3": "\\gamma",
+    "\u03b4": "\\delta",
+    "\u03b8": "\\theta",
+    "\u03bb": "\\lambda",
+    "\u03bc": "\\mu",
+    "\u03c3": "\\sigma",
+    "\u03c6": "\\phi",
+    "\u03c9": "\\omega",
+    "\u2208": "\\in",
+    "\u222a": "\\cup",
     "\u2229": "\\cap",
 }
 _SUPERSCRIPTS = dict(zip("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207a\u207b", "0123456789+-"))
@@ -1671,13 +1800,78 @@ def _fold_math(s: str) -> str:
 _UNWRAP = ("text", "textbf", "textit", "textrm", "textnormal", "mathrm", "mbox")
 _UNITS = frozenset(
     [
-        "units", "unit", "sq", "square", "cubic", "mm", "cm", "m", "km", "millimeters", "millimeter",
-        "centimeters", "centimeter", "meters", "meter", "metres", "metre", "kilometers", "kilometer", "inches",
-        "inch", "in", "feet", "foot", "ft", "yards", "yard", "yd", "miles", "mile", "mph", "dollars", "dollar",
-        "cents", "cent", "degrees", "degree", "seconds", "second", "sec", "minutes", "minute", "min", "hours",
-        "hour", "hrs", "hr", "days", "day", "weeks", "week", "months", "month", "years", "year", "grams", "gram",
-        "kg", "pounds", "pound", "lbs", "lb", "ounces", "ounce", "oz", "liters", "liter", "litres", "litre", "ml",
-        "mL", "percent",
+        "units",
+        "unit",
+        "sq",
+        "square",
+        "cubic",
+        "mm",
+        "cm",
+        "m",
+        "km",
+        "millimeters",
+        "millimeter",
+        "centimeters",
+        "centimeter",
+        "meters",
+        "meter",
+        "metres",
+        "metre",
+        "kilometers",
+        "kilometer",
+        "inches",
+        "inch",
+        "in",
+        "feet",
+        "foot",
+        "ft",
+        "yards",
+        "yard",
+        "yd",
+        "miles",
+        "mile",
+        "mph",
+        "dollars",
+        "dollar",
+        "cents",
+        "cent",
+        "degrees",
+        "degree",
+        "seconds",
+        "second",
+        "sec",
+        "minutes",
+        "minute",
+        "min",
+        "hours",
+        "hour",
+        "hrs",
+        "hr",
+        "days",
+        "day",
+        "weeks",
+        "week",
+        "months",
+        "month",
+        "years",
+        "year",
+        "grams",
+        "gram",
+        "kg",
+        "pounds",
+        "pound",
+        "lbs",
+        "lb",
+        "ounces",
+        "ounce",
+        "oz",
+        "liters",
+        "liter",
+        "litres",
+        "litre",
+        "ml",
+        "mL",
+        "percent",
     ]
 )
 

@@ -18,8 +18,11 @@ from tests.oracles import absa_data, absa_oracle
 # Characters that exercise every branch: ASCII, Hangul, Greek (final sigma), Cyrillic, Latin-1,
 # full-width letters and punctuation, typographic quotes, whitespace of several kinds, '#'.
 ALPHABET = st.sampled_from(
-    list("aAzZ09 #.,;:!?\"'-_()") + list("배터리화면가격") + list("ΣσςΑΟΔЭКРАНéÉßİ")
-    + list("ＡＳｓ，。、！？：；＂＇．“”‘’…«»") + ["\t", "\n", "\u3000", "\u00a0", "\u2003", "\u200b", "\u0307"]
+    list("aAzZ09 #.,;:!?\"'-_()")
+    + list("배터리화면가격")
+    + list("ΣσςΑΟΔЭКРАНéÉßİ")
+    + list("ＡＳｓ，。、！？：；＂＇．“”‘’…«»")
+    + ["\t", "\n", "\u3000", "\u00a0", "\u2003", "\u200b", "\u0307"]
 )
 TEXT = st.text(ALPHABET, max_size=20)
 

@@ -60,8 +60,11 @@ def test_corpus_normalization_parity() -> None:
             if e is not None:
                 strings.append(str(e.text))
     assert len(strings) > 3000
-    diffs = [(s, tuple(rapidgrade.normalize_answer(s)), ref.normalize_answer(s)) for s in strings
-             if tuple(rapidgrade.normalize_answer(s)) != ref.normalize_answer(s)]
+    diffs = [
+        (s, tuple(rapidgrade.normalize_answer(s)), ref.normalize_answer(s))
+        for s in strings
+        if tuple(rapidgrade.normalize_answer(s)) != ref.normalize_answer(s)
+    ]
     assert diffs == []
     assert rapidgrade.normalize_many(strings, threads=2) == [ref.strip_string(s) for s in strings]
 
@@ -144,12 +147,89 @@ def test_nasty_cases_parity(text: str) -> None:
 
 _pieces = st.sampled_from(
     [
-        "\\boxed", "\\fbox", "{", "}", "\\{", "\\}", "\\\\", "$", "$$", "\\(", "\\)", "\\[", "\\]", " ", "\n",
-        "\n\n", ".", ". ", "!", "?", "answer", "Answer", "**", " is ", ":", "<answer>", "</answer>", "####",
-        "```", "```python", "```output", "\n```\n", "-", "−", "1", "23", "456", "7,890", ",", "/", "e", "+", "x",
-        "=", "\\frac", "\\dfrac", "\\text", "\\left", "\\right", "\\!", "^\\circ", "°", "%", "\\%", "\\$", "cm",
-        " units", "0.5", ".5", "\\sqrt", "(", ")", "</think>", "\\pi", "_", "{,}", "~", "é", "😀", "\r", "\t",
-        "½", "√", "∛", "²", "⁻", "₃", "π", "×", "≤", "１", "\u3000", "\u00a0",
+        "\\boxed",
+        "\\fbox",
+        "{",
+        "}",
+        "\\{",
+        "\\}",
+        "\\\\",
+        "$",
+        "$$",
+        "\\(",
+        "\\)",
+        "\\[",
+        "\\]",
+        " ",
+        "\n",
+        "\n\n",
+        ".",
+        ". ",
+        "!",
+        "?",
+        "answer",
+        "Answer",
+        "**",
+        " is ",
+        ":",
+        "<answer>",
+        "</answer>",
+        "####",
+        "```",
+        "```python",
+        "```output",
+        "\n```\n",
+        "-",
+        "−",
+        "1",
+        "23",
+        "456",
+        "7,890",
+        ",",
+        "/",
+        "e",
+        "+",
+        "x",
+        "=",
+        "\\frac",
+        "\\dfrac",
+        "\\text",
+        "\\left",
+        "\\right",
+        "\\!",
+        "^\\circ",
+        "°",
+        "%",
+        "\\%",
+        "\\$",
+        "cm",
+        " units",
+        "0.5",
+        ".5",
+        "\\sqrt",
+        "(",
+        ")",
+        "</think>",
+        "\\pi",
+        "_",
+        "{,}",
+        "~",
+        "é",
+        "😀",
+        "\r",
+        "\t",
+        "½",
+        "√",
+        "∛",
+        "²",
+        "⁻",
+        "₃",
+        "π",
+        "×",
+        "≤",
+        "１",
+        "\u3000",
+        "\u00a0",
     ]
 )
 
@@ -167,8 +247,34 @@ def test_generated_parity(text: str) -> None:
 # blanks ("\\ 5") and numbers near every cut must read as the forward scan of the whole text
 # reads them.
 _long_pieces = st.sampled_from(
-    ["\\", "\\\\", "\\ ", " ", "\n", "\t", "1", "23", "7,890", ".5", "-", " - ", "=", "x", "ab", "\\frac{3}{4}",
-     "\\dfrac12", "\\frac", "{", "}", "\\pi", "$", "e5", "/", ",", "word "]
+    [
+        "\\",
+        "\\\\",
+        "\\ ",
+        " ",
+        "\n",
+        "\t",
+        "1",
+        "23",
+        "7,890",
+        ".5",
+        "-",
+        " - ",
+        "=",
+        "x",
+        "ab",
+        "\\frac{3}{4}",
+        "\\dfrac12",
+        "\\frac",
+        "{",
+        "}",
+        "\\pi",
+        "$",
+        "e5",
+        "/",
+        ",",
+        "word ",
+    ]
 )
 
 

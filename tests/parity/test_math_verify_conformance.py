@@ -81,7 +81,5 @@ def test_results_are_plain_lists_of_sympy_objects() -> None:
     gold = parse("$x \\in [1, 2]$")
     assert isinstance(gold, list)
     assert isinstance(gold[0], sympy.Basic)
-    assert gold[0] == sympy.Eq(
-        sympy.Symbol("x", real=True), sympy.Interval(1, 2), evaluate=False
-    )
+    assert gold[0] == sympy.Eq(sympy.Symbol("x", real=True), sympy.Interval(1, 2), evaluate=False)
     assert rapidgrade.verify(gold, parse("$x \\in [1, 2]$"))

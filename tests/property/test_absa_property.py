@@ -17,8 +17,19 @@ from rapidgrade.tasks import absa
 
 TERMS = ["배터리", "배터리 수명", "화면", "battery", "Battery Life", "screen", "ΟΔΟΣ", "Экран", "ＳＣＲＥＥＮ", ""]
 POLARITIES = ["positive", "negative", "neutral", "mixed", "pos", "neg", "neu", "positve", "good", "", None]
-SAME_POLARITY = {"positive": "POS", "negative": " neg ", "neutral": "Neutral", "mixed": "MIXED", "pos": "positive",
-                 "neg": "NEGATIVE", "neu": "neu", "positve": " POSITVE", "good": "GOOD", "": "  ", None: None}
+SAME_POLARITY = {
+    "positive": "POS",
+    "negative": " neg ",
+    "neutral": "Neutral",
+    "mixed": "MIXED",
+    "pos": "positive",
+    "neg": "NEGATIVE",
+    "neu": "neu",
+    "positve": " POSITVE",
+    "good": "GOOD",
+    "": "  ",
+    None: None,
+}
 PUNCT = ["", ".", "!!", "，", "。", "“", "”", "?", " "]
 
 
@@ -33,11 +44,18 @@ def surface(draw: st.DrawFn, term: str) -> str:
 
 @st.composite
 def record(draw: st.DrawFn) -> dict[str, Any]:
-    gold = [{"aspect_term": draw(st.sampled_from(TERMS)), "polarity": draw(st.sampled_from(POLARITIES))}
-            for _ in range(draw(st.integers(0, 3)))]
-    stage1 = [{"aspect_term": draw(st.sampled_from(TERMS)), "polarity": draw(st.sampled_from(POLARITIES)),
-               "aspect_ref": draw(st.sampled_from(["제품 전체#품질", "A#B", None]))}
-              for _ in range(draw(st.integers(0, 3)))]
+    gold = [
+        {"aspect_term": draw(st.sampled_from(TERMS)), "polarity": draw(st.sampled_from(POLARITIES))}
+        for _ in range(draw(st.integers(0, 3)))
+    ]
+    stage1 = [
+        {
+            "aspect_term": draw(st.sampled_from(TERMS)),
+            "polarity": draw(st.sampled_from(POLARITIES)),
+            "aspect_ref": draw(st.sampled_from(["제품 전체#품질", "A#B", None])),
+        }
+        for _ in range(draw(st.integers(0, 3)))
+    ]
     if draw(st.booleans()):
         stage1 += [dict(t) for t in gold]  # often right
     final = []

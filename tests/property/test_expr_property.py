@@ -128,8 +128,11 @@ def close(a: complex, b: complex) -> bool:
 
 
 @SETTINGS
-@given(trees, st.complex_numbers(max_magnitude=3, allow_nan=False, allow_infinity=False),
-       st.complex_numbers(max_magnitude=3, allow_nan=False, allow_infinity=False))
+@given(
+    trees,
+    st.complex_numbers(max_magnitude=3, allow_nan=False, allow_infinity=False),
+    st.complex_numbers(max_magnitude=3, allow_nan=False, allow_infinity=False),
+)
 def test_three_syntaxes_evaluate_alike(tree: Node, x: complex, y: complex) -> None:
     env = {"x": x, "y": y}
     try:
@@ -184,9 +187,27 @@ def test_any_bytes_parse_or_raise_parse_error(data: bytes) -> None:
 
 
 latex_alphabet = st.sampled_from(
-    [*"0123456789xy+-*/^_()[]{}|,.=<>!% ", r"\frac", r"\sqrt", r"\pi", r"\sin", r"\left(", r"\right)",
-     r"\{", r"\}", r"\cup", r"\le", r"\pm", r"\circ", r"\text{a}",
-     r"\begin{pmatrix}", r"\end{pmatrix}", "&", r"\\", r"\infty"]
+    [
+        *"0123456789xy+-*/^_()[]{}|,.=<>!% ",
+        r"\frac",
+        r"\sqrt",
+        r"\pi",
+        r"\sin",
+        r"\left(",
+        r"\right)",
+        r"\{",
+        r"\}",
+        r"\cup",
+        r"\le",
+        r"\pm",
+        r"\circ",
+        r"\text{a}",
+        r"\begin{pmatrix}",
+        r"\end{pmatrix}",
+        "&",
+        r"\\",
+        r"\infty",
+    ]
 )
 
 

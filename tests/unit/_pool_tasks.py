@@ -99,4 +99,3 @@ def hang_ignoring_cancel(path: str) -> None:
     while True:
         with contextlib.suppress(BaseException):
             time.sleep(1.0)
-

@@ -232,8 +232,24 @@ def test_canonicalize_polarity_missing_and_types() -> None:
 
 def test_repair_agrees_with_edit_distance() -> None:
     targets = ("positive", "negative", "neutral")
-    words = ["positve", "nesitive", "negtive", "nuetral", "neutal", "postive", "poitive", "pos1tive",
-             "negativ", "ngative", "xyz", "neutralize", "positivity", "negatives", "neural", "netral"]
+    words = [
+        "positve",
+        "nesitive",
+        "negtive",
+        "nuetral",
+        "neutal",
+        "postive",
+        "poitive",
+        "pos1tive",
+        "negativ",
+        "ngative",
+        "xyz",
+        "neutralize",
+        "positivity",
+        "negatives",
+        "neural",
+        "netral",
+    ]
     for w in words:
         near = [t for t in targets if 1 <= rapidgrade.edit_distance(w, t) <= 2]
         expected = (near[0], True) if len(near) == 1 else (None, False)
@@ -286,7 +302,12 @@ def test_finalize_refs_groups_by_term_and_keeps_originals() -> None:
     out = finalize_refs(tuples)
     assert tuples == snapshot  # P1: the input is untouched
     assert [t["aspect_ref"] for t in out] == [
-        "Battery", "Battery", "배터리", "서비스 # 일반", "서비스 # 일반", "배송#일반"
+        "Battery",
+        "Battery",
+        "배터리",
+        "서비스 # 일반",
+        "서비스 # 일반",
+        "배송#일반",
     ]
     assert [t["aspect_ref_original"] for t in out] == [t.get("aspect_ref") for t in tuples]
     assert all(o is not t for o, t in zip(out, tuples))
@@ -609,24 +630,40 @@ BAD_CASES = [
     ({"gold": [], "stage1": [], "final": "배터리"}, "'final' is not a list (got str)"),
     ({"gold": [], "stages": [[], []]}, "'stages' is not an object (got list)"),
     ({"gold": ["배터리"], "stage1": [], "final": []}, "gold[0]: not an object (got str)"),
-    ({"gold": [T("a"), {"aspect_term": 3}], "stage1": [], "final": []},
-     "gold[1].aspect_term: expected a string or null, got int"),
-    ({"gold": [{"aspect_ref": ["x"]}], "stage1": [], "final": []},
-     "gold[0].aspect_ref: expected a string or null, got list"),
+    (
+        {"gold": [T("a"), {"aspect_term": 3}], "stage1": [], "final": []},
+        "gold[1].aspect_term: expected a string or null, got int",
+    ),
+    (
+        {"gold": [{"aspect_ref": ["x"]}], "stage1": [], "final": []},
+        "gold[0].aspect_ref: expected a string or null, got list",
+    ),
     ({"gold": [{"term": 1.5}], "stage1": [], "final": []}, "gold[0].term: expected a string or null, got float"),
-    ({"gold": [{"opinion_term": "맛"}], "stage1": [], "final": []},
-     "gold[0].opinion_term: expected an object or null, got str"),
-    ({"gold": [{"opinion_term": {"term": 2}}], "stage1": [], "final": []},
-     "gold[0].opinion_term.term: expected a string or null, got int"),
-    ({"gold": [{"aspect_term": "a", "polarity": 1}], "stage1": [], "final": []},
-     "gold[0].polarity: expected a string or null, got int"),
+    (
+        {"gold": [{"opinion_term": "맛"}], "stage1": [], "final": []},
+        "gold[0].opinion_term: expected an object or null, got str",
+    ),
+    (
+        {"gold": [{"opinion_term": {"term": 2}}], "stage1": [], "final": []},
+        "gold[0].opinion_term.term: expected a string or null, got int",
+    ),
+    (
+        {"gold": [{"aspect_term": "a", "polarity": 1}], "stage1": [], "final": []},
+        "gold[0].polarity: expected a string or null, got int",
+    ),
     ({"gold": [], "stage1": [T("a"), ("a", "pos")], "final": []}, "stage1[1]: not an object (got tuple)"),
-    ({"gold": [], "stages": {"stage1": [], "final": [{"polarity": True}]}},
-     "stages.final[0].polarity: expected a string or null, got bool"),
-    ({"gold": [], "stages": {"stage1": [{"aspect_ref": 0}], "final": []}},
-     "stages.stage1[0].aspect_ref: expected a string or null, got int"),
-    ({"gold": [], "stages": {"stage1": [], "final": [{"aspect_term": {"t": 1}}]}},
-     "stages.final[0].aspect_term: expected a string or null, got dict"),
+    (
+        {"gold": [], "stages": {"stage1": [], "final": [{"polarity": True}]}},
+        "stages.final[0].polarity: expected a string or null, got bool",
+    ),
+    (
+        {"gold": [], "stages": {"stage1": [{"aspect_ref": 0}], "final": []}},
+        "stages.stage1[0].aspect_ref: expected a string or null, got int",
+    ),
+    (
+        {"gold": [], "stages": {"stage1": [], "final": [{"aspect_term": {"t": 1}}]}},
+        "stages.final[0].aspect_term: expected a string or null, got dict",
+    ),
 ]
 
 

@@ -201,9 +201,7 @@ _simple_item = st.one_of(
     strict=st.booleans(),
     float_rounding=st.integers(min_value=0, max_value=8),
 )
-def test_fast_verify_agrees_with_math_verify(
-    gold: Any, target: Any, strict: bool, float_rounding: int
-) -> None:
+def test_fast_verify_agrees_with_math_verify(gold: Any, target: Any, strict: bool, float_rounding: int) -> None:
     kwargs = {"strict": strict, "float_rounding": float_rounding}
     fast = fast_verify(
         gold,
@@ -333,7 +331,5 @@ def test_import_rapidgrade_does_not_load_math_verify() -> None:
 
     code = "import sys, rapidgrade; print('math_verify' in sys.modules)"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
-    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
     assert out.stdout.strip() == "False"

@@ -32,16 +32,15 @@ CORPUS = Path(rapidgrade.__file__).resolve().parent / "data" / "qwen25_math_cot_
 # -- the boxed patterns -------------------------------------------------------------------------
 
 _BOXED_PATTERNS = [
-    p for p, priority in lazy_latex_regex(math_verify.LatexExtractionConfig())
+    p
+    for p, priority in lazy_latex_regex(math_verify.LatexExtractionConfig())
     if priority == 50 and "final answer" not in p.pattern
 ]
 
 
 def _reference_winner(text: str) -> tuple[Any, ...]:
     """math-verify's first boxed candidate: its sort of every match of both patterns."""
-    matches = [
-        (m, m.start(), m.end(), k) for k, p in enumerate(_BOXED_PATTERNS) for m in p.finditer(text)
-    ]
+    matches = [(m, m.start(), m.end(), k) for k, p in enumerate(_BOXED_PATTERNS) for m in p.finditer(text)]
     if not matches:
         return ("none",)
     m, start, end, k = sorted(matches, key=lambda x: (x[2], -x[1]), reverse=True)[0]
@@ -66,8 +65,35 @@ def _check_winner(text: str) -> str:
 
 
 _PIECES = [
-    "$", "$$", "\\[", "\\]", "\\(", "\\)", "\\boxed{", "}", "{", "\\", " ", "\n", "[", "]", "5",
-    "x", ",", "and", "or", "%", "\\%", "percent", "\t", "\u00a0", "\u0661", "é", "\x1c", "\\$", "-",
+    "$",
+    "$$",
+    "\\[",
+    "\\]",
+    "\\(",
+    "\\)",
+    "\\boxed{",
+    "}",
+    "{",
+    "\\",
+    " ",
+    "\n",
+    "[",
+    "]",
+    "5",
+    "x",
+    ",",
+    "and",
+    "or",
+    "%",
+    "\\%",
+    "percent",
+    "\t",
+    "\u00a0",
+    "\u0661",
+    "é",
+    "\x1c",
+    "\\$",
+    "-",
 ]
 _ENVS = [("$", "$"), ("$$", "$$"), ("\\[", "\\]"), ("\\(", "\\)"), (" [", "] "), ("", "")]
 _soup = st.lists(st.sampled_from(_PIECES), max_size=8).map("".join)
@@ -123,7 +149,11 @@ _normalized_numbers = st.one_of(
     st.builds(lambda s, a, b: f"{s}\\frac{{{a}}}{{{b}}}", _sign, _digits, _digits),
     st.builds(
         lambda s, w, sp, a, b: f"{s}{w}{sp}\\frac{{{a}}}{{{b}}}",
-        _sign, _digits, st.sampled_from(["", " "]), _digits, _digits,
+        _sign,
+        _digits,
+        st.sampled_from(["", " "]),
+        _digits,
+        _digits,
     ),
 )
 
@@ -169,10 +199,28 @@ _answer = st.one_of(
     st.builds(lambda s, d: s + d, _sign, _nonzero),
     st.builds(lambda s, a, b: f"{s}{a}.{b}", _sign, _nonzero, _nonzero),
     st.builds(lambda s, a, b: f"{s}\\frac{{{a}}}{{{b}}}", _sign, _nonzero, _nonzero),
-    st.sampled_from([
-        "0.5", "\\dfrac{1}{9}", "1 \\frac{1}{4}", "25\\%", "1,000", "10{,}000", "3,\\!250", "\\$6",
-        "48^\\circ", "7\\pi", "x+1", "\\sqrt{2}", "A", "0.25", "007", "-0", "12 \\text{ cm}", "x = 3",
-    ]),
+    st.sampled_from(
+        [
+            "0.5",
+            "\\dfrac{1}{9}",
+            "1 \\frac{1}{4}",
+            "25\\%",
+            "1,000",
+            "10{,}000",
+            "3,\\!250",
+            "\\$6",
+            "48^\\circ",
+            "7\\pi",
+            "x+1",
+            "\\sqrt{2}",
+            "A",
+            "0.25",
+            "007",
+            "-0",
+            "12 \\text{ cm}",
+            "x = 3",
+        ]
+    ),
 )
 _SHAPES = [
     "${}$",
@@ -216,11 +264,23 @@ _number_item = st.one_of(
     st.decimals(min_value=-300, max_value=300, places=4, allow_nan=False).map(lambda d: sympy.Float(str(d))),
     st.integers(0, 300).map(lambda n: convert_to_pct(sympy.Integer(n))),
     st.sampled_from([sympy.Symbol("a"), sympy.Symbol("A"), sympy.Symbol("ab"), sympy.Symbol("e", real=True)]),
-    st.sampled_from([
-        sympy.Mul(7, sympy.pi, evaluate=False), 7 * sympy.pi, sympy.Symbol("x") + 1, sympy.Symbol("y") + 1,
-        sympy.Eq(sympy.Symbol("x"), 1), sympy.FiniteSet(1, 2), sympy.Interval(0, 1), sympy.nan, sympy.zoo,
-        sympy.oo, sympy.E, sympy.Float("1e400"), sympy.Mul(0, sympy.nan, evaluate=False),
-    ]),
+    st.sampled_from(
+        [
+            sympy.Mul(7, sympy.pi, evaluate=False),
+            7 * sympy.pi,
+            sympy.Symbol("x") + 1,
+            sympy.Symbol("y") + 1,
+            sympy.Eq(sympy.Symbol("x"), 1),
+            sympy.FiniteSet(1, 2),
+            sympy.Interval(0, 1),
+            sympy.nan,
+            sympy.zoo,
+            sympy.oo,
+            sympy.E,
+            sympy.Float("1e400"),
+            sympy.Mul(0, sympy.nan, evaluate=False),
+        ]
+    ),
     st.sampled_from(["1", " 1", "", "a", "25\\%", "0.5"]),
 )
 
@@ -250,8 +310,12 @@ def test_fast_verify_on_numbers_equals_math_verify(gold: Any, target: Any, stric
 def test_fast_verify_known_percentage_bug_is_kept() -> None:
     pct = convert_to_pct(sympy.Integer(25))
     options: dict[str, Any] = {
-        "float_rounding": 6, "numeric_precision": 15, "strict": True,
-        "allow_set_relation_comp": False, "timeout_seconds": 5, "raise_on_error": False,
+        "float_rounding": 6,
+        "numeric_precision": 15,
+        "strict": True,
+        "allow_set_relation_comp": False,
+        "timeout_seconds": 5,
+        "raise_on_error": False,
     }
     assert fast_verify([pct], [sympy.Integer(25)], **options) is True  # 25% == 25 in math-verify
     assert math_verify.verify([pct], [sympy.Integer(25)]) is True
@@ -291,7 +355,8 @@ def test_single_letters_are_math_verify_own(letter: str, monkeypatch: pytest.Mon
         for pred_text in [texts[1], *others]:
             expected = math_verify.verify(math_verify.parse(gold_text), math_verify.parse(pred_text))
             assert rapidgrade.verify(rapidgrade.parse(gold_text), rapidgrade.parse(pred_text)) is expected, (
-                gold_text, pred_text,
+                gold_text,
+                pred_text,
             )
 
 

@@ -100,13 +100,17 @@ def test_several_golds_aggregation_and_precision() -> None:
         ({"aggregation_function": min}, ["7"], ["7", "8"]),
         ({"precision": 2}, ["0.333"], ["1/3"]),
         ({"precision": 6}, ["0.333"], ["1/3"]),
-        ({"gold_extraction_target": [LatexExtractionConfig()],
-          "pred_extraction_target": [LatexExtractionConfig()]},
-         ["$\\frac{1}{2}$", "$x^2$"], ["so \\boxed{0.5}", "\\boxed{x \\cdot x}", "\\boxed{y}"]),
+        (
+            {"gold_extraction_target": [LatexExtractionConfig()], "pred_extraction_target": [LatexExtractionConfig()]},
+            ["$\\frac{1}{2}$", "$x^2$"],
+            ["so \\boxed{0.5}", "\\boxed{x \\cdot x}", "\\boxed{y}"],
+        ),
     ]
     for kwargs, golds, predictions in cases:
         assert math_metric(**kwargs)(golds, predictions) == mv_math_metric(**kwargs)(golds, predictions), (
-            kwargs, golds, predictions,
+            kwargs,
+            golds,
+            predictions,
         )
 
 

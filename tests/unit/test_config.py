@@ -30,9 +30,7 @@ def test_configs_are_frozen_slotted_hashable_values() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         a.last_number = True  # type: ignore[misc]
     assert not hasattr(a, "__dict__") and not hasattr(a.equiv, "__dict__")
-    assert (
-        rapidgrade.GradeConfig is GradeConfig and rapidgrade.EquivConfig is EquivConfig
-    )
+    assert rapidgrade.GradeConfig is GradeConfig and rapidgrade.EquivConfig is EquivConfig
 
 
 def test_defaults_are_those_of_the_core() -> None:
@@ -49,9 +47,7 @@ def test_keywords_override_the_config() -> None:
     assert equivalent("0.5", "0.504", config=cfg, float_rounding=3) is Tri.FALSE
     assert equivalent_many([("0.5", "0.504")], config=cfg) == [Tri.TRUE]
     strict = GradeConfig(last_number=False, fallback=False)
-    assert grade("4", "so it is 4", config=strict).reason.startswith(
-        "no explicit final answer"
-    )
+    assert grade("4", "so it is 4", config=strict).reason.startswith("no explicit final answer")
     assert grade("4", "so it is 4", config=strict, last_number=True).correct
     # a flat equivalence keyword replaces that field of config.equiv only
     built = GradeConfig.build(
@@ -171,33 +167,19 @@ def test_bad_grade_options_name_function_and_option(
 
 
 def test_bad_threads_and_config_types() -> None:
-    with pytest.raises(
-        TypeError, match=r"^grade_many: threads must be an int or None, not float$"
-    ):
+    with pytest.raises(TypeError, match=r"^grade_many: threads must be an int or None, not float$"):
         grade_many(["1"], ["1"], threads=2.0)  # type: ignore[arg-type]
-    with pytest.raises(
-        ValueError, match=r"^equivalent_many: threads must be >= 1, got 0$"
-    ):
+    with pytest.raises(ValueError, match=r"^equivalent_many: threads must be >= 1, got 0$"):
         equivalent_many([("1", "1")], threads=0)
-    with pytest.raises(
-        TypeError, match=r"^grade_many: workers must be an int or None, not str$"
-    ):
+    with pytest.raises(TypeError, match=r"^grade_many: workers must be an int or None, not str$"):
         grade_many(["1"], ["1"], workers="2")  # type: ignore[arg-type]
-    with pytest.raises(
-        TypeError, match=r"^grade_fast_many: threads must be an int or None, not bool$"
-    ):
+    with pytest.raises(TypeError, match=r"^grade_fast_many: threads must be an int or None, not bool$"):
         _core.grade_fast_many(["1"], ["1"], threads=True)
-    with pytest.raises(
-        TypeError, match=r"^grade: config must be a GradeConfig, not EquivConfig$"
-    ):
+    with pytest.raises(TypeError, match=r"^grade: config must be a GradeConfig, not EquivConfig$"):
         grade("1", "1", config=EquivConfig())  # type: ignore[arg-type]
-    with pytest.raises(
-        TypeError, match=r"^equivalent: config must be an EquivConfig, not GradeConfig$"
-    ):
+    with pytest.raises(TypeError, match=r"^equivalent: config must be an EquivConfig, not GradeConfig$"):
         equivalent("1", "1", config=GradeConfig())  # type: ignore[arg-type]
-    with pytest.raises(
-        TypeError, match=r"^GradeConfig: equiv must be an EquivConfig, not dict$"
-    ):
+    with pytest.raises(TypeError, match=r"^GradeConfig: equiv must be an EquivConfig, not dict$"):
         GradeConfig(equiv={})  # type: ignore[arg-type]
 
 

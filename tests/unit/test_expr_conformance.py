@@ -45,9 +45,7 @@ def _lower(e: Any) -> Any:
     # latex2sympy lower-cases some symbol names (D -> d, F_n -> f_n) and keeps braces in
     # subscripts (a_{37}); names are compared without case and braces
     try:
-        return e.xreplace(
-            {s: sympy.Symbol(s.name.lower().replace("{", "").replace("}", "")) for s in e.free_symbols}
-        )
+        return e.xreplace({s: sympy.Symbol(s.name.lower().replace("{", "").replace("}", "")) for s in e.free_symbols})
     except (AttributeError, TypeError):
         return e
 

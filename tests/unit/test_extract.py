@@ -308,7 +308,15 @@ def test_errors() -> None:
 
 def test_strategies_listed() -> None:
     assert STRATEGIES == (
-        "auto", "boxed", "answer_is", "tagged", "code_output", "choice", "bare", "final_span", "last_number"
+        "auto",
+        "boxed",
+        "answer_is",
+        "tagged",
+        "code_output",
+        "choice",
+        "bare",
+        "final_span",
+        "last_number",
     )
 
 
@@ -423,9 +431,45 @@ def test_binary_junk() -> None:
 
 _pieces = st.sampled_from(
     [
-        "\\boxed", "\\fbox", "{", "}", "\\{", "\\}", "\\\\", "$", "$$", "\\(", "\\)", " ", "\n", ".", ". ",
-        "answer", "Answer is", ": ", "<answer>", "</answer>", "####", "```", "```python\n", "```output\n",
-        "\n```\n", "-", "−", "1", "23", "4,567", ",", "/", "e5", "\\frac{1}{2}", "x", "=", "</think>", "é", "😀",
+        "\\boxed",
+        "\\fbox",
+        "{",
+        "}",
+        "\\{",
+        "\\}",
+        "\\\\",
+        "$",
+        "$$",
+        "\\(",
+        "\\)",
+        " ",
+        "\n",
+        ".",
+        ". ",
+        "answer",
+        "Answer is",
+        ": ",
+        "<answer>",
+        "</answer>",
+        "####",
+        "```",
+        "```python\n",
+        "```output\n",
+        "\n```\n",
+        "-",
+        "−",
+        "1",
+        "23",
+        "4,567",
+        ",",
+        "/",
+        "e5",
+        "\\frac{1}{2}",
+        "x",
+        "=",
+        "</think>",
+        "é",
+        "😀",
     ]
 )
 _soup = st.lists(_pieces | st.text(max_size=3), max_size=30).map("".join)

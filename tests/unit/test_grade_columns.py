@@ -47,17 +47,41 @@ def test_a_gold_against_many_answers_decides_each_as_alone() -> None:
     # functions with more entries than a tree keeps sides for, each gold asked many times in
     # shuffled order: every verdict is the one of the pair graded alone.
     golds = [
-        "x^2+y", "2x+4y-3=0", "x^2/4 + y^2/3 = 1", "\\frac{x+2}{7}", "50\\%", "90^\\circ", "\\sqrt[3]{x}^2",
-        "\\begin{pmatrix}x&x^2&x^3\\\\\\sin(x)&\\cos(x)&e^x\\\\x+1&2x&\\ln(x)\\end{pmatrix}", "(1,2),(3,4)", "y=2x+1",
+        "x^2+y",
+        "2x+4y-3=0",
+        "x^2/4 + y^2/3 = 1",
+        "\\frac{x+2}{7}",
+        "50\\%",
+        "90^\\circ",
+        "\\sqrt[3]{x}^2",
+        "\\begin{pmatrix}x&x^2&x^3\\\\\\sin(x)&\\cos(x)&e^x\\\\x+1&2x&\\ln(x)\\end{pmatrix}",
+        "(1,2),(3,4)",
+        "y=2x+1",
     ]
     answers = [
-        "x^2+y", "y+x^2", "t^2+y", "x^2+z", "y=-\\frac{1}{2}x+\\frac{3}{4}", "-2x-4y+3=0", "x^2/16 + y^2/12 = 1/4",
-        "\\frac{x}{7}+\\frac{2}{7}", "\\frac{t}{7}+\\frac{2}{7}", "0.5", "50", "\\frac{\\pi}{2}", "90",
-        "x^{2/3}", "t^{2/3}",
+        "x^2+y",
+        "y+x^2",
+        "t^2+y",
+        "x^2+z",
+        "y=-\\frac{1}{2}x+\\frac{3}{4}",
+        "-2x-4y+3=0",
+        "x^2/16 + y^2/12 = 1/4",
+        "\\frac{x}{7}+\\frac{2}{7}",
+        "\\frac{t}{7}+\\frac{2}{7}",
+        "0.5",
+        "50",
+        "\\frac{\\pi}{2}",
+        "90",
+        "x^{2/3}",
+        "t^{2/3}",
         "\\begin{pmatrix}x&x^2&x^3\\\\\\sin(x)&\\cos(x)&e^x\\\\x+1&2x&\\ln(x)\\end{pmatrix}",
         "\\begin{pmatrix}t&t^2&t^3\\\\\\sin(t)&\\cos(t)&e^t\\\\t+1&2t&\\ln(t)\\end{pmatrix}",
         "\\begin{pmatrix}x&x^2&x^3\\\\\\sin(x)&\\cos(x)&e^x\\\\x+1&2x&\\ln(2x)\\end{pmatrix}",
-        "(3,4),(1,2)", "(1,2),(4,3)", "y=1+2x", "2x-y+1=0", "x=2y+1",
+        "(3,4),(1,2)",
+        "(1,2),(4,3)",
+        "y=1+2x",
+        "2x-y+1=0",
+        "x=2y+1",
     ]
     rng = random.Random(5)
     rows = [(g, f"The answer is ${a}$.") for g in golds for a in answers] * 3
@@ -124,6 +148,7 @@ def test_progress_chunks_join_to_the_whole_batch(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(grade_module, "_CHUNK", 7)
     with grade_module._progress_bar(len(golds), True, "test") as bar:
         chunked = grade_module._fast_columns(golds, responses, bar, config, 1)
+
     def golds_of(index: bytes, table: list[str]) -> list[str]:  # each chunk has tables of its own
         return [table[k] for k in np.frombuffer(index, dtype=np.int32)]
 
@@ -208,8 +233,9 @@ def test_from_columns_keeps_any_text() -> None:
 def test_to_arrow_from_the_packed_columns() -> None:
     pa = pytest.importorskip("pyarrow")
     rows = load_demo_corpus()[:200]
-    r = rapidgrade.grade_many([x["gold"] for x in rows] + ["1"], [x["response"] for x in rows] + ["none"],
-                              fallback=False)
+    r = rapidgrade.grade_many(
+        [x["gold"] for x in rows] + ["1"], [x["response"] for x in rows] + ["none"], fallback=False
+    )
     table = r.to_arrow()
     assert table.schema.field("extracted").type == pa.string()
     assert table.column("extracted").to_pylist() == r.extracted

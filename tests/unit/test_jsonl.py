@@ -53,8 +53,7 @@ def check(lines: list[bytes]) -> None:
     assert len(status) == len(lines) and len(columns) == len(KEYS)
     # the same lines in one buffer: cut where readlines() cuts them, read the same way
     data = b"".join(
-        line if line.endswith(b"\n") or k + 1 == len(lines) else line + b"\n"
-        for k, line in enumerate(lines)
+        line if line.endswith(b"\n") or k + 1 == len(lines) else line + b"\n" for k, line in enumerate(lines)
     )
     block_status, block_columns, block_lines = _core.jsonl_pick_block(data + b"tail", KEYS, RESERVED, stop=len(data))
     assert block_lines == io.BytesIO(data).readlines()

@@ -47,8 +47,12 @@ def test_accumulator_counts_and_round_trips() -> None:
         {"level": "L1"}, [verdict(False, "timeout")], is_list=False, input_error=False, reference=True, label="b"
     )
     acc.add_row(
-        {"level": "L2", "subject": "algebra"}, [verdict(True), verdict(False), verdict(True), verdict(False)],
-        is_list=True, input_error=False, majority_correct=True, label="c",
+        {"level": "L2", "subject": "algebra"},
+        [verdict(True), verdict(False), verdict(True), verdict(False)],
+        is_list=True,
+        input_error=False,
+        majority_correct=True,
+        label="c",
     )
     acc.add_row(None, [verdict(False, "error")], is_list=False, input_error=True, label="d")
     restored = MetricsAccumulator.from_state(json.loads(json.dumps(acc.state())))
@@ -81,7 +85,10 @@ class _Collector(HTMLParser):
 def test_report_is_self_contained_and_escaped() -> None:
     acc = MetricsAccumulator()
     acc.add_row(
-        {"type": "<b>x</b>"}, [verdict(False, "error")], is_list=False, input_error=True,
+        {"type": "<b>x</b>"},
+        [verdict(False, "error")],
+        is_list=False,
+        input_error=True,
         label="<script>alert(1)</script>",
     )
     html = render_report(acc.finish(), acc.notable, title="t", inputs=["in.jsonl"])
@@ -216,7 +223,6 @@ def test_a_file_that_is_not_parquet_is_a_usage_error(tmp_path: Path) -> None:
     junk.write_bytes(bytes(range(256)) * 20)
     with pytest.raises(UsageError, match="not a readable Parquet file"):
         list(iter_rows(junk))
-
 
 
 def test_readers_leave_no_file_open(tmp_path: Path) -> None:

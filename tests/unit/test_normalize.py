@@ -226,7 +226,7 @@ def test_slash_fractions() -> None:
 
 
 def test_bytes_and_errors() -> None:
-    assert normalize_latex(br"\dfrac12") == rb"\frac{1}{2}"
+    assert normalize_latex(rb"\dfrac12") == rb"\frac{1}{2}"
     assert normalize_answer(b"5\\%") == Normalized(b"5", True)
     with pytest.raises(TypeError, match="normalize_latex: s must be str or bytes"):
         normalize_latex(5)  # type: ignore[arg-type]
@@ -317,9 +317,47 @@ def test_cjk_joiner_that_other_rules_bring_beside_math_is_joined_at_once() -> No
 
 _pieces = st.sampled_from(
     [
-        "\\frac", "\\dfrac", "\\sqrt", "\\text", "\\left", "\\right", "{", "}", "\\{", "$", "\\$", "%", "\\%",
-        "^\\circ", "°", "−", " ", ".", ",", "=", "x", "\\pi", "1", "23", "456", "/", "cm", " units", "_", "{,}",
-        "\\!", "\\,", "~", "[", "]", "é", "和", "或", "根号", "根", "号",
+        "\\frac",
+        "\\dfrac",
+        "\\sqrt",
+        "\\text",
+        "\\left",
+        "\\right",
+        "{",
+        "}",
+        "\\{",
+        "$",
+        "\\$",
+        "%",
+        "\\%",
+        "^\\circ",
+        "°",
+        "−",
+        " ",
+        ".",
+        ",",
+        "=",
+        "x",
+        "\\pi",
+        "1",
+        "23",
+        "456",
+        "/",
+        "cm",
+        " units",
+        "_",
+        "{,}",
+        "\\!",
+        "\\,",
+        "~",
+        "[",
+        "]",
+        "é",
+        "和",
+        "或",
+        "根号",
+        "根",
+        "号",
     ]
 )
 
@@ -358,8 +396,15 @@ def test_keyword_defaults_match_core() -> None:
         for node in stub.body
         if isinstance(node, ast.FunctionDef)
     }
-    names = ["extract_answer", "extract_many", "extract_fields", "normalize_latex", "normalize_answer",
-             "normalize_many", "normalize_answer_many"]
+    names = [
+        "extract_answer",
+        "extract_many",
+        "extract_fields",
+        "normalize_latex",
+        "normalize_answer",
+        "normalize_many",
+        "normalize_answer_many",
+    ]
     for name in names:
         signature = str(getattr(_core, name).__doc__).splitlines()[0]
         core: dict[str, object] = {}

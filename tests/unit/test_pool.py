@@ -135,9 +135,7 @@ def test_four_threads_share_a_pool(pool: WorkerPool) -> None:
     batches = [[(i * 100 + j,) for j in range(15)] for i in range(4)]
     sequential = [pool.run_many(tasks.square, b, timeout=10.0) for b in batches]
     with ThreadPoolExecutor(max_workers=4) as executor:
-        threaded = list(
-            executor.map(lambda b: pool.run_many(tasks.square, b, timeout=10.0), batches)
-        )
+        threaded = list(executor.map(lambda b: pool.run_many(tasks.square, b, timeout=10.0), batches))
     assert threaded == sequential
     assert [r.value for r in threaded[3]] == [(300 + j) ** 2 for j in range(15)]
 
@@ -153,9 +151,7 @@ def test_workers_are_started_lazily_and_capped() -> None:
         pids = p.run_many(tasks.sleep_then_pid, [(0.3,)] * 6, timeout=30.0)
         assert all(r.ok for r in pids)
         assert len(p.worker_pids()) <= 3
-        stamps = sorted(
-            (r.value[1], r.value[2]) for r in pids
-        )  # (start, end) wall-clock times measured in the workers
+        stamps = sorted((r.value[1], r.value[2]) for r in pids)  # (start, end) wall-clock times measured in the workers
         for start, _ in stamps:
             assert sum(1 for s, e in stamps if s <= start < e) <= 2
 
@@ -219,9 +215,7 @@ def test_no_limit_and_huge_limits() -> None:
 
 
 def test_progress_bar(pool: WorkerPool, capsys: pytest.CaptureFixture[str]) -> None:
-    results = pool.run_many(
-        tasks.square, [(i,) for i in range(3)], timeout=10.0, progress=True, description="squares"
-    )
+    results = pool.run_many(tasks.square, [(i,) for i in range(3)], timeout=10.0, progress=True, description="squares")
     assert [r.value for r in results] == [0, 1, 4]
     err = capsys.readouterr().err
     assert "squares" in err
@@ -322,7 +316,6 @@ def test_closing_from_another_thread_ends_a_running_batch() -> None:
     assert results[2].error == "the pool was closed"
 
 
-
 def test_each_task_ends_within_its_deadline_from_many_threads() -> None:
     # Six threads share two workers; half their tasks hang and are killed at the deadline, and
     # every replacement takes seconds to warm up. Each task must still end within its timeout
@@ -333,9 +326,7 @@ def test_each_task_ends_within_its_deadline_from_many_threads() -> None:
     with WorkerPool(workers=2, warmup=(tasks.slow_warm_up,)) as p:
         p.run(tasks.square, (1,), timeout=60.0)
         with ThreadPoolExecutor(max_workers=6) as executor:
-            runs = list(
-                executor.map(lambda _: p.run_many(tasks.sleep_then_return, batch, timeout=limit), range(6))
-            )
+            runs = list(executor.map(lambda _: p.run_many(tasks.sleep_then_return, batch, timeout=limit), range(6)))
         # A batch returns its timeout at the deadline; the supervisor settles the task afterwards
         # (the worker's answer to the cancel, or a kill after the grace time), so the last one
         # may still be in flight here.

@@ -37,16 +37,10 @@ def _params_of_arguments(args: ast.arguments, skip_self: bool = False) -> list[P
     for i, a in enumerate(positional):
         if skip_self and i == 0:
             continue
-        default = (
-            _NO_DEFAULT
-            if i < required
-            else ast.literal_eval(args.defaults[i - required])
-        )
+        default = _NO_DEFAULT if i < required else ast.literal_eval(args.defaults[i - required])
         out.append((a.arg, "positional", default))
     for a, kd in zip(args.kwonlyargs, args.kw_defaults):
-        out.append(
-            (a.arg, "keyword", _NO_DEFAULT if kd is None else ast.literal_eval(kd))
-        )
+        out.append((a.arg, "keyword", _NO_DEFAULT if kd is None else ast.literal_eval(kd)))
     if args.kwarg is not None:
         out.append((args.kwarg.arg, "var_keyword", _NO_DEFAULT))
     return out
@@ -70,9 +64,7 @@ def pybind_params(fn: Callable[..., Any], skip_self: bool = False) -> list[Param
     return _params_of_arguments(func.args, skip_self)
 
 
-_STUB = ast.parse(
-    Path(_core.__file__).with_name("_core.pyi").read_text(encoding="utf-8")
-)
+_STUB = ast.parse(Path(_core.__file__).with_name("_core.pyi").read_text(encoding="utf-8"))
 
 
 def stub_params(name: str, cls: str | None = None) -> list[Param]:
@@ -100,9 +92,7 @@ def wrapper_params(fn: Callable[..., Any]) -> list[Param]:
     }
     out: list[Param] = []
     for p in inspect.signature(fn).parameters.values():
-        default: object = (
-            _NO_DEFAULT if p.default is inspect.Parameter.empty else p.default
-        )
+        default: object = _NO_DEFAULT if p.default is inspect.Parameter.empty else p.default
         if default is UNSET:
             default = _CONFIG_DEFAULTS[p.name]
         out.append((p.name, kinds[p.kind], default))
@@ -113,9 +103,7 @@ def core_functions() -> list[str]:
     return sorted(
         name
         for name in dir(_core)
-        if not name.startswith("_")
-        and callable(getattr(_core, name))
-        and not isinstance(getattr(_core, name), type)
+        if not name.startswith("_") and callable(getattr(_core, name)) and not isinstance(getattr(_core, name), type)
     )
 
 
@@ -220,24 +208,18 @@ def test_pybind_signature_matches_stub(name: str) -> None:
 
 @pytest.mark.parametrize("method", ["tree", "evaluate"])
 def test_expr_method_signature_matches_stub(method: str) -> None:
-    assert pybind_params(getattr(_core.Expr, method), skip_self=True) == stub_params(
-        method, cls="Expr"
-    )
+    assert pybind_params(getattr(_core.Expr, method), skip_self=True) == stub_params(method, cls="Expr")
 
 
 def test_to_sympy_signature_matches_stub() -> None:
     """to_sympy is Python (rapidgrade.expr), attached to the compiled Expr."""
-    assert wrapper_params(_core.Expr.to_sympy)[1:] == stub_params(
-        "to_sympy", cls="Expr"
-    )
+    assert wrapper_params(_core.Expr.to_sympy)[1:] == stub_params("to_sympy", cls="Expr")
 
 
 @pytest.mark.parametrize("name", sorted(_WRAPPERS))
 def test_wrapper_signature_matches_core(name: str) -> None:
     dotted, supplied, added = _WRAPPERS[name]
-    if _resolve(dotted) is getattr(
-        _core, name
-    ):  # exported as it is: one signature by construction
+    if _resolve(dotted) is getattr(_core, name):  # exported as it is: one signature by construction
         assert not supplied and not added
         return
     core = [p for p in pybind_params(getattr(_core, name)) if p[0] not in supplied]

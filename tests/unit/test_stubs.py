@@ -32,7 +32,11 @@ def test_sources_pass_mypy_strict() -> None:
     root = Path(__file__).resolve().parent.parent.parent
     result = subprocess.run(
         [
-            sys.executable, "-m", "mypy", "--config-file", str(root / "pyproject.toml"),
+            sys.executable,
+            "-m",
+            "mypy",
+            "--config-file",
+            str(root / "pyproject.toml"),
             str(root / "python" / "rapidgrade"),
         ],
         capture_output=True,

@@ -19,7 +19,7 @@ from mypy import api
 
 import rapidgrade
 
-USER_SCRIPT = '''
+USER_SCRIPT = """
 from __future__ import annotations
 
 import numpy as np
@@ -69,7 +69,7 @@ distance: int = rapidgrade.edit_distance("positve", "positive")
 
 # the math-verify compatible API
 ok: bool = verify(parse("$\\\\frac{1}{2}$"), parse("The answer is $0.5$"))
-'''
+"""
 
 # Each misuse must be reported: the types above are precise, not Any.
 MISUSES = {

@@ -167,9 +167,7 @@ def test_to_arrow() -> None:
 
 
 @pytest.mark.parametrize(("method", "package"), [("to_pandas", "pandas"), ("to_arrow", "pyarrow")])
-def test_missing_table_library_names_the_package(
-    monkeypatch: pytest.MonkeyPatch, method: str, package: str
-) -> None:
+def test_missing_table_library_names_the_package(monkeypatch: pytest.MonkeyPatch, method: str, package: str) -> None:
     monkeypatch.setitem(sys.modules, package, None)  # makes "import <package>" fail
     with pytest.raises(ImportError, match=package):
         getattr(make(), method)()

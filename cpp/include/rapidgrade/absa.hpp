@@ -88,8 +88,8 @@ enum class GoldTermSource { kNone, kAspectTerm, kOpinionTerm, kAspectRef, kTerm 
 /// Which field gives a gold tuple's aspect term. An aspect_term that is present but empty (after
 /// stripping whitespace) is an explicit empty term: kNone. Otherwise the first non-empty of
 /// aspect_term, opinion_term.term, aspect_ref, term; kNone when all are empty or absent.
-GoldTermSource select_gold_term(const Field& aspect_term, const Field& opinion_term,
-                                const Field& aspect_ref, const Field& term) noexcept;
+GoldTermSource select_gold_term(const Field& aspect_term, const Field& opinion_term, const Field& aspect_ref,
+                                const Field& term) noexcept;
 
 /// [begin, end) of `s` without leading and trailing whitespace (is_space).
 std::pair<std::size_t, std::size_t> strip_bounds(CodePoints s) noexcept;
@@ -117,10 +117,10 @@ struct BatchInput {
   std::vector<std::size_t> groups;
   /// Stage pairs (from, to) to compare for changed / break / fix.
   std::vector<std::pair<std::size_t, std::size_t>> transitions;
-  bool repair = false;                              // predicted polarities only
-  Polarity default_missing = Polarity::kNeutral;    // for missing or empty polarities
-  bool check_refs = false;                          // count predicted refs outside `allowlist`
-  std::vector<std::string> allowlist;               // normalize_ref_for_eval forms, sorted
+  bool repair = false;                            // predicted polarities only
+  Polarity default_missing = Polarity::kNeutral;  // for missing or empty polarities
+  bool check_refs = false;                        // count predicted refs outside `allowlist`
+  std::vector<std::string> allowlist;             // normalize_ref_for_eval forms, sorted
 
   /// Empties rows and groups (keeping their capacity) for the next chunk of records.
   void clear_records() {

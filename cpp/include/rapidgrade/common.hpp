@@ -18,8 +18,7 @@ constexpr std::size_t kMaxDepth = 256;
 /// Message format: "<function>: <problem> at offset <n>".
 class ParseError : public std::invalid_argument {
  public:
-  ParseError(const std::string& message, std::size_t offset)
-      : std::invalid_argument(message), offset_(offset) {}
+  ParseError(const std::string& message, std::size_t offset) : std::invalid_argument(message), offset_(offset) {}
   std::size_t offset() const noexcept { return offset_; }
 
  private:

@@ -22,7 +22,7 @@ constexpr std::size_t kNoLimit = std::numeric_limits<std::size_t>::max();
 /// `cancel` (optional) is polled every few thousand columns of a long computation: once it is
 /// set, the call returns soon with an unspecified value (the caller, who set it, discards it).
 template <typename C1, typename C2>
-std::size_t levenshtein(const C1* a, std::size_t na, const C2* b, std::size_t nb,
-                        std::size_t max_distance = kNoLimit, const std::atomic<bool>* cancel = nullptr);
+std::size_t levenshtein(const C1* a, std::size_t na, const C2* b, std::size_t nb, std::size_t max_distance = kNoLimit,
+                        const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace rapidgrade::distance

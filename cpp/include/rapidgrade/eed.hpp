@@ -42,14 +42,14 @@ struct Config {
 constexpr std::size_t kMaxEedNodes = 2000;
 
 enum class Status : std::uint8_t {
-  kScored = 0,       // distance computed (score may be 0)
-  kEqual,            // equal: score 100, distance 0
-  kEmpty,            // the answer is empty: score 0
-  kUnsupported,      // an integral or a sum (PHYBench scores 0), or a structure (tuple, set, ...)
-  kTooLong,          // the answer is more than 3 times longer than the gold (PHYBench scores 0)
-  kParseFailed,      // a side did not parse: score 0
-  kTooLarge,         // past kMaxEedNodes or max_cells: score 0
-  kUnitMismatch,     // set by the caller: the units have different dimensions
+  kScored = 0,    // distance computed (score may be 0)
+  kEqual,         // equal: score 100, distance 0
+  kEmpty,         // the answer is empty: score 0
+  kUnsupported,   // an integral or a sum (PHYBench scores 0), or a structure (tuple, set, ...)
+  kTooLong,       // the answer is more than 3 times longer than the gold (PHYBench scores 0)
+  kParseFailed,   // a side did not parse: score 0
+  kTooLarge,      // past kMaxEedNodes or max_cells: score 0
+  kUnitMismatch,  // set by the caller: the units have different dimensions
 };
 
 /// "scored", "equal", "empty", "unsupported", "too_long", "parse_failed", "too_large",
@@ -58,13 +58,13 @@ const char* status_name(Status status) noexcept;
 
 /// The score of one pair, with PHYBench's fields.
 struct Result {
-  double score = 0.0;              // 0..100
-  double relative_distance = -1;   // distance / tree_size; -1 when not computed
-  double tree_size = -1;           // the gold's tree size (sum of insertion costs); -1: unknown
-  double distance = -1;            // the tree edit distance; -1 when not computed
+  double score = 0.0;             // 0..100
+  double relative_distance = -1;  // distance / tree_size; -1 when not computed
+  double tree_size = -1;          // the gold's tree size (sum of insertion costs); -1: unknown
+  double distance = -1;           // the tree edit distance; -1 when not computed
   Status status = Status::kScored;
-  std::string gold_unit;           // pint expression of a unit written after the gold ("" none)
-  std::string answer_unit;         // the same for the answer
+  std::string gold_unit;    // pint expression of a unit written after the gold ("" none)
+  std::string answer_unit;  // the same for the answer
 };
 
 /// A unit written at the end of an answer: `text` without it, and the unit (pint expression,
@@ -81,8 +81,7 @@ Stripped strip_unit(std::string_view text);
 /// Units written after either side are stripped (see strip_unit) and reported; `answer_scale`
 /// multiplies the answer (a unit conversion factor decided by the caller; 1 = none).
 /// O(n*m) time and memory in the tree sizes, bounded by config.max_cells.
-Result score(std::string_view gold, std::string_view answer, const Config& config = {},
-             double answer_scale = 1.0);
+Result score(std::string_view gold, std::string_view answer, const Config& config = {}, double answer_scale = 1.0);
 
 /// The rewritten (SymPy-form) tree of an expression as nested text, labels as PHYBench writes
 /// them: "operator_Mul(number_1/2, symbol_m, function_sin(symbol_theta_0))". For debugging and

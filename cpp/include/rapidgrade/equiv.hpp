@@ -61,8 +61,7 @@ struct Options {
 /// and never more than options.work_budget counted operations: past the budget the answer is
 /// UNKNOWN with Limit::kWork. `limit` (optional) receives the reason of a limit's UNKNOWN
 /// (kNone otherwise). Never throws on well-formed trees.
-Tri equivalent(const expr::Ast& gold, const expr::Ast& pred, const Options& options = {},
-               Limit* limit = nullptr);
+Tri equivalent(const expr::Ast& gold, const expr::Ast& pred, const Options& options = {}, Limit* limit = nullptr);
 
 /// What equivalent() works out about one tree alone, whatever it is compared with: the sizes
 /// of its subtrees, the values of its constant subtrees, and its subtrees compiled for a list
@@ -92,7 +91,6 @@ Tri equivalent(const expr::Ast& gold, const expr::Ast& pred, const Options& opti
                TreeFacts& gold_facts);
 
 /// Parses both strings (auto syntax) and compares; a parse error on either side is UNKNOWN.
-Tri equivalent(std::string_view gold, std::string_view pred, const Options& options = {},
-               Limit* limit = nullptr);
+Tri equivalent(std::string_view gold, std::string_view pred, const Options& options = {}, Limit* limit = nullptr);
 
 }  // namespace rapidgrade::equiv

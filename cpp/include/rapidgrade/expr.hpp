@@ -64,9 +64,7 @@ class KidList {
   KidList() noexcept : inline_{} {}
   KidList(std::initializer_list<std::uint32_t> kids) : KidList() { append(kids.begin(), kids.end()); }
   // implicit: a list built as a std::vector becomes a node's children where it is given
-  KidList(const std::vector<std::uint32_t>& kids) : KidList() {
-    append(kids.data(), kids.data() + kids.size());
-  }
+  KidList(const std::vector<std::uint32_t>& kids) : KidList() { append(kids.data(), kids.data() + kids.size()); }
   KidList(const KidList& other) : KidList() { append(other.begin(), other.end()); }
   KidList(KidList&& other) noexcept : KidList() { take(other); }
   KidList& operator=(const KidList& other) {
@@ -243,9 +241,50 @@ std::optional<Rational> parse_decimal(std::string_view literal);
 // points, one instruction at a time (the hot loop of numeric comparison).
 
 enum class Op : std::uint8_t {
-  kConst, kVar, kAdd, kSub, kMul, kDiv, kPow, kPowInt, kNeg, kSin, kCos, kTan, kSec, kCsc, kCot, kAsin,
-  kAcos, kAtan, kAsec, kAcsc, kAcot, kSinh, kCosh, kTanh, kAsinh, kAcosh, kAtanh, kExp, kLog, kLogBase,
-  kSqrt, kRoot, kAbs, kFactorial, kFloor, kCeil, kBinom, kErf, kErfc, kSi, kCi, kEi, kGamma, kBesselJ,
+  kConst,
+  kVar,
+  kAdd,
+  kSub,
+  kMul,
+  kDiv,
+  kPow,
+  kPowInt,
+  kNeg,
+  kSin,
+  kCos,
+  kTan,
+  kSec,
+  kCsc,
+  kCot,
+  kAsin,
+  kAcos,
+  kAtan,
+  kAsec,
+  kAcsc,
+  kAcot,
+  kSinh,
+  kCosh,
+  kTanh,
+  kAsinh,
+  kAcosh,
+  kAtanh,
+  kExp,
+  kLog,
+  kLogBase,
+  kSqrt,
+  kRoot,
+  kAbs,
+  kFactorial,
+  kFloor,
+  kCeil,
+  kBinom,
+  kErf,
+  kErfc,
+  kSi,
+  kCi,
+  kEi,
+  kGamma,
+  kBesselJ,
   kNan,
 };
 
@@ -263,9 +302,9 @@ struct Program {
   // the names it was compiled from; names are short, so most fit the string's own buffer)
   std::vector<std::string> vars;
   bool complex_constants = false;  // uses I
-  bool analytic = true;   // only + - * / pow roots exp log trig hyperbolic
-  bool evaluable = true;  // no opaque functions, structures, relations or text
-  bool continuous = true;  // no floor/ceiling (Abs is continuous but not analytic)
+  bool analytic = true;            // only + - * / pow roots exp log trig hyperbolic
+  bool evaluable = true;           // no opaque functions, structures, relations or text
+  bool continuous = true;          // no floor/ceiling (Abs is continuous but not analytic)
 };
 
 /// Compiles a scalar subtree; variables are numbered in the order of `vars`
@@ -275,8 +314,8 @@ Program compile(const Ast& ast, std::uint32_t node, std::vector<std::string_view
 /// Evaluates `prog` at n points. inputs[v] points to n values (or 1 value when strides[v]==0).
 /// Real evaluation follows NumPy's real semantics (sqrt(-1) -> nan); complex uses principal
 /// branches. NaN and inf propagate; nothing throws. O(n * program size).
-void run(const Program& prog, const std::vector<const double*>& inputs,
-         const std::vector<std::size_t>& strides, std::size_t n, double* out);
+void run(const Program& prog, const std::vector<const double*>& inputs, const std::vector<std::size_t>& strides,
+         std::size_t n, double* out);
 void run(const Program& prog, const std::vector<const std::complex<double>*>& inputs,
          const std::vector<std::size_t>& strides, std::size_t n, std::complex<double>* out);
 /// Like run(complex), point by point, with a first-order bound on the rounding error of each

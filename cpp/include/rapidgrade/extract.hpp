@@ -18,15 +18,15 @@ namespace rapidgrade::extract {
 /// Which rule found an answer. kAuto is only a strategy, never a method.
 enum class Method : std::uint8_t {
   kAuto,
-  kBoxed,        // the last top-level \boxed{...} / \fbox{...}
-  kBoxedMulti,   // several boxes in the final sentence, joined with ", "
-  kAnswerIs,     // "the answer is X", "Final Answer: X", "**Answer:** X", "answer: X"
-  kTagged,       // <answer>X</answer>, or GSM8K-style "#### X"
-  kCodeOutput,   // the last ```output / ```text block that follows a code block
-  kChoice,       // a multiple-choice letter closing the text: "Answer B", "(ANSWER E)", a lone "C"
-  kBare,         // the whole response is one answer: "pi/2", "$45^\circ$", "(1, 2)", "Yes"
-  kFinalSpan,    // the last math span(s) of the final statement, chains cut to their last member
-  kLastNumber,   // the last number in the text (the last resort); keep it the last enumerator
+  kBoxed,       // the last top-level \boxed{...} / \fbox{...}
+  kBoxedMulti,  // several boxes in the final sentence, joined with ", "
+  kAnswerIs,    // "the answer is X", "Final Answer: X", "**Answer:** X", "answer: X"
+  kTagged,      // <answer>X</answer>, or GSM8K-style "#### X"
+  kCodeOutput,  // the last ```output / ```text block that follows a code block
+  kChoice,      // a multiple-choice letter closing the text: "Answer B", "(ANSWER E)", a lone "C"
+  kBare,        // the whole response is one answer: "pi/2", "$45^\circ$", "(1, 2)", "Yes"
+  kFinalSpan,   // the last math span(s) of the final statement, chains cut to their last member
+  kLastNumber,  // the last number in the text (the last resort); keep it the last enumerator
 };
 
 /// Name exposed to Python: "auto", "boxed", "boxed_multi", "answer_is", "tagged", "code_output",
@@ -120,12 +120,12 @@ std::size_t sentence_end(std::string_view s, std::size_t j) noexcept;
 
 /// What the answer phrase reader made of a phrase (read_answer_phrase).
 struct Phrase {
-  Range answer;               // the math object at the start of the phrase, or the whole phrase
-  Range unit;                 // a unit of detail/units.hpp after a number; empty when none
-  bool clean = true;          // false: words were skipped before the answer, or several numbers
-  bool cut = false;           // the answer stops before the end of the phrase (a word, a unit)
-  bool leading_prose = false; // the phrase starts with words (a text answer, a restating sentence)
-  bool joined = false;        // parts joined by "and", "or", "和": "x = 5 and y = 3"
+  Range answer;                // the math object at the start of the phrase, or the whole phrase
+  Range unit;                  // a unit of detail/units.hpp after a number; empty when none
+  bool clean = true;           // false: words were skipped before the answer, or several numbers
+  bool cut = false;            // the answer stops before the end of the phrase (a word, a unit)
+  bool leading_prose = false;  // the phrase starts with words (a text answer, a restating sentence)
+  bool joined = false;         // parts joined by "and", "or", "和": "x = 5 and y = 3"
 };
 
 /// Reads the answer at the start of the phrase s[r) (what follows a marker, to its sentence or

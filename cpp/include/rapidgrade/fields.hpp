@@ -32,7 +32,7 @@ struct Fields {
 };
 
 /// The values of SOLUTION_TYPE that are recognized (matched ignoring case, returned lower-case).
-inline constexpr std::string_view kSolutionTypes[] = {"exact_symbolic", "approx_coef", "series", "family",
+inline constexpr std::string_view kSolutionTypes[] = {"exact_symbolic",  "approx_coef", "series", "family",
                                                       "discrete_points", "regularized", "none"};
 
 /// Reads the fields of `text`. `function` and `variable` name the unknown, e.g. "u" and "x" for
@@ -47,7 +47,6 @@ inline constexpr std::string_view kSolutionTypes[] = {"exact_symbolic", "approx_
 /// - solution_type: the last "SOLUTION_TYPE: v" with v one of kSolutionTypes (lower-cased).
 /// - reasoning: the text after the last "REASONING:" marker, up to the next line that starts with
 ///   one of the keys above, trimmed.
-Fields extract_fields(std::string_view text, std::string_view function = "u",
-                      std::string_view variable = "x");
+Fields extract_fields(std::string_view text, std::string_view function = "u", std::string_view variable = "x");
 
 }  // namespace rapidgrade::fields

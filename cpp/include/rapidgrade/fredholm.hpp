@@ -33,17 +33,16 @@ enum class Method : std::uint8_t {
   kRegexGeneric,     // fallback: "u(x) = ..." up to a newline or a sentence end
   kPoints,           // a discrete point list [(x, y), ...]
 };
-inline constexpr std::string_view kMethodNames[] = {
-    "none", "ux_line", "solution_marker", "whole_response", "regex_marker_line", "regex_solution",
-    "regex_generic", "discrete_points"};
+inline constexpr std::string_view kMethodNames[] = {"none",           "ux_line",           "solution_marker",
+                                                    "whole_response", "regex_marker_line", "regex_solution",
+                                                    "regex_generic",  "discrete_points"};
 
 /// At most this many candidate strings are tried per strategy (the last u(x) lines first).
 constexpr std::size_t kMaxCandidates = 64;
 
 /// The seven solution types (SOLUTION_TYPE values kept; anything else is dropped).
-inline constexpr std::string_view kSolutionTypes[] = {"exact_symbolic", "approx_coef", "discrete_points",
-                                                      "series",         "family",      "regularized",
-                                                      "none"};
+inline constexpr std::string_view kSolutionTypes[] = {
+    "exact_symbolic", "approx_coef", "discrete_points", "series", "family", "regularized", "none"};
 
 /// What a name of the solution reads as (the reference's FREDHOLM_LOCAL_DICT, by name): another
 /// symbol, a constant ("pi", "E", "I", "oo") or a finite number (a decimal literal, maybe
@@ -78,9 +77,9 @@ struct Parsed {
   /// The final answer is the words "No solution" (not an expression: the reference's letter
   /// product quirk is not reproduced).
   bool says_no_solution = false;
-  std::optional<bool> has_solution;      // HAS_SOLUTION line or a phrase; nullopt: not stated
-  std::optional<std::string> solution_type;  // one of kSolutionTypes
-  std::optional<std::string> reasoning;  // numbered steps joined by '\n', else REASONING: text
+  std::optional<bool> has_solution;               // HAS_SOLUTION line or a phrase; nullopt: not stated
+  std::optional<std::string> solution_type;       // one of kSolutionTypes
+  std::optional<std::string> reasoning;           // numbered steps joined by '\n', else REASONING: text
   std::vector<std::pair<double, double>> points;  // kPoints only
   double confidence = 0.0;
 };

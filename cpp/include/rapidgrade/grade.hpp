@@ -51,9 +51,9 @@ enum class Reason : std::uint8_t {
   kOtherReadingMatches,  // a guessed (weak) reading differs, another reading matches: UNKNOWN
   kWeakReading,          // a weak answer phrase reading (Extraction::clean, rivals) differs: UNKNOWN
   // Limits: not compared, neither correct nor sent to the fallback (decided_by="limit").
-  kAnswerTooLong,    // the extracted answer is longer than Options::max_answer_bytes
-  kWorkLimit,        // equiv ran out of its work budget (equiv::Limit::kWork)
-  kMagnitudeLimit,   // a value past the range of doubles, undecided (equiv::Limit::kMagnitude)
+  kAnswerTooLong,   // the extracted answer is longer than Options::max_answer_bytes
+  kWorkLimit,       // equiv ran out of its work budget (equiv::Limit::kWork)
+  kMagnitudeLimit,  // a value past the range of doubles, undecided (equiv::Limit::kMagnitude)
 };
 
 /// The last reason (for tables indexed by reason).
@@ -70,10 +70,10 @@ const char* reason_text(Reason reason) noexcept;
 struct FastVerdict {
   equiv::Tri tri = equiv::Tri::kUnknown;
   Reason reason = Reason::kUndecided;
-  bool found = false;         // an answer was extracted
+  bool found = false;  // an answer was extracted
   extract::Method method = extract::Method::kAuto;
-  std::string answer;         // the extracted answer as written (what the fallback receives)
-  std::string normalized;     // the extracted answer, unwrapped and normalized ("" when none)
+  std::string answer;      // the extracted answer as written (what the fallback receives)
+  std::string normalized;  // the extracted answer, unwrapped and normalized ("" when none)
 };
 
 /// A normalized answer as the grading stages hand it on: its text, whether normalization
@@ -104,9 +104,9 @@ class Answer {
 /// any number of responses (n samples of one problem share their gold). Not to be shared by
 /// threads (the tree is parsed on first use).
 struct PreparedGold {
-  std::string raw;  // unwrapped (what the fallback receives)
-  Answer answer;    // normalized; answer.text() is the gold as verdicts show it
-  bool sentences = false;  // the gold holds several sentences ("Yes. $F(x,y)=x+y$")
+  std::string raw;           // unwrapped (what the fallback receives)
+  Answer answer;             // normalized; answer.text() is the gold as verdicts show it
+  bool sentences = false;    // the gold holds several sentences ("Yes. $F(x,y)=x+y$")
   std::uint64_t serial = 0;  // set by GoldCache: distinct for every gold it prepares (from 1), never reused
 };
 
@@ -165,8 +165,8 @@ void prefetch_text(std::string_view text) noexcept;
 /// once (unwrapped, normalized, parsed) through `cache`, which may be carried from one span to
 /// the next of the same thread. The next response is prefetched while one is graded.
 template <typename Sink>
-void grade_span(const std::string_view* golds, const std::string_view* responses, std::size_t n,
-                const Options& options, GoldCache& cache, Sink&& sink) {
+void grade_span(const std::string_view* golds, const std::string_view* responses, std::size_t n, const Options& options,
+                GoldCache& cache, Sink&& sink) {
   for (std::size_t k = 0; k < n; ++k) {
     if (k + 1 < n) prefetch_text(responses[k + 1]);
     PreparedGold& gold = cache.get(golds[k]);

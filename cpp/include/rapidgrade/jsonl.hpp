@@ -57,8 +57,7 @@ struct Keys {
 /// around it) and values[k] is the value of keys.pick[k] (kMissing when absent). `values` must
 /// hold keys.pick.size() entries; they are overwritten. Returns false (values unspecified) when
 /// the line is left to the caller.
-bool read_line(std::string_view line, const Keys& keys, std::size_t& begin, std::size_t& end,
-               Value* values) noexcept;
+bool read_line(std::string_view line, const Keys& keys, std::size_t& begin, std::size_t& end, Value* values) noexcept;
 
 /// Room decode_string needs past the decoded text (it stores sixteen bytes at a time).
 inline constexpr std::size_t kDecodePadding = 16;

@@ -15,9 +15,9 @@
 // math-verify tries first, exactly, or says it cannot be sure.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <array>
 #include <string_view>
 
 namespace rapidgrade::mvcompat {
@@ -32,9 +32,9 @@ enum class BoxedStatus : std::uint8_t {
 /// The boxed-pattern match math-verify tries first.
 struct BoxedWinner {
   BoxedStatus status = BoxedStatus::kNone;
-  bool plain = false;       // true: pattern B (normalized with boxed="last"); false: pattern A
-  std::size_t begin = 0;    // the match's LaTeX group (A: the environment's content; B: the
-  std::size_t end = 0;      // whole match), byte offsets
+  bool plain = false;           // true: pattern B (normalized with boxed="last"); false: pattern A
+  std::size_t begin = 0;        // the match's LaTeX group (A: the environment's content; B: the
+  std::size_t end = 0;          // whole match), byte offsets
   std::size_t match_start = 0;  // the whole match, byte offsets
   std::size_t match_end = 0;
 };
@@ -66,7 +66,7 @@ struct LastNumber {
   // leading zeros ("" -> "0"), then the decimal part with "." (e.g. "1.5", "-007", "0.25").
   std::array<char, 64> number{};
   std::size_t number_size = 0;
-  bool percent = false;      // the match ends with a percent sign or word
+  bool percent = false;         // the match ends with a percent sign or word
   std::size_t match_start = 0;  // the whole N match, byte offsets
   std::size_t match_end = 0;
 };

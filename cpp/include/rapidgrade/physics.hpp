@@ -62,11 +62,11 @@ Normalized normalize_answer(std::string_view answer);
 
 /// A unit text read by the unit grammar.
 struct Unit {
-  bool ok = false;        // the text (or, greedy, a prefix of it) is a unit of >= 1 factor
-  std::size_t end = 0;    // bytes of the text read
-  std::string pint;       // pint expression: "kilojoule * mole ** -1"
-  std::string shown;      // the unit text read, whitespace collapsed: "kJ mol^{-1}"
-  bool affine = false;    // a temperature with an offset (degree Celsius / Fahrenheit)
+  bool ok = false;      // the text (or, greedy, a prefix of it) is a unit of >= 1 factor
+  std::size_t end = 0;  // bytes of the text read
+  std::string pint;     // pint expression: "kilojoule * mole ** -1"
+  std::string shown;    // the unit text read, whitespace collapsed: "kJ mol^{-1}"
+  bool affine = false;  // a temperature with an offset (degree Celsius / Fahrenheit)
 };
 
 /// Reads a unit: factors (an optional SI prefix and a symbol of detail/units.hpp, or a
@@ -81,10 +81,10 @@ Unit parse_unit(std::string_view text, bool greedy);
 struct Quantity {
   bool has_number = false;
   double value = 0.0;
-  int sig_figs = 0;         // significant figures of the mantissa as written; 0 for a fraction
-  Unit unit;                // the unit after the number (ok == false: none)
-  bool rest_is_unit = true; // nothing but the unit follows the number
-  std::size_t end = 0;      // bytes of the (Unicode-space-converted) text read: number and unit
+  int sig_figs = 0;          // significant figures of the mantissa as written; 0 for a fraction
+  Unit unit;                 // the unit after the number (ok == false: none)
+  bool rest_is_unit = true;  // nothing but the unit follows the number
+  std::size_t end = 0;       // bytes of the (Unicode-space-converted) text read: number and unit
 };
 
 /// Reads "{number} {unit}" from `text` (already clean: see extract_math_content). Numbers:
@@ -95,11 +95,11 @@ Quantity read_quantity(std::string_view text);
 
 /// One side of a physics grading pair, as the core reads it.
 struct Side {
-  bool found = false;                      // response: an answer was extracted
+  bool found = false;  // response: an answer was extracted
   extract::Method method = extract::Method::kAuto;
-  std::string text;                        // the gold, or the extracted answer
-  Category category = Category::kText;     // normalize_answer's category of `text`
-  Quantity quantity;                       // number + unit read from the clean text
+  std::string text;                     // the gold, or the extracted answer
+  Category category = Category::kText;  // normalize_answer's category of `text`
+  Quantity quantity;                    // number + unit read from the clean text
 };
 
 /// The gold side: the whole gold read as a quantity, and its category.

@@ -37,17 +37,17 @@ inline constexpr std::string_view kStatusNames[] = {"verified", "failed", "unver
 
 /// Hard caps: what bounds the cost of one check.
 struct Limits {
-  std::size_t max_ops = 800;            // operations in the candidate (SymPy's count_ops scale)
-  std::size_t max_equation_ops = 4000;  // operations in the kernel and in f
-  std::size_t max_bytes = 1u << 16;     // length of each expression text
-  std::size_t max_points = 1024;        // sample points
-  std::size_t max_nodes = 4096;         // quadrature nodes over [a, b]
+  std::size_t max_ops = 800;                    // operations in the candidate (SymPy's count_ops scale)
+  std::size_t max_equation_ops = 4000;          // operations in the kernel and in f
+  std::size_t max_bytes = 1u << 16;             // length of each expression text
+  std::size_t max_points = 1024;                // sample points
+  std::size_t max_nodes = 4096;                 // quadrature nodes over [a, b]
   std::size_t max_work = std::size_t{1} << 25;  // points x nodes x (kernel instructions + 1)
 };
 
 struct Options {
-  double tolerance = 1e-6;     // on max |r(x_i)|, absolute (fred-llm's verify_solution)
-  std::size_t n_points = 50;   // sample points when the equation gives none
+  double tolerance = 1e-6;                    // on max |r(x_i)|, absolute (fred-llm's verify_solution)
+  std::size_t n_points = 50;                  // sample points when the equation gives none
   expr::Syntax syntax = expr::Syntax::kAuto;  // of the candidates
   /// Values of named constants (any symbol other than x in the candidate, f or the kernel, other
   /// than t in the kernel).
@@ -84,7 +84,7 @@ struct Prepared {
   double lambda = 1.0, a = 0.0, b = 1.0;
   std::vector<double> xs;
   std::optional<expr::Ast> kernel_ast, f_ast;
-  expr::Program kernel, f;  // kernel: vars {x, t, constants...}; f: {x, constants...}
+  expr::Program kernel, f;       // kernel: vars {x, t, constants...}; f: {x, constants...}
   std::vector<double> f_values;  // f at xs
 };
 
@@ -102,8 +102,8 @@ struct Result {
   /// "candidate_too_large", "free_symbol: s", or the equation's Prepared::error.
   std::string reason;
   double residual_max = 0, residual_mean = 0, residual_rmse = 0;  // over the points; inf when unchecked
-  double quadrature_error = 0;  // bound on |lambda| x the integral's error, max over the points
-  std::size_t nodes = 0;        // quadrature nodes used
+  double quadrature_error = 0;        // bound on |lambda| x the integral's error, max over the points
+  std::size_t nodes = 0;              // quadrature nodes used
   std::vector<double> xs, residuals;  // r(x_i); empty when unchecked
   bool verified() const noexcept { return status == Status::kVerified; }
 };

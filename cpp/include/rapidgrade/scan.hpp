@@ -15,12 +15,12 @@
 namespace rapidgrade::scan {
 
 enum class SpanKind : std::uint8_t {
-  kBoxed,         // \boxed{...} or \boxed 5
-  kFbox,          // \fbox{...}
-  kInlineDollar,  // $...$
-  kDisplayDollar, // $$...$$
-  kInlineParen,   // \(...\)
-  kDisplayBracket // \[...\]
+  kBoxed,          // \boxed{...} or \boxed 5
+  kFbox,           // \fbox{...}
+  kInlineDollar,   // $...$
+  kDisplayDollar,  // $$...$$
+  kInlineParen,    // \(...\)
+  kDisplayBracket  // \[...\]
 };
 
 /// Name of a span kind as exposed to Python: "boxed", "fbox", "$", "$$", "\\(", "\\[".

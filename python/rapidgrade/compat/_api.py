@@ -76,9 +76,7 @@ class ParseResult(list):  # type: ignore[type-arg]
 
     def unchanged(self) -> bool:
         """``True`` while the list still holds exactly the objects ``parse`` put in it."""
-        return len(self) == len(self._snapshot) and all(
-            a is b for a, b in zip(self, self._snapshot)
-        )
+        return len(self) == len(self._snapshot) and all(a is b for a, b in zip(self, self._snapshot))
 
 
 # -- parse --------------------------------------------------------------------------------------
@@ -223,8 +221,14 @@ def verify(
     True
     """
     planned = _plan_verify(
-        gold, target, float_rounding, numeric_precision, strict, allow_set_relation_comp,
-        timeout_seconds, raise_on_error,
+        gold,
+        target,
+        float_rounding,
+        numeric_precision,
+        strict,
+        allow_set_relation_comp,
+        timeout_seconds,
+        raise_on_error,
     )
     if isinstance(planned, bool):
         return planned
@@ -298,4 +302,3 @@ def _verify_many(pairs: Sequence[tuple[Any, Any]], float_rounding: Any) -> list[
     deadline = None if not deadlines or None in deadlines else max(d for d in deadlines if d is not None)
     outcomes = iter(_workers.run_many(_remote_verify, [p.args for p in pending], timeout=deadline))
     return [p if isinstance(p, bool) else _finish_verify(p, next(outcomes)) for p in planned]
-

@@ -197,13 +197,9 @@ def _first_final_answer(
 def _from_final_answer(match: re.Match[str]) -> tuple[Any, str] | None:
     """math-verify's ``extract_latex`` for a LaTeX "final answer" match of one environment."""
     groups = match.groupdict()
-    if groups.get("first_percent") or any(
-        value for name, value in groups.items() if name.startswith("next") and value
-    ):
+    if groups.get("first_percent") or any(value for name, value in groups.items() if name.startswith("next") and value):
         return None  # a percentage or several environments: left to math-verify
-    latex = next(
-        (value for name, value in groups.items() if name.startswith("first_latex") and value), None
-    )
+    latex = next((value for name, value in groups.items() if name.startswith("first_latex") and value), None)
     if latex is None:
         return None
     return _from_latex(latex, False)
@@ -588,9 +584,7 @@ def _latex_value(latex: str, parsing_timeout: Any) -> Any:
     cached = _LATEX_VALUES.get(latex)
     if cached is not None:
         return cached
-    outcome = run(
-        _remote_latex, (latex, parsing_timeout), timeout=_backstop(parsing_timeout, 1)
-    )
+    outcome = run(_remote_latex, (latex, parsing_timeout), timeout=_backstop(parsing_timeout, 1))
     if outcome.status != "ok" or outcome.value[0] != "ok":
         return None
     (value,) = _transport.loads(outcome.value[1])

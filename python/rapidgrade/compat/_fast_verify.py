@@ -101,16 +101,12 @@ def _decide_pair(
     if isinstance(g, (rational, floating)) and isinstance(t, (rational, floating)):
         if _finite(g, floating) and _finite(t, floating):
             return _floats_equal(g, t, float_rounding)
-        return _numbers_equal(
-            g, t, float_rounding, numeric_precision, allow_set_relation_comp, strict, raise_on_error
-        )
+        return _numbers_equal(g, t, float_rounding, numeric_precision, allow_set_relation_comp, strict, raise_on_error)
     atom = (sympy.Symbol, sympy.Number)
     if isinstance(g, atom) and isinstance(t, atom):
         # A symbol against a symbol or a number: sympy_compare_symbols compares names or
         # strings; with strict=False a lone symbol is renamed first. No simplify is reached.
-        return _numbers_equal(
-            g, t, float_rounding, numeric_precision, allow_set_relation_comp, strict, raise_on_error
-        )
+        return _numbers_equal(g, t, float_rounding, numeric_precision, allow_set_relation_comp, strict, raise_on_error)
     g_pct, t_pct = _integer_percent(g, sympy), _integer_percent(t, sympy)
     if g_pct is not None or t_pct is not None:
         other = t if g_pct is not None else g
@@ -241,13 +237,10 @@ def _numbers_equal(
     from math_verify.grader import sympy_expr_eq
 
     try:
-        return bool(
-            sympy_expr_eq(gold, target, float_rounding, numeric_precision, allow_set_relation_comp, strict)
-        )
+        return bool(sympy_expr_eq(gold, target, float_rounding, numeric_precision, allow_set_relation_comp, strict))
     except Exception:
         # What math-verify's compare_single_extraction_wrapper does with any Exception.
         if raise_on_error:
             raise
         logger.debug("Error during comparison", exc_info=True)
         return False
-

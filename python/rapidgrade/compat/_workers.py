@@ -99,6 +99,7 @@ def _remote_parse(
         return "raise", _dump_exception(err)
     return "ok", _transport.dumps(list(result))
 
+
 def _remote_verify(payload: bytes, kwargs: dict[str, Any]) -> tuple[str, Any]:
     """Worker side of :func:`verify`."""
     import math_verify

@@ -72,9 +72,7 @@ def math_metric(
         from any prediction.
     """
 
-    def sample_level_fn(
-        golds: list[str], predictions: list[str]
-    ) -> tuple[float, tuple[list[str], list[str]] | None]:
+    def sample_level_fn(golds: list[str], predictions: list[str]) -> tuple[float, tuple[list[str], list[str]] | None]:
         extracted_predictions = _parse_many(predictions, pred_extraction_target)
         extracted_golds = _parse_many(golds, gold_extraction_target)
 
@@ -90,9 +88,7 @@ def math_metric(
         strings = _strings(
             [x for gold in extracted_golds for x in gold], [x for pred in extracted_predictions for x in pred]
         )
-        matches = _verify_many(
-            [(gold, pred) for pred in extracted_predictions for gold in extracted_golds], precision
-        )
+        matches = _verify_many([(gold, pred) for pred in extracted_predictions for gold in extracted_golds], precision)
         width = len(extracted_golds)
         scores = [1.0 if any(matches[i * width : (i + 1) * width]) else 0.0 for i in range(len(extracted_predictions))]
         return aggregation_function(scores), strings

@@ -23,6 +23,7 @@ The extracted answers go to ``doc.specific["extracted_predictions"]`` (and the g
 ``rapidgrade_metric``, ``RapidgradeMatch`` or ``make_metric`` without it raises an ``ImportError``
 that says so.
 """
+
 from __future__ import annotations
 
 import functools

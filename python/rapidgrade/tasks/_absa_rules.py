@@ -94,9 +94,7 @@ def normalize_polarity(s: str | None, default_missing: str = "neutral") -> str:
     return _core.absa_normalize_polarity(s, default_missing)
 
 
-def canonicalize_polarity_with_repair(
-    s: str | None, *, default_missing: str = "neutral"
-) -> tuple[str | None, bool]:
+def canonicalize_polarity_with_repair(s: str | None, *, default_missing: str = "neutral") -> tuple[str | None, bool]:
     """``(label, was_repaired)``: the whitelist first, then edit-distance repair.
 
     A whitelisted value (see :func:`normalize_polarity`) gives ``(label, False)``. Otherwise, if

@@ -895,21 +895,25 @@ class MathTask:
             rows.append((f"decided by {name}", value))
         if m.input_errors:
             rows.append(
-                ("input errors", f"{m.input_errors:,} {_plural(m.input_errors, 'row')} could not be graded: "
-                 "not counted in the accuracy; "
-                 "their reason is in evaluated.jsonl and the report")
+                (
+                    "input errors",
+                    f"{m.input_errors:,} {_plural(m.input_errors, 'row')} could not be graded: "
+                    "not counted in the accuracy; "
+                    "their reason is in evaluated.jsonl and the report",
+                )
             )
         else:
             rows.append(("input errors", "none: every row was graded"))
         if failed:
             rows.append(
-                ("grading errors", f"{failed:,} pairs decided by error: counted wrong; their reason is in the "
-                 "report's table of errors")
+                (
+                    "grading errors",
+                    f"{failed:,} pairs decided by error: counted wrong; their reason is in the "
+                    "report's table of errors",
+                )
             )
         if m.reference is not None:
-            agreement = (
-                f"{_percent(m.reference['agreement'])} ({m.reference['agree']:,}/{m.reference['compared']:,})"
-            )
+            agreement = f"{_percent(m.reference['agreement'])} ({m.reference['agree']:,}/{m.reference['compared']:,})"
             rows.append(("agreement with reference", agreement))
         rows.append(("throughput", f"{m.pairs_per_s:,.0f} pairs/s"))
         code = self.exit_code(m)

@@ -940,23 +940,40 @@ class PhysicsTask:
         # The names are the ones every task uses for the same concept (--rel-tol, --threads);
         # the older --physics-* spellings stay as aliases.
         group.add_argument(
-            "--unit-key", "--physics-unit-key", dest="unit_key", default="unit",
+            "--unit-key",
+            "--physics-unit-key",
+            dest="unit_key",
+            default="unit",
             help="field holding the gold's unit (default: unit)",
         )
         group.add_argument(
-            "--rel-tol", "--physics-rel-tol", dest="rel_tol", type=positive_float, default=None,
+            "--rel-tol",
+            "--physics-rel-tol",
+            dest="rel_tol",
+            type=positive_float,
+            default=None,
             help="relative tolerance (default: 0.01)",
         )
         group.add_argument(
-            "--no-sig-figs", "--physics-no-sig-figs", dest="no_sig_figs", action="store_true",
+            "--no-sig-figs",
+            "--physics-no-sig-figs",
+            dest="no_sig_figs",
+            action="store_true",
             help="no significant-figure matching",
         )
         group.add_argument(
-            "--unit-required", "--physics-unit-required", dest="unit_required", action="store_true",
+            "--unit-required",
+            "--physics-unit-required",
+            dest="unit_required",
+            action="store_true",
             help="a bare number against a gold with a unit is wrong",
         )
         group.add_argument(
-            "--threads", "--physics-threads", dest="threads", type=positive_int, default=None,
+            "--threads",
+            "--physics-threads",
+            dest="threads",
+            type=positive_int,
+            default=None,
             help="threads (default: all cores)",
         )
 

@@ -1,4 +1,3 @@
-
 r"""Builds scibench_style.jsonl: golds with units written as SciBench writes them (deterministic).
 
     python tests/data/physics/make_scibench_style.py

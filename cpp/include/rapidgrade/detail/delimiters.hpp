@@ -116,9 +116,7 @@ class MathDelimiters {
   static constexpr std::size_t kBlock = simd::Native::kLanes;
   static constexpr std::size_t kWideBlock = 64;
 
-  static constexpr bool closes_after_backslash(char c) noexcept {
-    return c == '(' || c == ')' || c == '[' || c == ']';
-  }
+  static constexpr bool closes_after_backslash(char c) noexcept { return c == '(' || c == ')' || c == '[' || c == ']'; }
 
   // Reads the blocks of kWidth bytes with candidates that find_block finds from `from` on, while
   // kWidth + 1 bytes are left: true with `from` set to the first unescaped candidate, else false

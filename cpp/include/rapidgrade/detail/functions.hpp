@@ -49,16 +49,16 @@ constexpr std::uint8_t kVariadic = 255;  // max_args of max, min, gcd, lcm
 constexpr std::size_t kMaxWords = 3;
 
 struct FunctionSpec {
-  std::string_view name;    // canonical AST name (SymPy's spelling): "asin", "Abs", "besselj"
-  std::string_view sympy;   // attribute of the sympy module: "asin", "Max", "besselj"; "" for
-                            // none (det: a matrix's .det(), an undefined Function otherwise)
-  std::string_view latex;   // LaTeX command without the backslash ("arcsin" for \arcsin), or ""
+  std::string_view name;              // canonical AST name (SymPy's spelling): "asin", "Abs", "besselj"
+  std::string_view sympy;             // attribute of the sympy module: "asin", "Max", "besselj"; "" for
+                                      // none (det: a matrix's .det(), an undefined Function otherwise)
+  std::string_view latex;             // LaTeX command without the backslash ("arcsin" for \arcsin), or ""
   std::string_view words[kMaxWords];  // bare words, LaTeX and infix: {"asin", "arcsin"}
-  std::string_view rpn;     // RPN token, or ""
+  std::string_view rpn;               // RPN token, or ""
   std::uint8_t min_args;
-  std::uint8_t max_args;    // arguments are unpacked from "(a, b)" when this is > 1
-  expr::Op op1;             // instruction for one argument (kNan: not evaluable)
-  expr::Op op2;             // instruction for two arguments (kNan: not evaluable)
+  std::uint8_t max_args;  // arguments are unpacked from "(a, b)" when this is > 1
+  expr::Op op1;           // instruction for one argument (kNan: not evaluable)
+  expr::Op op2;           // instruction for two arguments (kNan: not evaluable)
   Cut cut;
   std::uint8_t flags;
 };

@@ -28,12 +28,12 @@ struct TextWrapper {
 /// is 5, "2\textrm{m}" is 2*m) and as a symbol otherwise, and applies a kOperator name as a
 /// function ("\operatorname{erf}(x)"); text detection looks inside all but kOperator.
 inline constexpr TextWrapper kTextWrappers[] = {
-    {"text", WrapperContent::kText},          {"textrm", WrapperContent::kText},
-    {"textnormal", WrapperContent::kText},    {"textbf", WrapperContent::kText},
-    {"textit", WrapperContent::kText},        {"mbox", WrapperContent::kText},
-    {"mathrm", WrapperContent::kMath},        {"mathbf", WrapperContent::kMath},
-    {"mathit", WrapperContent::kMath},        {"mathsf", WrapperContent::kMath},
-    {"boldsymbol", WrapperContent::kMath},    {"operatorname", WrapperContent::kOperator},
+    {"text", WrapperContent::kText},       {"textrm", WrapperContent::kText},
+    {"textnormal", WrapperContent::kText}, {"textbf", WrapperContent::kText},
+    {"textit", WrapperContent::kText},     {"mbox", WrapperContent::kText},
+    {"mathrm", WrapperContent::kMath},     {"mathbf", WrapperContent::kMath},
+    {"mathit", WrapperContent::kMath},     {"mathsf", WrapperContent::kMath},
+    {"boldsymbol", WrapperContent::kMath}, {"operatorname", WrapperContent::kOperator},
 };
 
 /// The wrapper named `name` (without the backslash), or nullptr.
@@ -71,10 +71,10 @@ struct SpacingCommand {
 /// answer's parts; parse_expr skips them all ("x\quad+1" is x+1); extraction reads a wide one
 /// between two parts of an answer as a separator ("x=1\quad y=2").
 inline constexpr SpacingCommand kSpacingCommands[] = {
-    {",", Spacing::kThin},          {";", Spacing::kThin},      {":", Spacing::kThin},
-    {"!", Spacing::kThin},          {"thinspace", Spacing::kThin}, {"negthinspace", Spacing::kThin},
-    {" ", Spacing::kWide},          {"quad", Spacing::kWide},   {"qquad", Spacing::kWide},
-    {"enspace", Spacing::kWide},    {"enskip", Spacing::kWide}, {"hfill", Spacing::kWide},
+    {",", Spacing::kThin},       {";", Spacing::kThin},         {":", Spacing::kThin},
+    {"!", Spacing::kThin},       {"thinspace", Spacing::kThin}, {"negthinspace", Spacing::kThin},
+    {" ", Spacing::kWide},       {"quad", Spacing::kWide},      {"qquad", Spacing::kWide},
+    {"enspace", Spacing::kWide}, {"enskip", Spacing::kWide},    {"hfill", Spacing::kWide},
 };
 
 /// The spacing command named `name` (without the backslash), or nullptr.

@@ -17,18 +17,18 @@ namespace rapidgrade::detail {
 
 /// How a marker delimits its answer.
 enum class MarkerShape : std::uint8_t {
-  kBox,       // \boxed{...} / \fbox{...}: the braces
-  kPhrase,    // the answer phrase after the marker, to the sentence or line end
-  kSection,   // a heading line: the answer phrase on the next non-blank line
-  kLine,      // the rest of the line that starts with the marker
-  kTagPair,   // an opening and a closing tag: what is between them (or to the line end)
+  kBox,          // \boxed{...} / \fbox{...}: the braces
+  kPhrase,       // the answer phrase after the marker, to the sentence or line end
+  kSection,      // a heading line: the answer phrase on the next non-blank line
+  kLine,         // the rest of the line that starts with the marker
+  kTagPair,      // an opening and a closing tag: what is between them (or to the line end)
   kFinalClause,  // a conclusion word and, later in the last sentence of the text, 为/是
 };
 
 struct AnswerMarker {
-  std::string_view text;   // as written (ASCII markers match in either case, except "A:")
+  std::string_view text;  // as written (ASCII markers match in either case, except "A:")
   MarkerShape shape;
-  std::string_view method; // the extraction method it reports (extract::method_name)
+  std::string_view method;  // the extraction method it reports (extract::method_name)
   std::string_view example;
 };
 
@@ -53,12 +53,12 @@ inline constexpr AnswerMarker kAnswerMarkers[] = {
 };
 
 // The CJK pieces the extraction searches for (UTF-8).
-inline constexpr std::string_view kCjkAnswer = "\xE7\xAD\x94\xE6\xA1\x88";          // 答案
+inline constexpr std::string_view kCjkAnswer = "\xE7\xAD\x94\xE6\xA1\x88";                              // 答案
 inline constexpr std::string_view kCjkAnswerOpen = "\xE3\x80\x90\xE7\xAD\x94\xE6\xA1\x88\xE3\x80\x91";  // 【答案】
-inline constexpr std::string_view kCjkIs = "\xE6\x98\xAF";                          // 是
-inline constexpr std::string_view kCjkBe = "\xE4\xB8\xBA";                          // 为
-inline constexpr std::string_view kCjkConclusions[] = {"\xE6\x89\x80\xE4\xBB\xA5",  // 所以
-                                                       "\xE5\x9B\xA0\xE6\xAD\xA4"}; // 因此
+inline constexpr std::string_view kCjkIs = "\xE6\x98\xAF";                                              // 是
+inline constexpr std::string_view kCjkBe = "\xE4\xB8\xBA";                                              // 为
+inline constexpr std::string_view kCjkConclusions[] = {"\xE6\x89\x80\xE4\xBB\xA5",                      // 所以
+                                                       "\xE5\x9B\xA0\xE6\xAD\xA4"};                     // 因此
 inline constexpr std::string_view kEndOfAnswerTag = "<eoa>";
 
 /// Non-ASCII characters that the answer phrase reader reads as part of the math (UTF-8): signs
@@ -66,22 +66,22 @@ inline constexpr std::string_view kEndOfAnswerTag = "<eoa>";
 /// fullwidth_ascii), and the CJK words of answers: 根号 (square root), 和 / 或 (the parts of a
 /// list, "1和3" is 1, 3).
 inline constexpr std::string_view kMathNonAscii[] = {
-    "\xE2\x88\x92",  // − U+2212
-    "\xCF\x80",      // π
-    "\xE2\x88\x9A",  // √
-    "\xE2\x88\x9E",  // ∞
-    "\xC2\xB0",      // °
-    "\xC2\xB2",      // ²
-    "\xC2\xB3",      // ³
-    "\xC3\x97",      // ×
-    "\xC3\xB7",      // ÷
-    "\xC2\xB7",      // ·
-    "\xC2\xB1",      // ±
-    "\xE2\x89\xA4",  // ≤
-    "\xE2\x89\xA5",  // ≥
-    "\xE2\x89\xA0",  // ≠
-    "\xE2\x89\x88",  // ≈
-    "\xE2\x8B\x85",  // ⋅
+    "\xE2\x88\x92",              // − U+2212
+    "\xCF\x80",                  // π
+    "\xE2\x88\x9A",              // √
+    "\xE2\x88\x9E",              // ∞
+    "\xC2\xB0",                  // °
+    "\xC2\xB2",                  // ²
+    "\xC2\xB3",                  // ³
+    "\xC3\x97",                  // ×
+    "\xC3\xB7",                  // ÷
+    "\xC2\xB7",                  // ·
+    "\xC2\xB1",                  // ±
+    "\xE2\x89\xA4",              // ≤
+    "\xE2\x89\xA5",              // ≥
+    "\xE2\x89\xA0",              // ≠
+    "\xE2\x89\x88",              // ≈
+    "\xE2\x8B\x85",              // ⋅
     "\xE6\xA0\xB9\xE5\x8F\xB7",  // 根号
 };
 

@@ -84,9 +84,7 @@ using Mask = std::uint32_t;
 RAPIDGRADE_SIMD_INLINE std::size_t lowest(Mask m) noexcept { return static_cast<std::size_t>(__builtin_ctz(m)); }
 
 /// The highest lane set in a non-zero mask: 0b0110 -> 2.
-RAPIDGRADE_SIMD_INLINE std::size_t highest(Mask m) noexcept {
-  return 31 - static_cast<std::size_t>(__builtin_clz(m));
-}
+RAPIDGRADE_SIMD_INLINE std::size_t highest(Mask m) noexcept { return 31 - static_cast<std::size_t>(__builtin_clz(m)); }
 
 /// 8 lanes in a 64-bit word (SWAR), lane k in bits 8k..8k+7. Exact lane by lane: no carry or
 /// borrow crosses a lane, so every lane's result is right (not only the lowest set one).
@@ -176,9 +174,7 @@ struct Avx2 {
   static RAPIDGRADE_SIMD_INLINE Avx2 load(const char* p) noexcept {
     return {_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))};
   }
-  RAPIDGRADE_SIMD_INLINE void store(char* p) const noexcept {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v);
-  }
+  RAPIDGRADE_SIMD_INLINE void store(char* p) const noexcept { _mm256_storeu_si256(reinterpret_cast<__m256i*>(p), v); }
   static RAPIDGRADE_SIMD_INLINE Avx2 set1(char c) noexcept { return {_mm256_set1_epi8(c)}; }
   static RAPIDGRADE_SIMD_INLINE Avx2 zero() noexcept { return {_mm256_setzero_si256()}; }
   static RAPIDGRADE_SIMD_INLINE Avx2 ones() noexcept { return {_mm256_set1_epi8(-1)}; }

@@ -32,10 +32,10 @@ struct UnitPrefix {
 
 /// SI prefixes; "u", "µ", "μ" and "\mu" all mean micro.
 inline constexpr UnitPrefix kUnitPrefixes[] = {
-    {"Y", "yotta"}, {"Z", "zetta"}, {"E", "exa"},    {"P", "peta"},   {"T", "tera"},     {"G", "giga"},
-    {"M", "mega"},  {"k", "kilo"},  {"h", "hecto"},  {"da", "deca"},  {"d", "deci"},     {"c", "centi"},
-    {"m", "milli"}, {"u", "micro"}, {"\xC2\xB5", "micro"}, {"\xCE\xBC", "micro"}, {"\\mu", "micro"},
-    {"n", "nano"},  {"p", "pico"},  {"f", "femto"},  {"a", "atto"},   {"z", "zepto"},    {"y", "yocto"},
+    {"Y", "yotta"}, {"Z", "zetta"}, {"E", "exa"},          {"P", "peta"},         {"T", "tera"},     {"G", "giga"},
+    {"M", "mega"},  {"k", "kilo"},  {"h", "hecto"},        {"da", "deca"},        {"d", "deci"},     {"c", "centi"},
+    {"m", "milli"}, {"u", "micro"}, {"\xC2\xB5", "micro"}, {"\xCE\xBC", "micro"}, {"\\mu", "micro"}, {"n", "nano"},
+    {"p", "pico"},  {"f", "femto"}, {"a", "atto"},         {"z", "zepto"},        {"y", "yocto"},
 };
 
 /// Unit symbols and unit words. Not here on purpose: "at" (technical atmosphere), "a" (year),

@@ -393,11 +393,19 @@ class FredholmTask:
         # The names every task uses for the same concept (an absolute tolerance, seconds for one
         # SymPy step); the older spellings stay as aliases.
         group.add_argument(
-            "--abs-tol", "--numeric-tolerance", dest="abs_tol", type=positive_float, default=1e-6,
+            "--abs-tol",
+            "--numeric-tolerance",
+            dest="abs_tol",
+            type=positive_float,
+            default=1e-6,
             help="absolute tolerance of the sampled difference, max |u - u_gold| (default 1e-6)",
         )
         group.add_argument(
-            "--timeout", "--symbolic-timeout", dest="timeout", type=positive_float, default=8.0,
+            "--timeout",
+            "--symbolic-timeout",
+            dest="timeout",
+            type=positive_float,
+            default=8.0,
             help="seconds for each SymPy comparison (default 8)",
         )
         group.add_argument(
