@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "convert.hpp"
-#include "rapidgrade/jsonl.hpp"
+#include "rapidgrade/io/jsonl.hpp"
 #include "rapidgrade/parallel.hpp"
 
 namespace rapidgrade::bindings {

@@ -4,7 +4,7 @@
 #include <vector>
 
 #include "convert.hpp"
-#include "rapidgrade/mvcompat.hpp"
+#include "rapidgrade/compat/mvcompat.hpp"
 
 namespace rapidgrade::bindings {
 namespace {

@@ -17,6 +17,7 @@ void bind_absa(py::module_& m);
 void bind_mvcompat(py::module_& m);
 void bind_physics(py::module_& m);
 void bind_fredholm(py::module_& m);
+void bind_fields(py::module_& m);
 void bind_jsonl(py::module_& m);
 void bind_eed(py::module_& m);
 void bind_residual(py::module_& m);
@@ -36,6 +37,7 @@ PYBIND11_MODULE(_core, m) {
   rapidgrade::bindings::bind_mvcompat(m);
   rapidgrade::bindings::bind_physics(m);
   rapidgrade::bindings::bind_fredholm(m);
+  rapidgrade::bindings::bind_fields(m);
   rapidgrade::bindings::bind_jsonl(m);
   rapidgrade::bindings::bind_eed(m);
   rapidgrade::bindings::bind_residual(m);

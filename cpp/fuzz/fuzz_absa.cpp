@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "fuzz_common.hpp"
-#include "rapidgrade/absa.hpp"
+#include "rapidgrade/tasks/absa.hpp"
 
 namespace ab = rapidgrade::absa;
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "fuzz_common.hpp"
-#include "rapidgrade/eed.hpp"
+#include "rapidgrade/tasks/eed.hpp"
 
 namespace eed = rapidgrade::eed;
 

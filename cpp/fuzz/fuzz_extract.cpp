@@ -21,7 +21,7 @@
 
 #include "fuzz_common.hpp"
 #include "rapidgrade/extract.hpp"
-#include "rapidgrade/fields.hpp"
+#include "rapidgrade/tasks/fields.hpp"
 
 namespace ex = rapidgrade::extract;
 

@@ -21,7 +21,7 @@
 
 #include "fuzz_common.hpp"
 #include "rapidgrade/common.hpp"
-#include "rapidgrade/fredholm.hpp"
+#include "rapidgrade/tasks/fredholm.hpp"
 
 namespace fh = rapidgrade::fredholm;
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "fuzz_common.hpp"
-#include "rapidgrade/jsonl.hpp"
+#include "rapidgrade/io/jsonl.hpp"
 
 namespace jl = rapidgrade::jsonl;
 

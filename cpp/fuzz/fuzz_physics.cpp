@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "fuzz_common.hpp"
-#include "rapidgrade/physics.hpp"
+#include "rapidgrade/tasks/physics.hpp"
 
 namespace ph = rapidgrade::physics;
 

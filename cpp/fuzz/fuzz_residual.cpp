@@ -7,7 +7,7 @@
 #include <string>
 
 #include "fuzz_common.hpp"
-#include "rapidgrade/residual.hpp"
+#include "rapidgrade/tasks/residual.hpp"
 
 namespace rs = rapidgrade::residual;
 

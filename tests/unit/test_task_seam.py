@@ -180,3 +180,17 @@ def test_shared_concepts_have_one_option_name_across_tasks(name: str) -> None:
         words = set(primary.lstrip("-").split("-"))
         if words & {"tol", "tolerance", "threads", "workers", "timeout"}:
             assert action.dest in SHARED_OPTIONS, f"{name}: {primary} names a shared concept: use its name"
+
+
+def test_shared_cpp_includes_no_task_header() -> None:
+    """The C++ side of the wing: the core's shared sources, headers and bindings name no task
+    (cpp/src/tasks/, cpp/include/rapidgrade/tasks/, cpp/bindings/tasks/ hold the tasks)."""
+    root = Path(__file__).resolve().parents[2] / "cpp"  # the checkout's sources
+    shared = [
+        p
+        for p in root.rglob("*")
+        if p.suffix in {".cpp", ".hpp"} and "tasks" not in p.relative_to(root).parts and p.parent.name != "fuzz"
+    ]
+    assert len(shared) > 30
+    naming = [p.relative_to(root).as_posix() for p in shared if '"rapidgrade/tasks/' in p.read_text(encoding="utf-8")]
+    assert naming == []

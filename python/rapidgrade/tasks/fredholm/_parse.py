@@ -1,7 +1,7 @@
 r"""``parse_llm_output``: the post-processing of an integral-equation answer.
 
 The string work (finding the answer, cleaning it, reading the metadata lines, parsing the
-candidates) runs in the C++ core (``cpp/src/fredholm.cpp``); this module wraps its results in
+candidates) runs in the C++ core (``cpp/src/tasks/fredholm.cpp``); this module wraps its results in
 :class:`ParsedOutput`, which is also fred-llm's result dict (a read-only mapping).
 """
 

@@ -14,7 +14,7 @@
 
 #include "convert.hpp"
 #include "rapidgrade/expr.hpp"
-#include "rapidgrade/fredholm.hpp"
+#include "rapidgrade/tasks/fredholm.hpp"
 
 namespace rapidgrade::bindings {
 namespace {

@@ -1,4 +1,4 @@
-#include "rapidgrade/absa.hpp"
+#include "rapidgrade/tasks/absa.hpp"
 
 #include <algorithm>
 #include <array>

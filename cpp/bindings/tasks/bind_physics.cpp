@@ -13,7 +13,7 @@
 
 #include "convert.hpp"
 #include "rapidgrade/detail/units.hpp"
-#include "rapidgrade/physics.hpp"
+#include "rapidgrade/tasks/physics.hpp"
 
 namespace rapidgrade::bindings {
 namespace {

@@ -7,7 +7,7 @@
 // are replaced by their halves. The node budget (limits.max_nodes, and max_work divided by the
 // cost of a node over all points) ends the refinement; a panel left unrefined then counts its
 // parent's difference (or, for a first panel, the L1 size of its terms) as its error bound.
-#include "rapidgrade/residual.hpp"
+#include "rapidgrade/tasks/residual.hpp"
 
 #include <algorithm>
 #include <array>
@@ -19,7 +19,7 @@
 
 #include "rapidgrade/common.hpp"
 #include "rapidgrade/detail/text.hpp"
-#include "rapidgrade/fredholm.hpp"
+#include "rapidgrade/tasks/fredholm.hpp"
 
 namespace rapidgrade::residual {
 namespace {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "convert.hpp"
-#include "rapidgrade/eed.hpp"
+#include "rapidgrade/tasks/eed.hpp"
 
 namespace rapidgrade::bindings {
 namespace {

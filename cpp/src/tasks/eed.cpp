@@ -1,6 +1,6 @@
 // The EED score (see rapidgrade/eed.hpp): expressions rewritten into SymPy's form, Zhang-Shasha
 // tree edit distance with PHYBench's costs, score map.
-#include "rapidgrade/eed.hpp"
+#include "rapidgrade/tasks/eed.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +15,7 @@
 
 #include "rapidgrade/equiv.hpp"
 #include "rapidgrade/expr.hpp"
-#include "rapidgrade/physics.hpp"
+#include "rapidgrade/tasks/physics.hpp"
 
 namespace rapidgrade::eed {
 

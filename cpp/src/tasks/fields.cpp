@@ -1,4 +1,4 @@
-#include "rapidgrade/fields.hpp"
+#include "rapidgrade/tasks/fields.hpp"
 
 #include <vector>
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "rapidgrade/physics.hpp"
+#include "rapidgrade/tasks/physics.hpp"
 
 namespace rapidgrade::physics::internal {
 

@@ -31,7 +31,7 @@
 #include <tuple>
 #include <vector>
 
-#include "rapidgrade/absa.hpp"
+#include "rapidgrade/tasks/absa.hpp"
 
 namespace rapidgrade::absa {
 

@@ -1,6 +1,6 @@
 // JSON lines read on the scoring job's hot path (see jsonl.hpp for what is picked and what is
 // left to the caller).
-#include "rapidgrade/jsonl.hpp"
+#include "rapidgrade/io/jsonl.hpp"
 
 #include <array>
 #include <charconv>

@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "rapidgrade/physics.hpp"
+#include "rapidgrade/tasks/physics.hpp"
 
 namespace rapidgrade::physics {
 namespace {

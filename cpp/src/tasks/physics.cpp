@@ -3,7 +3,7 @@
 // response into a Side (extraction, then the quantity of its answer, looked for around the
 // last number). The number-and-unit grammar it reads with is physics_quantity.cpp's
 // (physics_internal.hpp). UTF-8 input; linear scanners (O(n)), never throw.
-#include "rapidgrade/physics.hpp"
+#include "rapidgrade/tasks/physics.hpp"
 
 #include <algorithm>
 #include <charconv>

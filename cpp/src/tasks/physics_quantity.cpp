@@ -19,7 +19,7 @@
 #include "rapidgrade/detail/spaces.hpp"
 #include "rapidgrade/detail/text.hpp"
 #include "rapidgrade/detail/units.hpp"
-#include "rapidgrade/physics.hpp"
+#include "rapidgrade/tasks/physics.hpp"
 
 namespace rapidgrade::physics {
 

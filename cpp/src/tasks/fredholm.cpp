@@ -1,7 +1,7 @@
 // Post-processing of integral-equation answers; see rapidgrade/fredholm.hpp. Every scanner here
 // is a hand-written linear pass (no std::regex); each mirrors one pattern of the fred-llm
 // reference (src/postprocessing/parse.py, src/llm/math_verify_adapter.py), quoted above it.
-#include "rapidgrade/fredholm.hpp"
+#include "rapidgrade/tasks/fredholm.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "convert.hpp"
-#include "rapidgrade/absa.hpp"
-#include "rapidgrade/absa_records.hpp"
+#include "rapidgrade/tasks/absa.hpp"
+#include "rapidgrade/tasks/absa_records.hpp"
 
 namespace rapidgrade::bindings {
 namespace {

@@ -14,7 +14,7 @@
 
 #include "convert.hpp"
 #include "rapidgrade/expr.hpp"
-#include "rapidgrade/residual.hpp"
+#include "rapidgrade/tasks/residual.hpp"
 
 namespace rapidgrade::bindings {
 namespace {

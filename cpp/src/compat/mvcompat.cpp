@@ -10,7 +10,7 @@
 //   \s[ content [^\n\]\[]           closes at the first "]" (then a whitespace character)
 // and the content must hold "\boxed{" followed, at least one character later, by a "}".
 // Everything after the environment is optional, so the first alternative that closes wins.
-#include "rapidgrade/mvcompat.hpp"
+#include "rapidgrade/compat/mvcompat.hpp"
 
 #include <string_view>
 
