@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from _pytest.mark.expression import Expression
 from hypothesis import settings
 
 import rapidgrade
@@ -58,7 +59,16 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
     group, module = needs
     if importlib.util.find_spec(module) is not None:
         return None
-    return f"not {group}" in (config.getoption("markexpr") or "") or None
+    return not selects_group(config.getoption("markexpr") or "", group) or None
+
+
+def selects_group(markexpr: str, group: str) -> bool:
+    """Whether the ``-m`` expression ``markexpr`` selects a test marked ``group`` alone:
+    ``"ray"`` and ``"trl or ray"`` do; ``"shared"`` and ``"slow and not ray"`` do not. An empty
+    expression selects everything."""
+    if not markexpr.strip():
+        return True
+    return Expression.compile(markexpr).evaluate(lambda name, **_: name == group)
 
 
 def pytest_configure(config: pytest.Config) -> None:
