@@ -673,7 +673,14 @@ class Comparer {
       Ref rel = G.kind == Kind::kRelation ? g : p;
       Ref other = G.kind == Kind::kRelation ? p : g;
       const Node& R = rel.node();
-      if (R.text != "=") return Tri::kUnknown;
+      if (R.text != "=") {
+        // A condition ("x \ge 5", "a \ne 1", "1 < x < 3") against a value ("5", "-0.5k") are
+        // different answers: a set of solutions is never one number or expression. Against an
+        // interval or a set it may be the same set (UNKNOWN: the fallback compares them), and a
+        // chain with an equals sign may state a value.
+        const bool condition = R.text.find('=') == std::string::npos;
+        return condition && !is_structure(other.node().kind) ? Tri::kFalse : Tri::kUnknown;
+      }
       Ref lhs = rel.kid(0), rhs = rel.kid(1);
       // "x = 5" against "5", either way round. A response may also state the value of an
       // expression, "m + n = 4", or end a simplification, "a^6 / a^2 = a^4": against a gold

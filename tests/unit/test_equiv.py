@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rapidgrade import Tri, equivalent, equivalent_many, parse_expr
 
@@ -237,10 +239,46 @@ def test_structures(gold: str, pred: str, expected: Tri) -> None:
         ("a + 3z = 0", "0", U),
         ("x^2 + y^2 = 1", "1", U),
         ("1", "x^2 + y^2 = x", U),
+        # a condition is a set of solutions, never one value: against a number or an expression
+        # it is a different answer, either way round; against an interval or a set it may be the
+        # same set
+        (r"x \ge 5", "5", F),
+        ("5", r"x \ge 5", F),
+        (r"a \neq 1", "1", F),
+        ("1 < x < 3", "2", F),
+        ("x > 1", "- 0.5 k", F),
+        ("m < 3", r"\frac{1}{2}", F),
+        ("x < 2", r"(-\infty, 2)", U),
+        (r"x \ge 1", r"\{1, 2\}", U),
+        (r"x \le 2", r"\pm 2", U),
     ],
 )
 def test_relations(gold: str, pred: str, expected: Tri) -> None:
     assert equivalent(gold, pred) is expected
+
+
+_CONDITION_OPS = ["<", ">", r"\le", r"\ge", r"\leq", r"\geq", r"\neq", r"\ne"]
+_VALUES = st.one_of(
+    st.integers(-(10**6), 10**6).map(str),
+    st.tuples(st.integers(-99, 99), st.integers(1, 99)).map(lambda t: rf"\frac{{{t[0]}}}{{{t[1]}}}"),
+    st.sampled_from([r"\sqrt{2}", r"\pi", "2k", "-0.5 k", "a + 1", r"\frac{1}{a - 1}"]),
+)
+
+
+@given(
+    var=st.sampled_from(["x", "a", "m", "k"]),
+    op=st.sampled_from(_CONDITION_OPS),
+    bound=_VALUES,
+    value=_VALUES,
+    gold_first=st.booleans(),
+)
+def test_a_condition_is_never_a_value(var: str, op: str, bound: str, value: str, gold_first: bool) -> None:
+    # "x \ge 5" against "5" (or any number or expression), either way round: different answers,
+    # decided without the fallback; the same condition written again stays equal
+    condition = f"{var} {op} {bound}"
+    pair = (condition, value) if gold_first else (value, condition)
+    assert equivalent(*pair) is Tri.FALSE
+    assert equivalent(condition, condition) is Tri.TRUE
 
 
 @pytest.mark.parametrize(
