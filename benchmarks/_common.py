@@ -96,7 +96,9 @@ class Report:
         print(f"{name:<58} {per:<42} ratio {peer / ours:8.2f}x  (vs {peer_name})", flush=True)
 
     def save(self, stem: str) -> Path:
-        out_dir = ROOT / "benchmarks" / "results"
+        """Write the rows to ``benchmarks/results/STEM.json`` (or to the folder named by
+        ``RAPIDGRADE_BENCH_RESULTS``, as ``scripts/ab_bench.py`` sets it for each run)."""
+        out_dir = Path(os.environ.get("RAPIDGRADE_BENCH_RESULTS") or ROOT / "benchmarks" / "results")
         out_dir.mkdir(parents=True, exist_ok=True)
         path = out_dir / f"{stem}.json"
         path.write_text(json.dumps({"title": self.title, "machine": machine_info(), "rows": self.rows}, indent=2))
