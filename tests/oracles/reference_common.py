@@ -1,0 +1,104 @@
+r"""The lowest layer of the extraction reference (``tests/oracles/reference_extract.py``): the result
+type ``RefExtraction``; the character and range helpers (ASCII letters and digits, trimming, UTF-8
+lengths, ASCII case-insensitive prefixes); and the math delimiters ($..$, $$..$$, \(..\), \[..\])
+that the strategies, the answer phrase and the markers remove or skip.
+
+It imports no other part of the reference. Offsets are Python string indices (code points).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+_SPACE = " \t\n\r\f\v"
+
+
+class RefExtraction(NamedTuple):
+    text: str
+    start: int
+    end: int
+    method: str
+
+
+def _is_letter(c: str) -> bool:
+    return ("a" <= c <= "z") or ("A" <= c <= "Z")
+
+
+def _trim(s: str, a: int, b: int) -> tuple[int, int]:
+    while a < b and s[a] in _SPACE:
+        a += 1
+    while b > a and s[b - 1] in _SPACE:
+        b -= 1
+    return a, b
+
+
+# --------------------------------------------------------------------------------------------
+# math delimiters
+
+
+def _has_no_dollar(t: str) -> bool:
+    return "$" not in re.sub(r"\\.", "", t, flags=re.S)
+
+
+def _strip_delimiters(s: str, a: int, b: int) -> tuple[int, int]:
+    a, b = _trim(s, a, b)
+    if b - a >= 4 and s.startswith("**", a) and s[b - 2 : b] == "**":
+        a, b = _trim(s, a + 2, b - 2)
+    return _unwrap_math(s, a, b)
+
+
+def _unwrap_math(s: str, a: int, b: int) -> tuple[int, int]:
+    """One layer of math delimiters enclosing all of s[a:b], removed; the result trimmed."""
+    a, b = _trim(s, a, b)
+    t = s[a:b]
+    if len(t) >= 4 and t.startswith("$$") and t.endswith("$$") and _has_no_dollar(t[2:-2]):
+        return _trim(s, a + 2, b - 2)
+    if len(t) >= 2 and t[0] == "$" and t[-1] == "$" and (len(t) < 3 or t[-2] != "\\") and _has_no_dollar(t[1:-1]):
+        return _trim(s, a + 1, b - 1)
+    for open_, close in (("\\(", "\\)"), ("\\[", "\\]")):
+        if len(t) >= 4 and t.startswith(open_) and t.endswith(close) and close not in t[2:-2]:
+            return _trim(s, a + 2, b - 2)
+    return a, b
+
+
+def _display_close(s: str, i: int, dollars: bool) -> int:
+    n = len(s)
+    k = i
+    while k < n:
+        c = s[k]
+        if c == "\\":
+            if not dollars and k + 1 < n and s[k + 1] == "]":
+                return k
+            k += 2
+        elif dollars and c == "$" and k + 1 < n and s[k + 1] == "$":
+            return k
+        else:
+            k += 1
+    return -1
+
+
+# --------------------------------------------------------------------------------------------
+# helpers of the unmarked strategies (the answer phrase and the markers use them too)
+
+
+def _is_digit(c: str) -> bool:
+    return "0" <= c <= "9"
+
+
+def _u8(s: str, a: int, b: int) -> int:
+    """Length of s[a:b] in UTF-8 bytes (the unit of the core's size limits)."""
+    return len(s[a:b].encode("utf-8", "surrogatepass"))
+
+
+def _ascii_istarts(s: str, i: int, word: str) -> bool:
+    """s[i:] starts with the lower-case ASCII `word`, ignoring ASCII case only."""
+    if i < 0 or i + len(word) > len(s):
+        return False
+    return all(c.isascii() and c.lower() == w for c, w in zip(s[i : i + len(word)], word))
+
+
+def _letters_end(s: str, i: int, end: int) -> int:
+    while i < end and _is_letter(s[i]):
+        i += 1
+    return i

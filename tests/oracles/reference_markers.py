@@ -1,0 +1,284 @@
+"""The answer markers of the extraction reference (``tests/oracles/reference_extract.py``; the
+marker table is cpp/include/rapidgrade/detail/markers.hpp): "answer is" / "Answer:" and answer
+headings, ``<answer>`` tags and GSM8K ``####`` lines, "A:" lines, and the CJK markers (答案,
+所以/因此 ... 是/为). Of the markers that yield an answer, the one nearest the end wins (``_marked``),
+which the cascade runs as one step under ``answer_is``.
+
+Built on ``reference_common``, ``reference_strategies`` (what a math span states) and
+``reference_phrase`` (what follows a marker).
+"""
+
+from __future__ import annotations
+
+import re
+
+from tests.oracles.reference_common import _SPACE, RefExtraction, _display_close, _is_letter, _strip_delimiters, _trim
+from tests.oracles.reference_phrase import _Phrase, read_answer_phrase
+from tests.oracles.reference_strategies import _span_answer
+
+# --------------------------------------------------------------------------------------------
+# answer_is
+
+_MARKER = re.compile(r"(?<![A-Za-z])answer", re.I | re.A)
+_AFTER_MARKER = re.compile(r"(?:\*\*)?[ \t]*(?::(?:\*\*)?|is(?![A-Za-z])[ \t]*:?)", re.I | re.A)
+
+
+def _answer_value(s: str, j: int) -> tuple[int, int]:
+    n = len(s)
+    while j < n and s[j] in _SPACE:
+        j += 1
+    if j == n:
+        return j, j
+    if s.startswith("$$", j) or s.startswith("\\[", j):
+        close = _display_close(s, j + 2, s[j] == "$")
+        if close >= 0:
+            return _strip_delimiters(s, j, close + 2)
+    in_dollar = in_paren = False
+    depth = 0
+    k = j
+    while k < n:
+        c = s[k]
+        if c in "\n\r":
+            break
+        if c == "\\":
+            if k + 1 < n and s[k + 1] in "\n\r":
+                break
+            if k + 1 < n:
+                if s[k + 1] == "(":
+                    in_paren = True
+                elif s[k + 1] == ")":
+                    in_paren = False
+            k += 2
+            continue
+        if c == "$":
+            in_dollar = not in_dollar
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            if depth > 0:
+                depth -= 1
+        elif c in ".!?" and not in_dollar and not in_paren and depth == 0 and (k + 1 >= n or s[k + 1] in _SPACE):
+            break
+        k += 1
+    return _strip_delimiters(s, j, min(k, n))
+
+
+# --------------------------------------------------------------------------------------------
+# tagged
+
+_GSM8K_LINE = re.compile(r"^[ \t]*####(.*)$", re.M)
+_GSM8K_VALUE = re.compile(r"[0-9,.\-+/ $\u2212]*[0-9][0-9,.\-+/ $\u2212]*")
+
+
+# --------------------------------------------------------------------------------------------
+# the markers (detail/markers.hpp)
+
+
+def _sentence_end(s: str, j: int) -> int:
+    n = len(s)
+    in_dollar = in_paren = False
+    depth = 0
+    k = j
+    while k < n:
+        c = s[k]
+        if c in "\n\r":
+            break
+        if c == "\\":
+            if k + 1 < n and s[k + 1] in "\n\r":
+                break
+            if k + 1 < n:
+                if s[k + 1] == "(":
+                    in_paren = True
+                elif s[k + 1] == ")":
+                    in_paren = False
+            k += 2
+            continue
+        if c == "$":
+            in_dollar = not in_dollar
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            if depth > 0:
+                depth -= 1
+        elif c in ".!?" and not in_dollar and not in_paren and depth == 0 and (k + 1 >= n or s[k + 1] in _SPACE):
+            break
+        k += 1
+    return min(k, n)
+
+
+def _marked_value(s: str, j: int, limit: int | None = None) -> tuple[_Phrase, tuple[int, int]]:
+    """What follows a marker at j, read no further than limit: a display block, or the answer
+    phrase of the rest of the sentence; (phrase, answer range)."""
+    n = len(s) if limit is None else min(len(s), limit)
+    while j < n and s[j] in _SPACE:
+        j += 1
+    empty = _Phrase((j, j), (0, 0), True, False, False, False)
+    if j == n:
+        return empty, (j, j)
+    if s.startswith("$$", j) or s.startswith("\\[", j):
+        close = _display_close(s[:n], j + 2, s[j] == "$")
+        if close >= 0:
+            return empty, _strip_delimiters(s, j, close + 2)
+    a, b = _trim(s, j, min(_sentence_end(s, j), n))
+    p = read_answer_phrase(s, a, b)
+    x, y = _strip_delimiters(s, *p.answer)
+    if not p.leading_prose and not p.joined and y > x:
+        x, y = _span_answer(s, x, y)
+    return p, (x, y)
+
+
+def _heading_before(s: str, start: int, i: int) -> bool:
+    b = i
+    while b > start and s[b - 1] != "\n":
+        c = s[b - 1]
+        if c in "#* \t":
+            b -= 1
+        elif b >= start + 5 and s[b - 5 : b].lower() == "final" and (b - 5 == start or not _is_letter(s[b - 6])):
+            b -= 5
+        else:
+            return False
+    return True
+
+
+def _answer_is_at(s: str, start: int) -> tuple[RefExtraction, int] | None:
+    last = marker = -1
+    for m in _MARKER.finditer(s, start):
+        after = _AFTER_MARKER.match(s, m.end())
+        if after is not None:
+            last, marker = after.end(), m.start()
+            continue
+        j = m.end() + 2 if s.startswith("**", m.end()) else m.end()
+        while j < len(s) and s[j] in " \t":
+            j += 1
+        if j < len(s) and s[j] in "\n\r" and _heading_before(s, start, m.start()):
+            last, marker = j, m.start()
+    if last < 0:
+        return None
+    _, (a, b) = _marked_value(s, last)
+    if b <= a:
+        return None
+    return RefExtraction(s[a:b], a, b, "answer_is"), marker
+
+
+def _tagged_at(s: str, start: int) -> tuple[RefExtraction, int] | None:
+    tag = None
+    close = s.rfind("</answer>", start)
+    if close >= 0:
+        open_ = s.rfind("<answer>", start, close)
+        if open_ >= 0:
+            a, b = _trim(s, open_ + 8, close)
+            if b > a:
+                tag = RefExtraction(s[a:b], a, b, "tagged"), open_
+    best = None
+    for m in _GSM8K_LINE.finditer(s[start:]):
+        a, b = _trim(s, start + m.start(1), start + m.end(1))
+        while b > a and s[b - 1] == ".":
+            b -= 1
+        a, b = _trim(s, a, b)
+        if b > a and not _GSM8K_VALUE.fullmatch(s, a, b):
+            ph = read_answer_phrase(s, a, b)
+            w = ph.answer[1]
+            while w < b and s[w] in " \t":
+                w += 1
+            a, b = ph.answer if not ph.leading_prose and ph.answer[1] < w < b and _is_letter(s[w]) else (0, 0)
+        if b > a and _GSM8K_VALUE.fullmatch(s, a, b):
+            best = (a, b, start + m.start(1) - 4)
+    if best is None or (tag is not None and tag[1] > best[2]):
+        return tag
+    return RefExtraction(s[best[0] : best[1]], best[0], best[1], "tagged"), best[2]
+
+
+def _line_end(s: str, i: int) -> int:
+    e = s.find("\n", i)
+    return len(s) if e < 0 else e
+
+
+def _a_line_at(s: str, start: int) -> tuple[RefExtraction, int] | None:
+    end = len(s)
+    while end > start:
+        p = s.rfind("A:", start, end)
+        if p < 0:
+            return None
+        b = p
+        while b > start and s[b - 1] in " \t":
+            b -= 1
+        if (b == start or s[b - 1] == "\n") and p + 2 < len(s) and s[p + 2] in " \t":
+            _, (a, e) = _marked_value(s, p + 2, _line_end(s, p + 2))
+            if e <= a:
+                return None
+            return RefExtraction(s[a:e], a, e, "answer_is"), p
+        end = p + 1
+    return None
+
+
+def _cjk_at(s: str, start: int) -> tuple[RefExtraction, int] | None:
+    n = len(s)
+    out = None
+    p = s.rfind("答案", start)
+    if p >= 0:
+        j = p + 2
+        if p >= start + 1 and s[p - 1] == "【" and s.startswith("】", j):
+            j += 1
+            eol = _line_end(s, j)
+            eoa = s.find("<eoa>", j, eol)
+            ph = read_answer_phrase(s, j, eoa if eoa >= 0 else eol)
+            a, b = _strip_delimiters(s, *ph.answer)
+            if b > a:
+                out = RefExtraction(s[a:b], a, b, "tagged"), p - 1
+        else:
+            while j < n and s[j] in " \t":
+                j += 1
+            copula = False
+            if s.startswith(("是", "为"), j):
+                j += 1
+                copula = True
+            while j < n and s[j] in " \t":
+                j += 1
+            if s.startswith(("：", ":"), j):
+                j += 1
+                copula = True
+            if copula:
+                _, (a, b) = _marked_value(s, j, _line_end(s, j))
+                if b > a:
+                    out = RefExtraction(s[a:b], a, b, "answer_is"), p
+    conclusion = max(s.rfind("所以", start), s.rfind("因此", start))
+    if conclusion < 0 or (out is not None and out[1] > conclusion):
+        return out
+    eol = _line_end(s, conclusion)
+    copula_at = max(s.rfind("是", conclusion, eol), s.rfind("为", conclusion, eol))
+    if copula_at < 0:
+        return out
+    ph, (a, b) = _marked_value(s, copula_at + 1, eol)
+    if b <= a:
+        return out
+    rest = s[max(b, ph.unit[1]) :]
+    if rest.strip(_SPACE + ".$。") != "":
+        return out
+    return RefExtraction(s[a:b], a, b, "answer_is"), conclusion
+
+
+def _marked(s: str, start: int, which: str) -> RefExtraction | None:
+    """The answer of the marker nearest the end (answer_is, tagged, "A:", CJK markers)."""
+    found = []
+    if which in ("auto", "answer_is"):
+        found.append(_answer_is_at(s, start))
+    if which in ("auto", "tagged"):
+        found.append(_tagged_at(s, start))
+    if which in ("auto", "answer_is"):
+        found.append(_a_line_at(s, start))
+    cjk = _cjk_at(s, start)
+    if cjk is not None and which in ("auto", cjk[0].method):
+        found.append(cjk)
+    best = None
+    for f in found:
+        if f is not None and (best is None or f[1] > best[1]):
+            best = f
+    return None if best is None else best[0]
+
+
+def _answer_is(s: str, start: int) -> RefExtraction | None:
+    return _marked(s, start, "answer_is")
+
+
+def _tagged(s: str, start: int) -> RefExtraction | None:
+    return _marked(s, start, "tagged")

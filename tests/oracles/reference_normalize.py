@@ -1,0 +1,486 @@
+"""The normalization of the extraction reference (``tests/oracles/reference_extract.py``): a
+Hendrycks-style ``strip_string`` with rapidgrade's documented rules (Unicode math folded to LaTeX;
+commands, delimiters, degree and percent signs rewritten; units and spaces removed; bare arguments of
+``\\frac`` and ``\\sqrt`` braced; ``x = `` dropped, thousands and slashes rewritten), repeated to a
+fixed point by ``normalize_answer``.
+
+Built on ``reference_common`` only; it does not depend on extraction.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tests.oracles.reference_common import _SPACE, _is_letter
+
+# --------------------------------------------------------------------------------------------
+# normalization (Hendrycks-style strip_string with rapidgrade's documented rules)
+
+# Rule 0: Unicode math folded to LaTeX.
+_FRACTIONS = {
+    "\u00bd": "\\frac{1}{2}",
+    "\u2153": "\\frac{1}{3}",
+    "\u2154": "\\frac{2}{3}",
+    "\u00bc": "\\frac{1}{4}",
+    "\u00be": "\\frac{3}{4}",
+    "\u2155": "\\frac{1}{5}",
+    "\u2156": "\\frac{2}{5}",
+    "\u2157": "\\frac{3}{5}",
+    "\u2158": "\\frac{4}{5}",
+    "\u2159": "\\frac{1}{6}",
+    "\u215a": "\\frac{5}{6}",
+    "\u2150": "\\frac{1}{7}",
+    "\u215b": "\\frac{1}{8}",
+    "\u215c": "\\frac{3}{8}",
+    "\u215d": "\\frac{5}{8}",
+    "\u215e": "\\frac{7}{8}",
+    "\u2151": "\\frac{1}{9}",
+    "\u2152": "\\frac{1}{10}",
+}
+# Each is written followed by one space, so that "×x" stays "\times x".
+_SYMBOLS = {
+    "\u00d7": "\\times",
+    "\u00f7": "\\div",
+    "\u00b7": "\\cdot",
+    "\u22c5": "\\cdot",
+    "\u00b1": "\\pm",
+    "\u2213": "\\mp",
+    "\u2264": "\\le",
+    "\u2265": "\\ge",
+    "\u2260": "\\ne",
+    "\u2248": "\\approx",
+    "\u221e": "\\infty",
+    "\u03c0": "\\pi",
+    "\u00b0": "^\\circ",
+    "\u03b1": "\\alpha",
+    "\u03b2": "\\beta",
+    "\u03b3": "\\gamma",
+    "\u03b4": "\\delta",
+    "\u03b8": "\\theta",
+    "\u03bb": "\\lambda",
+    "\u03bc": "\\mu",
+    "\u03c3": "\\sigma",
+    "\u03c6": "\\phi",
+    "\u03c9": "\\omega",
+    "\u2208": "\\in",
+    "\u222a": "\\cup",
+    "\u2229": "\\cap",
+}
+_SUPERSCRIPTS = dict(zip("\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207a\u207b", "0123456789+-"))
+_SUBSCRIPTS = dict(zip("\u2080\u2081\u2082\u2083\u2084\u2085\u2086\u2087\u2088\u2089\u208a\u208b", "0123456789+-"))
+_FOLD_SPACES = "\u3000\u00a0\u2009\u202f\u2007"
+_ROOT_GROUP_BYTES = 256  # how far ahead a "√(" looks for its ")", in UTF-8 bytes
+
+
+def _simple_fold(c: str) -> str:
+    if "\uff01" <= c <= "\uff5e":
+        return chr(ord(c) - 0xFEE0)
+    if c in _FOLD_SPACES:
+        return " "
+    if c in "\u2212\ufe63":
+        return "-"
+    return c
+
+
+def _root_group_close(s: str, k: int) -> int:
+    """Index of the ')' closing the '(' at k, looked for within the group byte budget; -1 if none."""
+    depth = 0
+    used = 0
+    for close in range(k, len(s)):
+        if used >= _ROOT_GROUP_BYTES:
+            return -1
+        c = s[close]
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return close
+        used += len(c.encode("utf-8", "surrogatepass"))
+    return -1
+
+
+def _fold_math(s: str) -> str:
+    if s.isascii():
+        return s
+    out: list[str] = []
+    closes: list[int] = []  # indices of the ')' that close "√(" groups, innermost last
+    i, n = 0, len(s)
+    while i < n:
+        if closes and i == closes[-1]:
+            out.append("}")
+            closes.pop()
+            i += 1
+            continue
+        c = _simple_fold(s[i])
+        i += 1
+        if c.isascii():
+            out.append(c)
+        elif c in _FRACTIONS:
+            out.append(_FRACTIONS[c])
+        elif c in _SYMBOLS:
+            out.append(_SYMBOLS[c] + " ")
+        elif c in "\u221a\u221b":
+            out.append("\\sqrt" if c == "\u221a" else "\\sqrt[3]")
+            k = i
+            while k < n and s[k] == " ":
+                k += 1
+            if k < n and s[k] == "(":
+                close = _root_group_close(s, k)
+                if close >= 0:
+                    out.append("{")
+                    closes.append(close)
+                    i = k + 1
+            elif k < n and (s[k].isascii() and (s[k].isalnum() or s[k] == ".")):
+                e = k
+                while e < n and s[e].isascii() and (s[e].isalnum() or s[e] == "."):
+                    e += 1
+                out.append("{" + s[k:e] + "}")
+                i = e
+        elif c in _SUPERSCRIPTS or c in _SUBSCRIPTS:
+            table = _SUPERSCRIPTS if c in _SUPERSCRIPTS else _SUBSCRIPTS
+            j = i
+            while j < n and s[j] in table:
+                j += 1
+            out.append(("^{" if table is _SUPERSCRIPTS else "_{") + "".join(table[x] for x in s[i - 1 : j]) + "}")
+            i = j
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+# Rule 1: commands, delimiters, degree and percent signs, {,}.
+_UNWRAP = ("text", "textbf", "textit", "textrm", "textnormal", "mathrm", "mbox")
+_UNITS = frozenset(
+    [
+        "units",
+        "unit",
+        "sq",
+        "square",
+        "cubic",
+        "mm",
+        "cm",
+        "m",
+        "km",
+        "millimeters",
+        "millimeter",
+        "centimeters",
+        "centimeter",
+        "meters",
+        "meter",
+        "metres",
+        "metre",
+        "kilometers",
+        "kilometer",
+        "inches",
+        "inch",
+        "in",
+        "feet",
+        "foot",
+        "ft",
+        "yards",
+        "yard",
+        "yd",
+        "miles",
+        "mile",
+        "mph",
+        "dollars",
+        "dollar",
+        "cents",
+        "cent",
+        "degrees",
+        "degree",
+        "seconds",
+        "second",
+        "sec",
+        "minutes",
+        "minute",
+        "min",
+        "hours",
+        "hour",
+        "hrs",
+        "hr",
+        "days",
+        "day",
+        "weeks",
+        "week",
+        "months",
+        "month",
+        "years",
+        "year",
+        "grams",
+        "gram",
+        "kg",
+        "pounds",
+        "pound",
+        "lbs",
+        "lb",
+        "ounces",
+        "ounce",
+        "oz",
+        "liters",
+        "liter",
+        "litres",
+        "litre",
+        "ml",
+        "mL",
+        "percent",
+    ]
+)
+
+
+def _rewrite_commands(s: str) -> tuple[str, bool]:
+    out: list[str] = []
+    drop: list[bool] = []
+    percent = False
+    i, n = 0, len(s)
+    while i < n:
+        c = s[i]
+        if c == "\\":
+            if i + 1 >= n:
+                out.append(c)
+                break
+            d = s[i + 1]
+            if _is_letter(d):
+                j = i + 1
+                while j < n and _is_letter(s[j]):
+                    j += 1
+                name = s[i + 1 : j]
+                if name in ("left", "right"):
+                    i = j + 1 if j < n and s[j] == "." else j
+                elif name in ("displaystyle", "degree"):
+                    i = j
+                elif name in ("dfrac", "tfrac", "cfrac"):
+                    out.append("\\frac")
+                    i = j
+                elif name in _UNWRAP:
+                    k = j
+                    while k < n and s[k] in _SPACE:
+                        k += 1
+                    if k < n and s[k] == "{":
+                        drop.append(True)
+                        i = k + 1
+                    else:
+                        out.append(s[i:j])
+                        i = j
+                else:
+                    out.append(s[i:j])
+                    i = j
+                continue
+            if d in "!,;:$":
+                pass
+            elif d == " ":
+                out.append(" ")
+            elif d == "%":
+                percent = True
+            else:
+                out.append(c + d)
+            i += 2
+            continue
+        if c == "{":
+            if s.startswith("{,}", i) and i > 0 and "0" <= s[i - 1] <= "9" and i + 3 < n and "0" <= s[i + 3] <= "9":
+                # "10{,}000" groups thousands (exactly three digits follow); "0{,}5" is a decimal comma.
+                digits = re.match(r"[0-9]*", s[i + 3 :])
+                out.append("," if digits is not None and len(digits.group(0)) == 3 else ".")
+                i += 3
+                continue
+            drop.append(False)
+            out.append(c)
+        elif c == "}":
+            if not (drop and drop.pop()):
+                out.append(c)
+        elif c == "$":
+            pass
+        elif c == "%":
+            percent = True
+        elif c == "~":
+            out.append(" ")
+        elif c == "^" and s.startswith("^\\circ", i) and (i + 6 >= n or not _is_letter(s[i + 6])):
+            i += 6
+            continue
+        elif c == "^" and s.startswith("^{\\circ}", i):
+            i += 8
+            continue
+        elif c == "\u00b0":
+            pass
+        elif c == "\u2212":
+            out.append("-")
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out), percent
+
+
+_WS_RUN = re.compile(r"[ \t\n\r\f\v]+")
+_UNIT_TAIL = re.compile(r"(?<![A-Za-z\\])([A-Za-z]+)(?:\^\{[23]\}|\^[23])? *\Z")
+
+
+def _strip_units(s: str) -> tuple[str, bool]:
+    cut = None
+    e = len(s)
+    saw_percent = False
+    while True:
+        m = _UNIT_TAIL.search(s[:e])
+        if m is None or m.group(1) not in _UNITS:
+            break
+        saw_percent = saw_percent or m.group(1) == "percent"
+        cut = e = m.start(1)
+    if cut is None:
+        return s, False
+    rest = s[:cut].rstrip(" ")
+    if not rest or not (("0" <= rest[-1] <= "9") or rest[-1] == "}"):
+        return s, False
+    return rest, saw_percent
+
+
+def _remove_spaces(s: str) -> str:
+    # Escapes ("\\ ", "\\,") are kept whole by matching them first.
+    def repl(m: re.Match[str]) -> str:
+        if m.group(0).startswith("\\") and not m.group(1):
+            return m.group(0)
+        return m.group(1) + " " if m.group(1) else ""
+
+    return re.sub(r"\\[^A-Za-z]|(\\[A-Za-z]+) +(?=[A-Za-z])| +", repl, s, flags=re.S)
+
+
+def _bare_token_end(s: str, k: int) -> int:
+    n = len(s)
+    if k >= n or s[k] in "{} ":
+        return k
+    if s[k] == "\\":
+        if k + 1 < n and _is_letter(s[k + 1]):
+            j = k + 1
+            while j < n and _is_letter(s[j]):
+                j += 1
+            return j
+        return k
+    return k + 1
+
+
+def _brace_arguments(s: str) -> str:
+    out: list[str] = []
+    frac_first: list[bool] = []
+    i, n = 0, len(s)
+
+    def skip(k: int) -> int:
+        while k < n and s[k] == " ":
+            k += 1
+        return k
+
+    def wrap(k: int) -> int:
+        e = _bare_token_end(s, k)
+        if e != k:
+            out.append("{" + s[k:e] + "}")
+        return e
+
+    while i < n:
+        c = s[i]
+        if c == "\\" and i + 1 < n:
+            if not _is_letter(s[i + 1]):
+                out.append(s[i : i + 2])
+                i += 2
+                continue
+            j = i + 1
+            while j < n and _is_letter(s[j]):
+                j += 1
+            name = s[i + 1 : j]
+            out.append(s[i:j])
+            i = j
+            if name == "frac":
+                k = skip(j)
+                if k < n and s[k] == "{":
+                    frac_first.append(True)
+                    out.append("{")
+                    i = k + 1
+                    continue
+                e1 = wrap(k)
+                if e1 == k:
+                    continue
+                k = skip(e1)
+                if k < n and s[k] == "{":
+                    i = k
+                    continue
+                i = wrap(k)
+                if i == k:
+                    i = e1
+            elif name == "sqrt":
+                k = skip(j)
+                if k < n and s[k] == "[":
+                    close = s.find("]", k)
+                    if close < 0:
+                        continue
+                    out.append(s[k : close + 1])
+                    k = skip(close + 1)
+                    i = k
+                if k < n and s[k] == "{":
+                    i = k
+                    continue
+                e = wrap(k)
+                if e != k:
+                    i = e
+            continue
+        if c == "{":
+            frac_first.append(False)
+            out.append(c)
+            i += 1
+            continue
+        if c == "}":
+            first = frac_first.pop() if frac_first else False
+            out.append(c)
+            i += 1
+            if first:
+                k = skip(i)
+                if k < n and s[k] != "{":
+                    e = wrap(k)
+                    if e != k:
+                        i = e
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+_SYMBOL = re.compile(r"(?:[A-Za-z]|\\[A-Za-z]+)(?:_(?:[A-Za-z0-9]|\{[A-Za-z0-9]+\}))?")
+_LEADING_DOT = re.compile(r"(?:(?<=[{(\[,=+\-*/^;:|<> ])|^)\.(?=[0-9])")
+_THOUSANDS = re.compile(r"-?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
+_SLASH = re.compile(r"(-?)([0-9]+)/([0-9]+)")
+
+
+def _one_round(s: str, units: bool, equations: bool) -> tuple[str, bool]:
+    s, percent = _rewrite_commands(_fold_math(s))
+    s = _WS_RUN.sub(" ", s).strip(" ")
+    s = s.rstrip("." + _SPACE)
+    if units:
+        s, unit_percent = _strip_units(s)
+        percent = percent or unit_percent
+    s = _brace_arguments(_remove_spaces(s))
+    if equations and s.count("=") == 1:
+        lhs, rhs = s.split("=")
+        if rhs and _SYMBOL.fullmatch(lhs):
+            s = rhs
+    s = _LEADING_DOT.sub("0.", s)
+    if _THOUSANDS.fullmatch(s):
+        s = s.replace(",", "")
+    m = _SLASH.fullmatch(s)
+    if m:
+        s = m.group(1) + "\\frac{" + m.group(2) + "}{" + m.group(3) + "}"
+    return s, percent
+
+
+def normalize_answer(s: str, units: bool = True, equations: bool = True) -> tuple[str, bool]:
+    """(normalized text, percent flag), the rules of rapidgrade.normalize repeated to a fixed point."""
+    current, percent = _one_round(s, units, equations)
+    if current == s:
+        return current, percent
+    for _ in range(3):
+        nxt, p = _one_round(current, units, equations)
+        percent = percent or p
+        if nxt == current:
+            break
+        current = nxt
+    return current, percent
+
+
+def strip_string(s: str) -> str:
+    """Hendrycks-style name for the normalized text."""
+    return normalize_answer(s)[0]

@@ -1,0 +1,450 @@
+"""The answer-phrase grammar of the extraction reference (``tests/oracles/reference_extract.py``),
+``read_answer_phrase`` (extract::read_answer_phrase of the C++ core): the math object at the start of
+the text after a marker, where a unit word or prose cuts it, and whether prose leads it. The unit
+table is read from cpp/include/rapidgrade/detail/units.hpp; the non-ASCII math words ("根号", "和",
+"或") are those of detail/markers.hpp.
+
+Built on ``reference_common`` and ``reference_strategies`` (the function words, the math-span closer,
+signed numbers); the markers (``reference_markers``) read their answers with it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import NamedTuple
+
+from tests.oracles.reference_common import _SPACE, _is_digit, _is_letter, _letters_end, _trim
+from tests.oracles.reference_strategies import FUNCTION_WORDS, _math_closer, _signed_start
+
+# --------------------------------------------------------------------------------------------
+# the answer phrase (extract::read_answer_phrase) and the marker table's non-ASCII math words (detail/markers.hpp)
+
+
+def _read_units_table() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """(unit symbols, prefixable symbols, prefixes) of cpp/include/rapidgrade/detail/units.hpp."""
+    header = Path(__file__).resolve().parents[2] / "cpp" / "include" / "rapidgrade" / "detail" / "units.hpp"
+    text = header.read_text(encoding="utf-8")
+
+    def c_string(lit: str) -> str:
+        return lit.encode("latin-1").decode("unicode_escape").encode("latin-1").decode("utf-8")
+
+    symbols, prefixable, prefixes = set(), set(), set()
+    for m in re.finditer(r'\{"((?:[^"\\]|\\.)*)", "[^"]*", (true|false)\}', text):
+        symbols.add(c_string(m.group(1)))
+        if m.group(2) == "true":
+            prefixable.add(c_string(m.group(1)))
+    for m in re.finditer(r'\{"((?:[^"\\]|\\.)*)", "[a-z]+"\}', text):
+        prefixes.add(c_string(m.group(1)))
+    return frozenset(symbols), frozenset(prefixable), frozenset(prefixes)
+
+
+_UNIT_SYMBOLS, _PREFIXABLE_UNITS, _UNIT_PREFIXES = _read_units_table()
+_MATH_NON_ASCII = (
+    "\u2212",
+    "\u03c0",
+    "\u221a",
+    "\u221e",
+    "\u00b0",
+    "\u00b2",
+    "\u00b3",
+    "\u00d7",
+    "\u00f7",
+    "\u00b7",
+    "\u00b1",
+    "\u2264",
+    "\u2265",
+    "\u2260",
+    "\u2248",
+    "\u22c5",
+    "根号",
+)
+_CJK_JOINERS = ("和", "或")
+_CURRENCY = ("\u00a5", "\u20ac", "\u00a3", "\uffe5")
+_PHRASE_OPERATORS = "+-*/^=<>_("
+
+
+def _is_unit_word(w: str) -> bool:
+    if w in _UNIT_SYMBOLS:
+        return True
+    return any(w[:p] in _UNIT_PREFIXES and w[p:] in _PREFIXABLE_UNITS for p in (1, 2) if p < len(w))
+
+
+def _unit_end(s: str, e: int, end: int) -> int:
+    k = e
+    while k < end:
+        q = k
+        if s[q] == "^":
+            q += 1
+            if q < end and s[q] in "-{":
+                q += 1
+            d = q
+            while d < end and _is_digit(s[d]):
+                d += 1
+            if d == q:
+                break
+            k = d + 1 if d < end and s[d] == "}" else d
+            continue
+        if s[q] not in "/*":
+            break
+        q += 1
+        w = _letters_end(s, q, end)
+        if w == q or not _is_unit_word(s[q:w]):
+            break
+        k = w
+    return k
+
+
+def _fullwidth_ascii(c: str) -> str:
+    return chr(ord(c) - 0xFEE0) if "\uff01" <= c <= "\uff5e" else ""
+
+
+def _math_non_ascii(s: str, k: int) -> int:
+    a = _fullwidth_ascii(s[k])
+    if a:
+        return 1 if (_is_digit(a) or a in "+-*/=<>()[],.%^") else 0
+    for m in _MATH_NON_ASCII:
+        if s.startswith(m, k):
+            return len(m)
+    return 0
+
+
+def _cjk_joiner(s: str, k: int) -> int:
+    return 1 if k < len(s) and s[k] in _CJK_JOINERS else 0
+
+
+def _math_word(w: str) -> bool:
+    return len(w) == 1 or w in ("pi", "oo", "inf", "infty", "infinity", "sqrt") or w in FUNCTION_WORDS
+
+
+def _operand_word(s: str, begin: int, k: int, w: int, end: int) -> bool:
+    b = k
+    while b > begin and s[b - 1] in " \t":
+        b -= 1
+    if b > begin and (s[b - 1] in _PHRASE_OPERATORS or s[b - 1] == "{"):
+        return True
+    a = w
+    while a < end and s[a] in " \t":
+        a += 1
+    return a < end and s[a] in _PHRASE_OPERATORS
+
+
+def _math_follows(s: str, k: int, end: int) -> bool:
+    while k < end and s[k] in " \t":
+        k += 1
+    if k >= end:
+        return False
+    c = s[k]
+    if _is_digit(c) or c in "-$\\([{":
+        return True
+    if _is_letter(c):
+        w = _letters_end(s, k, end)
+        return w == k + 1 or _math_word(s[k:w])
+    return _math_non_ascii(s, k) > 0
+
+
+def _digits_end(s: str, i: int, end: int) -> int:
+    while i < end and _is_digit(s[i]):
+        i += 1
+    return i
+
+
+def _latex_group_separator(s: str, k: int) -> int:
+    for cand in (",\\!", "{,}", "\\,", "\\ ", ",", " "):
+        if s.startswith(cand, k):
+            return len(cand)
+    return 0
+
+
+def _number_end(t: str, i: int) -> int:
+    """extract.cpp's number_end on t (the text up to the phrase's end)."""
+    n = len(t)
+    k = i
+    plain = True
+    if t[k] == ".":
+        k = _digits_end(t, k + 1, n)
+        plain = False
+    else:
+        k = _digits_end(t, k, n)
+        if k - i <= 3:
+            while k + 3 < n + 1 and k < n and t[k] == "," and k + 3 < n + 1 and _digits_end(t, k + 1, n) == k + 4:
+                k += 4
+                plain = False
+        if k + 1 < n and t[k] == "." and _is_digit(t[k + 1]):
+            k = _digits_end(t, k + 1, n)
+            plain = False
+    if k < n and t[k] in "eE":
+        m = k + 1
+        if m < n and t[m] in "+-":
+            m += 1
+        if m < n and _is_digit(t[m]):
+            k = _digits_end(t, m, n)
+            plain = False
+    if plain and k + 1 < n and t[k] == "/" and _is_digit(t[k + 1]):
+        k = _digits_end(t, k + 1, n)
+    return k
+
+
+def _phrase_number_end(s: str, i: int, end: int) -> int:
+    t = s[:end]
+    k = _number_end(t, i)
+    run = _digits_end(t, i, end)
+    if k == run and run - i <= 3:
+        g = run
+        while True:
+            sep = _latex_group_separator(t, g)
+            d = g + sep
+            if sep == 0 or _digits_end(t, d, end) != d + 3:
+                break
+            g = d + 3
+        if g != run and t[run] == " " and all(_is_digit(c) or c == " " for c in t[run:g]):
+            k = g
+    if k == run and k + 1 < end and t[k] == " " and _is_digit(t[k + 1]):
+        num = _digits_end(t, k + 1, end)
+        if num + 1 < end and t[num] == "/" and _is_digit(t[num + 1]):
+            den = _digits_end(t, num + 1, end)
+            if den >= end or t[den] != ".":
+                k = den
+    return k
+
+
+def _group_end(s: str, k: int, end: int) -> int:
+    depth = 0
+    q = k
+    while q < end:
+        c = s[q]
+        if c == "\\":
+            q += 2
+            continue
+        if c in "([{":
+            depth += 1
+        if c in ")]}":
+            depth -= 1
+            if depth == 0:
+                return q + 1
+        q += 1
+    return -1
+
+
+def _holds_prose(s: str, b: int, e: int) -> bool:
+    k = b
+    while k < e:
+        c = s[k]
+        if c == "\\":
+            w = _letters_end(s, k + 1, e)
+            k = w if w > k + 1 else min(e, k + 2)
+            continue
+        if _is_letter(c):
+            w = _letters_end(s, k, e)
+            if not _math_word(s[k:w]) and s[k:w] not in ("and", "or"):
+                return True
+            k = w
+            continue
+        if not c.isascii():
+            m = max(_math_non_ascii(s, k), _cjk_joiner(s, k))
+            if m == 0:
+                return True
+            k += m
+            continue
+        k += 1
+    return False
+
+
+def _span_delimiters(s: str, k: int, end: int) -> tuple[int, str]:
+    dollar = s[k] == "$"
+    open_ = 2 if dollar and k + 1 < end and s[k + 1] == "$" else (1 if dollar else 2)
+    close = ("$$" if open_ == 2 else "$") if dollar else ("\\)" if s[k + 1] == "(" else "\\]")
+    return open_, close
+
+
+def _math_objects(s: str, b: int, e: int) -> tuple[int, tuple[int, int]]:
+    count, last = 0, (b, b)
+    k = b
+    while k < e:
+        c = s[k]
+        if c == "$" or (c == "\\" and k + 1 < e and s[k + 1] in "(["):
+            open_, close = _span_delimiters(s, k, e)
+            at = _math_closer(s[:e], k + open_, close)
+            if at < 0:
+                return 2, last
+            count += 1
+            last = (k, at + len(close))
+            k = at + len(close)
+            continue
+        if _is_digit(c) and (k == b or not _is_letter(s[k - 1])):
+            ne = _phrase_number_end(s, k, e)
+            count += 1
+            last = (b + _signed_start(s[b:e], k - b), ne)
+            k = ne
+            continue
+        if c == "\\":
+            k += 2
+            continue
+        k += 1
+    return count, last
+
+
+class _Phrase(NamedTuple):
+    answer: tuple[int, int]
+    unit: tuple[int, int]
+    clean: bool
+    cut: bool
+    leading_prose: bool
+    joined: bool
+
+
+def read_answer_phrase(s: str, a: int, b: int) -> _Phrase:
+    """The math object at the start of the phrase s[a:b] (see extract.hpp, read_answer_phrase)."""
+    a, end = _trim(s, a, b)
+    if end <= a:
+        return _Phrase((a, end), (0, 0), True, False, False, False)
+    k = a
+    paren = s[k] == "("
+    if paren:
+        k += 1
+    if k + 1 < end and "A" <= s[k] <= "J" and (s[k + 1] == ")" or (not paren and s[k + 1] == ".")):
+        after = k + 2
+        if after < end and s[after] in " \t" and _trim(s, after, end)[1] > after:
+            return _Phrase((a, after if paren else k + 1), (0, 0), False, True, False, False)
+    k = answer_start = math_end = a
+    seen = cut = leading = joined = False
+    unit = (0, 0)
+    while k < end:
+        c = s[k]
+        if c in " \t":
+            k += 1
+            continue
+        before = k
+        if c == "*" and not seen:
+            k += 1
+            answer_start = k
+            continue
+        if c == "$" or (c == "\\" and k + 1 < end and s[k + 1] in "(["):
+            open_, close = _span_delimiters(s, k, end)
+            at = _math_closer(s[:end], k + open_, close)
+            if (
+                c == "$"
+                and open_ == 1
+                and k + 1 < end
+                and _is_digit(s[k + 1])
+                and ("$" not in s[k + 1 : end] if at < 0 else _holds_prose(s, k + 1, at) and "\\" not in s[k + 1 : at])
+            ):
+                if not seen:
+                    answer_start = k + 1
+                k += 1
+                continue
+            if at < 0:
+                math_end, seen = end, True
+                break
+            k = at + len(close)
+        elif c == "\\":
+            w = _letters_end(s, k + 1, end)
+            if w == k + 1:
+                k = min(end, k + 2)
+            else:
+                text = s[k + 1 : w] in ("text", "textrm", "mbox", "mathrm")
+                k = w
+                if k < end and s[k] == "{":
+                    g = _group_end(s, k, end)
+                    if g < 0:
+                        math_end, seen = end, True
+                        break
+                    if text and seen and _holds_prose(s, k + 1, g - 1):
+                        cut = True
+                        break
+                    k = g
+        elif c in "([{":
+            g = _group_end(s, k, end)
+            if g < 0:
+                math_end, seen = end, True
+                break
+            if seen and before > a and s[before - 1] in " \t" and _holds_prose(s, k + 1, g - 1):
+                cut = True
+                break
+            k = g
+        elif _is_digit(c) or (c == "." and k + 1 < end and _is_digit(s[k + 1])):
+            k = _phrase_number_end(s, k, end)
+            w = _letters_end(s, k, end)
+            if w > k and _is_unit_word(s[k:w]) and (w >= end or not _is_digit(s[w])):
+                math_end, unit, cut, seen = k, (k, _unit_end(s, w, end)), True, True
+                break
+            if w > k and not _math_word(s[k:w]) and w - k > 1:
+                math_end, cut, seen = k, True, True
+                break
+            k = w
+        elif _is_letter(c):
+            w = _letters_end(s, k, end)
+            word = s[k:w]
+            if seen and word in ("and", "or") and _math_follows(s, w, end):
+                joined = True
+                k = w
+                continue
+            if (
+                seen
+                and _is_unit_word(word)
+                and before > a
+                and s[before - 1] in " \t"
+                and (_is_digit(s[math_end - 1]) or s[math_end - 1] in ")]")
+                and (w >= end or s[w] in "/^.," or s[w] in _SPACE)
+            ):
+                unit, cut = (k, _unit_end(s, w, end)), True
+                break
+            article = (
+                w - k == 1
+                and c == "a"
+                and w + 1 < end
+                and s[w] in " \t"
+                and _is_letter(s[w + 1])
+                and not _math_word(s[w + 1 : _letters_end(s, w + 1, end)])
+            )
+            if article or (not _math_word(word) and not _operand_word(s, a, k, w, end)):
+                if not seen:
+                    leading = True
+                    break
+                if _is_unit_word(word):
+                    unit = (k, _unit_end(s, w, end))
+                cut = True
+                break
+            k = w
+        elif not c.isascii():
+            if not seen and c in _CURRENCY:
+                k += 1
+                answer_start = k
+                continue
+            m = _math_non_ascii(s, k)
+            if m == 0 and seen and _math_follows(s, k + _cjk_joiner(s, k), end):
+                m = _cjk_joiner(s, k)
+                joined = joined or m > 0
+            if m == 0:
+                if not seen:
+                    leading = True
+                    break
+                cut = True
+                break
+            k += m
+        elif c in ".,;:?":
+            if c in ",;:" and seen and _math_follows(s, k + 1, end):
+                k += 1
+                continue
+            if seen:
+                cut = _trim(s, k + 1, end)[1] > k + 1 or c in ",;:"
+                break
+            k += 1
+            continue
+        else:
+            k += 1
+        seen = True
+        math_end = k
+    if leading:
+        count, last = _math_objects(s, a, end)
+        if count == 1:
+            return _Phrase(_trim(s, *last), unit, False, True, True, joined)
+        return _Phrase((a, end), unit, count == 0, cut, True, joined)
+    if not seen:
+        return _Phrase((a, end), unit, True, cut, False, joined)
+    x, y = _trim(s, answer_start, math_end)
+    while y > x and s[y - 1] in ",;:.*":
+        x, y = _trim(s, x, y - 1)
+    if y <= x:
+        return _Phrase((a, end), unit, True, False, False, joined)
+    return _Phrase((x, y), unit, True, cut, False, joined)
