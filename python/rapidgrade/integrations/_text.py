@@ -21,6 +21,11 @@ def completion_text(completion: Any) -> str:
         return ""
     if isinstance(completion, str):
         return completion
+    if type(completion) is list and completion and type(completion[-1]) is dict:
+        # the common form, a list of plain message dicts, without the abstract-class checks below
+        content = completion[-1].get("content")
+        if type(content) is str:
+            return content
     if isinstance(completion, Mapping):
         return completion_text(completion.get("content"))
     if isinstance(completion, Sequence) and not isinstance(completion, (bytes, bytearray)):
