@@ -49,6 +49,7 @@ from typing import Any
 from rapidgrade.aio import Batcher, Job, get_batcher
 from rapidgrade.grade import grade_many
 from rapidgrade.integrations.rewards import (
+    DEFAULT_REWARD_CONFIG,
     RewardConfig,
     box_grader,
     check_options,
@@ -89,7 +90,7 @@ class RewardJob(Job[Any]):
     __slots__ = ("_key", "config", "form", "task")
 
     def __init__(self, config: RewardConfig | None = None, form: str = "scored", task: str = "math") -> None:
-        self.config = RewardConfig() if config is None else config
+        self.config = DEFAULT_REWARD_CONFIG if config is None else config
         self.form = form
         self.task = task
         self._key = (self.config, form, task)
@@ -144,7 +145,7 @@ async def score_async(
     Raises:
         TypeError, ValueError: a gold that is not an answer, or an empty one.
     """
-    job = RewardJob(RewardConfig() if config is None else config)
+    job = RewardJob(DEFAULT_REWARD_CONFIG if config is None else config)
     result: Scored = await (batcher or get_batcher()).submit(job, (_answers(gold, "gold"), completion_text(response)))
     return result
 
@@ -237,7 +238,7 @@ async def _accuracy(
     return rewards
 
 
-_DEFAULT_CONFIG = RewardConfig()
+_DEFAULT_CONFIG = DEFAULT_REWARD_CONFIG
 
 
 async def aaccuracy_reward(completions: Sequence[Any], **kwargs: Any) -> list[float | None]:

@@ -131,6 +131,9 @@ class RewardConfig:
 
 _FIELDS = frozenset(f.name for f in dataclasses.fields(RewardConfig))
 
+#: The defaults (a frozen config, built once: a per-sample reward call does not rebuild it).
+DEFAULT_REWARD_CONFIG = RewardConfig()
+
 
 def reward_config(options: Mapping[str, Any], base: RewardConfig | None = None) -> RewardConfig:
     """*base* (default: the defaults) with the fields named in *options*; other keys are ignored.
@@ -138,8 +141,8 @@ def reward_config(options: Mapping[str, Any], base: RewardConfig | None = None) 
     >>> reward_config({"last_number": True, "index": 7}).last_number
     True
     """
-    chosen = {key: value for key, value in options.items() if key in _FIELDS}
-    base = RewardConfig() if base is None else base
+    chosen = {key: value for key, value in options.items() if key in _FIELDS} if options else {}
+    base = DEFAULT_REWARD_CONFIG if base is None else base
     return dataclasses.replace(base, **chosen) if chosen else base
 
 

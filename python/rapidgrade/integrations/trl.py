@@ -26,6 +26,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from rapidgrade.integrations.rewards import (
+    DEFAULT_REWARD_CONFIG,
     RewardConfig,
     check_options,
     completion_text,
@@ -43,7 +44,7 @@ DEFAULT_COLUMN = "solution"
 
 RewardFunc = Callable[..., list[float | None]]
 
-_DEFAULT_CONFIG = RewardConfig()
+_DEFAULT_CONFIG = DEFAULT_REWARD_CONFIG
 
 
 def _accuracy(
