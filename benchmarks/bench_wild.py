@@ -73,7 +73,7 @@ import numpy as np
 
 import rapidgrade
 from benchmarks._common import ROOT, Report, machine_info
-from tests.datasets import SHARED_CORPORA_VARIABLE, shared_path
+from tests.datasets import SHARED_CORPORA_DEFAULTS, SHARED_CORPORA_VARIABLE, shared_path
 
 T = TypeVar("T")
 
@@ -222,10 +222,12 @@ def resolve_corpus(spec: str) -> Path:
         raise FileNotFoundError(f"corpus {spec!r} not found")
     try:
         return shared_path(spec)
-    except FileNotFoundError as err:
+    except FileNotFoundError:
+        env = os.environ.get(SHARED_CORPORA_VARIABLE)
+        looked = ", ".join(str(d) for d in ([Path(env)] if env else SHARED_CORPORA_DEFAULTS))
         raise FileNotFoundError(
-            f"corpus {spec!r} is neither a file nor a tuning corpus: {err}. Give a held-out file by its path, "
-            f"or point {SHARED_CORPORA_VARIABLE} at the folder of the tuning corpora"
+            f"corpus {spec!r} is neither a file here nor a tuning corpus (looked in {looked}): give a held-out "
+            f"file by its path, or set {SHARED_CORPORA_VARIABLE} to the folder that holds the tuning corpora"
         ) from None
 
 
