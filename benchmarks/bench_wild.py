@@ -614,8 +614,9 @@ def _share(part: int, whole: int) -> str:
 
 def format_table(groups: Sequence[tuple[str, Tally]]) -> list[str]:
     """The per-group table (one line per group, header first)."""
+    width = max([14, *(len(name) for name, _ in groups)])
     head = (
-        f"  {'':<14} {'rows':>6}  {'errors rg / mv':>14}  {'FP rg / mv':>13}  {'FN rg / mv':>13}  "
+        f"  {'':<{width}} {'rows':>6}  {'errors rg / mv':>14}  {'FP rg / mv':>13}  {'FN rg / mv':>13}  "
         f"{'fast alone':>10}  {'fallback':>15}  {'rg errors fast/fallback':>23}  "
         f"{'fast TRUE wrong':>16}  {'fast FALSE wrong':>22}"
     )
@@ -623,7 +624,7 @@ def format_table(groups: Sequence[tuple[str, Tally]]) -> list[str]:
     for name, t in groups:
         false_rate = f"{t.fast_false_wrong}/{t.fast_false:,} ({t.fast_false_wrong / max(t.fast_false, 1):.2%})"
         out.append(
-            f"  {name:<14} {t.rows:>6,}  {_pair(t.rg_errors, t.mv_errors):>14}  {_pair(t.rg_fp, t.mv_fp):>13}  "
+            f"  {name:<{width}} {t.rows:>6,}  {_pair(t.rg_errors, t.mv_errors):>14}  {_pair(t.rg_fp, t.mv_fp):>13}  "
             f"{_pair(t.rg_fn, t.mv_fn):>13}  {t.fast_alone_errors:>10}  {_share(t.fallback, t.rows):>15}  "
             f"{f'{t.rg_errors_fast} / {t.rg_errors_fallback}':>23}  "
             f"{f'{t.fast_true_wrong}/{t.fast_true:,}':>16}  {false_rate:>22}"
