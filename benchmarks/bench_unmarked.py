@@ -1,115 +1,49 @@
-"""Unmarked answers: rapidgrade against math-verify on ``../shared/corpora/unmarked_dev.jsonl``.
+"""Unmarked answers: ``bench_wild`` on ``unmarked_dev.jsonl``, plus the fast path's FALSE verdicts
+on the 800 boxed pairs.
 
-    python -m benchmarks.bench_unmarked [--repeats 3]
+    python -m benchmarks.bench_unmarked [--repeats 3] [--skip-math-verify] [other bench_wild options]
 
-On the 2,195 labelled pairs (human solutions ending in prose, multiple-choice rationales,
-perturbed finals, negatives), in one run on the same data:
-
-- errors against the labels by class (source/kind/FP|FN) for rapidgrade's fast path, for
-  ``grade_many`` with its defaults (fallback on) and for math-verify 0.9.0
-  ``verify(parse(gold), parse(response))``;
-- the fast path's share of certain verdicts and its wrong-FALSE rate, here and on the 800-pair
-  boxed corpus (against Qwen's grader's verdicts);
-- wall time: math-verify once (it takes about a minute), rapidgrade's fast path and its default
-  end-to-end run (median of ``--repeats``; the first end-to-end run includes starting the
-  fallback's worker processes), and the ratios.
+The measurement is :mod:`benchmarks.bench_wild`'s (see its docstring): on the labelled pairs of
+``unmarked_dev.jsonl`` (human solutions ending in prose, multiple-choice rationales, perturbed
+finals, negatives), errors against the labels per source and by class (source/kind/FP|FN) for the
+fast path alone, for ``grade_many`` with its defaults and for math-verify 0.9.0, the fallback's
+share, the fast path's wrong certain verdicts, and CPU and wall time with the ratios. This entry
+point keeps the command the earlier figures were printed by, passes its options to bench_wild,
+writes its report as ``bench_unmarked.json``, and adds the one line bench_wild does not print
+here: the fast path's certain FALSE verdicts on the 800-pair boxed demo corpus that Qwen's grader
+calls correct (``bench_wild --corpus qwen25_math_cot_800.jsonl --label-key qwen_grader`` shows
+that corpus in full).
 """
 
 from __future__ import annotations
 
-import argparse
-import collections
-import statistics
-import time
-from typing import Any
+import sys
+from collections.abc import Sequence
 
 import rapidgrade
-from tests.datasets import load_shared
+from benchmarks import bench_wild
+from tests.datasets import DEMO_CORPUS
 
 
-def error_classes(rows: list[dict[str, Any]], verdicts: list[bool]) -> collections.Counter[str]:
-    out: collections.Counter[str] = collections.Counter()
-    for row, ok in zip(rows, verdicts):
-        if ok != row["label"]:
-            kind = str(row["kind"]).split(":")[0]
-            out[f"{row['source']}/{kind}/{'FP' if ok else 'FN'}"] += 1
-    return out
-
-
-def show(name: str, errors: collections.Counter[str]) -> None:
-    by_class = ", ".join(f"{k} {v}" for k, v in sorted(errors.items())) or "none"
-    print(f"  {name:<28} {sum(errors.values()):>4} errors  ({by_class})")
-
-
-def math_verify_verdicts(rows: list[dict[str, Any]]) -> tuple[float, list[bool]]:
-    from math_verify import parse, verify
-
-    start = time.perf_counter()
-    out = []
-    for row in rows:
-        try:
-            out.append(bool(verify(parse("$" + row["gold"] + "$"), parse(row["response"]))))
-        except Exception:
-            out.append(False)
-    return time.perf_counter() - start, out
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeats", type=int, default=3)
-    parser.add_argument("--skip-math-verify", action="store_true", help="omit the minute-long peer run")
-    args = parser.parse_args()
-    rows = [row for row in load_shared("unmarked_dev.jsonl") if row["label"] is not None]
-    golds = [str(r["gold"]) for r in rows]
-    responses = [str(r["response"]) for r in rows]
-    print(f"unmarked_dev: {len(rows)} labelled pairs")
-
-    fast_times, full_times = [], []
-    fast = full = None
-    for _ in range(args.repeats):
-        start = time.perf_counter()
-        fast = rapidgrade.grade_many(golds, responses, fallback=False)
-        fast_times.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        full = rapidgrade.grade_many(golds, responses, timeout=5.0)
-        full_times.append(time.perf_counter() - start)
-    assert fast is not None and full is not None
-    fast_list, full_list = list(fast), list(full)
-    certain = [v for v in fast_list if not v.reason.startswith("undecided")]
-    certain_false = [(v, r) for v, r in zip(fast_list, rows) if not v.reason.startswith("undecided") and not v.correct]
-    wrong_false = sum(1 for _, r in certain_false if r["label"])
-    fallback_pairs = sum(1 for v in full_list if v.decided_by != "fast")
-
-    print("errors against the labels:")
-    show("rapidgrade fast path", error_classes(rows, [bool(v.correct) for v in fast_list]))
-    show("rapidgrade (fallback on)", error_classes(rows, [bool(v.correct) for v in full_list]))
-    mv_time = None
-    if not args.skip_math_verify:
-        mv_time, mv = math_verify_verdicts(rows)
-        show("math-verify 0.9.0", error_classes(rows, mv))
-    print(
-        f"fast path: {len(certain)}/{len(rows)} certain ({len(certain) / len(rows):.2%}); "
-        f"wrong FALSE {wrong_false}/{len(certain_false)} ({wrong_false / max(len(certain_false), 1):.2%}); "
-        f"{fallback_pairs} pairs go to the fallback"
+def boxed_false_line() -> str:
+    """The fast path's certain FALSE verdicts on the packaged 800-pair corpus, and how many of them
+    Qwen's grader calls correct."""
+    rows, _ = bench_wild.read_rows(
+        DEMO_CORPUS.read_text(encoding="utf-8").splitlines(), bench_wild.Keys(label="qwen_grader"), str(DEMO_CORPUS)
     )
-    boxed = load_shared("qwen25_math_cot_800.jsonl")
-    boxed_verdicts = rapidgrade.grade_many([r["gold"] for r in boxed], [r["response"] for r in boxed], fallback=False)
-    boxed_false = [
-        r for r, v in zip(boxed, boxed_verdicts) if v.correct is False and not v.reason.startswith("undecided")
-    ]
-    boxed_wrong = sum(1 for r in boxed_false if r["qwen_grader"])
-    print(
-        f"800 boxed corpus: fast FALSE verdicts that Qwen's grader calls correct {boxed_wrong}/{len(boxed_false)} "
-        f"({boxed_wrong / max(len(boxed_false), 1):.2%})"
+    verdicts = rapidgrade.grade_many([r.gold for r in rows], [r.response for r in rows], fallback=False)
+    certain_false = [r for r, v in zip(rows, verdicts) if not v.correct and not v.reason.startswith("undecided")]
+    wrong = sum(1 for r in certain_false if r.label)
+    return (
+        f"800 boxed corpus: fast FALSE verdicts that Qwen's grader calls correct {wrong}/{len(certain_false)} "
+        f"({wrong / max(len(certain_false), 1):.2%})"
     )
-    fast_med, full_med = statistics.median(fast_times), statistics.median(full_times)
-    print("time (median of repeats):")
-    print(f"  rapidgrade fast path        {fast_med * 1e3:9.1f} ms")
-    print(f"  rapidgrade (fallback on)    {full_med * 1e3:9.1f} ms  (first run {full_times[0] * 1e3:.0f} ms)")
-    if mv_time is not None:
-        print(f"  math-verify 0.9.0           {mv_time * 1e3:9.1f} ms  (one run)")
-        print(f"ratio fast path / math-verify:     {mv_time / fast_med:8.0f}x")
-        print(f"ratio end to end / math-verify:    {mv_time / full_med:8.0f}x")
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    args = list(sys.argv[1:] if argv is None else argv)
+    bench_wild.main(["--corpus", "unmarked_dev.jsonl", *args], stem="bench_unmarked")
+    print(boxed_false_line())
 
 
 if __name__ == "__main__":

@@ -15,7 +15,7 @@ a benchmark that uses an API the *before* tree lacks fails on that side and says
     python scripts/ab_bench.py --before /tmp/old --after . --rounds 3 bench_grade --pairs 50000
 
 Only benchmarks that write a report (``benchmarks._common.Report``: bench_grade, bench_hard,
-bench_primitives, bench_rewards) can be compared.
+bench_primitives, bench_rewards, bench_wild) can be compared.
 """
 
 from __future__ import annotations
