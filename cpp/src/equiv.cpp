@@ -328,8 +328,9 @@ class Comparer {
   }
 
   /// A value past the range of doubles (no exact value, no finite double) on either side:
-  /// different magnitudes (from logarithms) are FALSE, two trees that print alike are TRUE (the
-  /// same tree never gets here: scalar() has found it first), anything else UNKNOWN with
+  /// different magnitudes (from logarithms) are FALSE, two trees that print alike or have one
+  /// canonical form (same_canonical_form: "(10^{10})!" and "10000000000!") are TRUE (the same
+  /// tree never gets here: scalar() has found it first), anything else UNKNOWN with
   /// Limit::kMagnitude; nullopt when neither side is such a value.
   std::optional<Tri> beyond_doubles(Ref g, Ref p, const Val& a, const Val& b) {
     auto huge = [](const Val& v) { return v.inf == 0 && !v.exact && (!v.evaluable || !finite(v.num)); };
@@ -349,6 +350,11 @@ class Comparer {
       if (gap > 1e-6 + 1e-9 * std::max(std::fabs(*la), std::fabs(*lb))) return Tri::kFalse;
     }
     if (to_string(*g.ast, g.i) == to_string(*p.ast, p.i)) return Tri::kTrue;
+    // the work left in the budget at most; a form not built in it leaves the limit as it is
+    std::size_t used = 0;
+    const bool same = same_canonical_form(g, p, o_.work_budget - work_, used);
+    work_ += used;
+    if (same) return Tri::kTrue;
     limit_ = Limit::kMagnitude;
     return Tri::kUnknown;
   }

@@ -1,7 +1,8 @@
-// Internals shared by the two sources of the equivalence check: equiv.cpp (the comparison of
-// two trees: exact, structural and by sampling, in one Comparer) and equiv_numeric.cpp (the
-// numbers it compares: seeded sample points and the values of constant trees). Private to
-// cpp/src; not installed. Sizes are in nodes of an expr::Ast, costs per call.
+// Internals shared by the sources of the equivalence check: equiv.cpp (the comparison of two
+// trees: exact, structural and by sampling, in one Comparer), equiv_numeric.cpp (the numbers it
+// compares: seeded sample points and the values of constant trees) and equiv_canonical.cpp (the
+// canonical forms of values too large to compare). Private to cpp/src; not installed. Sizes
+// are in nodes of an expr::Ast, costs per call.
 #pragma once
 
 #include <array>
@@ -120,5 +121,18 @@ Val times_pi_over_180(Val v);
 
 /// round(x * 10^places) half away from zero, or nullopt when it cannot be decided. O(places).
 std::optional<long long> round_to(const Val& v, int places);
+
+// ---------------------------------------------------------------------------------------------
+// Canonical forms (equiv_canonical.cpp)
+
+/// Whether a and b (scalar trees, of one Ast or two) have one canonical form: exact subtrees
+/// folded into their rational values (expr::exact_value), sums and products flattened with
+/// their exact operands folded and their operands ordered, -x as (-1)*x and a/b as a*b^(-1).
+/// True means one value ("(10^{10})! + 1" and "1 + (10^{10})!"); false decides nothing
+/// (different forms may have one value), and so does a tree holding a set, tuple, interval,
+/// matrix, relation or text. O(n log n) in the distinct nodes of both trees, plus the bytes of
+/// their literals; at most `max_work` counted units (past them: false), the units spent in
+/// `used`. No recursion.
+bool same_canonical_form(Ref a, Ref b, std::size_t max_work, std::size_t& used);
 
 }  // namespace rapidgrade::equiv::detail

@@ -129,10 +129,23 @@ def test_huge_values_are_false_in_milliseconds(gold: str, answer: str) -> None:
         (r"(10^{10})!", r"(10^{10})!", True, "fast"),
         (r"2^{3^{40}}", r"2^{3^{40}}", True, "fast"),
         (r"((10^{10})!)", r"(10^{10})!", True, "fast"),  # the same tree
-        (r"(10^{10})! + 1", r"1 + (10^{10})!", False, "limit"),  # equal, but not the same tree
-        ("10000000000!", r"(10^{10})!", False, "limit"),  # same magnitude, not the same tree
+        # one canonical form: exact subterms folded, sums and products flattened and ordered
+        ("10000000000!", r"(10^{10})!", True, "fast"),
+        (r"(10^{10})! + 1", r"1 + (10^{10})!", True, "fast"),
+        (r"10^{10^{10}}", r"10^{10000000000}", True, "fast"),
+        (r"(10^{10})! - 5", r"-5 + (10^{10})!", True, "fast"),
+        (r"2 \cdot (10^{10})! \cdot 3", r"(10^{10})! \cdot 6", True, "fast"),
+        (r"\frac{(10^{10})!}{2}", r"0.5 (10^{10})!", True, "fast"),
+        ("1e50 + 10^{10^{10}}", "10^{10^{10}} + 1" + "0" * 50, True, "fast"),
+        # different forms of one magnitude, equal or not: never decided by the form
         (r"10^{10^{10}}", r"10^{10^{10}}+1", False, "limit"),
-        (r"10^{40}", r"\frac{(10^{40})!}{(10^{40}-1)!}", False, "limit"),  # a difference: no magnitude
+        (r"(10^{10})! - 1", r"(10^{10})! + 1", False, "limit"),
+        (r"10^{40}", r"\frac{(10^{40})!}{(10^{40}-1)!}", False, "limit"),  # equal: a quotient is not simplified
+        (r"(10^{10})! + (10^{10})!", r"2 \cdot (10^{10})!", False, "limit"),  # equal: like terms are not collected
+        # different magnitudes stay FALSE
+        (r"(10^{10})!", r"(10^{11})!", False, "fast"),
+        (r"(1000)!", r"(1000+1)!", False, "fast"),
+        (r"10^{10^{10}}", r"10^{10^{11}}", False, "fast"),
     ],
 )
 def test_huge_values_of_one_magnitude(gold: str, answer: str, correct: bool, decided_by: str) -> None:
@@ -146,6 +159,13 @@ def test_huge_values_of_one_magnitude(gold: str, answer: str, correct: bool, dec
 def test_equivalent_decides_huge_values() -> None:
     assert equivalent("(10^{10})!", "5") is Tri.FALSE
     assert equivalent("10^{10^{10}}", "10^{10^{10}}+1") is Tri.UNKNOWN
+    assert equivalent("10000000000!", "(10^{10})!") is Tri.TRUE
+    assert equivalent("(10^{10})! + 1", "1 + (10^{10})!") is Tri.TRUE
+    assert equivalent("10^{40}", r"\frac{(10^{40})!}{(10^{40}-1)!}") is Tri.UNKNOWN
+    assert equivalent("(10^{10})!", "(10^{11})!") is Tri.FALSE
+    # a product of matrices does not commute: it has no canonical form
+    a, b = r"\begin{pmatrix}1&2\\3&4\end{pmatrix}", r"\begin{pmatrix}5&6\\7&8\end{pmatrix}"
+    assert equivalent(a + b, b + a) is not Tri.TRUE
     assert equivalent("2^{3^{40}}", "4^{3^{40}}") is Tri.FALSE
     assert equivalent("10^{400}", "10^{400}") is Tri.TRUE
     assert equivalent("10^{400}", "10^{401}") is Tri.FALSE

@@ -55,7 +55,10 @@ struct Options {
 /// * text: equal after normalization -> TRUE, else FALSE; text against math -> UNKNOWN;
 /// * values past the range of doubles (towers, factorials like (10^{10})!, numbers of
 ///   thousands of digits): their magnitudes, computed with logarithms, differ -> FALSE; the
-///   same printed form on both sides -> TRUE; otherwise UNKNOWN with Limit::kMagnitude.
+///   same printed form or the same canonical form on both sides -> TRUE (exact subtrees folded
+///   into their values, sums and products flattened and their operands ordered:
+///   "10000000000!" and "(10^{10})!", "(10^{10})! + 1" and "1 + (10^{10})!"); otherwise UNKNOWN
+///   with Limit::kMagnitude (different forms may still have one value).
 ///
 /// Work is O(tree size * 16) plus O(n*m) element matching for sets (capped at 64 elements),
 /// and never more than options.work_budget counted operations: past the budget the answer is
