@@ -20,6 +20,7 @@
 // work (stack pushes plus the bytes of every key interned) is capped by the caller, and one
 // sum or product holds at most kMaxOperands operands.
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -276,7 +277,69 @@ class Canonizer {
       if (!inverse) return std::nullopt;
       return nary(Kind::kMul, plain, {kids[0], *inverse});
     }
+    if (n.kind == Kind::kPow && kids.size() == 2) return power(kids[0], kids[1]);
     return intern(n.kind, n.flags, n.extra, n.text, kids);
+  }
+
+  /// The form of base^exponent, with its base as small as it can be: an integer base that is a
+  /// perfect power p^k is p with k in the exponent ("4^{2^{99}}" is "2^{2 \cdot 2^{99}}", so
+  /// "2^{2^{100}}"), and a power of a positive exact base raised again multiplies the exponents
+  /// ("(2^{3})^{x}" is "2^{3x}"); both keep the value for a positive base.
+  std::optional<std::uint32_t> power(std::uint32_t base, std::uint32_t exponent) {
+    const Node plain;
+    const Form& b = forms_[base];
+    if (!b.value && b.kind == Kind::kPow && b.kids.size() == 2) {
+      const std::optional<Rational>& inner = forms_[b.kids[0]].value;
+      if (inner && inner->num > 0) {
+        const std::uint32_t inner_base = b.kids[0], inner_exponent = b.kids[1];
+        const auto product = nary(Kind::kMul, plain, {inner_exponent, exponent});
+        if (!product) return std::nullopt;
+        base = inner_base;
+        exponent = *product;
+      }
+    }
+    if (const std::optional<Rational>& v = forms_[base].value; v && v->den == 1 && v->num > 1) {
+      Int root = 0;
+      const int k = largest_root(v->num, root);
+      if (k > 1) {
+        const auto p = exact(Rational{root, 1});
+        const auto times = exact(Rational{k, 1});
+        if (!p || !times) return std::nullopt;
+        const auto product = nary(Kind::kMul, plain, {*times, exponent});
+        if (!product) return std::nullopt;
+        base = *p;
+        exponent = *product;
+      }
+    }
+    return intern(Kind::kPow, 0, 0, {}, {base, exponent});
+  }
+
+  /// The largest k > 1 with n = r^k for an integer r (written to `root`), or 1. At most 126
+  /// candidate exponents, each checked exactly.
+  int largest_root(Int n, Int& root) {
+    constexpr int kMaxExponent = 126;  // 2^127 is past the range
+    if (!spend(kMaxExponent)) return 1;
+    const double x = static_cast<double>(n);
+    for (int k = kMaxExponent; k > 1; --k) {
+      const double guess = std::round(std::pow(x, 1.0 / k));
+      if (guess < 2) continue;
+      for (double r = std::max(2.0, guess - 1); r <= guess + 1; ++r) {
+        Int value = 1;
+        const Int base = static_cast<Int>(r);
+        bool exact_power = true;
+        for (int j = 0; j < k && exact_power; ++j) {
+          if (value > n / base)
+            exact_power = false;  // value * base would pass n
+          else
+            value *= base;
+        }
+        if (exact_power && value == n) {
+          root = base;
+          return k;
+        }
+      }
+    }
+    return 1;
   }
 };
 

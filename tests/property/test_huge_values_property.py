@@ -158,3 +158,20 @@ def test_adding_one_to_a_term_is_never_true(t: Term, data: st.DataObject) -> Non
     v = grade(a, "\\boxed{" + b + "}", fallback=False)
     assert not v.correct, (a, b, v.reason)
     assert v.decided_by in ("fast", "limit"), (a, b, v.reason)
+
+
+@given(
+    root=st.integers(2, 12),
+    k=st.integers(2, 6),
+    exponent=st.integers(1100, 10**15),
+    product_form=st.sampled_from(["digits", "cdot", "nested"]),
+)
+def test_a_power_of_a_perfect_power_is_its_root_power(root: int, k: int, exponent: int, product_form: str) -> None:
+    # (root^k)^e = root^(k e): the base written as the perfect power it is, or as its root
+    written = {
+        "digits": f"{root}^{{{k * exponent}}}",
+        "cdot": f"{root}^{{{k} \\cdot {exponent}}}",
+        "nested": f"({root}^{{{k}}})^{{{exponent}}}",
+    }[product_form]
+    assert equivalent(f"{root**k}^{{{exponent}}}", written) is Tri.TRUE
+    assert equivalent(f"{root**k}^{{{exponent}}}", f"{root}^{{{k * exponent + 1}}}") is not Tri.TRUE
