@@ -75,21 +75,35 @@ def main() -> None:
                 out_dir.mkdir()
                 runs[side].append(run_side(tree, after, opts.bench, opts.args, out_dir))
                 print(f"round {k + 1}/{opts.rounds}: {side} done", file=sys.stderr, flush=True)
-    names = [row["name"] for row in runs["after"][0]]
+    # a row is its name and its peer (one figure may be set beside two peers), once each, in order
+    names = list(dict.fromkeys((row["name"], row.get("peer", "")) for row in runs["after"][0]))
     print(f"{opts.bench} {' '.join(opts.args)}: {opts.rounds} runs per side, alternated; medians")
     print(f"{'row':<58} {'before':>11} {'after':>11} {'speed a/b':>13} {'vs peer before':>15} {'after':>9}")
-    for name in names:
+    for name, peer in names:
 
-        def figures(side: str, key: str, name: str = name) -> list[float]:
-            return [float(row[key]) for rows in runs[side] for row in rows if row["name"] == name]
+        def figures(side: str, key: str, name: str = name, peer: str = peer) -> list[float]:
+            return [
+                float(row[key])
+                for rows in runs[side]
+                for row in rows
+                if row["name"] == name and row.get("peer", "") == peer and key in row
+            ]
 
+        label = f"{name} (vs {peer})" if peer else name
         b, a = figures("before", "rapidgrade_s"), figures("after", "rapidgrade_s")
-        if not b or not a:
-            print(f"{name:<58} (only on one side)")
+        if not b or not a:  # a row of other figures (memory): each number's medians
+            row = next(r for r in runs["after"][0] if r["name"] == name and r.get("peer", "") == peer)
+            numbers = [k for k, v in row.items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
+            shown = ", ".join(
+                f"{k} {statistics.median(figures('before', k)):.4g} -> {statistics.median(figures('after', k)):.4g}"
+                for k in numbers
+                if figures("before", k)
+            )
+            print(f"{label:<58} {shown or '(on one side only)'}")
             continue
         tb, ta = statistics.median(b), statistics.median(a)
         rb, ra = statistics.median(figures("before", "ratio")), statistics.median(figures("after", "ratio"))
-        print(f"{name:<58} {tb * 1e3:9.2f}ms {ta * 1e3:9.2f}ms {tb / ta:12.2f}x {rb:14.1f}x {ra:8.1f}x")
+        print(f"{label[:58]:<58} {tb * 1e3:9.2f}ms {ta * 1e3:9.2f}ms {tb / ta:12.2f}x {rb:14.1f}x {ra:8.1f}x")
     print("speed a/b = before time / after time: > 1 means the after tree is faster")
 
 
