@@ -629,13 +629,14 @@ std::size_t numeric_frac_end(std::string_view s, std::size_t j) noexcept {
   return d + 1;
 }
 
-// The last number that the forward scan of s from `from` reads among the tokens starting in
-// [begin, stop), where begin is `from` or a token boundary (see token_boundary_before) and stop
-// is s.size() or such a boundary: the scan reads commands, escapes, \frac{3}{4} and numbers as
-// tokens, and a number never runs past such a boundary.
-std::optional<Range> last_number_in(std::string_view s, std::size_t from, std::size_t begin, std::size_t stop) {
+// Calls visit(range) for each number, in order, that the forward scan of s from `from` reads
+// among the tokens starting in [begin, stop), where begin is `from` or a token boundary (see
+// token_boundary_before) and stop is s.size() or such a boundary: the scan reads commands,
+// escapes, \frac{3}{4} and numbers as tokens, and a number never runs past such a boundary.
+// visit returns false to stop the scan.
+template <class Visit>
+void scan_numbers(std::string_view s, std::size_t from, std::size_t begin, std::size_t stop, Visit&& visit) {
   const std::size_t n = s.size();
-  std::optional<Range> best;
   std::size_t i = begin;
   while (i < stop) {
     i = find_digit_or(s, i, stop, '.', '\\');
@@ -649,7 +650,7 @@ std::optional<Range> last_number_in(std::string_view s, std::size_t from, std::s
         if (detail::is_fraction_command(name)) {
           const std::size_t end = numeric_frac_end(s, j);
           if (end != kNpos) {
-            best = Range{with_sign(s, from, i), end};
+            if (!visit(Range{with_sign(s, from, i), end})) return;
             i = end;
             continue;
           }
@@ -662,12 +663,21 @@ std::optional<Range> last_number_in(std::string_view s, std::size_t from, std::s
     }
     if (is_digit(c) || (c == '.' && i + 1 < n && is_digit(s[i + 1]) && (i == from || !is_digit(s[i - 1])))) {
       const std::size_t end = number_end(s, i);
-      best = Range{with_sign(s, from, i), end};
+      if (!visit(Range{with_sign(s, from, i), end})) return;
       i = end;
       continue;
     }
     ++i;
   }
+}
+
+// The last number that scan_numbers reads among the tokens starting in [begin, stop).
+std::optional<Range> last_number_in(std::string_view s, std::size_t from, std::size_t begin, std::size_t stop) {
+  std::optional<Range> best;
+  scan_numbers(s, from, begin, stop, [&best](Range r) {
+    best = r;
+    return true;
+  });
   return best;
 }
 
@@ -744,5 +754,77 @@ void widen_bold_digits(std::string_view s, std::size_t from, Extraction& e) noex
 }
 
 }  // namespace internal
+
+namespace {
+
+// The command whose name ends right before `end` (a run of letters after a backslash), or "".
+std::string_view command_before(std::string_view s, std::size_t from, std::size_t end) noexcept {
+  std::size_t w = end;
+  while (w > from && is_letter(s[w - 1])) --w;
+  if (w == end || w == from || s[w - 1] != '\\') return {};
+  return s.substr(w, end - w);
+}
+
+// Commands that may stand right before or after a value of a list without changing it:
+// delimiters ("\left(2, 3\right)") and text ("9\text{ chickens}").
+bool neutral_command(std::string_view name) noexcept {
+  return name == "left" || name == "right" || name == "bigl" || name == "bigr" || name == "Bigl" || name == "Bigr" ||
+         name == "text" || name == "textrm" || name == "mathrm" || name == "mbox" || name == "quad" || name == "qquad";
+}
+
+// True when the number s[r) stands alone as a value: it is not a power, an index, a coefficient,
+// a function's or a command's argument, a percentage or a factorial ("x^2", "a_1", "2x", "x/2",
+// "f(2)", "\sqrt{2}", "10^5", "10\%", "5!"). A sentence holding such a number states no list.
+bool plain_value(std::string_view s, std::size_t from, Range r) noexcept {
+  const std::size_t n = s.size();
+  if (r.start > from) {
+    const char c = s[r.start - 1];
+    if (is_letter(c)) return false;
+    if (c == '^' || c == '_' || c == '/' || c == '*') return false;
+    if ((c == '{' || c == '(' || c == '[') && r.start - 1 > from) {
+      const char d = s[r.start - 2];
+      if (d == '^' || d == '_' || d == '}') return false;
+      if (is_letter(d) && !neutral_command(command_before(s, from, r.start - 1))) return false;
+    }
+  }
+  if (r.end < n) {
+    const char c = s[r.end];
+    if (is_letter(c) || c == '^' || c == '_' || c == '%' || c == '!' || c == '/' || c == '(' || c == '*') return false;
+    if (c == '\\' && r.end + 1 < n) {
+      if (s[r.end + 1] == '%') return false;
+      if (is_letter(s[r.end + 1])) {
+        const std::size_t e = detail::letters_end(s, r.end + 1);
+        if (!neutral_command(s.substr(r.end + 1, e - r.end - 1))) return false;
+      }
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+std::vector<Range> final_sentence_numbers(std::string_view text, std::size_t limit) {
+  std::vector<Range> out;
+  const std::size_t from = search_start(text);
+  const std::optional<Extraction> last = find_last_number(text, from);
+  if (!last) return out;
+  // the sentence that holds it, as sentence_end cuts sentences: a line break always ends one,
+  // so the search starts at the beginning of the number's line
+  std::size_t j = last->start;
+  while (j > from && text[j - 1] != '\n' && text[j - 1] != '\r') --j;
+  std::size_t k = sentence_end(text, j);
+  while (k < last->start) {
+    j = k + 1;
+    k = sentence_end(text, j);
+  }
+  bool plain = true;
+  scan_numbers(text, j, j, k, [&](Range r) {
+    plain = plain_value(text, j, r);
+    if (plain) out.push_back(r);
+    return plain && out.size() <= limit;
+  });
+  if (!plain) out.clear();
+  return out;
+}
 
 }  // namespace rapidgrade::extract

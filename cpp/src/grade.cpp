@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "rapidgrade/common.hpp"
 #include "rapidgrade/detail/delimiters.hpp"
@@ -61,6 +63,8 @@ const char* reason_text(Reason reason) noexcept {
       return "undecided: the unmarked answer differs, but another reading of the final statement matches";
     case Reason::kWeakReading:
       return "undecided: the answer was read from a phrase with words it skipped, or the markers disagree";
+    case Reason::kSentenceNumbers:
+      return "the numbers of the final sentence are the gold's values (no marked answer; read as the gold's list)";
     case Reason::kAnswerTooLong: return "limit: the extracted answer is longer than max_answer_bytes";
     case Reason::kWorkLimit: return "limit: comparing the answers needs more work than the fast path's budget";
     case Reason::kMagnitudeLimit:
@@ -207,6 +211,78 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
                                                  : Reason::kUndecided};
 }
 
+// Most values a gold list may have for the reading of the final sentence's numbers.
+constexpr std::size_t kMaxSentenceValues = 16;
+
+// Whether the subtree at `root` is a scalar value with no unknown: numbers and constants under
+// arithmetic and functions, not a list, an interval, a relation, a symbol or words.
+bool constant_scalar(const expr::Ast& tree, std::uint32_t root) {
+  std::vector<std::uint32_t> todo{root};
+  while (!todo.empty()) {
+    const expr::Node& node = tree.at(todo.back());
+    todo.pop_back();
+    switch (node.kind) {
+      case expr::Kind::kNumber:
+      case expr::Kind::kConst:
+      case expr::Kind::kAdd:
+      case expr::Kind::kMul:
+      case expr::Kind::kNeg:
+      case expr::Kind::kDiv:
+      case expr::Kind::kPow:
+      case expr::Kind::kFunc:
+      case expr::Kind::kFactorial:
+      case expr::Kind::kAbs: break;
+      default: return false;
+    }
+    for (const std::uint32_t kid : node.kids) todo.push_back(kid);
+  }
+  return true;
+}
+
+// The number of values of a gold that is a list of n >= 2 constant scalar values, a set or a
+// tuple ("\{9, 10\}", "(2, 3)", "9, 10" (a set)), with the kind; 0 for any other gold.
+std::size_t gold_list_size(Answer& gold, expr::Kind& kind) {
+  const expr::Ast* tree = gold.tree();
+  if (tree == nullptr) return 0;
+  const expr::Node& root = tree->at(tree->root);
+  if (root.kind != expr::Kind::kSet && root.kind != expr::Kind::kTuple) return 0;
+  if (root.kids.size() < 2 || root.kids.size() > kMaxSentenceValues) return 0;
+  for (const std::uint32_t kid : root.kids) {
+    if (!constant_scalar(*tree, kid)) return 0;
+  }
+  kind = root.kind;
+  return root.kids.size();
+}
+
+// The reading of a response with no marked answer against a gold that is a list of n values
+// (gold_list_size): the numbers of its final sentence (extract::final_sentence_numbers), when
+// there are exactly n of them, compared as the gold's kind (a set in any order, a tuple in
+// order). True, with `v` set to the TRUE verdict, when they match; `v` is left alone otherwise
+// (a sentence with more or fewer numbers, or other numbers, is not this reading).
+bool sentence_numbers_match(PreparedGold& gold, std::string_view response, const Options& options, FastVerdict& v) {
+  expr::Kind kind = expr::Kind::kSet;
+  const std::size_t n = gold_list_size(gold.answer, kind);
+  if (n == 0) return false;
+  const std::vector<extract::Range> numbers = extract::final_sentence_numbers(response, n);
+  if (numbers.size() != n) return false;
+  std::string joined;
+  for (const extract::Range& r : numbers) {
+    if (!joined.empty()) joined += ", ";
+    for (std::size_t k = r.start; k < r.end; ++k) {
+      if (response[k] != ',') joined += response[k];  // a thousands separator: "1,000"
+    }
+  }
+  if (joined.size() > options.max_answer_bytes) return false;
+  const std::string written = kind == expr::Kind::kTuple ? "(" + joined + ")" : "\\{" + joined + "\\}";
+  Answer reading(normalize::normalize(written, answer_normalization()));
+  if (reading.text().empty() || compare(gold.answer, reading, options).tri != equiv::Tri::kTrue) return false;
+  v.tri = equiv::Tri::kTrue;
+  v.reason = Reason::kSentenceNumbers;
+  v.answer = std::move(joined);
+  v.normalized = reading.text();
+  return true;
+}
+
 }  // namespace
 
 FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& options) {
@@ -277,6 +353,13 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
         v.normalized = reading.text();
       }
     }
+  }
+  if (v.tri != equiv::Tri::kTrue && extract::is_weak(found->method) && options.last_number &&
+      sentence_numbers_match(gold, response, options, v)) {
+    // No marked answer, a gold that is a list: the final sentence's numbers are that list
+    // ("There are 9 chickens and 10 rabbits." against \{9, 10\}). Not with last_number=False,
+    // which refuses a last number: a list of numbers in prose earns no more.
+    return v;
   }
   if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method)) {
     // A guessed reading that does not match is certain only when no other reading matches (an

@@ -199,7 +199,10 @@ class GradeConfig:
 
     Attributes:
         last_number: accept an answer found only as the last number of the response (False
-            for RL rewards, where only an explicit final answer may earn credit).
+            for RL rewards, where only an explicit final answer may earn credit). With True, a
+            response with no marked answer whose final sentence holds exactly as many numbers
+            as a gold list has values ("There are 9 chickens and 10 rabbits." against
+            ``{9, 10}``) is read as that list; False refuses that reading too.
         fallback: send the pairs the fast path cannot decide to math-verify and SymPy; when
             False they are counted wrong.
         timeout: seconds allowed per fallback pair (positive); None (or ``math.inf``, stored

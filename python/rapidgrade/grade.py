@@ -74,7 +74,8 @@ def grade_many(
     worker killed and the verdict ``decided_by="timeout", correct=False``. With
     ``fallback=False`` undecided pairs are counted wrong (``decided_by="fast"``, reason
     "undecided by the fast path"). ``last_number=False`` refuses answers found only as the last
-    number of the response (for RL rewards). *rel_tol*, *abs_tol* and *float_rounding* are
+    number of the response (for RL rewards), and the numbers of an unmarked final sentence read
+    as a gold list. *rel_tol*, *abs_tol* and *float_rounding* are
     passed to :func:`~rapidgrade.equivalent`. ``progress=True`` shows a progress bar.
 
     The grading options come from *config* (a :class:`~rapidgrade.GradeConfig`; default: its

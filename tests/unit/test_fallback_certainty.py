@@ -274,6 +274,8 @@ def test_grade_many_sends_only_undecided_pairs_and_their_answers(monkeypatch: py
         ("B", "So the answer is B", True),
         # decided by the core since its canonical form writes a power's base as small as it can be
         (r"2^{2^{100}}", r"\boxed{4^{2^{99}}}", True),
+        # decided by the core since it reads the numbers of an unmarked final sentence as a gold list
+        (r"\{9, 10\}", "There are 9 chickens and 10 rabbits.", True),
     ],
 )
 def test_grade_end_to_end(gold: str, response: str, correct: bool) -> None:
@@ -293,7 +295,6 @@ _CORE_DECIDES = "decided by the C++ fast path before the fallback (see cpp/src/e
     [
         (r"\frac{\pi}{4}", r"\boxed{45^\circ}"),  # a certain FALSE: the degree mark is dropped
         (r"C_n^3", r"\boxed{\frac{n(n-1)(n-2)}{6}}"),  # a certain FALSE: C_n read as a symbol
-        (r"\{9, 10\}", "There are 9 chickens and 10 rabbits."),  # the last number, 10, is read
     ],
 )
 def test_grade_end_to_end_where_the_core_decides_first(gold: str, response: str) -> None:

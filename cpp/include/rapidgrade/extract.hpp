@@ -118,6 +118,17 @@ std::vector<Range> other_readings(std::string_view text, const Extraction& e);
 /// \(...\) and braces; s.size() when there is none. What an "answer is" answer runs to. O(n).
 std::size_t sentence_end(std::string_view s, std::size_t j) noexcept;
 
+/// The numbers, in order, of the final sentence of `text`'s searched region (search_start): the
+/// sentence, as sentence_end cuts them, that holds the last number. Numbers as the last-number
+/// rule reads them: signed, decimals, thousands separators, a/b and \frac{a}{b}. Empty when the
+/// text has no number, or when a number of that sentence is not a value standing alone (a power,
+/// an index, a coefficient, an argument, a percentage: "x^2", "a_1", "2x", "f(2)", "10\%"): such a
+/// sentence states no list of values. Stops after limit + 1 numbers (more than `limit`: the
+/// caller sees that there are too many). The reading of a list of values written in prose
+/// ("There are 9 chickens and 10 rabbits." -> 9, 10), for a grader whose gold is such a list.
+/// O(n) at worst.
+std::vector<Range> final_sentence_numbers(std::string_view text, std::size_t limit);
+
 /// What the answer phrase reader made of a phrase (read_answer_phrase).
 struct Phrase {
   Range answer;                // the math object at the start of the phrase, or the whole phrase

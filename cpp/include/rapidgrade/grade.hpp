@@ -27,7 +27,9 @@ constexpr std::size_t kDefaultMaxAnswerBytes = std::size_t{1} << 16;
 
 struct Options {
   /// Accept an answer found only by the last-number strategy. Off for RL rewards where only
-  /// an explicit final answer may earn credit.
+  /// an explicit final answer may earn credit; off, the numbers of the final sentence are not
+  /// read as a list either (Reason::kSentenceNumbers): a list of numbers in prose earns no more
+  /// than a last number.
   bool last_number = true;
   /// Longest extracted answer (bytes of UTF-8) the grader compares; a longer one is not
   /// compared (Reason::kAnswerTooLong, a limit). Costly answers are a policy's way to slow
@@ -50,6 +52,7 @@ enum class Reason : std::uint8_t {
   kUndecided,
   kOtherReadingMatches,  // a guessed (weak) reading differs, another reading matches: UNKNOWN
   kWeakReading,          // a weak answer phrase reading (Extraction::clean, rivals) differs: UNKNOWN
+  kSentenceNumbers,      // no marked answer; the numbers of the final sentence are the gold's list: TRUE
   // Limits: not compared, neither correct nor sent to the fallback (decided_by="limit").
   kAnswerTooLong,   // the extracted answer is longer than Options::max_answer_bytes
   kWorkLimit,       // equiv ran out of its work budget (equiv::Limit::kWork)
