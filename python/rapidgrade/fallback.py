@@ -343,23 +343,8 @@ def fallback_many(
     if len(golds) != len(extracted):
         raise ValueError("fallback_many: golds and extracted must have the same length")
     check_timeout(timeout, "fallback_many")
-    seconds = check_deadline(deadline, "fallback_many")
+    check_deadline(deadline, "fallback_many")
     memory = check_memory_limit(memory_limit, "fallback_many")
-    return _fallback_many(golds, extracted, pool, timeout, progress, memory, seconds, seconds)
-
-
-def _fallback_many(
-    golds: Sequence[str],
-    extracted: Sequence[str],
-    pool: WorkerPool | None,
-    timeout: float | None,
-    progress: bool,
-    memory: int | None,
-    deadline: float | None,
-    shown_deadline: float | None,
-) -> list[tuple[bool, FallbackDecider, str]]:
-    """:func:`fallback_many` on checked options; a deadline's reasons name *shown_deadline*
-    (the caller's whole deadline, of which *deadline* is what is left)."""
     runner = pool if pool is not None else default_pool()
     outcomes = runner.run_many(
         run_cascade,
@@ -377,7 +362,7 @@ def _fallback_many(
             correct, decided_by, reason = outcome.value
             verdicts.append((bool(correct), decided_by, reason))
         elif outcome.status == "timeout" and outcome.error.startswith("deadline: "):
-            verdicts.append((False, "timeout", _deadline_reason(shown_deadline, outcome.error)))
+            verdicts.append((False, "timeout", _deadline_reason(outcome.error)))
         elif outcome.status == "timeout":
             verdicts.append((False, "timeout", f"no decision within {timeout:g} s (worker killed)"))
         elif outcome.status == "memory" or outcome.error.startswith("MemoryError"):
@@ -387,11 +372,11 @@ def _fallback_many(
     return verdicts
 
 
-def _deadline_reason(seconds: float | None, error: str) -> str:
+def _deadline_reason(error: str) -> str:
     """The reason of a pair the call's deadline cut short; *error* is the pool's
     (``"deadline: passed while it ran"``)."""
     when = error.removeprefix("deadline: ")
-    return f"deadline: no decision within the call's deadline of {seconds:g} s ({when})"
+    return f"deadline: no decision before the call's deadline (it {when})"
 
 
 def _memory_reason(limit: int | None, error: str) -> str:

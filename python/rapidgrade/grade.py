@@ -19,6 +19,9 @@ another type gives an ``"error"`` verdict for that pair, never an exception that
 
 from __future__ import annotations
 
+import bisect
+import itertools
+import operator
 import time
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -227,13 +230,13 @@ def grade_many(
 
     fallback_reasons: dict[int, str] = {}
     if cfg.fallback and undecided:
-        from rapidgrade.fallback import _deadline_reason, _fallback_many
+        from rapidgrade.fallback import _deadline_reason, fallback_many
 
         left = None if call_limit is None else call_limit - (time.monotonic() - begun)
         outcomes: list[tuple[bool, str, str]]
         if left is not None and left <= 0:
             # the fast path used up the deadline: nothing is sent to the fallback
-            why_late = _deadline_reason(call_limit, "deadline: passed before a worker took it")
+            why_late = _deadline_reason("deadline: passed before a worker took it")
             outcomes = [(False, "timeout", why_late)] * len(undecided)
         else:
             pool = None
@@ -245,15 +248,14 @@ def grade_many(
             try:
                 # the undecided pairs' unwrapped golds, one per pair in row order, as the core found them
                 outcomes = list(
-                    _fallback_many(
+                    fallback_many(
                         [raw_table[k] for k in np.frombuffer(raw_index, dtype=np.int32).tolist()],
                         [extracted_list[i] or "" for i in undecided],
-                        pool,
-                        cfg.timeout,
-                        progress,
-                        cfg.memory_limit,
-                        left,
-                        call_limit,
+                        pool=pool,
+                        timeout=cfg.timeout,
+                        progress=progress,
+                        memory_limit=cfg.memory_limit,
+                        deadline=left,
                     )
                 )
             finally:
@@ -283,14 +285,11 @@ def _fast_columns(
     cfg: GradeConfig,
     threads: int | None,
 ) -> _Columns:
-    """The C++ fast path over every pair, in chunks when there is a progress bar to move, as the
-    columns of _core.grade_fast_many for the whole batch. Raises TypeError when an input is not
-    a str."""
+    """The C++ fast path over every pair, in chunks (see :func:`_chunks`), as the columns of
+    _core.grade_fast_many for the whole batch. Raises TypeError when an input is not a str."""
     n = len(golds)
     parts: list[_Columns] = []
-    chunk = _CHUNK if bar is not None else max(n, 1)
-    for begin in range(0, max(n, 1), chunk):
-        end = min(n, begin + chunk)
+    for begin, end in _chunks(golds, responses, _CHUNK if bar is not None else max(n, 1)):
         whole = begin == 0 and end == n  # one chunk: the caller's lists, not copies
         parts.append(
             _core.grade_fast_many(
@@ -309,6 +308,38 @@ def _fast_columns(
     if len(parts) == 1:
         return parts[0]
     return _concat(parts)
+
+
+#: Characters of golds and responses the core reads in one call. Its working memory for a call
+#: (the golds it parses and normalizes, kept for the call; per-thread buffers) grows with what
+#: the call reads: about 4.5 bytes per character of 1,000 distinct long polynomial golds,
+#: 725 MB for 162 MB of golds. Past this size a batch is read in chunks, so that working memory
+#: stays near 40 MB whatever the batch; what the results keep (each pair's gold, extracted and
+#: normalized answer) is the pair's own size.
+_CHUNK_CHARS = 8 << 20
+
+
+def _chunks(golds: list[Any], responses: list[Any], most_pairs: int) -> list[tuple[int, int]]:
+    """``(begin, end)`` of the chunks the fast path reads: at most *most_pairs* pairs and (but
+    for a single pair larger than that) :data:`_CHUNK_CHARS` characters each."""
+    n = len(golds)
+    by_pairs = [(begin, min(n, begin + most_pairs)) for begin in range(0, max(n, 1), most_pairs)]
+    try:  # two passes in C over the lengths; the common batch is far below the budget
+        total = sum(map(len, golds)) + sum(map(len, responses))
+    except TypeError:  # an input without a length: the core refuses the batch (see grade_many)
+        return by_pairs
+    if total <= _CHUNK_CHARS:
+        return by_pairs
+    ends = list(itertools.accumulate(map(operator.add, map(len, golds), map(len, responses))))
+    chunks: list[tuple[int, int]] = []
+    begin = 0
+    while begin < n:
+        before = ends[begin - 1] if begin else 0
+        end = bisect.bisect_right(ends, before + _CHUNK_CHARS, lo=begin + 1, hi=min(n, begin + most_pairs))
+        end = max(end, begin + 1)
+        chunks.append((begin, end))
+        begin = end
+    return chunks
 
 
 def _concat(parts: list[_Columns]) -> _Columns:

@@ -58,7 +58,10 @@ def test_eight_threads_with_one_slow_pair_each_return_by_the_deadline(two_worker
     for seconds, verdict in calls:
         assert seconds < 2.0 + _SLACK
         assert verdict.correct is False and verdict.decided_by == "timeout"
-        assert verdict.reason.startswith("deadline: no decision within the call's deadline of 2 s ("), verdict.reason
+        assert verdict.reason in (
+            "deadline: no decision before the call's deadline (it passed while it ran)",
+            "deadline: no decision before the call's deadline (it passed before a worker took it)",
+        ), verdict.reason
     # the pool is whole afterwards: the easy pair is decided at once
     assert rapidgrade.grade(*_EASY, deadline=30.0).decided_by == "math_verify"
 
