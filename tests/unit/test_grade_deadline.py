@@ -127,3 +127,21 @@ def test_memory_limit_is_validated_and_defaults_to_one_gib() -> None:
         rapidgrade.GradeConfig(memory_limit=2.5e9)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="fallback_many: memory_limit"):
         fallback_many(["1"], ["1"], memory_limit=0)
+
+
+def test_a_batch_read_in_chunks_grades_as_one_call(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fast path reads a large batch in chunks (bounded working memory): same verdicts."""
+    import sys
+
+    grade_module = sys.modules["rapidgrade.grade"]
+    golds = ["\\frac{1}{2}", "3", "x+1", "(x+1)^{120}", "12", "\\sqrt{2}"] * 5
+    responses = ["\\boxed{0.5}", "The answer is 4.", "\\boxed{1+x}", "\\boxed{(1+x)^{120}}", "x" * 300 + " 12", "2"] * 5
+    whole = rapidgrade.grade_many(golds, responses, fallback=False)
+    broadcast = rapidgrade.grade_many("12", responses, fallback=False)
+    mixed = [*responses[:3], None, *responses[4:]]
+    with_error = rapidgrade.grade_many(golds, mixed, fallback=False)  # type: ignore[arg-type]
+    monkeypatch.setattr(grade_module, "_CHUNK_CHARS", 100)
+    assert len(grade_module._chunks(golds, responses, 1 << 16)) > 5
+    assert list(rapidgrade.grade_many(golds, responses, fallback=False)) == list(whole)
+    assert list(rapidgrade.grade_many("12", responses, fallback=False)) == list(broadcast)
+    assert list(rapidgrade.grade_many(golds, mixed, fallback=False)) == list(with_error)  # type: ignore[arg-type]
