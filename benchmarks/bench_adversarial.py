@@ -22,6 +22,9 @@ import json
 import os
 import resource
 import statistics
+import subprocess
+import sys
+import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -142,6 +145,19 @@ def main() -> None:
     print("\nguarantees:")
     print(f"  {'guarantee':<44} {'measured':<40} check")
     print(f"  {'hacking success rate, reward preset':<44} {hacking_row():<40} pytest tests/unit/test_reward_policy.py")
+    _row("8 threads x 1 slow pair, 2 workers, deadline", deadline_row(), "pytest tests/unit/test_grade_deadline.py")
+    main_before, main_after = main_memory_row()
+    worker_before, worker_after = worker_memory_row()
+    _row(
+        "peak memory per 1,000 long-polynomial pairs",
+        f"main +{main_before:.0f} -> +{main_after:.0f} MB",
+        "python -m benchmarks.bench_adversarial",
+    )
+    _row(
+        "largest fallback worker, hostile polynomials",
+        f"{worker_before:.0f} -> {worker_after:.0f} MB (cap 1 GiB)",
+        "pytest tests/unit/test_grade_deadline.py -k memory",
+    )
     decided = {r["id"]: by for r, (_, by) in zip(rows, _one_thread_cached(rows))}
     print("\nper pair (worst wall time over the three modes, decided_by):")
     for row in rows:
@@ -160,6 +176,122 @@ def hacking_row() -> str:
     won, total = success_rates(suite, score_many(golds, responses))["all"]
     plain, _ = success_rates(suite, score_many(golds, responses, policy="plain"))["all"]
     return f"{won}/{total} = {100 * won / total:.1f}% (plain: {100 * plain / total:.1f}%)"
+
+
+def _row(guarantee: str, measured: str, check: str) -> None:
+    print(f"  {guarantee:<44} {measured:<40} {check}")
+
+
+def deadline_row() -> str:
+    """8 threads each grading one slow pair (timeout 5 s) on 2 workers: the slowest call without a
+    deadline and with ``deadline=2``."""
+    from rapidgrade._pool import WorkerPool
+    from rapidgrade.fallback import WARMUP
+
+    slow = ("\\int e^{x^2}\\sin(x^3) dx", "so \\boxed{0}")
+    pool = WorkerPool(workers=2, warmup=WARMUP)
+    saved = rapidgrade._pool._default_pool
+    rapidgrade._pool._default_pool = pool
+    try:
+        rapidgrade.grade("\\sum_{k=1}^{10} k", "\\boxed{55}", timeout=120)
+        time.sleep(2.0)  # the second worker and the spare warm up
+
+        def slowest(deadline: float | None) -> float:
+            def one(_: int) -> float:
+                t0 = time.perf_counter()
+                rapidgrade.grade(*slow, timeout=5.0, deadline=deadline)
+                return time.perf_counter() - t0
+
+            with ThreadPoolExecutor(max_workers=8) as executor:
+                return max(executor.map(one, range(8)))
+
+        without, with_deadline = slowest(None), slowest(2.0)
+    finally:
+        rapidgrade._pool._default_pool = saved
+        pool.close()
+    return f"{without:.1f} s -> {with_deadline:.2f} s (deadline=2)"
+
+
+#: 1,000 distinct long polynomial golds: (x+1)^n expanded, n = 300 .. 1,299 (162 MB of golds),
+#: against the answer written as a power; graded in a fresh process (its peak RSS is its own).
+_MAIN_MEMORY = """
+import resource, sys
+from math import comb
+import rapidgrade
+grade_module = sys.modules["rapidgrade.grade"]  # the module (rapidgrade.grade is the function)
+if sys.argv[1] == "before":
+    grade_module._CHUNK_CHARS = 1 << 60  # one call to the core for the whole batch, as before
+def expanded(n):
+    return "+".join(f"{comb(n, k)}x^{{{k}}}" if k > 1 else (f"{n}x" if k else "1") for k in range(n, -1, -1))
+golds = [expanded(300 + i) for i in range(1000)]
+responses = [f"\\boxed{{(x+1)^{{{300 + i}}}}}" for i in range(1000)]
+base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+rapidgrade.grade_many(golds, responses, fallback=False)
+print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base) / 1024)
+"""
+
+
+def main_memory_row() -> tuple[float, float]:
+    """Peak RSS the main process adds grading 1,000 long-polynomial pairs (MB): the whole batch in
+    one call to the core (before) and in chunks of bounded size (now)."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT / "python")}
+    figures = []
+    for mode in ("before", "after"):
+        done = subprocess.run(
+            [sys.executable, "-c", _MAIN_MEMORY, mode], capture_output=True, text=True, check=True, env=env
+        )
+        figures.append(float(done.stdout.split()[-1]))
+    return figures[0], figures[1]
+
+
+#: Pairs the fast path leaves to the fallback whose SymPy work grows its worker: long expanded
+#: polynomials against powers, and a power of 2^(10^10) beside a variable.
+_WORKER_MEMORY_PAIRS = (
+    ("(x+1)^{100000}", "(1+x)^{100000}+1"),
+    ("2^{10^{10}}+x", "x+2^{10^{10}}+1"),
+    ("2^{10^{10}}\\sin x", "\\sin x \\cdot 2^{10^{10}}+1"),
+)
+_WORKER_MEMORY_TIMEOUT = 20.0
+
+
+def worker_memory_row() -> tuple[float, float]:
+    """The largest RSS of a fallback worker (MB) deciding :data:`_WORKER_MEMORY_PAIRS` (timeout
+    20 s each) without a memory limit (before) and with the default one (1 GiB)."""
+    from rapidgrade._pool import WorkerPool
+    from rapidgrade.config import DEFAULT_MEMORY_LIMIT
+    from rapidgrade.fallback import WARMUP, fallback_many
+
+    figures = []
+    for limit in (None, DEFAULT_MEMORY_LIMIT):
+        with WorkerPool(workers=1, spares=0, warmup=WARMUP) as pool:
+            fallback_many(["1"], ["1"], pool=pool, timeout=120.0)
+            peak = [0.0]
+            stop = threading.Event()
+
+            def sample(pool: WorkerPool = pool, peak: list[float] = peak, stop: threading.Event = stop) -> None:
+                while not stop.is_set():
+                    for pid in pool.worker_pids():
+                        peak[0] = max(peak[0], _rss_mb(pid))
+                    time.sleep(0.01)
+
+            sampler = threading.Thread(target=sample, daemon=True)
+            sampler.start()
+            golds, answers = zip(*_WORKER_MEMORY_PAIRS)
+            fallback_many(list(golds), list(answers), pool=pool, timeout=_WORKER_MEMORY_TIMEOUT, memory_limit=limit)
+            stop.set()
+            sampler.join()
+        figures.append(peak[0])
+    return figures[0], figures[1]
+
+
+def _rss_mb(pid: int) -> float:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
 
 
 def _one_thread_cached(rows: list[dict[str, Any]]) -> list[tuple[float, str]]:

@@ -88,12 +88,14 @@ __all__ = [
     "WorkerPool",
     "WorkerStartError",
     "add_default_warmup",
+    "check_deadline",
+    "check_memory_limit",
     "check_timeout",
     "default_pool",
     "in_worker",
 ]
 
-TaskStatus = Literal["ok", "timeout", "error"]
+TaskStatus = Literal["ok", "timeout", "error", "memory"]
 
 #: Seconds a new worker may take to start and run its warm-up steps.
 _START_TIMEOUT = 120.0
@@ -120,10 +122,13 @@ _SERVING = ("starting", "idle", "busy", "cancelling")
 class TaskResult:
     """What became of one task.
 
-    ``status`` is ``"ok"`` (``value`` holds the return value), ``"timeout"`` (the deadline
-    passed and the worker was killed) or ``"error"`` (``error`` says what went wrong: the
-    exception raised by the task as ``"TypeName: message"``, a worker that died, an argument or
-    result that could not be pickled).
+    ``status`` is ``"ok"`` (``value`` holds the return value), ``"timeout"`` (the task's
+    timeout or its batch's deadline passed and the worker was asked to stop, or killed;
+    ``error`` says which, a batch deadline's starting with ``"deadline: "``), ``"memory"`` (the
+    task ran out of its memory limit, see :meth:`WorkerPool.run_many`; its worker was replaced)
+    or ``"error"`` (``error`` says what went wrong: the exception raised by the task as
+    ``"TypeName: message"``, a worker that died, an argument or result that could not be
+    pickled).
 
     ``seconds`` is how long the task ran: from the moment it was handed to a warm worker to its
     result (or to its deadline). ``waited`` is how long it waited before that, from the start of
@@ -191,6 +196,60 @@ def check_timeout(timeout: object, where: str) -> float | None:
     if math.isnan(seconds) or seconds <= 0:
         raise ValueError(f"{where}: timeout must be > 0 seconds (or None for no limit), got {timeout!r}")
     return None if math.isinf(seconds) else seconds
+
+
+def check_deadline(deadline: object, where: str) -> float | None:
+    """*deadline* (seconds of wall time for a whole call) as seconds, or ``None`` for none.
+
+    The same rules as :func:`check_timeout`: ``None``, infinity and integers beyond any float
+    mean no deadline; ``TypeError`` for what is not a real number, ``ValueError`` for NaN, zero
+    or a negative number, naming *where* and the option.
+
+    >>> check_deadline(2, "f"), check_deadline(None, "f")
+    (2.0, None)
+    >>> check_deadline(0, "f")
+    Traceback (most recent call last):
+    ValueError: f: deadline must be > 0 seconds (or None for no deadline), got 0
+    """
+    if deadline is None:
+        return None
+    if isinstance(deadline, bool) or not isinstance(deadline, numbers.Real):
+        raise TypeError(f"{where}: deadline must be a number of seconds or None, not {type(deadline).__name__}")
+    try:
+        seconds = float(deadline)
+    except OverflowError:  # an int beyond float range: far past any wait, or far below zero
+        if isinstance(deadline, int) and deadline > 0:
+            return None
+        seconds, deadline = -math.inf, "a negative number beyond any float"
+    if math.isnan(seconds) or seconds <= 0:
+        raise ValueError(f"{where}: deadline must be > 0 seconds (or None for no deadline), got {deadline!r}")
+    return None if math.isinf(seconds) else seconds
+
+
+#: The smallest memory limit a task may be given (a warm worker alone uses a few hundred MiB of
+#: address space; a smaller limit would fail every task).
+MIN_MEMORY_LIMIT = 64 << 20
+
+
+def check_memory_limit(limit: object, where: str, name: str = "memory_limit") -> int | None:
+    """*limit* (bytes of address space per task) as an int, or ``None`` for no limit.
+
+    >>> check_memory_limit(1 << 30, "f"), check_memory_limit(None, "f")
+    (1073741824, None)
+    >>> check_memory_limit(1000, "f")
+    Traceback (most recent call last):
+    ValueError: f: memory_limit must be at least 67108864 bytes (64 MiB) or None, got 1000
+    """
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        raise TypeError(f"{where}: {name} must be an int (bytes) or None, not {type(limit).__name__}")
+    if limit < MIN_MEMORY_LIMIT:
+        raise ValueError(
+            f"{where}: {name} must be at least {MIN_MEMORY_LIMIT} bytes ({MIN_MEMORY_LIMIT >> 20} MiB) or None, "
+            f"got {limit!r}"
+        )
+    return int(limit)
 
 
 def _check_steps(steps: Iterable[WarmupStep], where: str) -> tuple[WarmupStep, ...]:
@@ -312,9 +371,15 @@ class WorkerPool:
         *,
         timeout: float | None,
         warmup: Sequence[WarmupStep] = (),
+        memory_limit: int | None = None,
+        deadline: float | None = None,
     ) -> TaskResult:
-        """Run ``fn(*args)`` in a worker; *timeout* seconds (``None``: no limit)."""
-        return self.run_many(fn, [args], timeout=timeout, warmup=warmup)[0]
+        """Run ``fn(*args)`` in a worker; *timeout* seconds (``None``: no limit); see
+        :meth:`run_many` for the other options."""
+        results = self.run_many(
+            fn, [args], timeout=timeout, warmup=warmup, memory_limit=memory_limit, deadline=deadline
+        )
+        return results[0]
 
     def run_many(
         self,
@@ -325,6 +390,8 @@ class WorkerPool:
         progress: bool = False,
         description: str | None = None,
         warmup: Sequence[WarmupStep] = (),
+        memory_limit: int | None = None,
+        deadline: float | None = None,
     ) -> list[TaskResult]:
         """Run ``fn(*a)`` for every tuple ``a`` in *args*, spread over the workers.
 
@@ -339,13 +406,34 @@ class WorkerPool:
         *fn* and the warm-up functions must be importable by name in the workers (module-level
         functions).
 
+        *memory_limit* caps the address space (bytes, ``RLIMIT_AS``) of the worker process while
+        it runs one of these tasks: an allocation past it raises ``MemoryError`` inside the task
+        instead of growing the process until the OS kills something, and a task that lets that
+        ``MemoryError`` escape gets ``TaskResult("memory")``, its worker replaced by a fresh one
+        (``None``: no limit; Linux; where the limit cannot be set, tasks run without it).
+
+        A task's *timeout* counts only its own run; the time it waits for a worker is not
+        bounded by it. With *workers* workers, a batch whose tasks all run to their timeout
+        takes up to ``timeout * ceil(tasks / workers)``, and from several threads the batches
+        also wait for each other's tasks (8 threads with one slow task each on 2 workers: up to
+        ``4 * timeout``). *deadline* bounds the whole call instead: seconds of wall time from
+        the call, the wait for a worker (and its start) included. A task not finished by then
+        is ``TaskResult("timeout")`` with an error starting ``"deadline: "`` (one still waiting
+        is never sent; a running one's worker is asked to stop, or killed, as at a timeout),
+        and the call returns at the deadline plus a few milliseconds. ``None``: no deadline.
+
         Raises:
-            TypeError: *timeout* is not a number (or ``None``), or a warm-up step is neither a
-                module name nor an importable function.
-            ValueError: *timeout* is NaN, zero or negative.
+            TypeError: *timeout*, *deadline* or *memory_limit* is of the wrong type, or a
+                warm-up step is neither a module name nor an importable function.
+            ValueError: *timeout* or *deadline* is NaN, zero or negative, or *memory_limit*
+                is below 64 MiB.
             RuntimeError: the pool is closed, or used in a forked child of its creator.
         """
+        begun = time.monotonic()
         limit = check_timeout(timeout, "WorkerPool.run_many")
+        call_limit = check_deadline(deadline, "WorkerPool.run_many")
+        memory = check_memory_limit(memory_limit, "WorkerPool.run_many")
+        ends = None if call_limit is None else begun + call_limit
         steps = _check_steps(warmup, "WorkerPool.run_many")
         if self._closed:
             raise RuntimeError("WorkerPool: the pool is closed")
@@ -362,7 +450,6 @@ class WorkerPool:
         batch = _Batch()
         in_flight: dict[Connection, tuple[_Worker, int, float]] = {}
         bar: Any = _NoBar()
-        begun = time.monotonic()
         try:
             self._enter(batch, len(tasks), steps)
             bar = _progress_bar(len(tasks), progress, description)
@@ -371,8 +458,21 @@ class WorkerPool:
                 # Hand out tasks to every worker this batch can get; block only when it has
                 # nothing running (otherwise it would sit on workers while waiting for more).
                 while retry or next_task < len(tasks):
+                    if ends is not None and time.monotonic() >= ends:
+                        # the call's deadline passed before these tasks got a worker
+                        waiting = (*retry, *range(next_task, len(tasks)))
+                        for index in waiting:
+                            results[index] = TaskResult(
+                                "timeout",
+                                error=_deadline_error("before a worker took it"),
+                                waited=time.monotonic() - begun,
+                            )
+                        bar.update(len(waiting))
+                        retry.clear()
+                        next_task = len(tasks)
+                        break
                     try:
-                        worker = self._checkout(batch, block=not in_flight)
+                        worker = self._checkout(batch, block=not in_flight, until=ends)
                     except WorkerStartError as err:
                         index = retry.pop() if retry else next_task
                         next_task += index == next_task
@@ -394,7 +494,7 @@ class WorkerPool:
                         index = next_task
                         next_task += 1
                     started = time.monotonic()
-                    sent = self._send(worker, fn, tasks[index])
+                    sent = self._send(worker, fn, tasks[index], memory)
                     if sent is not None:
                         if _died(sent) and index not in retried and not self._closed:
                             retried.add(index)
@@ -408,6 +508,8 @@ class WorkerPool:
                     continue
                 now = time.monotonic()
                 wait_for = None if limit is None else min(s for _, _, s in in_flight.values()) + limit - now
+                if ends is not None:
+                    wait_for = ends - now if wait_for is None else min(wait_for, ends - now)
                 if next_task < len(tasks):  # look again soon for workers freed meanwhile
                     wait_for = _POLL_FREE if wait_for is None else min(wait_for, _POLL_FREE)
                 ready = wait(list(in_flight), timeout=_wait_seconds(wait_for))
@@ -416,9 +518,10 @@ class WorkerPool:
                 # not count (so the verdict does not depend on the order of the two checks), but
                 # its worker is healthy and goes back to the pool instead of being killed.
                 now = time.monotonic()
+                overdue = ends is not None and now >= ends
                 for conn, (worker, index, started) in list(in_flight.items()):
                     late = limit is not None and now - started >= limit
-                    if conn not in ready and not late:
+                    if conn not in ready and not late and not overdue:
                         continue
                     del in_flight[conn]
                     if conn in ready:
@@ -427,6 +530,9 @@ class WorkerPool:
                         self._cancel(worker)
                     if late:
                         outcome = TaskResult("timeout", error=f"no result within {limit:g} s")
+                    elif overdue and conn not in ready:
+                        late = True
+                        outcome = TaskResult("timeout", error=_deadline_error("while it ran"))
                     elif _died(outcome) and index not in retried and not self._closed:
                         retried.add(index)
                         retry.append(index)
@@ -549,8 +655,9 @@ class WorkerPool:
         if stale and self._closed:
             self._reap_inline(stale)
 
-    def _checkout(self, batch: _Batch, *, block: bool) -> _Worker | None:
-        """An idle warm worker for *batch*, or ``None`` (when not blocking and none is free).
+    def _checkout(self, batch: _Batch, *, block: bool, until: float | None = None) -> _Worker | None:
+        """An idle warm worker for *batch*, or ``None`` (when not blocking and none is free, or
+        when blocking past the monotonic time *until*).
 
         Raises :class:`WorkerStartError` to report a worker that failed to start (one failure
         per call), :class:`_PoolClosed` when the pool is closed.
@@ -583,10 +690,15 @@ class WorkerPool:
                         raise WorkerStartError(self._failure)
                     if not block:
                         return None
+                    wait_for = 1.0
+                    if until is not None:
+                        wait_for = min(wait_for, until - time.monotonic())
+                        if wait_for <= 0:
+                            return None
                     if not queued:
                         self._queue.append(batch)
                         queued = True
-                    self._cond.wait(timeout=1.0)
+                    self._cond.wait(timeout=wait_for)
             finally:
                 if queued:
                     while batch in self._queue:
@@ -677,10 +789,12 @@ class WorkerPool:
         worker.state = "starting"
         self._wake()
 
-    def _send(self, worker: _Worker, fn: Callable[..., Any], args: tuple[Any, ...]) -> TaskResult | None:
+    def _send(
+        self, worker: _Worker, fn: Callable[..., Any], args: tuple[Any, ...], memory: int | None = None
+    ) -> TaskResult | None:
         """Send a task; ``None`` on success, an error result otherwise (worker handled)."""
         try:
-            payload = pickle.dumps(("task", fn, tuple(args)), protocol=pickle.HIGHEST_PROTOCOL)
+            payload = pickle.dumps(("task", fn, tuple(args), memory), protocol=pickle.HIGHEST_PROTOCOL)
         except (pickle.PicklingError, TypeError, AttributeError, RecursionError) as err:
             worker.tasks -= 1  # _checkin counts a task; this one never ran
             self._checkin(worker)
@@ -707,6 +821,9 @@ class WorkerPool:
         if status == "exit":  # the task raised SystemExit/KeyboardInterrupt; the worker quits
             self._retire(worker)
             return TaskResult("error", error=str(payload))
+        if status == "memory":  # past its memory limit; the worker quits and a fresh one starts
+            self._retire(worker)
+            return TaskResult("memory", error=str(payload))
         self._checkin(worker)
         if status == "ok":
             return TaskResult("ok", value=payload)
@@ -918,6 +1035,10 @@ class WorkerPool:
         with contextlib.suppress(OSError):  # it died at once; the warm-up request fails and says why
             worker.to_worker.send(list(sys.path))
         return worker
+
+
+def _deadline_error(when: str) -> str:
+    return f"deadline: passed {when}"
 
 
 def _died(result: TaskResult) -> bool:

@@ -16,6 +16,7 @@ import contextlib
 import importlib
 import os
 import pickle
+import resource
 import signal
 import subprocess
 import sys
@@ -191,11 +192,39 @@ def _run_steps(steps: Sequence[WarmupStep]) -> None:
             step()
 
 
+def _limit_memory(limit: int | None) -> tuple[int, int] | None:
+    """Cap this process's address space at *limit* bytes for one task; the limits to restore
+    after it (``None``: nothing was changed, no limit asked or none can be set here).
+
+    Allocations past the cap fail with ``MemoryError`` in the task, instead of growing the worker
+    until the OS kills something. The cap is lowered only (never above the hard limit).
+    """
+    if limit is None:
+        return None
+    try:
+        before = resource.getrlimit(resource.RLIMIT_AS)
+        hard = before[1]
+        soft = limit if hard == resource.RLIM_INFINITY else min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    except (ValueError, OSError):  # a platform without RLIMIT_AS (macOS refuses some values)
+        return None
+    return before
+
+
+def _restore_memory(before: tuple[int, int] | None) -> None:
+    if before is not None:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_AS, before)
+
+
 def _worker_main(read_fd: int, write_fd: int) -> None:
     """Entry point of a worker process: run warm-ups and tasks until told to stop.
 
-    Messages in: the parent's ``sys.path`` (first), ``("warm", steps)``, ``("task", fn, args)``,
-    ``None`` (exit). Out: ``("ready", pid)`` after a warm-up, ``(status, payload)`` per task.
+    Messages in: the parent's ``sys.path`` (first), ``("warm", steps)``, ``("task", fn, args,
+    memory_limit)``, ``None`` (exit). Out: ``("ready", pid)`` after a warm-up, ``(status,
+    payload)`` per task. A task run under a memory limit that raises ``MemoryError`` answers
+    ``("memory", message)`` and the worker exits (the pool starts a fresh one): whatever the
+    task's libraries were doing when an allocation failed is not trusted with the next task.
     """
     # Ctrl-C in a terminal reaches the whole process group; the parent decides what to do.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -233,9 +262,11 @@ def _worker_main(read_fd: int, write_fd: int) -> None:
                 return
             outbox.send(("ready", os.getpid()))
             continue
-        _, fn, args = message
+        fn, args = message[1], message[2]
+        memory_limit = message[3] if len(message) > 3 else None
         stop = False
         _checkpoint()  # a cancel signal meant for the previous task is handled (ignored) here
+        limits = _limit_memory(memory_limit)
         try:
             running[0] = True
             value = fn(*args)
@@ -246,10 +277,18 @@ def _worker_main(read_fd: int, write_fd: int) -> None:
         except (KeyboardInterrupt, SystemExit) as err:
             reply = ("exit", _describe(err))
             stop = True
+        except MemoryError as err:
+            _restore_memory(limits)  # room to describe the error and answer
+            if limits is not None:
+                reply = ("memory", _describe(err))
+                stop = True
+            else:  # no cap was set: an allocation too large to try (bytes(1 << 62)), nothing held
+                reply = ("error", _describe(err))
         except BaseException as err:
             reply = ("error", _describe(err))
         finally:
             running[0] = False
+            _restore_memory(limits)
         try:
             outbox.send(reply)
         except (pickle.PicklingError, TypeError, AttributeError, RecursionError) as err:

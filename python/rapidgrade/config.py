@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
-__all__ = ["UNSET", "EquivConfig", "GradeConfig", "Unset"]
+__all__ = ["DEFAULT_MEMORY_LIMIT", "UNSET", "EquivConfig", "GradeConfig", "Unset"]
 
 
 class Unset(enum.Enum):
@@ -115,6 +115,28 @@ def check_timeout(where: str, value: object) -> float | None:
     return x
 
 
+#: Bytes of address space a fallback worker may use while it decides one pair (1 GiB): a warm
+#: worker uses about 270 MiB of it and an ordinary pair a few MiB more; what SymPy builds past
+#: that (a power like 2^{10^{10}}, an expansion of tens of thousands of terms) fails with
+#: ``MemoryError`` and the pair is decided ``"limit"``.
+DEFAULT_MEMORY_LIMIT = 1 << 30
+
+
+def check_memory_limit(where: str, value: object) -> int | None:
+    """Bytes of address space per fallback pair: None (no limit) or an int >= 64 MiB."""
+    from rapidgrade._pool import check_memory_limit as check
+
+    return check(value, where)
+
+
+def check_deadline(where: str, value: object) -> float | None:
+    """Seconds of wall time for a whole call: None (no deadline) or a positive number; infinity
+    and ints beyond any float are no deadline (returned as None)."""
+    from rapidgrade._pool import check_deadline as check
+
+    return check(value, where)
+
+
 def _check_type(where: str, name: str, value: object, cls: type) -> None:
     if not isinstance(value, cls):
         article = "an" if cls.__name__[0] in "AEIOU" else "a"
@@ -165,6 +187,7 @@ def _validate_grade(config: GradeConfig, where: str) -> None:
             raise TypeError(f"{where}: max_answer_bytes must be an int or None, not {type(limit).__name__}")
         if limit < 1:
             raise ValueError(f"{where}: max_answer_bytes must be >= 1 or None, got {limit!r}")
+    check_memory_limit(where, config.memory_limit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,6 +235,10 @@ class GradeConfig:
             longer one gets ``decided_by="limit"`` (counted wrong, never sent to the
             fallback), so that no answer costs more than a bounded amount of work. None
             means no limit. Default 64 KiB.
+        memory_limit: bytes of address space a fallback worker may use while it decides one
+            pair (``RLIMIT_AS``, Linux); a pair that needs more gets ``decided_by="limit"``
+            (reason ``"limit: memory: ..."``) and its worker is replaced, the batch goes on.
+            At least 64 MiB, or None for no limit. Default 1 GiB (:data:`DEFAULT_MEMORY_LIMIT`).
         judge: what decides the pairs the grader leaves open (:mod:`rapidgrade.judge`):
             ``judge(golds, responses) -> [True | False | None, ...]``, sync or async, called once
             per ``grade_many`` call; None (default): no judge.
@@ -222,6 +249,7 @@ class GradeConfig:
     timeout: float | None = 5.0
     equiv: EquivConfig = EquivConfig()
     max_answer_bytes: int | None = 65536
+    memory_limit: int | None = DEFAULT_MEMORY_LIMIT
     judge: Callable[[list[str], list[str]], Any] | None = None
 
     def __post_init__(self) -> None:

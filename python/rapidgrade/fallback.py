@@ -41,10 +41,13 @@ stage reads LaTeX with rapidgrade's own parser (:func:`rapidgrade.parse_expr` an
 Each verdict is ``(correct, decided_by, reason)`` with ``decided_by`` one of ``"math_verify"``,
 ``"sympy"`` (whichever stage decided, the exact rules of stage 0 included; a ``False`` goes to the
 last stage that could compare the two), or ``"error"`` (neither side could be read);
-:func:`fallback_many` adds ``"timeout"``. A ``False`` verdict's reason starts with
-``"disproved: "`` when the answers were shown different and with ``"not proven equal: "`` when
-they were only not shown equal (an ``"error"`` or ``"timeout"`` is never a disproof). Errors are
-caught by name and named in the reason.
+:func:`fallback_many` adds ``"timeout"`` (the pair's timeout or the call's deadline passed) and
+``"limit"`` (the pair needed more memory than its worker may use). A ``MemoryError`` is never
+caught inside the cascade: it ends the pair (math-verify catches its own, and then reads nothing).
+A ``False`` verdict's reason starts with ``"disproved: "`` when the answers were shown different
+and with ``"not proven equal: "`` when they were only not shown equal (an ``"error"``,
+``"timeout"`` or ``"limit"`` is never a disproof). Errors are caught by name and named in the
+reason.
 
 >>> run_cascade(r"\frac{\pi}{2}", "pi/2")
 (True, 'sympy', 'sympy: structurally equal')
@@ -59,14 +62,16 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from rapidgrade import _fallback_rules as rules
-from rapidgrade._pool import WorkerPool, check_timeout, default_pool, in_worker
+from rapidgrade._pool import WorkerPool, check_deadline, check_memory_limit, check_timeout, default_pool, in_worker
+from rapidgrade.config import DEFAULT_MEMORY_LIMIT
 
 if TYPE_CHECKING:
     from sympy import Basic
 
-__all__ = ["WARMUP", "FallbackDecider", "fallback_many", "run_cascade", "warm_up"]
+__all__ = ["DEFAULT_MEMORY_LIMIT", "WARMUP", "FallbackDecider", "fallback_many", "run_cascade", "warm_up"]
 
-FallbackDecider = Literal["math_verify", "sympy", "timeout", "error"]
+FallbackDecider = Literal["math_verify", "sympy", "timeout", "error", "limit"]
+
 
 #: Longest text the SymPy stage reads as plain text (longer answers are left to math-verify).
 _MAX_PLAIN_CHARS = 500
@@ -302,19 +307,35 @@ def fallback_many(
     pool: WorkerPool | None = None,
     timeout: float | None = 5.0,
     progress: bool = False,
+    memory_limit: int | None = DEFAULT_MEMORY_LIMIT,
+    deadline: float | None = None,
 ) -> list[tuple[bool, FallbackDecider, str]]:
     """Run :func:`run_cascade` on every pair in worker processes, *timeout* seconds each.
 
     Returns one ``(correct, decided_by, reason)`` per pair, in input order. A pair that runs out
-    of time is ``(False, "timeout", ...)`` (its worker is killed and replaced in the background);
-    one whose worker fails (crash, out of memory, unexpected exception) is ``(False, "error",
-    ...)`` with the cause. *pool* defaults to the process's shared pool. Each pair's time starts
-    when a warm worker (one that has run :func:`warm_up`) takes it; ``timeout=None`` (or
-    ``math.inf``) means no limit.
+    of time is ``(False, "timeout", ...)`` (its worker is asked to stop, or killed and replaced
+    in the background); one whose worker fails (crash, unexpected exception) is ``(False,
+    "error", ...)`` with the cause. *pool* defaults to the process's shared pool. Each pair's
+    time starts when a warm worker (one that has run :func:`warm_up`) takes it;
+    ``timeout=None`` (or ``math.inf``) means no limit.
+
+    *memory_limit* is the address space (bytes) a worker may use while it decides one pair
+    (default :data:`DEFAULT_MEMORY_LIMIT`, 1 GiB; ``None``: no limit; Linux). A pair that needs
+    more is ``(False, "limit", "limit: memory: ...")`` and its worker is replaced by a fresh
+    one; the batch goes on.
+
+    The time a pair waits for a worker is not bounded by *timeout*: with ``w`` workers, ``k``
+    pairs that each run to their timeout take up to ``timeout * ceil(k / w)``, and calls from
+    several threads share the workers (8 threads with one slow pair each on 2 workers wait up
+    to ``4 * timeout``). *deadline* bounds the whole call: seconds of wall time from the call,
+    waiting included; a pair not decided by then is ``(False, "timeout", "deadline: ...")``
+    and the call returns at the deadline plus a few milliseconds (``None``: no deadline).
 
     Raises:
-        ValueError: the lengths differ, or *timeout* is NaN, zero or negative.
-        TypeError: *timeout* is not a number or ``None``.
+        ValueError: the lengths differ, *timeout* or *deadline* is NaN, zero or negative, or
+            *memory_limit* is below 64 MiB.
+        TypeError: *timeout* or *deadline* is not a number or ``None``, *memory_limit* not an
+            int or ``None``.
 
     >>> fallback_many([r"\\frac{1}{2}"], ["0.5"])
     [(True, 'math_verify', 'math-verify: equivalent')]
@@ -322,6 +343,8 @@ def fallback_many(
     if len(golds) != len(extracted):
         raise ValueError("fallback_many: golds and extracted must have the same length")
     check_timeout(timeout, "fallback_many")
+    check_deadline(deadline, "fallback_many")
+    memory = check_memory_limit(memory_limit, "fallback_many")
     runner = pool if pool is not None else default_pool()
     outcomes = runner.run_many(
         run_cascade,
@@ -330,17 +353,36 @@ def fallback_many(
         progress=progress,
         description="fallback",
         warmup=WARMUP,
+        memory_limit=memory,
+        deadline=deadline,
     )
     verdicts: list[tuple[bool, FallbackDecider, str]] = []
     for outcome in outcomes:
         if outcome.status == "ok":
             correct, decided_by, reason = outcome.value
             verdicts.append((bool(correct), decided_by, reason))
+        elif outcome.status == "timeout" and outcome.error.startswith("deadline: "):
+            verdicts.append((False, "timeout", _deadline_reason(outcome.error)))
         elif outcome.status == "timeout":
             verdicts.append((False, "timeout", f"no decision within {timeout:g} s (worker killed)"))
+        elif outcome.status == "memory" or outcome.error.startswith("MemoryError"):
+            verdicts.append((False, "limit", _memory_reason(memory, outcome.error)))
         else:
             verdicts.append((False, "error", f"fallback failed: {outcome.error}"))
     return verdicts
+
+
+def _deadline_reason(error: str) -> str:
+    """The reason of a pair the call's deadline cut short; *error* is the pool's
+    (``"deadline: passed while it ran"``)."""
+    when = error.removeprefix("deadline: ")
+    return f"deadline: no decision before the call's deadline (it {when})"
+
+
+def _memory_reason(limit: int | None, error: str) -> str:
+    if limit is None:
+        return f"limit: memory: the pair asked for more memory than there is ({error})"
+    return f"limit: memory: the pair needed more than {limit >> 20} MiB in its worker (worker replaced)"
 
 
 # -- helpers (run in the worker) ----------------------------------------------------------------
@@ -393,7 +435,6 @@ def _sympy_errors() -> tuple[type[BaseException], ...]:
         NotImplementedError,
         ArithmeticError,
         RecursionError,
-        MemoryError,
     )
 
 

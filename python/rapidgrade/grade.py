@@ -19,13 +19,17 @@ another type gives an ``"error"`` verdict for that pair, never an exception that
 
 from __future__ import annotations
 
+import bisect
+import itertools
+import operator
+import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
 
 from rapidgrade import _core
-from rapidgrade.config import UNSET, GradeConfig, Unset, check_threads, check_workers
+from rapidgrade.config import UNSET, GradeConfig, Unset, check_deadline, check_threads, check_workers
 from rapidgrade.verdict import DECIDERS, GradeResults, Verdict, _Coded, _coded_with, _Packed
 
 __all__ = ["grade", "grade_many"]
@@ -61,6 +65,7 @@ def grade_many(
     workers: int | None = None,
     progress: bool = False,
     task: str = "math",
+    deadline: float | None = None,
 ) -> GradeResults:
     r"""Grade ``responses[i]`` against ``golds[i]`` for every i; results in input order.
 
@@ -84,6 +89,20 @@ def grade_many(
     ``math.inf``) means no limit. *threads*, *workers* and *progress* say how to run, not what
     to decide, and are not part of the config.
 
+    The fallback's memory per pair is bounded too: a worker may use ``config.memory_limit``
+    bytes of address space (default 1 GiB) while it decides a pair; a pair that needs more is
+    ``decided_by="limit"`` (reason ``"limit: memory: ..."``) and its worker is replaced.
+
+    *timeout* bounds a pair's own work, not the time it waits for a worker: with ``w`` workers,
+    ``k`` pairs that each run to their timeout take up to ``timeout * ceil(k / w)``, and calls
+    from several threads share the workers (8 threads grading one slow pair each on 2 workers:
+    up to ``4 * timeout``). *deadline* bounds the whole call: seconds of wall time from the
+    call, the fast path, the wait for a worker and its start included. A pair the fallback has
+    not decided by then is ``decided_by="timeout", correct=False`` with a reason starting
+    ``"deadline: "``; the call returns at the deadline plus a few milliseconds (plus the fast
+    path's own time, which is not interrupted, and the judge's, if any). ``None``: no deadline.
+    Pairs decided before the deadline are unchanged by it. Math task only.
+
     ``task="physics"`` grades physical quantities with their units instead
     (:func:`rapidgrade.tasks.physics.grade_physics_many`: *rel_tol* defaults to 1e-2 there, and
     each verdict's reason names the path that decided).
@@ -96,11 +115,12 @@ def grade_many(
 
     Raises:
         ValueError: *golds* and *responses* differ in length, or an option out of range
-            (``timeout=0``, ``float_rounding=99``), named in the message.
+            (``timeout=0``, ``deadline=-1``, ``float_rounding=99``), named in the message.
         TypeError: *responses* is not a sequence (a lone ``str`` is refused: :func:`grade`
             grades one pair), *golds* is neither a sequence nor one gold, or an option of the
             wrong type (``float_rounding=2.7``, ``last_number=1``).
     """
+    begun = time.monotonic()
     cfg = GradeConfig.build(
         "grade_many",
         config,
@@ -113,6 +133,7 @@ def grade_many(
     )
     check_threads("grade_many", threads)
     check_workers("grade_many", workers)
+    call_limit = check_deadline("grade_many", deadline)
     one_gold = isinstance(golds, str) or (isinstance(golds, (int, float)) and not isinstance(golds, bool))
     if not one_gold and (isinstance(golds, bytes) or not isinstance(golds, Iterable)):
         raise TypeError(f"grade_many: golds must be a sequence of str, not {type(golds).__name__} (or one str gold)")
@@ -133,6 +154,8 @@ def grade_many(
     elif not isinstance(golds, list):
         golds = list(golds)
     if task != "math":
+        if call_limit is not None:
+            raise ValueError(f"grade_many: deadline is supported for task='math' only, not task={task!r}")
         return _task_many(task, golds, responses, cfg, rel_tol, threads)
     n = len(golds)
     if n != len(responses):
@@ -208,27 +231,37 @@ def grade_many(
 
     fallback_reasons: dict[int, str] = {}
     if cfg.fallback and undecided:
-        from rapidgrade.fallback import fallback_many
+        from rapidgrade.fallback import _deadline_reason, fallback_many
 
-        pool = None
-        if workers is not None:
-            from rapidgrade._pool import WorkerPool
+        left = None if call_limit is None else call_limit - (time.monotonic() - begun)
+        outcomes: list[tuple[bool, str, str]]
+        if left is not None and left <= 0:
+            # the fast path used up the deadline: nothing is sent to the fallback
+            why_late = _deadline_reason("deadline: passed before a worker took it")
+            outcomes = [(False, "timeout", why_late)] * len(undecided)
+        else:
+            pool = None
+            if workers is not None:
+                from rapidgrade._pool import WorkerPool
 
-            pool = WorkerPool(workers)  # fallback_many passes the fallback's warm-up steps
-        limit: Any = cfg.timeout  # None: no limit
-        extracted_list = extracted.to_list()
-        try:
-            # the undecided pairs' unwrapped golds, one per pair in row order, as the core found them
-            outcomes = fallback_many(
-                [raw_table[k] for k in np.frombuffer(raw_index, dtype=np.int32).tolist()],
-                [extracted_list[i] or "" for i in undecided],
-                pool=pool,
-                timeout=limit,
-                progress=progress,
-            )
-        finally:
-            if pool is not None:
-                pool.close()
+                pool = WorkerPool(workers)  # the fallback passes its warm-up steps
+            extracted_list = extracted.to_list()
+            try:
+                # the undecided pairs' unwrapped golds, one per pair in row order, as the core found them
+                outcomes = list(
+                    fallback_many(
+                        [raw_table[k] for k in np.frombuffer(raw_index, dtype=np.int32).tolist()],
+                        [extracted_list[i] or "" for i in undecided],
+                        pool=pool,
+                        timeout=cfg.timeout,
+                        progress=progress,
+                        memory_limit=cfg.memory_limit,
+                        deadline=left,
+                    )
+                )
+            finally:
+                if pool is not None:
+                    pool.close()
         for i, (ok, by, why_fb) in zip(undecided, outcomes):
             correct[i] = ok
             decided[i] = _DECIDER_CODE[by]
@@ -253,14 +286,11 @@ def _fast_columns(
     cfg: GradeConfig,
     threads: int | None,
 ) -> _Columns:
-    """The C++ fast path over every pair, in chunks when there is a progress bar to move, as the
-    columns of _core.grade_fast_many for the whole batch. Raises TypeError when an input is not
-    a str."""
+    """The C++ fast path over every pair, in chunks (see :func:`_chunks`), as the columns of
+    _core.grade_fast_many for the whole batch. Raises TypeError when an input is not a str."""
     n = len(golds)
     parts: list[_Columns] = []
-    chunk = _CHUNK if bar is not None else max(n, 1)
-    for begin in range(0, max(n, 1), chunk):
-        end = min(n, begin + chunk)
+    for begin, end in _chunks(golds, responses, _CHUNK if bar is not None else max(n, 1)):
         whole = begin == 0 and end == n  # one chunk: the caller's lists, not copies
         parts.append(
             _core.grade_fast_many(
@@ -279,6 +309,38 @@ def _fast_columns(
     if len(parts) == 1:
         return parts[0]
     return _concat(parts)
+
+
+#: Characters of golds and responses the core reads in one call. Its working memory for a call
+#: (the golds it parses and normalizes, kept for the call; per-thread buffers) grows with what
+#: the call reads: about 4.5 bytes per character of 1,000 distinct long polynomial golds,
+#: 725 MB for 162 MB of golds. Past this size a batch is read in chunks, so that working memory
+#: stays near 40 MB whatever the batch; what the results keep (each pair's gold, extracted and
+#: normalized answer) is the pair's own size.
+_CHUNK_CHARS = 8 << 20
+
+
+def _chunks(golds: list[Any], responses: list[Any], most_pairs: int) -> list[tuple[int, int]]:
+    """``(begin, end)`` of the chunks the fast path reads: at most *most_pairs* pairs and (but
+    for a single pair larger than that) :data:`_CHUNK_CHARS` characters each."""
+    n = len(golds)
+    by_pairs = [(begin, min(n, begin + most_pairs)) for begin in range(0, max(n, 1), most_pairs)]
+    try:  # two passes in C over the lengths; the common batch is far below the budget
+        total = sum(map(len, golds)) + sum(map(len, responses))
+    except TypeError:  # an input without a length: the core refuses the batch (see grade_many)
+        return by_pairs
+    if total <= _CHUNK_CHARS:
+        return by_pairs
+    ends = list(itertools.accumulate(map(operator.add, map(len, golds), map(len, responses))))
+    chunks: list[tuple[int, int]] = []
+    begin = 0
+    while begin < n:
+        before = ends[begin - 1] if begin else 0
+        end = bisect.bisect_right(ends, before + _CHUNK_CHARS, lo=begin + 1, hi=min(n, begin + most_pairs))
+        end = max(end, begin + 1)
+        chunks.append((begin, end))
+        begin = end
+    return chunks
 
 
 def _concat(parts: list[_Columns]) -> _Columns:
@@ -369,6 +431,7 @@ def grade(
     abs_tol: float | Unset = UNSET,
     float_rounding: int | Unset | None = UNSET,
     task: str = "math",
+    deadline: float | None = None,
 ) -> Verdict:
     r"""Grade one response against one gold answer; see :func:`grade_many` for the options.
 
@@ -389,8 +452,11 @@ def grade(
         float_rounding=float_rounding,
     )
     if task != "math":
+        if check_deadline("grade", deadline) is not None:
+            raise ValueError(f"grade: deadline is supported for task='math' only, not task={task!r}")
         return _task_many(task, [gold], [response], cfg, rel_tol, 1)[0]
-    return grade_many([gold], [response], config=cfg, threads=1)[0]
+    check_deadline("grade", deadline)
+    return grade_many([gold], [response], config=cfg, threads=1, deadline=deadline)[0]
 
 
 def _task_many(

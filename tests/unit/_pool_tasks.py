@@ -99,3 +99,9 @@ def hang_ignoring_cancel(path: str) -> None:
     while True:
         with contextlib.suppress(BaseException):
             time.sleep(1.0)
+
+
+def allocate_mib(mib: int) -> int:
+    """Hold *mib* MiB at once, 16 MiB at a time (a task whose memory grows), and return it."""
+    held = [bytearray(16 << 20) for _ in range(max(1, mib // 16))]
+    return sum(len(block) for block in held) >> 20

@@ -138,7 +138,7 @@ _WRAPPERS: dict[str, tuple[str, set[str], set[str]]] = {
     "grade_fast_many": (
         "rapidgrade.grade.grade_many",
         {"max_answer_bytes"},  # from config (GradeConfig.max_answer_bytes)
-        {"config", "workers", "progress", "timeout", "fallback", "task"},
+        {"config", "workers", "progress", "timeout", "fallback", "task", "deadline"},
     ),
 }
 _NO_WRAPPER = {
