@@ -297,6 +297,46 @@ def test_text(gold: str, pred: str, expected: Tri) -> None:
     assert equivalent(gold, pred) is expected
 
 
+@pytest.mark.parametrize(
+    ("gold", "pred", "expected"),
+    [
+        # binomial(n, k) and the falling factorial ff(n, k) = n!/(n-k)! (arrangements) for a
+        # constant integer k: polynomials in n, equal by sampling
+        (r"\binom{n}{3}", r"\frac{n(n-1)(n-2)}{6}", T),
+        (r"\binom{n}{2}", r"\frac{n^2 - n}{2}", T),
+        (r"\binom{n+1}{2}", r"\frac{n(n+1)}{2}", T),
+        (r"\binom{n}{3}", r"\frac{n(n-1)}{6}", F),
+        (r"\binom{n}{0}", "1", T),
+        ("ff(n, 3)", "n(n-1)(n-2)", T),
+        ("ff(n, 3)", "n(n-1)", F),
+        ("ff(n, 1)", "n", T),
+        # constant arguments: exact (SymPy's polynomial in n, negative and fractional n too)
+        (r"\binom{-2}{3}", "-4", T),
+        (r"\binom{\frac{1}{2}}{2}", r"-\frac{1}{8}", T),
+        (r"\binom{30}{15}", "155117520", T),
+        ("ff(5, 2)", "20", T),
+        ("ff(5, 6)", "0", T),
+        ("ff(10, 3)", "721", F),
+        # a symbolic k means the integers k: values between them (gamma quotients) decide nothing
+        (r"\binom{n}{k}", r"\binom{n}{k}", T),
+        (r"\binom{n}{k}", r"(-1)^{2k}\binom{n}{k}", U),
+        (r"\binom{n}{k}", r"\binom{n}{k+1}", U),
+        (r"\binom{n}{k}", r"\frac{n!}{k!(n-k)!}", U),
+        ("ff(n, k)", r"\frac{n!}{(n-k)!}", U),
+    ],
+)
+def test_binomials_and_falling_factorials(gold: str, pred: str, expected: Tri) -> None:
+    assert equivalent(gold, pred) is expected
+    assert equivalent(pred, gold) is expected
+
+
+def test_falling_factorials_evaluate() -> None:
+    assert parse_expr(r"\binom{n}{3}").evaluate(n=5.5) == pytest.approx(5.5 * 4.5 * 3.5 / 6)
+    assert parse_expr(r"\binom{n}{k}").evaluate(n=5, k=2) == pytest.approx(10.0)  # still computed
+    assert parse_expr("ff(n, 2)", syntax="infix").evaluate(n=-3) == pytest.approx(12.0)
+    assert str(parse_expr("ff(n, 2)", syntax="infix")) == "ff(n, 2)"
+
+
 def test_unparsable_is_unknown() -> None:
     assert equivalent(r"\frac{1}{", "1") is U
     assert equivalent("(" * 1000, "1") is U

@@ -43,6 +43,17 @@ constexpr std::uint8_t kDiscontinuous = 2;  // floor, ceiling: close values do n
 constexpr std::uint8_t kCallOnly = 4;       // a bare word is this function only before "(":
                                             // "erf" alone stays the letters (or text) it was
 constexpr std::uint8_t kRealOnly = 8;       // evaluated on the real axis only (nan off it)
+// f(x, k) with k a constant integer 0 <= k <= kMaxFallingTerms is the falling factorial
+// x(x-1)...(x-k+1), a polynomial in x (over k! with kOverKFactorial): binomial(n, 3) is
+// n(n-1)(n-2)/6 for every n, and equal to it by sampling; with a k that is a symbol, values
+// at points decide no equivalence (expr::Program::sampling_decides: binomial(n, k) is left to
+// SymPy)
+constexpr std::uint8_t kFalling = 16;
+constexpr std::uint8_t kOverKFactorial = 32;
+
+/// Largest constant k of a kFalling row evaluated as a product of k factors (larger ones as
+/// the row's instruction, or not at all).
+constexpr int kMaxFallingTerms = 64;
 
 constexpr std::uint8_t kVariadic = 255;  // max_args of max, min, gcd, lcm
 
@@ -96,7 +107,9 @@ inline constexpr FunctionSpec kFunctionTable[] = {
   {"ceiling",   "ceiling",   "",        {"ceiling", "ceil"},           "",        1, 1,           Op::kCeil,     Op::kNan,      Cut::kNone,  kNotAnalytic | kDiscontinuous},
   {"Abs",       "Abs",       "",        {"Abs", "abs"},                "abs",     1, 1,           Op::kAbs,      Op::kNan,      Cut::kNone,  kNotAnalytic},
   {"factorial", "factorial", "",        {"factorial"},                 "",        1, 1,           Op::kNan,      Op::kNan,      Cut::kNone,  0},
-  {"binomial",  "binomial",  "",        {"binomial"},                  "",        2, 2,           Op::kNan,      Op::kBinom,    Cut::kNone,  kNotAnalytic},
+  {"binomial",  "binomial",  "",        {"binomial"},                  "",        2, 2,           Op::kNan,      Op::kBinom,    Cut::kNone,  kNotAnalytic | kFalling | kOverKFactorial},
+  // the falling factorial n(n-1)...(n-k+1) = n!/(n-k)!, arrangements of k of n things
+  {"ff",        "ff",        "",        {"ff"},                        "",        2, 2,           Op::kNan,      Op::kNan,      Cut::kNone,  kCallOnly | kFalling},
   {"sign",      "sign",      "sgn",     {"sign", "sgn"},               "",        1, 1,           Op::kNan,      Op::kNan,      Cut::kNone,  0},
   {"det",       "",          "det",     {"det"},                       "",        1, 1,           Op::kNan,      Op::kNan,      Cut::kNone,  0},
   {"max",       "Max",       "max",     {"max"},                       "",        1, kVariadic,   Op::kNan,      Op::kNan,      Cut::kNone,  0},
