@@ -272,6 +272,12 @@ def test_grade_many_sends_only_undecided_pairs_and_their_answers(monkeypatch: py
         (r"1, 2, \ldots, n", r"\boxed{1, 3, 5, \ldots, 2n-1}", False),
         (r"\sqrt{1/n}", r"\boxed{\frac{1}{\sqrt{n}}}", True),
         ("B", "So the answer is B", True),
+        # decided by the fast path: an answer in degrees is its number or its angle, and C_n^3 is
+        # n choose 3 (normalize.hpp rule 1, functions.hpp kScriptNotations)
+        (r"\frac{\pi}{4}", r"\boxed{45^\circ}", True),
+        (r"C_n^3", r"\boxed{\frac{n(n-1)(n-2)}{6}}", True),
+        (r"\frac{\pi}{4}", r"\boxed{46^\circ}", False),
+        (r"C_n^3", r"\boxed{\frac{n(n-1)}{6}}", False),
     ],
 )
 def test_grade_end_to_end(gold: str, response: str, correct: bool) -> None:
@@ -290,8 +296,6 @@ _CORE_DECIDES = "decided by the C++ fast path before the fallback (see cpp/src/e
     ("gold", "response"),
     [
         (r"2^{2^{100}}", r"\boxed{4^{2^{99}}}"),  # a 'limit' verdict: the magnitude limit
-        (r"\frac{\pi}{4}", r"\boxed{45^\circ}"),  # a certain FALSE: the degree mark is dropped
-        (r"C_n^3", r"\boxed{\frac{n(n-1)(n-2)}{6}}"),  # a certain FALSE: C_n read as a symbol
         (r"\{9, 10\}", "There are 9 chickens and 10 rabbits."),  # the last number, 10, is read
     ],
 )

@@ -128,6 +128,35 @@ inline constexpr FunctionSpec kFunctionTable[] = {
 };
 // clang-format on
 
+/// The combinatorics notations written as a capital letter with a subscript n and a superscript
+/// k (either order): C_n^k (Chinese and European textbooks: n choose k), A_n^k and P_n^k
+/// (arrangements: n!/(n-k)!). The LaTeX parser reads "C_n^k", "C_{n}^{k}", "C^k_n",
+/// "\mathrm{C}_n^k" and "{C}_{n}^{k}" as the row `function` of (n, k).
+///
+/// The letter is also a point, a term of a sequence, a probability ("A_1^2" is the square of
+/// A_1 in a geometry answer), so the reading is conservative. It needs:
+///  - the letter alone, not the end of a longer word ("AC_1^2" keeps its reading);
+///  - both scripts, each one digit, one letter, or a brace group of numbers, letters, '+' and
+///    '-' that neither starts nor ends with a sign ("n+1", "2n", "k-1"; "C_n^{-1}" is an inverse);
+///  - when the subscript is an integer, an integer superscript no larger: C_5^2 is 10, A_5^2 is
+///    20, while C_1^2, A_1^2 and A_1^n stay powers of a subscripted symbol.
+/// A symbolic subscript with any simple superscript is read as the notation (C_n^2, A_n^3):
+/// then (A_n)^2, written with parentheses, is the power. Anything else keeps the ordinary
+/// reading, a subscripted symbol to a power.
+struct ScriptNotation {
+  char letter;
+  std::string_view function;  // a row's name
+};
+inline constexpr ScriptNotation kScriptNotations[] = {{'C', "binomial"}, {'A', "ff"}, {'P', "ff"}};
+
+/// The notation a capital letter starts, or nullptr.
+inline const ScriptNotation* find_script_notation(std::string_view letter) noexcept {
+  if (letter.size() != 1) return nullptr;
+  for (const ScriptNotation& n : kScriptNotations)
+    if (n.letter == letter[0]) return &n;
+  return nullptr;
+}
+
 /// The row with canonical name `name`, or nullptr. O(table size).
 inline const FunctionSpec* find_function(std::string_view name) noexcept {
   for (const FunctionSpec& f : kFunctionTable)
