@@ -312,7 +312,8 @@ py::list function_table() {
   py::list out;
   for (const auto& f : rapidgrade::detail::kFunctionTable) {
     py::object max_args = f.max_args == rapidgrade::detail::kVariadic ? py::object(py::none()) : py::int_(f.max_args);
-    const bool evaluable = f.op1 != expr::Op::kNan || f.op2 != expr::Op::kNan;
+    const bool evaluable = f.op1 != expr::Op::kNan || f.op2 != expr::Op::kNan ||
+                           (f.flags & rapidgrade::detail::kFalling) != 0;  // ff(x, 3) = x(x-1)(x-2)
     std::string words;
     for (std::string_view w : f.words) {
       if (w.empty()) continue;

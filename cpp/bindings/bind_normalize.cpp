@@ -31,7 +31,7 @@ py::object result_object(const Text& text, const std::string& out) {
 }
 
 py::object build(const Normalized& r, const Text& text, const py::handle& type) {
-  return new_record(type, {result_object(text, r.text), py::bool_(r.percent)});
+  return new_record(type, {result_object(text, r.text), py::bool_(r.percent), py::bool_(r.degrees)});
 }
 
 py::object normalize_latex(const py::handle& s, bool units, bool equations) {
@@ -100,7 +100,8 @@ void bind_normalize(py::module_& m) {
         py::arg("equations") = true, "Canonical form of an answer string (see rapidgrade.normalize_latex).");
   m.def("normalize_answer", &normalize_answer, py::arg("s"), py::arg("normalized_type"), py::kw_only(),
         py::arg("units") = true, py::arg("equations") = true,
-        "normalize_latex plus whether a percent sign was removed, as normalized_type(text, percent).");
+        "normalize_latex plus whether a percent sign and a degree mark were removed, as "
+        "normalized_type(text, percent, degrees).");
   m.def("normalize_many", &normalize_many, py::arg("strings"), py::kw_only(), py::arg("units") = true,
         py::arg("equations") = true, py::arg("threads") = py::none(),
         "normalize_latex over a sequence on `threads` threads with the GIL released.");

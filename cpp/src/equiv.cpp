@@ -55,7 +55,7 @@ struct Side {
 
   Side(Ref r, const Points& pts)
       : node(r.i), vars(pts.vars.begin(), pts.vars.end()), prog(compile(*r.ast, r.i, pts.vars)) {
-    e.evaluable = prog.evaluable && prog.vars.size() == pts.vars.size();
+    e.evaluable = prog.evaluable && prog.sampling_decides && prog.vars.size() == pts.vars.size();
     e.analytic = prog.analytic;
     e.continuous = prog.continuous;
     may_flag = may_flag_near_cut(prog);

@@ -135,8 +135,9 @@ bool has_inexact_literal(Ref r) {
 
 namespace {
 
-/// Built only from numbers, + - * / integer powers, factorials, binomials, percent and abs:
-/// its value is rational, so a failed exact evaluation means overflow, not irrationality.
+/// Built only from numbers, + - * / integer powers, factorials, binomials and falling factorials
+/// (the kFalling rows of the function table), percent and abs: its value is rational, so a
+/// failed exact evaluation means overflow, not irrationality.
 bool rational_shaped(Ref r) {
   const Node& n = r.node();
   switch (n.kind) {
@@ -153,9 +154,11 @@ bool rational_shaped(Ref r) {
       if (!e || e->den != 1) return false;
       return rational_shaped(r.kid(0));
     }
-    case Kind::kFunc:
-      if (n.text != "binomial") return false;
+    case Kind::kFunc: {
+      const rapidgrade::detail::FunctionSpec* f = rapidgrade::detail::find_function(n.text);
+      if (f == nullptr || (f->flags & rapidgrade::detail::kFalling) == 0) return false;
       break;
+    }
     default: return false;
   }
   for (std::size_t k = 0; k < n.kids.size(); ++k)

@@ -5,6 +5,7 @@
 #include <complex>
 #include <limits>
 #include <locale>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -74,11 +75,50 @@ struct Compiler {
     return emit(in);
   }
 
+  bool has_symbol(std::uint32_t i) const {
+    const Node& n = ast.at(i);
+    if (n.kind == Kind::kSymbol) return true;
+    for (std::uint32_t k : n.kids)
+      if (has_symbol(k)) return true;
+    return false;
+  }
+
+  /// A row marked kFalling (binomial, ff) of (x, k): for a constant integer 0 <= k <=
+  /// kMaxFallingTerms the polynomial x(x-1)...(x-k+1) (over k! for kOverKFactorial), analytic;
+  /// otherwise the row's instruction (binomial's gamma quotient; none for ff: opaque), which
+  /// does not decide equivalence when k has symbols (Program::sampling_decides).
+  std::uint32_t falling(const Node& n, const rapidgrade::detail::FunctionSpec& f) {
+    const std::optional<Rational> k = exact_value(ast, n.kids[1]);
+    if (k && k->den == 1 && k->num >= 0 && k->num <= rapidgrade::detail::kMaxFallingTerms) {
+      const int terms = static_cast<int>(k->num);
+      // each factor compiles x again: a program uses each value once (allocate_registers)
+      std::uint32_t acc = terms == 0 ? constant(1) : go(n.kids[0]);
+      double k_factorial = 1;
+      for (int j = 1; j < terms; ++j) {
+        const std::uint32_t x = go(n.kids[0]);
+        const std::uint32_t factor = bin(Op::kSub, x, constant(j));
+        acc = bin(Op::kMul, acc, factor);
+        k_factorial *= j + 1;
+      }
+      if ((f.flags & rapidgrade::detail::kOverKFactorial) != 0 && k_factorial != 1) {
+        acc = bin(Op::kDiv, acc, constant(k_factorial));
+      }
+      return acc;
+    }
+    if (f.op2 == Op::kNan) return opaque();
+    if (has_symbol(n.kids[1])) prog.sampling_decides = false;
+    prog.analytic = false;
+    const std::uint32_t x = go(n.kids[0]);
+    const std::uint32_t y = go(n.kids[1]);
+    return bin(f.op2, x, y);
+  }
+
   /// One instruction per row of the function table (functions.hpp): op1 for one argument, op2
-  /// for two; anything else (det, max, unknown names) is opaque.
+  /// for two (kFalling rows: falling()); anything else (det, max, unknown names) is opaque.
   std::uint32_t func(const Node& n) {
     const rapidgrade::detail::FunctionSpec* f = rapidgrade::detail::find_function(n.text);
     if (f == nullptr) return opaque();
+    if ((f->flags & rapidgrade::detail::kFalling) != 0 && n.kids.size() == 2) return falling(n, *f);
     const Op op = n.kids.size() == 1 ? f->op1 : n.kids.size() == 2 ? f->op2 : Op::kNan;
     if (op == Op::kNan) return opaque();
     if ((f->flags & rapidgrade::detail::kNotAnalytic) != 0) prog.analytic = false;

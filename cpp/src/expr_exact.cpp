@@ -221,9 +221,28 @@ Q exact_det(const Ast& ast, const Node& m) {
   return det;
 }
 
-/// binomial(n, k) for integers n >= 0 (0 outside 0..n), min(k, n - k) <= 200.
+/// The falling factorial a(a-1)...(a-k+1) of a rational a and an integer 0 <= k <= 200, over k!
+/// when `over_k_factorial` (binomial(a, k)). A factor of zero ends it.
+Q exact_falling(const Rational& a, Int k, bool over_k_factorial) {
+  if (k < 0 || k > 200) return std::nullopt;
+  Rational r{1, 1};
+  for (Int j = 0; j < k; ++j) {
+    Q term = q_add(a, Rational{-j, 1});
+    if (!term) return std::nullopt;
+    if (term->num == 0) return Rational{0, 1};
+    Q m = q_mul(r, *term);
+    if (m && over_k_factorial) m = q_mul(*m, Rational{1, j + 1});
+    if (!m) return std::nullopt;
+    r = *m;
+  }
+  return r;
+}
+
+/// binomial(n, k) for an integer k: for an integer n >= 0, 0 outside 0..n and min(k, n - k) <=
+/// 200; for any other rational n (SymPy's polynomial in n), 0 <= k <= 200.
 Q exact_binomial(const Rational& a, const Rational& b) {
-  if (!is_integer(a) || !is_integer(b) || a.num < 0) return std::nullopt;
+  if (!is_integer(b)) return std::nullopt;
+  if (!is_integer(a) || a.num < 0) return exact_falling(a, b.num, true);
   Int nn = a.num, k = b.num;
   if (k < 0 || k > nn) return Rational{0, 1};
   if (k > nn - k) k = nn - k;
@@ -238,7 +257,7 @@ Q exact_binomial(const Rational& a, const Rational& b) {
 }
 
 /// Exact value of the functions with rational values at rational points: sqrt, root, det,
-/// binomial.
+/// binomial, ff (the falling factorial).
 Q exact_function(const Ast& ast, const Node& n) {
   if (n.text == "sqrt" && n.kids.size() == 1) {
     Q v = exact(ast, n.kids[0]);
@@ -259,6 +278,12 @@ Q exact_function(const Ast& ast, const Node& n) {
     Q b = exact(ast, n.kids[1]);
     if (!a || !b) return std::nullopt;
     return exact_binomial(*a, *b);
+  }
+  if (n.text == "ff" && n.kids.size() == 2) {
+    Q a = exact(ast, n.kids[0]);
+    Q b = exact(ast, n.kids[1]);
+    if (!a || !b || !is_integer(*b)) return std::nullopt;
+    return exact_falling(*a, b->num, false);
   }
   return std::nullopt;
 }

@@ -3,6 +3,7 @@
 // numbers with thousands separators, words, commands, punctuation). Every token is consumed once,
 // so parsing is linear in the input.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -428,19 +429,98 @@ class LatexParser {
     expect_punct("{");
     if (is_punct("}")) return fail("empty group", open);
     KidList items{relation()};
+    if (is_cmd("choose")) {  // "{n \choose k}": the binomial of TeX's plain syntax
+      ++p_;
+      const std::uint32_t k = relation();
+      if (!is_punct("}")) return fail("unclosed '{'", open);
+      ++p_;
+      return add(make(Kind::kFunc, "binomial", {items[0], k}));
+    }
     while (is_punct(",")) {
       ++p_;
       items.push_back(relation());
     }
     if (!is_punct("}")) return fail("unclosed '{'", open);
     ++p_;
-    if (items.size() == 1) return items[0];
+    if (items.size() == 1) {
+      // "{C}_{n}^{k}": a braced letter that starts a notation of scripts
+      const Node& only = ast_.at(items[0]);
+      if (only.kind == Kind::kSymbol) {
+        if (const std::optional<std::uint32_t> x = script_notation(only.text)) return *x;
+      }
+      return items[0];
+    }
     return add(make(Kind::kSet, {}, std::move(items)));
+  }
+
+  /// The end of a script of a notation of kScriptNotations (functions.hpp) at toks_[at], or 0
+  /// when there is none there: one digit or one letter alone in its token (script_arg()'s one
+  /// character, with nothing of the token left), or a brace group of numbers, words, '+' and
+  /// '-' that neither starts nor ends with a sign ("n+1", "2n", "k-1"), at most 8 tokens.
+  /// `integer` receives the value of a script that is one integer literal, else -1.
+  std::size_t notation_script(std::size_t at, long long& integer) const {
+    integer = -1;
+    const auto digits = [](std::string_view t) {
+      return !t.empty() && t.size() <= 18 &&
+             std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; });
+    };
+    const Tok& t = toks_[at];
+    if (t.type == T::kNum || t.type == T::kWord) {
+      if (t.text.size() != 1) return 0;
+      if (t.type == T::kNum) integer = digits(t.text) ? t.text[0] - '0' : -1;
+      return t.type == T::kWord || integer >= 0 ? at + 1 : 0;
+    }
+    if (!(t.type == T::kPunct && same(t.text, "{"))) return 0;
+    std::size_t k = at + 1;
+    bool sign_last = true;  // at the start: a sign may not come first
+    for (; k < toks_.size() && k - at <= 9; ++k) {
+      const Tok& u = toks_[k];
+      if (u.type == T::kPunct && same(u.text, "}")) break;
+      const bool sign = u.type == T::kPunct && (same(u.text, "+") || same(u.text, "-"));
+      if (sign ? sign_last : !(u.type == T::kWord || (u.type == T::kNum && digits(u.text)))) return 0;
+      sign_last = sign;
+    }
+    if (k >= toks_.size() || k == at + 1 || sign_last || !(toks_[k].type == T::kPunct && same(toks_[k].text, "}"))) {
+      return 0;
+    }
+    if (k == at + 2 && toks_[at + 1].type == T::kNum) {
+      integer = 0;
+      for (const char c : toks_[at + 1].text) integer = integer * 10 + (c - '0');
+    }
+    return k + 1;
+  }
+
+  /// "C_n^k", "C^k_n", "A_n^k": after a lone capital letter `letter` of kScriptNotations
+  /// (functions.hpp), its row's function of (n, k) when the rule of that table holds (both
+  /// scripts, simple; an integer subscript n with an integer superscript k <= n), the scripts
+  /// read; nullopt, nothing read, otherwise.
+  std::optional<std::uint32_t> script_notation(std::string_view letter) {
+    const rapidgrade::detail::ScriptNotation* notation = rapidgrade::detail::find_script_notation(letter);
+    if (notation == nullptr || !(is_punct("_") || is_punct("^"))) return std::nullopt;
+    const bool sub_first = is_punct("_");
+    long long first = -1, second = -1;
+    const std::size_t first_end = notation_script(p_ + 1, first);
+    if (first_end == 0 || first_end >= toks_.size()) return std::nullopt;
+    const Tok& other = toks_[first_end];
+    if (!(other.type == T::kPunct && same(other.text, sub_first ? "^" : "_"))) return std::nullopt;
+    if (notation_script(first_end + 1, second) == 0) return std::nullopt;
+    const long long n = sub_first ? first : second;
+    const long long k = sub_first ? second : first;
+    // an integer subscript takes an integer superscript no larger: "A_1^2" is A_1 squared
+    if (n >= 0 && (k < 0 || k > n)) return std::nullopt;
+    ++p_;
+    const std::uint32_t a = script_arg();
+    ++p_;
+    const std::uint32_t b = script_arg();
+    return add(make(Kind::kFunc, std::string(notation->function), {sub_first ? a : b, sub_first ? b : a}));
   }
 
   /// A run of letters (the word token before p_) as a product of single-letter symbols; the
   /// last may carry a subscript, or be a function applied to atoms ("f(x)").
   std::uint32_t letters(std::string_view word) {
+    if (word.size() == 1) {
+      if (const std::optional<std::uint32_t> x = script_notation(word)) return *x;  // "C_n^k"
+    }
     std::vector<std::uint32_t> f;
     for (std::size_t k = 0; k + 1 < word.size(); ++k) f.push_back(letter(word.substr(k, 1)));
     const std::string last(word.substr(word.size() - 1));
@@ -671,7 +751,10 @@ class LatexParser {
     }
     // \mathrm{e} is Euler's number (math-verify's verify agrees); other letters are symbols
     if (same(inner, "e")) return add(make(Kind::kConst, "E"));
-    if (inner.size() == 1 && is_alpha(inner[0])) return add(make(Kind::kSymbol, inner));
+    if (inner.size() == 1 && is_alpha(inner[0])) {
+      if (const std::optional<std::uint32_t> x = script_notation(inner)) return *x;  // "\mathrm{C}_n^k"
+      return add(make(Kind::kSymbol, inner));
+    }
     // \text{5}, \mathrm{e}, \mathbf{x}: parse the content as math
     Ast sub;
     bool parsed = false;

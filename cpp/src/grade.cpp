@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "rapidgrade/common.hpp"
 #include "rapidgrade/detail/delimiters.hpp"
 #include "rapidgrade/detail/text.hpp"
+#include "rapidgrade/detail/units.hpp"
 #include "rapidgrade/normalize.hpp"
 
 namespace rapidgrade::grade {
@@ -105,6 +107,66 @@ const expr::Ast* Answer::tree() {
 
 namespace {
 
+// Node `i` of `ast` read in degrees: a degree node over it, appended to the pool, for a value;
+// the same structure over its parts read in degrees for a tuple, a set or an interval (each
+// value of "30^\circ, 60^\circ" carried a mark); the value of an equation ("x = 45"). Returns
+// the new node, or nullopt for a part no degree applies to (an inequality, words, a matrix).
+// Recursion bounded by the tree's depth. Throws ParseError when a node would pass the depth limit.
+std::optional<std::uint32_t> in_degrees(expr::Ast& ast, std::uint32_t i) {
+  using expr::Kind;
+  const Kind kind = ast.at(i).kind;
+  switch (kind) {
+    case Kind::kDegree: return i;
+    case Kind::kTuple:
+    case Kind::kSet:
+    case Kind::kInterval:
+    case Kind::kRelation: {
+      if (kind == Kind::kRelation && ast.at(i).text.find_first_not_of('=') != std::string::npos) return std::nullopt;
+      expr::Node n = ast.at(i);  // a copy: the pool grows below
+      // an equation's value is its last member; every part of a tuple, set or interval
+      for (std::size_t k = kind == Kind::kRelation ? n.kids.size() - 1 : 0; k < n.kids.size(); ++k) {
+        const std::optional<std::uint32_t> part = in_degrees(ast, n.kids[k]);
+        if (!part) return std::nullopt;
+        n.kids[k] = *part;
+      }
+      return ast.add(std::move(n));
+    }
+    case Kind::kUnion:
+    case Kind::kMatrix:
+    case Kind::kText:
+    case Kind::kPlusMinus: return std::nullopt;
+    default: {
+      expr::Node n;
+      n.kind = Kind::kDegree;
+      n.kids = {i};
+      return ast.add(std::move(n));
+    }
+  }
+}
+
+}  // namespace
+
+const expr::Ast* Answer::degree_tree() {
+  if (!degree_built_) {
+    degree_built_ = true;
+    const expr::Ast* plain = normalized_.degrees ? tree() : nullptr;
+    if (plain != nullptr) {
+      expr::Ast ast = *plain;
+      try {
+        if (const std::optional<std::uint32_t> root = in_degrees(ast, ast.root)) {
+          ast.root = *root;
+          degree_tree_ = std::move(ast);
+        }
+      } catch (const ParseError&) {
+        // at the depth limit: no reading in degrees
+      }
+    }
+  }
+  return degree_tree_ ? &*degree_tree_ : nullptr;
+}
+
+namespace {
+
 // The answer of a gold that is a whole solution, as evaluation harnesses pass golds (lighteval's
 // MATH tasks: the reference solution, ending in \boxed{...}; its GSM8K task: the reference
 // answer, ending in "#### 72"): what the solution's box or tag holds, found by the extractor's
@@ -123,10 +185,32 @@ bool solution_answer(std::string_view gold, std::string& answer) {
 
 }  // namespace
 
+namespace {
+
+// Whether `unit`, a unit the answer phrase reader kept apart from a number, is the degree of
+// angle: a row of the units table (detail/units.hpp) named "degree" by pint ("degrees", "deg").
+// The number is then an answer in degrees, as "45^\circ" is.
+bool is_degree_unit(std::string_view unit) noexcept {
+  const rapidgrade::detail::UnitSymbol* u = rapidgrade::detail::find_unit_symbol(trim(unit));
+  return u != nullptr && u->pint == "degree";
+}
+
+// `answer` written in degrees (the degree unit after its number).
+Answer written_in_degrees(Answer answer) {
+  if (answer.degrees()) return answer;
+  normalize::Normalized n = answer.normalized();
+  n.degrees = true;
+  return Answer(std::move(n));
+}
+
+}  // namespace
+
 // The answer of a gold written as a phrase ("18 eggs", "2 (any value in (1, 2] will do)"): the
 // math object at its start, read by the answer phrase reader, when the reading is clean and stops
-// at a word, a unit or a remark; `raw` unchanged otherwise ("x = 5", "no solution").
-std::string_view gold_phrase(std::string_view raw) {
+// at a word, a unit or a remark; `raw` unchanged otherwise ("x = 5", "no solution"). `unit`
+// receives the unit kept apart from the number read, if any ("45 degrees": "degrees").
+std::string_view gold_phrase(std::string_view raw, std::string_view& unit) {
+  unit = {};
   const extract::Phrase p = extract::read_answer_phrase(raw, extract::Range{0, raw.size()});
   if (!p.cut || !p.clean || p.leading_prose || p.answer.end <= p.answer.start) return raw;
   // a one-letter unit written onto a gold's number is a symbol there: "6m" is six times m
@@ -143,6 +227,7 @@ std::string_view gold_phrase(std::string_view raw) {
       return raw;
     }
   }
+  if (digit) unit = raw.substr(p.unit.start, p.unit.end - p.unit.start);
   return digit ? answer : raw;
 }
 
@@ -153,13 +238,15 @@ PreparedGold prepare_gold(std::string_view gold) {
   // the fast path compares the number of a gold phrase ("18 eggs" -> 18); the fallback
   // receives the gold as written
   std::string_view compared = raw;
+  std::string_view unit;
   if (solution_answer(raw, solution)) {
     raw = compared = unwrap_answer(solution);
   } else {
-    compared = unwrap_answer(gold_phrase(raw));
+    compared = unwrap_answer(gold_phrase(raw, unit));
   }
   prepared.raw = std::string(raw);
   prepared.answer = Answer(normalize::normalize(compared, answer_normalization()));
+  if (is_degree_unit(unit)) prepared.answer = written_in_degrees(std::move(prepared.answer));
   prepared.sentences = several_sentences(raw);
   return prepared;
 }
@@ -176,7 +263,7 @@ namespace {
 // normal form, made once: normalization is a function of the unwrapped text.
 Answer read_answer(std::string_view found, const PreparedGold& gold) {
   const std::string_view unwrapped = unwrap_answer(found);
-  if (unwrapped == gold.raw) return Answer(normalize::Normalized{gold.answer.text(), gold.answer.percent()});
+  if (unwrapped == gold.raw) return Answer(gold.answer.normalized());
   return Answer(normalize::normalize(unwrapped, answer_normalization()));
 }
 
@@ -201,9 +288,23 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
   const expr::Ast* gold_tree = gold.tree();
   const expr::Ast* pred_tree = gold_tree != nullptr ? pred.tree() : nullptr;
   equiv::Limit limit = equiv::Limit::kNone;
-  const equiv::Tri t = gold_tree != nullptr && pred_tree != nullptr
-                           ? equiv::equivalent(*gold_tree, *pred_tree, options.equiv, &limit, gold.facts())
-                           : equiv::Tri::kUnknown;
+  equiv::Tri t = gold_tree != nullptr && pred_tree != nullptr
+                     ? equiv::equivalent(*gold_tree, *pred_tree, options.equiv, &limit, gold.facts())
+                     : equiv::Tri::kUnknown;
+  if (t != equiv::Tri::kTrue && gold.degrees() != pred.degrees()) {
+    // One side is written in degrees ("45^\circ"), the other not: its number (45, as the trees
+    // compared above read it) or the angle (pi/4). FALSE only when neither reading matches.
+    const expr::Ast* g_angle = gold.degrees() ? gold.degree_tree() : gold_tree;
+    const expr::Ast* p_angle = pred.degrees() ? pred.degree_tree() : pred_tree;
+    equiv::Limit angle_limit = equiv::Limit::kNone;
+    const equiv::Tri angle = g_angle != nullptr && p_angle != nullptr
+                                 ? equiv::equivalent(*g_angle, *p_angle, options.equiv, &angle_limit)
+                                 : equiv::Tri::kUnknown;
+    t = t == equiv::Tri::kFalse && angle == equiv::Tri::kFalse ? equiv::Tri::kFalse
+        : angle == equiv::Tri::kTrue                           ? equiv::Tri::kTrue
+                                                               : equiv::Tri::kUnknown;
+    if (limit == equiv::Limit::kNone) limit = angle_limit;
+  }
   return {t, t == equiv::Tri::kTrue              ? Reason::kEquivalent
              : t == equiv::Tri::kFalse           ? Reason::kNotEquivalent
              : limit == equiv::Limit::kWork      ? Reason::kWorkLimit
@@ -302,6 +403,10 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     return v;
   }
   Answer pred = read_answer(v.answer, gold);
+  if (found->unit.end > found->unit.start &&
+      is_degree_unit(response.substr(found->unit.start, found->unit.end - found->unit.start))) {
+    pred = written_in_degrees(std::move(pred));  // "The answer is 45 degrees.": 45 with the unit apart
+  }
   v.normalized = pred.text();
   if (found->method == extract::Method::kLastNumber && !options.last_number) {
     v.tri = equiv::Tri::kFalse;

@@ -121,7 +121,7 @@ class Writer {
 // (normalize keeps both buffers, Buffers, from pass to pass).
 
 // Rule 1: commands, delimiters, degree and percent signs, unicode minus, {,}.
-void rewrite_commands(std::string_view s, bool& percent, Writer& out) {
+void rewrite_commands(std::string_view s, bool& percent, bool& degrees, Writer& out) {
   BitStack drop_close;  // one entry per open '{': drop its matching '}'
   const std::size_t n = s.size();
   std::size_t i = 0;
@@ -131,6 +131,14 @@ void rewrite_commands(std::string_view s, bool& percent, Writer& out) {
     i = plain;
     if (i >= n) break;
     const char c = s[i];
+    if (c == '^' || c == '\\' || c == '\xC2') {
+      // the degree marks of latex_vocab.hpp: "120^\circ", "45^{\circ}", "30\degree", "90°"
+      if (const std::size_t mark = rapidgrade::detail::degree_mark_at(s, i); mark != 0) {
+        degrees = true;
+        i += mark;
+        continue;
+      }
+    }
     if (c == '\\') {
       if (i + 1 >= n) {
         out += c;
@@ -142,7 +150,7 @@ void rewrite_commands(std::string_view s, bool& percent, Writer& out) {
         const std::string_view name = s.substr(i + 1, j - i - 1);
         if (name == "left" || name == "right") {
           i = (j < n && s[j] == '.') ? j + 1 : j;
-        } else if (name == "displaystyle" || name == "degree") {
+        } else if (name == "displaystyle") {
           i = j;
         } else if (name != "frac" && rapidgrade::detail::is_fraction_command(name)) {
           out += "\\frac";
@@ -226,20 +234,6 @@ void rewrite_commands(std::string_view s, bool& percent, Writer& out) {
       ++i;
       continue;
     }
-    if (c == '^') {
-      if (starts_with(s, i, "^\\circ") && (i + 6 >= n || !is_letter(s[i + 6]))) {
-        i += 6;
-        continue;
-      }
-      if (starts_with(s, i, "^{\\circ}")) {
-        i += 8;
-        continue;
-      }
-    }
-    if (starts_with(s, i, "\xC2\xB0")) {  // U+00B0 degree sign
-      i += 2;
-      continue;
-    }
     if (starts_with(s, i, "\xE2\x88\x92")) {  // U+2212 minus sign
       out += '-';
       i += 3;
@@ -290,10 +284,11 @@ bool is_unit(std::string_view word) noexcept {
 }
 
 // Rule 4: trailing unit words after a number (or a closing brace, e.g. \frac{1}{2} inch).
-void strip_units(std::string& s, bool& percent) {
+void strip_units(std::string& s, bool& percent, bool& degrees) {
   std::string_view v = s;
   std::size_t cut = std::string::npos;
   bool saw_percent = false;
+  bool saw_degrees = false;
   std::size_t e = v.size();
   while (true) {
     std::size_t p = e;
@@ -313,6 +308,7 @@ void strip_units(std::string& s, bool& percent) {
     // is six times m, "6 m" and "6\,\text{m}" are six metres
     if (word.size() == 1 && w > 0 && is_digit(v[w - 1])) break;
     saw_percent = saw_percent || word == "percent";
+    saw_degrees = saw_degrees || word == "degrees" || word == "degree";
     cut = w;
     e = w;
   }
@@ -322,6 +318,7 @@ void strip_units(std::string& s, bool& percent) {
   if (r == 0 || !(is_digit(v[r - 1]) || v[r - 1] == '}')) return;
   s.resize(r);
   percent = percent || saw_percent;
+  degrees = degrees || saw_degrees;
 }
 
 // Rule 5, first part: "W N/D" (the whole text, N < D) -> "W\frac{N}{D}", a mixed number.
@@ -687,16 +684,20 @@ bool holds_cjk_joiner(std::string_view s) noexcept {
 // 12 a whole CJK word by what rule 0 writes for "√"), so folding again would change nothing.
 constexpr int kPasses = 13;
 
-// Applies pass `k` (0 <= k < kPasses) to b.text; returns whether the text changed.
-bool apply_pass(int k, Buffers& b, const Options& options, bool& percent) {
+// Applies pass `k` (0 <= k < kPasses) to b.text, setting the flags of `flags` (not its text)
+// that rules 1 and 4 raise; returns whether the text changed.
+bool apply_pass(int k, Buffers& b, const Options& options, Normalized& flags) {
   std::string& t = b.text;
   switch (k) {
     case 0:
-      return run_pass(b, kCommandBytes.find(t, 0) < t.size(),
-                      [&percent](std::string_view s, Writer& out) { rewrite_commands(s, percent, out); });
+      return run_pass(b, kCommandBytes.find(t, 0) < t.size(), [&flags](std::string_view s, Writer& out) {
+        rewrite_commands(s, flags.percent, flags.degrees, out);
+      });
     case 1: return run_pass(b, !spaces_collapsed(t), collapse_spaces);
     case 2: return run_in_place(t, strip_trailing_dots);
-    case 3: return options.units && run_in_place(t, [&percent](std::string& s) { strip_units(s, percent); });
+    case 3:
+      return options.units &&
+             run_in_place(t, [&flags](std::string& s) { strip_units(s, flags.percent, flags.degrees); });
     case 4: return run_in_place(t, mixed_number);
     case 5: return run_pass(b, holds(t, ' '), remove_spaces);
     case 6: return run_pass(b, holds(t, '\\'), brace_arguments);
@@ -753,7 +754,7 @@ Normalized normalize(std::string_view s, const Options& options) {
   for (int step = 0; step < kMaxRounds * kPasses && unchanged < kPasses; ++step) {
     const int pass = step % kPasses;
     if (pass == 0 && step > 0 && already_canonical(b.text)) break;  // "$5$" -> "5": no rule changes it
-    unchanged = apply_pass(pass, b, options, result.percent) ? 0 : unchanged + 1;
+    unchanged = apply_pass(pass, b, options, result) ? 0 : unchanged + 1;
   }
   result.text = std::move(b.text);
   return result;

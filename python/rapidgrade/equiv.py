@@ -16,6 +16,11 @@ Rules:
   ``50``); two percentages compare their numbers.
 * **Degrees**: ``x^\circ`` matches the bare number ``x`` and ``x\pi/180`` radians; a plain
   number is never read as degrees.
+* **Binomials and arrangements**: ``\binom{n}{k}`` (also ``C_n^k``, ``{n \choose k}``) and the
+  falling factorial ``ff(n, k)`` = n!/(n-k)! (also ``A_n^k``, ``P_n^k``) with an integer ``k`` are
+  polynomials in ``n``: ``C_n^3`` matches ``\frac{n(n-1)(n-2)}{6}``, ``A_5^2`` matches 20. With a
+  symbolic ``k`` their values at sample points decide nothing (they mean integer ``k``): UNKNOWN
+  unless both sides are the same expression.
 * **Expressions with free symbols**: both sides are evaluated at 32 seeded points (8 real, 24
   complex, magnitudes from 1/20 to 20), with a bound on the rounding error of every value. A
   difference far beyond that bound at any point gives FALSE. TRUE needs agreement (within

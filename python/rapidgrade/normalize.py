@@ -28,8 +28,9 @@ second; checked by ``tests/unit/test_normalize_examples.py``, like the examples 
    * every ``$`` and ``\$`` is removed: ``$x$`` -> ``x``, ``\$6`` -> ``6``,
      ``$5$ and $6$`` -> ``5and6``; the other math delimiters stay: ``\(x\)`` -> ``\(x\)``
      (grading removes delimiters that enclose the whole answer before normalizing);
-   * degrees ``^\circ``, ``^{\circ}``, ``\degree`` and ``°`` are removed: ``120^\circ`` -> ``120``,
-     ``90°`` -> ``90``;
+   * the degree marks ``^\circ``, ``^{\circ}``, ``\degree`` and ``°`` are removed and the answer is
+     flagged as an angle in degrees: ``120^\circ`` -> ``120``, ``90°`` -> ``90`` (``degrees=True``
+     in :func:`normalize_answer`; grading reads it as the number or as that many times pi/180);
    * ``\%`` and ``%`` are removed and the answer is flagged as a percentage:
      ``25\%`` -> ``25`` (``percent=True`` in :func:`normalize_answer`);
    * ``{,}`` between digits is a thousands separator before exactly three digits and a decimal
@@ -42,7 +43,7 @@ second; checked by ``tests/unit/test_normalize_examples.py``, like the examples 
    and each optionally squared or cubed (``^2``, ``^3``, ``^{2}``, ``^{3}``):
    ``5 cm`` -> ``5``, ``100 square units`` -> ``100``, ``12 cm^2`` -> ``12``. The list is
    :data:`UNIT_WORDS` (matched case-sensitively, never after a backslash); ``percent`` also sets
-   the percentage flag: ``12 percent`` -> ``12``.
+   the percentage flag: ``12 percent`` -> ``12``; ``degrees`` and ``degree`` the degrees flag.
 5. A mixed number that is the whole answer keeps its whole part: ``1 1/4`` ->
    ``1\frac{1}{4}`` (5/4, as the LaTeX ``1\frac{1}{4}`` is), ``-2 3/8`` -> ``-2\frac{3}{8}``;
    only with a numerator below the denominator. Then spaces are removed, except one between a
@@ -89,10 +90,12 @@ UNIT_WORDS: frozenset[str] = frozenset(_core.UNIT_WORDS)
 
 
 class Normalized(NamedTuple):
-    """A normalized answer: its canonical ``text`` and whether a percent sign was removed."""
+    """A normalized answer: its canonical ``text``, whether a percent sign was removed, and whether
+    a degree mark (or the unit word ``degrees``) was."""
 
     text: Union[str, bytes]  # noqa: UP007 (NamedTuple field annotations are evaluated on 3.10)
     percent: bool
+    degrees: bool = False
 
 
 @overload
@@ -129,19 +132,22 @@ def normalize_latex(s: str | bytes, *, units: bool = True, equations: bool = Tru
 
 
 def normalize_answer(s: str | bytes, *, units: bool = True, equations: bool = True) -> Normalized:
-    r""":func:`normalize_latex`, also saying whether *s* was a percentage.
+    r""":func:`normalize_latex`, also saying whether *s* was a percentage or an angle in degrees.
 
-    The grading layer uses the flag to accept ``25\%`` against ``0.25`` as well as ``25``.
+    The grading layer uses the flags to accept ``25\%`` against ``0.25`` as well as ``25``, and
+    ``45^\circ`` against ``\frac{\pi}{4}`` as well as ``45``.
     This is the math normalization (a canonical string for comparing final answers); the physics
     task's :func:`rapidgrade.tasks.physics.normalize_answer` is another function: it classifies an
     answer (number, equation, physical quantity, formula, text) and keeps its unit.
 
     >>> normalize_answer(r"25\%")
-    Normalized(text='25', percent=True)
+    Normalized(text='25', percent=True, degrees=False)
     >>> normalize_answer("12 percent")
-    Normalized(text='12', percent=True)
+    Normalized(text='12', percent=True, degrees=False)
     >>> normalize_answer("0.25")
-    Normalized(text='0.25', percent=False)
+    Normalized(text='0.25', percent=False, degrees=False)
+    >>> normalize_answer(r"45^\circ")
+    Normalized(text='45', percent=False, degrees=True)
     """
     if units and equations:
         return _core.normalize_answer(s, Normalized)

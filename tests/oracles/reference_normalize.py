@@ -229,10 +229,11 @@ _UNITS = frozenset(
 )
 
 
-def _rewrite_commands(s: str) -> tuple[str, bool]:
+def _rewrite_commands(s: str) -> tuple[str, bool, bool]:
     out: list[str] = []
     drop: list[bool] = []
     percent = False
+    degrees = False
     i, n = 0, len(s)
     while i < n:
         c = s[i]
@@ -248,7 +249,10 @@ def _rewrite_commands(s: str) -> tuple[str, bool]:
                 name = s[i + 1 : j]
                 if name in ("left", "right"):
                     i = j + 1 if j < n and s[j] == "." else j
-                elif name in ("displaystyle", "degree"):
+                elif name == "displaystyle":
+                    i = j
+                elif name == "degree":
+                    degrees = True
                     i = j
                 elif name in ("dfrac", "tfrac", "cfrac"):
                     out.append("\\frac")
@@ -296,41 +300,44 @@ def _rewrite_commands(s: str) -> tuple[str, bool]:
         elif c == "~":
             out.append(" ")
         elif c == "^" and s.startswith("^\\circ", i) and (i + 6 >= n or not _is_letter(s[i + 6])):
+            degrees = True
             i += 6
             continue
         elif c == "^" and s.startswith("^{\\circ}", i):
+            degrees = True
             i += 8
             continue
         elif c == "\u00b0":
-            pass
+            degrees = True
         elif c == "\u2212":
             out.append("-")
         else:
             out.append(c)
         i += 1
-    return "".join(out), percent
+    return "".join(out), percent, degrees
 
 
 _WS_RUN = re.compile(r"[ \t\n\r\f\v]+")
 _UNIT_TAIL = re.compile(r"(?<![A-Za-z\\])([A-Za-z]+)(?:\^\{[23]\}|\^[23])? *\Z")
 
 
-def _strip_units(s: str) -> tuple[str, bool]:
+def _strip_units(s: str) -> tuple[str, bool, bool]:
     cut = None
     e = len(s)
-    saw_percent = False
+    saw_percent = saw_degrees = False
     while True:
         m = _UNIT_TAIL.search(s[:e])
         if m is None or m.group(1) not in _UNITS:
             break
         saw_percent = saw_percent or m.group(1) == "percent"
+        saw_degrees = saw_degrees or m.group(1) in ("degrees", "degree")
         cut = e = m.start(1)
     if cut is None:
-        return s, False
+        return s, False, False
     rest = s[:cut].rstrip(" ")
     if not rest or not (("0" <= rest[-1] <= "9") or rest[-1] == "}"):
-        return s, False
-    return rest, saw_percent
+        return s, False, False
+    return rest, saw_percent, saw_degrees
 
 
 def _remove_spaces(s: str) -> str:
@@ -446,13 +453,14 @@ _THOUSANDS = re.compile(r"-?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
 _SLASH = re.compile(r"(-?)([0-9]+)/([0-9]+)")
 
 
-def _one_round(s: str, units: bool, equations: bool) -> tuple[str, bool]:
-    s, percent = _rewrite_commands(_fold_math(s))
+def _one_round(s: str, units: bool, equations: bool) -> tuple[str, bool, bool]:
+    s, percent, degrees = _rewrite_commands(_fold_math(s))
     s = _WS_RUN.sub(" ", s).strip(" ")
     s = s.rstrip("." + _SPACE)
     if units:
-        s, unit_percent = _strip_units(s)
+        s, unit_percent, unit_degrees = _strip_units(s)
         percent = percent or unit_percent
+        degrees = degrees or unit_degrees
     s = _brace_arguments(_remove_spaces(s))
     if equations and s.count("=") == 1:
         lhs, rhs = s.split("=")
@@ -464,21 +472,23 @@ def _one_round(s: str, units: bool, equations: bool) -> tuple[str, bool]:
     m = _SLASH.fullmatch(s)
     if m:
         s = m.group(1) + "\\frac{" + m.group(2) + "}{" + m.group(3) + "}"
-    return s, percent
+    return s, percent, degrees
 
 
-def normalize_answer(s: str, units: bool = True, equations: bool = True) -> tuple[str, bool]:
-    """(normalized text, percent flag), the rules of rapidgrade.normalize repeated to a fixed point."""
-    current, percent = _one_round(s, units, equations)
+def normalize_answer(s: str, units: bool = True, equations: bool = True) -> tuple[str, bool, bool]:
+    """(normalized text, percent flag, degrees flag), the rules of rapidgrade.normalize repeated to a
+    fixed point."""
+    current, percent, degrees = _one_round(s, units, equations)
     if current == s:
-        return current, percent
+        return current, percent, degrees
     for _ in range(3):
-        nxt, p = _one_round(current, units, equations)
+        nxt, p, d = _one_round(current, units, equations)
         percent = percent or p
+        degrees = degrees or d
         if nxt == current:
             break
         current = nxt
-    return current, percent
+    return current, percent, degrees
 
 
 def strip_string(s: str) -> str:

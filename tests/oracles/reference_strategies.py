@@ -344,6 +344,7 @@ FUNCTION_WORDS = frozenset(
         "abs",
         "factorial",
         "binomial",
+        "ff",
         "sign",
         "sgn",
         "det",

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rapidgrade import Tri, equivalent, equivalent_many, parse_expr
+from rapidgrade import Tri, equivalent, equivalent_many, grade, parse_expr
 
 T, F, U = Tri.TRUE, Tri.FALSE, Tri.UNKNOWN
 
@@ -295,6 +297,89 @@ def test_a_condition_is_never_a_value(var: str, op: str, bound: str, value: str,
 )
 def test_text(gold: str, pred: str, expected: Tri) -> None:
     assert equivalent(gold, pred) is expected
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "expected"),
+    [
+        # binomial(n, k) and the falling factorial ff(n, k) = n!/(n-k)! (arrangements) for a
+        # constant integer k: polynomials in n, equal by sampling
+        (r"\binom{n}{3}", r"\frac{n(n-1)(n-2)}{6}", T),
+        (r"\binom{n}{2}", r"\frac{n^2 - n}{2}", T),
+        (r"\binom{n+1}{2}", r"\frac{n(n+1)}{2}", T),
+        (r"\binom{n}{3}", r"\frac{n(n-1)}{6}", F),
+        (r"\binom{n}{0}", "1", T),
+        ("ff(n, 3)", "n(n-1)(n-2)", T),
+        ("ff(n, 3)", "n(n-1)", F),
+        ("ff(n, 1)", "n", T),
+        # constant arguments: exact (SymPy's polynomial in n, negative and fractional n too)
+        (r"\binom{-2}{3}", "-4", T),
+        (r"\binom{\frac{1}{2}}{2}", r"-\frac{1}{8}", T),
+        (r"\binom{30}{15}", "155117520", T),
+        ("ff(5, 2)", "20", T),
+        ("ff(5, 6)", "0", T),
+        ("ff(10, 3)", "721", F),
+        # a symbolic k means the integers k: values between them (gamma quotients) decide nothing
+        (r"\binom{n}{k}", r"\binom{n}{k}", T),
+        (r"\binom{n}{k}", r"(-1)^{2k}\binom{n}{k}", U),
+        (r"\binom{n}{k}", r"\binom{n}{k+1}", U),
+        (r"\binom{n}{k}", r"\frac{n!}{k!(n-k)!}", U),
+        ("ff(n, k)", r"\frac{n!}{(n-k)!}", U),
+    ],
+)
+def test_binomials_and_falling_factorials(gold: str, pred: str, expected: Tri) -> None:
+    assert equivalent(gold, pred) is expected
+    assert equivalent(pred, gold) is expected
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "expected"),
+    [
+        ("C_n^3", r"\frac{n(n-1)(n-2)}{6}", T),
+        ("C_n^3", r"\frac{n(n-1)}{6}", F),
+        ("C_{10}^{2}", "45", T),
+        ("C_5^2", "10", T),
+        ("A_5^2", "20", T),
+        ("P_5^2", "20", T),
+        ("A_n^2", "n(n-1)", T),
+        ("A_n^2", "n^2", F),
+        ("C^2_n", r"\binom{n}{2}", T),
+        (r"{n \choose 2}", r"\frac{n(n-1)}{2}", T),
+        ("C_n^k", r"\binom{n}{k}", T),  # the same tree
+        ("C_n^k", r"\frac{n!}{k!(n-k)!}", U),  # symbolic k: left to SymPy
+        ("C_n^2", r"C_n \cdot C_n", F),  # read as n choose 2, not as a square
+        ("A_1^2", r"A_1 \cdot A_1", T),  # a square
+    ],
+)
+def test_combinatorics_notations(gold: str, pred: str, expected: Tri) -> None:
+    assert equivalent(gold, pred) is expected
+
+
+@given(st.integers(min_value=0, max_value=30).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n))))
+def test_every_binomial_notation_is_the_integer_binomial(nk: tuple[int, int]) -> None:
+    n, k = nk
+    choose = math.comb(n, k)
+    for notation in (f"C_{{{n}}}^{{{k}}}", f"C^{{{k}}}_{{{n}}}", rf"{{{n} \choose {k}}}"):
+        assert equivalent(notation, str(choose)) is T, notation
+        assert equivalent(notation, rf"\binom{{{n}}}{{{k}}}") is T, notation
+        assert equivalent(notation, str(choose + 1)) is F, notation
+    assert equivalent(f"A_{{{n}}}^{{{k}}}", str(math.perm(n, k))) is T
+    assert grade(str(choose), rf"\boxed{{C_{{{n}}}^{{{k}}}}}", fallback=False).correct is True
+
+
+@given(st.integers(min_value=0, max_value=12))
+def test_binomial_of_a_symbol_is_its_polynomial(k: int) -> None:
+    product = "".join(f"(n-{j})" for j in range(k)) or "1"
+    assert equivalent(f"C_n^{{{k}}}", rf"\frac{{{product}}}{{{math.factorial(k)}}}") is T
+    assert equivalent(f"A_n^{{{k}}}", product) is T
+    assert equivalent(f"A_n^{{{k}}}", f"{product}(n-{k})") is F
+
+
+def test_falling_factorials_evaluate() -> None:
+    assert parse_expr(r"\binom{n}{3}").evaluate(n=5.5) == pytest.approx(5.5 * 4.5 * 3.5 / 6)
+    assert parse_expr(r"\binom{n}{k}").evaluate(n=5, k=2) == pytest.approx(10.0)  # still computed
+    assert parse_expr("ff(n, 2)", syntax="infix").evaluate(n=-3) == pytest.approx(12.0)
+    assert str(parse_expr("ff(n, 2)", syntax="infix")) == "ff(n, 2)"
 
 
 def test_unparsable_is_unknown() -> None:

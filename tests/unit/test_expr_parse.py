@@ -131,6 +131,49 @@ def test_latex_constructs(latex: str, expected: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("latex", "expected"),
+    [
+        # C_n^k (n choose k) and A_n^k, P_n^k (arrangements), functions.hpp kScriptNotations
+        ("C_n^3", "binomial(n, 3)"),
+        ("C_{n}^{3}", "binomial(n, 3)"),
+        ("C^3_n", "binomial(n, 3)"),
+        ("C^{k}_{n}", "binomial(n, k)"),
+        (r"\mathrm{C}_n^k", "binomial(n, k)"),
+        ("{C}_{n}^{k}", "binomial(n, k)"),
+        ("C_{n+1}^{2}", "binomial(n + 1, 2)"),
+        ("C_{2n}^{n}", "binomial(2*n, n)"),
+        ("C_{10}^{2}", "binomial(10, 2)"),
+        ("C_5^5", "binomial(5, 5)"),
+        ("A_n^k", "ff(n, k)"),
+        ("A_5^2", "ff(5, 2)"),
+        ("P_n^2", "ff(n, 2)"),
+        ("P^2_n", "ff(n, 2)"),
+        ("2C_n^2 + A_n^3", "2*binomial(n, 2) + ff(n, 3)"),
+        (r"\frac{C_n^3}{C_n^2}", "binomial(n, 3)/binomial(n, 2)"),
+        (r"{n \choose 2}", "binomial(n, 2)"),
+        (r"{n+1 \choose k}", "binomial(n + 1, k)"),
+        (r"\dbinom{n}{2}", "binomial(n, 2)"),
+        (r"\tbinom{n}{2}", "binomial(n, 2)"),
+        # not the notation: a lone subscript or superscript, a power of a point or a term
+        ("C_n", "C_n"),
+        ("A_n", "A_n"),
+        ("a_n^2", "a_n**2"),
+        ("A_1^2", "A_1**2"),  # a subscript below the superscript: a geometry answer's square
+        ("C_1^2", "C_1**2"),
+        ("A_1^n", "A_1**n"),  # an integer subscript takes an integer superscript only
+        ("C_n^{-1}", "C_n**(-1)"),  # a signed superscript: an inverse
+        ("(A_n)^2", "A_n**2"),
+        ("B_n^2", "B_n**2"),  # letters other than C, A, P
+        ("c_n^2", "c_n**2"),
+        ("AC_1^2", "(A*C_1)**2"),  # the end of a word
+        ("C_n^{x^2}", "C_n**(x**2)"),  # not a simple script
+    ],
+)
+def test_combinatorics_notations(latex: str, expected: str) -> None:
+    assert canon(latex) == expected
+
+
+@pytest.mark.parametrize(
     ("infix", "expected"),
     [
         ("x**2 + sin(x)", "x**2 + sin(x)"),

@@ -272,30 +272,19 @@ def test_grade_many_sends_only_undecided_pairs_and_their_answers(monkeypatch: py
         (r"1, 2, \ldots, n", r"\boxed{1, 3, 5, \ldots, 2n-1}", False),
         (r"\sqrt{1/n}", r"\boxed{\frac{1}{\sqrt{n}}}", True),
         ("B", "So the answer is B", True),
-        # decided by the core since its canonical form writes a power's base as small as it can be
+        # The fast path (C++) decided these wrong before the fallback could see them; each is now
+        # decided right by the core: a power's base as small as it can be (equiv_canonical.cpp),
+        # the numbers of an unmarked final sentence read as a gold's list (grade.cpp), an answer in
+        # degrees read as its number or its angle, and C_n^3 as n choose 3 (normalize.hpp rule 1,
+        # functions.hpp kScriptNotations)
         (r"2^{2^{100}}", r"\boxed{4^{2^{99}}}", True),
-        # decided by the core since it reads the numbers of an unmarked final sentence as a gold list
         (r"\{9, 10\}", "There are 9 chickens and 10 rabbits.", True),
+        (r"\frac{\pi}{4}", r"\boxed{45^\circ}", True),
+        (r"C_n^3", r"\boxed{\frac{n(n-1)(n-2)}{6}}", True),
+        (r"\frac{\pi}{4}", r"\boxed{46^\circ}", False),
+        (r"C_n^3", r"\boxed{\frac{n(n-1)}{6}}", False),
     ],
 )
 def test_grade_end_to_end(gold: str, response: str, correct: bool) -> None:
     verdict = rapidgrade.grade(gold, response)
     assert verdict.correct is correct, verdict
-
-
-# The fast path (C++) answers these before the fallback sees them; each is right in the fallback
-# (tests above) and becomes right end to end when the core stops deciding it. Strict: a pass
-# means the core changed and the mark should go.
-_CORE_DECIDES = "decided by the C++ fast path before the fallback (see cpp/src/equiv.cpp, extract.cpp)"
-
-
-@pytest.mark.xfail(strict=True, reason=_CORE_DECIDES)
-@pytest.mark.parametrize(
-    ("gold", "response"),
-    [
-        (r"\frac{\pi}{4}", r"\boxed{45^\circ}"),  # a certain FALSE: the degree mark is dropped
-        (r"C_n^3", r"\boxed{\frac{n(n-1)(n-2)}{6}}"),  # a certain FALSE: C_n read as a symbol
-    ],
-)
-def test_grade_end_to_end_where_the_core_decides_first(gold: str, response: str) -> None:
-    assert rapidgrade.grade(gold, response).correct is True

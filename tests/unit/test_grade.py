@@ -7,6 +7,8 @@ import threading
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from rapidgrade import GradeResults, Verdict, grade, grade_many
 from tests.datasets import load_data, load_demo_corpus
@@ -167,6 +169,81 @@ def test_typed_answers_keep_the_percent_reading() -> None:
     ]:
         v = grade(gold, response, fallback=False)
         assert (v.correct, v.decided_by) == (expected, "fast"), (gold, response, v)
+
+
+@pytest.mark.parametrize(
+    ("gold", "response", "expected"),
+    [
+        # either reading of an answer in degrees: its number, or that many times pi/180
+        (r"\frac{\pi}{4}", r"\boxed{45^\circ}", True),
+        ("45", r"\boxed{45^\circ}", True),
+        (r"\frac{\pi}{3}", r"\boxed{60°}", True),
+        (r"\frac{\pi}{4}", r"\boxed{45^{\circ}}", True),
+        (r"\frac{\pi}{4}", r"\boxed{45\degree}", True),
+        (r"\frac{\pi}{4}", "The answer is 45 degrees.", True),  # the unit kept apart (units.hpp)
+        (r"\frac{\pi}{4}", r"\boxed{45 \text{ degrees}}", True),
+        (r"45^\circ", r"\boxed{\frac{\pi}{4}}", True),  # the gold in degrees
+        (r"45^\circ", r"\boxed{45°}", True),  # both sides
+        (r"45^\circ", r"\boxed{45}", True),
+        ("0.25", r"\boxed{0.25^\circ}", True),
+        (r"-\frac{\pi}{4}", r"\boxed{-45^\circ}", True),
+        (r"\frac{\pi}{6}, \frac{\pi}{3}", r"\boxed{30^\circ, 60^\circ}", True),  # each value
+        (r"(\frac{\pi}{4}, \frac{\pi}{2})", r"\boxed{(45^\circ, 90^\circ)}", True),
+        (r"\frac{\pi}{4}", r"\boxed{x = 45^\circ}", True),  # the value of an equation
+        (r"\frac{\pi}{4} + 2k\pi", r"\boxed{45^\circ + k \cdot 360^\circ}", True),
+        ("180 - x", r"\boxed{180^\circ - x}", True),
+        # neither reading matches
+        (r"\frac{\pi}{4}", r"\boxed{46^\circ}", False),
+        ("30", r"\boxed{45^\circ}", False),
+        (r"\frac{\pi}{3}", r"\boxed{45^\circ}", False),
+        (r"45^\circ", r"\boxed{\frac{\pi}{3}}", False),
+        (r"45^\circ", r"\boxed{30^\circ}", False),
+        (r"\frac{\pi}{6}, \frac{\pi}{3}", r"\boxed{30^\circ, 50^\circ}", False),
+        # a plain number is never read as degrees
+        (r"\frac{\pi}{4}", r"\boxed{45}", False),
+        ("90", r"\boxed{\frac{\pi}{2}}", False),
+    ],
+)
+def test_an_answer_in_degrees_is_its_number_or_its_angle(gold: str, response: str, expected: bool) -> None:
+    v = grade(gold, response, fallback=False)
+    assert (v.correct, v.decided_by) == (expected, "fast"), v
+    assert v.reason != "undecided by the fast path", v
+
+
+def test_an_answer_in_degrees_without_an_angle_reading_is_never_a_certain_false() -> None:
+    # the mark applies to no value the reader can mark (an inequality, a matrix entry): the number
+    # reading alone does not make a certain FALSE
+    for gold, response in [
+        (r"\frac{\pi}{4}", r"\boxed{0 < x < 45^\circ}"),
+        (r"\frac{\pi}{4}", r"\boxed{\begin{pmatrix}45^\circ\end{pmatrix}}"),
+    ]:
+        v = grade(gold, response, fallback=False)
+        assert v.decided_by == "fast" and v.reason == "undecided by the fast path", v
+    v = grade(r"0 < x < \frac{\pi}{4}", r"\boxed{0 < x < 45^\circ}", fallback=False)
+    assert v.reason == "undecided by the fast path", v
+
+
+def _angle_in_radians(d: int) -> str:
+    """d degrees as LaTeX radians, the fraction d/180 reduced: \\frac{\\pi}{4}, \\frac{3\\pi}{4}, 2\\pi."""
+    g = math.gcd(d, 180)
+    num, den = d // g, 180 // g
+    top = r"\pi" if num == 1 else rf"{num}\pi"
+    return top if den == 1 else rf"\frac{{{top}}}{{{den}}}"
+
+
+_DEGREE_MARKS = [r"^\circ", r"^{\circ}", "°", r"\degree", " degrees"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=1, max_value=1080), st.sampled_from(_DEGREE_MARKS))
+def test_every_angle_in_degrees_matches_its_radians(d: int, mark: str) -> None:
+    response = rf"\boxed{{{d}{mark}}}"
+    for gold, expected in [(_angle_in_radians(d), True), (_angle_in_radians(d + 1), False), (str(d), True)]:
+        v = grade(gold, response, fallback=False)
+        assert (v.correct, v.decided_by) == (expected, "fast"), (gold, response, v)
+    # and the gold in degrees against the answer in radians
+    v = grade(f"{d}{mark}", rf"\boxed{{{_angle_in_radians(d)}}}", fallback=False)
+    assert (v.correct, v.decided_by) == (True, "fast"), v
 
 
 def test_prepared_gold_is_reused_across_its_responses() -> None:

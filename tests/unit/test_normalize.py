@@ -69,6 +69,28 @@ def test_degrees_removed() -> None:
     assert n(r"x^\circle") == r"x^\circle"
 
 
+@pytest.mark.parametrize(
+    "raw",
+    [r"45^\circ", r"45^{\circ}", "45°", r"45\degree", "45 degrees", "45 degree", r"$45^\circ$.", r"\text{45 degrees}"],
+)
+def test_degree_marks_removed_and_flagged(raw: str) -> None:
+    # every mark of the one table (detail/latex_vocab.hpp kDegreeMarks) and the unit words
+    assert normalize_answer(raw) == Normalized("45", False, True)
+
+
+def test_degrees_flag_only_where_a_mark_was_removed() -> None:
+    assert normalize_answer("45") == Normalized("45", False, False)
+    assert normalize_answer(r"x^\circle").degrees is False  # a longer command, no mark
+    assert normalize_answer(r"45\degrees").degrees is False
+    assert normalize_answer("45 degrees", units=False) == Normalized("45degrees", False, False)
+    assert normalize_answer(r"30^\circ, 60^\circ") == Normalized("30,60", False, True)
+    assert normalize_answer(r"\angle A = 30^\circ", equations=False).degrees is True
+    assert normalize_answer(r"25\%") == Normalized("25", True, False)  # the two flags are apart
+    # a normalized answer is normalized again without its mark: the flag is the only trace
+    assert normalize_answer(normalize_answer(r"45^\circ").text).degrees is False
+    assert [r.degrees for r in normalize_answer_many([r"45^\circ", "45", "90°"])] == [True, False, True]
+
+
 def test_percent_removed_and_flagged() -> None:
     assert normalize_answer(r"25\%") == Normalized("25", True)
     assert normalize_answer("198%") == Normalized("198", True)

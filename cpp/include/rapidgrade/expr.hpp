@@ -305,6 +305,11 @@ struct Program {
   bool analytic = true;            // only + - * / pow roots exp log trig hyperbolic
   bool evaluable = true;           // no opaque functions, structures, relations or text
   bool continuous = true;          // no floor/ceiling (Abs is continuous but not analytic)
+  // False when values at points say nothing of equality: binomial(n, k) with k a symbol means
+  // its values at integers k; between them it is a quotient of gamma functions, which an
+  // identity of integers need not keep ((-1)^{2k} binomial(n, k) is binomial(n, k) for every
+  // integer k only). Equivalence leaves such a side to SymPy; evaluation computes it.
+  bool sampling_decides = true;
 };
 
 /// Compiles a scalar subtree; variables are numbered in the order of `vars`

@@ -80,18 +80,29 @@ struct FastVerdict {
 };
 
 /// A normalized answer as the grading stages hand it on: its text, whether normalization
-/// removed a percent sign, and its expression tree, parsed on first need and kept.
+/// removed a percent sign or a degree mark, and its expression tree, parsed on first need and
+/// kept.
 class Answer {
  public:
   Answer() = default;
   explicit Answer(normalize::Normalized normalized) : normalized_(std::move(normalized)) {}
 
   const std::string& text() const noexcept { return normalized_.text; }
+  const normalize::Normalized& normalized() const noexcept { return normalized_; }
   bool percent() const noexcept { return normalized_.percent; }
+  /// Written in degrees ("45^\circ", "45°", "45 degrees"): normalization removed the mark.
+  bool degrees() const noexcept { return normalized_.degrees; }
   /// The tree (auto syntax), or nullptr when the answer does not parse (or exceeds a limit).
   /// The percent sign goes back to the parser, which decides what it applies to: "5+3" with
   /// the flag reads 5 + 3%, "\frac{1}{2}" reads (1/2)%, as they were written.
   const expr::Ast* tree();
+  /// An answer written in degrees read as an angle: tree() with the whole answer in degrees
+  /// (a value; each value of a list, tuple, set or interval; the value of "x = 45"), whose
+  /// degree nodes equiv reads as the number or the number times pi/180 ("30^\circ, 60^\circ"
+  /// is {30°, 60°}, "45^\circ" matches 45 and pi/4). tree() itself is the plain reading, the
+  /// marks dropped. nullptr when the answer is not in degrees, does not parse, or has a part
+  /// no degree applies to (an inequality, words).
+  const expr::Ast* degree_tree();
   /// What equiv works out about tree() alone, kept for the next comparison with it.
   equiv::TreeFacts& facts() noexcept { return facts_; }
 
@@ -99,6 +110,8 @@ class Answer {
   normalize::Normalized normalized_;
   std::optional<expr::Ast> tree_;
   bool parsed_ = false;
+  std::optional<expr::Ast> degree_tree_;
+  bool degree_built_ = false;
   equiv::TreeFacts facts_;  // of tree_, which does not change once parsed
 };
 

@@ -31,8 +31,8 @@
 //     - every '$' and \$ removed, wherever it is: "$x$" -> "x", "\$6" -> "6",
 //       "$5$ and $6$" -> "5and6" (the other math delimiters stay: "\(x\)" -> "\(x\)"; peeling
 //       delimiters that enclose a whole answer is detail::unwrap's job, before normalization);
-//     - degrees ^\circ, ^{\circ}, \degree and U+00B0 removed: "120^\circ" -> "120",
-//       "45^{\circ}" -> "45", "90°" -> "90";
+//     - the degree marks (the table detail/latex_vocab.hpp: ^\circ, ^{\circ}, \degree, U+00B0)
+//       removed (and `degrees` set): "120^\circ" -> "120", "45^{\circ}" -> "45", "90°" -> "90";
 //     - \% and % removed (and `percent` set): "25\%" -> "25", "25%" -> "25";
 //     - U+2212 -> '-' (also done by rule 0);
 //     - "{,}" between digits: ',' before exactly three digits, else '.' (a decimal comma):
@@ -40,7 +40,8 @@
 //  2. whitespace runs -> one space, then trimmed: " \pi   r " -> "\pi r" (rule 5 keeps that space).
 //  3. trailing '.' (and whitespace) removed: "5." -> "5".
 //  4. (units) trailing unit words after a number or a closing brace removed (kUnitWords, several
-//     in a row, each optionally with ^2, ^3, ^{2}, ^{3}; "percent" also sets `percent`):
+//     in a row, each optionally with ^2, ^3, ^{2}, ^{3}; "percent" also sets `percent`, "degrees"
+//     and "degree" set `degrees`):
 //     "5 cm" -> "5", "100 square units" -> "100", "12 cm^2" -> "12",
 //     "\frac{1}{2} inch" -> "\frac{1}{2}", "12 percent" -> "12"; not after a letter: "x cm" -> "xcm".
 //  5. a mixed number that is the whole text keeps its whole part apart: "1 1/4" ->
@@ -89,6 +90,10 @@ struct Options {
 struct Normalized {
   std::string text;
   bool percent = false;  // a '%' or '\%' was removed
+  // A degree mark (rule 1) or the unit word "degrees" (rule 4) was removed: the answer is an
+  // angle in degrees, which grading reads as its number or as that many times pi/180
+  // (grade::Answer).
+  bool degrees = false;
 };
 
 /// Canonical form of `s` (rules above). O(n) time and memory per round, no recursion, any

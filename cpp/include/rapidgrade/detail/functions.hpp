@@ -43,6 +43,17 @@ constexpr std::uint8_t kDiscontinuous = 2;  // floor, ceiling: close values do n
 constexpr std::uint8_t kCallOnly = 4;       // a bare word is this function only before "(":
                                             // "erf" alone stays the letters (or text) it was
 constexpr std::uint8_t kRealOnly = 8;       // evaluated on the real axis only (nan off it)
+// f(x, k) with k a constant integer 0 <= k <= kMaxFallingTerms is the falling factorial
+// x(x-1)...(x-k+1), a polynomial in x (over k! with kOverKFactorial): binomial(n, 3) is
+// n(n-1)(n-2)/6 for every n, and equal to it by sampling; with a k that is a symbol, values
+// at points decide no equivalence (expr::Program::sampling_decides: binomial(n, k) is left to
+// SymPy)
+constexpr std::uint8_t kFalling = 16;
+constexpr std::uint8_t kOverKFactorial = 32;
+
+/// Largest constant k of a kFalling row evaluated as a product of k factors (larger ones as
+/// the row's instruction, or not at all).
+constexpr int kMaxFallingTerms = 64;
 
 constexpr std::uint8_t kVariadic = 255;  // max_args of max, min, gcd, lcm
 
@@ -96,7 +107,9 @@ inline constexpr FunctionSpec kFunctionTable[] = {
   {"ceiling",   "ceiling",   "",        {"ceiling", "ceil"},           "",        1, 1,           Op::kCeil,     Op::kNan,      Cut::kNone,  kNotAnalytic | kDiscontinuous},
   {"Abs",       "Abs",       "",        {"Abs", "abs"},                "abs",     1, 1,           Op::kAbs,      Op::kNan,      Cut::kNone,  kNotAnalytic},
   {"factorial", "factorial", "",        {"factorial"},                 "",        1, 1,           Op::kNan,      Op::kNan,      Cut::kNone,  0},
-  {"binomial",  "binomial",  "",        {"binomial"},                  "",        2, 2,           Op::kNan,      Op::kBinom,    Cut::kNone,  kNotAnalytic},
+  {"binomial",  "binomial",  "",        {"binomial"},                  "",        2, 2,           Op::kNan,      Op::kBinom,    Cut::kNone,  kNotAnalytic | kFalling | kOverKFactorial},
+  // the falling factorial n(n-1)...(n-k+1) = n!/(n-k)!, arrangements of k of n things
+  {"ff",        "ff",        "",        {"ff"},                        "",        2, 2,           Op::kNan,      Op::kNan,      Cut::kNone,  kCallOnly | kFalling},
   {"sign",      "sign",      "sgn",     {"sign", "sgn"},               "",        1, 1,           Op::kNan,      Op::kNan,      Cut::kNone,  0},
   {"det",       "",          "det",     {"det"},                       "",        1, 1,           Op::kNan,      Op::kNan,      Cut::kNone,  0},
   {"max",       "Max",       "max",     {"max"},                       "",        1, kVariadic,   Op::kNan,      Op::kNan,      Cut::kNone,  0},
@@ -114,6 +127,35 @@ inline constexpr FunctionSpec kFunctionTable[] = {
   {"besselj",   "besselj",   "",        {"besselj"},                   "besselj", 2, 2,           Op::kNan,      Op::kBesselJ,  Cut::kNone,  kCallOnly | kRealOnly | kNotAnalytic},
 };
 // clang-format on
+
+/// The combinatorics notations written as a capital letter with a subscript n and a superscript
+/// k (either order): C_n^k (Chinese and European textbooks: n choose k), A_n^k and P_n^k
+/// (arrangements: n!/(n-k)!). The LaTeX parser reads "C_n^k", "C_{n}^{k}", "C^k_n",
+/// "\mathrm{C}_n^k" and "{C}_{n}^{k}" as the row `function` of (n, k).
+///
+/// The letter is also a point, a term of a sequence, a probability ("A_1^2" is the square of
+/// A_1 in a geometry answer), so the reading is conservative. It needs:
+///  - the letter alone, not the end of a longer word ("AC_1^2" keeps its reading);
+///  - both scripts, each one digit, one letter, or a brace group of numbers, letters, '+' and
+///    '-' that neither starts nor ends with a sign ("n+1", "2n", "k-1"; "C_n^{-1}" is an inverse);
+///  - when the subscript is an integer, an integer superscript no larger: C_5^2 is 10, A_5^2 is
+///    20, while C_1^2, A_1^2 and A_1^n stay powers of a subscripted symbol.
+/// A symbolic subscript with any simple superscript is read as the notation (C_n^2, A_n^3):
+/// then (A_n)^2, written with parentheses, is the power. Anything else keeps the ordinary
+/// reading, a subscripted symbol to a power.
+struct ScriptNotation {
+  char letter;
+  std::string_view function;  // a row's name
+};
+inline constexpr ScriptNotation kScriptNotations[] = {{'C', "binomial"}, {'A', "ff"}, {'P', "ff"}};
+
+/// The notation a capital letter starts, or nullptr.
+inline const ScriptNotation* find_script_notation(std::string_view letter) noexcept {
+  if (letter.size() != 1) return nullptr;
+  for (const ScriptNotation& n : kScriptNotations)
+    if (n.letter == letter[0]) return &n;
+  return nullptr;
+}
 
 /// The row with canonical name `name`, or nullptr. O(table size).
 inline const FunctionSpec* find_function(std::string_view name) noexcept {

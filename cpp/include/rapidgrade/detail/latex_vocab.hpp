@@ -1,5 +1,6 @@
 // LaTeX vocabulary shared by normalization, extraction, the expression parser and the tasks: the
-// text-wrapper commands and the fraction commands. One table each; every site that recognizes
+// text-wrapper commands, the fraction commands, the spacing commands and the degree marks. One
+// table each; every site that recognizes
 // "\text{...}"-like or "\frac{..}{..}"-like commands reads it, so that normalize_latex,
 // extract_answer and parse_expr accept the same set (tests/unit/test_vocab.py checks this).
 #pragma once
@@ -88,6 +89,24 @@ inline const SpacingCommand* find_spacing_command(std::string_view name) noexcep
 inline bool is_wide_spacing(std::string_view name) noexcept {
   const SpacingCommand* c = find_spacing_command(name);
   return c != nullptr && c->width == Spacing::kWide;
+}
+
+/// The degree marks written after a number: "45^\circ", "45^{\circ}", "45\degree", "45°" (U+00B0).
+/// normalize_latex removes them and flags the answer as written in degrees (Normalized::degrees,
+/// as it flags a percentage), so that grading reads "45^\circ" as 45 or as pi/4 (grade.cpp);
+/// parse_expr reads each as a degree node (x^\circ: x or x*pi/180, equiv.hpp).
+inline constexpr std::string_view kDegreeMarks[] = {"^\\circ", "^{\\circ}", "\\degree", "\xC2\xB0"};
+
+/// The length of the degree mark of kDegreeMarks at s[i], or 0. A mark that ends in a letter
+/// must not be followed by one: "^\circle" and "\degrees" hold no mark.
+inline std::size_t degree_mark_at(std::string_view s, std::size_t i) noexcept {
+  for (const std::string_view m : kDegreeMarks) {
+    if (!starts_with(s, i, m)) continue;
+    const std::size_t end = i + m.size();
+    if (is_letter(m.back()) && end < s.size() && is_letter(s[end])) continue;
+    return m.size();
+  }
+  return 0;
 }
 
 }  // namespace rapidgrade::detail
