@@ -104,7 +104,7 @@ class ServeConfig:
             :data:`GC_GEN0_THRESHOLD` allocations instead of 700 (restored at shutdown): a
             server's requests allocate thousands of short-lived objects per second, and each
             full collection over every module's objects paused all requests (the p99 latency of
-            one-sample requests fell from 72 ms to 28 ms; ``docs/rewards-rl.md``). Turn it off
+            one-sample requests fell from 63 ms to about 20 ms; ``docs/rewards-rl.md``). Turn it off
             when the app is embedded in a process whose collector is tuned otherwise.
     """
 
