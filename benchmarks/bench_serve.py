@@ -13,7 +13,8 @@ Starts ``rapidgrade serve`` on a free port of 127.0.0.1 and runs wrk against it 
 
 and, with the same wrk options, against **the stack's floor**: a Starlette app under the same
 uvicorn settings (and the same collector tuning) whose endpoint reads the body and answers a
-constant, the best any endpoint of this stack can do on this machine with wrk beside it.
+constant, the best any endpoint of this stack can do on this machine with wrk beside it (in one
+process, whatever ``--workers`` says).
 
 Printed: requests per second and wrk's latency percentiles, pairs per second, ``grade_many`` in
 this process on the same pairs (one call per 1,000 and one per 800) with the ratio, the floor,
@@ -308,7 +309,8 @@ def main() -> None:
     if floors:
         floor = median_of(floors)
         print(
-            f"    the stack's floor (Starlette answering a constant): {floor['rps']:>8,.0f} requests/s"
+            f"    the stack's floor (Starlette answering a constant{', one process' if args.workers > 1 else ''}):"
+            f" {floor['rps']:>8,.0f} requests/s"
             f"  latency p50 {floor.get('p50', float('nan')):.1f} ms, p90 {floor.get('p90', float('nan')):.1f} ms,"
             f" p99 {floor.get('p99', float('nan')):.1f} ms; served/floor {one['rps'] / floor['rps']:.1%}"
             f" of its requests/s{runs_note(floors)}"
