@@ -47,7 +47,7 @@ from rapidgrade.config import UNSET, GradeConfig, Unset, check_threads
 from rapidgrade.grade import grade_many
 from rapidgrade.verdict import DECIDERS, GradeResults, Verdict
 
-__all__ = ["BatchConfig", "Batched", "Batcher", "GradeJob", "Job", "get_batcher", "grade_async"]
+__all__ = ["BatchConfig", "Batched", "Batcher", "GradeJob", "Job", "get_batcher", "grade_async", "verdicts_of"]
 
 _T = TypeVar("_T")
 
