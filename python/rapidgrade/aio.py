@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import dataclasses
 import weakref
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
@@ -44,17 +45,58 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 from rapidgrade.config import UNSET, GradeConfig, Unset, check_threads
 from rapidgrade.grade import grade_many
-from rapidgrade.verdict import Verdict
+from rapidgrade.verdict import DECIDERS, GradeResults, Verdict
 
-__all__ = ["BatchConfig", "Batched", "Batcher", "GradeJob", "Job", "get_batcher", "grade_async"]
+__all__ = ["BatchConfig", "Batched", "Batcher", "GradeJob", "Job", "get_batcher", "grade_async", "verdicts_of"]
 
 _T = TypeVar("_T")
+
+_running_loop = asyncio.get_running_loop
 
 #: Results handed out per loop callback (see Batcher._hand_out).
 _SLICE = 256
 
 #: The tasks :func:`grade_async` grades (those of :func:`~rapidgrade.grade_many`).
 TASKS = ("math", "physics")
+
+#: Verdict's fields, each with the setter of its slot (see :func:`verdicts_of`).
+_VERDICT_FIELDS = tuple(f.name for f in dataclasses.fields(Verdict))
+_VERDICT_SETTERS = tuple(getattr(Verdict, name).__set__ for name in _VERDICT_FIELDS)
+# A Verdict is built by filling its slots when its constructor only stores its fields (no
+# __post_init__, the slots are exactly the fields); otherwise by its constructor.
+_FILL_SLOTS = not hasattr(Verdict, "__post_init__") and tuple(getattr(Verdict, "__slots__", ())) == _VERDICT_FIELDS
+
+
+def verdicts_of(results: GradeResults) -> list[Verdict]:
+    """The verdicts of *results* as a list, built from its columns (each column decoded once,
+    then one object per row with its slots filled): what ``list(results)`` gives, at a third less
+    Python time per verdict, and without ``GradeResults.__iter__``'s per-block slicing (about
+    20 us for a batch of one). It runs in the batcher's worker thread, holding the GIL: the less
+    it takes, the less the event loop waits."""
+    columns = (
+        results.correct.tolist(),
+        [DECIDERS[code] for code in results.decided_by_codes.tolist()],
+        [gold or "" for gold in results.gold],
+        results.extracted,
+        results.method,
+        [reason or "" for reason in results.reason],
+    )
+    if not _FILL_SLOTS:
+        return list(map(Verdict, *columns))
+    new = object.__new__
+    set_correct, set_decided, set_gold, set_extracted, set_method, set_reason = _VERDICT_SETTERS
+    out: list[Verdict] = []
+    append = out.append
+    for correct, decided, gold, extracted, method, reason in zip(*columns):
+        verdict = new(Verdict)
+        set_correct(verdict, correct)
+        set_decided(verdict, decided)
+        set_gold(verdict, gold)
+        set_extracted(verdict, extracted)
+        set_method(verdict, method)
+        set_reason(verdict, reason)
+        append(verdict)
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +171,7 @@ class GradeJob(Job[Verdict]):
     def run(self, items: list[Any], threads: int | None = None) -> Sequence[Verdict]:
         golds = [gold for gold, _ in items]
         responses = [response for _, response in items]
-        return list(grade_many(golds, responses, config=self.config, task=self.task, threads=threads))
+        return verdicts_of(grade_many(golds, responses, config=self.config, task=self.task, threads=threads))
 
     def failed(self, item: Any, error: BaseException) -> Verdict:
         gold = item[0] if isinstance(item[0], str) else repr(item[0])[:200]
@@ -261,7 +303,11 @@ class Batcher:
     def submit(self, job: Job[_T], item: Any) -> asyncio.Future[_T]:
         """A future of *item*'s result; the item joins the pending batch of *job*. Must be
         called from the batcher's event loop."""
-        loop = self._bind()
+        # The hot path of grade_async, once per pair: the checks of _bind inline, and _schedule
+        # only when a timer is to be started or a batch is full.
+        loop = self._loop
+        if loop is None or self._closed or loop is not _running_loop():
+            loop = self._bind()
         future: asyncio.Future[_T] = loop.create_future()
         if job is self._last_job:  # the same job object as the last call: no hashing
             queue = self._last_queue
@@ -278,7 +324,8 @@ class Batcher:
             queue.weight += size
         else:
             queue.weight += 1
-        self._schedule(job, queue, loop)
+        if queue.timer is None or queue.weight >= self.config.max_batch:
+            self._schedule(job, queue, loop)
         return future
 
     def submit_many(self, job: Job[_T], items: Sequence[Any]) -> list[asyncio.Future[_T]]:

@@ -237,3 +237,34 @@ def test_batched_items_count_their_pairs_toward_max_batch() -> None:
     # 3 + 1 + 4 = 8 pairs reach max_batch=5 only with the third request: one batch of three
     # requests, then the last one by itself
     assert batcher.batches == 2 and batcher.items == 4
+
+
+@pytest.mark.parametrize("fill_slots", [True, False])
+def test_verdicts_of_builds_what_iterating_the_results_gives(
+    demo_corpus: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch, fill_slots: bool
+) -> None:
+    # Both ways of building a Verdict (its slots filled, or its constructor when it grows a
+    # __post_init__): the demo set, a response that is not a str (an error verdict), an answer
+    # over max_answer_bytes (a limit verdict), an empty response (extracted and method None).
+    import rapidgrade.aio as aio
+
+    monkeypatch.setattr(aio, "_FILL_SLOTS", fill_slots)
+    golds = [str(r["gold"]) for r in demo_corpus] + ["1", "2", "3"]
+    responses: list[Any] = [r["response"] for r in demo_corpus] + [7, "\\boxed{" + "1" * 400 + "}", ""]
+    results = rapidgrade.grade_many(golds, responses, config=rapidgrade.GradeConfig(max_answer_bytes=256))
+    verdicts = aio.verdicts_of(results)
+    assert verdicts == list(results)
+    assert all(type(v) is rapidgrade.Verdict for v in verdicts)
+    assert {v.decided_by for v in verdicts[-3:-1]} == {"error", "limit"}
+    assert verdicts[-1].extracted is None and verdicts[-1].method is None
+    assert aio.verdicts_of(results[:0]) == []
+
+
+def test_verdicts_of_takes_the_fast_path_for_verdict() -> None:
+    # Verdict stores its six fields and nothing else (no __post_init__): its slots are filled
+    # directly; a Verdict that grew a check or a field would turn this off (and the test above
+    # keeps both paths equal to iterating the results).
+    import rapidgrade.aio as aio
+
+    assert aio._FILL_SLOTS
+    assert len(aio._VERDICT_SETTERS) == len(rapidgrade.Verdict.__slots__) == 6

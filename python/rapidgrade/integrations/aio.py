@@ -46,7 +46,8 @@ import functools
 from collections.abc import Callable, Coroutine, Mapping, Sequence
 from typing import Any
 
-from rapidgrade.aio import Batcher, Job, get_batcher
+from rapidgrade.aio import Batcher, Job, get_batcher, verdicts_of
+from rapidgrade.config import GradeConfig
 from rapidgrade.grade import grade_many
 from rapidgrade.integrations.rewards import (
     DEFAULT_REWARD_CONFIG,
@@ -87,13 +88,14 @@ class RewardJob(Job[Any]):
     ``"scored"``). A *task* other than ``"math"`` grades one answer per item. Jobs with equal
     options are equal (they share batches). Not a dataclass: see the module's description."""
 
-    __slots__ = ("_key", "config", "form", "task")
+    __slots__ = ("_grading", "_key", "config", "form", "task")
 
     def __init__(self, config: RewardConfig | None = None, form: str = "scored", task: str = "math") -> None:
         self.config = DEFAULT_REWARD_CONFIG if config is None else config
         self.form = form
         self.task = task
         self._key = (self.config, form, task)
+        self._grading: GradeConfig | None = None  # config.grade_config(), built at the first batch
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, RewardJob) and self._key == other._key
@@ -105,22 +107,28 @@ class RewardJob(Job[Any]):
         return f"RewardJob(config={self.config!r}, form={self.form!r}, task={self.task!r})"
 
     def run(self, items: list[Any], threads: int | None = None) -> Sequence[Any]:
+        results = self.grade(items, threads)
+        if self.form == "verl":
+            return _results(results, self.config)
+        return list(zip(scores_of(results, self.config), verdicts_of(results)))
+
+    def grade(self, items: list[Any], threads: int | None = None) -> GradeResults:
+        """The verdicts of *items* (the reward preset applied), before they are scored: what
+        :meth:`run` scores, for a caller that reads the columns (``rapidgrade serve``)."""
         config = self.config
         texts = [text for _, text in items]
         if all(len(answers) == 1 for answers, _ in items):
             golds = [answers[0] for answers, _ in items]
-            results: GradeResults = grade_many(
-                golds, texts, config=config.grade_config(), threads=threads, task=self.task
-            )
+            if self._grading is None:
+                self._grading = config.grade_config()
+            results: GradeResults = grade_many(golds, texts, config=self._grading, threads=threads, task=self.task)
             if config.policy == "reward":  # the preset's rules (grade_answers applies them below)
                 results = apply_reward_policy(results, golds, texts, box_grader(config), math=self.task == "math")
         elif self.task != "math":
             raise ValueError(f"RewardJob: lists of answers are graded with task 'math' only, not {self.task!r}")
         else:  # several acceptable answers: the first that matches decides (rewards.grade_answers)
             results = grade_answers([list(answers) for answers, _ in items], texts, config)
-        if self.form == "verl":
-            return _results(results, config)
-        return list(zip(scores_of(results, config), results))
+        return results
 
 
 def _answers(gold: Any, what: str) -> tuple[str, ...]:
