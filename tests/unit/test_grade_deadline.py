@@ -140,8 +140,8 @@ def test_a_batch_read_in_chunks_grades_as_one_call(monkeypatch: pytest.MonkeyPat
     broadcast = rapidgrade.grade_many("12", responses, fallback=False)
     mixed = [*responses[:3], None, *responses[4:]]
     with_error = rapidgrade.grade_many(golds, mixed, fallback=False)  # type: ignore[arg-type]
-    monkeypatch.setattr(grade_module, "_CHUNK_CHARS", 100)
-    assert len(grade_module._chunks(golds, responses, 1 << 16)) > 5
+    monkeypatch.setattr(grade_module, "_CHUNK_CHARS", 20)  # characters of golds
+    assert len(grade_module._chunks(golds, 1 << 16)) > 5
     assert list(rapidgrade.grade_many(golds, responses, fallback=False)) == list(whole)
     assert list(rapidgrade.grade_many("12", responses, fallback=False)) == list(broadcast)
     assert list(rapidgrade.grade_many(golds, mixed, fallback=False)) == list(with_error)  # type: ignore[arg-type]
