@@ -1,0 +1,90 @@
+"""The checks of the worker pool's limits (:mod:`rapidgrade._pool`): a task's *timeout*, a
+call's *deadline* and a task's *memory_limit*, each read into seconds or bytes or refused with
+an error naming the caller and the option. Re-exported by :mod:`rapidgrade._pool`; the grading
+functions check their options with them before any work starts."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+__all__ = ["MIN_MEMORY_LIMIT", "check_deadline", "check_memory_limit", "check_timeout"]
+
+
+def check_timeout(timeout: object, where: str) -> float | None:
+    """*timeout* as seconds, or ``None`` for no limit (``None`` or infinity).
+
+    Raises ``TypeError`` (not a real number) or ``ValueError`` (NaN, zero, negative), naming
+    *where* and the option.
+
+    >>> check_timeout(2, "f"), check_timeout(float("inf"), "f"), check_timeout(None, "f")
+    (2.0, None, None)
+    >>> check_timeout(float("nan"), "f")
+    Traceback (most recent call last):
+    ValueError: f: timeout must be > 0 seconds (or None for no limit), got nan
+    """
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real):
+        raise TypeError(f"{where}: timeout must be a number of seconds or None, not {type(timeout).__name__}")
+    try:
+        seconds = float(timeout)
+    except OverflowError:  # an int beyond float range: as good as no limit
+        return None
+    if math.isnan(seconds) or seconds <= 0:
+        raise ValueError(f"{where}: timeout must be > 0 seconds (or None for no limit), got {timeout!r}")
+    return None if math.isinf(seconds) else seconds
+
+
+def check_deadline(deadline: object, where: str) -> float | None:
+    """*deadline* (seconds of wall time for a whole call) as seconds, or ``None`` for none.
+
+    The same rules as :func:`check_timeout`: ``None``, infinity and integers beyond any float
+    mean no deadline; ``TypeError`` for what is not a real number, ``ValueError`` for NaN, zero
+    or a negative number, naming *where* and the option.
+
+    >>> check_deadline(2, "f"), check_deadline(None, "f")
+    (2.0, None)
+    >>> check_deadline(0, "f")
+    Traceback (most recent call last):
+    ValueError: f: deadline must be > 0 seconds (or None for no deadline), got 0
+    """
+    if deadline is None:
+        return None
+    if isinstance(deadline, bool) or not isinstance(deadline, numbers.Real):
+        raise TypeError(f"{where}: deadline must be a number of seconds or None, not {type(deadline).__name__}")
+    try:
+        seconds = float(deadline)
+    except OverflowError:  # an int beyond float range: far past any wait, or far below zero
+        if isinstance(deadline, int) and deadline > 0:
+            return None
+        seconds, deadline = -math.inf, "a negative number beyond any float"
+    if math.isnan(seconds) or seconds <= 0:
+        raise ValueError(f"{where}: deadline must be > 0 seconds (or None for no deadline), got {deadline!r}")
+    return None if math.isinf(seconds) else seconds
+
+
+#: The smallest memory limit a task may be given (a warm worker alone uses a few hundred MiB of
+#: address space; a smaller limit would fail every task).
+MIN_MEMORY_LIMIT = 64 << 20
+
+
+def check_memory_limit(limit: object, where: str, name: str = "memory_limit") -> int | None:
+    """*limit* (bytes of address space per task) as an int, or ``None`` for no limit.
+
+    >>> check_memory_limit(1 << 30, "f"), check_memory_limit(None, "f")
+    (1073741824, None)
+    >>> check_memory_limit(1000, "f")
+    Traceback (most recent call last):
+    ValueError: f: memory_limit must be at least 67108864 bytes (64 MiB) or None, got 1000
+    """
+    if limit is None:
+        return None
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        raise TypeError(f"{where}: {name} must be an int (bytes) or None, not {type(limit).__name__}")
+    if limit < MIN_MEMORY_LIMIT:
+        raise ValueError(
+            f"{where}: {name} must be at least {MIN_MEMORY_LIMIT} bytes ({MIN_MEMORY_LIMIT >> 20} MiB) or None, "
+            f"got {limit!r}"
+        )
+    return int(limit)
