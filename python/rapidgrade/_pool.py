@@ -247,7 +247,12 @@ class WorkerPool:
         self._size = workers if workers is not None else _default_size()
         self._steps: tuple[WarmupStep, ...] = _check_steps(warmup, "WorkerPool")
         self._max_tasks = max_tasks_per_worker
-        self._cond = threading.Condition(threading.Lock())
+        # The pool's lock is entered as itself (`with self._lock`), never through the Condition:
+        # Condition.__exit__ is a Python function, and a Ctrl-C that lands as it starts leaves the
+        # lock held (a retry of the cleanup then waits on it forever); a C lock's own __exit__
+        # releases before any signal handler runs. The Condition waits and notifies on it.
+        self._lock = threading.Lock()
+        self._cond = threading.Condition(self._lock)
         self._workers: set[_Worker] = set()  # every process not yet reaped, in any state
         self._idle: list[_Worker] = []  # warm, waiting for a task (state "idle")
         self._queue: collections.deque[_Batch] = collections.deque()  # batches waiting, in order
@@ -277,12 +282,12 @@ class WorkerPool:
 
     def worker_pids(self) -> list[int]:
         """Process ids of the workers in service now (warming up, idle or busy)."""
-        with self._cond:
+        with self._lock:
             return sorted(w.pid for w in self._workers if w.state in _SERVING)
 
     def stats(self) -> PoolStats:
         """Counters of this pool's workers so far (starts, kills, start-up times)."""
-        with self._cond:
+        with self._lock:
             return PoolStats(self._started, self._killed, self._cancelled, self._start_max, self._start_last)
 
     def run(
@@ -479,7 +484,7 @@ class WorkerPool:
         Batches still running in other threads get error results for their unfinished tasks.
         Closing twice is harmless; a closed pool refuses new batches (``RuntimeError``).
         """
-        with self._cond:
+        with self._lock:
             self._closed = True
             supervisor = self._supervisor
             self._cond.notify_all()
@@ -488,7 +493,7 @@ class WorkerPool:
             return  # a forked child: these workers belong to the parent
         if supervisor is not None and supervisor is not threading.current_thread():
             supervisor.join(timeout=10.0)
-        with self._cond:
+        with self._lock:
             busy = [w for w in self._workers if w.state == "busy"]
             rest = [w for w in self._workers if w.state != "busy"]
             self._workers.difference_update(rest)
@@ -520,7 +525,7 @@ class WorkerPool:
 
     def _enter(self, batch: _Batch, tasks: int, steps: tuple[WarmupStep, ...]) -> None:
         """Register a batch: its demand for workers and its warm-up steps."""
-        with self._cond:
+        with self._lock:
             if self._closed:
                 raise _PoolClosed("WorkerPool: the pool is closed")
             self._add_steps_locked(steps)
@@ -547,13 +552,13 @@ class WorkerPool:
                 self._idle.remove(worker)
 
     def _add_steps(self, steps: tuple[WarmupStep, ...]) -> None:
-        with self._cond:
+        with self._lock:
             self._add_steps_locked(steps)
 
     def _leave(self, batch: _Batch) -> None:
         """Unregister a batch; kill the workers it still holds (it was interrupted)."""
         stale: list[_Worker] = []
-        with self._cond:
+        with self._lock:
             while batch in self._queue:
                 self._queue.remove(batch)
             self._demand = max(0, self._demand - batch.demand)
@@ -583,7 +588,7 @@ class WorkerPool:
         Raises :class:`WorkerStartError` to report a worker that failed to start (one failure
         per call), :class:`_PoolClosed` when the pool is closed.
         """
-        with self._cond:
+        with self._lock:
             queued = False
             try:
                 while True:
@@ -643,7 +648,7 @@ class WorkerPool:
         """Hand a worker back after a task: to the idle list, a warm-up, or retirement."""
         worker.tasks += 1
         # The owner is cleared last in every branch (see _leave).
-        with self._cond:
+        with self._lock:
             retired = self._closed
             if retired:
                 pass
@@ -671,7 +676,7 @@ class WorkerPool:
         cannot reach a later task.
         """
         worker.send_signal(_CANCEL_SIGNAL)
-        with self._cond:
+        with self._lock:
             worker.since = time.monotonic()
             worker.state = "cancelling"
             worker.owner = None
@@ -680,7 +685,7 @@ class WorkerPool:
     def _retire(self, worker: _Worker) -> None:
         """Kill *worker* and take it out of service; a replacement starts at once."""
         worker.signal_kill()
-        with self._cond:
+        with self._lock:
             self._retire_locked(worker)
             worker.owner = None
             closed = self._closed
@@ -701,7 +706,7 @@ class WorkerPool:
         """Kill and reap in this thread (after close, when no supervisor is left to do it)."""
         for worker in workers:
             worker.kill()
-        with self._cond:
+        with self._lock:
             self._workers.difference_update(workers)
 
     def _rewarm_locked(self, worker: _Worker) -> None:
@@ -759,7 +764,7 @@ class WorkerPool:
                 os.write(self._wake_w, b"\0")
 
     def _supervise(self) -> None:
-        with self._cond:
+        with self._lock:
             if self._supervisor is not None or self._closed:
                 return
             self._supervisor = threading.current_thread()
@@ -768,13 +773,13 @@ class WorkerPool:
                 if not self._supervise_once():
                     return
             except Exception as err:
-                with self._cond:
+                with self._lock:
                     self._failed_locked(f"worker supervisor failed: {_describe(err)}")
                 time.sleep(0.1)
 
     def _supervise_once(self) -> bool:
         """One round: launch, warm, stop, reap; wait for news. ``False`` once closed."""
-        with self._cond:
+        with self._lock:
             if self._closed:
                 return False
             in_service = sum(1 for w in self._workers if w.state in _SERVING)
@@ -816,13 +821,13 @@ class WorkerPool:
                 worker.since = now
                 worker.ask_to_stop()
             if worker.process.poll() is not None or now - worker.since > _STOP_GRACE:
-                with self._cond:
+                with self._lock:
                     worker.state = "dying"
         for worker in dying:
             worker.signal_kill()
             if worker.reap() or now - worker.since > _REAP_PATIENCE:
                 worker.abandon()
-                with self._cond:
+                with self._lock:
                     self._workers.discard(worker)
         deadlines = [w.since + _START_TIMEOUT for w in warming]
         deadlines += [w.since + _CANCEL_GRACE for w in cancelling]
@@ -848,7 +853,7 @@ class WorkerPool:
                 self._cancel_reply(worker)
             elif time.monotonic() - worker.since > _CANCEL_GRACE:
                 worker.signal_kill()
-                with self._cond:
+                with self._lock:
                     self._retire_locked(worker)
         return True
 
@@ -858,7 +863,7 @@ class WorkerPool:
             status = worker.from_worker.recv()[0]
         except Exception:
             status = "exit"
-        with self._cond:
+        with self._lock:
             if worker.state != "cancelling":
                 return
             if status == "exit" or self._closed:
@@ -878,10 +883,10 @@ class WorkerPool:
         try:
             worker = self._spawn()
         except OSError as err:
-            with self._cond:
+            with self._lock:
                 self._failed_locked(f"could not start a worker: {_describe(err)}")
             return
-        with self._cond:
+        with self._lock:
             self._workers.add(worker)
             if self._closed:
                 worker.state = "dying"
@@ -899,7 +904,7 @@ class WorkerPool:
             detail = message[1] if isinstance(message, tuple) and len(message) > 1 else message
             self._start_failed(worker, f"worker failed to start: {detail}")
             return
-        with self._cond:
+        with self._lock:
             if worker.state != "starting":
                 return
             worker.steps = worker.warm_target
@@ -921,7 +926,7 @@ class WorkerPool:
 
     def _start_failed(self, worker: _Worker, message: str) -> None:
         worker.signal_kill()
-        with self._cond:
+        with self._lock:
             worker.state = "dying"
             worker.since = time.monotonic()
             self._failed_locked(message)
