@@ -23,17 +23,7 @@ def check_timeout(timeout: object, where: str) -> float | None:
     Traceback (most recent call last):
     ValueError: f: timeout must be > 0 seconds (or None for no limit), got nan
     """
-    if timeout is None:
-        return None
-    if isinstance(timeout, bool) or not isinstance(timeout, numbers.Real):
-        raise TypeError(f"{where}: timeout must be a number of seconds or None, not {type(timeout).__name__}")
-    try:
-        seconds = float(timeout)
-    except OverflowError:  # an int beyond float range: as good as no limit
-        return None
-    if math.isnan(seconds) or seconds <= 0:
-        raise ValueError(f"{where}: timeout must be > 0 seconds (or None for no limit), got {timeout!r}")
-    return None if math.isinf(seconds) else seconds
+    return _seconds(timeout, where, "timeout", "no limit")
 
 
 def check_deadline(deadline: object, where: str) -> float | None:
@@ -49,18 +39,24 @@ def check_deadline(deadline: object, where: str) -> float | None:
     Traceback (most recent call last):
     ValueError: f: deadline must be > 0 seconds (or None for no deadline), got 0
     """
-    if deadline is None:
+    return _seconds(deadline, where, "deadline", "no deadline")
+
+
+def _seconds(value: object, where: str, name: str, none_means: str) -> float | None:
+    """*value* as seconds, or ``None`` (``None``, infinity, or an integer beyond any float and
+    positive: *none_means*); the errors name *where* and the option *name*."""
+    if value is None:
         return None
-    if isinstance(deadline, bool) or not isinstance(deadline, numbers.Real):
-        raise TypeError(f"{where}: deadline must be a number of seconds or None, not {type(deadline).__name__}")
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{where}: {name} must be a number of seconds or None, not {type(value).__name__}")
     try:
-        seconds = float(deadline)
+        seconds = float(value)
     except OverflowError:  # an int beyond float range: far past any wait, or far below zero
-        if isinstance(deadline, int) and deadline > 0:
+        if isinstance(value, int) and value > 0:
             return None
-        seconds, deadline = -math.inf, "a negative number beyond any float"
+        seconds, value = -math.inf, "a negative number beyond any float"
     if math.isnan(seconds) or seconds <= 0:
-        raise ValueError(f"{where}: deadline must be > 0 seconds (or None for no deadline), got {deadline!r}")
+        raise ValueError(f"{where}: {name} must be > 0 seconds (or None for {none_means}), got {value!r}")
     return None if math.isinf(seconds) else seconds
 
 

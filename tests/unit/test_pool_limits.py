@@ -10,7 +10,7 @@ from concurrent.futures import ThreadPoolExecutor
 import _pool_tasks as tasks
 import pytest
 
-from rapidgrade._pool import TaskResult, WorkerPool
+from rapidgrade._pool import TaskResult, WorkerPool, check_timeout
 
 # Slack over a deadline: the scheduler of a machine shared by several test processes.
 _SLACK = 0.5
@@ -75,6 +75,13 @@ def test_invalid_deadlines_are_refused_before_any_work(bad: float) -> None:
         with pytest.raises(ValueError, match="deadline"):
             p.run_many(tasks.square, [(1,)], timeout=5.0, deadline=bad)
         assert p.worker_pids() == []
+
+
+@pytest.mark.parametrize("bad", [0, -1, -0.5, float("nan"), float("-inf"), -(10**400)])
+def test_invalid_timeouts_are_refused_as_deadlines_are(bad: float) -> None:
+    # one check reads both (a negative integer beyond any float was read as no limit)
+    with pytest.raises(ValueError, match="timeout must be > 0 seconds"):
+        check_timeout(bad, "f")
 
 
 @pytest.mark.parametrize("wrong", ["5", True, [5], 1j])
