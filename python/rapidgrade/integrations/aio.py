@@ -246,9 +246,6 @@ async def _accuracy(
     return rewards
 
 
-_DEFAULT_CONFIG = DEFAULT_REWARD_CONFIG
-
-
 async def aaccuracy_reward(completions: Sequence[Any], **kwargs: Any) -> list[float | None]:
     r""":func:`rapidgrade.integrations.trl.accuracy_reward` as a coroutine (TRL awaits async
     reward functions on its event loop thread): 1.0 for each completion whose answer equals the
@@ -262,7 +259,7 @@ async def aaccuracy_reward(completions: Sequence[Any], **kwargs: Any) -> list[fl
         KeyError: the dataset has no ``solution`` column.
         TypeError: an answer that is not a string, a number or a list of those.
     """
-    return await _accuracy(completions, kwargs, DEFAULT_COLUMN, _DEFAULT_CONFIG, None)
+    return await _accuracy(completions, kwargs, DEFAULT_COLUMN, DEFAULT_REWARD_CONFIG, None)
 
 
 def make_aaccuracy_reward(
@@ -346,7 +343,7 @@ async def custom_rm(args: Any, sample: Any, **kwargs: Any) -> float | dict[str, 
         TypeError, ValueError: a label that is not an answer, or an empty one (``None``), named
             with the sample's index.
     """
-    return await _custom_rm(sample, _DEFAULT_CONFIG, None)
+    return await _custom_rm(sample, DEFAULT_REWARD_CONFIG, None)
 
 
 def make_custom_rm(

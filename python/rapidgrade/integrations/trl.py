@@ -44,8 +44,6 @@ DEFAULT_COLUMN = "solution"
 
 RewardFunc = Callable[..., list[float | None]]
 
-_DEFAULT_CONFIG = DEFAULT_REWARD_CONFIG
-
 
 def _accuracy(
     completions: Sequence[Any], golds: Sequence[Any], column: str, config: RewardConfig, log_extra: Any
@@ -94,7 +92,8 @@ def accuracy_reward(completions: Sequence[Any], **kwargs: Any) -> list[float | N
             f"accuracy_reward: no {DEFAULT_COLUMN!r} column among the reward function's keyword arguments "
             f"({sorted(kwargs)}); use make_accuracy_reward(column=...)"
         )
-    return _accuracy(completions, kwargs[DEFAULT_COLUMN], DEFAULT_COLUMN, _DEFAULT_CONFIG, kwargs.get("log_extra"))
+    golds = kwargs[DEFAULT_COLUMN]
+    return _accuracy(completions, golds, DEFAULT_COLUMN, DEFAULT_REWARD_CONFIG, kwargs.get("log_extra"))
 
 
 def make_accuracy_reward(column: str = DEFAULT_COLUMN, **options: Any) -> RewardFunc:
