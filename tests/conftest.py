@@ -7,7 +7,9 @@ Hypothesis profiles
     ``@settings(max_examples=...)`` takes precedence over the profile.
 
 Fixtures
-    ``demo_corpus``: the 800 rows of the packaged demo set; ``data_dir``: ``tests/data``.
+    ``demo_corpus``: the 800 rows of the packaged demo set; ``data_dir``: ``tests/data``;
+    ``ctrl_c_in``: a simulated Ctrl-C to this process after a delay (tests that a long call in the
+    core lets it through).
     Module-level code (parametrize lists) uses ``tests/datasets.py`` directly.
 
 Doctests
@@ -19,8 +21,12 @@ Doctests
 
 from __future__ import annotations
 
+import gc
 import importlib.util
 import os
+import signal
+import threading
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -88,3 +94,35 @@ def data_dir() -> Path:
 def demo_corpus() -> list[dict[str, Any]]:
     """The 800 rows of the packaged demo set (``id``, ``gold``, ``response``, ...)."""
     return datasets.load_demo_corpus()
+
+
+@pytest.fixture
+def ctrl_c_in() -> Iterator[Callable[[float], None]]:
+    """``ctrl_c_in(delay)`` raises SIGINT in this process *delay* seconds later, which Python turns
+    into KeyboardInterrupt in the main thread (the thread a test runs on).
+
+    For the duration of the test the SIGINT handler is Python's own (a process started from a
+    shell's background job inherits SIGINT ignored, and would never be interrupted), and the
+    cyclic garbage collector is off: a collection runs ``gc.callbacks`` (Hypothesis installs
+    one), and a KeyboardInterrupt raised while a callback runs is printed as unraisable and lost,
+    so the interrupted call would run to its end. Both are restored afterwards, and every armed
+    timer has fired by then.
+    """
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    collecting = gc.isenabled()
+    gc.disable()
+    timers: list[threading.Timer] = []
+
+    def arm(delay: float) -> None:
+        timer = threading.Timer(delay, signal.raise_signal, (signal.SIGINT,))
+        timers.append(timer)
+        timer.start()
+
+    try:
+        yield arm
+    finally:
+        for timer in timers:
+            timer.join()
+        if collecting:
+            gc.enable()
+        signal.signal(signal.SIGINT, previous)

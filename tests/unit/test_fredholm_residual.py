@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import json
 import math
-import signal
-import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -217,18 +216,15 @@ def test_batch_rewards_and_threads() -> None:
     assert verify_residual_many([], AGENTIC_EQ) == []
 
 
-def test_batch_lets_ctrl_c_through() -> None:
-    # a long batch is interrupted between blocks (the core checks for signals, GIL released)
+def test_batch_lets_ctrl_c_through(ctrl_c_in: Callable[[float], None]) -> None:
+    # a long batch (about 40 s) is interrupted between blocks (the core checks for signals, GIL
+    # released)
     cands = [" + ".join(f"sin({k}*x)" for k in range(1, 60))] * 20000
     eq = IntegralEquation("\\ln|x-t| + x t", "x", 1.0, (0, 1))
-    timer = threading.Timer(0.3, lambda: signal.raise_signal(signal.SIGINT))
-    timer.start()
+    ctrl_c_in(0.3)
     t0 = time.perf_counter()
-    try:
-        with pytest.raises(KeyboardInterrupt):
-            verify_residual_many(cands, eq, config=ResidualConfig(threads=2))
-    finally:
-        timer.cancel()
+    with pytest.raises(KeyboardInterrupt):
+        verify_residual_many(cands, eq, config=ResidualConfig(threads=2))
     assert time.perf_counter() - t0 < 30
 
 
