@@ -639,6 +639,79 @@ class Comparer {
     return false;
   }
 
+  /// An equation chain ("\tan\alpha = -\frac{4}{6} = -\frac{2}{3}") against a value: the
+  /// value its last member states (as math-verify reads a chain) is TRUE. A response's chain
+  /// whose right members are all constants and all differ from the value is FALSE. Anything
+  /// else is UNKNOWN: a member before the last that is the value may be the answer, where the
+  /// chain goes on to an approximation ("x = 1/3 \approx 0.33", \approx reads as '=').
+  Tri equation_chain(Ref chain, Ref value, bool chain_is_gold) {
+    const std::size_t n = chain.node().kids.size();
+    auto against = [&](Ref member) { return chain_is_gold ? tri(member, value) : tri(value, member); };
+    if (against(chain.kid(n - 1)) == Tri::kTrue) return Tri::kTrue;
+    if (chain_is_gold) return Tri::kUnknown;
+    for (std::size_t k = 1; k < n; ++k) {
+      if (has_symbols(chain.kid(k)) || against(chain.kid(k)) != Tri::kFalse) return Tri::kUnknown;
+    }
+    return Tri::kFalse;
+  }
+
+  /// The interval a condition in one variable with constant bounds states: "x \le 8" is
+  /// (-oo, 8], "3 < x" is (3, oo), "-1 < x \le 2" is (-1, 2]. A missing bound (`lo`/`hi` null)
+  /// is an infinite end.
+  struct RelationInterval {
+    std::optional<Ref> lo, hi;
+    bool lo_open = true, hi_open = true;
+  };
+
+  static bool relation_interval(Ref rel, RelationInterval& out) {
+    std::vector<Ref> ops;
+    std::string dirs;
+    if (!orient(rel, ops, dirs) || ops.size() < 2 || ops.size() > 3) return false;
+    for (char c : dirs)
+      if (c != '<' && c != 'l') return false;
+    // the variable: the middle of a chain, or the one member with symbols
+    std::size_t v = ops.size() == 3 ? 1 : (has_symbols(ops[0]) ? 0 : 1);
+    if (ops[v].node().kind != Kind::kSymbol) return false;
+    for (std::size_t k = 0; k < ops.size(); ++k)
+      if (k != v && has_symbols(ops[k])) return false;
+    out = RelationInterval{};
+    if (v > 0) {
+      out.lo = ops[v - 1];
+      out.lo_open = dirs[v - 1] == '<';
+    }
+    if (v + 1 < ops.size()) {
+      out.hi = ops[v + 1];
+      out.hi_open = dirs[v] == '<';
+    }
+    return true;
+  }
+
+  /// The interval `ri` (relation_interval) against the interval node `iv`: the same set when
+  /// both ends are (an infinite end is open whatever the bracket says, as in interval()).
+  Tri interval_of_relation(const RelationInterval& ri, Ref iv) {
+    const Node& I = iv.node();
+    Tri all = Tri::kTrue;
+    for (int end = 0; end < 2; ++end) {
+      const std::optional<Ref>& bound = end == 0 ? ri.lo : ri.hi;
+      Ref theirs = iv.kid(static_cast<std::size_t>(end));
+      const int inf = infinity_sign(theirs);
+      const int want = end == 0 ? -1 : 1;
+      Tri t;
+      if (!bound) {
+        t = inf == want ? Tri::kTrue : (inf != 0 || !has_symbols(theirs) ? Tri::kFalse : Tri::kUnknown);
+      } else if (inf != 0) {
+        t = Tri::kFalse;  // a finite bound against an infinite end
+      } else {
+        t = tri(*bound, theirs);
+        const bool open = (I.flags & (end == 0 ? kLeftOpen : kRightOpen)) != 0;
+        if (t == Tri::kTrue && open != (end == 0 ? ri.lo_open : ri.hi_open)) t = Tri::kFalse;
+      }
+      if (t == Tri::kFalse) return Tri::kFalse;
+      all = both(all, t);
+    }
+    return all;
+  }
+
   /// True when r holds an application of a function that is not in the function table
   /// ("f(x)"): its variables are not comparable by name.
   static bool has_function_call(Ref r) {
@@ -679,14 +752,22 @@ class Comparer {
       Ref rel = G.kind == Kind::kRelation ? g : p;
       Ref other = G.kind == Kind::kRelation ? p : g;
       const Node& R = rel.node();
-      if (R.text != "=") {
+      if (R.text.find_first_not_of('=') != std::string::npos) {
+        // A condition in one variable with constant bounds ("x \le 8", "-1 < x < 2") is an
+        // interval: against one it is the same set or not, end by end.
+        if (other.node().kind == Kind::kInterval) {
+          RelationInterval ri;
+          if (relation_interval(rel, ri)) return interval_of_relation(ri, other);
+        }
         // A condition ("x \ge 5", "a \ne 1", "1 < x < 3") against a value ("5", "-0.5k") are
         // different answers: a set of solutions is never one number or expression. Against an
-        // interval or a set it may be the same set (UNKNOWN: the fallback compares them), and a
-        // chain with an equals sign may state a value.
+        // interval it does not read as (two variables, a symbolic bound) or a set it may be the
+        // same set (UNKNOWN: the fallback compares them), and a chain with an equals sign may
+        // state a value.
         const bool condition = R.text.find('=') == std::string::npos;
         return condition && !is_structure(other.node().kind) ? Tri::kFalse : Tri::kUnknown;
       }
+      if (R.kids.size() > 2) return equation_chain(rel, other, G.kind == Kind::kRelation);
       Ref lhs = rel.kid(0), rhs = rel.kid(1);
       // "x = 5" against "5", either way round. A response may also state the value of an
       // expression, "m + n = 4", or end a simplification, "a^6 / a^2 = a^4": against a gold

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from rapidgrade import Tri, equivalent, equivalent_many, grade, parse_expr
@@ -242,17 +242,42 @@ def test_structures(gold: str, pred: str, expected: Tri) -> None:
         ("x^2 + y^2 = 1", "1", U),
         ("1", "x^2 + y^2 = x", U),
         # a condition is a set of solutions, never one value: against a number or an expression
-        # it is a different answer, either way round; against an interval or a set it may be the
-        # same set
+        # it is a different answer, either way round; against a set it may be the same set
         (r"x \ge 5", "5", F),
         ("5", r"x \ge 5", F),
         (r"a \neq 1", "1", F),
         ("1 < x < 3", "2", F),
         ("x > 1", "- 0.5 k", F),
         ("m < 3", r"\frac{1}{2}", F),
-        ("x < 2", r"(-\infty, 2)", U),
         (r"x \ge 1", r"\{1, 2\}", U),
         (r"x \le 2", r"\pm 2", U),
+        # a condition in one variable with constant bounds is an interval: against an interval
+        # the same set or not, end by end, either way round
+        ("x < 2", r"(-\infty, 2)", T),
+        (r"(-\infty, 2)", "x < 2", T),
+        (r"x \leqslant 8", r"(-\infty, 8]", T),
+        (r"x \leqslant 8", r"(-\infty, +\infty)", F),  # gaokao: the whole line is not x <= 8
+        ("x < 8", r"(-\infty, 8]", F),  # an open end against a closed one
+        ("3 < x", r"(3, +\infty)", T),
+        (r"x \geq 3", r"(3, \infty)", F),
+        (r"2 \ge x > -1", r"(-1, 2]", T),
+        (r"-1 < x \le \sqrt{2}", r"(-1, \sqrt{2}]", T),
+        (r"-1 < x \le 2", r"(-1, 3]", F),
+        (r"x \le 2", r"[-5, 2]", F),  # a finite end against none
+        ("x < a", r"(-\infty, a)", U),  # a symbolic bound: the fallback's
+        ("x + 1 < 3", r"(-\infty, 2)", U),  # not one variable alone
+        ("-1 < x < 2", "(-1, 2)", U),  # (-1, 2) may be a point
+        # an equation chain states its last member, as math-verify reads it; none of its
+        # constant members is another value; a member before an approximation may be the answer
+        (r"-\frac{2}{3}", r"\tan \alpha = -\frac{4}{6} = -\frac{2}{3}", T),
+        (r"\frac{3}{2}", r"\tan \alpha = -\frac{4}{6} = -\frac{2}{3}", F),
+        ("1/3", r"x = 1/3 \approx 0.33", U),
+        ("0.33", r"x = 1/3 \approx 0.33", T),
+        ("5", "f(2) = 2 + 3 = 5", T),
+        ("6", "f(2) = 2 + 3 = 5", F),
+        ("6", "f(2) = 2 + a = 5", U),
+        ("x = 2 = 2", "2", T),
+        ("x = 2 = 3", "2", U),
     ],
 )
 def test_relations(gold: str, pred: str, expected: Tri) -> None:
@@ -281,6 +306,69 @@ def test_a_condition_is_never_a_value(var: str, op: str, bound: str, value: str,
     pair = (condition, value) if gold_first else (value, condition)
     assert equivalent(*pair) is Tri.FALSE
     assert equivalent(condition, condition) is Tri.TRUE
+
+
+_BOUNDS = st.one_of(
+    st.integers(-(10**4), 10**4).map(lambda n: (str(n), float(n))),
+    st.tuples(st.integers(-99, 99), st.integers(1, 99)).map(lambda t: (rf"\frac{{{t[0]}}}{{{t[1]}}}", t[0] / t[1])),
+    st.sampled_from([(r"\sqrt{2}", math.sqrt(2)), (r"\pi", math.pi), (r"-\sqrt{3}", -math.sqrt(3))]),
+)
+_LESS = {True: "<", False: r"\le"}
+_GREATER = {True: ">", False: r"\ge"}
+
+
+def _interval(lo: tuple[str, float] | None, hi: tuple[str, float] | None, lo_open: bool, hi_open: bool) -> str:
+    left = r"(-\infty" if lo is None else ("(" if lo_open else "[") + lo[0]
+    right = r"+\infty)" if hi is None else hi[0] + (")" if hi_open else "]")
+    return f"{left}, {right}"
+
+
+@given(
+    var=st.sampled_from(["x", "a", "t"]),
+    lo=st.none() | _BOUNDS,
+    hi=st.none() | _BOUNDS,
+    lo_open=st.booleans(),
+    hi_open=st.booleans(),
+    descending=st.booleans(),
+    gold_first=st.booleans(),
+    change=st.sampled_from(["none", "lo_open", "hi_open", "lo", "hi"]),
+)
+def test_a_condition_is_the_interval_it_states(
+    var: str,
+    lo: tuple[str, float] | None,
+    hi: tuple[str, float] | None,
+    lo_open: bool,
+    hi_open: bool,
+    descending: bool,
+    gold_first: bool,
+    change: str,
+) -> None:
+    # "a < x <= b" (or "b >= x > a", "x <= b", "x > a") against the interval (a, b]: the same
+    # set; another end or another bracket at a finite end is another set
+    assume(lo is not None or hi is not None)
+    assume(lo is None or hi is None or lo[1] < hi[1])
+    if descending:
+        parts = [] if hi is None else [hi[0], _GREATER[hi_open]]
+        parts += [var] + ([] if lo is None else [_GREATER[lo_open], lo[0]])
+    else:
+        parts = [] if lo is None else [lo[0], _LESS[lo_open]]
+        parts += [var] + ([] if hi is None else [_LESS[hi_open], hi[0]])
+    condition = " ".join(parts)
+    expected = Tri.TRUE
+    if change == "lo_open" and lo is not None:
+        lo_open, expected = not lo_open, Tri.FALSE
+    elif change == "hi_open" and hi is not None:
+        hi_open, expected = not hi_open, Tri.FALSE
+    elif change == "lo":
+        lo, expected = (None if lo is not None else ("-10001", -10001.0)), Tri.FALSE
+    elif change == "hi":
+        hi, expected = (None if hi is not None else ("10001", 10001.0)), Tri.FALSE
+    assume(lo is None or hi is None or lo[1] < hi[1])
+    interval = _interval(lo, hi, lo_open, hi_open)
+    pair = (condition, interval) if gold_first else (interval, condition)
+    # "(a, b)" may be a point: not an interval for certain (see test_relations)
+    assume(not (lo is not None and hi is not None and lo_open and hi_open))
+    assert equivalent(*pair) is expected, pair
 
 
 @pytest.mark.parametrize(
