@@ -86,6 +86,9 @@ std::size_t math_non_ascii(std::string_view s, std::size_t k) noexcept {
   for (const std::string_view m : detail::kMathNonAscii) {
     if (starts_with(s, k, m)) return m.size();
   }
+  for (const detail::CjkMathWord& w : detail::kCjkMathWords) {
+    if (starts_with(s, k, w.word)) return w.word.size();
+  }
   return 0;
 }
 

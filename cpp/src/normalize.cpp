@@ -617,18 +617,24 @@ bool run_in_place(std::string& t, Pass&& pass) {
 
 bool holds(std::string_view s, char c) noexcept { return find_byte(s, 0, c) < s.size(); }
 
-// The CJK root word (detail/markers.hpp): "根号" is the square root sign, "根号3" -> "√3" (then
-// folded by rule 0). Returns false (out untouched) when s holds none. Rule 0 reads it first, and
-// rule 12 again in the rounds, where other rules can bring its two characters together
-// ("根$$号3" -> "根号3").
-bool cjk_root(std::string_view s, std::string& out) {
-  constexpr std::string_view kRoot = "\xE6\xA0\xB9\xE5\x8F\xB7";  // 根号
-  if (detail::find_str(s, 0, kRoot) == detail::kNpos) return false;
-  out.clear();
-  for (std::size_t k = 0; k < s.size();) {
-    if (detail::starts_with(s, k, kRoot)) {
-      out += "\xE2\x88\x9A";  // √
-      k += kRoot.size();
+// The CJK math words (detail/markers.hpp): "根号3" -> "√3", "负无穷大" -> "-∞" (then folded by
+// rule 0). Returns false (out untouched) when s holds none. Rule 0 reads them first, and rule 12
+// again in the rounds, where other rules can bring a word's characters together ("根$$号3" ->
+// "根号3").
+bool cjk_math_words(std::string_view s, std::string& out) {
+  const auto word_at = [&](std::size_t k) -> const detail::CjkMathWord* {
+    for (const detail::CjkMathWord& w : detail::kCjkMathWords)
+      if (detail::starts_with(s, k, w.word)) return &w;
+    return nullptr;
+  };
+  std::size_t k = 0;
+  while (k < s.size() && word_at(k) == nullptr) ++k;
+  if (k == s.size()) return false;
+  out.assign(s.substr(0, k));
+  while (k < s.size()) {
+    if (const detail::CjkMathWord* w = word_at(k)) {
+      out += w->symbol;
+      k += w->word.size();
     } else {
       out += s[k++];
     }
@@ -708,7 +714,7 @@ bool apply_pass(int k, Buffers& b, const Options& options, Normalized& flags) {
     case 11: return run_pass(b, holds_cjk_joiner(t), cjk_joiners);
     default: {
       std::string rooted;
-      if (!cjk_root(t, rooted)) return false;
+      if (!cjk_math_words(t, rooted)) return false;
       t = unicode::fold_math(rooted);  // folding the folded rest again changes nothing
       return true;
     }
@@ -743,7 +749,7 @@ Normalized normalize(std::string_view s, const Options& options) {
   }
   Buffers b;
   std::string cjk;
-  if (utf8::ascii_end(s, 0, s.size()) < s.size() && cjk_root(s, cjk)) s = cjk;
+  if (utf8::ascii_end(s, 0, s.size()) < s.size() && cjk_math_words(s, cjk)) s = cjk;
   b.text = unicode::fold_math(s);  // rule 0 (an ASCII text as it is)
   // The passes run in rounds, at most kMaxRounds, and stop once the text is a fixed point:
   // when kPasses passes in a row, wherever in a round they start, have left it as it is. Each

@@ -1,8 +1,8 @@
 """The answer-phrase grammar of the extraction reference (``tests/oracles/reference_extract.py``),
 ``read_answer_phrase`` (extract::read_answer_phrase of the C++ core): the math object at the start of
 the text after a marker, where a unit word or prose cuts it, and whether prose leads it. The unit
-table is read from cpp/include/rapidgrade/detail/units.hpp; the non-ASCII math words ("根号", "和",
-"或") are those of detail/markers.hpp.
+table is read from cpp/include/rapidgrade/detail/units.hpp; the non-ASCII math words ("根号",
+"无穷大", "和", "或") are those of detail/markers.hpp.
 
 Built on ``reference_common`` and ``reference_strategies`` (the function words, the math-span closer,
 signed numbers); the markers (``reference_markers``) read their answers with it.
@@ -57,8 +57,9 @@ _MATH_NON_ASCII = (
     "\u2260",
     "\u2248",
     "\u22c5",
-    "根号",
 )
+#: detail/markers.hpp's kCjkMathWords (read as math by the phrase reader, then by normalization).
+_CJK_MATH_WORDS = ("根号", "正无穷大", "负无穷大", "正无穷", "负无穷", "无穷大")
 _CJK_JOINERS = ("和", "或")
 _CURRENCY = ("\u00a5", "\u20ac", "\u00a3", "\uffe5")
 _PHRASE_OPERATORS = "+-*/^=<>_("
@@ -103,7 +104,7 @@ def _math_non_ascii(s: str, k: int) -> int:
     a = _fullwidth_ascii(s[k])
     if a:
         return 1 if (_is_digit(a) or a in "+-*/=<>()[],.%^") else 0
-    for m in _MATH_NON_ASCII:
+    for m in (*_MATH_NON_ASCII, *_CJK_MATH_WORDS):
         if s.startswith(m, k):
             return len(m)
     return 0

@@ -122,6 +122,9 @@ def test_markers_that_disagree_make_a_mismatch_uncertain() -> None:
         ("1 和 3", "【答案】1和3<eoa>"),
         ("-3 .", "【答案】-3<eoa>"),
         ("分层抽样.", "【答案】分层抽样<eoa>"),
+        (r"\infty", "【答案】无穷大<eoa>"),
+        (r"-\infty", "所以极限为负无穷大。"),
+        (r"+\infty", "故答案为：正无穷"),
     ],
 )
 def test_cjk_answers_grade_true(gold: str, response: str) -> None:
@@ -131,7 +134,18 @@ def test_cjk_answers_grade_true(gold: str, response: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "normalized"),
-    [("根号3", r"\sqrt{3}"), ("2根号2", r"2\sqrt{2}"), ("1和3", "1,3"), ("2 或 5", "2,5"), ("甲和乙", "甲和乙")],
+    [
+        ("根号3", r"\sqrt{3}"),
+        ("2根号2", r"2\sqrt{2}"),
+        ("1和3", "1,3"),
+        ("2 或 5", "2,5"),
+        ("甲和乙", "甲和乙"),
+        ("无穷大", r"\infty"),
+        ("负无穷大", r"-\infty"),
+        ("正无穷", r"+\infty"),
+        ("无穷多", "无穷多"),  # infinitely many: not infinity
+        ("无穷小", "无穷小"),  # infinitesimal
+    ],
 )
 def test_cjk_words_in_normalization(text: str, normalized: str) -> None:
     assert normalize_latex(text) == normalized

@@ -13,7 +13,8 @@
 //  0. Unicode math folded to LaTeX (unicode::fold_math): "½" -> "\frac{1}{2}",
 //     "2½" -> "2\frac{1}{2}", "√2" -> "\sqrt{2}", "√(x+1)" -> "\sqrt{x+1}", full-width digits
 //     "１２" -> "12", "x²" -> "x^{2}", "3×4" -> "3\times4", "−5" -> "-5".
-//     The CJK root word first (detail/markers.hpp): "根号" is the root sign, "根号3" -> "\sqrt{3}".
+//     The CJK math words first (detail/markers.hpp): "根号" is the root sign, "根号3" ->
+//     "\sqrt{3}"; "无穷大" -> "\infty", "负无穷" -> "-\infty", "正无穷大" -> "+\infty".
 //  1. commands and signs:
 //     - \dfrac \tfrac \cfrac -> \frac: "\dfrac{1}{2}" -> "\frac{1}{2}";
 //     - \left \right (and a '.' right after them) and \displaystyle removed:
@@ -64,7 +65,7 @@
 //     "-3/4" -> "-\frac{3}{4}"; "x/4" -> "x/4".
 // 11. a CJK list joiner (detail/markers.hpp: "和" / "或") between two math characters is a comma,
 //     "1和3" -> "1,3", "2 或 5" -> "2,5", also where other rules made it so: "$x$或$2$" -> "x,2".
-// 12. the CJK root word of rule 0 again, where other rules brought its characters together:
+// 12. the CJK math words of rule 0 again, where other rules brought their characters together:
 //     "根$$号3" -> "\sqrt{3}".
 #pragma once
 

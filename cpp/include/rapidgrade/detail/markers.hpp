@@ -61,28 +61,47 @@ inline constexpr std::string_view kCjkConclusions[] = {"\xE6\x89\x80\xE4\xBB\xA5
                                                        "\xE5\x9B\xA0\xE6\xAD\xA4"};                     // 因此
 inline constexpr std::string_view kEndOfAnswerTag = "<eoa>";
 
+/// A CJK word that stands for a math symbol in an answer, and the symbol (UTF-8, folded to
+/// LaTeX by normalization's rule 0 afterwards).
+struct CjkMathWord {
+  std::string_view word;
+  std::string_view symbol;
+};
+
+/// The CJK math words (normalization's rule 0 and the answer phrase reader): 根号 is the square
+/// root sign ("根号3" is √3); 无穷大 ("infinitely large") is ∞, with a sign when 正 (positive) or
+/// 负 (negative) comes first, also without 大. A word that begins another comes after it. Bare
+/// 无穷 is not here: 无穷多 ("infinitely many") and 无穷小 ("infinitesimal") are not ∞.
+inline constexpr CjkMathWord kCjkMathWords[] = {
+    {"\xE6\xA0\xB9\xE5\x8F\xB7", "\xE2\x88\x9A"},                           // 根号 √
+    {"\xE6\xAD\xA3\xE6\x97\xA0\xE7\xA9\xB7\xE5\xA4\xA7", "+\xE2\x88\x9E"},  // 正无穷大 +∞
+    {"\xE8\xB4\x9F\xE6\x97\xA0\xE7\xA9\xB7\xE5\xA4\xA7", "-\xE2\x88\x9E"},  // 负无穷大 -∞
+    {"\xE6\xAD\xA3\xE6\x97\xA0\xE7\xA9\xB7", "+\xE2\x88\x9E"},              // 正无穷 +∞
+    {"\xE8\xB4\x9F\xE6\x97\xA0\xE7\xA9\xB7", "-\xE2\x88\x9E"},              // 负无穷 -∞
+    {"\xE6\x97\xA0\xE7\xA9\xB7\xE5\xA4\xA7", "\xE2\x88\x9E"},               // 无穷大 ∞
+};
+
 /// Non-ASCII characters that the answer phrase reader reads as part of the math (UTF-8): signs
 /// and operators, Greek constants, full-width digits and signs (U+FF01..U+FF5E are read through
-/// fullwidth_ascii), and the CJK words of answers: 根号 (square root), 和 / 或 (the parts of a
-/// list, "1和3" is 1, 3).
+/// fullwidth_ascii); the CJK math words (kCjkMathWords) are read as math too, and 和 / 或 join
+/// the parts of a list ("1和3" is 1, 3).
 inline constexpr std::string_view kMathNonAscii[] = {
-    "\xE2\x88\x92",              // − U+2212
-    "\xCF\x80",                  // π
-    "\xE2\x88\x9A",              // √
-    "\xE2\x88\x9E",              // ∞
-    "\xC2\xB0",                  // °
-    "\xC2\xB2",                  // ²
-    "\xC2\xB3",                  // ³
-    "\xC3\x97",                  // ×
-    "\xC3\xB7",                  // ÷
-    "\xC2\xB7",                  // ·
-    "\xC2\xB1",                  // ±
-    "\xE2\x89\xA4",              // ≤
-    "\xE2\x89\xA5",              // ≥
-    "\xE2\x89\xA0",              // ≠
-    "\xE2\x89\x88",              // ≈
-    "\xE2\x8B\x85",              // ⋅
-    "\xE6\xA0\xB9\xE5\x8F\xB7",  // 根号
+    "\xE2\x88\x92",  // − U+2212
+    "\xCF\x80",      // π
+    "\xE2\x88\x9A",  // √
+    "\xE2\x88\x9E",  // ∞
+    "\xC2\xB0",      // °
+    "\xC2\xB2",      // ²
+    "\xC2\xB3",      // ³
+    "\xC3\x97",      // ×
+    "\xC3\xB7",      // ÷
+    "\xC2\xB7",      // ·
+    "\xC2\xB1",      // ±
+    "\xE2\x89\xA4",  // ≤
+    "\xE2\x89\xA5",  // ≥
+    "\xE2\x89\xA0",  // ≠
+    "\xE2\x89\x88",  // ≈
+    "\xE2\x8B\x85",  // ⋅
 };
 
 /// CJK words that join the parts of a list answer ("1和3", "2或3"), read as ", ".
