@@ -160,6 +160,7 @@ void rewrite_commands(std::string_view s, bool& percent, bool& degrees, Writer& 
           // is written "\quad", which separates the parts of an answer for the readers after
           if (sp->width == rapidgrade::detail::Spacing::kWide) out += "\\quad";
           i = j;
+          while (sp->width == rapidgrade::detail::Spacing::kThin && i < n && s[i] == ' ') ++i;
         } else if (const auto* w = rapidgrade::detail::find_text_wrapper(name);
                    w != nullptr && w->content != rapidgrade::detail::WrapperContent::kOperator) {
           // "\text{cm}", "\mathbf{5}": the wrapper goes, its content stays (latex_vocab.hpp);
@@ -183,6 +184,9 @@ void rewrite_commands(std::string_view s, bool& percent, bool& degrees, Writer& 
       if (const auto* sp = rapidgrade::detail::find_spacing_command(s.substr(i + 1, 1)); sp != nullptr) {
         if (sp->width == rapidgrade::detail::Spacing::kWide) out += ' ';  // "\ "
         i += 2;
+        // a thin space and the spaces after it are one spacing: "32,\! 349" is "32,349" (a
+        // thousands separator), not the list "32, 349" (rule 5)
+        while (sp->width == rapidgrade::detail::Spacing::kThin && i < n && s[i] == ' ') ++i;
       } else if (d == '$') {
         i += 2;
       } else if (d == '%') {
@@ -340,7 +344,22 @@ void mixed_number(std::string& s) {
   s.swap(out);
 }
 
-// Rule 5: spaces removed except between a control word and a letter.
+// Whether the spaces s[i, k) follow a comma after a digit and come before exactly three digits,
+// in a text of digits, commas, spaces and points alone (after a sign): "45, 135" is a list of
+// two numbers, which without its space would read as one number with a thousands separator
+// (rule 9: "45,135" -> "45135"; a separator is never followed by a space). Inside brackets
+// ("(12, 102)") rule 9 reads no number, and the space goes as any other.
+bool list_comma_space(std::string_view s, std::size_t i, std::size_t k) noexcept {
+  const auto digit = [&](std::size_t q) { return q < s.size() && is_digit(s[q]); };
+  if (!(i >= 2 && s[i - 1] == ',' && is_digit(s[i - 2]) && digit(k) && digit(k + 1) && digit(k + 2) && !digit(k + 3))) {
+    return false;
+  }
+  const std::size_t sign = !s.empty() && s[0] == '-' ? 1 : 0;
+  return s.find_first_not_of("0123456789, .", sign) == std::string_view::npos;
+}
+
+// Rule 5: spaces removed except between a control word and a letter, and one kept after a
+// comma that would otherwise read as a thousands separator ("45, 135").
 void remove_spaces(std::string_view s, Writer& out) {
   const std::size_t n = s.size();
   bool after_command = false;  // the last emitted character ends a control word
@@ -357,7 +376,7 @@ void remove_spaces(std::string_view s, Writer& out) {
     if (c == ' ') {
       std::size_t k = i;
       while (k < n && s[k] == ' ') ++k;
-      if (after_command && k < n && is_letter(s[k])) out += ' ';
+      if ((after_command && k < n && is_letter(s[k])) || list_comma_space(s, i, k)) out += ' ';
       after_command = false;
       i = k;
       continue;

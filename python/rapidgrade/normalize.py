@@ -48,8 +48,10 @@ second; checked by ``tests/unit/test_normalize_examples.py``, like the examples 
 5. A mixed number that is the whole answer keeps its whole part: ``1 1/4`` ->
    ``1\frac{1}{4}`` (5/4, as the LaTeX ``1\frac{1}{4}`` is), ``-2 3/8`` -> ``-2\frac{3}{8}``;
    only with a numerator below the denominator. Then spaces are removed, except one between a
-   control word and a following letter:
-   ``1 + 2`` -> ``1+2``, ``2\pi r`` -> ``2\pi r``.
+   control word and a following letter, and one after a comma between a digit and exactly three
+   digits in a bare list of numbers, where the comma separates the list's parts (a thousands
+   separator is never followed by a space): ``1 + 2`` -> ``1+2``, ``2\pi r`` -> ``2\pi r``,
+   ``45, 135`` -> ``45, 135``, ``(12, 102)`` -> ``(12,102)``.
 6. ``\frac`` and ``\sqrt`` arguments get braces: ``\frac12`` -> ``\frac{1}{2}``,
    ``\frac1b`` -> ``\frac{1}{b}``, ``\frac{1}2`` -> ``\frac{1}{2}``, ``\sqrt3`` -> ``\sqrt{3}``,
    ``\frac\pi2`` -> ``\frac{\pi}{2}``.
@@ -60,8 +62,8 @@ second; checked by ``tests/unit/test_normalize_examples.py``, like the examples 
    ``0.5`` -> ``0.5``.
 9. Thousands separators are removed when the whole answer is one number:
    ``1,234,567`` -> ``1234567``; tuples keep their commas: ``(1,2)`` -> ``(1,2)``,
-   ``(100,200)`` -> ``(100,200)``. Spaces are gone by then (rule 5), so the bare list
-   ``1, 234`` -> ``1234`` also reads as one number.
+   ``(100,200)`` -> ``(100,200)``. A bare list keeps the space after its comma (rule 5), and
+   stays a list: ``1, 234`` -> ``1, 234``, as math-verify reads it; ``3,\! 250`` -> ``3250``.
 10. An integer fraction ``a/b`` that is the whole answer becomes ``\frac{a}{b}``:
     ``3/4`` -> ``\frac{3}{4}``, ``-3/4`` -> ``-\frac{3}{4}``.
 11. A Chinese list joiner (``和``, ``或``) between two math characters is a comma:

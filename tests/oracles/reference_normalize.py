@@ -271,7 +271,13 @@ def _rewrite_commands(s: str) -> tuple[str, bool, bool]:
                     out.append(s[i:j])
                     i = j
                 continue
-            if d in "!,;:$":
+            if d in "!,;:":
+                # a thin space and the spaces after it are one spacing ("32,\\! 349" is 32349)
+                i += 2
+                while i < n and s[i] == " ":
+                    i += 1
+                continue
+            if d == "$":
                 pass
             elif d == " ":
                 out.append(" ")
@@ -347,6 +353,10 @@ def _remove_spaces(s: str) -> str:
             return m.group(0)
         return m.group(1) + " " if m.group(1) else ""
 
+    # A bare list of numbers keeps the space after a comma before exactly three digits: "45, 135"
+    # is two numbers, not 45135 (a thousands separator is never followed by a space).
+    if re.fullmatch(r"-?[0-9, .]*", s):
+        return re.sub(r"(?<=[0-9],)( +)(?=[0-9]{3}(?![0-9]))| +", lambda m: " " if m.group(1) else "", s)
     return re.sub(r"\\[^A-Za-z]|(\\[A-Za-z]+) +(?=[A-Za-z])| +", repl, s, flags=re.S)
 
 

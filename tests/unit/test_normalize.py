@@ -9,7 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rapidgrade import Normalized, normalize_answer, normalize_answer_many, normalize_latex, normalize_many
+from rapidgrade import (
+    Normalized,
+    Tri,
+    equivalent,
+    normalize_answer,
+    normalize_answer_many,
+    normalize_latex,
+    normalize_many,
+)
 from rapidgrade.normalize import UNIT_WORDS
 
 
@@ -227,10 +235,26 @@ def test_thousands() -> None:
     assert n("(1,2)") == "(1,2)"
     assert n("(100,200)") == "(100,200)"
     assert n("1,2345") == "1,2345"
-    # spaces go (rule 5) before separators are recognized, so a bare two-item list whose second
-    # item has three digits reads as one number (documented ambiguity); bracketed tuples do not
-    assert n("1, 234") == "1234"
+    # a thousands separator is never followed by a space: a bare list keeps the space after its
+    # comma (rule 5) and stays a list, as math-verify reads it; a thin space after the comma is
+    # a LaTeX thousands separator, with or without a space after it; bracketed tuples lose it
+    assert n("1, 234") == "1, 234"
+    assert n("45, 135, 225") == "45, 135, 225"
+    assert n(r"45^\circ, 135^\circ") == "45, 135"
+    assert n("-1, 234.5") == "-1, 234.5"
+    assert n(r"32,\! 349") == "32349"
+    assert n(r"11,\! 111,\! 111,\! 100") == "11111111100"
     assert n("(1, 234)") == "(1,234)"
+    assert n("1, 23") == "1,23"
+
+
+@given(st.integers(1, 999), st.lists(st.integers(100, 999), min_size=1, max_size=4))
+def test_a_comma_then_a_space_separates_a_list_not_thousands(head: int, groups: list[int]) -> None:
+    tight = ",".join(map(str, [head, *groups]))
+    spaced = ", ".join(map(str, [head, *groups]))
+    assert n(tight) == "".join(map(str, [head, *groups]))  # "45,135": one number
+    assert n(spaced) == spaced  # "45, 135": a list, as math-verify reads it
+    assert equivalent(n(tight), spaced) is Tri.FALSE
 
 
 # Rule 10: integer fractions -----------------------------------------------------------------

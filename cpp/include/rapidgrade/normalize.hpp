@@ -22,7 +22,8 @@
 //       "\displaystyle \frac{1}{2}" -> "\frac{1}{2}"; other commands stay:
 //       "x \rightarrow 0" -> "x\rightarrow0";
 //     - spacing (the table detail/latex_vocab.hpp): the thin commands \! \, \; \: \thinspace
-//       \negthinspace removed: "3,\!250" -> "3250", "1\,000" -> "1000"; a backslash-space and '~'
+//       \negthinspace removed with the spaces after them: "3,\!250" -> "3250", "1\,000" -> "1000",
+//       "32,\! 349" -> "32349"; a backslash-space and '~'
 //       become a space: "\pi~r" -> "\pi r"; the other wide ones are written \quad, the separator
 //       of an answer's parts: "x=1\qquad y=2" -> "x=1\quad y=2";
 //     - text wrappers (the table detail/latex_vocab.hpp: \text{..} \textbf{..} \textit{..}
@@ -48,8 +49,11 @@
 //  5. a mixed number that is the whole text keeps its whole part apart: "1 1/4" ->
 //     "1\frac{1}{4}" (read as 5/4, as "1\frac{1}{4}" is), "-2 3/8" -> "-2\frac{3}{8}"; only with
 //     a numerator below the denominator ("12 345/678" is rule 5's "12345/678").
-//     Then spaces removed, except one between a control word and a following letter:
-//     "1 + 2" -> "1+2", "2\pi r" -> "2\pi r".
+//     Then spaces removed, except one between a control word and a following letter, and one
+//     after a comma between a digit and exactly three digits in a bare list of numbers, where
+//     the comma separates the list's parts, not thousands (a thousands separator is never
+//     followed by a space): "1 + 2" -> "1+2", "2\pi r" -> "2\pi r", "45, 135" -> "45, 135",
+//     "1, 23" -> "1,23", "(12, 102)" -> "(12,102)".
 //  6. \frac and \sqrt arguments braced: "\frac12" -> "\frac{1}{2}", "\frac1b" -> "\frac{1}{b}",
 //     "\frac{1}2" -> "\frac{1}{2}", "\sqrt3" -> "\sqrt{3}", "\frac\pi2" -> "\frac{\pi}{2}",
 //     "\sqrt[3]8" -> "\sqrt[3]{8}".
@@ -60,7 +64,7 @@
 //  8. a '0' before a '.' that starts a number (at the start or after one of { ( [ , = + - * / ^
 //     ; : | < > or a space): ".5" -> "0.5", "-.5" -> "-0.5", "x+.5" -> "x+0.5".
 //  9. thousands separators removed when the whole text is one number: "1,234,567.5" -> "1234567.5";
-//     tuples keep their commas: "(1,2)" -> "(1,2)"; spaces are gone by then: "1, 234" -> "1234".
+//     tuples keep their commas: "(1,2)" -> "(1,2)"; a list keeps its space: "1, 234" -> "1, 234".
 // 10. an integer fraction that is the whole text -> \frac: "3/4" -> "\frac{3}{4}",
 //     "-3/4" -> "-\frac{3}{4}"; "x/4" -> "x/4".
 // 11. a CJK list joiner (detail/markers.hpp: "和" / "或") between two math characters is a comma,
