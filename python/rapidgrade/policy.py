@@ -69,8 +69,18 @@ _HEDGE = {
 _OPEN, _CLOSE = "<think>", "</think>"
 _BOXED = frozenset({"boxed", "boxed_multi"})
 
-# A thousands separator: a comma between a digit and exactly three digits (",", ",\!", "{,}").
-_THOUSANDS = re.compile(r"(?<=\d)(?:,(?:\\!)?|\{,\})(?=\d{3}(?!\d))")
+# A number with thousands separators (",", ",\!", "{,}" between groups of three digits, no
+# space after a plain comma: "45, 135" is a list), its first group not starting with 0 ("0,198"
+# is a list): as the core reads one (detail/number.hpp).
+_THOUSANDS = re.compile(r"(?<![\d.])[1-9]\d{0,2}(?:(?:,(?:\\! *)?|\{,\})\d{3})+(?!\d)")
+_SEPARATOR = re.compile(r",(?:\\! *)?|\{,\}")
+
+
+def _without_separators(answer: str) -> str:
+    """*answer* with the separators of its grouped numbers removed ("3,\\!250" -> "3250")."""
+    return _THOUSANDS.sub(lambda m: _SEPARATOR.sub("", m.group(0)), answer)
+
+
 # Each hedge, by kind. Commands end at a non-letter; words stand alone.
 _MARKERS = re.compile(
     r"(?P<several>[,;]|\\(?:lor|vee|land|wedge|cup|cap)(?![A-Za-z])|(?<![A-Za-z\\])(?:or|and)(?![A-Za-z]))"
@@ -100,7 +110,7 @@ def hedges(answer: str) -> frozenset[str]:
     >>> sorted(hedges(r"x \ge 3")), sorted(hedges("1 or 2")), sorted(hedges(r"3,\!250"))
     (['relation'], ['several'], [])
     """
-    text = _THOUSANDS.sub("", answer)
+    text = _without_separators(answer)
     return frozenset(kind for m in _MARKERS.finditer(text) for kind in _KINDS if m.group(kind))
 
 
@@ -154,7 +164,7 @@ def apply_reward_policy(
     extracted = results.extracted
     picked = [i for i in rows.tolist() if i not in refused]
     answers = [extracted[i] or "" for i in picked]
-    answers = [_THOUSANDS.sub("", a) if "," in a or "{,}" in a else a for a in answers]
+    answers = [_without_separators(a) if "," in a else a for a in answers]
     joined = "\x00".join(answers)
     if _MARKERS.search(joined) is not None:
         starts = np.cumsum([0] + [len(a) + 1 for a in answers[:-1]])

@@ -167,7 +167,7 @@ def _number_end(t: str, i: int) -> int:
         plain = False
     else:
         k = _digits_end(t, k, n)
-        if k - i <= 3:
+        if k - i <= 3 and t[i] != "0":  # no grouped number starts with 0 ("0,198")
             while k + 3 < n + 1 and k < n and t[k] == "," and k + 3 < n + 1 and _digits_end(t, k + 1, n) == k + 4:
                 k += 4
                 plain = False

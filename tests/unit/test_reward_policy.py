@@ -30,10 +30,18 @@ GAMED = {
     "or (box)": ("0", r"\boxed{1 \text{ or } 0}"),
     # (the answer phrase reader reads "$100 units$ or $0$" whole, which the plain grader does not pay)
     "or beside the answer": ("100", "The answer is $100$, or possibly $0$."),
-    "list": ("198\\%", r"\boxed{0, 198\%}"),
     "approximation": ("420", r"\boxed{\approx 420}"),
     "answer cap": ("420", r"\boxed{420" + " + 0" * 200 + "}"),
 }
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"), [("198\\%", r"\boxed{0, 198\%}"), ("198", r"\boxed{0,198}"), ("135", r"\boxed{45, 135}")]
+)
+def test_a_list_is_not_paid_even_by_the_plain_grader(gold: str, response: str) -> None:
+    # once paid as one number with a thousands separator; a list against a value is wrong
+    assert score_many([gold], [response], policy="plain") == [0.0]
+    assert score_many([gold], [response]) == [0.0]
 
 
 @pytest.mark.parametrize("rule", sorted(GAMED))
@@ -93,6 +101,10 @@ def test_hacks_without_an_answer_earn_nothing_either_way() -> None:
 def test_hedges_reads_each_kind() -> None:
     assert hedges("42") == frozenset()
     assert hedges(r"3,\!250") == frozenset()
+    assert hedges(r"32,\! 349") == frozenset()
+    assert hedges(r"10{,}000 + 1,234,567") == frozenset()
+    assert hedges("45, 135") == {"several"}  # no space follows a thousands separator
+    assert hedges("0,198") == {"several"}  # no grouped number starts with 0
     assert hedges("1 or 2") == {"several"}
     assert hedges(r"[2, 4]") == {"several"}
     assert hedges(r"2 < x < 4") == {"relation"}

@@ -33,12 +33,13 @@ inline std::size_t group_separator_length(std::string_view s, std::size_t k, Gro
 }
 
 /// `s[start, int_end)` is a run of ASCII digits. Returns the end of the thousands groups that
-/// follow it, or `int_end` when there are none (or when the run is longer than three digits).
+/// follow it, or `int_end` when there are none (or when the run is longer than three digits, or
+/// starts with 0: "0,198" is no number with a thousands separator).
 /// e.g. thousands_end("7,425,000.5", 0, 1, kComma) == 9. O(length of the groups).
 inline std::size_t thousands_end(std::string_view s, std::size_t start, std::size_t int_end,
                                  GroupSeparators seps) noexcept {
   auto digit = [&](std::size_t q) { return q < s.size() && s[q] >= '0' && s[q] <= '9'; };
-  if (int_end == start || int_end - start > 3) return int_end;
+  if (int_end == start || int_end - start > 3 || s[start] == '0') return int_end;
   std::size_t k = int_end;
   for (;;) {
     const std::size_t sep = group_separator_length(s, k, seps);
