@@ -570,13 +570,18 @@ def tally(
     decided_by: np.ndarray[Any, np.dtype[np.str_]],
     fast_correct: np.ndarray[Any, np.dtype[np.bool_]],
     peer: np.ndarray[Any, np.dtype[np.bool_]] | None,
+    undecided: np.ndarray[Any, np.dtype[np.bool_]] | None = None,
 ) -> Tally:
     """The counts of :class:`Tally` over aligned columns: the labels, rapidgrade's default verdicts
     and their ``decided_by``, the fast path alone's verdicts and the peer's (``None``: not run).
-    A certain verdict of the fast path is one it decided (``decided_by == "fast"``)."""
+    A certain verdict of the fast path is one it decided (``decided_by == "fast"``) that is not
+    *undecided* (a reason starting "undecided": an UNKNOWN the fast path keeps because the
+    fallback cannot help, counted wrong but not a certain FALSE)."""
     wrong = correct != labels
     by_fast = np.isin(decided_by, FAST_DECIDERS)
     certain = decided_by == "fast"
+    if undecided is not None:
+        certain = certain & ~undecided
     return Tally(
         rows=int(labels.size),
         rg_fp=int(np.count_nonzero(correct & ~labels)),
@@ -669,7 +674,8 @@ def bench_corpus(corpus: Corpus, opts: Options, report: Report, errors_out: Any 
     labels = np.array([r.label for r in rows], dtype=bool)
     peer_col = None if peer is None else np.array(peer.verdicts, dtype=bool)
     sources = np.array([r.source for r in rows])
-    groups = [("all", tally(labels, rg.correct, rg.decided_by, rg.fast_correct, peer_col))]
+    kept = np.array([r.startswith("undecided") for r in rg.reason], dtype=bool)
+    groups = [("all", tally(labels, rg.correct, rg.decided_by, rg.fast_correct, peer_col, kept))]
     names = sorted(set(sources.tolist()))
     if len(names) > 1 or names != ["-"]:
         for name in names:
@@ -683,6 +689,7 @@ def bench_corpus(corpus: Corpus, opts: Options, report: Report, errors_out: Any 
                         rg.decided_by[m],
                         rg.fast_correct[m],
                         None if peer_col is None else peer_col[m],
+                        kept[m],
                     ),
                 )
             )
@@ -694,6 +701,11 @@ def bench_corpus(corpus: Corpus, opts: Options, report: Report, errors_out: Any 
     print(
         f"  decided_by: {', '.join(f'{k} {v:,}' for k, v in by.most_common())}"
         + (f" (limit: counted wrong, {limit})" if limit else "")
+        + (
+            f"; of fast, undecided and kept (the fallback cannot help, counted wrong): {int(kept.sum()):,}"
+            if kept.any()
+            else ""
+        )
     )
     if rg.unstable:
         print(

@@ -222,8 +222,10 @@ FastColumns grade_fast_many(const py::handle& golds_obj, const py::handle& respo
           grade::grade_span(gold_views.data(), response_views.data(), end - begin, options, cache->cache,
                             [&](std::size_t k, const grade::PreparedGold& gold, grade::FastVerdict& v) {
                               const std::size_t i = lo + begin + k;
-                              // code 3: a limit was reached (decided_by="limit"), neither graded nor sent on
-                              tri[i] = grade::is_limit(v.reason) ? char{3} : static_cast<char>(v.tri);
+                              // code 3: a limit was reached (decided_by="limit"), neither graded nor sent on;
+                              // code 4: UNKNOWN that the fallback cannot help, not sent on (decided_by="fast")
+                              const bool kept = v.tri == equiv::Tri::kUnknown && grade::fallback_cannot_help(v.reason);
+                              tri[i] = grade::is_limit(v.reason) ? char{3} : kept ? char{4} : static_cast<char>(v.tri);
                               reason[i] = static_cast<char>(v.reason);
                               // serials grow in the order the golds are prepared, each at its first row
                               if (gold.serial > cache->sent) {
@@ -233,7 +235,7 @@ FastColumns grade_fast_many(const py::handle& golds_obj, const py::handle& respo
                               }
                               out.gold_of.push_back(gold.serial);
                               // only the undecided pairs need the unwrapped gold (for the fallback)
-                              if (v.tri == equiv::Tri::kUnknown && !grade::is_limit(v.reason)) {
+                              if (v.tri == equiv::Tri::kUnknown && !grade::is_limit(v.reason) && !kept) {
                                 out.raw_of.push_back(raws_seen.index(gold.serial, gold.raw));
                               }
                               if (v.found) {
@@ -341,7 +343,8 @@ void bind_grade(py::module_& m) {
   py::class_<FastColumns>(
       m, "FastColumns",
       "The columns of grade_fast_many, one entry per pair: tri (bytearray: 0 false, 1 true, 2 undecided, 3 past a "
-      "limit), reason and method (bytes of codes, see grade_tables; method 255 where no answer was found), gold_index "
+      "limit, 4 undecided where the fallback cannot help), reason and method (bytes of codes, see grade_tables; method "
+      "255 where no answer was found), gold_index "
       "(int32 bytes) into gold_table (the distinct normalized golds, a list of str), raw_index (int32 bytes, one per "
       "undecided pair in row order) into raw_table (their distinct unwrapped golds, what the fallback reads), and the "
       "extracted and normalized answers packed: *_offsets (n + 1 int64, bytes) into *_data (UTF-8 bytes).")

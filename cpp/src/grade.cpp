@@ -47,6 +47,25 @@ char choice_letter(std::string_view s) noexcept {
   return 0;
 }
 
+// The choice an answer names at its start, "(E)" before more ("(E)EquilateralTriangle", "(C)8"
+// after normalization), or 0: not when the rest names another choice ("(A)or(E)").
+char leading_choice(std::string_view s) noexcept {
+  s = trim(s);
+  if (s.size() < 4 || s[0] != '(' || s[2] != ')' || s[1] < 'A' || s[1] > 'J') return 0;
+  const std::string_view rest = s.substr(3);
+  for (std::size_t k = 0; k + 2 < rest.size(); ++k) {
+    if (rest[k] == '(' && rest[k + 1] >= 'A' && rest[k + 1] <= 'J' && rest[k + 2] == ')') return 0;
+  }
+  return s[1];
+}
+
+// A number as the whole text: digits with a sign, a decimal point or a fraction bar ("21",
+// "-0.5", "3/4"); what a choice letter cannot be.
+bool plain_number(std::string_view s) noexcept {
+  return !s.empty() && s.find_first_not_of("0123456789.-/") == std::string_view::npos &&
+         s.find_first_of("0123456789") != std::string_view::npos;
+}
+
 }  // namespace
 
 const char* reason_text(Reason reason) noexcept {
@@ -67,6 +86,8 @@ const char* reason_text(Reason reason) noexcept {
       return "undecided: the answer was read from a phrase with words it skipped, or the markers disagree";
     case Reason::kSentenceNumbers:
       return "the numbers of the final sentence are the gold's values (no marked answer; read as the gold's list)";
+    case Reason::kChoiceNotNamed:
+      return "undecided: a multiple-choice letter against an answer that names no choice (only the options can tell)";
     case Reason::kAnswerTooLong: return "limit: the extracted answer is longer than max_answer_bytes";
     case Reason::kWorkLimit: return "limit: comparing the answers needs more work than the fast path's budget";
     case Reason::kMagnitudeLimit:
@@ -278,12 +299,19 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
   const std::string& p = pred.text();
   if (g == p) return {equiv::Tri::kTrue, Reason::kSameAfterNormalization};
   if (const char letter = choice_letter(g)) {
-    const char answer = choice_letter(p);
+    // A choice letter against the answer's: the letter alone ("(C)", "C") or at the start of
+    // the option it names ("(E) Equilateral Triangle"). An answer that names no choice (a value,
+    // "None of the above") may be the text of the gold's option: UNKNOWN, which only the
+    // options could settle, so the fallback is not asked (fallback_cannot_help).
+    char answer = choice_letter(p);
+    if (answer == 0) answer = leading_choice(p);
     if (answer != 0) {
       return answer == letter ? Comparison{equiv::Tri::kTrue, Reason::kChoiceMatches}
                               : Comparison{equiv::Tri::kFalse, Reason::kChoiceDiffers};
     }
+    return {equiv::Tri::kUnknown, Reason::kChoiceNotNamed};
   }
+  if (choice_letter(p) != 0 && plain_number(g)) return {equiv::Tri::kUnknown, Reason::kChoiceNotNamed};
   // Tree against tree: the gold's was parsed once for all its responses.
   const expr::Ast* gold_tree = gold.tree();
   const expr::Ast* pred_tree = gold_tree != nullptr ? pred.tree() : nullptr;

@@ -35,7 +35,9 @@ __all__ = ["grade", "grade_many"]
 
 _CHUNK = 65536
 _DECIDER_CODE = {name: code for code, name in enumerate(DECIDERS)}
-_TRUE, _FALSE, _UNKNOWN, _LIMIT = 1, 0, 2, 3
+# the core's tri codes: UNKNOWN goes to the fallback; past a limit, or UNKNOWN where the fallback cannot
+# help (_KEPT: a disproved weak reading, a choice letter against no choice), it does not
+_TRUE, _FALSE, _UNKNOWN, _LIMIT, _KEPT = 1, 0, 2, 3, 4
 _NO_METHOD = 255  # the method code of a pair with no answer found
 _REASONS, _METHODS = (list(t) for t in _core.grade_tables())
 
@@ -77,7 +79,11 @@ def grade_many(
     a shared pool with one per core) with *timeout* seconds each; a pair past its time gets its
     worker killed and the verdict ``decided_by="timeout", correct=False``. With
     ``fallback=False`` undecided pairs are counted wrong (``decided_by="fast"``, reason
-    "undecided by the fast path"). ``last_number=False`` refuses answers found only as the last
+    "undecided by the fast path"). Some undecided pairs never go to the fallback, which only
+    compares the extracted answer with the gold again: a weak reading that the core disproved,
+    and a multiple-choice letter against an answer that names no choice (only the options could
+    tell); they stay undecided, counted wrong, ``decided_by="fast"`` with a reason that starts
+    "undecided:". ``last_number=False`` refuses answers found only as the last
     number of the response (for RL rewards), and the numbers of an unmarked final sentence read
     as a gold list. *rel_tol*, *abs_tol* and *float_rounding* are
     passed to :func:`~rapidgrade.equivalent`. ``progress=True`` shows a progress bar.

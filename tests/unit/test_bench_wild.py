@@ -136,6 +136,9 @@ def test_tally_counts_each_column() -> None:
     assert (t.fast_true, t.fast_true_wrong) == (2, 1)  # "limit" is not a certain verdict
     assert (t.fast_false, t.fast_false_wrong) == (2, 1)
     assert tally(labels, correct, decided, fast_alone, None).mv_errors is None
+    # an UNKNOWN the fast path keeps (reason "undecided: ...") is no certain FALSE
+    kept = np.array([False, True, False, False, False, False, False])
+    assert tally(labels, correct, decided, fast_alone, peer, kept).fast_false_wrong == 0
 
 
 def test_error_classes() -> None:

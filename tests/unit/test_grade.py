@@ -123,6 +123,39 @@ def test_undecided_pairs_go_to_the_fallback() -> None:
     assert "no decision within" in late.reason
 
 
+@pytest.mark.parametrize(
+    ("gold", "response", "correct", "reason"),
+    [
+        # a choice letter at the start of the option it names
+        ("E", r"\boxed{\text{(E) Equilateral Triangle}}", True, "same multiple-choice letter"),
+        ("B", r"\boxed{\text{(E) fifth}}", False, "different multiple-choice letter"),
+        # an answer that names no choice may be the text of the gold's option: only the options
+        # could tell, so it stays undecided and the fallback is not asked
+        ("C", r"\boxed{\frac{7}{15}}", False, "undecided: a multiple-choice letter"),
+        ("E", r"\boxed{\text{None of the above}}", False, "undecided: a multiple-choice letter"),
+        ("B", r"\boxed{\text{(A) and (B)}}", False, "undecided: a multiple-choice letter"),
+        ("21", "The answer is (D).", False, "undecided: a multiple-choice letter"),
+    ],
+)
+def test_a_choice_letter_is_matched_only_to_a_named_choice(
+    gold: str, response: str, correct: bool, reason: str
+) -> None:
+    v = grade(gold, response)  # the fallback is on, but not asked
+    assert (v.correct, v.decided_by) == (correct, "fast"), v
+    assert v.reason.startswith(reason), v
+
+
+def test_undecided_pairs_the_fallback_cannot_help_stay_with_the_fast_path() -> None:
+    # a weak reading that the core disproved: the fallback compares the same answer again
+    # ("there are 5 cats": words skipped; "#### 5" then "The answer is 6": markers that disagree,
+    # the one that matches is not the one read)
+    for gold, response in [("7", "The answer is: there are 5 cats."), ("5", "#### 5\nThe answer is 6")]:
+        fast = grade(gold, response, fallback=False)
+        assert fast.reason.startswith(("undecided: the answer was read", "undecided: the unmarked answer")), fast
+        v = grade(gold, response)
+        assert (v.correct, v.decided_by, v.reason) == (False, "fast", fast.reason)
+
+
 def test_results_columns() -> None:
     results = grade_many(["1", "2", "3"], [r"\boxed{1}", r"\boxed{5}", "x"], fallback=False)
     assert isinstance(results, GradeResults)

@@ -53,6 +53,7 @@ enum class Reason : std::uint8_t {
   kOtherReadingMatches,  // a guessed (weak) reading differs, another reading matches: UNKNOWN
   kWeakReading,          // a weak answer phrase reading (Extraction::clean, rivals) differs: UNKNOWN
   kSentenceNumbers,      // no marked answer; the numbers of the final sentence are the gold's list: TRUE
+  kChoiceNotNamed,       // a choice letter against an answer that names no choice: UNKNOWN
   // Limits: not compared, neither correct nor sent to the fallback (decided_by="limit").
   kAnswerTooLong,   // the extracted answer is longer than Options::max_answer_bytes
   kWorkLimit,       // equiv ran out of its work budget (equiv::Limit::kWork)
@@ -65,6 +66,15 @@ constexpr Reason kLastReason = Reason::kMagnitudeLimit;
 /// A limit was reached: the pair is neither graded by the fast path nor worth a fallback.
 constexpr bool is_limit(Reason reason) noexcept {
   return reason == Reason::kAnswerTooLong || reason == Reason::kWorkLimit || reason == Reason::kMagnitudeLimit;
+}
+
+/// An UNKNOWN that the fallback cannot turn into TRUE, so it is not sent there (the verdict
+/// stays UNKNOWN, counted wrong, decided by the fast path). The fallback compares the extracted
+/// answer with the gold, as the fast path did: a weak reading that the core disproved
+/// (kWeakReading, kOtherReadingMatches) stays disproved there, and whether an answer that
+/// names no choice is the gold's choice only the options could say (kChoiceNotNamed).
+constexpr bool fallback_cannot_help(Reason reason) noexcept {
+  return reason == Reason::kWeakReading || reason == Reason::kOtherReadingMatches || reason == Reason::kChoiceNotNamed;
 }
 
 /// The one-line message of a reason, e.g. "same answer after normalization".
