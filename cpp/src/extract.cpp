@@ -376,6 +376,7 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
     case Method::kLastNumber: {
       auto e = find_last_number(text, from);
       if (e) widen_bold_digits(text, from, *e);
+      if (e) widen_number_object(text, from, *e);
       return e;
     }
     case Method::kAuto: break;
@@ -391,6 +392,7 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
   if (!e) {
     e = find_last_number(text, from);
     if (e) widen_bold_digits(text, from, *e);
+    if (e) widen_number_object(text, from, *e);
   }
   if (e) {  // what other_readings() reads, kept rather than computed: most answers match
     e->readings.spans = std::move(spans);

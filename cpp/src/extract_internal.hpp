@@ -155,6 +155,11 @@ std::optional<Extraction> find_last_number(std::string_view s, std::size_t from)
 /// Widens a last number inside spaced bold digits ("**6 2 4 8**") to the whole group.
 void widen_bold_digits(std::string_view s, std::size_t from, Extraction& e) noexcept;
 
+/// Widens a last number to the object it is part of: a ratio or a time ("3:1", "4:30"), a
+/// parenthesized list of numbers ("(1, 2)"), or the argument of a function ("f(0)"). "The
+/// ratio is 3:1." states 3:1, not 1; "the value of f(0)" states no number at all.
+void widen_number_object(std::string_view s, std::size_t from, Extraction& e) noexcept;
+
 /// The answer a math span states ("a = b = c" -> "c").
 Range span_answer(std::string_view s, Range r);
 

@@ -225,11 +225,14 @@ std::optional<Extraction> find_tagged(std::string_view s, std::size_t from, cons
     while (r.end > r.start && s[r.end - 1] == '.') --r.end;
     r = trim(s, r);
     if (r.end > r.start && !gsm8k_value(s, r)) {
-      // "#### 18 eggs": a number and words after a blank ("#### 1. Compute", "#### Step 2" are headings)
+      // "#### 18 eggs": a number and words after a blank ("#### 1. Compute", "#### Step 2" are
+      // headings), or a number and an end token ("#### 18</s>")
       const Phrase p = read_answer_phrase(s, r);
       std::size_t w = p.answer.end;
       while (w < r.end && is_blank(s[w])) ++w;
-      r = !p.leading_prose && w > p.answer.end && w < r.end && is_letter(s[w]) ? p.answer : Range{};
+      const bool words = w > p.answer.end && w < r.end && is_letter(s[w]);
+      const bool token = w < r.end && markup_tag_end(s, w, r.end) != kNpos;
+      r = !p.leading_prose && (words || token) ? p.answer : Range{};
     }
     if (r.end > r.start && gsm8k_value(s, r)) {
       best = r;

@@ -753,6 +753,42 @@ void widen_bold_digits(std::string_view s, std::size_t from, Extraction& e) noex
   e.end = hi;
 }
 
+// Bytes of a parenthesized list (or of a function's name) that widen_number_object reads.
+constexpr std::size_t kMaxNumberGroup = 64;
+constexpr std::size_t kMaxFunctionName = 16;
+
+void widen_number_object(std::string_view s, std::size_t from, Extraction& e) noexcept {
+  const std::size_t n = s.size();
+  // the last term of a ratio or a time: "3:1", "1:2:3", "4:30"
+  std::size_t a = e.start;
+  while (a >= from + 2 && s[a - 1] == ':' && is_digit(s[a - 2])) {
+    a -= 2;
+    while (a > from && is_digit(s[a - 1])) --a;
+  }
+  if (a != e.start) {
+    e.start = a;
+    return;
+  }
+  // an element of "(1, 2)" or the argument of "f(0)": inside the brackets only numbers
+  const auto inside = [](char c) { return is_digit(c) || c == ',' || c == '.' || c == ' ' || c == '-'; };
+  std::size_t open = e.start;
+  while (open > from && e.start - open < kMaxNumberGroup && inside(s[open - 1])) --open;
+  std::size_t close = e.end;
+  while (close < n && close - e.end < kMaxNumberGroup && inside(s[close])) ++close;
+  if (open == from || s[open - 1] != '(' || close >= n || s[close] != ')') return;
+  std::size_t name = open - 1;
+  while (name > from && open - 1 - name < kMaxFunctionName && is_letter(s[name - 1])) --name;
+  if (name > from && (is_digit(s[name - 1]) || s[name - 1] == '\\' || s[name - 1] == '_')) return;
+  // a list: a comma that is no thousands separator ("(12,345)" is one number)
+  bool list = false;
+  for (std::size_t k = open; k < close && !list; ++k) {
+    list = s[k] == ',' && !(k + 3 < close + 1 && digits_end(s.substr(0, close), k + 1) == k + 4);
+  }
+  if (!list && name == open - 1) return;
+  e.start = name;
+  e.end = close + 1;
+}
+
 }  // namespace internal
 
 namespace {

@@ -255,6 +255,21 @@ Objects math_objects(std::string_view s, std::size_t b, std::size_t e) {
 
 }  // namespace
 
+std::size_t markup_tag_end(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  std::size_t q = k + 1;
+  constexpr std::size_t kMaxTag = 32;  // bytes a tag or token may span
+  const std::size_t stop = std::min(end, k + kMaxTag);
+  if (q < stop && s[q] == '|') {
+    for (q += 1; q + 1 < stop; ++q)
+      if (s[q] == '|' && s[q + 1] == '>') return q + 2;
+    return kNpos;
+  }
+  if (q < stop && s[q] == '/') ++q;
+  if (q >= stop || !is_letter(s[q])) return kNpos;
+  while (q < stop && (is_letter(s[q]) || is_digit(s[q]) || s[q] == '_')) ++q;
+  return q < stop && s[q] == '>' ? q + 1 : kNpos;
+}
+
 Phrase read_answer_phrase(std::string_view s, Range r) {
   Phrase out;
   r = trim(s, r);
@@ -417,6 +432,16 @@ Phrase read_answer_phrase(std::string_view s, Range r) {
         break;
       }
       k += m;
+    } else if (const std::size_t tag = c == '<' ? markup_tag_end(s, k, end) : kNpos; tag != kNpos) {
+      // markup or a model's end token ("10</s>", "10<|im_end|>") ends the answer; before it, it
+      // is skipped
+      if (seen) {
+        out.cut = trim(s, Range{tag, end}).end > tag;
+        break;
+      }
+      k = tag;
+      answer_start = k;
+      continue;
     } else if (c == '.' || c == ',' || c == ';' || c == ':' || c == '?') {
       // punctuation ends the math unless more math follows it ("(1, 2)" is a group; "1, 2, 3")
       if ((c == ',' || c == ';' || c == ':') && seen && math_follows(s, k + 1, end)) {

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from tests.oracles.reference_common import _SPACE, RefExtraction, _display_close, _is_letter, _strip_delimiters, _trim
-from tests.oracles.reference_phrase import _Phrase, read_answer_phrase
+from tests.oracles.reference_phrase import _markup_tag_end, _Phrase, read_answer_phrase
 from tests.oracles.reference_strategies import _span_answer
 
 # --------------------------------------------------------------------------------------------
@@ -180,7 +180,9 @@ def _tagged_at(s: str, start: int) -> tuple[RefExtraction, int] | None:
             w = ph.answer[1]
             while w < b and s[w] in " \t":
                 w += 1
-            a, b = ph.answer if not ph.leading_prose and ph.answer[1] < w < b and _is_letter(s[w]) else (0, 0)
+            words = ph.answer[1] < w < b and _is_letter(s[w])
+            token = w < b and _markup_tag_end(s, w, b) is not None
+            a, b = ph.answer if not ph.leading_prose and (words or token) else (0, 0)
         if b > a and _GSM8K_VALUE.fullmatch(s, a, b):
             best = (a, b, start + m.start(1) - 4)
     if best is None or (tag is not None and tag[1] > best[2]):

@@ -294,6 +294,16 @@ class _Phrase(NamedTuple):
     joined: bool
 
 
+_MARKUP_TAG = re.compile(r"<\|[\s\S]*?\|>|</?[A-Za-z][A-Za-z0-9_]*>")
+
+
+def _markup_tag_end(s: str, k: int, end: int) -> int | None:
+    """extract_phrase.cpp's markup_tag_end: the end of "</s>", "<eos>", "<|im_end|>" at s[k]
+    (within 32 bytes and the phrase), or None."""
+    m = _MARKUP_TAG.match(s, k, min(end, k + 32))
+    return m.end() if m else None
+
+
 def read_answer_phrase(s: str, a: int, b: int) -> _Phrase:
     """The math object at the start of the phrase s[a:b] (see extract.hpp, read_answer_phrase)."""
     a, end = _trim(s, a, b)
@@ -423,6 +433,15 @@ def read_answer_phrase(s: str, a: int, b: int) -> _Phrase:
                 cut = True
                 break
             k += m
+        elif c == "<" and _markup_tag_end(s, k, end) is not None:
+            # markup or a model's end token ("10</s>", "10<|im_end|>") ends the answer
+            tag = _markup_tag_end(s, k, end)
+            assert tag is not None
+            if seen:
+                cut = _trim(s, tag, end)[1] > tag
+                break
+            k = answer_start = tag
+            continue
         elif c in ".,;:?":
             if c in ",;:" and seen and _math_follows(s, k + 1, end):
                 k += 1

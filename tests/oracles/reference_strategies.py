@@ -852,4 +852,32 @@ def _last_number(s: str, start: int) -> RefExtraction | None:
     if last is None:
         return None
     a, b = start + _signed_start(region, last.start()), start + last.end()
+    a, b = _number_object(s, start, a, b)
     return RefExtraction(s[a:b], a, b, "last_number")
+
+
+def _number_object(s: str, start: int, a: int, b: int) -> tuple[int, int]:
+    """extract_math.cpp's widen_number_object: the last number s[a:b] widened to the ratio or
+    time it ends ("3:1"), the parenthesized list of numbers ("(1, 2)") or the function argument
+    ("f(0)") it belongs to."""
+    m = re.search(r"(?:[0-9]+:)+$", s[start:a])
+    if m is not None and m.start() < len(s[start:a]):
+        return start + m.start(), b
+    inside = "0123456789,. -"
+    o = a
+    while o > start and a - o < 64 and s[o - 1] in inside:
+        o -= 1
+    c = b
+    while c < len(s) and c - b < 64 and s[c] in inside:
+        c += 1
+    if o == start or s[o - 1] != "(" or c >= len(s) or s[c] != ")":
+        return a, b
+    name = o - 1
+    while name > start and o - 1 - name < 16 and _is_letter(s[name - 1]):
+        name -= 1
+    if name > start and (_is_digit(s[name - 1]) or s[name - 1] in "\\_"):
+        return a, b
+    listed = any(s[k] == "," and re.match(r"[0-9]{3}(?![0-9])", s[k + 1 : c]) is None for k in range(o, c))
+    if not listed and name == o - 1:
+        return a, b
+    return name, c + 1

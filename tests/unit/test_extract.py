@@ -212,7 +212,15 @@ def test_code_output_rules() -> None:
         ("3 - 5", "5"),
         ("it is −3 degrees", "−3"),
         ("population 1,234,567 people", "1,234,567"),
-        ("the point (1,2)", "2"),
+        # a number read with the object it belongs to: a point, a ratio or a time, a function's
+        # argument; not a grouped number or a lone number in brackets
+        ("the point (1,2)", "(1,2)"),
+        ("It first reaches 2 at the point (1, -2).", "(1, -2)"),
+        ("The ratio is 3:1.", "3:1"),
+        ("It ends at 4:30 pm", "4:30"),
+        ("not enough information to find f(0).", "f(0)"),
+        ("the total is (12,345)", "12,345"),
+        ("as in equation (3)", "3"),
         ("values 1, 234", "234"),
         ("bad grouping 1,2345", "2345"),
         ("ratio 3/4", "3/4"),

@@ -105,6 +105,31 @@ def test_markers_that_disagree_make_a_mismatch_uncertain() -> None:
     assert grade("8", "#### 7\nThe answer is: 8", fallback=False).correct is True
 
 
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("So the answer is 10</s>", "10"),
+        ("The answer is 10<|endoftext|>", "10"),
+        ("#### 10<|im_end|>", "10"),
+        ("Answer: <b>5</b> apples", "5"),
+        ("The answer is x<y.", "x<y"),  # a relation, not a tag
+    ],
+)
+def test_markup_and_end_tokens_end_the_answer(text: str, answer: str) -> None:
+    found = extract_answer(text)
+    assert found is not None and found.text == answer, found
+
+
+@given(
+    answer=st.integers(-999, 999),
+    token=st.sampled_from(["</s>", "<eos>", "<|endoftext|>", "<|im_end|>", "<|eot_id|>", "</answer>"]),
+    marker=st.sampled_from(["The answer is {}", "#### {}", "Answer: {}", "Final Answer: {}"]),
+)
+def test_an_end_token_after_any_answer_is_not_read(answer: int, token: str, marker: str) -> None:
+    found = extract_answer(marker.format(answer) + token)
+    assert found is not None and found.text == str(answer), found
+
+
 # ---------------------------------------------------------------------------------------------
 # CJK reading rules
 

@@ -151,6 +151,11 @@ struct Phrase {
 /// number is the answer ("Melanie started with 18 vacuum cleaners" -> "18", not clean). O(n).
 Phrase read_answer_phrase(std::string_view s, Range r);
 
+/// The end of a markup tag or a model's special token at s[k] ('<'), within 32 bytes and `end`:
+/// "</s>", "<eos>", "<br>", "</answer>", "<|endoftext|>", "<|im_end|>"; kNpos when s[k] starts
+/// none ("x<y", "< 3"). It ends an answer phrase ("10</s>" is 10).
+std::size_t markup_tag_end(std::string_view s, std::size_t k, std::size_t end) noexcept;
+
 /// The answer text of `e` (for kBoxedMulti, the parts joined with ", ").
 std::string answer_text(std::string_view text, const Extraction& e);
 
