@@ -8,6 +8,7 @@
 
 #include "rapidgrade/common.hpp"
 #include "rapidgrade/detail/delimiters.hpp"
+#include "rapidgrade/detail/markers.hpp"
 #include "rapidgrade/detail/text.hpp"
 #include "rapidgrade/detail/units.hpp"
 #include "rapidgrade/normalize.hpp"
@@ -45,6 +46,27 @@ char choice_letter(std::string_view s) noexcept {
   const char c = s[0];
   if (c >= 'A' && c <= 'J') return c;
   return 0;
+}
+
+// Bytes of a response's end that declines_to_answer reads.
+constexpr std::size_t kMaxFinalParagraph = 2048;
+
+// Whether the final paragraph of `response` (after its last blank line, at most
+// kMaxFinalParagraph bytes) holds a refusal (detail::kRefusals): "Therefore, the question cannot
+// be answered with the given information."
+bool declines_to_answer(std::string_view response) noexcept {
+  response = trim(response);
+  std::size_t start = response.size() > kMaxFinalParagraph ? response.size() - kMaxFinalParagraph : 0;
+  const std::size_t blank = response.rfind("\n\n");
+  if (blank != std::string_view::npos && blank >= start) start = blank + 2;
+  const std::string_view last = response.substr(start);
+  for (std::size_t k = 0; k < last.size(); ++k) {
+    const char c = detail::to_lower(last[k]);
+    for (const std::string_view phrase : detail::kRefusals) {
+      if (phrase[0] == c && detail::istarts_with(last, k, phrase)) return true;
+    }
+  }
+  return false;
 }
 
 // The choice an answer names at its start, "(E)" before more ("(E)EquilateralTriangle", "(C)8"
@@ -86,6 +108,8 @@ const char* reason_text(Reason reason) noexcept {
       return "undecided: the answer was read from a phrase with words it skipped, or the markers disagree";
     case Reason::kSentenceNumbers:
       return "the numbers of the final sentence are the gold's values (no marked answer; read as the gold's list)";
+    case Reason::kDeclines:
+      return "the response declines to answer (a refusal in its final paragraph): its last number is no answer";
     case Reason::kChoiceNotNamed:
       return "undecided: a multiple-choice letter against an answer that names no choice (only the options can tell)";
     case Reason::kAnswerTooLong: return "limit: the extracted answer is longer than max_answer_bytes";
@@ -426,6 +450,13 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
   v.found = true;
   v.method = found->method;
   v.answer = extract::answer_text(response, *found);
+  if (found->method == extract::Method::kLastNumber && declines_to_answer(response)) {
+    // "... so we cannot calculate it. Therefore, the question cannot be answered with the given
+    // information.": the last number of the text is no answer
+    v.tri = equiv::Tri::kFalse;
+    v.reason = Reason::kDeclines;
+    return v;
+  }
   if (v.answer.size() > options.max_answer_bytes) {
     v.reason = Reason::kAnswerTooLong;
     return v;

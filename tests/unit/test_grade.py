@@ -156,6 +156,43 @@ def test_undecided_pairs_the_fallback_cannot_help_stay_with_the_fast_path() -> N
         assert (v.correct, v.decided_by, v.reason) == (False, "fast", fast.reason)
 
 
+_REFUSALS = [
+    "Therefore, the question cannot be answered with the given information.",
+    "Without the formula, I cannot calculate the local maximum.",
+    "There is not enough information to determine the value.",
+    "We are unable to determine the answer from the image.",
+    "Please provide additional information or clarify the data.",
+]
+
+
+@given(
+    number=st.integers(0, 10**6),
+    refusal=st.sampled_from(_REFUSALS),
+    upper=st.booleans(),
+    between=st.sampled_from([" ", "\n", "\n\n"]),
+)
+def test_a_response_that_declines_has_no_answer(number: int, refusal: str, upper: bool, between: str) -> None:
+    # no marked answer, a refusal in the final paragraph: the text's last number is no answer,
+    # even when it is the gold (in the refusal's paragraph or the one before it)
+    refusal = refusal.upper() if upper else refusal
+    response = f"The chart shows {number} bars.{between}{refusal}"
+    v = grade(str(number), response, fallback=False)
+    assert (v.correct, v.decided_by) == (False, "fast"), v
+    assert v.reason.startswith("the response declines to answer"), v
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "The answer is 5. I cannot determine whether there is another.",  # a marked answer stands
+        "We cannot determine x directly, so we try 5.\n\nThe result is 5.",  # a refusal, then an answer
+        r"We cannot determine it at first. Finally $\boxed{5}$.",
+    ],
+)
+def test_a_refusal_before_the_answer_does_not_decline(response: str) -> None:
+    assert grade("5", response, fallback=False).correct is True
+
+
 def test_results_columns() -> None:
     results = grade_many(["1", "2", "3"], [r"\boxed{1}", r"\boxed{5}", "x"], fallback=False)
     assert isinstance(results, GradeResults)

@@ -61,6 +61,17 @@ inline constexpr std::string_view kCjkConclusions[] = {"\xE6\x89\x80\xE4\xBB\xA5
                                                        "\xE5\x9B\xA0\xE6\xAD\xA4"};                     // 因此
 inline constexpr std::string_view kEndOfAnswerTag = "<eoa>";
 
+/// Phrases (ASCII, matched ignoring case) with which a response declines to answer: "the
+/// question cannot be answered with the given information", "I cannot determine ...", "please
+/// provide more details". In the final paragraph of a response with no marked answer, its last
+/// number is no answer (grade.cpp, Reason::kDeclines).
+inline constexpr std::string_view kRefusals[] = {
+    "cannot be determined",      "cannot determine", "cannot be answered",     "cannot answer",
+    "cannot be calculated",      "cannot calculate", "not enough information", "insufficient information",
+    "unable to determine",       "unable to answer", "unable to calculate",    "impossible to determine",
+    "not possible to determine", "please provide",
+};
+
 /// A CJK word that stands for a math symbol in an answer, and the symbol (UTF-8, folded to
 /// LaTeX by normalization's rule 0 afterwards).
 struct CjkMathWord {
