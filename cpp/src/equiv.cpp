@@ -19,6 +19,7 @@
 #include "equiv_internal.hpp"
 #include "expr_kernels.hpp"
 #include "rapidgrade/detail/functions.hpp"
+#include "rapidgrade/detail/number_words.hpp"
 #include "rapidgrade/detail/spare.hpp"
 #include "rapidgrade/detail/text.hpp"
 
@@ -214,7 +215,8 @@ class Comparer {
       // against an expression in symbols may name it: UNKNOWN
       Ref other = G.kind == Kind::kText ? p : g;
       const std::string& words = (G.kind == Kind::kText ? G : P).text;
-      const bool digits = std::any_of(words.begin(), words.end(), rapidgrade::detail::is_digit);
+      const bool digits = std::any_of(words.begin(), words.end(), rapidgrade::detail::is_digit) ||
+                          rapidgrade::detail::holds_number_word(words);  // "twelve apples"
       if (!digits && !is_structure(other.node().kind) && !has_symbols(other) &&
           compile(*other.ast, other.i).evaluable) {
         return Tri::kFalse;

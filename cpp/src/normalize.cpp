@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "rapidgrade/detail/latex_vocab.hpp"
 #include "rapidgrade/detail/markers.hpp"
 #include "rapidgrade/detail/number.hpp"
+#include "rapidgrade/detail/number_words.hpp"
 #include "rapidgrade/detail/text.hpp"
 #include "rapidgrade/unicode.hpp"
 #include "rapidgrade/utf8.hpp"
@@ -762,6 +764,12 @@ bool already_canonical(std::string_view s) noexcept {
 
 Normalized normalize(std::string_view s, const Options& options) {
   Normalized result;
+  if (const std::string_view t = detail::trim(s); !t.empty() && is_letter(t.front())) {
+    if (const std::optional<int> words = detail::read_number_words(t)) {  // "two" -> "2"
+      result.text = std::to_string(*words);
+      return result;
+    }
+  }
   if (already_canonical(s)) {
     result.text = std::string(s);
     return result;

@@ -10,6 +10,8 @@ second; checked by ``tests/unit/test_normalize_examples.py``, like the examples 
 0. Unicode math is folded to LaTeX: ``½`` -> ``\frac{1}{2}``, ``2½`` -> ``2\frac{1}{2}``,
    ``√2`` -> ``\sqrt{2}``, ``√(x+1)`` -> ``\sqrt{x+1}``, full-width digits ``１２`` -> ``12``,
    ``x²`` -> ``x^{2}``, ``3×4`` -> ``3\times4``, the minus sign ``−5`` -> ``-5``;
+   an answer that is a number in English words is that number: ``two`` -> ``2``,
+   ``Twenty-one`` -> ``21``, ``three hundred and five`` -> ``305``;
    the Chinese math words (a table of the core's): ``根号`` is the root sign, ``根号3`` ->
    ``\sqrt{3}``; ``无穷大`` is infinity, ``无穷大`` -> ``\infty``, ``负无穷`` -> ``-\infty``.
 

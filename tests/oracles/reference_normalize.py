@@ -485,9 +485,67 @@ def _one_round(s: str, units: bool, equations: bool) -> tuple[str, bool, bool]:
     return s, percent, degrees
 
 
+_UNITS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+_DIGIT = "one|two|three|four|five|six|seven|eight|nine"
+_BELOW_100 = rf"(?:{'|'.join(_TENS)})(?:(?:-[ \t\n]*|[ \t\n]+)(?:{_DIGIT}))?|{'|'.join(_UNITS)}"
+_NUMBER_WORDS = re.compile(
+    rf"(?i)[ \t\n]*(?:(?P<h>a|{_DIGIT})[ \t\n]+hundred(?:(?:[ \t\n]+and)?[ \t\n]+(?P<r1>{_BELOW_100}))?"
+    rf"|(?P<r2>{_BELOW_100}))[ \t\n]*\.?[ \t\n]*"
+)
+
+
+def _words_value(text: str) -> int:
+    """The value of "twenty-one", "twelve" (a match of the rest of _NUMBER_WORDS)."""
+    parts = re.split(r"[-\s]+", text.lower())
+    value = _TENS.index(parts[0]) * 10 + 20 if parts[0] in _TENS else _UNITS.index(parts[0])
+    return value + (_UNITS.index(parts[1]) if len(parts) > 1 and parts[1] else 0)
+
+
+def _number_words(s: str) -> int | None:
+    """detail/number_words.hpp's read_number_words: the number 0-999 the whole of s writes in
+    English words, or None."""
+    m = _NUMBER_WORDS.fullmatch(s)
+    if m is None:
+        return None
+    if m.group("h") is not None:
+        hundreds = 1 if m.group("h").lower() in ("a", "one") else _UNITS.index(m.group("h").lower())
+        rest = m.group("r1")
+        if rest is not None and _words_value(rest) == 0:
+            return None  # "one hundred zero"
+        return 100 * hundreds + (_words_value(rest) if rest else 0)
+    return _words_value(m.group("r2"))
+
+
 def normalize_answer(s: str, units: bool = True, equations: bool = True) -> tuple[str, bool, bool]:
     """(normalized text, percent flag, degrees flag), the rules of rapidgrade.normalize repeated to a
     fixed point."""
+    stripped = s.strip(" \t\n\r\f\v")
+    if stripped and stripped[0].isascii() and stripped[0].isalpha():
+        words = _number_words(s)
+        if words is not None:
+            return str(words), False, False
     current, percent, degrees = _one_round(s, units, equations)
     if current == s:
         return current, percent, degrees

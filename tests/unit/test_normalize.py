@@ -4,6 +4,7 @@ idempotence, huge and junk input."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -13,6 +14,7 @@ from rapidgrade import (
     Normalized,
     Tri,
     equivalent,
+    grade,
     normalize_answer,
     normalize_answer_many,
     normalize_latex,
@@ -493,3 +495,56 @@ def test_rules_find_their_bytes_at_every_offset_of_a_long_text(k: int) -> None:
     assert normalize_latex("a = " + "1+" * k + tail) == "1+" * k + tail
     assert normalize_latex("a = " + "1+" * k + "=" + tail) == "a=" + "1+" * k + "=" + tail
     assert normalize_answer("1" * (k + 17) + "\\%") == Normalized(text="1" * (k + 17), percent=True)
+
+
+_UNIT_WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+]
+_TEN_WORDS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+
+def _spell(n: int, hyphen: str, joiner: str) -> str:
+    """n (0-999) in English words, written as models write them."""
+    head, rest = divmod(n, 100)
+    if rest < 20:
+        tail = _UNIT_WORDS[rest]
+    else:
+        tens, unit = divmod(rest, 10)
+        tail = _TEN_WORDS[tens - 2] + (hyphen + _UNIT_WORDS[unit] if unit else "")
+    if not head:
+        return tail
+    hundreds = f"{_UNIT_WORDS[head]} hundred"
+    return hundreds if rest == 0 else f"{hundreds}{joiner}{tail}"
+
+
+@given(
+    value=st.integers(0, 999),
+    hyphen=st.sampled_from(["-", " "]),
+    joiner=st.sampled_from([" ", " and "]),
+    case=st.sampled_from([str.lower, str.title, str.upper, str.capitalize]),
+)
+def test_a_number_in_words_is_its_number(value: int, hyphen: str, joiner: str, case: Callable[[str], str]) -> None:
+    words = case(_spell(value, hyphen, joiner))
+    assert normalize_latex(words) == str(value), words
+    assert grade(str(value), f"The answer is {words}.", fallback=False).correct is True, words
+    # words that do not only write a number stay words
+    assert normalize_latex(words + " apples") != str(value)
