@@ -485,7 +485,7 @@ def _one_round(s: str, units: bool, equations: bool) -> tuple[str, bool, bool]:
     return s, percent, degrees
 
 
-_UNITS = [
+_NUMBER_UNITS = [
     "zero",
     "one",
     "two",
@@ -507,9 +507,9 @@ _UNITS = [
     "eighteen",
     "nineteen",
 ]
-_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+_NUMBER_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
 _DIGIT = "one|two|three|four|five|six|seven|eight|nine"
-_BELOW_100 = rf"(?:{'|'.join(_TENS)})(?:(?:-[ \t\n]*|[ \t\n]+)(?:{_DIGIT}))?|{'|'.join(_UNITS)}"
+_BELOW_100 = rf"(?:{'|'.join(_NUMBER_TENS)})(?:(?:-[ \t\n]*|[ \t\n]+)(?:{_DIGIT}))?|{'|'.join(_NUMBER_UNITS)}"
 _NUMBER_WORDS = re.compile(
     rf"(?i)[ \t\n]*(?:(?P<h>a|{_DIGIT})[ \t\n]+hundred(?:(?:[ \t\n]+and)?[ \t\n]+(?P<r1>{_BELOW_100}))?"
     rf"|(?P<r2>{_BELOW_100}))[ \t\n]*\.?[ \t\n]*"
@@ -519,8 +519,8 @@ _NUMBER_WORDS = re.compile(
 def _words_value(text: str) -> int:
     """The value of "twenty-one", "twelve" (a match of the rest of _NUMBER_WORDS)."""
     parts = re.split(r"[-\s]+", text.lower())
-    value = _TENS.index(parts[0]) * 10 + 20 if parts[0] in _TENS else _UNITS.index(parts[0])
-    return value + (_UNITS.index(parts[1]) if len(parts) > 1 and parts[1] else 0)
+    value = _NUMBER_TENS.index(parts[0]) * 10 + 20 if parts[0] in _NUMBER_TENS else _NUMBER_UNITS.index(parts[0])
+    return value + (_NUMBER_UNITS.index(parts[1]) if len(parts) > 1 and parts[1] else 0)
 
 
 def _number_words(s: str) -> int | None:
@@ -530,7 +530,7 @@ def _number_words(s: str) -> int | None:
     if m is None:
         return None
     if m.group("h") is not None:
-        hundreds = 1 if m.group("h").lower() in ("a", "one") else _UNITS.index(m.group("h").lower())
+        hundreds = 1 if m.group("h").lower() in ("a", "one") else _NUMBER_UNITS.index(m.group("h").lower())
         rest = m.group("r1")
         if rest is not None and _words_value(rest) == 0:
             return None  # "one hundred zero"
