@@ -1,6 +1,7 @@
 #include "rapidgrade/grade.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -48,22 +49,28 @@ char choice_letter(std::string_view s) noexcept {
   return 0;
 }
 
-// Bytes of a response's end that declines_to_answer reads.
-constexpr std::size_t kMaxFinalParagraph = 2048;
+// Bytes after a last number that declines_to_answer reads.
+constexpr std::size_t kMaxAfterNumber = 512;
 
-// Whether the final paragraph of `response` (after its last blank line, at most
-// kMaxFinalParagraph bytes) holds a refusal (detail::kRefusals): "Therefore, the question cannot
-// be answered with the given information."
-bool declines_to_answer(std::string_view response) noexcept {
-  response = trim(response);
-  std::size_t start = response.size() > kMaxFinalParagraph ? response.size() - kMaxFinalParagraph : 0;
-  const std::size_t blank = response.rfind("\n\n");
-  if (blank != std::string_view::npos && blank >= start) start = blank + 2;
-  const std::string_view last = response.substr(start);
-  for (std::size_t k = 0; k < last.size(); ++k) {
-    const char c = detail::to_lower(last[k]);
+// The first letters of the refusal phrases (detail::kRefusals), where a phrase may start.
+constexpr std::array<bool, 256> refusal_starts() noexcept {
+  std::array<bool, 256> out{};
+  for (const std::string_view phrase : detail::kRefusals) out[static_cast<unsigned char>(phrase[0])] = true;
+  return out;
+}
+constexpr std::array<bool, 256> kRefusalStarts = refusal_starts();
+
+// Whether `after`, the text after a response's last number (its first kMaxAfterNumber bytes),
+// declines to answer (detail::kRefusals, ignoring case): "... 300 in the previous weeks.
+// Therefore, the question cannot be answered with the given information." One pass; a phrase is
+// compared only where its first letter is.
+bool declines_to_answer(std::string_view after) noexcept {
+  after = after.substr(0, kMaxAfterNumber);
+  for (std::size_t k = 0; k < after.size(); ++k) {
+    const char c = detail::to_lower(after[k]);
+    if (!kRefusalStarts[static_cast<unsigned char>(c)]) continue;
     for (const std::string_view phrase : detail::kRefusals) {
-      if (phrase[0] == c && detail::istarts_with(last, k, phrase)) return true;
+      if (phrase[0] == c && detail::istarts_with(after, k, phrase)) return true;
     }
   }
   return false;
@@ -109,7 +116,7 @@ const char* reason_text(Reason reason) noexcept {
     case Reason::kSentenceNumbers:
       return "the numbers of the final sentence are the gold's values (no marked answer; read as the gold's list)";
     case Reason::kDeclines:
-      return "the response declines to answer (a refusal in its final paragraph): its last number is no answer";
+      return "the response declines to answer (a refusal after its last number): that number is no answer";
     case Reason::kChoiceNotNamed:
       return "undecided: a multiple-choice letter against an answer that names no choice (only the options can tell)";
     case Reason::kAnswerTooLong: return "limit: the extracted answer is longer than max_answer_bytes";
@@ -450,8 +457,8 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
   v.found = true;
   v.method = found->method;
   v.answer = extract::answer_text(response, *found);
-  if (found->method == extract::Method::kLastNumber && declines_to_answer(response)) {
-    // "... so we cannot calculate it. Therefore, the question cannot be answered with the given
+  if (found->method == extract::Method::kLastNumber && declines_to_answer(response.substr(found->end))) {
+    // "... 300 in the previous weeks. Therefore, the question cannot be answered with the given
     // information.": the last number of the text is no answer
     v.tri = equiv::Tri::kFalse;
     v.reason = Reason::kDeclines;

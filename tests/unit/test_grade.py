@@ -172,8 +172,8 @@ _REFUSALS = [
     between=st.sampled_from([" ", "\n", "\n\n"]),
 )
 def test_a_response_that_declines_has_no_answer(number: int, refusal: str, upper: bool, between: str) -> None:
-    # no marked answer, a refusal in the final paragraph: the text's last number is no answer,
-    # even when it is the gold (in the refusal's paragraph or the one before it)
+    # no marked answer, a refusal after the last number: that number is no answer, even when it
+    # is the gold (in the refusal's paragraph or the one before it)
     refusal = refusal.upper() if upper else refusal
     response = f"The chart shows {number} bars.{between}{refusal}"
     v = grade(str(number), response, fallback=False)

@@ -54,7 +54,7 @@ enum class Reason : std::uint8_t {
   kWeakReading,          // a weak answer phrase reading (Extraction::clean, rivals) differs: UNKNOWN
   kSentenceNumbers,      // no marked answer; the numbers of the final sentence are the gold's list: TRUE
   kChoiceNotNamed,       // a choice letter against an answer that names no choice: UNKNOWN
-  kDeclines,             // no marked answer, and the final paragraph declines to answer: FALSE
+  kDeclines,             // no marked answer, and the text after the last number declines to answer: FALSE
   // Limits: not compared, neither correct nor sent to the fallback (decided_by="limit").
   kAnswerTooLong,   // the extracted answer is longer than Options::max_answer_bytes
   kWorkLimit,       // equiv ran out of its work budget (equiv::Limit::kWork)

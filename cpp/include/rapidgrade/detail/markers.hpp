@@ -63,8 +63,8 @@ inline constexpr std::string_view kEndOfAnswerTag = "<eoa>";
 
 /// Phrases (ASCII, matched ignoring case) with which a response declines to answer: "the
 /// question cannot be answered with the given information", "I cannot determine ...", "please
-/// provide more details". In the final paragraph of a response with no marked answer, its last
-/// number is no answer (grade.cpp, Reason::kDeclines).
+/// provide more details". After the last number of a response with no marked answer, they make
+/// that number no answer (grade.cpp, Reason::kDeclines).
 inline constexpr std::string_view kRefusals[] = {
     "cannot be determined",      "cannot determine", "cannot be answered",     "cannot answer",
     "cannot be calculated",      "cannot calculate", "not enough information", "insufficient information",
