@@ -648,9 +648,11 @@ bool cjk_math_words(std::string_view s, std::string& out) {
       if (detail::starts_with(s, k, w.word)) return &w;
     return nullptr;
   };
-  std::size_t k = 0;
-  while (k < s.size() && word_at(k) == nullptr) ++k;
-  if (k == s.size()) return false;
+  // every word is CJK: an ASCII text (most answers) holds none, and a word starts at a byte
+  // past ASCII
+  std::size_t k = utf8::ascii_end(s, 0, s.size());
+  while (k < s.size() && word_at(k) == nullptr) k = utf8::ascii_end(s, k + 1, s.size());
+  if (k >= s.size()) return false;
   out.assign(s.substr(0, k));
   while (k < s.size()) {
     if (const detail::CjkMathWord* w = word_at(k)) {
