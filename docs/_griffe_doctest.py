@@ -6,9 +6,8 @@ doctest lines becomes a fenced ``pycon`` block, a role becomes code, and a parag
 
 from __future__ import annotations
 
-from typing import Any
-
 import re
+from typing import Any
 
 import griffe
 
