@@ -3,8 +3,10 @@ r"""A judge for what the grader cannot decide: ``GradeConfig(judge=...)``.
 The fast path and the fallback decide almost every pair with certainty. What they leave open
 goes to the judge when one is configured, in one batched call per ``grade_many`` call:
 
-* a pair the fast path left undecided with ``fallback=False`` (reason "undecided by the fast
-  path");
+* a pair the fast path left undecided (a reason that starts "undecided"): with
+  ``fallback=False``, or one the fallback cannot help with (a weak reading the core disproved, a
+  multiple-choice letter against an answer that names no choice), which a judge that reads the
+  whole response may still decide;
 * a pair the fallback could not prove equal (reason ``"not proven equal: ..."``), or that ran
   out of time (``decided_by="timeout"``) or failed in the fallback (``decided_by="error"`` on
   string inputs).
@@ -47,7 +49,7 @@ __all__ = ["DEFAULT_PROMPT", "Judge", "OpenAIJudge", "apply_judge", "to_judge"]
 #: ``judge(golds, responses) -> one bool (or None: undecided) per pair``, or an awaitable of that.
 Judge = Callable[[list[str], list[str]], "Sequence[bool | None] | Awaitable[Sequence[bool | None]]"]
 
-_UNDECIDED_FAST = "undecided by the fast path"
+_UNDECIDED = "undecided"  # the start of every reason of a pair the fast path left open
 _NOT_PROVEN = "not proven equal: "
 
 
@@ -61,7 +63,7 @@ def to_judge(golds: Sequence[Any], responses: Sequence[Any], results: GradeResul
         if ok or not isinstance(golds[i], str) or not isinstance(responses[i], str):
             continue
         if (
-            (by == "fast" and reason == _UNDECIDED_FAST)
+            (by == "fast" and reason.startswith(_UNDECIDED))
             or (by in ("sympy", "math_verify") and reason.startswith(_NOT_PROVEN))
             or by in ("timeout", "error")
         ):

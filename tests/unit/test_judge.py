@@ -73,6 +73,27 @@ def test_the_selection_rule() -> None:
     assert to_judge(["1"] * 8, ["r"] * 8, results) == [2, 3, 4, 5]
     # an error on an input that is not a string is certain: not judged
     assert to_judge(["1"] * 8, ["r"] * 5 + [None] + ["r"] * 2, results) == [2, 3, 4]
+    # every pair the fast path left undecided is judged, those the fallback never gets included
+    kept = GradeResults.from_columns(
+        correct=[False, False, False],
+        decided_by=["fast"] * 3,
+        gold=["C", "7", "7"],
+        extracted=[r"\frac{7}{15}", "5", "5"],
+        method=["boxed", "answer_is", "answer_is"],
+        reason=[
+            "undecided: a multiple-choice letter against an answer that names no choice (only the options can tell)",
+            "undecided: the answer was read from a phrase with words it skipped, or the markers disagree",
+            "not equivalent",
+        ],
+    )
+    assert to_judge(["C", "7", "7"], ["r"] * 3, kept) == [0, 1]
+
+
+def test_a_pair_the_fallback_cannot_help_reaches_the_judge() -> None:
+    # a value against a multiple-choice gold: only the options (or a judge) can tell
+    config = rapidgrade.GradeConfig(judge=lambda golds, responses: [True] * len(golds))
+    v = rapidgrade.grade_many(["C"], [r"so $\boxed{\frac{7}{15}}$"], config=config)[0]
+    assert (v.correct, v.decided_by, v.reason) == (True, "judge", "judge: equivalent")
 
 
 def test_an_async_judge_inside_and_outside_an_event_loop() -> None:
