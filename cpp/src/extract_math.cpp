@@ -49,6 +49,12 @@ bool is_math_environment(std::string_view name) noexcept {
 // Spans math_spans reserves room for at the first one: a worked solution has tens of them.
 constexpr std::size_t kReservedBoxes = 32;
 
+// Whether exactly three digits follow the comma at s[k] before `end`: the comma groups thousands
+// ("1,000"), it does not separate parts ("1,23", "1,2345", "1, 000").
+bool three_digits_follow(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  return k + 4 <= end && digits_end(s.substr(0, end), k + 1) == k + 4;
+}
+
 }  // namespace
 
 namespace internal {
@@ -305,8 +311,7 @@ Range span_answer(std::string_view s, Range r) {
     }
     if (depth != 0) continue;
     if (c == ',' || c == ';') {
-      const bool thousands = c == ',' && k > r.start && is_digit(s[k - 1]) && k + 3 < r.end + 1 &&
-                             digits_end(s.substr(0, r.end), k + 1) == k + 4;
+      const bool thousands = c == ',' && k > r.start && is_digit(s[k - 1]) && three_digits_follow(s, k, r.end);
       if (!thousands) parts = true;
       continue;
     }
@@ -782,7 +787,7 @@ void widen_number_object(std::string_view s, std::size_t from, Extraction& e) no
   // a list: a comma that is no thousands separator ("(12,345)" is one number)
   bool list = false;
   for (std::size_t k = open; k < close && !list; ++k) {
-    list = s[k] == ',' && !(k + 3 < close + 1 && digits_end(s.substr(0, close), k + 1) == k + 4);
+    list = s[k] == ',' && !three_digits_follow(s, k, close);
   }
   if (!list && name == open - 1) return;
   e.start = name;
