@@ -21,6 +21,7 @@ from rapidgrade import (
     normalize_many,
 )
 from rapidgrade.normalize import UNIT_WORDS
+from tests.oracles.reference_normalize import _NUMBER_TENS, _NUMBER_UNITS
 
 
 def n(s: str) -> str:
@@ -497,42 +498,17 @@ def test_rules_find_their_bytes_at_every_offset_of_a_long_text(k: int) -> None:
     assert normalize_answer("1" * (k + 17) + "\\%") == Normalized(text="1" * (k + 17), percent=True)
 
 
-_UNIT_WORDS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-]
-_TEN_WORDS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-
-
 def _spell(n: int, hyphen: str, joiner: str) -> str:
     """n (0-999) in English words, written as models write them."""
     head, rest = divmod(n, 100)
     if rest < 20:
-        tail = _UNIT_WORDS[rest]
+        tail = _NUMBER_UNITS[rest]
     else:
         tens, unit = divmod(rest, 10)
-        tail = _TEN_WORDS[tens - 2] + (hyphen + _UNIT_WORDS[unit] if unit else "")
+        tail = _NUMBER_TENS[tens - 2] + (hyphen + _NUMBER_UNITS[unit] if unit else "")
     if not head:
         return tail
-    hundreds = f"{_UNIT_WORDS[head]} hundred"
+    hundreds = f"{_NUMBER_UNITS[head]} hundred"
     return hundreds if rest == 0 else f"{hundreds}{joiner}{tail}"
 
 
