@@ -35,9 +35,10 @@ __all__ = ["grade", "grade_many"]
 
 _CHUNK = 65536
 _DECIDER_CODE = {name: code for code, name in enumerate(DECIDERS)}
-# the core's tri codes: UNKNOWN goes to the fallback; past a limit, or UNKNOWN where the fallback cannot
-# help (_KEPT: a disproved weak reading, a choice letter against no choice), it does not
-_TRUE, _FALSE, _UNKNOWN, _LIMIT, _KEPT = 1, 0, 2, 3, 4
+# the core's tri codes: UNKNOWN goes to the fallback; past a limit it does not, nor does code 4, an
+# UNKNOWN the fallback cannot help with (a disproved weak reading, a choice letter against no
+# choice), which stays with the fast path as a wrong verdict
+_TRUE, _FALSE, _UNKNOWN, _LIMIT = 1, 0, 2, 3
 _NO_METHOD = 255  # the method code of a pair with no answer found
 _REASONS, _METHODS = (list(t) for t in _core.grade_tables())
 
