@@ -96,14 +96,40 @@ bool heading_before(std::string_view s, std::size_t from, std::size_t i) noexcep
   return true;
 }
 
+// Words that may name what an answer answers: "the answer to the question is",
+// "the answer to this problem is".
+constexpr std::size_t kMaxAnswerToWords = 4;
+
+// After "answer to" at j (the blank after "to"): the position of the "is" that ends "the answer to
+// the question is", up to kMaxAnswerToWords words of letters later, or kNpos.
+std::size_t answer_to_is(std::string_view s, std::size_t j) noexcept {
+  const std::size_t n = s.size();
+  for (std::size_t words = 0; words <= kMaxAnswerToWords; ++words) {
+    const std::size_t b = j;
+    while (j < n && is_blank(s[j])) ++j;
+    if (j == b) return kNpos;
+    std::size_t w = j;
+    while (w < n && is_letter(s[w])) ++w;
+    if (w == j) return kNpos;
+    if (w - j == 2 && istarts_with(s, j, "is") && words > 0) return j;
+    j = w;
+  }
+  return kNpos;
+}
+
 // After "answer" at i: the position where the answer starts, or kNpos when no marker follows.
-// Accepted: "answer is", "answer is:", "answer:", "answer**:", "answer:**", "answer** is", and a
-// heading line "# Answer" / "**Final Answer**" whose answer is on the next lines.
+// Accepted: "answer is", "answer is:", "answer:", "answer**:", "answer:**", "answer** is", "answer
+// to the question is" (answer_to_is), and a heading line "# Answer" / "**Final Answer**" whose
+// answer is on the next lines.
 std::size_t after_marker(std::string_view s, std::size_t from, std::size_t i) noexcept {
   const std::size_t n = s.size();
   std::size_t j = i + 6;
   if (starts_with(s, j, "**")) j += 2;
   while (j < n && is_blank(s[j])) ++j;
+  if (istarts_with(s, j, "to") && j + 2 < n && is_blank(s[j + 2])) {
+    const std::size_t is = answer_to_is(s, j + 2);
+    if (is != kNpos) j = is;
+  }
   if (j < n && s[j] == ':') {
     ++j;
     if (starts_with(s, j, "**")) j += 2;

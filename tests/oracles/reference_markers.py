@@ -20,7 +20,11 @@ from tests.oracles.reference_strategies import _span_answer
 # answer_is
 
 _MARKER = re.compile(r"(?<![A-Za-z])answer", re.I | re.A)
-_AFTER_MARKER = re.compile(r"(?:\*\*)?[ \t]*(?::(?:\*\*)?|is(?![A-Za-z])[ \t]*:?)", re.I | re.A)
+# "answer is", "answer:", "answer to the question is" (one to four words of letters after "to")
+_AFTER_MARKER = re.compile(
+    r"(?:\*\*)?[ \t]*(?:to(?:[ \t]+[A-Za-z]+){1,4}?[ \t]+(?=is(?![A-Za-z])))?(?::(?:\*\*)?|is(?![A-Za-z])[ \t]*:?)",
+    re.I | re.A,
+)
 
 
 def _answer_value(s: str, j: int) -> tuple[int, int]:

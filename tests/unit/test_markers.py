@@ -50,6 +50,30 @@ def test_each_marker(text: str, answer: str, method: str) -> None:
     assert text[found.start : found.end] == answer
 
 
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("So, the answer to the question is 2 bars have values larger than 4.", "2"),
+        ("The answer to this problem is: 7", "7"),
+        ("The answer to part one is 9.", "9"),
+    ],
+)
+def test_the_answer_to_a_named_question_is_the_answer_marker(text: str, answer: str) -> None:
+    # "the answer to the question is" is the "the answer is" row: up to four words name what it answers
+    found = extract_answer(text)
+    assert found is not None
+    assert (found.text, found.method) == (answer, "answer_is")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["The answer to a question with many more words is 5 apples", "The answer to (a) is 3 and then 6 more"],
+)
+def test_the_answer_to_words_no_marker_past_four_words_or_other_signs(text: str) -> None:
+    found = extract_answer(text)
+    assert found is not None and found.method != "answer_is"
+
+
 def test_an_a_line_needs_a_blank_after_its_colon() -> None:
     # "A:B:C = 2:3:4" is a ratio, not GSM8K's answer line
     found = extract_answer("A:B:C = 2:3:4\nC gets 4 parts")
