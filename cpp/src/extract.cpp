@@ -377,6 +377,7 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
       auto e = find_last_number(text, from);
       if (e) widen_bold_digits(text, from, *e);
       if (e) widen_number_object(text, from, *e);
+      read_count_sentence(text, from, e);
       return e;
     }
     case Method::kAuto: break;
@@ -393,6 +394,7 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
     e = find_last_number(text, from);
     if (e) widen_bold_digits(text, from, *e);
     if (e) widen_number_object(text, from, *e);
+    read_count_sentence(text, from, e);
   }
   if (e) {  // what other_readings() reads, kept rather than computed: most answers match
     e->readings.spans = std::move(spans);

@@ -160,6 +160,14 @@ void widen_bold_digits(std::string_view s, std::size_t from, Extraction& e) noex
 /// ratio is 3:1." states 3:1, not 1; "the value of f(0)" states no number at all.
 void widen_number_object(std::string_view s, std::size_t from, Extraction& e) noexcept;
 
+/// The count sentence rule, for a response with no marked answer: when its final statement (the
+/// sentence holding the last number `e`, or the text's last sentence when it has no number)
+/// counts ("There are 3 bars with values below 40.", "there are three objects left"), the count
+/// is the answer; the last number becomes its rival. Only when every number after the count
+/// comes after a reference word (detail::kReferenceWords) that introduces the first: "There are 9
+/// chickens and 10 rabbits." keeps 10. O(length of that sentence).
+void read_count_sentence(std::string_view s, std::size_t from, std::optional<Extraction>& e);
+
 /// The answer a math span states ("a = b = c" -> "c").
 Range span_answer(std::string_view s, Range r);
 

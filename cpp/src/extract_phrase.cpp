@@ -11,6 +11,7 @@
 #include "rapidgrade/detail/latex_vocab.hpp"
 #include "rapidgrade/detail/markers.hpp"
 #include "rapidgrade/detail/number.hpp"
+#include "rapidgrade/detail/number_words.hpp"
 #include "rapidgrade/detail/units.hpp"
 
 namespace rapidgrade::extract {
@@ -491,5 +492,157 @@ Phrase read_answer_phrase(std::string_view s, Range r) {
   }
   return out;
 }
+
+// ---------------------------------------------------------------------------------------------
+// the count sentence
+
+namespace {
+
+// Words of a number written in words that the count reader tries ("three hundred and twenty one").
+constexpr std::size_t kMaxCountWords = 6;
+
+// Whether the word s[b, e) (letters) is one of `words`, ignoring case.
+template <std::size_t N>
+bool word_in(std::string_view s, std::size_t b, std::size_t e, const std::string_view (&words)[N]) noexcept {
+  for (const std::string_view w : words) {
+    if (w.size() == e - b && detail::istarts_with(s, b, w)) return true;
+  }
+  return false;
+}
+
+// The count right after a count sentence's verb at k (blanks first), before a blank and a word:
+// digits ("3", "1,000") or number words ("three", "twenty-one"); an empty range when there is
+// none. Never past `end`.
+Range count_at(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  while (k < end && is_blank(s[k])) ++k;
+  std::size_t stop = k;
+  if (k < end && is_digit(s[k])) {
+    stop = phrase_number_end(s, k, end);
+  } else {
+    // the longest run of up to kMaxCountWords words that writes a number
+    std::size_t q = k;
+    for (std::size_t words = 0; words < kMaxCountWords && q < end && is_letter(s[q]); ++words) {
+      while (q < end && (is_letter(s[q]) || s[q] == '-')) ++q;
+      if (detail::read_number_words(s.substr(k, q - k))) stop = q;
+      while (q < end && is_blank(s[q])) ++q;
+    }
+  }
+  if (stop == k || stop + 1 >= end || !is_blank(s[stop]) || !is_letter(s[stop + 1])) return Range{k, k};
+  return Range{k, stop};
+}
+
+// The count of the first "there is/are ..." of s[b, e) that states one, or an empty range.
+Range sentence_count(std::string_view s, std::size_t b, std::size_t e) noexcept {
+  for (std::size_t k = b; k + 5 < e; ++k) {
+    if ((s[k] != 't' && s[k] != 'T') || (k > b && is_letter(s[k - 1])) || !detail::istarts_with(s, k, "there")) {
+      continue;
+    }
+    std::size_t q = k + 5;
+    if (q < e && s[q] == '\'') {  // "there's"
+      if (q + 1 < e && s[q + 1] == 's') {
+        const Range c = count_at(s, q + 2, e);
+        if (c.end > c.start) return c;
+      }
+      continue;
+    }
+    if (q >= e || !is_blank(s[q])) continue;
+    while (q < e && is_blank(s[q])) ++q;
+    for (const std::string_view verb : detail::kThereBe) {
+      if (!detail::istarts_with(s, q, verb) || (q + verb.size() < e && is_letter(s[q + verb.size()]))) continue;
+      const Range c = count_at(s, q + verb.size(), e);
+      if (c.end > c.start) return c;
+    }
+  }
+  return Range{b, b};
+}
+
+}  // namespace
+
+namespace internal {
+
+namespace {
+
+// The sentence of s that holds s[at], as sentence_end cuts sentences: a line break always ends
+// one, so the search starts at the beginning of its line. [b, e) with e the break (or the end).
+Range sentence_at(std::string_view s, std::size_t from, std::size_t at) noexcept {
+  std::size_t j = at;
+  while (j > from && s[j - 1] != '\n' && s[j - 1] != '\r') --j;
+  std::size_t k = sentence_end(s, j);
+  while (k < at) {
+    j = k + 1;
+    k = sentence_end(s, j);
+  }
+  return Range{j, std::min(k + 1, s.size())};
+}
+
+// The first number after a count, up to `stop`: digits, or a number word ("every two females");
+// kNpos when there is none.
+std::size_t next_number(std::string_view s, std::size_t k, std::size_t stop) noexcept {
+  while (k < stop) {
+    if (is_digit(s[k])) return k;
+    if (is_letter(s[k])) {
+      std::size_t w = k;
+      while (w < stop && is_letter(s[w])) ++w;
+      if ((k == 0 || !is_letter(s[k - 1])) && detail::number_word_value(s.substr(k, w - k)) >= 0) return k;
+      k = w;
+      continue;
+    }
+    ++k;
+  }
+  return kNpos;
+}
+
+// Whether the number at d comes right after a reference word (detail::kReferenceWords), over its
+// sign, blanks and '$', no further back than `begin`.
+bool introduced_by_reference(std::string_view s, std::size_t begin, std::size_t d) noexcept {
+  std::size_t w = d;
+  if (w > begin && (s[w - 1] == '-' || s[w - 1] == '+')) --w;
+  while (w > begin && (is_blank(s[w - 1]) || s[w - 1] == '$')) --w;
+  std::size_t b = w;
+  while (b > begin && is_letter(s[b - 1])) --b;
+  return b != w && word_in(s, b, w, detail::kReferenceWords);
+}
+
+// The count of the count sentence [r) when every number after it (to `stop`, the sentence's end
+// or the last number) is a reference value, the first introduced by a reference word; else an
+// empty range.
+Range count_of(std::string_view s, Range r, std::size_t stop) noexcept {
+  const Range count = sentence_count(s, r.start, r.end);
+  if (count.end <= count.start) return count;
+  const std::size_t d = next_number(s, count.end, std::min(stop, r.end));
+  if (d != kNpos && !introduced_by_reference(s, count.end, d)) return Range{count.start, count.start};
+  return count;
+}
+
+}  // namespace
+
+void read_count_sentence(std::string_view s, std::size_t from, std::optional<Extraction>& e) {
+  Range count{0, 0};
+  if (e) {
+    // the sentence of the last number: the count before it ("There are 3 bars with values
+    // below 40.") or the last number itself
+    const Range sentence = sentence_at(s, from, e->start);
+    count = count_of(s, sentence, sentence.end);
+    if (count.end > count.start && (count.start == e->start || count.end > e->start)) return;
+  }
+  if (count.end <= count.start) {
+    // the text's last sentence, after the last number: "... there are three objects left."
+    std::size_t last = s.size();
+    while (last > from && is_space(s[last - 1])) --last;
+    if (last <= from || (e && last <= e->end)) return;
+    const Range sentence = sentence_at(s, from, last - 1);
+    if (e && sentence.start < e->end) return;
+    count = count_of(s, sentence, sentence.end);
+    if (count.end <= count.start) return;
+  }
+  Extraction count_reading;
+  count_reading.method = Method::kLastNumber;
+  count_reading.start = count.start;
+  count_reading.end = count.end;
+  if (e) count_reading.rivals.push_back(Range{e->start, e->end});  // no certain FALSE while it matches
+  e = std::move(count_reading);
+}
+
+}  // namespace internal
 
 }  // namespace rapidgrade::extract

@@ -18,12 +18,14 @@ names (``__all__``) from its parts, each built only on those listed before it:
   ``bare`` with ``FUNCTION_WORDS`` and ``looks_like_text``, ``final_span``, ``last_number``);
 * ``reference_phrase``: the answer-phrase grammar (``read_answer_phrase``) and the unit table;
 * ``reference_markers``: the answer markers (answer_is, tagged, "A:", CJK), nearest the end wins;
-* ``reference_normalize``: ``normalize_answer`` and ``strip_string`` (independent of extraction).
+* ``reference_normalize``: ``normalize_answer`` and ``strip_string`` (independent of extraction);
+* ``reference_count``: the count sentence, which a last-number reading gives way to.
 """
 
 from __future__ import annotations
 
 from tests.oracles.reference_common import RefExtraction
+from tests.oracles.reference_count import count_reading
 from tests.oracles.reference_markers import _answer_is, _marked, _tagged
 from tests.oracles.reference_normalize import normalize_answer, strip_string
 from tests.oracles.reference_strategies import (
@@ -43,6 +45,12 @@ __all__ = ["FUNCTION_WORDS", "RefExtraction", "extract_answer", "looks_like_text
 # --------------------------------------------------------------------------------------------
 # cascade
 
+
+def _last_number_or_count(s: str, start: int) -> RefExtraction | None:
+    """The last number, or the count of a final count sentence (reference_count)."""
+    return count_reading(s, start, _last_number(s, start))
+
+
 _STRATEGIES = {
     "boxed": _boxed,
     "answer_is": _answer_is,
@@ -51,7 +59,7 @@ _STRATEGIES = {
     "choice": _choice,
     "bare": _bare,
     "final_span": _final_span,
-    "last_number": _last_number,
+    "last_number": _last_number_or_count,
 }
 
 

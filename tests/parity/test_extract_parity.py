@@ -291,3 +291,84 @@ def test_last_number_at_a_chunk_cut(gap: int, tail: str) -> None:
     # the number (or its escape) sits where the last chunk of the text begins
     for text in ("12 " + tail + "q" * gap, "12 " + tail + " " * gap, "12" + tail + ("q " * gap)[:gap]):
         assert ours(text, "last_number") == theirs(text, "last_number"), text
+
+
+# Count sentences (reference_count): openers, counts in digits and words, reference words and
+# joiners before later numbers, sentence and line breaks, in random order.
+_count_pieces = st.sampled_from(
+    [
+        "There are",
+        "there is",
+        "There's",
+        "there were",
+        "there remain",
+        "There will be",
+        "theres",
+        " ",
+        "  ",
+        "\t",
+        "3",
+        "25",
+        "1,000",
+        "1 1/2",
+        "three",
+        "Twenty-one",
+        "a hundred",
+        "three hundred and five",
+        "two",
+        "one",
+        " bars",
+        " objects left",
+        " with values",
+        " below",
+        " than",
+        " at least",
+        " between",
+        " and",
+        " for every",
+        " in",
+        " 40",
+        " -7",
+        " 2016",
+        " $",
+        ".",
+        ". ",
+        "!",
+        "\n",
+        ",",
+        ":",
+        "1:2",
+        "(1, 2)",
+        "</s>",
+        "So, ",
+        "I hope this helps.",
+    ]
+)
+
+
+@settings(deadline=None, max_examples=400)
+@given(st.lists(_count_pieces, max_size=14).map("".join))
+def test_count_sentence_parity(text: str) -> None:
+    assert ours(text, "last_number") == theirs(text, "last_number")
+    assert ours(text, "auto") == theirs(text, "auto")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "There are 3 bars with values below 40.",
+        "So, there are 25 racks that have at least 0 ties.",
+        "There are 9 chickens and 10 rabbits.",
+        "there are three objects left after subtracting all the red balls.</s>",
+        "The ratio is 1:2, which means there is one male for every two females.",
+        "We remove 2 of the 5 balls.\nThere are three balls left.",
+        "There are three red balls and one cube.",
+        "So, the answer to the question is 2 bars have values larger than 4.",
+        "The answer to this problem is: 7",
+        "The answer to is 5",
+        "the answer to the first part of it is 9",
+    ],
+)
+def test_count_sentence_and_answer_to_cases_parity(text: str) -> None:
+    for strategy in STRATEGIES:
+        assert ours(text, strategy) == theirs(text, strategy), strategy

@@ -72,6 +72,21 @@ inline constexpr std::string_view kRefusals[] = {
     "not possible to determine", "please provide",
 };
 
+/// The verbs after "there" that open a count sentence, a final statement that counts: "There are
+/// 3 bars with values below 40.", "So, there are 25 racks that have at least 0 ties." (ASCII,
+/// matched ignoring case, a blank before the count). Read by extraction's count-sentence rule
+/// (internal::read_count_sentence) when the response marks no answer.
+inline constexpr std::string_view kThereBe[] = {"are", "is", "were", "was", "remain", "remains", "will be"};
+
+/// Words right before a number that make it a reference value in the description of what a
+/// count sentence counts ("values below 40", "at least 0 ties", "larger than 4", "born after
+/// 1945", "between 2000 and 2005"), not a second count: then the count is the answer. "There are
+/// 9 chickens and 10 rabbits." has no such word before 10, and its last number stays the answer.
+inline constexpr std::string_view kReferenceWords[] = {
+    "than",  "below", "above",   "over", "under",     "least",  "most", "after",  "before",
+    "since", "until", "between", "from", "exceeding", "beyond", "in",   "within",
+};
+
 /// A CJK word that stands for a math symbol in an answer, and the symbol (UTF-8, folded to
 /// LaTeX by normalization's rule 0 afterwards).
 struct CjkMathWord {
