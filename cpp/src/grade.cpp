@@ -49,7 +49,7 @@ char choice_letter(std::string_view s) noexcept {
   return 0;
 }
 
-// Bytes after a last number that declines_to_answer reads.
+// Bytes that declines_to_answer reads right after a last number, and at the end of the text.
 constexpr std::size_t kMaxAfterNumber = 512;
 
 // The first letters of the refusal phrases (detail::kRefusals), where a phrase may start.
@@ -60,20 +60,27 @@ constexpr std::array<bool, 256> refusal_starts() noexcept {
 }
 constexpr std::array<bool, 256> kRefusalStarts = refusal_starts();
 
-// Whether `after`, the text after a response's last number (its first kMaxAfterNumber bytes),
-// declines to answer (detail::kRefusals, ignoring case): "... 300 in the previous weeks.
-// Therefore, the question cannot be answered with the given information." One pass; a phrase is
+// Whether `text` holds a refusal phrase (detail::kRefusals, ignoring case). One pass; a phrase is
 // compared only where its first letter is.
-bool declines_to_answer(std::string_view after) noexcept {
-  after = after.substr(0, kMaxAfterNumber);
-  for (std::size_t k = 0; k < after.size(); ++k) {
-    const char c = detail::to_lower(after[k]);
+bool holds_refusal(std::string_view text) noexcept {
+  for (std::size_t k = 0; k < text.size(); ++k) {
+    const char c = detail::to_lower(text[k]);
     if (!kRefusalStarts[static_cast<unsigned char>(c)]) continue;
     for (const std::string_view phrase : detail::kRefusals) {
-      if (phrase[0] == c && detail::istarts_with(after, k, phrase)) return true;
+      if (phrase[0] == c && detail::istarts_with(text, k, phrase)) return true;
     }
   }
   return false;
+}
+
+// Whether `after`, the text after a response's last number, declines to answer: a refusal right
+// after the number ("... 300 in the previous weeks. Therefore, the question cannot be answered
+// with the given information.") or in the response's closing words ("... we cannot determine the
+// year ... Please provide additional information."), each read for kMaxAfterNumber bytes. A
+// number near the end of its text costs the bytes after it only.
+bool declines_to_answer(std::string_view after) noexcept {
+  if (after.size() <= 2 * kMaxAfterNumber) return holds_refusal(after);
+  return holds_refusal(after.substr(0, kMaxAfterNumber)) || holds_refusal(after.substr(after.size() - kMaxAfterNumber));
 }
 
 // The choice an answer names at its start, "(E)" before more ("(E)EquilateralTriangle", "(C)8"

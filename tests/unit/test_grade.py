@@ -170,12 +170,17 @@ _REFUSALS = [
     refusal=st.sampled_from(_REFUSALS),
     upper=st.booleans(),
     between=st.sampled_from([" ", "\n", "\n\n"]),
+    prose=st.integers(0, 60),
 )
-def test_a_response_that_declines_has_no_answer(number: int, refusal: str, upper: bool, between: str) -> None:
+def test_a_response_that_declines_has_no_answer(
+    number: int, refusal: str, upper: bool, between: str, prose: int
+) -> None:
     # no marked answer, a refusal after the last number: that number is no answer, even when it
-    # is the gold (in the refusal's paragraph or the one before it)
+    # is the gold (in the refusal's paragraph or the one before it), and when paragraphs of prose
+    # lie between them (the refusal closes the response)
     refusal = refusal.upper() if upper else refusal
-    response = f"The chart shows {number} bars.{between}{refusal}"
+    filler = "The bars are drawn in blue on a white grid. " * prose
+    response = f"The chart shows {number} bars.{between}{filler}{refusal}"
     v = grade(str(number), response, fallback=False)
     assert (v.correct, v.decided_by) == (False, "fast"), v
     assert v.reason.startswith("the response declines to answer"), v
@@ -191,6 +196,16 @@ def test_a_response_that_declines_has_no_answer(number: int, refusal: str, upper
 )
 def test_a_refusal_before_the_answer_does_not_decline(response: str) -> None:
     assert grade("5", response, fallback=False).correct is True
+
+
+def test_a_refusal_is_read_right_after_the_number_and_in_the_closing_words() -> None:
+    # two windows of 512 bytes: after the last number and at the end of the text; a refusal deep
+    # in the prose between them, with more prose after it, is not read
+    filler = "The bars are drawn in blue on a white grid. " * 30
+    refusal = "We cannot determine the colour of the axis. "
+    assert grade("5", f"The chart shows 5 bars. {refusal}{filler}{filler}", fallback=False).correct is False
+    assert grade("5", f"The chart shows 5 bars. {filler}{filler}{refusal}", fallback=False).correct is False
+    assert grade("5", f"The chart shows 5 bars. {filler}{refusal}{filler}", fallback=False).correct is True
 
 
 def test_results_columns() -> None:
