@@ -792,6 +792,10 @@ Normalized normalize(std::string_view s, const Options& options) {
     unchanged = apply_pass(pass, b, options, result) ? 0 : unchanged + 1;
   }
   result.text = std::move(b.text);
+  if (!result.text.empty() && is_letter(result.text.front())) {
+    // words left once the rules ran: "\text{Three}" -> "Three" -> "3"
+    if (const std::optional<int> words = detail::read_number_words(result.text)) result.text = std::to_string(*words);
+  }
   return result;
 }
 

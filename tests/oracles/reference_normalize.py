@@ -548,7 +548,7 @@ def normalize_answer(s: str, units: bool = True, equations: bool = True) -> tupl
             return str(words), False, False
     current, percent, degrees = _one_round(s, units, equations)
     if current == s:
-        return current, percent, degrees
+        return _words_read(current), percent, degrees
     for _ in range(3):
         nxt, p, d = _one_round(current, units, equations)
         percent = percent or p
@@ -556,7 +556,16 @@ def normalize_answer(s: str, units: bool = True, equations: bool = True) -> tupl
         if nxt == current:
             break
         current = nxt
-    return current, percent, degrees
+    return _words_read(current), percent, degrees
+
+
+def _words_read(s: str) -> str:
+    """A result that is number words is that number ("\\text{Three}" leaves "Three": 3)."""
+    if s and s[0].isascii() and s[0].isalpha():
+        words = _number_words(s)
+        if words is not None:
+            return str(words)
+    return s
 
 
 def strip_string(s: str) -> str:
