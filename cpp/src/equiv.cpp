@@ -344,6 +344,13 @@ class Comparer {
       return log_magnitude(r);
     };
     const auto la = log_abs(g, a), lb = log_abs(p, b);
+    // a constant that cannot be evaluated and has no magnitude either has no value ("f(0)",
+    // words): against a number that has one, no proof can make them equal
+    const bool a_none = !a.evaluable && !la, b_none = !b.evaluable && !lb;
+    if (a_none || b_none) {
+      if (a_none != b_none && (a_none ? b : a).evaluable) limit_ = Limit::kNoValue;
+      return Tri::kUnknown;
+    }
     if (la && lb && (std::isinf(*la) || std::isinf(*lb)) && !std::isnan(*la) && !std::isnan(*lb) && *la != *lb) {
       return Tri::kFalse;  // a magnitude past any double's logarithm (or zero) against another
     }

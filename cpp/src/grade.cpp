@@ -126,6 +126,9 @@ const char* reason_text(Reason reason) noexcept {
       return "the response declines to answer (a refusal after its last number): that number is no answer";
     case Reason::kChoiceNotNamed:
       return "undecided: a multiple-choice letter against an answer that names no choice (only the options can tell)";
+    case Reason::kNoValue:
+      return "undecided: one answer is a constant with no value (a function the grader does not know, or words) "
+             "and the other a number";
     case Reason::kAnswerTooLong: return "limit: the extracted answer is longer than max_answer_bytes";
     case Reason::kWorkLimit: return "limit: comparing the answers needs more work than the fast path's budget";
     case Reason::kMagnitudeLimit:
@@ -375,6 +378,7 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
              : t == equiv::Tri::kFalse           ? Reason::kNotEquivalent
              : limit == equiv::Limit::kWork      ? Reason::kWorkLimit
              : limit == equiv::Limit::kMagnitude ? Reason::kMagnitudeLimit
+             : limit == equiv::Limit::kNoValue   ? Reason::kNoValue
                                                  : Reason::kUndecided};
 }
 

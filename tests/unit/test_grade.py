@@ -145,6 +145,39 @@ def test_a_choice_letter_is_matched_only_to_a_named_choice(
     assert v.reason.startswith(reason), v
 
 
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        ("0", "There is not enough data for the value of f(0)."),  # widened to the function's value
+        ("-2", r"\boxed{f(0)}"),
+        ("2", r"\boxed{g(1) + 1}"),
+        ("16", r"\boxed{\text{the answer is (E)}}"),
+        (r"\{1, 2\}", r"\boxed{\{f(0), 1\}}"),
+    ],
+)
+def test_a_constant_with_no_value_against_a_number_stays_undecided(gold: str, response: str) -> None:
+    # an undefined function's value or words have no value: no magnitude limit (they are not
+    # large), no FALSE (f(0) may be 0), and no fallback (no algebra makes f(0) a number)
+    v = grade(gold, response)
+    assert (v.correct, v.decided_by) == (False, "fast"), v
+    assert v.reason.startswith("undecided: one answer is a constant with no value"), v
+
+
+def test_no_value_is_only_claimed_against_a_value() -> None:
+    assert grade("f(0)", r"\boxed{f(0)}", fallback=False).correct is True
+    assert grade("x + 1", r"\boxed{f(0)}", fallback=False).reason == "undecided by the fast path"
+    big = grade("10^{10^{10}}", r"\boxed{10^{10^{10}} + 1}", fallback=False)
+    assert big.decided_by == "limit" and big.reason.startswith("limit: a value too large"), big
+
+
+@pytest.mark.parametrize(("gold", "correct"), [("3", True), ("1", False), ("three", True)])
+def test_number_words_left_by_the_rules_are_their_number(gold: str, correct: bool) -> None:
+    # "\text{Three}" normalizes to "Three", which is 3
+    v = grade(gold, r"\boxed{\text{Three}}", fallback=False)
+    assert (v.correct, v.decided_by) == (correct, "fast"), v
+    assert not v.reason.startswith("undecided"), v
+
+
 def test_undecided_pairs_the_fallback_cannot_help_stay_with_the_fast_path() -> None:
     # a weak reading that the core disproved: the fallback compares the same answer again
     # ("there are 5 cats": words skipped; "#### 5" then "The answer is 6": markers that disagree,

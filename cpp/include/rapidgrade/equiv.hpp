@@ -23,8 +23,10 @@ constexpr std::size_t kWorkBudget = std::size_t{1} << 23;
 /// Why a comparison came out UNKNOWN when the cause is a limit, not a missing rule: the answer
 /// is too costly to compare (kWork) or a value too large for exact or double arithmetic whose
 /// magnitude does not settle the question (kMagnitude). The grader reports these as
-/// decided_by="limit" instead of handing them to SymPy.
-enum class Limit : std::uint8_t { kNone = 0, kWork, kMagnitude };
+/// decided_by="limit" instead of handing them to SymPy. kNoValue is no limit: one side is a
+/// constant with no value at all (a function the grader does not know at a number, "f(0)";
+/// words), the other a number; it stays UNKNOWN, and no proof can make it TRUE.
+enum class Limit : std::uint8_t { kNone = 0, kWork, kMagnitude, kNoValue };
 
 struct Options {
   double rel_tol = 1e-9;

@@ -55,6 +55,7 @@ enum class Reason : std::uint8_t {
   kSentenceNumbers,      // no marked answer; the numbers of the final sentence are the gold's list: TRUE
   kChoiceNotNamed,       // a choice letter against an answer that names no choice: UNKNOWN
   kDeclines,             // no marked answer, and the text after the last number declines to answer: FALSE
+  kNoValue,              // a constant with no value ("f(0)", words) against a number: UNKNOWN (equiv::Limit::kNoValue)
   // Limits: not compared, neither correct nor sent to the fallback (decided_by="limit").
   kAnswerTooLong,   // the extracted answer is longer than Options::max_answer_bytes
   kWorkLimit,       // equiv ran out of its work budget (equiv::Limit::kWork)
@@ -73,9 +74,11 @@ constexpr bool is_limit(Reason reason) noexcept {
 /// stays UNKNOWN, counted wrong, decided by the fast path). The fallback compares the extracted
 /// answer with the gold, as the fast path did: a weak reading that the core disproved
 /// (kWeakReading, kOtherReadingMatches) stays disproved there, and whether an answer that
-/// names no choice is the gold's choice only the options could say (kChoiceNotNamed).
+/// names no choice is the gold's choice only the options could say (kChoiceNotNamed), and an
+/// undefined function's value or words are no number whatever algebra does (kNoValue).
 constexpr bool fallback_cannot_help(Reason reason) noexcept {
-  return reason == Reason::kWeakReading || reason == Reason::kOtherReadingMatches || reason == Reason::kChoiceNotNamed;
+  return reason == Reason::kWeakReading || reason == Reason::kOtherReadingMatches ||
+         reason == Reason::kChoiceNotNamed || reason == Reason::kNoValue;
 }
 
 /// The one-line message of a reason, e.g. "same answer after normalization".
