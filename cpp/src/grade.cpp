@@ -520,6 +520,27 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
       v.normalized = last.text();
     }
   }
+  if (v.reason == Reason::kChoiceNotNamed &&
+      (found->method == extract::Method::kBoxed || found->method == extract::Method::kBoxedMulti)) {
+    // A choice letter as the gold, a boxed value, then a choice named after the box ("... =
+    // \boxed{44} square units. Therefore, the answer is (C)."): the response's choice is its
+    // answer to a multiple-choice question.
+    for (const extract::Method later_method : {extract::Method::kAnswerIs, extract::Method::kChoice}) {
+      const auto later = extract::extract_answer(response, later_method);
+      if (!later || later->start < found->end) continue;
+      const std::string_view named = text_of(extract::Range{later->start, later->end});
+      if (named.size() > options.max_answer_bytes) continue;
+      Answer reading = read_answer(named, gold);
+      if (choice_letter(reading.text()) == 0 && leading_choice(reading.text()) == 0) continue;
+      const Comparison w = compare(gold.answer, reading, options);
+      v.tri = w.tri;
+      v.reason = w.reason;
+      v.method = later->method;
+      v.answer = std::string(named);
+      v.normalized = reading.text();
+      break;
+    }
+  }
   if (v.tri != equiv::Tri::kTrue && found->method == extract::Method::kAnswerIs && gold.sentences) {
     // A gold of several sentences is compared with the whole answer, not its first sentence.
     for (const extract::Range& r : found->others) {

@@ -126,6 +126,30 @@ def test_undecided_pairs_go_to_the_fallback() -> None:
 @pytest.mark.parametrize(
     ("gold", "response", "correct", "reason"),
     [
+        ("C", "the area is $20 + 24 = \\boxed{44}$ square units.\n\nTherefore, the answer is (C).", True, "same"),
+        ("E", "$$\\boxed{x = 18}$$\n\nThe distance is 18 km.\n\nThe final answer is (E).", True, "same"),
+        ("D", "the area is \\boxed{44}.\n\nTherefore, the answer is (C).", False, "different"),
+        ("B", "So \\boxed{12}.\nThe correct option is B.", True, "same"),
+        # a choice named before the box, or no choice after it: the box is the answer
+        ("C", "The answer is (C). So \\boxed{44}.", False, "undecided: a multiple-choice letter"),
+        ("C", "\\boxed{44}\n\nThe answer is correct.", False, "undecided: a multiple-choice letter"),
+    ],
+)
+def test_a_choice_named_after_a_boxed_value_answers_a_choice_gold(
+    gold: str, response: str, correct: bool, reason: str
+) -> None:
+    v = grade(gold, response, fallback=False)
+    assert (v.correct, v.decided_by) == (correct, "fast"), v
+    assert v.reason.startswith(reason), v
+    if not v.reason.startswith("undecided"):
+        assert v.method in ("answer_is", "choice") and v.extracted.strip("()") in "ABCDE", v
+    # a value gold is not changed by a letter after the box
+    assert grade("44", response, fallback=False).method == "boxed"
+
+
+@pytest.mark.parametrize(
+    ("gold", "response", "correct", "reason"),
+    [
         # a choice letter at the start of the option it names
         ("E", r"\boxed{\text{(E) Equilateral Triangle}}", True, "same multiple-choice letter"),
         ("B", r"\boxed{\text{(E) fifth}}", False, "different multiple-choice letter"),
