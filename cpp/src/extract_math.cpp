@@ -49,12 +49,6 @@ bool is_math_environment(std::string_view name) noexcept {
 // Spans math_spans reserves room for at the first one: a worked solution has tens of them.
 constexpr std::size_t kReservedBoxes = 32;
 
-// Whether exactly three digits follow the comma at s[k] before `end`: the comma groups thousands
-// ("1,000"), it does not separate parts ("1,23", "1,2345", "1, 000").
-bool three_digits_follow(std::string_view s, std::size_t k, std::size_t end) noexcept {
-  return k + 4 <= end && digits_end(s.substr(0, end), k + 1) == k + 4;
-}
-
 }  // namespace
 
 namespace internal {
@@ -269,6 +263,7 @@ Range span_answer(std::string_view s, Range r) {
   std::vector<Op> ops;
   bool parts = false;
   int depth = 0;
+  std::size_t grouped_end = 0;  // end of the thousands groups of the number last started
   for (std::size_t k = r.start; k < r.end; ++k) {
     const char c = s[k];
     if (c == '{' || c == '(' || c == '[') {
@@ -310,9 +305,15 @@ Range span_answer(std::string_view s, Range r) {
       continue;
     }
     if (depth != 0) continue;
+    if (is_digit(c) && (k == r.start || !(is_digit(s[k - 1]) || s[k - 1] == ','))) {
+      // a number starts: where its thousands groups end, as the number grammar reads them
+      // ("1,000,000"; "0,198" and "1234,567" have none)
+      const std::string_view span = s.substr(0, r.end);
+      grouped_end = detail::thousands_end(span, k, digits_end(span, k), detail::GroupSeparators::kComma);
+      continue;
+    }
     if (c == ',' || c == ';') {
-      const bool thousands = c == ',' && k > r.start && is_digit(s[k - 1]) && three_digits_follow(s, k, r.end);
-      if (!thousands) parts = true;
+      if (c == ';' || k >= grouped_end) parts = true;  // not a thousands separator
       continue;
     }
     const RelationAt rel = relation_at(s, k, r.end);
@@ -784,10 +785,16 @@ void widen_number_object(std::string_view s, std::size_t from, Extraction& e) no
   std::size_t name = open - 1;
   while (name > from && open - 1 - name < kMaxFunctionName && is_letter(s[name - 1])) --name;
   if (name > from && (is_digit(s[name - 1]) || s[name - 1] == '\\' || s[name - 1] == '_')) return;
-  // a list: a comma that is no thousands separator ("(12,345)" is one number)
+  // a list: a comma that is no thousands separator ("(12,345)" is one number, "(0,198)" two)
   bool list = false;
+  const std::string_view group = s.substr(0, close);
+  std::size_t grouped_end = 0;
   for (std::size_t k = open; k < close && !list; ++k) {
-    list = s[k] == ',' && !three_digits_follow(s, k, close);
+    if (is_digit(s[k]) && (k == open || !(is_digit(s[k - 1]) || s[k - 1] == ','))) {
+      grouped_end = detail::thousands_end(group, k, digits_end(group, k), detail::GroupSeparators::kComma);
+    } else if (s[k] == ',') {
+      list = k >= grouped_end;
+    }
   }
   if (!list && name == open - 1) return;
   e.start = name;

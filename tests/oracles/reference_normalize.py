@@ -459,7 +459,7 @@ def _brace_arguments(s: str) -> str:
 
 _SYMBOL = re.compile(r"(?:[A-Za-z]|\\[A-Za-z]+)(?:_(?:[A-Za-z0-9]|\{[A-Za-z0-9]+\}))?")
 _LEADING_DOT = re.compile(r"(?:(?<=[{(\[,=+\-*/^;:|<> ])|^)\.(?=[0-9])")
-_THOUSANDS = re.compile(r"-?[0-9]{1,3}(?:,[0-9]{3})+(?:\.[0-9]+)?")
+_THOUSANDS = re.compile(r"-?[1-9][0-9]{0,2}(?:,[0-9]{3})+(?:\.[0-9]+)?")  # no grouped number starts with 0
 _SLASH = re.compile(r"(-?)([0-9]+)/([0-9]+)")
 
 

@@ -589,6 +589,15 @@ def _relation_at(s: str, k: int, end: int) -> tuple[int, bool]:
     return 0, False
 
 
+def _thousands_groups_end(s: str, k: int) -> int:
+    """The end of the number at s[k] with its comma thousands groups: one to three digits, not
+    starting with 0, then groups ",ddd" ("1,000,000"); the end of its digits when it has none."""
+    m = re.compile(r"[1-9][0-9]{0,2}(?![0-9])(?:,[0-9]{3}(?![0-9]))*").match(s, k)
+    if m is not None:
+        return m.end()
+    return re.compile(r"[0-9]*").match(s, k).end()  # type: ignore[union-attr]
+
+
 def _span_answer(s: str, a: int, b: int) -> tuple[int, int]:
     """What a math span states: the last member of a chain of equalities, the right side of an
     arithmetic left side, the relation itself otherwise; after the last \\Rightarrow."""
@@ -597,6 +606,7 @@ def _span_answer(s: str, a: int, b: int) -> tuple[int, int]:
     all_equalities = True
     parts = False
     depth = 0
+    grouped_end = 0
     k = a
     while k < b:
         c = s[k]
@@ -630,9 +640,10 @@ def _span_answer(s: str, a: int, b: int) -> tuple[int, int]:
                         all_equalities = all_equalities and equality
             k = e
             continue
+        elif depth == 0 and _is_digit(c) and (k == a or not (_is_digit(s[k - 1]) or s[k - 1] == ",")):
+            grouped_end = _thousands_groups_end(s[:b], k)
         elif depth == 0 and c in ",;":
-            thousands = c == "," and k > a and _is_digit(s[k - 1]) and re.match(r"[0-9]{3}(?![0-9])", s[k + 1 : b])
-            if not thousands:
+            if c == ";" or k >= grouped_end:  # not a thousands separator
                 parts = True
         elif depth == 0:
             length, equality = _relation_at(s, k, b)
@@ -771,7 +782,7 @@ _EXP = r"(?:[eE][+-]?\d+)?"
 _NUMBER = re.compile(
     r"(?P<num>"
     r"\\[dt]?frac(?:\{-?\d+\}\{\d+\}|\d\d)"  # \frac{3}{4}, \dfrac12
-    r"|\d{1,3}(?:,\d{3}(?!\d))+(?:\.\d+)?"
+    r"|[1-9]\d{0,2}(?:,\d{3}(?!\d))+(?:\.\d+)?"
     + _EXP  # 1,234,567.5
     + r"|\d+\.\d+"
     + _EXP  # 3.25, 1.5e-3
@@ -877,7 +888,14 @@ def _number_object(s: str, start: int, a: int, b: int) -> tuple[int, int]:
         name -= 1
     if name > start and (_is_digit(s[name - 1]) or s[name - 1] in "\\_"):
         return a, b
-    listed = any(s[k] == "," and re.match(r"[0-9]{3}(?![0-9])", s[k + 1 : c]) is None for k in range(o, c))
+    listed = False
+    grouped_end = 0
+    for k in range(o, c):
+        if _is_digit(s[k]) and (k == o or not (_is_digit(s[k - 1]) or s[k - 1] == ",")):
+            grouped_end = _thousands_groups_end(s[:c], k)
+        elif s[k] == "," and k >= grouped_end:
+            listed = True
+            break
     if not listed and name == o - 1:
         return a, b
     return name, c + 1

@@ -126,6 +126,16 @@ NASTY = [
     "we get $\\pi2$",
     "$\\boxed\\boxed$",
     "so $\\\\x = 5$",
+    # A comma separates thousands only where the number grammar reads groups (detail/number.hpp):
+    # not after a leading 0, nor after more than three digits.
+    "So $x = 0,198$.",
+    "So $x = 1234,567$.",
+    "So $x = 1,000,000$.",
+    "the point (0,198).",
+    "the value (12,345).",
+    "so $0,198 = y$",
+    "(1,000, 0,5)",
+    "01,000 and -0,198",
 ]
 
 
