@@ -510,11 +510,24 @@ bool word_in(std::string_view s, std::size_t b, std::size_t e, const std::string
   return false;
 }
 
-// The count right after a count sentence's verb at k (blanks first), before a blank and a word:
-// digits ("3", "1,000") or number words ("three", "twenty-one"); an empty range when there is
-// none. Never past `end`.
+// The count right after a count sentence's verb at k (blanks first, then a word of
+// detail::kCountLeads), before a blank and a word: digits ("3", "1,000") or number words
+// ("three", "twenty-one"), perhaps in emphasis ("**3**"); an empty range when there is none.
+// Never past `end`.
 Range count_at(std::string_view s, std::size_t k, std::size_t end) noexcept {
   while (k < end && is_blank(s[k])) ++k;
+  for (const std::string_view lead : detail::kCountLeads) {
+    if (k + lead.size() < end && detail::istarts_with(s, k, lead) && is_blank(s[k + lead.size()])) {
+      k += lead.size();
+      while (k < end && is_blank(s[k])) ++k;
+      break;
+    }
+  }
+  std::size_t stars = 0;  // markdown emphasis: "**3**"
+  while (stars < 2 && k < end && s[k] == '*') {
+    ++stars;
+    ++k;
+  }
   std::size_t stop = k;
   if (k < end && is_digit(s[k])) {
     stop = phrase_number_end(s, k, end);
@@ -527,7 +540,12 @@ Range count_at(std::string_view s, std::size_t k, std::size_t end) noexcept {
       while (q < end && is_blank(s[q])) ++q;
     }
   }
-  if (stop == k || stop + 1 >= end || !is_blank(s[stop]) || !is_letter(s[stop + 1])) return Range{k, k};
+  std::size_t after = stop;
+  for (std::size_t q = 0; q < stars; ++q) {
+    if (after >= end || s[after] != '*') return Range{k, k};
+    ++after;
+  }
+  if (stop == k || after + 1 >= end || !is_blank(s[after]) || !is_letter(s[after + 1])) return Range{k, k};
   return Range{k, stop};
 }
 

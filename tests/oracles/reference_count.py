@@ -40,8 +40,10 @@ _REFERENCE_WORDS = frozenset(
         "beyond",
         "in",
         "within",
+        "exactly",
     ]
 )
+_COUNT_LEAD = re.compile(r"(?:only|exactly|just|a total of)(?=[ \t])[ \t]*", re.I)
 _SINGLE_NUMBER_WORDS = frozenset(_NUMBER_UNITS) | frozenset(_NUMBER_TENS)
 _MAX_COUNT_WORDS = 6
 
@@ -59,10 +61,16 @@ def _sentence_at(s: str, start: int, at: int) -> tuple[int, int]:
 
 
 def _count_after(s: str, k: int, end: int) -> tuple[int, int] | None:
-    """Digits or up to six number words after blanks, then a blank and a letter."""
+    """Digits or up to six number words after blanks and a lead word ("only", "exactly", ...),
+    perhaps in emphasis ("**3**"), then a blank and a letter."""
     t = s[:end]
     m = re.compile(r"[ \t]*").match(t, k)
     k = m.end() if m else k
+    lead = _COUNT_LEAD.match(t, k)
+    if lead is not None:
+        k = lead.end()
+    stars = len(re.compile(r"\*{0,2}").match(t, k).group())  # type: ignore[union-attr]
+    k += stars
     stop = k
     if k < end and t[k].isascii() and t[k].isdigit():
         stop = _phrase_number_end(s, k, end)
@@ -77,7 +85,8 @@ def _count_after(s: str, k: int, end: int) -> tuple[int, int] | None:
             taken += 1
             blanks = re.compile(r"[ \t]*").match(t, q)
             words = re.compile(r"[A-Za-z][A-Za-z-]*").match(t, blanks.end() if blanks else q)
-    if stop == k or re.compile(r"[ \t][A-Za-z]").match(t, stop) is None:
+    after = stop + stars if t[stop : stop + stars] == "*" * stars else -1
+    if stop == k or after < 0 or re.compile(r"[ \t][A-Za-z]").match(t, after) is None:
         return None
     return k, stop
 

@@ -352,6 +352,11 @@ _count_pieces = st.sampled_from(
         "</s>",
         "So, ",
         "I hope this helps.",
+        "**",
+        "*",
+        " only",
+        " exactly",
+        " a total of",
     ]
 )
 

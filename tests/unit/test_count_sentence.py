@@ -30,6 +30,10 @@ from rapidgrade import extract_answer, grade
         ("There's 2 cats above 3 dogs.", "2"),
         ("In total there were twenty-one schools between 2000 and 2005.", "twenty-one"),
         ("There will be 4 groups with more than 10 members.", "4"),
+        ("Therefore, there are **3** groups of bars with at least one bar smaller than 40.", "3"),
+        ("So, there is only one block that has exactly 36 houses.", "one"),
+        ("There are exactly 7 rows with values above 12.", "7"),
+        ("There are a total of 12 boxes heavier than 5 kg.", "12"),
     ],
 )
 def test_a_final_count_sentence_answers_with_its_count(text: str, answer: str) -> None:

@@ -78,13 +78,17 @@ inline constexpr std::string_view kRefusals[] = {
 /// (internal::read_count_sentence) when the response marks no answer.
 inline constexpr std::string_view kThereBe[] = {"are", "is", "were", "was", "remain", "remains", "will be"};
 
+/// Words that may stand between a count sentence's verb and its count ("There is only one ...",
+/// "there are exactly 3 ...", "There are a total of 12 ..."), matched ignoring case.
+inline constexpr std::string_view kCountLeads[] = {"only", "exactly", "just", "a total of"};
+
 /// Words right before a number that make it a reference value in the description of what a
 /// count sentence counts ("values below 40", "at least 0 ties", "larger than 4", "born after
-/// 1945", "between 2000 and 2005"), not a second count: then the count is the answer. "There are
+/// 1945", "between 2000 and 2005", "that has exactly 36 houses"), not a second count: then the count is the answer. "There are
 /// 9 chickens and 10 rabbits." has no such word before 10, and its last number stays the answer.
 inline constexpr std::string_view kReferenceWords[] = {
     "than",  "below", "above",   "over", "under",     "least",  "most", "after",  "before",
-    "since", "until", "between", "from", "exceeding", "beyond", "in",   "within",
+    "since", "until", "between", "from", "exceeding", "beyond", "in",   "within", "exactly",
 };
 
 /// A CJK word that stands for a math symbol in an answer, and the symbol (UTF-8, folded to
