@@ -621,13 +621,12 @@ bool introduced_by_reference(std::string_view s, std::size_t begin, std::size_t 
   return b != w && word_in(s, b, w, detail::kReferenceWords);
 }
 
-// The count of the count sentence [r) when every number after it (to `stop`, the sentence's end
-// or the last number) is a reference value, the first introduced by a reference word; else an
-// empty range.
-Range count_of(std::string_view s, Range r, std::size_t stop) noexcept {
+// The count of the count sentence [r) when every number after it is a reference value, the
+// first introduced by a reference word; else an empty range.
+Range count_of(std::string_view s, Range r) noexcept {
   const Range count = sentence_count(s, r.start, r.end);
   if (count.end <= count.start) return count;
-  const std::size_t d = next_number(s, count.end, std::min(stop, r.end));
+  const std::size_t d = next_number(s, count.end, r.end);
   if (d != kNpos && !introduced_by_reference(s, count.end, d)) return Range{count.start, count.start};
   return count;
 }
@@ -640,7 +639,7 @@ void read_count_sentence(std::string_view s, std::size_t from, std::optional<Ext
     // the sentence of the last number: the count before it ("There are 3 bars with values
     // below 40.") or the last number itself
     const Range sentence = sentence_at(s, from, e->start);
-    count = count_of(s, sentence, sentence.end);
+    count = count_of(s, sentence);
     if (count.end > count.start && (count.start == e->start || count.end > e->start)) return;
   }
   if (count.end <= count.start) {
@@ -650,7 +649,7 @@ void read_count_sentence(std::string_view s, std::size_t from, std::optional<Ext
     if (last <= from || (e && last <= e->end)) return;
     const Range sentence = sentence_at(s, from, last - 1);
     if (e && sentence.start < e->end) return;
-    count = count_of(s, sentence, sentence.end);
+    count = count_of(s, sentence);
     if (count.end <= count.start) return;
   }
   Extraction count_reading;
