@@ -215,11 +215,14 @@ bool holds_prose(std::string_view s, std::size_t b, std::size_t e) noexcept {
 }
 
 // The numbers and math spans of s[b, e) (words skipped), for a phrase that starts with prose:
-// how many there are, and the last one.
+// how many there are, and the last one; and how many of them hold a digit (numbers, and spans
+// such as "$120$" but not names such as "$n$" or "$f(x)$"), with the last of those.
 struct Objects {
   std::size_t count = 0;
   Range last;
   bool span = false;
+  std::size_t valued = 0;
+  Range last_valued;
 };
 
 Objects math_objects(std::string_view s, std::size_t b, std::size_t e) {
@@ -231,10 +234,15 @@ Objects math_objects(std::string_view s, std::size_t b, std::size_t e) {
       const std::size_t open = dollar && k + 1 < e && s[k + 1] == '$' ? 2 : (dollar ? 1 : 2);
       const std::string_view close = dollar ? (open == 2 ? "$$" : "$") : (s[k + 1] == '(' ? "\\)" : "\\]");
       const std::size_t at = detail::find_math_closer(s.substr(0, e), k + open, close);
-      if (at == kNpos) return Objects{2, {}, true};
+      if (at == kNpos) return Objects{2, {}, true, 0, {}};
       ++o.count;
       o.span = true;
       o.last = Range{k, at + close.size()};
+      const std::string_view inside = s.substr(k + open, at - k - open);
+      if (std::any_of(inside.begin(), inside.end(), is_digit)) {
+        ++o.valued;
+        o.last_valued = o.last;
+      }
       k = at + close.size();
       continue;
     }
@@ -242,6 +250,8 @@ Objects math_objects(std::string_view s, std::size_t b, std::size_t e) {
       const std::size_t ne = phrase_number_end(s, k, e);
       ++o.count;
       o.last = Range{with_sign(s, b, k), ne};
+      ++o.valued;
+      o.last_valued = o.last;
       k = ne;
       continue;
     }
@@ -463,9 +473,11 @@ Phrase read_answer_phrase(std::string_view s, Range r) {
   }
   if (out.leading_prose) {
     // a phrase that starts with words: a text answer ("Yes", "no solution"), or a restating
-    // sentence ("Melanie started with 18 vacuum cleaners"), whose one number is the answer
+    // sentence ("Melanie started with 18 vacuum cleaners"), whose one number is the answer;
+    // math that only names ("The largest $n$ is 34") is not a second one when the value closes
+    // the phrase
     const Objects o = math_objects(s, r.start, end);
-    if (o.count == 1) {
+    if (o.count == 1 || (o.valued == 1 && o.last_valued.start == o.last.start)) {
       out.answer = trim(s, o.last);
       out.cut = true;
       out.clean = false;

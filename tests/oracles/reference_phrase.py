@@ -258,8 +258,11 @@ def _span_delimiters(s: str, k: int, end: int) -> tuple[int, str]:
     return open_, close
 
 
-def _math_objects(s: str, b: int, e: int) -> tuple[int, tuple[int, int]]:
+def _math_objects(s: str, b: int, e: int) -> tuple[int, tuple[int, int], bool]:
+    """How many numbers and math spans s[b:e] holds, the last one, and whether that last one is
+    the only one that holds a digit (a span such as "$n$" or "$f(x)$" only names)."""
     count, last = 0, (b, b)
+    valued, last_valued = 0, (b, b)
     k = b
     while k < e:
         c = s[k]
@@ -267,22 +270,25 @@ def _math_objects(s: str, b: int, e: int) -> tuple[int, tuple[int, int]]:
             open_, close = _span_delimiters(s, k, e)
             at = _math_closer(s[:e], k + open_, close)
             if at < 0:
-                return 2, last
+                return 2, last, False
             count += 1
             last = (k, at + len(close))
+            if any(_is_digit(ch) for ch in s[k + open_ : at]):
+                valued, last_valued = valued + 1, last
             k = at + len(close)
             continue
         if _is_digit(c) and (k == b or not _is_letter(s[k - 1])):
             ne = _phrase_number_end(s, k, e)
             count += 1
             last = (b + _signed_start(s[b:e], k - b), ne)
+            valued, last_valued = valued + 1, last
             k = ne
             continue
         if c == "\\":
             k += 2
             continue
         k += 1
-    return count, last
+    return count, last, valued == 1 and last_valued[0] == last[0]
 
 
 class _Phrase(NamedTuple):
@@ -456,8 +462,8 @@ def read_answer_phrase(s: str, a: int, b: int) -> _Phrase:
         seen = True
         math_end = k
     if leading:
-        count, last = _math_objects(s, a, end)
-        if count == 1:
+        count, last, only_value_last = _math_objects(s, a, end)
+        if count == 1 or only_value_last:
             return _Phrase(_trim(s, *last), unit, False, True, True, joined)
         return _Phrase((a, end), unit, count == 0, cut, True, joined)
     if not seen:

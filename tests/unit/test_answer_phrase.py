@@ -129,6 +129,30 @@ def test_a_phrase_of_several_numbers_and_no_math_span_is_weak() -> None:
     assert v.reason.startswith("undecided")
 
 
+@given(
+    name=st.sampled_from(["n", "ABCDEFGH", "f(x)", r"\triangle ABC", "x_i", r"\overline{AB}"]),
+    subject=st.sampled_from(["The largest", "The volume of", "the maximum number of points in the domain of"]),
+    value=st.integers(-(10**6), 10**6),
+    end=st.sampled_from([".", "", ".\n"]),
+)
+def test_math_that_only_names_is_no_second_number(name: str, subject: str, value: int, end: str) -> None:
+    # "The largest $n$ is 34": a span with no digit names what the sentence is about; the value
+    # that closes the phrase is the answer (a restating sentence: weak, so a mismatch is UNKNOWN)
+    text = f"The answer is: {subject} ${name}$ is {value}{end}"
+    found = extract_answer(text)
+    assert found is not None and found.text == str(value)
+    assert grade(str(value), text, fallback=False).correct is True
+    miss = grade(str(value + 1), text, fallback=False)
+    assert miss.correct is False and miss.reason.startswith("undecided")
+
+
+def test_a_value_before_the_names_or_two_values_keep_the_phrase() -> None:
+    # the value must close the phrase, and be the only math that holds a digit
+    for text in ("The answer is: the value 34 belongs to $f(x)$", "The answer is: the area of $ABC$ is $2$ or 3"):
+        found = extract_answer(text)
+        assert found is not None and found.method == "answer_is" and found.text.count(" ") > 2, found
+
+
 def test_a_gold_that_is_an_expression_is_not_cut() -> None:
     # only a number is read out of a gold phrase: expressions and relations stay whole
     assert grade("x = 5", "The answer is x = 5.", fallback=False).correct is True
