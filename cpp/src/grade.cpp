@@ -590,6 +590,13 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
       }
     }
   }
+  if (v.tri == equiv::Tri::kUnknown && v.reason == Reason::kUndecided && !found->clean && v.normalized == p) {
+    // A weak reading kept whole as words ("The model has 9 dots divided into 3 equal groups": a
+    // restating sentence with several values): which value answers, the words do not say, and
+    // the fallback would only compare the same words again.
+    const expr::Ast* words = pred.tree();
+    if (words == nullptr || words->at(words->root).kind == expr::Kind::kText) v.reason = Reason::kWeakReading;
+  }
   return v;
 }
 

@@ -202,6 +202,15 @@ def test_number_words_left_by_the_rules_are_their_number(gold: str, correct: boo
     assert not v.reason.startswith("undecided"), v
 
 
+def test_a_weak_reading_kept_whole_as_words_stays_with_the_fast_path() -> None:
+    # a restating sentence with several values, kept whole: the fallback would compare the same
+    # words; a sentence whose one value closes it is read, and decided, on the fast path
+    v = grade("3", "The answer is: The model has 9 dots divided into 3 equal groups.")
+    assert (v.correct, v.decided_by) == (False, "fast"), v
+    assert v.reason.startswith("undecided: the answer was read from a phrase"), v
+    assert grade("3", "The answer is: the number of groups $G$ is 3.").correct is True
+
+
 def test_undecided_pairs_the_fallback_cannot_help_stay_with_the_fast_path() -> None:
     # a weak reading that the core disproved: the fallback compares the same answer again
     # ("there are 5 cats": words skipped; "#### 5" then "The answer is 6": markers that disagree,
