@@ -329,21 +329,33 @@ class Comparer {
     return result;
   }
 
-  /// A value past the range of doubles (no exact value, no finite double) on either side:
-  /// different magnitudes (from logarithms) are FALSE, two trees that print alike or have one
+  /// A value past the range of doubles on either side, above it (no exact value, no finite
+  /// double) or below it (a positive tree whose double rounded to 0: "1/2004!"): different
+  /// magnitudes (from logarithms) or signs are FALSE, two trees that print alike or have one
   /// canonical form (same_canonical_form: "(10^{10})!" and "10000000000!") are TRUE (the same
-  /// tree never gets here: scalar() has found it first), anything else UNKNOWN with
-  /// Limit::kMagnitude; nullopt when neither side is such a value.
+  /// tree never gets here: scalar() has found it first), anything else UNKNOWN, with
+  /// Limit::kMagnitude when a side is above the range (exact arithmetic there may not end);
+  /// constants with no value at all: UNKNOWN, Limit::kNoValue against a value; nullopt when
+  /// neither side is such a value.
   std::optional<Tri> beyond_doubles(Ref g, Ref p, const Val& a, const Val& b) {
-    auto huge = [](const Val& v) { return v.inf == 0 && !v.exact && (!v.evaluable || !finite(v.num)); };
-    if (!huge(a) && !huge(b)) return std::nullopt;
-    auto log_abs = [](Ref r, const Val& v) -> std::optional<double> {
-      if (v.exact) return std::log(std::abs(v.exact->to_double()));  // beyond 1e308 is inf: not decided
-      if (v.evaluable && finite(v.num) && v.err <= 1e-6 * magnitude(v.num)) return std::log(magnitude(v.num));
-      if (r.node().kind == Kind::kNeg) return log_magnitude(r.kid(0));
-      return log_magnitude(r);
+    auto tree_log = [](Ref r) { return r.node().kind == Kind::kNeg ? log_magnitude(r.kid(0)) : log_magnitude(r); };
+    // below the range of doubles: no exact value, a double that rounded to 0, and a magnitude
+    // from the tree ("1/2004!", "10^{-400}"; not "\ln 1", which has none)
+    auto tiny = [&](Ref r, const Val& v) {
+      if (v.inf != 0 || v.exact || !v.evaluable || v.num != C{0, 0}) return false;
+      const auto l = tree_log(r);
+      return l && std::isfinite(*l);
     };
-    const auto la = log_abs(g, a), lb = log_abs(p, b);
+    const bool a_tiny = tiny(g, a), b_tiny = tiny(p, b);
+    auto huge = [](const Val& v) { return v.inf == 0 && !v.exact && (!v.evaluable || !finite(v.num)); };
+    if (!huge(a) && !huge(b) && !a_tiny && !b_tiny) return std::nullopt;
+    auto log_abs = [&](Ref r, const Val& v, bool is_tiny) -> std::optional<double> {
+      if (v.exact) return std::log(std::abs(v.exact->to_double()));  // beyond 1e308 is inf: not decided
+      if (!is_tiny && v.evaluable && finite(v.num) && v.err <= 1e-6 * magnitude(v.num))
+        return std::log(magnitude(v.num));
+      return tree_log(r);
+    };
+    const auto la = log_abs(g, a, a_tiny), lb = log_abs(p, b, b_tiny);
     // a constant that cannot be evaluated and has no magnitude either has no value ("f(0)",
     // words): against a number that has one, no proof can make them equal
     const bool a_none = !a.evaluable && !la, b_none = !b.evaluable && !lb;
@@ -357,6 +369,14 @@ class Comparer {
     if (la && lb && std::isfinite(*la) && std::isfinite(*lb)) {
       const double gap = std::fabs(*la - *lb);
       if (gap > 1e-6 + 1e-9 * std::max(std::fabs(*la), std::fabs(*lb))) return Tri::kFalse;
+      // signs, where both trees give them: a negation of a positive tree, or a positive tree
+      const auto sign = [&](Ref r, const Val& v) -> int {
+        if (v.exact) return v.exact->num > 0 ? 1 : v.exact->num < 0 ? -1 : 0;
+        if (r.node().kind == Kind::kNeg) return log_magnitude(r.kid(0)) ? -1 : 0;
+        return log_magnitude(r) ? 1 : 0;
+      };
+      const int sa = sign(g, a), sb = sign(p, b);
+      if (sa != 0 && sb != 0 && sa != sb) return Tri::kFalse;
     }
     if (to_string(*g.ast, g.i) == to_string(*p.ast, p.i)) return Tri::kTrue;
     // the work left in the budget at most; a form not built in it leaves the limit as it is
@@ -364,7 +384,9 @@ class Comparer {
     const bool same = same_canonical_form(g, p, o_.work_budget - work_, used);
     work_ += used;
     if (same) return Tri::kTrue;
-    limit_ = Limit::kMagnitude;
+    // past the top of the range, exact arithmetic may not end ("(10^{10})!"): a limit; below it
+    // only (1/2004! against 2005/2005!), the fallback's exact arithmetic can decide
+    if (huge(a) || huge(b)) limit_ = Limit::kMagnitude;
     return Tri::kUnknown;
   }
 

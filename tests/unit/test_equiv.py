@@ -525,3 +525,31 @@ def test_bounded_work_on_huge_or_nested_input() -> None:
     assert equivalent("\x00\xff" * 500_000, "1") is U
     assert equivalent(b"\xff\xfe" * 100_000, b"1") is U
     assert time.perf_counter() - start < 10
+
+
+# -- values below the range of doubles --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "expected"),
+    [
+        (r"\frac{1}{2004!}", r"\frac{1}{2006!}", F),  # both round to 0.0; their magnitudes differ
+        (r"\frac{1}{2004!}", "0", F),
+        (r"10^{-400}", r"10^{-401}", F),
+        (r"-10^{-400}", r"10^{-400}", F),  # one magnitude, two signs
+        (r"-2^{5000}", r"2^{5000}", F),
+        (r"2^{-5000}", r"4^{-2500}", T),  # one canonical form
+        (r"\frac{1}{2004!}", r"\frac{2005}{2005!}", U),  # one magnitude: the fallback's exact arithmetic decides
+        ("0", r"\ln 1", T),  # a 0.0 with no magnitude is an ordinary value
+    ],
+)
+def test_values_below_the_range_of_doubles_are_compared_by_magnitude(a: str, b: str, expected: Tri) -> None:
+    assert equivalent(a, b) is expected
+    assert equivalent(b, a) is expected
+
+
+@given(p=st.integers(330, 5000), q=st.integers(330, 5000), negate=st.booleans())
+def test_tiny_powers_of_ten_differ_unless_equal(p: int, q: int, negate: bool) -> None:
+    a = f"10^{{-{p}}}"
+    b = ("-" if negate else "") + f"10^{{-{q}}}"
+    assert equivalent(a, b) is (T if p == q and not negate else F)
