@@ -338,22 +338,14 @@ class Comparer {
   /// constants with no value at all: UNKNOWN, Limit::kNoValue against a value; nullopt when
   /// neither side is such a value.
   std::optional<Tri> beyond_doubles(Ref g, Ref p, const Val& a, const Val& b) {
-    auto tree_log = [](Ref r) { return r.node().kind == Kind::kNeg ? log_magnitude(r.kid(0)) : log_magnitude(r); };
-    // below the range of doubles: no exact value, a double that rounded to 0, and a magnitude
-    // from the tree ("1/2004!", "10^{-400}"; not "\ln 1", which has none)
-    auto tiny = [&](Ref r, const Val& v) {
-      if (v.inf != 0 || v.exact || !v.evaluable || v.num != C{0, 0}) return false;
-      const auto l = tree_log(r);
-      return l && std::isfinite(*l);
-    };
-    const bool a_tiny = tiny(g, a), b_tiny = tiny(p, b);
+    const bool a_tiny = below_doubles(g, a), b_tiny = below_doubles(p, b);
     auto huge = [](const Val& v) { return v.inf == 0 && !v.exact && (!v.evaluable || !finite(v.num)); };
     if (!huge(a) && !huge(b) && !a_tiny && !b_tiny) return std::nullopt;
-    auto log_abs = [&](Ref r, const Val& v, bool is_tiny) -> std::optional<double> {
+    auto log_abs = [](Ref r, const Val& v, bool is_tiny) -> std::optional<double> {
       if (v.exact) return std::log(std::abs(v.exact->to_double()));  // beyond 1e308 is inf: not decided
       if (!is_tiny && v.evaluable && finite(v.num) && v.err <= 1e-6 * magnitude(v.num))
         return std::log(magnitude(v.num));
-      return tree_log(r);
+      return signed_log_magnitude(r);
     };
     const auto la = log_abs(g, a, a_tiny), lb = log_abs(p, b, b_tiny);
     // a constant that cannot be evaluated and has no magnitude either has no value ("f(0)",
@@ -369,13 +361,7 @@ class Comparer {
     if (la && lb && std::isfinite(*la) && std::isfinite(*lb)) {
       const double gap = std::fabs(*la - *lb);
       if (gap > 1e-6 + 1e-9 * std::max(std::fabs(*la), std::fabs(*lb))) return Tri::kFalse;
-      // signs, where both trees give them: a negation of a positive tree, or a positive tree
-      const auto sign = [&](Ref r, const Val& v) -> int {
-        if (v.exact) return v.exact->num > 0 ? 1 : v.exact->num < 0 ? -1 : 0;
-        if (r.node().kind == Kind::kNeg) return log_magnitude(r.kid(0)) ? -1 : 0;
-        return log_magnitude(r) ? 1 : 0;
-      };
-      const int sa = sign(g, a), sb = sign(p, b);
+      const int sa = value_sign(g, a), sb = value_sign(p, b);  // where both trees give one
       if (sa != 0 && sb != 0 && sa != sb) return Tri::kFalse;
     }
     if (to_string(*g.ast, g.i) == to_string(*p.ast, p.i)) return Tri::kTrue;

@@ -107,6 +107,17 @@ int infinity_sign(Ref r);
 /// tree depth; O(tree size) plus the exact value of each exponent.
 std::optional<double> log_magnitude(Ref r);
 
+/// log_magnitude of r, or of what r negates ("-2^{5000}"). Same bounds.
+std::optional<double> signed_log_magnitude(Ref r);
+
+/// Whether r, with its value v, lies below the range of doubles: no exact value, a double that
+/// rounded to 0, and a finite magnitude from its tree ("1/2004!", "10^{-400}"; not "\ln 1").
+bool below_doubles(Ref r, const Val& v);
+
+/// The sign of r's value where it is known without evaluating it: its exact value's, +1 for a
+/// tree that log_magnitude reads (positive), -1 for a negation of one; 0 otherwise.
+int value_sign(Ref r, const Val& v);
+
 /// The value of a constant subtree: exact when its rational arithmetic does not overflow (then
 /// also as a double with its rounding bound), else evaluated in doubles with an error bound
 /// (evaluable false when it has variables or cannot be evaluated); with its decimal places

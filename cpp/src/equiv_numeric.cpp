@@ -308,6 +308,22 @@ std::optional<double> log_magnitude(Ref r) {
   }
 }
 
+std::optional<double> signed_log_magnitude(Ref r) {
+  return r.node().kind == Kind::kNeg ? log_magnitude(r.kid(0)) : log_magnitude(r);
+}
+
+bool below_doubles(Ref r, const Val& v) {
+  if (v.inf != 0 || v.exact || !v.evaluable || v.num != C{0, 0}) return false;
+  const std::optional<double> l = signed_log_magnitude(r);
+  return l && std::isfinite(*l);
+}
+
+int value_sign(Ref r, const Val& v) {
+  if (v.exact) return v.exact->num > 0 ? 1 : v.exact->num < 0 ? -1 : 0;
+  if (r.node().kind == Kind::kNeg) return log_magnitude(r.kid(0)) ? -1 : 0;
+  return log_magnitude(r) ? 1 : 0;
+}
+
 int infinity_sign(Ref r) {
   const Node& n = r.node();
   if (n.kind == Kind::kConst && n.text == "oo") return 1;
