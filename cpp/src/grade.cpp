@@ -520,7 +520,7 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
       v.normalized = last.text();
     }
   }
-  if (v.reason == Reason::kChoiceNotNamed &&
+  if (v.reason == Reason::kChoiceNotNamed && choice_letter(g) != 0 &&
       (found->method == extract::Method::kBoxed || found->method == extract::Method::kBoxedMulti)) {
     // A choice letter as the gold, a boxed value, then a choice named after the box ("... =
     // \boxed{44} square units. Therefore, the answer is (C)."): the response's choice is its
@@ -595,7 +595,7 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     // restating sentence with several values): which value answers, the words do not say, and
     // the fallback would only compare the same words again.
     const expr::Ast* words = pred.tree();
-    if (words == nullptr || words->at(words->root).kind == expr::Kind::kText) v.reason = Reason::kWeakReading;
+    if (words != nullptr && words->at(words->root).kind == expr::Kind::kText) v.reason = Reason::kWeakReading;
   }
   return v;
 }

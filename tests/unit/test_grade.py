@@ -145,6 +145,9 @@ def test_a_choice_named_after_a_boxed_value_answers_a_choice_gold(
         assert v.method in ("answer_is", "choice") and v.extracted.strip("()") in "ABCDE", v
     # a value gold is not changed by a letter after the box
     assert grade("44", response, fallback=False).method == "boxed"
+    # nor is a boxed letter against a value gold
+    letter = grade("21", "So \\boxed{B}.\nThe answer is (C).", fallback=False)
+    assert (letter.extracted, letter.method) == ("B", "boxed"), letter
 
 
 @pytest.mark.parametrize(
