@@ -470,6 +470,21 @@ std::size_t sentence_end(std::string_view s, std::size_t j) noexcept {
   return k > n ? n : k;
 }
 
+namespace internal {
+
+Range sentence_at(std::string_view s, std::size_t from, std::size_t at) noexcept {
+  std::size_t j = at;
+  while (j > from && s[j - 1] != '\n' && s[j - 1] != '\r') --j;
+  std::size_t k = sentence_end(s, j);
+  while (k < at) {
+    j = k + 1;
+    k = sentence_end(s, j);
+  }
+  return Range{j, k};
+}
+
+}  // namespace internal
+
 std::string answer_text(std::string_view text, const Extraction& e) {
   if (e.parts.empty()) return std::string(text.substr(e.start, e.end - e.start));
   std::string out;

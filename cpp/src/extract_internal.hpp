@@ -160,6 +160,11 @@ void widen_bold_digits(std::string_view s, std::size_t from, Extraction& e) noex
 /// ratio is 3:1." states 3:1, not 1; "the value of f(0)" states no number at all.
 void widen_number_object(std::string_view s, std::size_t from, Extraction& e) noexcept;
 
+/// The sentence of s that holds s[at], as sentence_end cuts sentences: a line break always ends
+/// one, so the search starts at the beginning of its line (never before `from`). [start, end)
+/// with end the mark that ends it, or the end of s. O(length of that line up to it).
+Range sentence_at(std::string_view s, std::size_t from, std::size_t at) noexcept;
+
 /// The count sentence rule, for a response with no marked answer: when its final statement (the
 /// sentence holding the last number `e`, or the text's last sentence when it has no number)
 /// counts ("There are 3 bars with values below 40.", "there are three objects left"), the count

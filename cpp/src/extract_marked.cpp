@@ -108,8 +108,7 @@ std::size_t answer_to_is(std::string_view s, std::size_t j) noexcept {
     const std::size_t b = j;
     while (j < n && is_blank(s[j])) ++j;
     if (j == b) return kNpos;
-    std::size_t w = j;
-    while (w < n && is_letter(s[w])) ++w;
+    const std::size_t w = detail::letters_end(s, j);
     if (w == j) return kNpos;
     if (w - j == 2 && istarts_with(s, j, "is") && words > 0) return j;
     j = w;

@@ -49,6 +49,29 @@ bool is_math_environment(std::string_view name) noexcept {
 // Spans math_spans reserves room for at the first one: a worked solution has tens of them.
 constexpr std::size_t kReservedBoxes = 32;
 
+// Thousands separators met in a forward scan of s[start, end): at each byte k, call at(k). A
+// comma at k separates thousands when at(k) is true: when it lies in the groups of the number
+// whose run of digits and commas it belongs to, as the number grammar reads them
+// (detail::thousands_end: "1,000,000"; "0,198" and "1234,567" have none).
+class CommaGroups {
+ public:
+  CommaGroups(std::string_view s, std::size_t start, std::size_t end) : s_(s.substr(0, end)), start_(start) {}
+
+  // Reads s[k]; true when it is a comma inside a number's thousands groups.
+  bool at(std::size_t k) noexcept {
+    const char c = s_[k];
+    if (is_digit(c) && (k == start_ || !(is_digit(s_[k - 1]) || s_[k - 1] == ','))) {
+      grouped_end_ = detail::thousands_end(s_, k, digits_end(s_, k), detail::GroupSeparators::kComma);
+    }
+    return c == ',' && k < grouped_end_;
+  }
+
+ private:
+  std::string_view s_;
+  std::size_t start_;
+  std::size_t grouped_end_ = 0;  // end of the groups of the number last started
+};
+
 }  // namespace
 
 namespace internal {
@@ -263,7 +286,7 @@ Range span_answer(std::string_view s, Range r) {
   std::vector<Op> ops;
   bool parts = false;
   int depth = 0;
-  std::size_t grouped_end = 0;  // end of the thousands groups of the number last started
+  CommaGroups groups(s, r.start, r.end);
   for (std::size_t k = r.start; k < r.end; ++k) {
     const char c = s[k];
     if (c == '{' || c == '(' || c == '[') {
@@ -305,15 +328,10 @@ Range span_answer(std::string_view s, Range r) {
       continue;
     }
     if (depth != 0) continue;
-    if (is_digit(c) && (k == r.start || !(is_digit(s[k - 1]) || s[k - 1] == ','))) {
-      // a number starts: where its thousands groups end, as the number grammar reads them
-      // ("1,000,000"; "0,198" and "1234,567" have none)
-      const std::string_view span = s.substr(0, r.end);
-      grouped_end = detail::thousands_end(span, k, digits_end(span, k), detail::GroupSeparators::kComma);
-      continue;
-    }
+    const bool thousands = groups.at(k);
+    if (is_digit(c)) continue;
     if (c == ',' || c == ';') {
-      if (c == ';' || k >= grouped_end) parts = true;  // not a thousands separator
+      if (!thousands) parts = true;
       continue;
     }
     const RelationAt rel = relation_at(s, k, r.end);
@@ -787,14 +805,10 @@ void widen_number_object(std::string_view s, std::size_t from, Extraction& e) no
   if (name > from && (is_digit(s[name - 1]) || s[name - 1] == '\\' || s[name - 1] == '_')) return;
   // a list: a comma that is no thousands separator ("(12,345)" is one number, "(0,198)" two)
   bool list = false;
-  const std::string_view group = s.substr(0, close);
-  std::size_t grouped_end = 0;
+  CommaGroups groups(s, open, close);
   for (std::size_t k = open; k < close && !list; ++k) {
-    if (is_digit(s[k]) && (k == open || !(is_digit(s[k - 1]) || s[k - 1] == ','))) {
-      grouped_end = detail::thousands_end(group, k, digits_end(group, k), detail::GroupSeparators::kComma);
-    } else if (s[k] == ',') {
-      list = k >= grouped_end;
-    }
+    const bool grouped = groups.at(k);  // at every byte: it follows the numbers
+    list = s[k] == ',' && !grouped;
   }
   if (!list && name == open - 1) return;
   e.start = name;
@@ -856,15 +870,8 @@ std::vector<Range> final_sentence_numbers(std::string_view text, std::size_t lim
   const std::size_t from = search_start(text);
   const std::optional<Extraction> last = find_last_number(text, from);
   if (!last) return out;
-  // the sentence that holds it, as sentence_end cuts sentences: a line break always ends one,
-  // so the search starts at the beginning of the number's line
-  std::size_t j = last->start;
-  while (j > from && text[j - 1] != '\n' && text[j - 1] != '\r') --j;
-  std::size_t k = sentence_end(text, j);
-  while (k < last->start) {
-    j = k + 1;
-    k = sentence_end(text, j);
-  }
+  const Range sentence = internal::sentence_at(text, from, last->start);
+  const std::size_t j = sentence.start, k = sentence.end;
   bool plain = true;
   scan_numbers(text, j, j, k, [&](Range r) {
     plain = plain_value(text, j, r);

@@ -592,17 +592,10 @@ namespace internal {
 
 namespace {
 
-// The sentence of s that holds s[at], as sentence_end cuts sentences: a line break always ends
-// one, so the search starts at the beginning of its line. [b, e) with e the break (or the end).
-Range sentence_at(std::string_view s, std::size_t from, std::size_t at) noexcept {
-  std::size_t j = at;
-  while (j > from && s[j - 1] != '\n' && s[j - 1] != '\r') --j;
-  std::size_t k = sentence_end(s, j);
-  while (k < at) {
-    j = k + 1;
-    k = sentence_end(s, j);
-  }
-  return Range{j, std::min(k + 1, s.size())};
+// The sentence that holds s[at] with the mark that ends it ("3 bars." with its '.').
+Range sentence_with_mark(std::string_view s, std::size_t from, std::size_t at) noexcept {
+  const Range r = sentence_at(s, from, at);
+  return Range{r.start, std::min(r.end + 1, s.size())};
 }
 
 // The first number after a count, up to `stop`: digits, or a number word ("every two females");
@@ -610,10 +603,9 @@ Range sentence_at(std::string_view s, std::size_t from, std::size_t at) noexcept
 std::size_t next_number(std::string_view s, std::size_t k, std::size_t stop) noexcept {
   while (k < stop) {
     if (is_digit(s[k])) return k;
-    if (is_letter(s[k])) {
-      std::size_t w = k;
-      while (w < stop && is_letter(s[w])) ++w;
-      if ((k == 0 || !is_letter(s[k - 1])) && detail::number_word_value(s.substr(k, w - k)) >= 0) return k;
+    if (is_letter(s[k])) {  // a word: runs start after a non-letter (the count ends before a blank or '*')
+      const std::size_t w = letters_end_in(s, k, stop);
+      if (detail::number_word_value(s.substr(k, w - k)) >= 0) return k;
       k = w;
       continue;
     }
@@ -650,7 +642,7 @@ void read_count_sentence(std::string_view s, std::size_t from, std::optional<Ext
   if (e) {
     // the sentence of the last number: the count before it ("There are 3 bars with values
     // below 40.") or the last number itself
-    const Range sentence = sentence_at(s, from, e->start);
+    const Range sentence = sentence_with_mark(s, from, e->start);
     count = count_of(s, sentence);
     if (count.end > count.start && (count.start == e->start || count.end > e->start)) return;
   }
@@ -659,7 +651,7 @@ void read_count_sentence(std::string_view s, std::size_t from, std::optional<Ext
     std::size_t last = s.size();
     while (last > from && is_space(s[last - 1])) --last;
     if (last <= from || (e && last <= e->end)) return;
-    const Range sentence = sentence_at(s, from, last - 1);
+    const Range sentence = sentence_with_mark(s, from, last - 1);
     if (e && sentence.start < e->end) return;
     count = count_of(s, sentence);
     if (count.end <= count.start) return;

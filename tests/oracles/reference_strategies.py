@@ -589,6 +589,11 @@ def _relation_at(s: str, k: int, end: int) -> tuple[int, bool]:
     return 0, False
 
 
+def _number_starts(s: str, start: int, k: int) -> bool:
+    """Whether a number starts at s[k] in a scan from *start*: a digit after no digit and no comma."""
+    return _is_digit(s[k]) and (k == start or not (_is_digit(s[k - 1]) or s[k - 1] == ","))
+
+
 def _thousands_groups_end(s: str, k: int) -> int:
     """The end of the number at s[k] with its comma thousands groups: one to three digits, not
     starting with 0, then groups ",ddd" ("1,000,000"); the end of its digits when it has none."""
@@ -640,7 +645,7 @@ def _span_answer(s: str, a: int, b: int) -> tuple[int, int]:
                         all_equalities = all_equalities and equality
             k = e
             continue
-        elif depth == 0 and _is_digit(c) and (k == a or not (_is_digit(s[k - 1]) or s[k - 1] == ",")):
+        elif depth == 0 and _number_starts(s, a, k):
             grouped_end = _thousands_groups_end(s[:b], k)
         elif depth == 0 and c in ",;":
             if c == ";" or k >= grouped_end:  # not a thousands separator
@@ -891,7 +896,7 @@ def _number_object(s: str, start: int, a: int, b: int) -> tuple[int, int]:
     listed = False
     grouped_end = 0
     for k in range(o, c):
-        if _is_digit(s[k]) and (k == o or not (_is_digit(s[k - 1]) or s[k - 1] == ",")):
+        if _number_starts(s, o, k):
             grouped_end = _thousands_groups_end(s[:c], k)
         elif s[k] == "," and k >= grouped_end:
             listed = True
