@@ -289,16 +289,117 @@ bool is_unit(std::string_view word) noexcept {
   return false;
 }
 
-// Rule 4: trailing unit words after a number (or a closing brace, e.g. \frac{1}{2} inch).
+// A unit word, or two unit words of two letters or more written as one ("squareinches",
+// "sqft", "cubicfeet": an answer whose spaces were stripped).
+bool is_unit_word(std::string_view word) noexcept {
+  if (is_unit(word)) return true;
+  for (std::size_t k = 2; k + 2 <= word.size(); ++k) {
+    if (is_unit(word.substr(0, k)) && is_unit(word.substr(k))) return true;
+  }
+  return false;
+}
+
+// Whether s[0, e) ends with a value a unit may follow: a digit, a closing brace ("\frac{1}{2}
+// inch") or \pi ("\frac{3}{4}\pi inches").
+bool ends_with_value(std::string_view s, std::size_t e) noexcept {
+  while (e > 0 && s[e - 1] == ' ') --e;
+  if (e == 0) return false;
+  return is_digit(s[e - 1]) || s[e - 1] == '}' || ends_with(s.substr(0, e), "\\pi");
+}
+
+// The braced arguments a command takes: two for the fractions and binomials, one for the
+// others ("\sqrt", "\overline", "^", "_").
+std::size_t argument_count(std::string_view name) noexcept {
+  const bool two =
+      rapidgrade::detail::is_fraction_command(name) || name == "binom" || name == "dbinom" || name == "tbinom";
+  return two ? 2 : 1;
+}
+
+// The position of the '{' of a group of unit words that ends s[0, e) (s[e - 1] is '}') and is
+// not a command's argument: "69{degrees}", "8\sqrt{3}{square inches}", "\frac{1}{2}{cm}" (the
+// braces of a unit written without its "\text"); npos otherwise ("\frac{1}{cm}", "\sqrt{cm}",
+// "5{m}": a one-letter word may be a symbol).
+std::size_t bare_unit_group(std::string_view s, std::size_t e) noexcept {
+  std::size_t open = e - 1;
+  while (open > 0 && (is_letter(s[open - 1]) || s[open - 1] == ' ')) --open;
+  if (open == 0 || s[open - 1] != '{') return std::string::npos;
+  --open;
+  std::size_t words = 0;
+  for (std::size_t k = open + 1; k + 1 < e;) {
+    if (s[k] == ' ') {
+      ++k;
+      continue;
+    }
+    const std::size_t j = letters_end(s, k);
+    if (j - k < 2 || !is_unit_word(s.substr(k, j - k))) return std::string::npos;
+    ++words;
+    k = j;
+  }
+  if (words == 0) return std::string::npos;
+  // What the group follows: a value (bare), or a command whose arguments it may be.
+  std::size_t b = open;
+  while (b > 0 && s[b - 1] == ' ') --b;
+  if (b == 0) return std::string::npos;
+  if (s[b - 1] != '}') {
+    std::size_t w = b;
+    while (w > 0 && is_letter(s[w - 1])) --w;
+    const bool command = w < b && w > 0 && s[w - 1] == '\\';
+    return !command || s.substr(w, b - w) == "pi" ? open : std::string::npos;
+  }
+  // after groups: count them back to what they follow
+  std::size_t groups = 0;
+  while (b > 0 && s[b - 1] == '}' && groups < 2) {  // no command here takes more than two
+    std::size_t depth = 0;
+    std::size_t k = b;
+    while (k > 0) {
+      --k;
+      if (s[k] == '}') ++depth;
+      if (s[k] == '{' && --depth == 0) break;
+    }
+    if (depth != 0) return std::string::npos;
+    ++groups;
+    b = k;
+  }
+  std::size_t takes = 0;
+  if (b > 0 && (s[b - 1] == '^' || s[b - 1] == '_' || s[b - 1] == ']')) {
+    takes = 1;
+  } else {
+    std::size_t w = b;
+    while (w > 0 && is_letter(s[w - 1])) --w;
+    if (w < b && w > 0 && s[w - 1] == '\\') takes = argument_count(s.substr(w, b - w));
+  }
+  return groups >= takes ? open : std::string::npos;
+}
+
+// Rule 4: trailing unit words after a number (or a closing brace, e.g. \frac{1}{2} inch, or
+// \pi), bare or in braces of their own ("69{degrees}").
 void strip_units(std::string& s, bool& percent, bool& degrees) {
   std::string_view v = s;
   std::size_t cut = std::string::npos;
   bool saw_percent = false;
   bool saw_degrees = false;
+  auto saw = [&](std::string_view word) {
+    saw_percent = saw_percent || word == "percent";
+    saw_degrees = saw_degrees || word == "degrees" || word == "degree";
+  };
+  bool group_read = false;
   std::size_t e = v.size();
   while (true) {
     std::size_t p = e;
     while (p > 0 && v[p - 1] == ' ') --p;
+    // one group at most: finding one reads back over the groups before it
+    const std::size_t open = p > 0 && v[p - 1] == '}' && !group_read ? bare_unit_group(v, p) : std::string::npos;
+    if (open != std::string::npos) {
+      for (std::size_t k = open + 1; k + 1 < p;) {
+        const std::size_t j = letters_end(v, k);
+        saw(v.substr(k, j - k));
+        k = j == k ? k + 1 : j;
+      }
+      group_read = true;
+      cut = open;
+      e = open;
+      continue;
+    }
     std::size_t q = p;
     const std::string_view head = v.substr(0, p);
     if (ends_with(head, "^{2}") || ends_with(head, "^{3}"))
@@ -309,19 +410,17 @@ void strip_units(std::string& s, bool& percent, bool& degrees) {
     while (w > 0 && is_letter(v[w - 1])) --w;
     if (w == q || (w > 0 && v[w - 1] == '\\')) break;
     const std::string_view word = v.substr(w, q - w);
-    if (!is_unit(word)) break;
+    if (!is_unit_word(word)) break;
     // a one-letter unit must be marked (apart from its number, or in \text / \mathrm): "6m"
     // is six times m, "6 m" and "6\,\text{m}" are six metres
     if (word.size() == 1 && w > 0 && is_digit(v[w - 1])) break;
-    saw_percent = saw_percent || word == "percent";
-    saw_degrees = saw_degrees || word == "degrees" || word == "degree";
+    saw(word);
     cut = w;
     e = w;
   }
-  if (cut == std::string::npos) return;
+  if (cut == std::string::npos || !ends_with_value(v, cut)) return;
   std::size_t r = cut;
   while (r > 0 && v[r - 1] == ' ') --r;
-  if (r == 0 || !(is_digit(v[r - 1]) || v[r - 1] == '}')) return;
   s.resize(r);
   percent = percent || saw_percent;
   degrees = degrees || saw_degrees;

@@ -42,11 +42,15 @@ second; checked by ``tests/unit/test_normalize_examples.py``, like the examples 
 2. Whitespace runs become one space; leading and trailing whitespace is removed:
    ``\pi   r`` -> ``\pi r`` (rule 5 keeps that one space).
 3. Trailing ``.`` is removed: ``5.`` -> ``5``.
-4. (``units=True``) Unit words after a number (or after ``}``) are removed, several in a row
-   and each optionally squared or cubed (``^2``, ``^3``, ``^{2}``, ``^{3}``):
+4. (``units=True``) Unit words after a number (or after ``}`` or ``\pi``) are removed, several
+   in a row and each optionally squared or cubed (``^2``, ``^3``, ``^{2}``, ``^{3}``):
    ``5 cm`` -> ``5``, ``100 square units`` -> ``100``, ``12 cm^2`` -> ``12``. The list is
-   :data:`UNIT_WORDS` (matched case-sensitively, never after a backslash); ``percent`` also sets
+   :data:`UNIT_WORDS` (matched case-sensitively, never after a backslash); two of its words of
+   two letters or more run together count as one (``5 sqft`` -> ``5``); ``percent`` also sets
    the percentage flag: ``12 percent`` -> ``12``; ``degrees`` and ``degree`` the degrees flag.
+   Unit words in braces of their own, where a ``\text`` was lost, go too, when the braces are
+   no command's argument and hold no one-letter word: ``69{degrees}`` -> ``69`` (degrees),
+   ``8\sqrt{3}{squareinches}`` -> ``8\sqrt{3}``; ``\frac{1}{cm}`` and ``5{m}`` stay.
 5. A mixed number that is the whole answer keeps its whole part: ``1 1/4`` ->
    ``1\frac{1}{4}`` (5/4, as the LaTeX ``1\frac{1}{4}`` is), ``-2 3/8`` -> ``-2\frac{3}{8}``;
    only with a numerator below the denominator. Then spaces are removed, except one between a

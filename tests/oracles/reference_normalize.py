@@ -325,15 +325,69 @@ def _rewrite_commands(s: str) -> tuple[str, bool, bool]:
 
 _WS_RUN = re.compile(r"[ \t\n\r\f\v]+")
 _UNIT_TAIL = re.compile(r"(?<![A-Za-z\\])([A-Za-z]+)(?:\^\{[23]\}|\^[23])? *\Z")
+_UNIT_GROUP = re.compile(r"\{([A-Za-z ]*)\} *\Z")
+_TWO_ARGUMENTS = ("frac", "dfrac", "tfrac", "cfrac", "binom", "dbinom", "tbinom")
+
+
+def _is_unit_word(word: str) -> bool:
+    """A unit word, or two of two letters or more run together ("squareinches", "sqft")."""
+    if word in _UNITS:
+        return True
+    return any(word[:k] in _UNITS and word[k:] in _UNITS for k in range(2, len(word) - 1))
+
+
+def _group_is_bare(before: str) -> bool:
+    """Whether a group written after `before` is no command's argument."""
+    before = before.rstrip(" ")
+    if not before:
+        return False
+    command = re.search(r"\\([A-Za-z]+)\Z", before)
+    if not before.endswith("}"):
+        return command is None or command.group(1) == "pi"
+    groups = 0
+    while before.endswith("}") and groups < 2:
+        depth = 0
+        for k in range(len(before) - 1, -1, -1):
+            depth += {"}": 1, "{": -1}.get(before[k], 0)
+            if depth == 0:
+                break
+        else:
+            return False
+        before = before[:k]
+        groups += 1
+    command = re.search(r"\\([A-Za-z]+)\Z", before)
+    if before[-1:] in ("^", "_", "]"):
+        takes = 1
+    elif command is not None:
+        takes = 2 if command.group(1) in _TWO_ARGUMENTS else 1
+    else:
+        takes = 0
+    return groups >= takes
 
 
 def _strip_units(s: str) -> tuple[str, bool, bool]:
     cut = None
     e = len(s)
     saw_percent = saw_degrees = False
+    group_read = False
     while True:
+        group = None if group_read else _UNIT_GROUP.search(s[:e])
+        words = group.group(1).split() if group else []
+        if (
+            group is not None
+            and words
+            and all(len(w) >= 2 and _is_unit_word(w) for w in words)
+            and _group_is_bare(s[: group.start()])
+        ):
+            saw_percent = saw_percent or "percent" in words
+            saw_degrees = saw_degrees or "degrees" in words or "degree" in words
+            group_read = True
+            cut = e = group.start()
+            continue
         m = _UNIT_TAIL.search(s[:e])
-        if m is None or m.group(1) not in _UNITS:
+        if m is None or not _is_unit_word(m.group(1)):
+            break
+        if len(m.group(1)) == 1 and m.start(1) > 0 and s[m.start(1) - 1].isdigit():
             break
         saw_percent = saw_percent or m.group(1) == "percent"
         saw_degrees = saw_degrees or m.group(1) in ("degrees", "degree")
@@ -341,7 +395,7 @@ def _strip_units(s: str) -> tuple[str, bool, bool]:
     if cut is None:
         return s, False, False
     rest = s[:cut].rstrip(" ")
-    if not rest or not (("0" <= rest[-1] <= "9") or rest[-1] == "}"):
+    if not rest or not (("0" <= rest[-1] <= "9") or rest[-1] == "}" or rest.endswith("\\pi")):
         return s, False, False
     return rest, saw_percent, saw_degrees
 

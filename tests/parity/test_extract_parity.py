@@ -252,6 +252,48 @@ def test_generated_parity(text: str) -> None:
     assert tuple(rapidgrade.normalize_answer(text)) == ref.normalize_answer(text)
 
 
+# Units in braces of their own after a value ("69{degrees}"): values that end in a digit, a group
+# or \\pi, commands whose argument the group may be, and words that are units, two units run
+# together, or neither.
+_unit_values = st.sampled_from(
+    [
+        "69",
+        "8\\sqrt{3}",
+        "\\frac{3}{4}\\pi",
+        "\\frac{1}",
+        "\\sqrt",
+        "\\sqrt[3]{2}",
+        "2^",
+        "x",
+        "(2)",
+        "",
+        "\\binom{5}",
+        "\\frac{1}{2}",
+        "\\overline{AB}",
+        "{}",
+        "5}",
+        "\\alpha",
+        "3.5",
+        "10^{3}",
+    ]
+)
+_unit_words = st.sampled_from(
+    ["cm", "m", "degrees", "inches", "square", "squareinches", "sqft", "percent", "xyz", "inm", "cmcm", "units", ""]
+)
+
+
+@settings(deadline=None, max_examples=300)
+@given(
+    _unit_values,
+    st.sampled_from(["", " "]),
+    st.lists(_unit_words, max_size=3).map(" ".join),
+    st.sampled_from(["", " cm", "{cm}", " {degrees}", "^2", "."]),
+)
+def test_unit_group_parity(value: str, space: str, words: str, tail: str) -> None:
+    text = value + space + "{" + words + "}" + tail
+    assert tuple(rapidgrade.normalize_answer(text)) == ref.normalize_answer(text)
+
+
 # Texts of several hundred bytes, longer than the chunks (64 bytes) in which the core reads the
 # last number from the end: the chunks are cut at whitespace, so runs of backslashes, escaped
 # blanks ("\\ 5") and numbers near every cut must read as the forward scan of the whole text

@@ -163,6 +163,33 @@ def test_units(raw: str, out: str) -> None:
     assert n(raw) == out
 
 
+@pytest.mark.parametrize(
+    ("raw", "out", "degrees"),
+    [
+        # a unit in braces of its own, its "\\text" lost: as "\\text{...}" would be read
+        ("69{degrees}", "69", True),
+        (r"8\sqrt{3}{squareinches}", r"8\sqrt{3}", False),
+        (r"\frac{3}{4}\pi{inches}", r"\frac{3}{4}\pi", False),
+        (r"\frac{1}{2}{cm}", r"\frac{1}{2}", False),
+        (r"\sqrt[3]{2} {square units}", r"\sqrt[3]{2}", False),
+        ("10^{3}{cm}", "10^{3}", False),
+        # two unit words run together are a unit too, braced or not
+        ("5 sqft", "5", False),
+        (r"\frac{3}{4}\pi inches", r"\frac{3}{4}\pi", False),
+        # a command's argument, a one-letter word, a word that is no unit, no value before
+        (r"\frac{1}{cm}", r"\frac{1}{cm}", False),
+        (r"\sqrt{cm}", r"\sqrt{cm}", False),
+        ("2^{cm}", "2^{cm}", False),
+        ("5{m}", "5{m}", False),
+        ("5{xyz}", "5{xyz}", False),
+        ("x{cm}", "x{cm}", False),
+        ("{cm}", "{cm}", False),
+    ],
+)
+def test_units_in_bare_braces(raw: str, out: str, degrees: bool) -> None:
+    assert normalize_answer(raw) == Normalized(out, False, degrees)
+
+
 def test_units_option_and_list() -> None:
     assert normalize_latex("5 cm", units=False) == "5cm"
     assert {"cm", "m", "inches", "dollars", "units", "degrees"} <= UNIT_WORDS

@@ -48,6 +48,10 @@
 //     and "degree" set `degrees`):
 //     "5 cm" -> "5", "100 square units" -> "100", "12 cm^2" -> "12",
 //     "\frac{1}{2} inch" -> "\frac{1}{2}", "12 percent" -> "12"; not after a letter: "x cm" -> "xcm".
+//     Also after \pi ("\frac{3}{4}\pi inches"); two unit words of two letters or more run
+//     together are one ("5 sqft"); one group of unit words in braces of its own, no command's
+//     argument and no one-letter word (a "\text" lost): "69{degrees}" -> "69" (degrees),
+//     "8\sqrt{3}{squareinches}" -> "8\sqrt{3}"; "\frac{1}{cm}" and "5{m}" stay.
 //  5. a mixed number that is the whole text keeps its whole part apart: "1 1/4" ->
 //     "1\frac{1}{4}" (read as 5/4, as "1\frac{1}{4}" is), "-2 3/8" -> "-2\frac{3}{8}"; only with
 //     a numerator below the denominator ("12 345/678" is rule 5's "12345/678").
