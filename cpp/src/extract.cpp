@@ -378,6 +378,7 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
       if (e) widen_bold_digits(text, from, *e);
       if (e) widen_number_object(text, from, *e);
       read_count_sentence(text, from, e);
+      read_bold_value(text, from, e);
       return e;
     }
     case Method::kAuto: break;
@@ -395,6 +396,7 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
     if (e) widen_bold_digits(text, from, *e);
     if (e) widen_number_object(text, from, *e);
     read_count_sentence(text, from, e);
+    read_bold_value(text, from, e);
   }
   if (e) {  // what other_readings() reads, kept rather than computed: most answers match
     e->readings.spans = std::move(spans);

@@ -173,6 +173,14 @@ Range sentence_at(std::string_view s, std::size_t from, std::size_t at) noexcept
 /// chickens and 10 rabbits." keeps 10. O(length of that sentence).
 void read_count_sentence(std::string_view s, std::size_t from, std::optional<Extraction>& e);
 
+/// The bold value rule, for a response with no marked answer, after the count sentence rule:
+/// when it has bold spans ("**...**") and every one states one and the same number, in at most
+/// four words and not as a label ("The total value is **52**.", "highest in **week 3**"), that
+/// number is the answer: a model that writes its answer first, then a table or an explanation,
+/// bolds it. The reading before becomes its rival. Nothing when the markup is unbalanced, when
+/// a span holds no number, two, or a label ("**Step 1:**"), or past 16 spans. O(length of s).
+void read_bold_value(std::string_view s, std::size_t from, std::optional<Extraction>& e);
+
 /// The answer a math span states ("a = b = c" -> "c").
 Range span_answer(std::string_view s, Range r);
 

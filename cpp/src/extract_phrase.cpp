@@ -664,6 +664,61 @@ void read_count_sentence(std::string_view s, std::size_t from, std::optional<Ext
   e = std::move(count_reading);
 }
 
+namespace {
+
+// Bold spans read_bold_value reads at most (more are a structure: steps, labels), and the
+// bytes and words of one.
+constexpr std::size_t kMaxBoldSpans = 16;
+constexpr std::size_t kMaxBoldBytes = 60;
+constexpr std::size_t kMaxBoldWords = 4;
+
+// The one number of the bold span s[open, close) ("**52**", "**week 3**", "**$1,578**"), or an
+// empty range: a span of more than kMaxBoldWords words or kMaxBoldBytes bytes, over a line
+// break, a label ("**Step 1:**"), or with no number or two.
+Range bold_number(std::string_view s, std::size_t open, std::size_t close) {
+  const std::string_view content = detail::trim(s.substr(open, close - open));
+  if (close - open > kMaxBoldBytes || content.empty() || content.back() == ':' ||
+      find_byte(content, 0, '\n') < content.size()) {
+    return Range{0, 0};
+  }
+  std::size_t words = 0;
+  for (std::size_t k = 0; k < content.size(); ++k) {
+    if (!is_space(content[k]) && (k == 0 || is_space(content[k - 1]))) ++words;
+  }
+  if (words > kMaxBoldWords) return Range{0, 0};
+  const std::optional<Extraction> last = find_last_number(s.substr(0, close), open);
+  if (!last || find_last_number(s.substr(0, last->start), open)) return Range{0, 0};
+  return Range{last->start, last->end};
+}
+
+}  // namespace
+
+void read_bold_value(std::string_view s, std::size_t from, std::optional<Extraction>& e) {
+  Range value{0, 0};
+  std::size_t spans = 0;
+  for (std::size_t k = detail::find_str(s, from, "**"); k < s.size();) {
+    const std::size_t open = k + 2;
+    const std::size_t close = detail::find_str(s, open, "**");
+    if (close >= s.size() || ++spans > kMaxBoldSpans) return;  // unbalanced markup, or a structure
+    const Range number = bold_number(s, open, close);
+    if (number.end <= number.start) return;
+    if (value.end > value.start &&
+        s.substr(number.start, number.end - number.start) != s.substr(value.start, value.end - value.start)) {
+      return;  // two numbers in bold
+    }
+    if (value.end <= value.start) value = number;
+    k = detail::find_str(s, close + 2, "**");
+  }
+  if (value.end <= value.start) return;
+  if (e && s.substr(e->start, e->end - e->start) == s.substr(value.start, value.end - value.start)) return;
+  Extraction bold_reading;
+  bold_reading.method = Method::kLastNumber;
+  bold_reading.start = value.start;
+  bold_reading.end = value.end;
+  if (e) bold_reading.rivals.push_back(Range{e->start, e->end});  // no certain FALSE while it matches
+  e = std::move(bold_reading);
+}
+
 }  // namespace internal
 
 }  // namespace rapidgrade::extract

@@ -59,7 +59,12 @@ hit wins (``strategy="auto"``):
    follows the start, whitespace or one of ``( [ { = , : ; $``: ``x = -5`` gives ``-5`` but
    ``pages 3-5`` gives ``5``; a sign written apart (``= - 2``, ``is - 5``, ``\times - 3``) counts
    after one of those, a word or an operator, not after a number, a variable or ``)``
-   (``3 - 5`` gives ``5``).
+   (``3 - 5`` gives ``5``). Two readings of the final statement come before it: a final count
+   sentence answers with its count (``There are 3 bars with values below 40.`` gives ``3``), and
+   when every bold span of the response states one and the same number, in at most four words
+   and not as a label (``The total value is **52**.`` before a table; ``**Step 1:**`` is a
+   label), that number is the answer; the last number is then their rival, so a mismatch is
+   never certain while it matches.
 
 ``final_span`` and ``last_number`` guess where an unmarked answer is; grading treats a mismatch
 found through them as certain only when the other readings of the final statement (the other

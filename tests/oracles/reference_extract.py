@@ -24,6 +24,7 @@ names (``__all__``) from its parts, each built only on those listed before it:
 
 from __future__ import annotations
 
+from tests.oracles.reference_bold import bold_reading
 from tests.oracles.reference_common import RefExtraction
 from tests.oracles.reference_count import count_reading
 from tests.oracles.reference_markers import _answer_is, _marked, _tagged
@@ -47,8 +48,9 @@ __all__ = ["FUNCTION_WORDS", "RefExtraction", "extract_answer", "looks_like_text
 
 
 def _last_number_or_count(s: str, start: int) -> RefExtraction | None:
-    """The last number, or the count of a final count sentence (reference_count)."""
-    return count_reading(s, start, _last_number(s, start))
+    """The last number, or the count of a final count sentence (reference_count), or the number
+    every bold span states (reference_bold)."""
+    return bold_reading(s, start, count_reading(s, start, _last_number(s, start)))
 
 
 _STRATEGIES = {

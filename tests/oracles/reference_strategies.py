@@ -868,15 +868,36 @@ def _last_number(s: str, start: int) -> RefExtraction | None:
     if last is None:
         return None
     a, b = start + _signed_start(region, last.start()), start + last.end()
+    a, b = _bold_digits(s, start, a, b)
     a, b = _number_object(s, start, a, b)
     return RefExtraction(s[a:b], a, b, "last_number")
+
+
+def _bold_digits(s: str, start: int, a: int, b: int) -> tuple[int, int]:
+    """extract_math.cpp's widen_bold_digits: a last number of digits s[a:b] inside a group of
+    digit runs apart by single spaces, bold on both sides ("**6 2 4 8**", "\\mathbf{1 7}"), is the
+    whole group."""
+    if not s[a:b].isdigit() or not s[a:b].isascii():
+        return a, b
+    left = re.search(r"(?:[0-9]+ )+\Z", s[start:a])
+    lo = start + left.start() if left is not None else a
+    right = re.match(r"(?: [0-9]+)+", s[b:])
+    hi = b + right.end() if right is not None else b
+    if (lo, hi) == (a, b):
+        return a, b
+    before = s[start:lo]
+    if before.endswith("**"):
+        closed = s.startswith("**", hi)
+    else:
+        closed = re.search(r"\\(?:mathbf|textbf|boldsymbol|bm)\{\Z", before) is not None and s[hi : hi + 1] == "}"
+    return (lo, hi) if closed else (a, b)
 
 
 def _number_object(s: str, start: int, a: int, b: int) -> tuple[int, int]:
     """extract_math.cpp's widen_number_object: the last number s[a:b] widened to the ratio or
     time it ends ("3:1"), the parenthesized list of numbers ("(1, 2)") or the function argument
     ("f(0)") it belongs to."""
-    m = re.search(r"(?:[0-9]+:)+$", s[start:a])
+    m = re.search(r"(?:[0-9]+:)+\Z", s[start:a])
     if m is not None and m.start() < len(s[start:a]):
         return start + m.start(), b
     inside = "0123456789,. -"

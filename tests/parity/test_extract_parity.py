@@ -410,6 +410,42 @@ def test_count_sentence_parity(text: str) -> None:
     assert ours(text, "auto") == theirs(text, "auto")
 
 
+# Bold values (reference_bold): bold markup around numbers, words, labels and line breaks, with
+# numbers after it.
+_bold_pieces = st.sampled_from(
+    [
+        "**",
+        "**",
+        "*",
+        "52",
+        "-7.5",
+        "1,578",
+        " week",
+        " 3",
+        "Step 1:",
+        "Total:",
+        " and 4",
+        "\n",
+        " ",
+        ".",
+        "2016",
+        "The value is ",
+        "x**2",
+        "$",
+        "%",
+        " | 13",
+        "There are 3 bars below 40",
+    ]
+)
+
+
+@settings(deadline=None, max_examples=400)
+@given(st.lists(_bold_pieces, max_size=16).map("".join))
+def test_bold_value_parity(text: str) -> None:
+    assert ours(text, "last_number") == theirs(text, "last_number")
+    assert ours(text, "auto") == theirs(text, "auto")
+
+
 @pytest.mark.parametrize(
     "text",
     [
