@@ -63,14 +63,16 @@ inline const rapidgrade::detail::FunctionSpec* function_word(std::string_view w,
   return f;
 }
 
-constexpr std::string_view kGreek[] = {
+/// The commands that name a letter, read as a symbol of that name: the Greek letters and the
+/// script l of lengths ("\\ell").
+constexpr std::string_view kLetterCommands[] = {
     "alpha",    "beta",   "gamma",   "delta", "epsilon", "varepsilon", "zeta",    "eta",   "theta",  "vartheta",
     "iota",     "kappa",  "lambda",  "mu",    "nu",      "xi",         "omicron", "rho",   "varrho", "sigma",
     "varsigma", "tau",    "upsilon", "phi",   "varphi",  "chi",        "psi",     "omega", "Gamma",  "Delta",
-    "Theta",    "Lambda", "Xi",      "Pi",    "Sigma",   "Upsilon",    "Phi",     "Psi",   "Omega"};
+    "Theta",    "Lambda", "Xi",      "Pi",    "Sigma",   "Upsilon",    "Phi",     "Psi",   "Omega",  "ell"};
 
-inline bool is_greek(std::string_view w) {
-  for (const std::string_view g : kGreek)
+inline bool is_letter_command(std::string_view w) {
+  for (const std::string_view g : kLetterCommands)
     if (rapidgrade::detail::same(w, g)) return true;
   return false;
 }

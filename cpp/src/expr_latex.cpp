@@ -235,7 +235,7 @@ class LatexParser {
         for (const std::string_view s : kStarts)
           if (same(c, s)) return true;
         if (rapidgrade::detail::is_fraction_command(c)) return true;
-        if (is_greek(c)) return true;
+        if (is_letter_command(c)) return true;
         if (const auto* w = rapidgrade::detail::find_text_wrapper(c)) {
           return allow_functions || w->content != WrapperContent::kOperator;
         }
@@ -561,8 +561,8 @@ class LatexParser {
     std::size_t k = 1;
     for (;;) {
       const Tok& a = peek(k);
-      const bool atom =
-          (a.type == T::kNum) || (a.type == T::kWord && a.text.size() == 1) || (a.type == T::kCmd && is_greek(a.text));
+      const bool atom = (a.type == T::kNum) || (a.type == T::kWord && a.text.size() == 1) ||
+                        (a.type == T::kCmd && is_letter_command(a.text));
       if (!atom) return false;
       const Tok& sep = peek(k + 1);
       if (sep.type != T::kPunct) return false;
@@ -841,7 +841,7 @@ class LatexParser {
     if (same(c, "pi")) return add(make(Kind::kConst, "pi"));
     if (same(c, "infty") || same(c, "infin")) return add(make(Kind::kConst, "oo"));
     if (const char* f = latex_function(c, is_punct("("))) return function(f, t.pos);  // before \Gamma the letter
-    if (is_greek(c)) return symbol_with_subscript(std::string(c));
+    if (is_letter_command(c)) return symbol_with_subscript(std::string(c));
     if (const auto* w = rapidgrade::detail::find_text_wrapper(c)) return text_command(c, *w, t.pos);
     if (same(c, "{")) {
       // \{ a, b \}
