@@ -201,6 +201,19 @@ class Comparer {
   /// The limit behind the last UNKNOWN, if one was reached.
   Limit limit() const { return limit_; }
 
+  /// Whether r is a number, or a tuple or set of one or more numbers (not an interval: words
+  /// may name one, "all real numbers").
+  bool numbers(Ref r) {
+    const Node& n = r.node();
+    if (!is_structure(n.kind)) return compile(*r.ast, r.i).evaluable;
+    if ((n.kind != Kind::kTuple && n.kind != Kind::kSet) || n.kids.empty()) return false;
+    for (std::size_t k = 0; k < n.kids.size(); ++k) {
+      Ref kid = r.kid(k);
+      if (is_structure(kid.node().kind) || !compile(*kid.ast, kid.i).evaluable) return false;
+    }
+    return true;
+  }
+
   Tri tri(Ref g, Ref p) {
     // nested sets compare element by element at every level: bound the total work
     if (budget_ == 0) return Tri::kUnknown;
@@ -210,17 +223,16 @@ class Comparer {
     const Node& P = p.node();
     if (G.kind == Kind::kText || P.kind == Kind::kText) {
       if (G.kind == Kind::kText && P.kind == Kind::kText) return G.text == P.text ? Tri::kTrue : Tri::kFalse;
-      // words alone against a number ("I do not know" against 12) are different answers; text
-      // with digits may be math read as words ("S_{ABC}:S=7:32", "\int_0^1 x dx"), and words
-      // against an expression in symbols may name it: UNKNOWN
+      // words alone against a number ("I do not know" against 12), or against a list of numbers
+      // ("a Python list with the following elements:" against [2014, 2016]), are different
+      // answers; text with digits may be math read as words ("S_{ABC}:S=7:32", "\int_0^1 x
+      // dx"), and words against an expression in symbols or a set they may name ("all real
+      // numbers", "the empty set", "none"): UNKNOWN
       Ref other = G.kind == Kind::kText ? p : g;
       const std::string& words = (G.kind == Kind::kText ? G : P).text;
       const bool digits = std::any_of(words.begin(), words.end(), rapidgrade::detail::is_digit) ||
                           rapidgrade::detail::holds_number_word(words);  // "twelve apples"
-      if (!digits && !is_structure(other.node().kind) && !has_symbols(other) &&
-          compile(*other.ast, other.i).evaluable) {
-        return Tri::kFalse;
-      }
+      if (!digits && !has_symbols(other) && numbers(other)) return Tri::kFalse;
       return Tri::kUnknown;
     }
     if (G.kind == Kind::kRelation || P.kind == Kind::kRelation) return relation(g, p);
@@ -661,13 +673,22 @@ class Comparer {
   /// whose right members are all constants and all differ from the value is FALSE. Anything
   /// else is UNKNOWN: a member before the last that is the value may be the answer, where the
   /// chain goes on to an approximation ("x = 1/3 \approx 0.33", \approx reads as '=').
+  ///
+  /// An UNKNOWN of a whole response (not of an element of a list) whose last member the core
+  /// disproved is Limit::kLastMember: the fallback reads an equation against a value as its
+  /// last member alone (math-verify's rule), so it cannot turn the pair TRUE.
   Tri equation_chain(Ref chain, Ref value, bool chain_is_gold) {
     const std::size_t n = chain.node().kids.size();
     auto against = [&](Ref member) { return chain_is_gold ? tri(member, value) : tri(value, member); };
-    if (against(chain.kid(n - 1)) == Tri::kTrue) return Tri::kTrue;
+    const Tri last = against(chain.kid(n - 1));
+    if (last == Tri::kTrue) return Tri::kTrue;
     if (chain_is_gold) return Tri::kUnknown;
     for (std::size_t k = 1; k < n; ++k) {
-      if (has_symbols(chain.kid(k)) || against(chain.kid(k)) != Tri::kFalse) return Tri::kUnknown;
+      if (has_symbols(chain.kid(k)) || (k + 1 < n ? against(chain.kid(k)) : last) != Tri::kFalse) {
+        const bool whole = chain.i == chain.ast->root && value.i == value.ast->root;
+        if (last == Tri::kFalse && whole && limit_ == Limit::kNone) limit_ = Limit::kLastMember;
+        return Tri::kUnknown;
+      }
     }
     return Tri::kFalse;
   }
@@ -796,10 +817,16 @@ class Comparer {
         // Any other equation of the response ends in its answer when its right side is the
         // gold: "|m - 2020| = -m + 2020" against "-m + 2020", "f(x) = x + 1" against "x + 1"
         // (math-verify reads the right side so too). Otherwise nothing is certain.
-        if (P.kind == Kind::kRelation && tri(other, rhs) == Tri::kTrue) return Tri::kTrue;
+        const Tri on_rhs = P.kind == Kind::kRelation ? tri(other, rhs) : Tri::kUnknown;
+        if (on_rhs == Tri::kTrue) return Tri::kTrue;
         // An equation in none of the other side's variables cannot state it: "|m - 2020| =
         // -m + 2020" against "x^2 - 3x - 1".
         if (!has_function_call(g) && !has_function_call(p) && disjoint_symbols(rel, other)) return Tri::kFalse;
+        // The fallback reads the right side alone, which the core has disproved ("2x = y"
+        // against 5): it cannot prove the pair (Limit::kLastMember).
+        if (on_rhs == Tri::kFalse && p.i == p.ast->root && g.i == g.ast->root && limit_ == Limit::kNone) {
+          limit_ = Limit::kLastMember;
+        }
         return Tri::kUnknown;
       }
       return G.kind == Kind::kRelation ? tri(rhs, other) : tri(other, rhs);
@@ -981,49 +1008,6 @@ class Comparer {
     return Tri::kUnknown;
   }
 };
-
-/// Rewrites a \pm b (at the root, or as an element of a top-level set/tuple) into the two
-/// values a+b and a-b. Returns false when the tree has no such node.
-bool expand_plus_minus(Ast& ast) {
-  bool any = false;
-  for (const Node& n : ast.nodes)
-    if (n.kind == Kind::kPlusMinus) any = true;
-  if (!any) return false;
-  auto expand = [&](std::uint32_t i, std::vector<std::uint32_t>& out) {
-    const Node n = ast.nodes[i];
-    if (n.kind != Kind::kPlusMinus) {
-      out.push_back(i);
-      return;
-    }
-    Node plus;
-    plus.kind = Kind::kAdd;
-    plus.kids = {n.kids[0], n.kids[1]};
-    Node neg;
-    neg.kind = Kind::kNeg;
-    neg.kids = {n.kids[1]};
-    const std::uint32_t ni = ast.add(neg);
-    Node minus;
-    minus.kind = Kind::kAdd;
-    minus.kids = {n.kids[0], ni};
-    const bool zero = ast.nodes[n.kids[0]].kind == Kind::kNumber && ast.nodes[n.kids[0]].text == "0";
-    out.push_back(zero ? n.kids[1] : ast.add(plus));
-    out.push_back(zero ? ni : ast.add(minus));
-  };
-  const Node root = ast.nodes[ast.root];
-  std::vector<std::uint32_t> items;
-  if (root.kind == Kind::kPlusMinus) {
-    expand(ast.root, items);
-  } else if (root.kind == Kind::kSet) {
-    for (std::uint32_t k : root.kids) expand(k, items);
-  } else {
-    return false;
-  }
-  Node set;
-  set.kind = Kind::kSet;
-  set.kids = std::move(items);
-  ast.root = ast.add(set);
-  return true;
-}
 
 Tri compare(const Ast& gold, const Ast& pred, const Options& options, Limit* limit, Tree* gold_facts) {
   Comparer c(options, gold_facts);

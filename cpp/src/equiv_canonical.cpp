@@ -359,4 +359,47 @@ bool same_canonical_form(Ref a, Ref b, std::size_t max_work, std::size_t& used) 
   return same;
 }
 
+// Rewrites a \pm b (at the root, or as an element of a top-level set/tuple) into the two
+// values a+b and a-b. Returns false when the tree has no such node.
+bool expand_plus_minus(Ast& ast) {
+  bool any = false;
+  for (const Node& n : ast.nodes)
+    if (n.kind == Kind::kPlusMinus) any = true;
+  if (!any) return false;
+  auto expand = [&](std::uint32_t i, std::vector<std::uint32_t>& out) {
+    const Node n = ast.nodes[i];
+    if (n.kind != Kind::kPlusMinus) {
+      out.push_back(i);
+      return;
+    }
+    Node plus;
+    plus.kind = Kind::kAdd;
+    plus.kids = {n.kids[0], n.kids[1]};
+    Node neg;
+    neg.kind = Kind::kNeg;
+    neg.kids = {n.kids[1]};
+    const std::uint32_t ni = ast.add(neg);
+    Node minus;
+    minus.kind = Kind::kAdd;
+    minus.kids = {n.kids[0], ni};
+    const bool zero = ast.nodes[n.kids[0]].kind == Kind::kNumber && ast.nodes[n.kids[0]].text == "0";
+    out.push_back(zero ? n.kids[1] : ast.add(plus));
+    out.push_back(zero ? ni : ast.add(minus));
+  };
+  const Node root = ast.nodes[ast.root];
+  std::vector<std::uint32_t> items;
+  if (root.kind == Kind::kPlusMinus) {
+    expand(ast.root, items);
+  } else if (root.kind == Kind::kSet) {
+    for (std::uint32_t k : root.kids) expand(k, items);
+  } else {
+    return false;
+  }
+  Node set;
+  set.kind = Kind::kSet;
+  set.kids = std::move(items);
+  ast.root = ast.add(set);
+  return true;
+}
+
 }  // namespace rapidgrade::equiv::detail

@@ -146,4 +146,8 @@ std::optional<long long> round_to(const Val& v, int places);
 /// `used`. No recursion.
 bool same_canonical_form(Ref a, Ref b, std::size_t max_work, std::size_t& used);
 
+/// Rewrites a \pm b (at the root, or as an element of a top-level set) into the two values a+b
+/// and a-b, a set. Returns false when the tree has no such node (equiv_canonical.cpp).
+bool expand_plus_minus(Ast& ast);
+
 }  // namespace rapidgrade::equiv::detail

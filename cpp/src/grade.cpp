@@ -129,6 +129,8 @@ const char* reason_text(Reason reason) noexcept {
     case Reason::kNoValue:
       return "undecided: one answer is a constant with no value (a function the grader does not know, or words) "
              "and the other a number";
+    case Reason::kLastMemberDiffers:
+      return "undecided: the last member of the answer's equation differs; a member before it may be the answer";
     case Reason::kAnswerTooLong: return "limit: the extracted answer is longer than max_answer_bytes";
     case Reason::kWorkLimit: return "limit: comparing the answers needs more work than the fast path's budget";
     case Reason::kMagnitudeLimit:
@@ -334,11 +336,40 @@ struct Comparison {
   Reason reason;
 };
 
+// Whether `s` holds \approx or \in, which the expression parser reads as '=' ("x = 1/3 \approx
+// 0.33"): math-verify ends an equation there, so the member the fallback compares may not be
+// the last one the core compared.
+bool approximation(std::string_view s) noexcept {
+  for (const std::string_view name : {std::string_view("\\approx"), std::string_view("\\in")}) {
+    for (std::size_t k = s.find(name); k != std::string_view::npos; k = s.find(name, k + 1)) {
+      const std::size_t end = k + name.size();
+      if (end >= s.size() || !detail::is_letter(s[end])) return true;
+    }
+  }
+  return false;
+}
+
+// Whether `s` holds no math at all: ASCII punctuation alone ("?", "...", "-"), no letter, digit,
+// command, bracket or non-ASCII character. Neither the core nor SymPy nor math-verify reads it.
+bool no_math(std::string_view s) noexcept {
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u >= 0x80 || detail::is_letter(c) || detail::is_digit(c) || c == '\\' || c == '(' || c == ')' || c == '[' ||
+        c == ']' || c == '{' || c == '}' || c == '|') {
+      return false;
+    }
+  }
+  return true;
+}
+
 // The gold against one normalized reading of the response (both non-empty).
 Comparison compare(Answer& gold, Answer& pred, const Options& options) {
   const std::string& g = gold.text();
   const std::string& p = pred.text();
   if (g == p) return {equiv::Tri::kTrue, Reason::kSameAfterNormalization};
+  // "?" against 23: an answer with no math is not the gold's (nor is any answer a gold's that
+  // has none)
+  if (no_math(p) || no_math(g)) return {equiv::Tri::kFalse, Reason::kNotEquivalent};
   if (const char letter = choice_letter(g)) {
     // A choice letter against the answer's: the letter alone ("(C)", "C") or at the start of
     // the option it names ("(E) Equilateral Triangle"). An answer that names no choice (a value,
@@ -374,12 +405,13 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
                                                                : equiv::Tri::kUnknown;
     if (limit == equiv::Limit::kNone) limit = angle_limit;
   }
-  return {t, t == equiv::Tri::kTrue              ? Reason::kEquivalent
-             : t == equiv::Tri::kFalse           ? Reason::kNotEquivalent
-             : limit == equiv::Limit::kWork      ? Reason::kWorkLimit
-             : limit == equiv::Limit::kMagnitude ? Reason::kMagnitudeLimit
-             : limit == equiv::Limit::kNoValue   ? Reason::kNoValue
-                                                 : Reason::kUndecided};
+  return {t, t == equiv::Tri::kTrue                                    ? Reason::kEquivalent
+             : t == equiv::Tri::kFalse                                 ? Reason::kNotEquivalent
+             : limit == equiv::Limit::kWork                            ? Reason::kWorkLimit
+             : limit == equiv::Limit::kMagnitude                       ? Reason::kMagnitudeLimit
+             : limit == equiv::Limit::kNoValue                         ? Reason::kNoValue
+             : limit == equiv::Limit::kLastMember && !approximation(p) ? Reason::kLastMemberDiffers
+                                                                       : Reason::kUndecided};
 }
 
 // Most values a gold list may have for the reading of the final sentence's numbers.

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rapidgrade import GradeResults, Verdict, grade, grade_many
+from rapidgrade import GradeResults, Tri, Verdict, equivalent, grade, grade_many
 from tests.datasets import load_data, load_demo_corpus
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -195,6 +195,58 @@ def test_no_value_is_only_claimed_against_a_value() -> None:
     assert grade("x + 1", r"\boxed{f(0)}", fallback=False).reason == "undecided by the fast path"
     big = grade("10^{10^{10}}", r"\boxed{10^{10^{10}} + 1}", fallback=False)
     assert big.decided_by == "limit" and big.reason.startswith("limit: a value too large"), big
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        ("10", r"\boxed{2x = 2\cdot \frac{1}{2}x = x}"),  # a chain whose last member is not 10
+        ("130.4", r"\boxed{\frac{1}{4}t - \frac{24.5}{100}t = 3t - \frac{1}{2}}"),
+        ("5", r"\boxed{2x = y}"),
+        ("12", r"\boxed{x = 12 = 2a}"),  # the middle member may be the answer
+    ],
+)
+def test_an_equation_whose_last_member_differs_stays_with_the_fast_path(gold: str, response: str) -> None:
+    # math-verify reads an equation against a value as its last right side, which the core has
+    # disproved; a member before it may be the answer, so the verdict is not a certain FALSE
+    v = grade(gold, response)
+    assert (v.correct, v.decided_by) == (False, "fast"), v
+    assert v.reason.startswith("undecided: the last member of the answer's equation differs"), v
+
+
+def test_an_equation_the_fallback_may_still_read_goes_there() -> None:
+    # "\approx" (read as "=" by the core) ends math-verify's equation: its member is not the last
+    v = grade("1/3", r"x = 1/3 \approx 1.3", fallback=False)
+    assert v.reason == "undecided by the fast path", v
+    assert grade("1/3", r"x = 1/3 \approx 1.3").correct is True
+    # the last member equal to the value is TRUE; an element of a list is no whole answer
+    assert grade("12", r"\boxed{x = 2a = 12}", fallback=False).correct is True
+    assert not grade(r"\{1, 2\}", r"\boxed{\{2x = y, 1\}}", fallback=False).reason.startswith("undecided: the last")
+
+
+@pytest.mark.parametrize("answer", ["?", "-", "?!", "*"])
+def test_an_answer_with_no_math_is_not_a_number(answer: str) -> None:
+    v = grade("23", rf"\boxed{{{answer}}}", fallback=False)
+    assert (v.correct, v.decided_by, v.reason) == (False, "fast", "not equivalent"), v
+    assert grade(answer, rf"\boxed{{{answer}}}", fallback=False).correct is True
+    # brackets and commands are math: the empty set is not "no math"
+    assert grade(r"\emptyset", r"\boxed{\{\}}", fallback=False).reason != "not equivalent"
+
+
+def test_words_against_a_list_of_numbers_are_different_answers() -> None:
+    assert equivalent(r"\{1, 2\}", "no solution") is Tri.FALSE
+    assert equivalent("(3, 4)", "I do not know") is Tri.FALSE
+    # words may name a set, an interval or an expression: no FALSE there
+    assert equivalent(r"(-\infty, \infty)", "all real numbers") is Tri.UNKNOWN
+    assert equivalent(r"\{\}", "empty set") is Tri.UNKNOWN
+    assert equivalent("(a, b)", "no idea") is Tri.UNKNOWN
+    assert equivalent(r"\{1, 2\}", "one and two") is Tri.UNKNOWN
+
+
+def test_ell_is_a_letter() -> None:
+    assert grade(r"2\ell", r"\boxed{\ell + \ell}", fallback=False).correct is True
+    v = grade("4", r"\boxed{\frac{\ell}{b} = 1}", fallback=False)
+    assert (v.correct, v.reason) == (False, "not equivalent"), v
 
 
 @pytest.mark.parametrize(("gold", "correct"), [("3", True), ("1", False), ("three", True)])

@@ -25,8 +25,12 @@ constexpr std::size_t kWorkBudget = std::size_t{1} << 23;
 /// magnitude does not settle the question (kMagnitude). The grader reports these as
 /// decided_by="limit" instead of handing them to SymPy. kNoValue is no limit: one side is a
 /// constant with no value at all (a function the grader does not know at a number, "f(0)";
-/// words), the other a number; it stays UNKNOWN, and no proof can make it TRUE.
-enum class Limit : std::uint8_t { kNone = 0, kWork, kMagnitude, kNoValue };
+/// words), the other a number; it stays UNKNOWN, and no proof can make it TRUE. Nor is
+/// kLastMember: a response's equation chain whose last member differs from the gold's value
+/// while a member before it (one with symbols: "x = 2a = 12") may be the answer; UNKNOWN, and the
+/// fallback reads the last member only (math-verify takes an equation's last right side), which
+/// the core has disproved.
+enum class Limit : std::uint8_t { kNone = 0, kWork, kMagnitude, kNoValue, kLastMember };
 
 struct Options {
   double rel_tol = 1e-9;
