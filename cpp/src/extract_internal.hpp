@@ -178,7 +178,8 @@ void read_count_sentence(std::string_view s, std::size_t from, std::optional<Ext
 /// four words and not as a label ("The total value is **52**.", "highest in **week 3**"), that
 /// number is the answer: a model that writes its answer first, then a table or an explanation,
 /// bolds it. The reading before becomes its rival. Nothing when the markup is unbalanced, when
-/// a span holds no number, two, or a label ("**Step 1:**"), or past 16 spans. O(length of s).
+/// a span holds no number, two, a label ("**Step 1:**") or an expression ("**158 + LK**"), or
+/// past 16 spans. O(length of s).
 void read_bold_value(std::string_view s, std::size_t from, std::optional<Extraction>& e);
 
 /// The answer a math span states ("a = b = c" -> "c").

@@ -674,11 +674,12 @@ constexpr std::size_t kMaxBoldWords = 4;
 
 // The one number of the bold span s[open, close) ("**52**", "**week 3**", "**$1,578**"), or an
 // empty range: a span of more than kMaxBoldWords words or kMaxBoldBytes bytes, over a line
-// break, a label ("**Step 1:**"), or with no number or two.
+// break, a label ("**Step 1:**"), an expression ("**158 + LK**": an operator or a command), or
+// with no number or two.
 Range bold_number(std::string_view s, std::size_t open, std::size_t close) {
   const std::string_view content = detail::trim(s.substr(open, close - open));
   if (close - open > kMaxBoldBytes || content.empty() || content.back() == ':' ||
-      find_byte(content, 0, '\n') < content.size()) {
+      content.find_first_of("\n+*/=^<>\\") != std::string_view::npos) {
     return Range{0, 0};
   }
   std::size_t words = 0;

@@ -4,7 +4,8 @@
 A response with no marked answer whose bold spans (``**...**``) all state one and the same
 number answers with it: "The total value is **52**." then a table reads 52, "highest in **week
 3**" reads 3. A span states a number when it holds exactly one, in at most four words and 60
-bytes, on one line, and is no label (it does not end with ":", as "**Step 1:**" does). Any span
+bytes, on one line, holds no operator or command (``**158 + LK**`` is an expression), and is no
+label (it does not end with ":", as "**Step 1:**" does). Any span
 that states no number, two different numbers, unbalanced markup or more than 16 spans: no
 reading. The rule runs after the count-sentence rule, on what it read.
 """
@@ -33,7 +34,7 @@ def _number_before(s: str, start: int, end: int) -> tuple[int, int] | None:
 
 def _stated(s: str, a: int, b: int) -> tuple[int, int] | None:
     content = s[a:b].strip(_SPACE)
-    if b - a > _MAX_BYTES or not content or content.endswith(":") or "\n" in content:
+    if b - a > _MAX_BYTES or not content or content.endswith(":") or any(c in content for c in "\n+*/=^<>\\"):
         return None
     if len(content.split()) > _MAX_WORDS:
         return None

@@ -51,6 +51,8 @@ def test_the_number_every_bold_span_states_is_the_answer(text: str, answer: str)
         ("The **largest value of the whole chart is 9** here, or 10.", "10"),  # five words and more
         ("In **2019**\n**2019 and 2020** the value was 9.", "9"),
         ("**1**" * 17 + " and 4", "4"),  # past 16 spans
+        ("The total is **158 + LK**, not 160.", "160"),  # an expression
+        (r"It is **$\frac{1}{2}$** or 7.", "7"),  # a command
     ],
 )
 def test_no_bold_value_keeps_the_last_number(text: str, answer: str) -> None:
