@@ -30,7 +30,9 @@ def _read_units_table() -> tuple[frozenset[str], frozenset[str], frozenset[str]]
         return lit.encode("latin-1").decode("unicode_escape").encode("latin-1").decode("utf-8")
 
     symbols, prefixable, prefixes = set(), set(), set()
-    for m in re.finditer(r'\{"((?:[^"\\]|\\.)*)", "[^"]*", (true|false)\}', text):
+    # a row is {symbol, pint name, prefixable} or {..., prefixable, whole_only}: the phrase reader
+    # reads every row ("3 D" is 3 debye, "29.36 in" inches)
+    for m in re.finditer(r'\{"((?:[^"\\]|\\.)*)", "[^"]*", (true|false)(?:, (?:true|false))?\}', text):
         symbols.add(c_string(m.group(1)))
         if m.group(2) == "true":
             prefixable.add(c_string(m.group(1)))
