@@ -186,7 +186,8 @@ bool choice_word_ends_at(std::string_view s, std::size_t from, std::size_t end) 
 
 // A letter A-J that closes the text, announced by "answer"/"option"/"choice" ("Answer B",
 // "correct answer A", "(ANSWER E)", "the correct option is C", "answer D.") or alone on the
-// last line ("C", "(B)"). Decoration around the letter: "(", ")", ":", "**", "is", a period.
+// last line ("C", "(B)"), or in parentheses right after "is" ("The piece that fits is (D).").
+// Decoration around the letter: "(", ")", ":", "**", "is", a period.
 std::optional<Extraction> find_choice(std::string_view s, std::size_t from) {
   std::size_t e = s.size();
   while (e > from && (is_space(s[e - 1]) || s[e - 1] == '.' || s[e - 1] == ')' || s[e - 1] == ']' || s[e - 1] == '*')) {
@@ -204,13 +205,16 @@ std::optional<Extraction> find_choice(std::string_view s, std::size_t from) {
       --b;
     }
   };
+  const bool parenthesized = letter > from && s[letter - 1] == '(' && letter + 1 < s.size() && s[letter + 1] == ')';
   skip_decoration();
+  bool after_is = false;
   if (b >= from + 2 && istarts_with(s, b - 2, "is") && (b - 2 == from || !is_letter(s[b - 3]))) {
+    after_is = true;
     b -= 2;
     skip_decoration();
   }
   const bool lone = b == from || s[b - 1] == '\n';
-  if (!lone && !choice_word_ends_at(s, from, b)) return std::nullopt;
+  if (!lone && !choice_word_ends_at(s, from, b) && !(parenthesized && after_is)) return std::nullopt;
   Extraction e_out;
   e_out.method = Method::kChoice;
   e_out.start = letter;

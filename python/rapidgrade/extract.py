@@ -39,7 +39,8 @@ hit wins (``strategy="auto"``):
    comes after a fenced code block (program-of-thought answers).
 5. ``choice``: a multiple-choice letter A-J that closes the text, announced by "answer",
    "option" or "choice" (``Answer B``, ``correct answer A``, ``(ANSWER E)``, ``the correct
-   option is C``), or alone on the last line (``C``, ``(B)``).
+   option is C``), alone on the last line (``C``, ``(B)``), or in parentheses right after "is"
+   (``The piece that fits is (D).``).
 6. ``bare``: the whole response, on one line, is itself an answer: math (``pi/2``, ``-2*pi``,
    ``14.0 + -1.0i``, ``$\frac{1}{\sqrt{n}}$``, ``1 1/4``, ``(1, 2)``, ``$45^\circ$``) or a short
    text answer without digits (``Yes``, ``no solution``: at most four words).

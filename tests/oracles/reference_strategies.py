@@ -277,13 +277,16 @@ def _choice(s: str, start: int) -> RefExtraction | None:
     if letter > start and (_is_letter(s[letter - 1]) or _is_digit(s[letter - 1]) or s[letter - 1] == "\\"):
         return None
     b = letter
+    parenthesized = letter > start and s[letter - 1] == "(" and s[letter + 1 : letter + 2] == ")"
     while b > start and s[b - 1] in " \t([:*":
         b -= 1
+    after_is = False
     if b - 2 >= start and _ascii_istarts(s, b - 2, "is") and (b - 2 == start or not _is_letter(s[b - 3])):
+        after_is = True
         b -= 2
         while b > start and s[b - 1] in " \t([:*":
             b -= 1
-    lone = b == start or s[b - 1] == "\n"
+    lone = b == start or s[b - 1] == "\n" or (parenthesized and after_is)
     announced = False
     for w in _CHOICE_WORDS:
         w_start = b - len(w)

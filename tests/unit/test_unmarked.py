@@ -73,6 +73,12 @@ from rapidgrade import extract_answer, grade
         ("Answer : C", "C", "answer_is"),
         ("Thus the correct option is C", "C", "choice"),
         ("the area is 126 sq.ft.\nC", "C", "choice"),
+        # a letter in parentheses right after "is" names a choice
+        ("The pattern that could not be folded into a cube is (D).", "D", "choice"),
+        ("Hence the piece that fits is **(B)**.", "B", "choice"),
+        ("This piece is (C)", "C", "choice"),
+        ("It has 3 sides and 4 corners (C).", "4", "last_number"),  # not after "is"
+        ("So x is 3 and y is (2).", "2", "last_number"),  # a number, not a letter
         # signed numbers in prose
         ("From the given information, the value is - 7", "- 7", "last_number"),
         ("the temperature fell to −7 degrees", "−7", "last_number"),
