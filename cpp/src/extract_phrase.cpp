@@ -635,6 +635,17 @@ Range count_of(std::string_view s, Range r) noexcept {
   return count;
 }
 
+// A final-statement rule's reading `r` of the last-number answer `e`: `e` becomes r, and the
+// reading it was, r's rival (no certain FALSE while the rival matches).
+void read_instead(std::optional<Extraction>& e, Range r) {
+  Extraction reading;
+  reading.method = Method::kLastNumber;
+  reading.start = r.start;
+  reading.end = r.end;
+  if (e) reading.rivals.push_back(Range{e->start, e->end});
+  e = std::move(reading);
+}
+
 }  // namespace
 
 void read_count_sentence(std::string_view s, std::size_t from, std::optional<Extraction>& e) {
@@ -656,12 +667,7 @@ void read_count_sentence(std::string_view s, std::size_t from, std::optional<Ext
     count = count_of(s, sentence);
     if (count.end <= count.start) return;
   }
-  Extraction count_reading;
-  count_reading.method = Method::kLastNumber;
-  count_reading.start = count.start;
-  count_reading.end = count.end;
-  if (e) count_reading.rivals.push_back(Range{e->start, e->end});  // no certain FALSE while it matches
-  e = std::move(count_reading);
+  read_instead(e, count);
 }
 
 namespace {
@@ -712,12 +718,7 @@ void read_bold_value(std::string_view s, std::size_t from, std::optional<Extract
   }
   if (value.end <= value.start) return;
   if (e && s.substr(e->start, e->end - e->start) == s.substr(value.start, value.end - value.start)) return;
-  Extraction bold_reading;
-  bold_reading.method = Method::kLastNumber;
-  bold_reading.start = value.start;
-  bold_reading.end = value.end;
-  if (e) bold_reading.rivals.push_back(Range{e->start, e->end});  // no certain FALSE while it matches
-  e = std::move(bold_reading);
+  read_instead(e, value);
 }
 
 }  // namespace internal

@@ -13,23 +13,11 @@ reading. The rule runs after the count-sentence rule, on what it read.
 from __future__ import annotations
 
 from tests.oracles.reference_common import _SPACE, RefExtraction
-from tests.oracles.reference_strategies import _NUMBER, _signed_start
+from tests.oracles.reference_strategies import _raw_last_number
 
 _MAX_SPANS = 16
 _MAX_BYTES = 60
 _MAX_WORDS = 4
-
-
-def _number_before(s: str, start: int, end: int) -> tuple[int, int] | None:
-    """The last number of s[start:end], as the last-number scan reads it (not widened)."""
-    region = s[start:end]
-    last = None
-    for m in _NUMBER.finditer(region):
-        if m.group("num") is not None:
-            last = m
-    if last is None:
-        return None
-    return start + _signed_start(region, last.start()), start + last.end()
 
 
 def _stated(s: str, a: int, b: int) -> tuple[int, int] | None:
@@ -38,8 +26,8 @@ def _stated(s: str, a: int, b: int) -> tuple[int, int] | None:
         return None
     if len(content.split()) > _MAX_WORDS:
         return None
-    last = _number_before(s, a, b)
-    if last is None or _number_before(s, a, last[0]) is not None:
+    last = _raw_last_number(s, a, b)
+    if last is None or _raw_last_number(s, a, last[0]) is not None:
         return None
     return last
 

@@ -862,16 +862,23 @@ def _signed_start(r: str, i: int) -> int:
     return p if p == 0 or r[p - 1] in _SIGN_AFTER else i
 
 
-def _last_number(s: str, start: int) -> RefExtraction | None:
-    region = s[start:]
+def _raw_last_number(s: str, start: int, end: int) -> tuple[int, int] | None:
+    """The last number of s[start:end], as the last-number scan reads it (not widened)."""
+    region = s[start:end]
     last = None
     for m in _NUMBER.finditer(region):
         if m.group("num") is not None:
             last = m
     if last is None:
         return None
-    a, b = start + _signed_start(region, last.start()), start + last.end()
-    a, b = _bold_digits(s, start, a, b)
+    return start + _signed_start(region, last.start()), start + last.end()
+
+
+def _last_number(s: str, start: int) -> RefExtraction | None:
+    found = _raw_last_number(s, start, len(s))
+    if found is None:
+        return None
+    a, b = _bold_digits(s, start, *found)
     a, b = _number_object(s, start, a, b)
     return RefExtraction(s[a:b], a, b, "last_number")
 
