@@ -140,7 +140,7 @@ class LatexParser {
       if (same(c, "lt")) return '<';
       if (same(c, "gt")) return '>';
       if (same(c, "ne") || same(c, "neq")) return 'n';
-      if (same(c, "in") || same(c, "approx")) return '=';
+      if (rapidgrade::detail::is_equals_command(c)) return '=';
     }
     return 0;
   }
@@ -230,11 +230,10 @@ class LatexParser {
       case T::kPunct: return same(t.text, "(") || same(t.text, "{") || (same(t.text, "|") && abs_open_ == 0);
       case T::kCmd: {
         const std::string_view c = t.text;
-        static constexpr std::string_view kStarts[] = {"sqrt",   "pi",     "infty", "binom", "dbinom",
-                                                       "tbinom", "lfloor", "lceil", "begin", "{"};
+        static constexpr std::string_view kStarts[] = {"sqrt", "pi", "infty", "lfloor", "lceil", "begin", "{"};
         for (const std::string_view s : kStarts)
           if (same(c, s)) return true;
-        if (rapidgrade::detail::is_fraction_command(c)) return true;
+        if (rapidgrade::detail::is_fraction_command(c) || rapidgrade::detail::is_binomial_command(c)) return true;
         if (is_letter_command(c)) return true;
         if (const auto* w = rapidgrade::detail::find_text_wrapper(c)) {
           return allow_functions || w->content != WrapperContent::kOperator;
@@ -833,7 +832,7 @@ class LatexParser {
       std::uint32_t x = script_arg();
       return add(make(Kind::kFunc, "sqrt", {x}));
     }
-    if (same(c, "binom") || same(c, "dbinom") || same(c, "tbinom")) {
+    if (rapidgrade::detail::is_binomial_command(c)) {
       std::uint32_t a = script_arg();
       std::uint32_t b = script_arg();
       return add(make(Kind::kFunc, "binomial", {a, b}));

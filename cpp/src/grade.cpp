@@ -9,6 +9,7 @@
 
 #include "rapidgrade/common.hpp"
 #include "rapidgrade/detail/delimiters.hpp"
+#include "rapidgrade/detail/latex_vocab.hpp"
 #include "rapidgrade/detail/markers.hpp"
 #include "rapidgrade/detail/text.hpp"
 #include "rapidgrade/detail/units.hpp"
@@ -336,15 +337,13 @@ struct Comparison {
   Reason reason;
 };
 
-// Whether `s` holds \approx or \in, which the expression parser reads as '=' ("x = 1/3 \approx
-// 0.33"): math-verify ends an equation there, so the member the fallback compares may not be
+// Whether `s` holds a command parse_expr reads as '=' and math-verify ends an equation at
+// (detail::kEqualsCommands: "x = 1/3 \\approx 0.33"): the member the fallback compares may not be
 // the last one the core compared.
 bool approximation(std::string_view s) noexcept {
-  for (const std::string_view name : {std::string_view("\\approx"), std::string_view("\\in")}) {
-    for (std::size_t k = s.find(name); k != std::string_view::npos; k = s.find(name, k + 1)) {
-      const std::size_t end = k + name.size();
-      if (end >= s.size() || !detail::is_letter(s[end])) return true;
-    }
+  for (std::size_t k = s.find('\\'); k != std::string_view::npos; k = s.find('\\', k + 1)) {
+    const std::size_t end = detail::letters_end(s, k + 1);
+    if (detail::is_equals_command(s.substr(k + 1, end - k - 1))) return true;
   }
   return false;
 }

@@ -310,8 +310,7 @@ bool ends_with_value(std::string_view s, std::size_t e) noexcept {
 // The braced arguments a command takes: two for the fractions and binomials, one for the
 // others ("\sqrt", "\overline", "^", "_").
 std::size_t argument_count(std::string_view name) noexcept {
-  const bool two =
-      rapidgrade::detail::is_fraction_command(name) || name == "binom" || name == "dbinom" || name == "tbinom";
+  const bool two = rapidgrade::detail::is_fraction_command(name) || rapidgrade::detail::is_binomial_command(name);
   return two ? 2 : 1;
 }
 

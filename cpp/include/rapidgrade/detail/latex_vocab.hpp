@@ -56,6 +56,30 @@ inline bool is_fraction_command(std::string_view name) noexcept {
   return false;
 }
 
+/// The binomial commands (without the backslash): each takes two arguments, n and k.
+/// parse_expr reads them as binomial(n, k); normalization counts their arguments (a group after
+/// the second is no argument: "\binom{5}{2}{cm}").
+inline constexpr std::string_view kBinomialCommands[] = {"binom", "dbinom", "tbinom"};
+
+/// Whether `name` (without the backslash) is one of kBinomialCommands.
+inline bool is_binomial_command(std::string_view name) noexcept {
+  for (const std::string_view b : kBinomialCommands)
+    if (same(b, name)) return true;
+  return false;
+}
+
+/// The commands parse_expr reads as "=" in a relation ("x = 1/3 \approx 0.33", "x \in \{1, 2\}").
+/// math-verify ends an equation at them instead, so grading does not take the core's last
+/// member of such an equation for the one the fallback compares.
+inline constexpr std::string_view kEqualsCommands[] = {"approx", "in"};
+
+/// Whether `name` (without the backslash) is one of kEqualsCommands.
+inline bool is_equals_command(std::string_view name) noexcept {
+  for (const std::string_view e : kEqualsCommands)
+    if (same(e, name)) return true;
+  return false;
+}
+
 /// How much space a spacing command makes.
 enum class Spacing : unsigned char {
   kThin,  // \, \; \: \! \thinspace \negthinspace: inside a number or a product ("1\,000")
