@@ -314,6 +314,13 @@ std::size_t argument_count(std::string_view name) noexcept {
   return two ? 2 : 1;
 }
 
+// The name of the command ("\\sqrt" -> "sqrt") that ends s[0, b), or "" when none does.
+std::string_view command_before(std::string_view s, std::size_t b) noexcept {
+  std::size_t w = b;
+  while (w > 0 && is_letter(s[w - 1])) --w;
+  return w < b && w > 0 && s[w - 1] == '\\' ? s.substr(w, b - w) : std::string_view();
+}
+
 // The position of the '{' of a group of unit words that ends s[0, e) (s[e - 1] is '}') and is
 // not a command's argument: "69{degrees}", "8\sqrt{3}{square inches}", "\frac{1}{2}{cm}" (the
 // braces of a unit written without its "\text"); npos otherwise ("\frac{1}{cm}", "\sqrt{cm}",
@@ -340,10 +347,8 @@ std::size_t bare_unit_group(std::string_view s, std::size_t e) noexcept {
   while (b > 0 && s[b - 1] == ' ') --b;
   if (b == 0) return std::string::npos;
   if (s[b - 1] != '}') {
-    std::size_t w = b;
-    while (w > 0 && is_letter(s[w - 1])) --w;
-    const bool command = w < b && w > 0 && s[w - 1] == '\\';
-    return !command || s.substr(w, b - w) == "pi" ? open : std::string::npos;
+    const std::string_view command = command_before(s, b);
+    return command.empty() || command == "pi" ? open : std::string::npos;
   }
   // after groups: count them back to what they follow
   std::size_t groups = 0;
@@ -362,10 +367,8 @@ std::size_t bare_unit_group(std::string_view s, std::size_t e) noexcept {
   std::size_t takes = 0;
   if (b > 0 && (s[b - 1] == '^' || s[b - 1] == '_' || s[b - 1] == ']')) {
     takes = 1;
-  } else {
-    std::size_t w = b;
-    while (w > 0 && is_letter(s[w - 1])) --w;
-    if (w < b && w > 0 && s[w - 1] == '\\') takes = argument_count(s.substr(w, b - w));
+  } else if (const std::string_view command = command_before(s, b); !command.empty()) {
+    takes = argument_count(command);
   }
   return groups >= takes ? open : std::string::npos;
 }
