@@ -64,7 +64,7 @@ inline const rapidgrade::detail::FunctionSpec* function_word(std::string_view w,
 }
 
 /// The commands that name a letter, read as a symbol of that name: the Greek letters and the
-/// script l of lengths ("\\ell").
+/// script l of lengths ("\ell").
 constexpr std::string_view kLetterCommands[] = {
     "alpha",    "beta",   "gamma",   "delta", "epsilon", "varepsilon", "zeta",    "eta",   "theta",  "vartheta",
     "iota",     "kappa",  "lambda",  "mu",    "nu",      "xi",         "omicron", "rho",   "varrho", "sigma",

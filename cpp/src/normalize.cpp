@@ -314,7 +314,7 @@ std::size_t argument_count(std::string_view name) noexcept {
   return two ? 2 : 1;
 }
 
-// The name of the command ("\\sqrt" -> "sqrt") that ends s[0, b), or "" when none does.
+// The name of the command ("\sqrt" -> "sqrt") that ends s[0, b), or "" when none does.
 std::string_view command_before(std::string_view s, std::size_t b) noexcept {
   std::size_t w = b;
   while (w > 0 && is_letter(s[w - 1])) --w;
