@@ -13,6 +13,7 @@
 
 #include "rapidgrade/detail/delimiters.hpp"
 #include "rapidgrade/detail/functions.hpp"
+#include "rapidgrade/detail/markers.hpp"
 #include "rapidgrade/expr.hpp"
 #include "rapidgrade/scan.hpp"
 
@@ -172,11 +173,10 @@ std::optional<Extraction> find_boxed_answer(std::string_view s, std::size_t from
 // ---------------------------------------------------------------------------------------------
 // choice
 
-// True when one of the words that announce a multiple-choice letter ("answer", "option",
-// "choice", any case) ends at `end`, as a whole word.
+// True when one of the words that announce a multiple-choice letter (detail::kChoiceWords:
+// "answer", "option", "choice" in any case, the CJK 选) ends at `end`, as a whole word.
 bool choice_word_ends_at(std::string_view s, std::size_t from, std::size_t end) noexcept {
-  for (const std::string_view w :
-       {std::string_view("answer"), std::string_view("option"), std::string_view("choice")}) {
+  for (const std::string_view w : detail::kChoiceWords) {
     if (end < from + w.size()) continue;
     const std::size_t b = end - w.size();
     if (istarts_with(s, b, w) && (b == from || !is_letter(s[b - 1]))) return true;
@@ -184,14 +184,34 @@ bool choice_word_ends_at(std::string_view s, std::size_t from, std::size_t end) 
   return false;
 }
 
-// A letter A-J that closes the text, announced by "answer"/"option"/"choice" ("Answer B",
-// "correct answer A", "(ANSWER E)", "the correct option is C", "answer D.") or alone on the
-// last line ("C", "(B)"), or in parentheses right after "is" ("The piece that fits is (D).").
-// Decoration around the letter: "(", ")", ":", "**", "is", a period.
+// The length of the decoration that ends at s[b - 1]: one of `chars`, as ASCII or in its
+// full-width form ("：", "（"), or 0.
+std::size_t decoration_before(std::string_view s, std::size_t from, std::size_t b, std::string_view chars) noexcept {
+  if (b > from && s[b - 1] != '\0' && chars.find(s[b - 1]) != std::string_view::npos) return 1;
+  if (b >= from + 3) {
+    const char c = detail::fullwidth_ascii(s, b - 3);
+    if (c != 0 && chars.find(c) != std::string_view::npos) return 3;
+  }
+  return 0;
+}
+
+// A letter A-J that closes the text, announced by a choice word (choice_word_ends_at: "Answer
+// B", "correct answer A", "(ANSWER E)", "the correct option is C", "answer D.", "故选：D.") or
+// alone on the last line ("C", "(B)"), or in parentheses right after "is" ("The piece that fits
+// is (D)."). Decoration around the letter, ASCII or full-width: "(", ")", ":", "**", "is", a
+// period (also "。").
 std::optional<Extraction> find_choice(std::string_view s, std::size_t from) {
   std::size_t e = s.size();
-  while (e > from && (is_space(s[e - 1]) || s[e - 1] == '.' || s[e - 1] == ')' || s[e - 1] == ']' || s[e - 1] == '*')) {
-    --e;
+  while (e > from) {
+    if (is_space(s[e - 1])) {
+      --e;
+    } else if (const std::size_t d = decoration_before(s, from, e, ".)]*")) {
+      e -= d;
+    } else if (e >= from + 3 && s.compare(e - 3, 3, detail::kIdeographicFullStop) == 0) {
+      e -= 3;
+    } else {
+      break;
+    }
   }
   if (e == from || !is_choice_letter(s[e - 1])) return std::nullopt;
   const std::size_t letter = e - 1;
@@ -200,9 +220,14 @@ std::optional<Extraction> find_choice(std::string_view s, std::size_t from) {
   }
   std::size_t b = letter;
   auto skip_decoration = [&] {
-    while (b > from &&
-           (is_blank(s[b - 1]) || s[b - 1] == '(' || s[b - 1] == '[' || s[b - 1] == ':' || s[b - 1] == '*')) {
-      --b;
+    while (b > from) {
+      if (is_blank(s[b - 1])) {
+        --b;
+      } else if (const std::size_t d = decoration_before(s, from, b, "([:*")) {
+        b -= d;
+      } else {
+        break;
+      }
     }
   };
   const bool parenthesized = letter > from && s[letter - 1] == '(' && letter + 1 < s.size() && s[letter + 1] == ')';

@@ -297,6 +297,16 @@ std::optional<Extraction> find_a_line(std::string_view s, std::size_t from, cons
   return std::nullopt;
 }
 
+// After a marker at j: past blanks and one colon, ASCII or full-width ("："), when a colon
+// follows; j itself when none does.
+std::size_t after_colon(std::string_view s, std::size_t j) noexcept {
+  std::size_t k = j;
+  while (k < s.size() && is_blank(s[k])) ++k;
+  if (k < s.size() && s[k] == ':') return k + 1;
+  if (detail::fullwidth_ascii(s, k) == ':') return k + 3;
+  return j;
+}
+
 // The CJK markers: "【答案】X<eoa>" (X to "<eoa>" or the line end), "答案是 X", "答案为 X",
 // "答案：X", and a last clause "所以/因此 ... 为/是 X" that ends the text.
 std::optional<Extraction> find_cjk(std::string_view s, std::size_t from, const Anchors& anchors, std::size_t& marker) {
@@ -309,7 +319,7 @@ std::optional<Extraction> find_cjk(std::string_view s, std::size_t from, const A
     std::size_t j = p + detail::kCjkAnswer.size();
     const bool tag = p >= from + 3 && s.compare(p - 3, 3, "\xE3\x80\x90") == 0 && starts_with(s, j, "\xE3\x80\x91");
     if (tag) {
-      j += 3;
+      j = after_colon(s, j + 3);  // "【答案】: A <eoa>"
       const std::size_t eol = line_end(s, j);
       const std::size_t eoa = find_str(s.substr(0, eol), j, detail::kEndOfAnswerTag);
       Phrase ph = read_answer_phrase(s, Range{j, eoa == kNpos ? eol : eoa});
@@ -328,14 +338,9 @@ std::optional<Extraction> find_cjk(std::string_view s, std::size_t from, const A
           break;
         }
       }
-      while (j < n && is_blank(s[j])) ++j;
-      if (starts_with(s, j, "\xEF\xBC\x9A")) {  // full-width colon
-        j += 3;
-        copula = true;
-      } else if (j < n && s[j] == ':') {
-        ++j;
-        copula = true;
-      }
+      const std::size_t colon = after_colon(s, j);
+      copula = copula || colon != j;
+      j = colon;
       if (copula) {
         const Phrase ph = answer_value(s, j, line_end(s, j));
         if (ph.answer.end > ph.answer.start) {
@@ -366,7 +371,7 @@ std::optional<Extraction> find_cjk(std::string_view s, std::size_t from, const A
   for (std::size_t k = std::max(ph.answer.end, ph.unit.end); k < n;) {
     if (is_space(s[k]) || s[k] == '.' || s[k] == '$') {
       ++k;
-    } else if (starts_with(s, k, "\xE3\x80\x82")) {  // 。
+    } else if (starts_with(s, k, detail::kIdeographicFullStop)) {
       k += 3;
     } else {
       return out;

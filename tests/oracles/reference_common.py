@@ -21,6 +21,11 @@ class RefExtraction(NamedTuple):
     method: str
 
 
+def _fullwidth_ascii(c: str) -> str:
+    """The ASCII character the full-width form `c` stands for (U+FF01..U+FF5E), or ""."""
+    return chr(ord(c) - 0xFEE0) if "\uff01" <= c <= "\uff5e" else ""
+
+
 def _is_letter(c: str) -> bool:
     return ("a" <= c <= "z") or ("A" <= c <= "Z")
 

@@ -217,6 +217,14 @@ def _a_line_at(s: str, start: int) -> tuple[RefExtraction, int] | None:
     return None
 
 
+def _after_colon(s: str, j: int) -> int:
+    """After a marker at j: past blanks and one colon (":" or "："), or j when no colon follows."""
+    k = j
+    while k < len(s) and s[k] in " \t":
+        k += 1
+    return k + 1 if s.startswith((":", "："), k) else j
+
+
 def _cjk_at(s: str, start: int) -> tuple[RefExtraction, int] | None:
     n = len(s)
     out = None
@@ -224,7 +232,7 @@ def _cjk_at(s: str, start: int) -> tuple[RefExtraction, int] | None:
     if p >= 0:
         j = p + 2
         if p >= start + 1 and s[p - 1] == "【" and s.startswith("】", j):
-            j += 1
+            j = _after_colon(s, j + 1)
             eol = _line_end(s, j)
             eoa = s.find("<eoa>", j, eol)
             ph = read_answer_phrase(s, j, eoa if eoa >= 0 else eol)
@@ -238,11 +246,9 @@ def _cjk_at(s: str, start: int) -> tuple[RefExtraction, int] | None:
             if s.startswith(("是", "为"), j):
                 j += 1
                 copula = True
-            while j < n and s[j] in " \t":
-                j += 1
-            if s.startswith(("：", ":"), j):
-                j += 1
-                copula = True
+            colon = _after_colon(s, j)
+            copula = copula or colon != j
+            j = colon
             if copula:
                 _, (a, b) = _marked_value(s, j, _line_end(s, j))
                 if b > a:

@@ -14,7 +14,7 @@ import re
 from pathlib import Path
 from typing import NamedTuple
 
-from tests.oracles.reference_common import _SPACE, _is_digit, _is_letter, _letters_end, _trim
+from tests.oracles.reference_common import _SPACE, _fullwidth_ascii, _is_digit, _is_letter, _letters_end, _trim
 from tests.oracles.reference_strategies import FUNCTION_WORDS, _math_closer, _signed_start
 
 # --------------------------------------------------------------------------------------------
@@ -96,10 +96,6 @@ def _unit_end(s: str, e: int, end: int) -> int:
             break
         k = w
     return k
-
-
-def _fullwidth_ascii(c: str) -> str:
-    return chr(ord(c) - 0xFEE0) if "\uff01" <= c <= "\uff5e" else ""
 
 
 def _math_non_ascii(s: str, k: int) -> int:

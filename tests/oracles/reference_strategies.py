@@ -21,6 +21,7 @@ from tests.oracles.reference_common import (
     _SPACE,
     RefExtraction,
     _ascii_istarts,
+    _fullwidth_ascii,
     _is_digit,
     _is_letter,
     _letters_end,
@@ -264,12 +265,18 @@ def _code_output(s: str, start: int) -> RefExtraction | None:
 # --------------------------------------------------------------------------------------------
 # choice
 
-_CHOICE_WORDS = ("answer", "option", "choice")
+#: detail/markers.hpp's kChoiceWords: ASCII words (any case) and the CJK verb 选.
+_CHOICE_WORDS = ("answer", "option", "choice", "选")
+
+
+def _decoration(c: str, chars: str) -> bool:
+    """`c` is one of `chars`, as ASCII or in its full-width form."""
+    return c in chars or (_fullwidth_ascii(c) != "" and _fullwidth_ascii(c) in chars)
 
 
 def _choice(s: str, start: int) -> RefExtraction | None:
     e = len(s)
-    while e > start and (s[e - 1] in _SPACE or s[e - 1] in ".)]*"):
+    while e > start and (s[e - 1] in _SPACE or _decoration(s[e - 1], ".)]*") or s[e - 1] == "。"):
         e -= 1
     if e == start or not ("A" <= s[e - 1] <= "J"):
         return None
@@ -278,19 +285,19 @@ def _choice(s: str, start: int) -> RefExtraction | None:
         return None
     b = letter
     parenthesized = letter > start and s[letter - 1] == "(" and s[letter + 1 : letter + 2] == ")"
-    while b > start and s[b - 1] in " \t([:*":
+    while b > start and (s[b - 1] in " \t" or _decoration(s[b - 1], "([:*")):
         b -= 1
     after_is = False
     if b - 2 >= start and _ascii_istarts(s, b - 2, "is") and (b - 2 == start or not _is_letter(s[b - 3])):
         after_is = True
         b -= 2
-        while b > start and s[b - 1] in " \t([:*":
+        while b > start and (s[b - 1] in " \t" or _decoration(s[b - 1], "([:*")):
             b -= 1
     lone = b == start or s[b - 1] == "\n" or (parenthesized and after_is)
     announced = False
     for w in _CHOICE_WORDS:
         w_start = b - len(w)
-        if w_start >= start and _ascii_istarts(s, w_start, w):
+        if w_start >= start and (s[w_start:b] == w if not w.isascii() else _ascii_istarts(s, w_start, w)):
             announced = announced or w_start == start or not _is_letter(s[w_start - 1])
     if not lone and not announced:
         return None

@@ -252,6 +252,56 @@ def test_generated_parity(text: str) -> None:
     assert tuple(rapidgrade.normalize_answer(text)) == ref.normalize_answer(text)
 
 
+# Choice letters and the CJK markers: the choice words (the CJK verb 选 among them), ASCII and
+# full-width decoration around a letter, and colons after 【答案】 and 答案.
+_choice_pieces = st.sampled_from(
+    [
+        "故选",
+        "应选",
+        "选",
+        "答案",
+        "【答案】",
+        "【",
+        "】",
+        "<eoa>",
+        "是",
+        "为",
+        "所以",
+        "：",
+        ":",
+        "（",
+        "）",
+        "(",
+        ")",
+        "．",
+        "。",
+        ".",
+        "*",
+        "**",
+        " ",
+        "\n",
+        "A",
+        "C",
+        "E",
+        "K",
+        "answer",
+        "option",
+        " is ",
+        "-3",
+        "12",
+        "$",
+        "x",
+    ]
+)
+
+
+@settings(deadline=None, max_examples=400)
+@given(st.lists(_choice_pieces, max_size=14).map("".join))
+def test_generated_choice_parity(text: str) -> None:
+    for strategy in STRATEGIES:
+        assert ours(text, strategy) == theirs(text, strategy), strategy
+
+
 # Units in braces of their own after a value ("69{degrees}"): values that end in a digit, a group
 # or \\pi, commands whose argument the group may be, and words that are units, two units run
 # together, or neither.

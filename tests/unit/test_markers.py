@@ -36,9 +36,12 @@ from rapidgrade import extract_answer, grade, normalize_latex
         ("【解析】…<eoe>\n【答案】根号3<eoa>", "根号3", "tagged"),
         ("【答案】分层抽样<eoa>", "分层抽样", "tagged"),
         ("【答案】1和3", "1和3", "tagged"),
+        ("【解析】…<eoe>\n【答案】: A <eoa>", "A", "tagged"),
+        ("【答案】：-3<eoa>", "-3", "tagged"),
         ("所以答案是12。", "12", "answer_is"),
         ("故答案为：－３", "－３", "answer_is"),
         ("答案：14π", "14π", "answer_is"),
+        ("答案是：12", "12", "answer_is"),
         ("所以a的值为-3", "-3", "answer_is"),
         ("因此面积是6。", "6", "answer_is"),
     ],
@@ -213,9 +216,77 @@ def test_texts_without_markers_read_as_their_last_number_or_span(text: str) -> N
 @given(
     body=st.text(alphabet=st.sampled_from(list("0123456789 abcxyz.+-=\n")), max_size=60),
     answer=st.integers(min_value=-999, max_value=999),
-    marker=st.sampled_from(["A: {}", "#### {}", "答案是{}", "【答案】{}<eoa>", "# Answer\n\n{}", "The answer is {}."]),
+    marker=st.sampled_from(
+        [
+            "A: {}",
+            "#### {}",
+            "答案是{}",
+            "【答案】{}<eoa>",
+            "【答案】: {} <eoa>",
+            "【答案】：{}<eoa>",
+            "# Answer\n\n{}",
+            "The answer is {}.",
+        ]
+    ),
 )
 def test_a_last_marker_after_any_body_is_read(body: str, answer: int, marker: str) -> None:
     text = body + "\n" + marker.format(answer)
     found = extract_answer(text)
     assert found is not None and found.text == str(answer), text
+
+
+# ---------------------------------------------------------------------------------------------
+# the choice words (detail/markers.hpp's kChoiceWords): a letter that closes the text after
+# "answer", "option", "choice" or the CJK verb 选 ("choose": a teacher's "故选：D.", "应选 B")
+
+
+@pytest.mark.parametrize(
+    ("text", "letter"),
+    [
+        ("故 $A \\cap B=\\{0,1,2\\}$.\n\n故选: D.", "D"),
+        ("所以 $z=1+i$. 故选 C.", "C"),
+        ("显然极差变小.\n\n应选 B", "B"),
+        ("故选：A。", "A"),
+        ("答案选C", "C"),
+        ("故选（B）", "B"),
+        ("The correct option is (C).", "C"),
+        ("So the correct choice is E", "E"),
+    ],
+)
+def test_a_choice_word_announces_the_closing_letter(text: str, letter: str) -> None:
+    found = extract_answer(text)
+    assert found is not None and (found.text, found.method) == (letter, "choice"), text
+    assert text[found.start : found.end] == letter
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "故选 D 和 E",  # the word before E is 和, not 选
+        "所以选项 D 不正确",  # the text does not close with the letter
+        "可以看出 D",  # no choice word and not alone on its line
+    ],
+)
+def test_a_letter_without_its_choice_word_is_no_choice(text: str) -> None:
+    found = extract_answer(text)
+    assert found is None or found.method != "choice", text
+
+
+@given(
+    body=st.lists(st.sampled_from([*"0123456789 abcxyz.+-=\n,", "因为", "所以", "$x$"]), max_size=40).map("".join),
+    verb=st.sampled_from(["故选", "应选", "选", "答案选", "所以选"]),
+    colon=st.sampled_from(["", " ", ":", ": ", "：", " ："]),
+    letter=st.sampled_from("ABCDE"),
+    wrap=st.sampled_from(["{}", "({})", "（{}）"]),
+    end=st.sampled_from(["", ".", "。", " ", ".\n"]),
+)
+def test_any_chinese_choice_conclusion_is_read(
+    body: str, verb: str, colon: str, letter: str, wrap: str, end: str
+) -> None:
+    text = body + "\n\n" + verb + colon + wrap.format(letter) + end
+    found = extract_answer(text)
+    assert found is not None and found.text == letter, text
+    assert grade(letter, text).correct
+    other = "E" if letter != "E" else "A"
+    verdict = grade(other, text)
+    assert not verdict.correct and verdict.decided_by == "fast", text

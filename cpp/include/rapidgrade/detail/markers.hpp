@@ -60,6 +60,13 @@ inline constexpr std::string_view kCjkBe = "\xE4\xB8\xBA";                      
 inline constexpr std::string_view kCjkConclusions[] = {"\xE6\x89\x80\xE4\xBB\xA5",                      // 所以
                                                        "\xE5\x9B\xA0\xE6\xAD\xA4"};                     // 因此
 inline constexpr std::string_view kEndOfAnswerTag = "<eoa>";
+inline constexpr std::string_view kIdeographicFullStop = "\xE3\x80\x82";  // 。
+
+/// The words that announce a multiple-choice letter closing a response ("Answer B", "the correct
+/// option is C", "(ANSWER E)"): ASCII, matched ignoring case, as whole words; and the CJK verb 选
+/// ("choose") of a Chinese conclusion ("故选：D.", "应选 B", "答案选C"). Read by extraction's
+/// choice rule (extract.cpp, find_choice).
+inline constexpr std::string_view kChoiceWords[] = {"answer", "option", "choice", "\xE9\x80\x89"};  // ... 选
 
 /// Phrases (ASCII, matched ignoring case) with which a response declines to answer: "the
 /// question cannot be answered with the given information", "I cannot determine ...", "please
