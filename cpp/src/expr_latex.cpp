@@ -149,11 +149,21 @@ class LatexParser {
     if (const std::optional<std::uint32_t> x = lone_atom()) return *x;
     DepthGuard g(depth_, tok().pos);
     auto next_op = [this] {
+      if (alignment_mark(p_)) ++p_;  // "x &= 5"
       const int op = relop(tok());
       if (op != 0) ++p_;
+      if (op != 0 && alignment_mark(p_)) ++p_;  // "x =& 5"
       return op;
     };
     return b_.relation_chain(next_op, [this] { return union_(); }, [this] { return tok().pos; });
+  }
+
+  /// Whether toks_[at] is an alignment mark: an '&' right before or after a relation operator
+  /// (the rows of "\begin{aligned} V &= ... \\ &= 2 \end{aligned}"), no part of the math. A
+  /// matrix's '&' separates cells, between operands.
+  bool alignment_mark(std::size_t at) const {
+    if (at >= toks_.size() || toks_[at].type != T::kPunct || !same(toks_[at].text, "&")) return false;
+    return (at + 1 < toks_.size() && relop(toks_[at + 1]) != 0) || (at > 0 && relop(toks_[at - 1]) != 0);
   }
 
   /// Whether `t` ends an element at every level of the descent from relation() to postfix():
@@ -176,7 +186,7 @@ class LatexParser {
     const std::size_t at = p_ + (negated ? 1 : 0);
     const std::size_t guards = negated ? 6 : 5;  // relation, sum, term, unary (twice if negated), primary
     if (at + 1 >= toks_.size() || !(toks_[at].type == T::kNum || toks_[at].type == T::kWord) ||
-        !ends_element(toks_[at + 1]) || depth_ + guards > kMaxAstDepth) {
+        !ends_element(toks_[at + 1]) || alignment_mark(at + 1) || depth_ + guards > kMaxAstDepth) {
       return std::nullopt;
     }
     p_ = at + 1;

@@ -148,14 +148,12 @@ bool has_content(std::string_view s, Range r) noexcept {
 
 namespace {
 
-// The content of a span without what is not part of the answer: \tag{..}, \label{..},
-// \nonumber, \notag, and trailing '.', ',', ';', "\\", \quad, \qquad and whitespace.
-Range span_content(std::string_view s, Range r) noexcept {
-  r = trim(s, r);
-  for (const std::string_view cmd : {std::string_view("\\tag"), std::string_view("\\label")}) {
-    const std::size_t at = find_str(s.substr(0, r.end), r.start, cmd);
-    if (at != kNpos) r.end = at;  // \tag and \label end a line of an equation
-  }
+// The alignment environments a display span may hold whole ("$$\begin{aligned} V &= ... \\ &=
+// \frac{2 \pi}{15} \end{aligned}$$"): their rows are the span's rows.
+constexpr std::string_view kAlignmentEnvironments[] = {"aligned", "gathered", "split", "alignedat"};
+
+// Strips trailing '.', ',', ';', "\\", \quad, \qquad, \nonumber, \notag and whitespace.
+Range strip_span_tails(std::string_view s, Range r) noexcept {
   bool changed = true;
   while (changed && r.end > r.start) {
     changed = false;
@@ -174,6 +172,45 @@ Range span_content(std::string_view s, Range r) noexcept {
     }
   }
   return r;
+}
+
+// r without an alignment environment (kAlignmentEnvironments) that encloses all of it: what is
+// between its \begin{..} (and the column count of alignedat) and the \end{..} that closes it,
+// when nothing follows that \end; r itself otherwise.
+Range unwrap_alignment(std::string_view s, Range r) noexcept {
+  constexpr std::string_view kBegin = "\\begin{";
+  if (!starts_with(s.substr(0, r.end), r.start, kBegin)) return r;
+  const std::size_t name_start = r.start + kBegin.size();
+  const std::size_t close = find_byte(s.substr(0, r.end), name_start, '}');
+  if (close >= r.end) return r;
+  const std::string_view name = s.substr(name_start, close - name_start);
+  bool alignment = false;
+  for (const std::string_view env : kAlignmentEnvironments) alignment = alignment || env == name;
+  if (!alignment) return r;
+  // the first "\end{name}" after it must end r
+  const std::size_t end = find_str(s.substr(0, r.end), close + 1, "\\end{");
+  if (end == kNpos || end + 5 + name.size() + 1 != r.end || s.compare(end + 5, name.size(), name) != 0) return r;
+  std::size_t inner = close + 1;
+  if (name == "alignedat" && inner < end && s[inner] == '{') {
+    const std::size_t c = find_byte(s.substr(0, end), inner, '}');
+    if (c >= end) return r;
+    inner = c + 1;
+  }
+  return Range{inner, end};
+}
+
+// The content of a span without what is not part of the answer: \tag{..}, \label{..}, an
+// alignment environment around all of it (unwrap_alignment), and trailing '.', ',', ';', "\\",
+// \quad, \qquad, \nonumber, \notag and whitespace.
+Range span_content(std::string_view s, Range r) noexcept {
+  r = trim(s, r);
+  for (const std::string_view cmd : {std::string_view("\\tag"), std::string_view("\\label")}) {
+    const std::size_t at = find_str(s.substr(0, r.end), r.start, cmd);
+    if (at != kNpos) r.end = at;  // \tag and \label end a line of an equation
+  }
+  r = strip_span_tails(s, r);
+  const Range inner = unwrap_alignment(s, r);
+  return inner.start == r.start ? r : strip_span_tails(s, inner);
 }
 
 // A relation operator at s[k] (outside braces): its length and whether it is an equality
@@ -224,6 +261,44 @@ bool has_symbol(std::string_view s, Range r) noexcept {
     if (is_letter(s[k])) return true;
   }
   return false;
+}
+
+// The last row of r, after its last line break ("\\") outside braces and environments, when
+// that row states something of its own: a row that starts with a relation ("& = 0.23")
+// continues the rows before it, and r is returned whole. "x &= 1 \\ y &= 2" -> "y &= 2";
+// "V &= \int ... \\ &= 2" stays whole; a matrix's rows are inside its environment.
+Range last_own_row(std::string_view s, Range r) noexcept {
+  std::size_t row = kNpos;
+  std::size_t depth = 0;
+  std::size_t environments = 0;
+  bool before = false;  // a row before the break: in "\\boxed{..}" (an escaped backslash) there is none
+  for (std::size_t k = r.start; k < r.end; ++k) {
+    const char c = s[k];
+    if (c == '\\' && k + 1 < r.end && s[k + 1] == '\\') {
+      if (depth == 0 && environments == 0 && before) row = k + 2;
+      ++k;
+      continue;
+    }
+    before = before || !is_space(c);
+    if (c == '{') {
+      ++depth;
+    } else if (c == '}') {
+      if (depth > 0) --depth;
+    } else if (c == '\\' && k + 1 < r.end) {
+      if (starts_with(s.substr(0, r.end), k, "\\begin{")) {
+        ++environments;
+      } else if (starts_with(s.substr(0, r.end), k, "\\end{")) {
+        if (environments > 0) --environments;
+      } else if (s[k + 1] == '{' || s[k + 1] == '}') {
+        ++k;  // "\{" and "\}" are no braces of the text
+      }
+    }
+  }
+  if (row == kNpos) return r;
+  std::size_t k = row;
+  while (k < r.end && (is_space(s[k]) || s[k] == '&')) ++k;
+  if (k == r.end || relation_at(s, k, r.end).length > 0) return r;
+  return Range{row, r.end};
 }
 
 // Commands and words that introduce what a statement concludes: "$\therefore$ $x = 2$",
@@ -278,7 +353,7 @@ bool conclusion_command_span(std::string_view s, Range content) noexcept {
 // \Rightarrow, \implies or \therefore only. A span listing several parts (a top-level ',' or ';'
 // that is not a thousands separator, "\text{ or }", \quad) is kept whole. O(length).
 Range span_answer(std::string_view s, Range r) {
-  r = span_content(s, r);
+  r = last_own_row(s, span_content(s, r));
   struct Op {
     std::size_t at, length;
     bool equality;

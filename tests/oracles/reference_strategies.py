@@ -553,12 +553,11 @@ def _has_symbol(s: str, a: int, b: int) -> bool:
 _SPAN_TAILS = ("\\nonumber", "\\notag", "\\qquad", "\\quad", "\\\\", ".", ",", ";")
 
 
-def _span_content(s: str, a: int, b: int) -> tuple[int, int]:
-    a, b = _trim(s, a, b)
-    for cmd in ("\\tag", "\\label"):
-        at = s.find(cmd, a, b)
-        if at >= 0:
-            b = at
+#: extract_math.cpp's kAlignmentEnvironments: a display span may hold one whole.
+_ALIGNMENT_ENVIRONMENTS = ("aligned", "gathered", "split", "alignedat")
+
+
+def _strip_span_tails(s: str, a: int, b: int) -> tuple[int, int]:
     changed = True
     while changed and b > a:
         changed = False
@@ -569,6 +568,76 @@ def _span_content(s: str, a: int, b: int) -> tuple[int, int]:
                 changed = True
                 break
     return a, b
+
+
+def _unwrap_alignment(s: str, a: int, b: int) -> tuple[int, int]:
+    """s[a:b] without an alignment environment that encloses all of it."""
+    if not s.startswith("\\begin{", a, b):
+        return a, b
+    close = s.find("}", a + 7, b)
+    if close < 0:
+        return a, b
+    name = s[a + 7 : close]
+    if name not in _ALIGNMENT_ENVIRONMENTS:
+        return a, b
+    end = s.find("\\end{", close + 1, b)
+    if end < 0 or end + 5 + len(name) + 1 != b or s[end + 5 : end + 5 + len(name)] != name:
+        return a, b
+    inner = close + 1
+    if name == "alignedat" and inner < end and s[inner] == "{":
+        c = s.find("}", inner, end)
+        if c < 0:
+            return a, b
+        inner = c + 1
+    return inner, end
+
+
+def _span_content(s: str, a: int, b: int) -> tuple[int, int]:
+    a, b = _trim(s, a, b)
+    for cmd in ("\\tag", "\\label"):
+        at = s.find(cmd, a, b)
+        if at >= 0:
+            b = at
+    a, b = _strip_span_tails(s, a, b)
+    ia, ib = _unwrap_alignment(s, a, b)
+    return (a, b) if ia == a else _strip_span_tails(s, ia, ib)
+
+
+def _last_own_row(s: str, a: int, b: int) -> tuple[int, int]:
+    """The last row of s[a:b] (after its last "\\\\" outside braces and environments) when it
+    does not start with a relation; s[a:b] itself otherwise."""
+    row = -1
+    depth = environments = 0
+    before = False  # a row before the break
+    k = a
+    while k < b:
+        c = s[k]
+        if c == "\\" and k + 1 < b and s[k + 1] == "\\":
+            if depth == 0 and environments == 0 and before:
+                row = k + 2
+            k += 2
+            continue
+        before = before or c not in _SPACE
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth = max(depth - 1, 0)
+        elif c == "\\" and k + 1 < b:
+            if s.startswith("\\begin{", k, b):
+                environments += 1
+            elif s.startswith("\\end{", k, b):
+                environments = max(environments - 1, 0)
+            elif s[k + 1] in "{}":
+                k += 1
+        k += 1
+    if row < 0:
+        return a, b
+    k = row
+    while k < b and (s[k] in _SPACE or s[k] == "&"):
+        k += 1
+    if k == b or _relation_at(s, k, b)[0]:
+        return a, b
+    return row, b
 
 
 _EQUALITY_COMMANDS = ("approx",)
@@ -616,7 +685,7 @@ def _thousands_groups_end(s: str, k: int) -> int:
 def _span_answer(s: str, a: int, b: int) -> tuple[int, int]:
     """What a math span states: the last member of a chain of equalities, the right side of an
     arithmetic left side, the relation itself otherwise; after the last \\Rightarrow."""
-    a, b = _span_content(s, a, b)
+    a, b = _last_own_row(s, *_span_content(s, a, b))
     ops: list[tuple[int, int]] = []  # (position, length)
     all_equalities = True
     parts = False

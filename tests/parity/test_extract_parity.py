@@ -302,6 +302,47 @@ def test_generated_choice_parity(text: str) -> None:
         assert ours(text, strategy) == theirs(text, strategy), strategy
 
 
+# Display math in rows: alignment environments around a span, matrices, row breaks, the
+# alignment mark and relations.
+_row_pieces = st.sampled_from(
+    [
+        "$$",
+        "\\begin{aligned}",
+        "\\end{aligned}",
+        "\\begin{alignedat}{2}",
+        "\\end{alignedat}",
+        "\\begin{pmatrix}",
+        "\\end{pmatrix}",
+        "\\begin{align}",
+        "\\end{align}",
+        "&",
+        "=",
+        "<",
+        "\\approx",
+        "\\\\",
+        "\\{",
+        "{",
+        "}",
+        "x",
+        "y",
+        "1",
+        "0.5",
+        " ",
+        "\n",
+        "\r\n",
+        ".",
+        ",",
+    ]
+)
+
+
+@settings(deadline=None, max_examples=400)
+@given(st.lists(_row_pieces, max_size=16).map("".join))
+def test_generated_row_parity(text: str) -> None:
+    for strategy in STRATEGIES:
+        assert ours(text, strategy) == theirs(text, strategy), strategy
+
+
 # Units in braces of their own after a value ("69{degrees}"): values that end in a digit, a group
 # or \\pi, commands whose argument the group may be, and words that are units, two units run
 # together, or neither.
