@@ -152,7 +152,8 @@ namespace {
 // \frac{2 \pi}{15} \end{aligned}$$"): their rows are the span's rows.
 constexpr std::string_view kAlignmentEnvironments[] = {"aligned", "gathered", "split", "alignedat"};
 
-// Strips trailing '.', ',', ';', "\\", \quad, \qquad, \nonumber, \notag and whitespace.
+// Strips trailing '.', ',', ';', '&' (an empty last row: "... \\ &"), "\\", \quad, \qquad,
+// \nonumber, \notag and whitespace.
 Range strip_span_tails(std::string_view s, Range r) noexcept {
   bool changed = true;
   while (changed && r.end > r.start) {
@@ -161,7 +162,7 @@ Range strip_span_tails(std::string_view s, Range r) noexcept {
     for (const std::string_view tail :
          {std::string_view("\\nonumber"), std::string_view("\\notag"), std::string_view("\\qquad"),
           std::string_view("\\quad"), std::string_view("\\\\"), std::string_view("."), std::string_view(","),
-          std::string_view(";")}) {
+          std::string_view(";"), std::string_view("&")}) {
       // the last byte first: most spans end in none of them
       if (r.end - r.start >= tail.size() && s[r.end - 1] == tail.back() &&
           s.compare(r.end - tail.size(), tail.size(), tail) == 0) {
@@ -361,9 +362,11 @@ Range span_answer(std::string_view s, Range r) {
   std::vector<Op> ops;
   bool parts = false;
   int depth = 0;
+  bool row_start = true;  // only blanks and '&' since the start or the last "\\": a \quad there indents
   CommaGroups groups(s, r.start, r.end);
   for (std::size_t k = r.start; k < r.end; ++k) {
     const char c = s[k];
+    if (!(is_space(c) || c == '&' || c == '\\')) row_start = false;
     if (c == '{' || c == '(' || c == '[') {
       ++depth;
       continue;
@@ -377,17 +380,21 @@ Range span_answer(std::string_view s, Range r) {
       if (e == k + 1) {  // a control symbol: "\{" and "\}" are braces, "\," and "\\" are not
         if (k + 1 < r.end && s[k + 1] == '{') ++depth;
         if (k + 1 < r.end && s[k + 1] == '}' && depth > 0) --depth;
+        if (k + 1 < r.end && (s[k + 1] == '{' || s[k + 1] == '}')) row_start = false;
+        if (k + 1 < r.end && s[k + 1] == '\\') row_start = true;
         ++k;
         continue;
       }
       const std::string_view name = s.substr(k + 1, e - k - 1);
+      const bool wide = detail::is_wide_spacing(name);  // \quad, \qquad (latex_vocab.hpp)
+      if (!wide) row_start = false;
       if (depth == 0) {
         if (is_conclusion_command(name)) {
           ops.clear();
           parts = false;
           r.start = e;
-        } else if (detail::is_wide_spacing(name)) {  // \quad, \qquad (latex_vocab.hpp)
-          parts = true;
+        } else if (wide) {
+          parts = parts || !row_start;  // between two parts, not a row's indent ("&\quad \times ...")
         } else if ((name == "text" || name == "mbox" || name == "textrm") && e < r.end && s[e] == '{') {
           const std::size_t close = find_byte(s.substr(0, std::min(r.end, e + 16)), e, '}');
           if (close < r.end) {

@@ -550,7 +550,7 @@ def _has_symbol(s: str, a: int, b: int) -> bool:
     return False
 
 
-_SPAN_TAILS = ("\\nonumber", "\\notag", "\\qquad", "\\quad", "\\\\", ".", ",", ";")
+_SPAN_TAILS = ("\\nonumber", "\\notag", "\\qquad", "\\quad", "\\\\", ".", ",", ";", "&")
 
 
 #: extract_math.cpp's kAlignmentEnvironments: a display span may hold one whole.
@@ -691,9 +691,12 @@ def _span_answer(s: str, a: int, b: int) -> tuple[int, int]:
     parts = False
     depth = 0
     grouped_end = 0
+    row_start = True  # only blanks and "&" since the start or the last "\\\\": a \quad there indents
     k = a
     while k < b:
         c = s[k]
+        if not (c in _SPACE or c in "&\\"):
+            row_start = False
         if c in "{([":
             depth += 1
         elif c in "})]":
@@ -705,14 +708,21 @@ def _span_answer(s: str, a: int, b: int) -> tuple[int, int]:
                     depth += 1
                 elif k + 1 < b and s[k + 1] == "}":
                     depth = max(depth - 1, 0)
+                if k + 1 < b and s[k + 1] in "{}":
+                    row_start = False
+                if k + 1 < b and s[k + 1] == "\\":
+                    row_start = True
                 k += 2
                 continue
             name = s[k + 1 : e]
+            wide = name in ("quad", "qquad")
+            if not wide:
+                row_start = False
             if depth == 0:
                 if name in ("Rightarrow", "Longrightarrow", "implies", "therefore"):
                     ops, all_equalities, parts, a = [], True, False, e
-                elif name in ("quad", "qquad"):
-                    parts = True
+                elif wide:
+                    parts = parts or not row_start
                 elif name in ("text", "mbox", "textrm") and e < b and s[e] == "{":
                     close = s.find("}", e, b)
                     if close >= 0 and _u8(s, e, close) < 16 and s[e + 1 : close].strip(_SPACE) in ("or", "and"):

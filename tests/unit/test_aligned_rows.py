@@ -31,6 +31,9 @@ from rapidgrade import extract_answer, grade
         ("$$\\begin{alignedat}{2} x &= 3 &&+ 1 \\\\ &= 4 \\end{alignedat}$$", "4"),
         ("\\begin{align} y &= 2 + 2 \\\\ &= 4 \\end{align}", "4"),
         ("\\begin{align*} u &= 1 \\\\ v &= 7 \\end{align*}", "v &= 7"),
+        # an empty last row, and a row indented with \quad
+        ("$$ \\begin{aligned} & =1.775 \\times 10^{-5} \\\\ & \\end{aligned} $$", "1.775 \\times 10^{-5}"),
+        ("$$\\begin{aligned} D &= 3 \\\\ &\\quad \\times 2 \\\\ &= 6 \\end{aligned}$$", "6"),
     ],
 )
 def test_the_rows_of_an_alignment_are_the_spans(text: str, answer: str) -> None:
