@@ -34,14 +34,7 @@ namespace {
 // A unit of detail/units.hpp spelled s[b, e): a symbol, or an SI prefix and a prefixable symbol
 // ("km", "kg"). Case matters, as in the table.
 bool is_unit_word(std::string_view s, std::size_t b, std::size_t e) noexcept {
-  const std::string_view w = s.substr(b, e - b);
-  if (detail::find_unit_symbol(w) != nullptr) return true;
-  for (std::size_t p = 1; p <= 2 && p < w.size(); ++p) {
-    if (detail::find_unit_prefix(w.substr(0, p)) == nullptr) continue;
-    const detail::UnitSymbol* u = detail::find_unit_symbol(w.substr(p));
-    if (u != nullptr && u->prefixable) return true;
-  }
-  return false;
+  return detail::find_unit(s.substr(b, e - b)) != nullptr;
 }
 
 // The end of a unit expression that starts with the unit word s[b, e): more unit words joined by

@@ -13,6 +13,7 @@
 #include "rapidgrade/detail/number.hpp"
 #include "rapidgrade/detail/number_words.hpp"
 #include "rapidgrade/detail/text.hpp"
+#include "rapidgrade/detail/units.hpp"
 #include "rapidgrade/unicode.hpp"
 #include "rapidgrade/utf8.hpp"
 
@@ -299,6 +300,42 @@ bool is_unit_word(std::string_view word) noexcept {
   return false;
 }
 
+// A unit word of rule 4: one of kUnitWords (is_unit_word), or a unit of the units table
+// (detail/units.hpp: "nm", "K", "kPa", "Hz"), except the rows read only when nothing else
+// follows their number ("in", "mi").
+bool is_trailing_unit(std::string_view word) noexcept {
+  if (is_unit_word(word)) return true;
+  const rapidgrade::detail::UnitSymbol* u = rapidgrade::detail::find_unit(word);
+  return u != nullptr && !u->whole_only;
+}
+
+// The start of a power that ends s[0, q) ("^2", "^{3}", "^{-1}", "^-2": an integer exponent), or
+// q when none does.
+std::size_t power_start(std::string_view s, std::size_t q) noexcept {
+  std::size_t k = q;
+  const bool braced = k > 0 && s[k - 1] == '}';
+  if (braced) --k;
+  const std::size_t digits = k;
+  while (k > 0 && is_digit(s[k - 1])) --k;
+  if (k == digits) return q;
+  if (k > 0 && s[k - 1] == '-') --k;
+  if (braced) {
+    if (k == 0 || s[k - 1] != '{') return q;
+    --k;
+  }
+  return k > 0 && s[k - 1] == '^' ? k - 1 : q;
+}
+
+// Where the text before the unit word at w ends: before a '/', '*' or "\cdot" that joins it to
+// another unit word ("m / s", "J \cdot s") and the blanks around it; w when none does.
+std::size_t unit_joiner_start(std::string_view s, std::size_t w) noexcept {
+  std::size_t k = w;
+  while (k > 0 && s[k - 1] == ' ') --k;
+  if (k > 0 && (s[k - 1] == '/' || s[k - 1] == '*')) return k - 1;
+  if (ends_with(s.substr(0, k), "\\cdot")) return k - 5;
+  return w;
+}
+
 // Whether s[0, e) ends with a value a unit may follow: a digit, a closing brace ("\frac{1}{2}
 // inch") or \pi ("\frac{3}{4}\pi inches").
 bool ends_with_value(std::string_view s, std::size_t e) noexcept {
@@ -402,23 +439,18 @@ void strip_units(std::string& s, bool& percent, bool& degrees) {
       e = open;
       continue;
     }
-    std::size_t q = p;
-    const std::string_view head = v.substr(0, p);
-    if (ends_with(head, "^{2}") || ends_with(head, "^{3}"))
-      q -= 4;
-    else if (ends_with(head, "^2") || ends_with(head, "^3"))
-      q -= 2;
+    const std::size_t q = power_start(v, p);
     std::size_t w = q;
     while (w > 0 && is_letter(v[w - 1])) --w;
     if (w == q || (w > 0 && v[w - 1] == '\\')) break;
     const std::string_view word = v.substr(w, q - w);
-    if (!is_unit_word(word)) break;
+    if (!is_trailing_unit(word)) break;
     // a one-letter unit must be marked (apart from its number, or in \text / \mathrm): "6m"
     // is six times m, "6 m" and "6\,\text{m}" are six metres
     if (word.size() == 1 && w > 0 && is_digit(v[w - 1])) break;
     saw(word);
     cut = w;
-    e = w;
+    e = unit_joiner_start(v, w);
   }
   if (cut == std::string::npos || !ends_with_value(v, cut)) return;
   std::size_t r = cut;

@@ -43,11 +43,15 @@ second; checked by ``tests/unit/test_normalize_examples.py``, like the examples 
    ``\pi   r`` -> ``\pi r`` (rule 5 keeps that one space).
 3. Trailing ``.`` is removed: ``5.`` -> ``5``.
 4. (``units=True``) Unit words after a number (or after ``}`` or ``\pi``) are removed, several
-   in a row and each optionally squared or cubed (``^2``, ``^3``, ``^{2}``, ``^{3}``):
+   in a row and each optionally with an integer power (``^2``, ``^{3}``, ``^{-1}``):
    ``5 cm`` -> ``5``, ``100 square units`` -> ``100``, ``12 cm^2`` -> ``12``. The list is
    :data:`UNIT_WORDS` (matched case-sensitively, never after a backslash); two of its words of
    two letters or more run together count as one (``5 sqft`` -> ``5``); ``percent`` also sets
    the percentage flag: ``12 percent`` -> ``12``; ``degrees`` and ``degree`` the degrees flag.
+   The units of the units table go too, as symbols with an SI prefix and an integer power,
+   joined by blanks, ``/``, ``*`` or ``\cdot``: ``540 \mathrm{~nm}`` -> ``540``,
+   ``3.0 \mathrm{~m} / \mathrm{s}`` -> ``3.0``, ``146 J mol^{-1} K^{-1}`` -> ``146``; a
+   one-letter unit only apart from its number (``6 K`` -> ``6``, ``6K`` stays).
    Unit words in braces of their own, where a ``\text`` was lost, go too, when the braces are
    no command's argument and hold no one-letter word: ``69{degrees}`` -> ``69`` (degrees),
    ``8\sqrt{3}{squareinches}`` -> ``8\sqrt{3}``; ``\frac{1}{cm}`` and ``5{m}`` stay.

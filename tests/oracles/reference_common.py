@@ -9,6 +9,7 @@ It imports no other part of the reference. Offsets are Python string indices (co
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import NamedTuple
 
 _SPACE = " \t\n\r\f\v"
@@ -19,6 +20,28 @@ class RefExtraction(NamedTuple):
     start: int
     end: int
     method: str
+
+
+def _read_units_table() -> tuple[frozenset[str], frozenset[str], frozenset[str], frozenset[str]]:
+    """(unit symbols, prefixable symbols, prefixes, whole-only symbols) of
+    cpp/include/rapidgrade/detail/units.hpp."""
+    header = Path(__file__).resolve().parents[2] / "cpp" / "include" / "rapidgrade" / "detail" / "units.hpp"
+    text = header.read_text(encoding="utf-8")
+
+    def c_string(lit: str) -> str:
+        return lit.encode("latin-1").decode("unicode_escape").encode("latin-1").decode("utf-8")
+
+    symbols, prefixable, prefixes, whole_only = set(), set(), set(), set()
+    # a row is {symbol, pint name, prefixable} or {..., prefixable, whole_only}
+    for m in re.finditer(r'\{"((?:[^"\\]|\\.)*)", "[^"]*", (true|false)(?:, (true|false))?\}', text):
+        symbols.add(c_string(m.group(1)))
+        if m.group(2) == "true":
+            prefixable.add(c_string(m.group(1)))
+        if m.group(3) == "true":
+            whole_only.add(c_string(m.group(1)))
+    for m in re.finditer(r'\{"((?:[^"\\]|\\.)*)", "[a-z]+"\}', text):
+        prefixes.add(c_string(m.group(1)))
+    return frozenset(symbols), frozenset(prefixable), frozenset(prefixes), frozenset(whole_only)
 
 
 def _fullwidth_ascii(c: str) -> str:

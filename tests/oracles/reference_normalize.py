@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from tests.oracles.reference_common import _SPACE, _is_letter
+from tests.oracles.reference_common import _SPACE, _is_letter, _read_units_table
 
 # --------------------------------------------------------------------------------------------
 # normalization (Hendrycks-style strip_string with rapidgrade's documented rules)
@@ -262,6 +262,9 @@ def _rewrite_commands(s: str) -> tuple[str, bool, bool]:
                     while k < n and s[k] in _SPACE:
                         k += 1
                     if k < n and s[k] == "{":
+                        # right after a number, its content is a word apart ("6\\,\\text{m}" is "6 m")
+                        if out and out[-1] and "0" <= out[-1][-1] <= "9":
+                            out.append(" ")
                         drop.append(True)
                         i = k + 1
                     else:
@@ -324,7 +327,9 @@ def _rewrite_commands(s: str) -> tuple[str, bool, bool]:
 
 
 _WS_RUN = re.compile(r"[ \t\n\r\f\v]+")
-_UNIT_TAIL = re.compile(r"(?<![A-Za-z\\])([A-Za-z]+)(?:\^\{[23]\}|\^[23])? *\Z")
+_UNIT_TAIL = re.compile(r"(?<![A-Za-z\\])([A-Za-z]+)(?:\^\{-?[0-9]+\}|\^-?[0-9]+)? *\Z")
+_UNIT_JOINER = re.compile(r"(?:/|\*|\\cdot) *\Z")
+_TABLE_UNITS, _TABLE_PREFIXABLE, _TABLE_PREFIXES, _TABLE_WHOLE_ONLY = _read_units_table()
 _UNIT_GROUP = re.compile(r"\{([A-Za-z ]*)\} *\Z")
 _TWO_ARGUMENTS = ("frac", "dfrac", "tfrac", "cfrac", "binom", "dbinom", "tbinom")
 
@@ -334,6 +339,16 @@ def _is_unit_word(word: str) -> bool:
     if word in _UNITS:
         return True
     return any(word[:k] in _UNITS and word[k:] in _UNITS for k in range(2, len(word) - 1))
+
+
+def _is_trailing_unit(word: str) -> bool:
+    """A unit word of rule 4: _is_unit_word's, or a row of the units table (or an SI prefix and a
+    prefixable row) that is not read only alone ("in", "mi")."""
+    if _is_unit_word(word):
+        return True
+    if word in _TABLE_UNITS:
+        return word not in _TABLE_WHOLE_ONLY
+    return any(word[:p] in _TABLE_PREFIXES and word[p:] in _TABLE_PREFIXABLE for p in (1, 2) if p < len(word))
 
 
 def _group_is_bare(before: str) -> bool:
@@ -385,13 +400,16 @@ def _strip_units(s: str) -> tuple[str, bool, bool]:
             cut = e = group.start()
             continue
         m = _UNIT_TAIL.search(s[:e])
-        if m is None or not _is_unit_word(m.group(1)):
+        if m is None or not _is_trailing_unit(m.group(1)):
             break
         if len(m.group(1)) == 1 and m.start(1) > 0 and s[m.start(1) - 1].isdigit():
             break
         saw_percent = saw_percent or m.group(1) == "percent"
         saw_degrees = saw_degrees or m.group(1) in ("degrees", "degree")
         cut = e = m.start(1)
+        joiner = _UNIT_JOINER.search(s[:e])  # "m / s", "J \\cdot s"
+        if joiner is not None:
+            e = joiner.start()
     if cut is None:
         return s, False, False
     rest = s[:cut].rstrip(" ")

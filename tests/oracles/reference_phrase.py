@@ -11,37 +11,24 @@ signed numbers); the markers (``reference_markers``) read their answers with it.
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from typing import NamedTuple
 
-from tests.oracles.reference_common import _SPACE, _fullwidth_ascii, _is_digit, _is_letter, _letters_end, _trim
+from tests.oracles.reference_common import (
+    _SPACE,
+    _fullwidth_ascii,
+    _is_digit,
+    _is_letter,
+    _letters_end,
+    _read_units_table,
+    _trim,
+)
 from tests.oracles.reference_strategies import FUNCTION_WORDS, _math_closer, _signed_start
 
 # --------------------------------------------------------------------------------------------
 # the answer phrase (extract::read_answer_phrase) and the marker table's non-ASCII math words (detail/markers.hpp)
 
 
-def _read_units_table() -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
-    """(unit symbols, prefixable symbols, prefixes) of cpp/include/rapidgrade/detail/units.hpp."""
-    header = Path(__file__).resolve().parents[2] / "cpp" / "include" / "rapidgrade" / "detail" / "units.hpp"
-    text = header.read_text(encoding="utf-8")
-
-    def c_string(lit: str) -> str:
-        return lit.encode("latin-1").decode("unicode_escape").encode("latin-1").decode("utf-8")
-
-    symbols, prefixable, prefixes = set(), set(), set()
-    # a row is {symbol, pint name, prefixable} or {..., prefixable, whole_only}: the phrase reader
-    # reads every row ("3 D" is 3 debye, "29.36 in" inches)
-    for m in re.finditer(r'\{"((?:[^"\\]|\\.)*)", "[^"]*", (true|false)(?:, (?:true|false))?\}', text):
-        symbols.add(c_string(m.group(1)))
-        if m.group(2) == "true":
-            prefixable.add(c_string(m.group(1)))
-    for m in re.finditer(r'\{"((?:[^"\\]|\\.)*)", "[a-z]+"\}', text):
-        prefixes.add(c_string(m.group(1)))
-    return frozenset(symbols), frozenset(prefixable), frozenset(prefixes)
-
-
-_UNIT_SYMBOLS, _PREFIXABLE_UNITS, _UNIT_PREFIXES = _read_units_table()
+_UNIT_SYMBOLS, _PREFIXABLE_UNITS, _UNIT_PREFIXES, _ = _read_units_table()
 _MATH_NON_ASCII = (
     "\u2212",
     "\u03c0",

@@ -320,6 +320,7 @@ _row_pieces = st.sampled_from(
         "<",
         "\\approx",
         "\\\\",
+        "\\quad",
         "\\{",
         "{",
         "}",
@@ -341,6 +342,51 @@ _row_pieces = st.sampled_from(
 def test_generated_row_parity(text: str) -> None:
     for strategy in STRATEGIES:
         assert ours(text, strategy) == theirs(text, strategy), strategy
+
+
+# Units of the units table after a value (normalization's rule 4): symbols, prefixes, powers,
+# joiners and the wrappers a unit is written in.
+_table_unit_pieces = st.sampled_from(
+    [
+        "5",
+        "0.5",
+        "10^{3}",
+        "\\pi",
+        "x",
+        " ",
+        "\\mathrm{~nm}",
+        "\\mathrm{K}",
+        "\\text{ s}",
+        "\\mathrm{m}",
+        "m",
+        "s",
+        "kg",
+        "K",
+        "kPa",
+        "eV",
+        "in",
+        "mi",
+        "D",
+        "cm",
+        "^2",
+        "^{-1}",
+        "^-2",
+        "/",
+        " / ",
+        "\\cdot",
+        "*",
+        "{",
+        "}",
+        "\\,",
+        "~",
+    ]
+)
+
+
+@settings(deadline=None, max_examples=400)
+@given(st.lists(_table_unit_pieces, max_size=10).map("".join))
+def test_generated_table_unit_parity(text: str) -> None:
+    assert tuple(rapidgrade.normalize_answer(text)) == ref.normalize_answer(text)
 
 
 # Units in braces of their own after a value ("69{degrees}"): values that end in a digit, a group

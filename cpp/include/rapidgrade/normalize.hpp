@@ -44,10 +44,13 @@
 //  2. whitespace runs -> one space, then trimmed: " \pi   r " -> "\pi r" (rule 5 keeps that space).
 //  3. trailing '.' (and whitespace) removed: "5." -> "5".
 //  4. (units) trailing unit words after a number or a closing brace removed (kUnitWords, several
-//     in a row, each optionally with ^2, ^3, ^{2}, ^{3}; "percent" also sets `percent`, "degrees"
+//     in a row, each optionally with an integer power; "percent" also sets `percent`, "degrees"
 //     and "degree" set `degrees`):
 //     "5 cm" -> "5", "100 square units" -> "100", "12 cm^2" -> "12",
 //     "\frac{1}{2} inch" -> "\frac{1}{2}", "12 percent" -> "12"; not after a letter: "x cm" -> "xcm".
+//     The units of the units table (detail/units.hpp) too, with SI prefixes and any integer
+//     power, joined by blanks, '/', '*' or "\cdot": "540 nm" -> "540", "3.0 m / s" -> "3.0",
+//     "146 J mol^{-1} K^{-1}" -> "146" (not its rows read only alone: "in", "mi", "D").
 //     Also after \pi ("\frac{3}{4}\pi inches"); two unit words of two letters or more run
 //     together are one ("5 sqft"); one group of unit words in braces of its own, no command's
 //     argument and no one-letter word (a "\text" lost): "69{degrees}" -> "69" (degrees),

@@ -12,6 +12,7 @@
 // (not a peta-year), "min" a minute, "mol" a mole and "cd" a candela.
 #pragma once
 
+#include <cstddef>
 #include <string_view>
 
 namespace rapidgrade::detail {
@@ -215,6 +216,18 @@ inline const UnitSymbol* find_unit_symbol(std::string_view symbol) noexcept {
 inline const UnitPrefix* find_unit_prefix(std::string_view symbol) noexcept {
   for (const UnitPrefix& p : kUnitPrefixes)
     if (p.symbol == symbol) return &p;
+  return nullptr;
+}
+
+/// The row that `w` spells: a symbol of the table, or an SI prefix (of one or two bytes) and a
+/// prefixable symbol ("km", "kPa", "µm"); nullptr when it spells none. Case matters.
+inline const UnitSymbol* find_unit(std::string_view w) noexcept {
+  if (const UnitSymbol* u = find_unit_symbol(w)) return u;
+  for (std::size_t p = 1; p <= 2 && p < w.size(); ++p) {
+    if (find_unit_prefix(w.substr(0, p)) == nullptr) continue;
+    const UnitSymbol* u = find_unit_symbol(w.substr(p));
+    if (u != nullptr && u->prefixable) return u;
+  }
   return nullptr;
 }
 
