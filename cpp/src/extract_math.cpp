@@ -266,7 +266,8 @@ bool has_symbol(std::string_view s, Range r) noexcept {
 
 // The last row of r, after its last line break ("\\") outside braces and environments, when
 // that row states something of its own: a row that starts with a relation ("& = 0.23")
-// continues the rows before it, and r is returned whole. "x &= 1 \\ y &= 2" -> "y &= 2";
+// continues the rows before it, and r is returned whole. "x &= 1 \\ y &= 2" -> "y &= 2",
+// "a &= 0.5 \\ & 0.59" -> "0.59";
 // "V &= \int ... \\ &= 2" stays whole; a matrix's rows are inside its environment.
 Range last_own_row(std::string_view s, Range r) noexcept {
   std::size_t row = kNpos;
@@ -299,7 +300,7 @@ Range last_own_row(std::string_view s, Range r) noexcept {
   std::size_t k = row;
   while (k < r.end && (is_space(s[k]) || s[k] == '&')) ++k;
   if (k == r.end || relation_at(s, k, r.end).length > 0) return r;
-  return Range{row, r.end};
+  return Range{k, r.end};  // without the row's leading blanks and '&' ("\\ & 0.59")
 }
 
 // Commands and words that introduce what a statement concludes: "$\therefore$ $x = 2$",

@@ -637,7 +637,7 @@ def _last_own_row(s: str, a: int, b: int) -> tuple[int, int]:
         k += 1
     if k == b or _relation_at(s, k, b)[0]:
         return a, b
-    return row, b
+    return k, b
 
 
 _EQUALITY_COMMANDS = ("approx",)

@@ -31,7 +31,8 @@ from rapidgrade import extract_answer, grade
         ("$$\\begin{alignedat}{2} x &= 3 &&+ 1 \\\\ &= 4 \\end{alignedat}$$", "4"),
         ("\\begin{align} y &= 2 + 2 \\\\ &= 4 \\end{align}", "4"),
         ("\\begin{align*} u &= 1 \\\\ v &= 7 \\end{align*}", "v &= 7"),
-        # an empty last row, and a row indented with \quad
+        # a last row of its own without a relation, an empty last row, a row indented with \quad
+        ("$$\\begin{aligned} P(A) &= 0.5 \\\\ & 0.59 \\end{aligned}$$", "0.59"),
         ("$$ \\begin{aligned} & =1.775 \\times 10^{-5} \\\\ & \\end{aligned} $$", "1.775 \\times 10^{-5}"),
         ("$$\\begin{aligned} D &= 3 \\\\ &\\quad \\times 2 \\\\ &= 6 \\end{aligned}$$", "6"),
     ],
