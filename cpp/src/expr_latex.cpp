@@ -28,6 +28,22 @@ using rapidgrade::detail::WrapperContent;
 // ============================================================================================
 // LaTeX parser
 
+// The relation code of a token (relation_code: '=', '<', 'l', ...), or 0: an operator, or a
+// command such as \le, \ne or \approx (detail::kEqualsCommands read as '=').
+int latex_relop(const Tok& t) {
+  if (t.type == T::kPunct) return relation_code(t.text);
+  if (t.type == T::kCmd) {
+    const std::string_view c = t.text;
+    if (same(c, "le") || same(c, "leq") || same(c, "leqslant")) return 'l';
+    if (same(c, "ge") || same(c, "geq") || same(c, "geqslant")) return 'g';
+    if (same(c, "lt")) return '<';
+    if (same(c, "gt")) return '>';
+    if (same(c, "ne") || same(c, "neq")) return 'n';
+    if (rapidgrade::detail::is_equals_command(c)) return '=';
+  }
+  return 0;
+}
+
 // Malformed input does not throw: the first problem is recorded (failure()), the parser moves
 // to the end token and returns a placeholder node, and every caller goes on to the end
 // without consuming more. A C++ exception would unwind the recursive descent frame by frame,
@@ -131,19 +147,7 @@ class LatexParser {
     ++p_;
   }
 
-  static int relop(const Tok& t) {
-    if (t.type == T::kPunct) return relation_code(t.text);
-    if (t.type == T::kCmd) {
-      const std::string_view c = t.text;
-      if (same(c, "le") || same(c, "leq") || same(c, "leqslant")) return 'l';
-      if (same(c, "ge") || same(c, "geq") || same(c, "geqslant")) return 'g';
-      if (same(c, "lt")) return '<';
-      if (same(c, "gt")) return '>';
-      if (same(c, "ne") || same(c, "neq")) return 'n';
-      if (rapidgrade::detail::is_equals_command(c)) return '=';
-    }
-    return 0;
-  }
+  static int relop(const Tok& t) { return latex_relop(t); }
 
   std::uint32_t relation() {
     if (const std::optional<std::uint32_t> x = lone_atom()) return *x;
@@ -948,6 +952,37 @@ bool parse_latex_into(std::string_view text, Ast& ast, Failure& failure) {
 }
 
 }  // namespace detail
+
+std::size_t last_equality_end(std::string_view text) {
+  using detail::T;
+  using rapidgrade::detail::same;
+  if (text.size() > kMaxExprBytes) return std::string_view::npos;
+  std::vector<detail::Tok> toks;
+  detail::Texts texts;
+  detail::Failure failure;
+  if (!detail::lex_latex(text, toks, texts, failure)) return std::string_view::npos;
+  std::size_t depth = 0;
+  std::size_t end = std::string_view::npos;
+  for (std::size_t k = 0; k + 1 < toks.size(); ++k) {  // the last token is kEnd
+    const detail::Tok& t = toks[k];
+    const std::string_view x = t.text;
+    if (t.type == T::kPunct && (same(x, "(") || same(x, "[") || same(x, "{"))) {
+      ++depth;
+    } else if (t.type == T::kPunct && (same(x, ")") || same(x, "]") || same(x, "}"))) {
+      if (depth > 0) --depth;
+    } else if (t.type == T::kCmd && same(x, "{")) {  // "\{", "\lbrace" (\langle is a '(')
+      ++depth;
+    } else if (t.type == T::kCmd && same(x, "}")) {
+      if (depth > 0) --depth;
+    } else if (depth == 0) {
+      if (t.type == T::kPunct && (same(x, ",") || same(x, ";"))) return std::string_view::npos;
+      const int op = detail::latex_relop(t);
+      if (op != 0 && op != '=') return std::string_view::npos;
+      if (op == '=') end = toks[k + 1].pos;
+    }
+  }
+  return end;
+}
 
 Ast parse_latex(std::string_view text) {
   Ast ast;

@@ -390,6 +390,25 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
   equiv::Tri t = gold_tree != nullptr && pred_tree != nullptr
                      ? equiv::equivalent(*gold_tree, *pred_tree, options.equiv, &limit, gold.facts())
                      : equiv::Tri::kUnknown;
+  if (gold_tree != nullptr && pred_tree == nullptr && !pred.percent() && !pred.degrees() &&
+      gold_tree->at(gold_tree->root).kind != expr::Kind::kRelation) {
+    // A chain of equalities the core cannot read whole ends in its answer: its last member,
+    // read alone, as math-verify reads an equation against a value ("\cos\langle\vec{a},
+    // \vec{b}\rangle = \frac{...}{...} = -\frac{\sqrt{2}}{10}", "\iint_R f\,dA \approx -11.875").
+    const std::size_t at = expr::last_equality_end(p);
+    const std::optional<expr::Ast> member =
+        at != std::string_view::npos ? expr::try_parse(trim(std::string_view(p).substr(at))) : std::nullopt;
+    if (member) {
+      equiv::Limit member_limit = equiv::Limit::kNone;
+      const equiv::Tri m = equiv::equivalent(*gold_tree, *member, options.equiv, &member_limit, gold.facts());
+      if (m == equiv::Tri::kTrue) return {equiv::Tri::kTrue, Reason::kEquivalent};
+      // disproved: the fallback reads the same last member (kLastMemberDiffers), unless the chain
+      // holds an \approx, where math-verify ends an equation earlier
+      if (m == equiv::Tri::kFalse) {
+        return {equiv::Tri::kUnknown, approximation(p) ? Reason::kUndecided : Reason::kLastMemberDiffers};
+      }
+    }
+  }
   if (t != equiv::Tri::kTrue && gold.degrees() != pred.degrees()) {
     // One side is written in degrees ("45^\circ"), the other not: its number (45, as the trees
     // compared above read it) or the angle (pi/4). FALSE only when neither reading matches.

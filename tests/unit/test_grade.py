@@ -461,3 +461,52 @@ def test_prepared_gold_is_reused_across_its_responses() -> None:
     undecided = "undecided by the fast path"
     assert got.reason == ["equivalent", "equivalent", undecided, undecided, undecided]
     assert list(got) == [grade(g, r, fallback=False) for g, r in zip(golds, responses)]
+
+
+@pytest.mark.parametrize(
+    ("gold", "response", "correct", "reason"),
+    [
+        (
+            r"-\frac{\sqrt{2}}{10}",
+            r"$\cos \langle\vec{a}, \vec{b}\rangle=\frac{\vec{a} \cdot \vec{b}}{|\vec{a}| \cdot|\vec{b}|}"
+            r"=\frac{2 \times(-8)+2 \times 6}{\sqrt{8} \times \sqrt{100}}=-\frac{\sqrt{2}}{10}$",
+            True,
+            "equivalent",
+        ),
+        ("-11.875", r"Thus $$ \iint_R\left(x-3 y^2\right) d A \approx-11.875 $$", True, "equivalent"),
+        (
+            r"\frac{\sqrt{2}}{10}",
+            r"$\cos \langle\vec{a}, \vec{b}\rangle=\frac{\vec{a} \cdot \vec{b}}{10}=-\frac{\sqrt{2}}{10}$",
+            False,
+            "undecided: the last member of the answer's equation differs",
+        ),
+        # an \approx ends math-verify's equation earlier: the fallback may still read it
+        ("-11", r"Thus $$ \iint_R\left(x-3 y^2\right) d A \approx-11.875 $$", False, "undecided by the fast path"),
+    ],
+)
+def test_a_chain_the_core_cannot_read_whole_states_its_last_member(
+    gold: str, response: str, correct: bool, reason: str
+) -> None:
+    v = grade(gold, response, fallback=False)
+    assert v.correct is correct and v.decided_by == "fast", v
+    assert v.reason.startswith(reason), v
+
+
+@given(
+    unread=st.sampled_from(
+        [
+            r"\cos\langle\vec{a},\vec{b}\rangle",
+            r"\oint_C \vec{F}\cdot d\vec{r}",
+            r"\iint_R\left(x-3 y^2\right) d A",
+            r"\mathscr{R}(q)",
+            r"\overrightarrow{AB}\cdot\overrightarrow{AC}",
+        ]
+    ),
+    middle=st.sampled_from(["", r"=\frac{6}{2}", "=2+1", r"=\sqrt{9}"]),
+    value=st.integers(min_value=-500, max_value=500),
+)
+def test_the_last_member_of_any_unread_chain_is_its_answer(unread: str, middle: str, value: int) -> None:
+    response = f"So ${unread}{middle}={value}$."
+    assert grade(str(value), response, fallback=False).correct, response
+    other = grade(str(value + 1), response, fallback=False)
+    assert not other.correct and other.decided_by == "fast", response

@@ -191,6 +191,13 @@ Ast parse(std::string_view text, Syntax syntax = Syntax::kAuto);
 /// nullopt where parse() throws ParseError or LimitError.
 std::optional<Ast> try_parse(std::string_view text, Syntax syntax = Syntax::kAuto);
 Ast parse_latex(std::string_view text);
+/// Where the last member of a chain of equalities at the top level of `text` (LaTeX) starts: the
+/// byte offset after its last '=' (or a command read as '=', detail::kEqualsCommands: \approx),
+/// when every relation at the top level is one and no ',' or ';' stands there (a list);
+/// std::string_view::npos otherwise, or when `text` does not lex. Reads tokens only, so it
+/// answers for a chain whose other members the parser cannot read ("\cos\langle\vec{a},
+/// \vec{b}\rangle = \frac{...}{...} = -\frac{\sqrt{2}}{10}"). O(n).
+std::size_t last_equality_end(std::string_view text);
 Ast parse_infix(std::string_view text);
 /// RPN operators: binary + - * / ^ and besselj; unary neg and the RPN column of the function
 /// table (detail/functions.hpp: sin cos tan exp log ln sqrt abs erf erfc Si Ci Ei gamma);
