@@ -752,6 +752,16 @@ class Comparer {
 
   /// True when r holds an application of a function that is not in the function table
   /// ("f(x)"): its variables are not comparable by name.
+  /// Whether the subtree holds a number or a named constant (pi, e): what makes an equation's
+  /// side more than symbols.
+  static bool has_number(Ref r) {
+    const Node& n = r.node();
+    if (n.kind == Kind::kNumber || n.kind == Kind::kConst) return true;
+    for (std::size_t k = 0; k < n.kids.size(); ++k)
+      if (has_number(r.kid(k))) return true;
+    return false;
+  }
+
   static bool has_function_call(Ref r) {
     const Node& n = r.node();
     if (n.kind == Kind::kFunc && rapidgrade::detail::find_function(n.text) == nullptr) return true;
@@ -824,8 +834,15 @@ class Comparer {
         if (!has_function_call(g) && !has_function_call(p) && disjoint_symbols(rel, other)) return Tri::kFalse;
         // The fallback reads the right side alone, which the core has disproved ("2x = y"
         // against 5): it cannot prove the pair (Limit::kLastMember).
-        if (on_rhs == Tri::kFalse && p.i == p.ast->root && g.i == g.ast->root && limit_ == Limit::kNone) {
-          limit_ = Limit::kLastMember;
+        const bool whole = p.i == p.ast->root && g.i == g.ast->root;
+        if (on_rhs == Tri::kFalse && whole && limit_ == Limit::kNone) limit_ = Limit::kLastMember;
+        // A gold equation against a value: only the value of its left side could match. With a
+        // number in that side ("5x - y + 2 = 0", "a + 3z = 0") no fallback reads it so
+        // (Limit::kGoldEquation); a side of symbols alone ("\frac{NO}{BO}", "f(x)", "|AB|") is an
+        // assignment to math-verify, which then compares the right side.
+        if (G.kind == Kind::kRelation && P.kind != Kind::kRelation && whole && has_number(lhs) &&
+            limit_ == Limit::kNone) {
+          limit_ = Limit::kGoldEquation;
         }
         return Tri::kUnknown;
       }

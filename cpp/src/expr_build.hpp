@@ -79,7 +79,8 @@ inline bool is_letter_command(std::string_view w) {
 
 /// Plain-text detection and normalization (expr_text.cpp).
 /// A plain-text answer: a run of >= 3 letters (outside commands) that is not a known function
-/// name, e.g. "Yes", "odd", "\text{east}". "xyz" is therefore text, not x*y*z.
+/// name, e.g. "Yes", "odd", "\text{east}", or a CJK ideograph ("三棱锥"). "xyz" is therefore
+/// text, not x*y*z.
 bool looks_like_text(std::string_view s);
 /// The words of a text answer, lower case, commands and braces dropped ("\text{East}." -> "east").
 std::string normalize_text(std::string_view s);

@@ -132,6 +132,8 @@ const char* reason_text(Reason reason) noexcept {
              "and the other a number";
     case Reason::kLastMemberDiffers:
       return "undecided: the last member of the answer's equation differs; a member before it may be the answer";
+    case Reason::kGoldEquation:
+      return "undecided: the gold is an equation and the answer a value that only its left side could be";
     case Reason::kAnswerTooLong: return "limit: the extracted answer is longer than max_answer_bytes";
     case Reason::kWorkLimit: return "limit: comparing the answers needs more work than the fast path's budget";
     case Reason::kMagnitudeLimit:
@@ -429,6 +431,7 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
              : limit == equiv::Limit::kMagnitude                       ? Reason::kMagnitudeLimit
              : limit == equiv::Limit::kNoValue                         ? Reason::kNoValue
              : limit == equiv::Limit::kLastMember && !approximation(p) ? Reason::kLastMemberDiffers
+             : limit == equiv::Limit::kGoldEquation                    ? Reason::kGoldEquation
                                                                        : Reason::kUndecided};
 }
 

@@ -378,8 +378,9 @@ _MAX_BARE_WORDS = 4
 
 
 def looks_like_text(s: str) -> bool:
-    """True when s holds a word (three letters or more) that is not a function name nor "and";
-    the names after \\begin, \\end and \\operatorname do not count."""
+    """True when s holds a word (three letters or more) that is not a function name nor "and",
+    or a CJK ideograph (U+4000..U+9FFF); the names after \\begin, \\end and \\operatorname do
+    not count."""
     i, n = 0, len(s)
     while i < n:
         if s[i] == "\\":
@@ -390,6 +391,8 @@ def looks_like_text(s: str) -> bool:
                 close = s.find("}", i)
                 i = n if close < 0 else close
             continue
+        if "\u4000" <= s[i] <= "\u9fff":
+            return True
         if _is_letter(s[i]):
             j = _letters_end(s, i, n)
             word = s[i:j]

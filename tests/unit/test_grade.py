@@ -510,3 +510,30 @@ def test_the_last_member_of_any_unread_chain_is_its_answer(unread: str, middle: 
     assert grade(str(value), response, fallback=False).correct, response
     other = grade(str(value + 1), response, fallback=False)
     assert not other.correct and other.decided_by == "fast", response
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        ("5x - y + 2 = 0", r"$\boxed{10}$"),
+        ("a + 3z = 0", r"$\boxed{0}$"),
+        ("x^2 + y^2 = 2", "The answer is 2."),
+        ("7 = 11a + c", r"$\boxed{11a+c}$"),  # math-verify's own case: FALSE
+    ],
+)
+def test_a_gold_equation_with_a_number_in_its_left_side_against_a_value_stays_with_the_fast_path(
+    gold: str, response: str
+) -> None:
+    # only the value of the equation's left side could be the answer; no fallback reads it so
+    v = grade(gold, response)
+    assert (v.correct, v.decided_by) == (False, "fast"), v
+    assert v.reason.startswith("undecided: the gold is an equation and the answer a value"), v
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [(r"\frac{NO}{BO}=\frac{1}{\sqrt{6}}", r"$\frac{1}{\sqrt{6}}$"), ("f(x)=1", "$1$"), ("|AB|=1", "$1$")],
+)
+def test_a_gold_equation_of_symbols_alone_is_an_assignment_the_fallback_reads(gold: str, response: str) -> None:
+    assert grade(gold, response, fallback=False).reason == "undecided by the fast path"
+    assert grade(gold, response).correct is True

@@ -29,8 +29,11 @@ constexpr std::size_t kWorkBudget = std::size_t{1} << 23;
 /// kLastMember: a response's equation chain whose last member differs from the gold's value
 /// while a member before it (one with symbols: "x = 2a = 12") may be the answer; UNKNOWN, and the
 /// fallback reads the last member only (math-verify takes an equation's last right side), which
-/// the core has disproved.
-enum class Limit : std::uint8_t { kNone = 0, kWork, kMagnitude, kNoValue, kLastMember };
+/// the core has disproved. Nor is kGoldEquation: a gold equation whose left side holds a number
+/// ("5x - y + 2 = 0", "a + 3z = 0") against a value; the value may be what that side equals
+/// (UNKNOWN), and the fallback never reads it so (math-verify compares an equation with a value
+/// only through an assignment's right side, an assignment's left side being symbols alone).
+enum class Limit : std::uint8_t { kNone = 0, kWork, kMagnitude, kNoValue, kLastMember, kGoldEquation };
 
 struct Options {
   double rel_tol = 1e-9;

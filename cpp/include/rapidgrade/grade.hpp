@@ -57,6 +57,7 @@ enum class Reason : std::uint8_t {
   kDeclines,             // no marked answer, and the text after the last number declines to answer: FALSE
   kNoValue,              // a constant with no value ("f(0)", words) against a number: UNKNOWN (equiv::Limit::kNoValue)
   kLastMemberDiffers,    // an equation chain's last member differs, an earlier one may not: UNKNOWN (kLastMember)
+  kGoldEquation,         // a gold equation with a number in its left side against a value: UNKNOWN (kGoldEquation)
   // Limits: not compared, neither correct nor sent to the fallback (decided_by="limit").
   kAnswerTooLong,   // the extracted answer is longer than Options::max_answer_bytes
   kWorkLimit,       // equiv ran out of its work budget (equiv::Limit::kWork)
@@ -78,10 +79,12 @@ constexpr bool is_limit(Reason reason) noexcept {
 /// names no choice is the gold's choice only the options could say (kChoiceNotNamed), and an
 /// undefined function's value or words are no number whatever algebra does (kNoValue), and an
 /// equation is read by the fallback as its last member, which the core disproved
-/// (kLastMemberDiffers).
+/// (kLastMemberDiffers), and the fallback compares a gold equation with a value only through an
+/// assignment's right side (kGoldEquation).
 constexpr bool fallback_cannot_help(Reason reason) noexcept {
   return reason == Reason::kWeakReading || reason == Reason::kOtherReadingMatches ||
-         reason == Reason::kChoiceNotNamed || reason == Reason::kNoValue || reason == Reason::kLastMemberDiffers;
+         reason == Reason::kChoiceNotNamed || reason == Reason::kNoValue || reason == Reason::kLastMemberDiffers ||
+         reason == Reason::kGoldEquation;
 }
 
 /// The one-line message of a reason, e.g. "same answer after normalization".
