@@ -537,3 +537,31 @@ def test_a_gold_equation_with_a_number_in_its_left_side_against_a_value_stays_wi
 def test_a_gold_equation_of_symbols_alone_is_an_assignment_the_fallback_reads(gold: str, response: str) -> None:
     assert grade(gold, response, fallback=False).reason == "undecided by the fast path"
     assert grade(gold, response).correct is True
+
+
+@given(
+    a=st.integers(min_value=2, max_value=9),
+    b=st.integers(min_value=-9, max_value=9),
+    c=st.integers(min_value=-50, max_value=50),
+    var=st.sampled_from(["x", "y", "z", "m"]),
+)
+def test_any_gold_equation_with_a_coefficient_against_its_right_side_stays_with_the_fast_path(
+    a: int, b: int, c: int, var: str
+) -> None:
+    gold = f"{a}{var} + {b} = {c}" if b >= 0 else f"{a}{var} - {-b} = {c}"
+    v = grade(gold, f"The answer is ${c}$.", fallback=False)
+    assert not v.correct and v.decided_by == "fast", (gold, v)
+    assert v.reason.startswith("undecided: the gold is an equation and the answer a value"), (gold, v)
+
+
+_CJK_WORDS = ["三棱锥", "分层抽样", "圆锥", "无解", "等边三角形", "正方形", "不存在", "偶函数"]
+
+
+@given(word=st.sampled_from(_CJK_WORDS), value=st.integers(min_value=-99, max_value=99))
+def test_a_chinese_word_answer_is_text_decided_in_the_core(word: str, value: int) -> None:
+    # a CJK word makes an answer text: against a number it is decided without the fallback
+    assert grade(str(value), f"【答案】{word}<eoa>", fallback=False).decided_by == "fast"
+    assert grade(word, f"【答案】{value}<eoa>", fallback=False).decided_by == "fast"
+    assert grade(word, f"【答案】{word}<eoa>").correct is True
+    other = _CJK_WORDS[(_CJK_WORDS.index(word) + 1) % len(_CJK_WORDS)]
+    assert grade(word, f"故答案为：{other}").correct is False

@@ -290,3 +290,12 @@ def test_any_chinese_choice_conclusion_is_read(
     other = "E" if letter != "E" else "A"
     verdict = grade(other, text)
     assert not verdict.correct and verdict.decided_by == "fast", text
+
+
+@pytest.mark.parametrize(("text", "answer"), [("5个", "5"), ("共有12种", "12"), ("三棱锥", "三棱锥")])
+def test_a_bare_answer_with_a_chinese_word_is_text(text: str, answer: str) -> None:
+    # a CJK word makes a short answer text: with a digit it is no bare answer, and the number is
+    # read as the last number; words alone stay one bare text answer
+    found = extract_answer(text)
+    assert found is not None and found.text == answer, text
+    assert found.method == ("bare" if answer == text else "last_number")
