@@ -29,17 +29,12 @@ using rapidgrade::detail::WrapperContent;
 // LaTeX parser
 
 // The relation code of a token (relation_code: '=', '<', 'l', ...), or 0: an operator, or a
-// command such as \le, \ne or \approx (detail::kEqualsCommands read as '=').
+// command (detail::kInequalityCommands, and detail::kEqualsCommands read as '=').
 int latex_relop(const Tok& t) {
   if (t.type == T::kPunct) return relation_code(t.text);
   if (t.type == T::kCmd) {
-    const std::string_view c = t.text;
-    if (same(c, "le") || same(c, "leq") || same(c, "leqslant")) return 'l';
-    if (same(c, "ge") || same(c, "geq") || same(c, "geqslant")) return 'g';
-    if (same(c, "lt")) return '<';
-    if (same(c, "gt")) return '>';
-    if (same(c, "ne") || same(c, "neq")) return 'n';
-    if (rapidgrade::detail::is_equals_command(c)) return '=';
+    if (const char code = rapidgrade::detail::inequality_code(t.text)) return code;
+    if (rapidgrade::detail::is_equals_command(t.text)) return '=';
   }
   return 0;
 }

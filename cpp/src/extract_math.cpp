@@ -215,8 +215,9 @@ Range span_content(std::string_view s, Range r) noexcept {
 }
 
 // A relation operator at s[k] (outside braces): its length and whether it is an equality
-// ('=', \approx, U+2248); 0 when there is none. '<=', '>=', '!=', "\le", "\leq", "\ge", "\geq",
-// "\neq", "\ne", "\lt", "\gt", "\leqslant", "\geqslant" and U+2264/2265/2260 are inequalities.
+// ('=', \approx, U+2248); 0 when there is none. '<=', '>=', '!=', the inequality commands
+// ("\le", "\neq", ...: latex_vocab.hpp's kInequalityCommands) and U+2264/2265/2260 are
+// inequalities.
 struct RelationAt {
   std::size_t length = 0;
   bool equality = false;
@@ -237,10 +238,7 @@ RelationAt relation_at(std::string_view s, std::size_t k, std::size_t end) noexc
     const std::size_t e = letters_end_in(s, k + 1, end);
     const std::string_view name = s.substr(k + 1, e - k - 1);
     if (name == "approx") return {e - k, true};
-    if (name == "le" || name == "leq" || name == "ge" || name == "geq" || name == "neq" || name == "ne" ||
-        name == "lt" || name == "gt" || name == "leqslant" || name == "geqslant") {
-      return {e - k, false};
-    }
+    if (detail::inequality_code(name) != 0) return {e - k, false};  // latex_vocab.hpp
     return {};
   }
   if (c == '\xE2' && k + 2 < end && s[k + 1] == '\x89') {

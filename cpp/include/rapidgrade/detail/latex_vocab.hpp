@@ -80,6 +80,25 @@ inline bool is_equals_command(std::string_view name) noexcept {
   return false;
 }
 
+/// The inequality commands, each with the relation code the LaTeX parser gives it (expr_build's
+/// relation_code: 'l' is <=, 'g' is >=, 'n' is !=): the parser's relations and extraction's
+/// reading of a span's relations (extract_math.cpp, relation_at) both read this table.
+struct InequalityCommand {
+  std::string_view name;  // without the backslash
+  char code;
+};
+inline constexpr InequalityCommand kInequalityCommands[] = {
+    {"le", 'l'},       {"leq", 'l'}, {"leqslant", 'l'}, {"ge", 'g'}, {"geq", 'g'},
+    {"geqslant", 'g'}, {"lt", '<'},  {"gt", '>'},       {"ne", 'n'}, {"neq", 'n'},
+};
+
+/// The relation code of the inequality command `name` (without the backslash), or 0.
+inline char inequality_code(std::string_view name) noexcept {
+  for (const InequalityCommand& c : kInequalityCommands)
+    if (same(c.name, name)) return c.code;
+  return 0;
+}
+
 /// How much space a spacing command makes.
 enum class Spacing : unsigned char {
   kThin,  // \, \; \: \! \thinspace \negthinspace: inside a number or a product ("1\,000")
