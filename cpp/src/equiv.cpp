@@ -146,6 +146,16 @@ bool has_symbols(Ref r) {
   return false;
 }
 
+// Whether the subtree holds a number or a named constant (pi, e): what makes an equation's side
+// more than symbols.
+bool has_number(Ref r) {
+  const Node& n = r.node();
+  if (n.kind == Kind::kNumber || n.kind == Kind::kConst) return true;
+  for (std::size_t k = 0; k < n.kids.size(); ++k)
+    if (has_number(r.kid(k))) return true;
+  return false;
+}
+
 void collect_cuts(Ref r, std::vector<CutApplication>& out) {
   const Node& n = r.node();
   if (!has_symbols(r)) return;
@@ -752,16 +762,6 @@ class Comparer {
 
   /// True when r holds an application of a function that is not in the function table
   /// ("f(x)"): its variables are not comparable by name.
-  /// Whether the subtree holds a number or a named constant (pi, e): what makes an equation's
-  /// side more than symbols.
-  static bool has_number(Ref r) {
-    const Node& n = r.node();
-    if (n.kind == Kind::kNumber || n.kind == Kind::kConst) return true;
-    for (std::size_t k = 0; k < n.kids.size(); ++k)
-      if (has_number(r.kid(k))) return true;
-    return false;
-  }
-
   static bool has_function_call(Ref r) {
     const Node& n = r.node();
     if (n.kind == Kind::kFunc && rapidgrade::detail::find_function(n.text) == nullptr) return true;

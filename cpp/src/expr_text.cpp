@@ -28,7 +28,7 @@ bool looks_like_text(std::string_view s) {
       }
       continue;
     }
-    // a CJK ideograph (U+4E00..U+9FFF, lead bytes E4..E9) is a word: normalization has already
+    // a CJK ideograph (U+4000..U+9FFF, lead bytes E4..E9) is a word: normalization has already
     // read the CJK math words (根号, 无穷大) and list joiners (和, 或) of detail/markers.hpp
     const auto lead = static_cast<unsigned char>(s[i]);
     if (lead >= 0xE4 && lead <= 0xE9 && i + 2 < n) return true;

@@ -187,7 +187,7 @@ bool choice_word_ends_at(std::string_view s, std::size_t from, std::size_t end) 
 // The length of the decoration that ends at s[b - 1]: one of `chars`, as ASCII or in its
 // full-width form ("：", "（"), or 0.
 std::size_t decoration_before(std::string_view s, std::size_t from, std::size_t b, std::string_view chars) noexcept {
-  if (b > from && s[b - 1] != '\0' && chars.find(s[b - 1]) != std::string_view::npos) return 1;
+  if (b > from && chars.find(s[b - 1]) != std::string_view::npos) return 1;
   if (b >= from + 3) {
     const char c = detail::fullwidth_ascii(s, b - 3);
     if (c != 0 && chars.find(c) != std::string_view::npos) return 3;

@@ -401,8 +401,7 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
     const std::optional<expr::Ast> member =
         at != std::string_view::npos ? expr::try_parse(trim(std::string_view(p).substr(at))) : std::nullopt;
     if (member) {
-      equiv::Limit member_limit = equiv::Limit::kNone;
-      const equiv::Tri m = equiv::equivalent(*gold_tree, *member, options.equiv, &member_limit, gold.facts());
+      const equiv::Tri m = equiv::equivalent(*gold_tree, *member, options.equiv, nullptr, gold.facts());
       if (m == equiv::Tri::kTrue) return {equiv::Tri::kTrue, Reason::kEquivalent};
       // disproved: the fallback reads the same last member (kLastMemberDiffers), unless the chain
       // holds an \approx, where math-verify ends an equation earlier
