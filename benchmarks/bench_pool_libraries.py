@@ -151,9 +151,7 @@ class RapidgradeAdapter(Adapter):
                 for r in self.pool.run_many(fn, args, timeout=timeout)]  # fmt: skip
 
     def ready(self) -> None:
-        deadline = time.monotonic() + 120
-        while self.pool.stats().started < self.workers + 1 and time.monotonic() < deadline:
-            time.sleep(0.05)  # the spare starts once the others are warm
+        self.pool.start()  # every worker and the spare (batches start them only as they pay)
 
     def close(self) -> None:
         self.pool.close()

@@ -35,6 +35,11 @@ the pool runs them in every worker before the worker takes one of its tasks. A t
 starts only when it is handed to a warm worker, so its deadline measures its own work, never an
 import or a restart.
 
+How many. A start-up costs seconds of CPU, more than most batches of fallback pairs need, so the
+pool starts one worker for a batch, another only when the tasks waiting would take longer than
+its start-up, and a spare only once a task comes near its deadline (the rules are
+:mod:`rapidgrade._pool_policy`); :meth:`WorkerPool.start` starts them all at once.
+
 Supervision. Starting, warming, stopping and reaping workers happen in one background thread
 per pool (the *supervisor*), never in the caller's thread: a worker killed at a deadline is
 replaced at once, in the background, so the next task does not pay for the restart outside its
@@ -73,13 +78,22 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from multiprocessing.connection import wait as _supervisor_wait
-from typing import Any, Literal
+from typing import Any
 
-from rapidgrade._pool_checks import check_deadline, check_memory_limit, check_timeout
-from rapidgrade._pool_worker import _CANCEL_SIGNAL, WarmupStep, _Batch, _describe, _Worker
+from rapidgrade._pool_checks import check_deadline, check_memory_limit, check_steps, check_timeout
+from rapidgrade._pool_policy import another_worker_pays, spare_due, updated_mean, work_ahead
+from rapidgrade._pool_worker import (
+    _CANCEL_SIGNAL,
+    PoolStats,
+    TaskResult,
+    WarmupStep,
+    WorkerStartError,
+    _Batch,
+    _describe,
+    _Worker,
+)
 
 __all__ = [
     "PoolStats",
@@ -94,8 +108,6 @@ __all__ = [
     "default_pool",
     "in_worker",
 ]
-
-TaskStatus = Literal["ok", "timeout", "error", "memory"]
 
 #: Seconds a new worker may take to start and run its warm-up steps.
 _START_TIMEOUT = 120.0
@@ -118,75 +130,8 @@ _CANCEL_GRACE = 0.5
 _SERVING = ("starting", "idle", "busy", "cancelling")
 
 
-@dataclass(frozen=True, slots=True)
-class TaskResult:
-    """What became of one task.
-
-    ``status`` is ``"ok"`` (``value`` holds the return value), ``"timeout"`` (the task's
-    timeout or its batch's deadline passed and the worker was asked to stop, or killed;
-    ``error`` says which, a batch deadline's starting with ``"deadline: "``), ``"memory"`` (the
-    task ran out of its memory limit, see :meth:`WorkerPool.run_many`; its worker was replaced)
-    or ``"error"`` (``error`` says what went wrong: the exception raised by the task as
-    ``"TypeName: message"``, a worker that died, an argument or result that could not be
-    pickled).
-
-    ``seconds`` is how long the task ran: from the moment it was handed to a warm worker to its
-    result (or to its deadline). ``waited`` is how long it waited before that, from the start of
-    its batch. Both are measurements, left out of comparisons.
-    """
-
-    status: TaskStatus
-    value: Any = None
-    error: str = ""
-    seconds: float = field(default=0.0, compare=False, repr=False)
-    waited: float = field(default=0.0, compare=False, repr=False)
-
-    @property
-    def ok(self) -> bool:
-        """``True`` when the task returned normally."""
-        return self.status == "ok"
-
-
-@dataclass(frozen=True, slots=True)
-class PoolStats:
-    """Counters of a pool's life so far (see :meth:`WorkerPool.stats`).
-
-    ``started``: workers that became ready (warm). ``killed``: workers killed because a task
-    ran out of time and did not stop when asked, its batch was interrupted, or it died.
-    ``cancelled``: tasks past their deadline that stopped when asked (their workers were kept).
-    ``start_seconds_max`` and ``start_seconds_last``: time from launching a worker to its being
-    warm.
-    """
-
-    started: int = 0
-    killed: int = 0
-    cancelled: int = 0
-    start_seconds_max: float = 0.0
-    start_seconds_last: float = 0.0
-
-
-class WorkerStartError(RuntimeError):
-    """A worker process failed to start (or to run its warm-up steps) in time."""
-
-
 class _PoolClosed(RuntimeError):
     pass
-
-
-def _check_steps(steps: Iterable[WarmupStep], where: str) -> tuple[WarmupStep, ...]:
-    checked: list[WarmupStep] = []
-    for step in steps:
-        if isinstance(step, str):
-            checked.append(step)
-            continue
-        if not callable(step):
-            raise TypeError(f"{where}: a warm-up step must be a module name or a function, not {step!r}")
-        try:
-            pickle.dumps(step, protocol=pickle.HIGHEST_PROTOCOL)
-        except (pickle.PicklingError, TypeError, AttributeError) as err:
-            raise TypeError(f"{where}: warm-up function {step!r} is not importable by name ({_describe(err)})") from err
-        checked.append(step)
-    return tuple(checked)
 
 
 def _wait_seconds(seconds: float | None) -> float:
@@ -210,19 +155,21 @@ class WorkerPool:
 
     Args:
         workers: Most tasks running at once, each in its own process (default: the number of
-            usable cores). Workers are started when batches need them (as many as the tasks in
-            flight ask for, up to *workers*) and, once started, kept: a worker that is killed
-            or retired is replaced in the background.
+            usable cores). Workers are started when batches need them: one at first, another
+            whenever the tasks waiting would take longer than its start-up (up to *workers*;
+            :mod:`rapidgrade._pool_policy`), or all at once by :meth:`start`. Once started they
+            are kept: a worker that is killed or retired is replaced in the background.
         warmup: Warm-up steps every worker runs before taking tasks (module names to import,
             module-level functions to call once); batches may add their own (see
             :meth:`run_many`).
         max_tasks_per_worker: Replace a worker after this many tasks (bounds memory growth of
             long-lived workers; ``None``: never).
-        spares: Warm workers kept in reserve beyond those in use (started once the others are
-            warm): when a task's worker is killed at its deadline, a spare takes the next task at
-            once while the replacement starts in the background, so no task waits for a
-            restart. At most *workers* tasks run at once; the processes alive are at most
-            ``workers + spares`` (plus killed ones being reaped).
+        spares: Warm workers kept in reserve beyond those in use, started once a task comes
+            within two start-ups of its deadline (and the others are warm): when a task's worker
+            is killed at its deadline, a spare takes the next task at once while the replacement
+            starts in the background, so no task waits for a restart. At most *workers* tasks
+            run at once; the processes alive are at most ``workers + spares`` (plus killed ones
+            being reaped).
 
     >>> with WorkerPool(workers=1) as pool:
     ...     pool.run(time.sleep, (60,), timeout=1.0).status
@@ -245,7 +192,7 @@ class WorkerPool:
             raise ValueError("WorkerPool: spares must be at least 0")
         self._spares = spares
         self._size = workers if workers is not None else _default_size()
-        self._steps: tuple[WarmupStep, ...] = _check_steps(warmup, "WorkerPool")
+        self._steps: tuple[WarmupStep, ...] = check_steps(warmup, "WorkerPool")
         self._max_tasks = max_tasks_per_worker
         # The pool's lock is entered as itself (`with self._lock`), never through the Condition:
         # Condition.__exit__ is a Python function, and a Ctrl-C that lands as it starts leaves the
@@ -260,7 +207,10 @@ class WorkerPool:
         self._retry_at = 0.0  # when the supervisor may try again after a failed start
         self._backoff = 0.0
         self._demand = 0  # tasks of the batches running now
-        self._target = 0  # workers to keep alive besides spares (grows with demand, up to _size)
+        self._waiting = 0  # of those, not yet handed to a worker
+        self._target = 0  # workers to keep alive besides spares (grows as it pays, up to _size)
+        self._task_mean = 0.0  # running mean of task times in seconds (0: none finished yet)
+        self._spare_wanted = False  # a task came near its deadline: keep spares from now on
         self._closed = False
         self._pid = os.getpid()
         self._supervisor: threading.Thread | None = None  # registered by the thread itself
@@ -289,6 +239,39 @@ class WorkerPool:
         """Counters of this pool's workers so far (starts, kills, start-up times)."""
         with self._lock:
             return PoolStats(self._started, self._killed, self._cancelled, self._start_max, self._start_last)
+
+    def start(self, *, warmup: Sequence[WarmupStep] = (), timeout: float | None = _START_TIMEOUT) -> None:
+        """Start every worker now, spares included, and return once they are warm.
+
+        Batches otherwise start workers only as their work pays for it, and a spare only once a
+        task comes near its deadline (see :mod:`rapidgrade._pool_policy`). A server calls this
+        at start-up, so that its first requests find every worker warm. *warmup* adds the
+        warm-up steps its batches will ask for (as :meth:`run_many`'s), so that the workers run
+        them now rather than before their first task; e.g. ``rapidgrade.fallback.WARMUP``.
+
+        Raises:
+            WorkerStartError: a worker failed to start (the pool retries later).
+            TimeoutError: the workers were not all warm within *timeout* seconds.
+            RuntimeError: the pool is closed, or used in a forked child of its creator.
+        """
+        ends = None if timeout is None else time.monotonic() + timeout
+        steps = check_steps(warmup, "WorkerPool.start")
+        with self._lock:
+            if self._closed or os.getpid() != self._pid:
+                raise RuntimeError("WorkerPool: the pool is closed or belongs to another process")
+            self._add_steps_locked(steps)
+            self._target = self._size
+            self._spare_wanted = self._spare_wanted or self._spares > 0
+            self._supervise_locked()
+            while sum(1 for w in self._workers if w.warmed and w.state in _SERVING) < self._size + self._spares:
+                if self._failure is not None:
+                    raise WorkerStartError(self._failure)
+                if self._closed:
+                    raise RuntimeError("WorkerPool: the pool was closed")
+                left = None if ends is None else ends - time.monotonic()
+                if left is not None and left <= 0:
+                    raise TimeoutError(f"WorkerPool.start: the workers were not warm within {timeout:g} s")
+                self._cond.wait(timeout=_wait_seconds(left))
 
     def run(
         self,
@@ -360,7 +343,7 @@ class WorkerPool:
         call_limit = check_deadline(deadline, "WorkerPool.run_many")
         memory = check_memory_limit(memory_limit, "WorkerPool.run_many")
         ends = None if call_limit is None else begun + call_limit
-        steps = _check_steps(warmup, "WorkerPool.run_many")
+        steps = check_steps(warmup, "WorkerPool.run_many")
         if self._closed:
             raise RuntimeError("WorkerPool: the pool is closed")
         if os.getpid() != self._pid:
@@ -433,9 +416,17 @@ class WorkerPool:
                 if not in_flight:
                     continue
                 now = time.monotonic()
-                wait_for = None if limit is None else min(s for _, _, s in in_flight.values()) + limit - now
+                # The first moment a task in flight may be stopped; a spare should be warm by then.
+                stop_at = None if limit is None else min(s for _, _, s in in_flight.values()) + limit
                 if ends is not None:
-                    wait_for = ends - now if wait_for is None else min(wait_for, ends - now)
+                    stop_at = ends if stop_at is None else min(stop_at, ends)
+                wait_for = None if stop_at is None else stop_at - now
+                if stop_at is not None and self._spares and not self._spare_wanted:
+                    spare_in = spare_due(stop_at, self._start_last) - now
+                    if spare_in <= 0:
+                        self._want_spare()
+                    else:
+                        wait_for = min(stop_at - now, spare_in)
                 if next_task < len(tasks):  # look again soon for workers freed meanwhile
                     wait_for = _POLL_FREE if wait_for is None else min(wait_for, _POLL_FREE)
                 ready = wait(list(in_flight), timeout=_wait_seconds(wait_for))
@@ -463,12 +454,10 @@ class WorkerPool:
                         retried.add(index)
                         retry.append(index)
                         continue
+                    seconds = (now if late else time.monotonic()) - started
+                    self._record(seconds)
                     results[index] = TaskResult(
-                        outcome.status,
-                        outcome.value,
-                        outcome.error,
-                        seconds=(now if late else time.monotonic()) - started,
-                        waited=started - begun,
+                        outcome.status, outcome.value, outcome.error, seconds=seconds, waited=started - begun
                     )
                     bar.update(1)
         finally:
@@ -532,14 +521,45 @@ class WorkerPool:
             if self._failure is not None:
                 self._failure = None  # a new batch gets a fresh attempt at starting workers
                 self._retry_at = 0.0
-            batch.demand = tasks
+            batch.demand = batch.unsent = tasks
             self._demand += tasks
-            self._target = max(self._target, min(self._size, self._demand))
-            if self._supervisor is None:
-                # Started until one registers (an interrupt may land after start() but before
-                # any assignment here); extra ones see the registered one and return at once.
-                threading.Thread(target=self._supervise, name="rapidgrade-pool-supervisor", daemon=True).start()
+            self._waiting += tasks
+            self._target = max(self._target, 1)
+            self._grow_locked()
+            self._supervise_locked()
+
+    def _supervise_locked(self) -> None:
+        """Start the supervisor if none runs yet, and wake it."""
+        if self._supervisor is None:
+            # Started until one registers (an interrupt may land after start() but before any
+            # assignment in _supervise); extra ones see the registered one and return at once.
+            threading.Thread(target=self._supervise, name="rapidgrade-pool-supervisor", daemon=True).start()
+        self._wake()
+
+    def _grow_locked(self) -> None:
+        """Keep one more worker when it pays for its start-up (:mod:`rapidgrade._pool_policy`)."""
+        if self._target >= self._size:
+            return
+        serving = [w for w in self._workers if w.state in _SERVING]
+        if len(serving) < self._target:
+            return  # a start is on its way
+        now = time.monotonic()
+        work = work_ahead(self._waiting, self._task_mean, (now - w.since for w in serving if w.state == "busy"))
+        if another_worker_pays(self._waiting, len(serving), work, self._start_last):
+            self._target += 1
             self._wake()
+
+    def _want_spare(self) -> None:
+        """A task may be stopped at its deadline soon: keep spares from now on."""
+        with self._lock:
+            if not self._spare_wanted:
+                self._spare_wanted = True
+                self._wake()
+
+    def _record(self, seconds: float) -> None:
+        """A task ran *seconds* (its result came, or its deadline passed)."""
+        with self._lock:
+            self._task_mean = updated_mean(self._task_mean, seconds)
 
     def _add_steps_locked(self, steps: tuple[WarmupStep, ...]) -> None:
         new_steps = tuple(s for s in steps if s not in self._steps)
@@ -562,7 +582,8 @@ class WorkerPool:
             while batch in self._queue:
                 self._queue.remove(batch)
             self._demand = max(0, self._demand - batch.demand)
-            batch.demand = 0
+            self._waiting = max(0, self._waiting - batch.unsent)
+            batch.demand = batch.unsent = 0
             for worker in self._workers:
                 if worker.owner is not batch:
                     continue
@@ -609,11 +630,16 @@ class WorkerPool:
                         # worker, which _leave simply hands back.
                         worker.owner = batch
                         worker.state = "busy"
+                        worker.since = time.monotonic()
                         self._idle.pop()
+                        if batch.unsent:
+                            batch.unsent -= 1
+                            self._waiting -= 1
                         return worker
                     if first and self._failure is not None and not self._serving_locked():
                         # No worker can serve this batch: report why instead of waiting.
                         raise WorkerStartError(self._failure)
+                    self._grow_locked()
                     if not block:
                         return None
                     wait_for = 1.0
@@ -784,9 +810,11 @@ class WorkerPool:
                 return False
             in_service = sum(1 for w in self._workers if w.state in _SERVING)
             launch = max(0, self._target - in_service)
-            if not launch and self._target and not any(w.state == "starting" for w in self._workers):
-                # Spares start once the workers the batches need are warm (not competing with
-                # them for the CPU); they take over from a killed worker at once.
+            starting = any(w.state == "starting" for w in self._workers)
+            if self._spare_wanted and self._target and not launch and not starting:
+                # Spares start once a task came near its deadline, and once the workers the
+                # batches need are warm (not competing with them for the CPU); they take over
+                # from a killed worker at once.
                 launch = max(0, self._target + self._spares - in_service)
             retry_in = None
             if launch and self._failure is not None:
@@ -1025,7 +1053,7 @@ def add_default_warmup(*steps: WarmupStep) -> None:
     imported). Workers already running run the new steps before their next task.
     """
     global _default_warmup
-    checked = _check_steps(steps, "add_default_warmup")
+    checked = check_steps(steps, "add_default_warmup")
     with _default_lock:
         _default_warmup += tuple(s for s in checked if s not in _default_warmup)
         pool = _default_pool

@@ -1,14 +1,19 @@
-"""The checks of the worker pool's limits (:mod:`rapidgrade._pool`): a task's *timeout*, a
-call's *deadline* and a task's *memory_limit*, each read into seconds or bytes or refused with
-an error naming the caller and the option. Re-exported by :mod:`rapidgrade._pool`; the grading
-functions check their options with them before any work starts."""
+"""The checks of the worker pool's arguments (:mod:`rapidgrade._pool`): a task's *timeout*, a
+call's *deadline* and a task's *memory_limit*, each read into seconds or bytes, and warm-up
+steps; anything else is refused with an error naming the caller and the option. Re-exported by
+:mod:`rapidgrade._pool`; the grading functions check their options with them before any work
+starts."""
 
 from __future__ import annotations
 
 import math
 import numbers
+import pickle
+from collections.abc import Iterable
 
-__all__ = ["MIN_MEMORY_LIMIT", "check_deadline", "check_memory_limit", "check_timeout"]
+from rapidgrade._pool_worker import WarmupStep, _describe
+
+__all__ = ["MIN_MEMORY_LIMIT", "check_deadline", "check_memory_limit", "check_steps", "check_timeout"]
 
 
 def check_timeout(timeout: object, where: str) -> float | None:
@@ -84,3 +89,21 @@ def check_memory_limit(limit: object, where: str, name: str = "memory_limit") ->
             f"got {limit!r}"
         )
     return int(limit)
+
+
+def check_steps(steps: Iterable[WarmupStep], where: str) -> tuple[WarmupStep, ...]:
+    """*steps* as a tuple; ``TypeError`` for a step that is neither a module name nor a
+    function importable by name (pickled to check), naming *where*."""
+    checked: list[WarmupStep] = []
+    for step in steps:
+        if isinstance(step, str):
+            checked.append(step)
+            continue
+        if not callable(step):
+            raise TypeError(f"{where}: a warm-up step must be a module name or a function, not {step!r}")
+        try:
+            pickle.dumps(step, protocol=pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError) as err:
+            raise TypeError(f"{where}: warm-up function {step!r} is not importable by name ({_describe(err)})") from err
+        checked.append(step)
+    return tuple(checked)

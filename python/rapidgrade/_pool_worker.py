@@ -8,6 +8,8 @@ worker process: it takes the parent's ``sys.path``, then runs warm-up steps and 
 thread until told to stop, turns the cancel signal into an exception inside a task past its
 deadline, and exits when the parent process disappears. Scheduling, deadlines and the supervisor
 thread are the pool's (:mod:`rapidgrade._pool`, whose docstring describes the whole design).
+The records the pool hands its callers, :class:`TaskResult` and :class:`PoolStats`, are defined
+here and re-exported by :mod:`rapidgrade._pool`.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any, Literal
 
@@ -34,6 +37,8 @@ WarmupStep = str | Callable[[], object]
 _MAX_ERROR_CHARS = 500
 #: The signal that asks a worker to abandon its task (handled only inside workers).
 _CANCEL_SIGNAL = signal.SIGUSR1
+
+TaskStatus = Literal["ok", "timeout", "error", "memory"]
 
 _State = Literal["starting", "idle", "busy", "cancelling", "stopping", "dying"]
 
@@ -53,13 +58,65 @@ def _describe(exc: BaseException) -> str:
     return _one_line(f"{type(exc).__name__}: {message}" if message else type(exc).__name__)
 
 
+@dataclass(frozen=True, slots=True)
+class TaskResult:
+    """What became of one task.
+
+    ``status`` is ``"ok"`` (``value`` holds the return value), ``"timeout"`` (the task's
+    timeout or its batch's deadline passed and the worker was asked to stop, or killed;
+    ``error`` says which, a batch deadline's starting with ``"deadline: "``), ``"memory"`` (the
+    task ran out of its memory limit, see :meth:`WorkerPool.run_many`; its worker was replaced)
+    or ``"error"`` (``error`` says what went wrong: the exception raised by the task as
+    ``"TypeName: message"``, a worker that died, an argument or result that could not be
+    pickled).
+
+    ``seconds`` is how long the task ran: from the moment it was handed to a warm worker to its
+    result (or to its deadline). ``waited`` is how long it waited before that, from the start of
+    its batch. Both are measurements, left out of comparisons.
+    """
+
+    status: TaskStatus
+    value: Any = None
+    error: str = ""
+    seconds: float = field(default=0.0, compare=False, repr=False)
+    waited: float = field(default=0.0, compare=False, repr=False)
+
+    @property
+    def ok(self) -> bool:
+        """``True`` when the task returned normally."""
+        return self.status == "ok"
+
+
+@dataclass(frozen=True, slots=True)
+class PoolStats:
+    """Counters of a pool's life so far (see :meth:`WorkerPool.stats`).
+
+    ``started``: workers that became ready (warm). ``killed``: workers killed because a task
+    ran out of time and did not stop when asked, its batch was interrupted, or it died.
+    ``cancelled``: tasks past their deadline that stopped when asked (their workers were kept).
+    ``start_seconds_max`` and ``start_seconds_last``: time from launching a worker to its being
+    warm.
+    """
+
+    started: int = 0
+    killed: int = 0
+    cancelled: int = 0
+    start_seconds_max: float = 0.0
+    start_seconds_last: float = 0.0
+
+
+class WorkerStartError(RuntimeError):
+    """A worker process failed to start (or to run its warm-up steps) in time."""
+
+
 class _Batch:
     """Marks the workers one ``run_many`` call holds (compared by identity)."""
 
-    __slots__ = ("demand",)
+    __slots__ = ("demand", "unsent")
 
     def __init__(self) -> None:
-        self.demand = 0
+        self.demand = 0  # tasks of the batch
+        self.unsent = 0  # of those, not yet handed to a worker
 
 
 class _Worker:

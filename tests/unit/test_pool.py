@@ -344,16 +344,56 @@ def test_each_task_ends_within_its_deadline_from_many_threads() -> None:
 
 
 def test_a_spare_takes_over_at_once_after_a_timeout() -> None:
-    # The warm-up takes 3 s, so a task that had to wait for a restart would wait that long.
+    # The warm-up takes 3 s, so a task that had to wait for a restart would wait that long. The
+    # spare starts when the hung task is two start-ups (6 s) from its deadline, and is warm by it.
     with WorkerPool(workers=1, spares=1, warmup=(tasks.slow_warm_up, tasks.slow_warm_up)) as p:
         assert p.run(tasks.square, (2,), timeout=60.0).value == 4
-        assert _eventually(lambda: p.stats().started == 2, seconds=120.0)  # the spare is warm
-        hung = p.run(tasks.hang_ignoring_cancel, (os.devnull,), timeout=0.3)
+        assert p.stats().started == 1  # a quick task: no spare yet
+        hung = p.run(tasks.hang_ignoring_cancel, (os.devnull,), timeout=8.0)
         assert hung.status == "timeout"
+        assert p.stats().started == 2  # the spare was warm before the deadline
         after = p.run(tasks.square, (3,), timeout=60.0)
         assert after.value == 9
         assert after.waited < 1.5  # the spare took it; the replacement warms up meanwhile
         assert len(p.worker_pids()) <= 2
+
+
+def test_quick_tasks_start_one_worker_and_no_spare() -> None:
+    # A start-up costs more than the whole batch: one worker serves it, and none is kept spare.
+    with WorkerPool(workers=2, spares=1, warmup=(tasks.slow_warm_up,)) as p:
+        results = p.run_many(tasks.square, [(i,) for i in range(6)], timeout=60.0)
+        assert [r.value for r in results] == [i * i for i in range(6)]
+        time.sleep(1.0)  # room for a start the supervisor may have begun
+        assert len(p.worker_pids()) == 1 and p.stats().started == 1
+
+
+def test_slow_tasks_grow_the_pool_to_all_its_workers() -> None:
+    # Ten tasks of 0.5 s waiting outweigh a start-up (well under a second without warm-up).
+    with WorkerPool(workers=2, spares=0) as p:
+        results = p.run_many(tasks.sleep_then_pid, [(0.5,)] * 10, timeout=60.0)
+        assert all(r.ok for r in results)
+        assert len({r.value[0] for r in results}) == 2
+
+
+def test_start_warms_every_worker_and_the_spares() -> None:
+    with WorkerPool(workers=2, spares=1, warmup=(tasks.slow_warm_up,)) as p:
+        p.start()
+        assert len(p.worker_pids()) == 3 and p.stats().started == 3
+        results = p.run_many(tasks.sleep_then_pid, [(0.3,)] * 4, timeout=60.0)
+        assert max(r.waited for r in results) < 1.0  # no start-up paid: two at once, twice
+    with WorkerPool(workers=1, spares=0) as p:
+        p.start(warmup=[tasks.record_warm_up])  # the step its batches will ask for, run now
+        assert p.stats().started == 1
+        # run once, at the start: not again before the task ("xx")
+        assert p.run(tasks.warmed, timeout=30.0, warmup=[tasks.record_warm_up]).value == "x"
+    with WorkerPool(workers=1, warmup=(tasks.failing_warm_up,)) as p, pytest.raises(_pool.WorkerStartError):
+        p.start(timeout=60.0)
+    with WorkerPool(workers=1, warmup=(tasks.slow_warm_up,)) as p, pytest.raises(TimeoutError):
+        p.start(timeout=0.2)
+    p = WorkerPool(workers=1)
+    p.close()
+    with pytest.raises(RuntimeError):
+        p.start()
 
 
 def test_warm_up_steps_run_before_tasks_and_can_be_added_later() -> None:
@@ -486,8 +526,7 @@ def test_fallback_after_a_timeout_and_from_threads_stays_within_worker_time() ->
 
     workers, limit = 2, 1.0
     with WorkerPool(workers=workers, warmup=WARMUP) as p:
-        fallback_many([_EASY[0]] * 2, [_EASY[1]] * 2, pool=p, timeout=30.0)  # both warm
-        assert _eventually(lambda: p.stats().started >= workers, seconds=120.0)
+        p.start()  # every worker and the spare warm
         t0 = time.perf_counter()
         (slow,) = fallback_many([_SLOW[0]], [_SLOW[1]], pool=p, timeout=limit)
         slow_seconds = time.perf_counter() - t0
