@@ -263,7 +263,8 @@ class WorkerPool:
             self._target = self._size
             self._spare_wanted = self._spare_wanted or self._spares > 0
             self._supervise_locked()
-            while sum(1 for w in self._workers if w.warmed and w.state in _SERVING) < self._size + self._spares:
+            # idle: warm with every step; busy: was so when a batch took it
+            while sum(1 for w in self._workers if w.state in ("idle", "busy")) < self._size + self._spares:
                 if self._failure is not None:
                     raise WorkerStartError(self._failure)
                 if self._closed:
