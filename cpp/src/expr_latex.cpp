@@ -29,7 +29,7 @@ using rapidgrade::detail::WrapperContent;
 // LaTeX parser
 
 // The relation code of a token (relation_code: '=', '<', 'l', ...), or 0: an operator, or a
-// command (detail::kInequalityCommands, and detail::kEqualsCommands read as '=').
+// command (detail::kInequalityCommands, and detail::is_equals_command read as '=').
 int latex_relop(const Tok& t) {
   if (t.type == T::kPunct) return relation_code(t.text);
   if (t.type == T::kCmd) {

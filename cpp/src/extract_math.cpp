@@ -188,8 +188,24 @@ Range unwrap_alignment(std::string_view s, Range r) noexcept {
   bool alignment = false;
   for (const std::string_view env : kAlignmentEnvironments) alignment = alignment || env == name;
   if (!alignment) return r;
-  // the first "\end{name}" after it must end r
-  const std::size_t end = find_str(s.substr(0, r.end), close + 1, "\\end{");
+  // the "\end{name}" that closes it (environments inside it nest: "\begin{array} .. \end{array}")
+  // must end r
+  std::size_t end = kNpos;
+  std::size_t nested = 0;
+  for (std::size_t k = find_byte(s.substr(0, r.end), close + 1, '\\'); k < r.end;
+       k = find_byte(s.substr(0, r.end), k + 1, '\\')) {
+    if (starts_with(s.substr(0, r.end), k, kBegin)) {
+      ++nested;
+    } else if (starts_with(s.substr(0, r.end), k, "\\end{")) {
+      if (nested == 0) {
+        end = k;
+        break;
+      }
+      --nested;
+    } else if (k + 1 < r.end && s[k + 1] == '\\') {
+      ++k;  // a line break "\\\\" is not the start of a command
+    }
+  }
   if (end == kNpos || end + 5 + name.size() + 1 != r.end || s.compare(end + 5, name.size(), name) != 0) return r;
   std::size_t inner = close + 1;
   if (name == "alignedat" && inner < end && s[inner] == '{') {
@@ -215,7 +231,8 @@ Range span_content(std::string_view s, Range r) noexcept {
 }
 
 // A relation operator at s[k] (outside braces): its length and whether it is an equality
-// ('=', \approx, U+2248); 0 when there is none. '<=', '>=', '!=', the inequality commands
+// ('=', \approx and the other approximation commands of latex_vocab.hpp, U+2248); 0 when
+// there is none. '<=', '>=', '!=', the inequality commands
 // ("\le", "\neq", ...: latex_vocab.hpp's kInequalityCommands) and U+2264/2265/2260 are
 // inequalities.
 struct RelationAt {
@@ -237,8 +254,8 @@ RelationAt relation_at(std::string_view s, std::size_t k, std::size_t end) noexc
   if (c == '\\') {
     const std::size_t e = letters_end_in(s, k + 1, end);
     const std::string_view name = s.substr(k + 1, e - k - 1);
-    if (name == "approx") return {e - k, true};
-    if (detail::inequality_code(name) != 0) return {e - k, false};  // latex_vocab.hpp
+    if (detail::is_approximation_command(name)) return {e - k, true};  // latex_vocab.hpp
+    if (detail::inequality_code(name) != 0) return {e - k, false};     // latex_vocab.hpp
     return {};
   }
   if (c == '\xE2' && k + 2 < end && s[k + 1] == '\x89') {
@@ -427,7 +444,9 @@ Range span_answer(std::string_view s, Range r) {
   for (const Op& op : ops) all_equalities = all_equalities && op.equality;
   if (!all_equalities) return r;
   const Op& last = ops.back();
-  const Range rhs = trim(s, Range{last.at + last.length, r.end});
+  Range rhs = trim(s, Range{last.at + last.length, r.end});
+  // an alignment mark right after the relation ("= & 0.59") is not part of the member
+  while (rhs.start < rhs.end && (s[rhs.start] == '&' || is_space(s[rhs.start]))) ++rhs.start;
   if (rhs.end == rhs.start) return r;
   if (ops.size() >= 2) return rhs;
   const Range lhs = trim(s, Range{r.start, last.at});
@@ -629,12 +648,12 @@ bool sign_context(char c) noexcept {
 
 // Commands after which a '-' is a sign: operators and relations ("\times - 2", "\le -3").
 bool operator_command(std::string_view name) noexcept {
-  for (const std::string_view op :
-       {"times", "cdot",   "div", "pm",         "mp",      "le",        "leq",     "ge",   "geq", "neq",
-        "ne",    "approx", "to",  "Rightarrow", "implies", "therefore", "because", "left", "lt",  "gt"}) {
+  for (const std::string_view op : {"times", "cdot", "div", "pm", "mp", "le", "leq", "ge", "geq", "neq", "ne", "to",
+                                    "Rightarrow", "implies", "therefore", "because", "left", "lt", "gt"}) {
     if (op == name) return true;
   }
-  return detail::is_wide_spacing(name);  // "\quad -2" (latex_vocab.hpp)
+  // "\approx -2", "\quad -2" (latex_vocab.hpp)
+  return detail::is_approximation_command(name) || detail::is_wide_spacing(name);
 }
 
 // True when a '-' at p, written apart from its number ("= - 2", "is - 5"), is a sign: what

@@ -340,7 +340,7 @@ struct Comparison {
 };
 
 // Whether `s` holds a command parse_expr reads as '=' and math-verify ends an equation at
-// (detail::kEqualsCommands: "x = 1/3 \approx 0.33"): the member the fallback compares may not be
+// (detail::is_equals_command: "x = 1/3 \approx 0.33"): the member the fallback compares may not be
 // the last one the core compared.
 bool approximation(std::string_view s) noexcept {
   for (std::size_t k = s.find('\\'); k != std::string_view::npos; k = s.find('\\', k + 1)) {

@@ -583,7 +583,20 @@ def _unwrap_alignment(s: str, a: int, b: int) -> tuple[int, int]:
     name = s[a + 7 : close]
     if name not in _ALIGNMENT_ENVIRONMENTS:
         return a, b
-    end = s.find("\\end{", close + 1, b)
+    end = -1  # the \end that closes it: environments inside it nest
+    nested = 0
+    k = s.find("\\", close + 1, b)
+    while 0 <= k < b:
+        if s.startswith("\\begin{", k, b):
+            nested += 1
+        elif s.startswith("\\end{", k, b):
+            if nested == 0:
+                end = k
+                break
+            nested -= 1
+        elif k + 1 < b and s[k + 1] == "\\":
+            k += 1
+        k = s.find("\\", k + 1, b)
     if end < 0 or end + 5 + len(name) + 1 != b or s[end + 5 : end + 5 + len(name)] != name:
         return a, b
     inner = close + 1
@@ -643,6 +656,7 @@ def _last_own_row(s: str, a: int, b: int) -> tuple[int, int]:
     return k, b
 
 
+#: latex_vocab.hpp's kApproximationCommands: equalities of a chain.
 _EQUALITY_COMMANDS = ("approx",)
 _INEQUALITY_COMMANDS = ("le", "leq", "ge", "geq", "neq", "ne", "lt", "gt", "leqslant", "geqslant")
 
@@ -755,6 +769,8 @@ def _span_answer(s: str, a: int, b: int) -> tuple[int, int]:
         return a, b
     at, length = ops[-1]
     ra, rb = _trim(s, at + length, b)
+    while ra < rb and (s[ra] == "&" or s[ra] in _SPACE):  # "= & 0.59": an alignment mark
+        ra += 1
     if ra == rb:
         return a, b
     if len(ops) >= 2:
@@ -905,7 +921,7 @@ _OPERATOR_COMMANDS = frozenset(
         "geq",
         "neq",
         "ne",
-        "approx",
+        *_EQUALITY_COMMANDS,
         "to",
         "quad",
         "qquad",

@@ -3,8 +3,10 @@ r"""Display math written in rows: a span that holds a whole alignment environmen
 ``align`` and ``gather``, and the alignment mark ``&`` before a relation.
 
 - The environment's ``\begin``/``\end`` are no part of the answer: its rows are the span's.
-- A last row that starts with a relation (``& = 0.23``) continues the chain: the answer is the
-  chain's last member. A last row with its own left side (``\theta_0 &= ...``) states something of
+- Environments inside it nest: an ``array`` or a matrix in a row does not end it.
+- A last row that starts with a relation (``& = 0.23``, or ``= & 0.23`` with the mark after the
+  relation) continues the chain: the answer is the chain's last member. A last row with its own
+  left side (``\theta_0 &= ...``) states something of
   its own: the answer is that row.
 - ``&`` right before or after a relation is an alignment mark, not math (``x &= 5`` is ``x = 5``);
   between the cells of a matrix it still separates them.
@@ -35,6 +37,22 @@ from rapidgrade import extract_answer, grade
         ("$$\\begin{aligned} P(A) &= 0.5 \\\\ & 0.59 \\end{aligned}$$", "0.59"),
         ("$$ \\begin{aligned} & =1.775 \\times 10^{-5} \\\\ & \\end{aligned} $$", "1.775 \\times 10^{-5}"),
         ("$$\\begin{aligned} D &= 3 \\\\ &\\quad \\times 2 \\\\ &= 6 \\end{aligned}$$", "6"),
+        # the mark after the relation
+        ("$$\\begin{aligned} P = & 0.43+0.40-0.24 \\\\ = & 0.59 \\end{aligned}$$", "0.59"),
+        (
+            "$$\\begin{aligned}\r\nS= & 22.0-4.8 \\\\\r\n= & 24.4 \\mathrm{~J}\r\n\\end{aligned}\r\n$$",
+            "24.4 \\mathrm{~J}",
+        ),
+        # an environment inside a row
+        (
+            "$$\\begin{aligned} M & =\\left[\\begin{array}{l} 1 \\\\ 2 \\end{array}\\right] \\\\ "
+            "& =355.1 \\end{aligned}$$",
+            "355.1",
+        ),
+        (
+            "$$\\begin{aligned} x &= \\begin{cases} 1 \\\\ 2 \\end{cases} \\\\ y &= 7 \\end{aligned}$$",
+            "y &= 7",
+        ),
     ],
 )
 def test_the_rows_of_an_alignment_are_the_spans(text: str, answer: str) -> None:
@@ -56,6 +74,11 @@ def test_the_rows_of_an_alignment_are_the_spans(text: str, answer: str) -> None:
         (
             "$$ \\begin{aligned} a &= 1 \\end{aligned} = \\begin{aligned} b \\end{aligned} $$",
             "\\begin{aligned} b \\end{aligned}",
+        ),
+        # an environment that is not closed where the span ends
+        (
+            "$$ \\begin{aligned} a &= \\begin{array}{l} 1 \\end{aligned} $$",
+            "\\begin{aligned} a &= \\begin{array}{l} 1 \\end{aligned}",
         ),
         # an escaped backslash before a command breaks no row
         ("Then $\\\\boxed{(3, 4)}$", "\\\\boxed{(3, 4)}"),
@@ -97,11 +120,17 @@ _rows = st.lists(
     env=st.sampled_from(["aligned", "split", "gathered"]),
     newline=st.sampled_from(["\n", "\r\n", " "]),
     tail=st.sampled_from(["", ".", " .", " \\\\"]),
+    mark=st.sampled_from(["& =", "&=", "= &", "=&"]),
+    inner=st.sampled_from(
+        ["", "\\left[\\begin{array}{l} 2 \\\\ 3 \\end{array}\\right]", "\\begin{pmatrix} 1 & 0 \\end{pmatrix}"]
+    ),
 )
 def test_the_last_member_of_any_aligned_chain_is_read(
-    lhs: str, rows: list[str], value: int, env: str, newline: str, tail: str
+    lhs: str, rows: list[str], value: int, env: str, newline: str, tail: str, mark: str, inner: str
 ) -> None:
-    body = (" \\\\" + newline).join([f"{lhs} & = {rows[0]}"] + [f"& = {r}" for r in rows[1:]] + [f"& = {value}{tail}"])
+    rows = [*rows[:-1], rows[-1] + inner]  # an environment inside a row nests
+    first = [f"{lhs} & = {rows[0]}"]
+    body = (" \\\\" + newline).join(first + [f"{mark} {r}" for r in rows[1:]] + [f"{mark} {value}{tail}"])
     text = f"Hence{newline}$${newline}\\begin{{{env}}}{newline}{body}{newline}\\end{{{env}}}{newline}$$"
     found = extract_answer(text)
     assert found is not None and found.text == str(value), text

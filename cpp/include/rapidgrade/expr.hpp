@@ -192,7 +192,7 @@ Ast parse(std::string_view text, Syntax syntax = Syntax::kAuto);
 std::optional<Ast> try_parse(std::string_view text, Syntax syntax = Syntax::kAuto);
 Ast parse_latex(std::string_view text);
 /// Where the last member of a chain of equalities at the top level of `text` (LaTeX) starts: the
-/// byte offset after its last '=' (or a command read as '=', detail::kEqualsCommands: \approx),
+/// byte offset after its last '=' (or a command read as '=', detail::is_equals_command: \approx),
 /// when every relation at the top level is one and no ',' or ';' stands there (a list);
 /// std::string_view::npos otherwise, or when `text` does not lex. Reads tokens only, so it
 /// answers for a chain whose other members the parser cannot read ("\cos\langle\vec{a},

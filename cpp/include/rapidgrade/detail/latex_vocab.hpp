@@ -68,16 +68,22 @@ inline bool is_binomial_command(std::string_view name) noexcept {
   return false;
 }
 
-/// The commands parse_expr reads as "=" in a relation ("x = 1/3 \approx 0.33", "x \in \{1, 2\}").
-/// math-verify ends an equation at them instead, so grading does not take the core's last
-/// member of such an equation for the one the fallback compares.
-inline constexpr std::string_view kEqualsCommands[] = {"approx", "in"};
+/// The commands of approximate equality: "x = 1/3 \approx 0.33". Extraction reads them as the
+/// equalities of a chain (extract_math.cpp, relation_at), the parser as '=' (is_equals_command).
+inline constexpr std::string_view kApproximationCommands[] = {"approx"};
 
-/// Whether `name` (without the backslash) is one of kEqualsCommands.
-inline bool is_equals_command(std::string_view name) noexcept {
-  for (const std::string_view e : kEqualsCommands)
-    if (same(e, name)) return true;
+/// Whether `name` (without the backslash) is one of kApproximationCommands.
+inline bool is_approximation_command(std::string_view name) noexcept {
+  for (const std::string_view a : kApproximationCommands)
+    if (same(a, name)) return true;
   return false;
+}
+
+/// Whether parse_expr reads the command `name` as "=" in a relation: the approximation commands
+/// and \in ("x \in \{1, 2\}"). math-verify ends an equation at them instead, so grading does
+/// not take the core's last member of such an equation for the one the fallback compares.
+inline bool is_equals_command(std::string_view name) noexcept {
+  return is_approximation_command(name) || same("in", name);
 }
 
 /// The inequality commands, each with the relation code the LaTeX parser gives it (expr_build's
