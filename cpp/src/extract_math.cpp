@@ -332,6 +332,23 @@ bool is_conclusion_command(std::string_view name) noexcept {
   return false;
 }
 
+// The position of the '{' that follows s[k] after blanks, or `end` when none does before it.
+std::size_t brace_after(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  while (k < end && s[k] == ' ') ++k;
+  return k < end && s[k] == '{' ? k : end;
+}
+
+// Whether `word` (letters only) is one of kConclusionWords, in any case.
+bool is_conclusion_word(std::string_view word) noexcept {
+  if (word.empty() || word.size() > 9) return false;
+  char lower[10];
+  for (std::size_t i = 0; i < word.size(); ++i) lower[i] = static_cast<char>(word[i] | 0x20);
+  const std::string_view w(lower, word.size());
+  for (const std::string_view c : kConclusionWords)
+    if (w == c) return true;
+  return false;
+}
+
 }  // namespace
 
 namespace internal {
@@ -347,13 +364,7 @@ bool introduced_as_conclusion(std::string_view s, std::size_t from, std::size_t 
   const std::string_view word = s.substr(b, k - b);
   if (b > from && s[b - 1] == '\\') return is_conclusion_command(word);
   if (b > from && is_letter(s[b - 1])) return false;
-  if (word.size() > 9) return false;
-  char lower[10];
-  for (std::size_t i = 0; i < word.size(); ++i) lower[i] = static_cast<char>(word[i] | 0x20);
-  const std::string_view w(lower, word.size());
-  for (const std::string_view c : kConclusionWords)
-    if (w == c) return true;
-  return false;
+  return is_conclusion_word(word);
 }
 
 // A span that holds only a conclusion command: "$\therefore$ when $x = -1$, ...".
@@ -367,7 +378,8 @@ bool conclusion_command_span(std::string_view s, Range content) noexcept {
 // The answer a math span states: "a = b = c" -> "c"; "1 - 2 = - 1" -> "- 1" (an arithmetic
 // left side is a computation); "x = 5", "f(x) = x + 2", "x < - 2", "1 < x < 3" stay whole (the
 // relation is the answer; equivalence knows that "x = 5" matches 5). After the last top-level
-// \Rightarrow, \implies or \therefore only. A span listing several parts (a top-level ',' or ';'
+// \Rightarrow, \implies or \therefore, or a \text{} that holds one conclusion word ("\text{ so }"),
+// only. A span listing several parts (a top-level ',' or ';'
 // that is not a thousands separator, "\text{ or }", \quad) is kept whole. O(length).
 Range span_answer(std::string_view s, Range r) {
   r = last_own_row(s, span_content(s, r));
@@ -377,6 +389,7 @@ Range span_answer(std::string_view s, Range r) {
   };
   std::vector<Op> ops;
   bool parts = false;
+  bool concluded = false;  // r starts after a conclusion
   int depth = 0;
   bool row_start = true;  // only blanks and '&' since the start or the last "\\": a \quad there indents
   CommaGroups groups(s, r.start, r.end);
@@ -408,14 +421,25 @@ Range span_answer(std::string_view s, Range r) {
         if (is_conclusion_command(name)) {
           ops.clear();
           parts = false;
+          concluded = true;
           r.start = e;
         } else if (wide) {
           parts = parts || !row_start;  // between two parts, not a row's indent ("&\quad \times ...")
-        } else if ((name == "text" || name == "mbox" || name == "textrm") && e < r.end && s[e] == '{') {
-          const std::size_t close = find_byte(s.substr(0, std::min(r.end, e + 16)), e, '}');
+        } else if ((name == "text" || name == "mbox" || name == "textrm") && brace_after(s, e, r.end) < r.end) {
+          const std::size_t g = brace_after(s, e, r.end);  // "\text {so}" as "\text{so}"
+          const std::size_t close = find_byte(s.substr(0, std::min(r.end, g + 16)), g, '}');
           if (close < r.end) {
-            const std::string_view word = detail::trim(s.substr(e + 1, close - e - 1));
-            if (word == "or" || word == "and") parts = true;
+            const std::string_view word = detail::trim(s.substr(g + 1, close - g - 1));
+            if (word == "or" || word == "and") {
+              parts = true;
+            } else if (letters_end_in(word, 0, word.size()) == word.size() && is_conclusion_word(word)) {
+              // "R^2 = \frac{19}{576}, \quad \text{so} \quad R = 0.18": read from after it, as
+              // after \therefore
+              ops.clear();
+              parts = false;
+              concluded = true;
+              r.start = close + 1;
+            }
           }
         } else {
           const RelationAt rel = relation_at(s, k, r.end);
@@ -439,6 +463,12 @@ Range span_answer(std::string_view s, Range r) {
     }
   }
   r = trim(s, r);
+  // after a conclusion, the spacing before what it concludes: "\text{so} \quad R = 0.18"
+  while (concluded && r.start < r.end && s[r.start] == '\\') {
+    const std::size_t e = letters_end_in(s, r.start + 1, r.end);
+    if (!detail::is_wide_spacing(s.substr(r.start + 1, e - r.start - 1))) break;
+    r = trim(s, Range{e, r.end});
+  }
   if (parts || ops.empty()) return r;
   bool all_equalities = true;
   for (const Op& op : ops) all_equalities = all_equalities && op.equality;

@@ -336,6 +336,32 @@ std::size_t unit_joiner_start(std::string_view s, std::size_t w) noexcept {
   return w;
 }
 
+// The unit words of c when c holds units only, read as rule 4 reads them at the end of a text:
+// words of is_trailing_unit, each with an integer power, apart or joined by '/', '*' or \cdot
+// ("min", "m/s", "J mol^{-1}"). A one-letter word counts only in a group joined by '/' ("m/s":
+// "(m)" after a number may be a product). Empty when c holds anything else.
+std::vector<std::string_view> units_only(std::string_view c) {
+  std::vector<std::string_view> words;
+  bool joined = false;
+  bool short_word = false;
+  std::size_t e = c.size();
+  while (true) {
+    std::size_t p = e;
+    while (p > 0 && c[p - 1] == ' ') --p;
+    if (p == 0) break;
+    const std::size_t q = power_start(c, p);
+    std::size_t w = q;
+    while (w > 0 && is_letter(c[w - 1])) --w;
+    if (w == q || (w > 0 && c[w - 1] == '\\') || !is_trailing_unit(c.substr(w, q - w))) return {};
+    words.push_back(c.substr(w, q - w));
+    short_word = short_word || q - w == 1;
+    e = unit_joiner_start(c, w);
+    joined = joined || (e < w && c[e] == '/');
+  }
+  if (short_word && !joined) return {};
+  return words;
+}
+
 // Whether s[0, e) ends with a value a unit may follow: a digit, a closing brace ("\frac{1}{2}
 // inch") or \pi ("\frac{3}{4}\pi inches").
 bool ends_with_value(std::string_view s, std::size_t e) noexcept {
@@ -426,6 +452,19 @@ void strip_units(std::string& s, bool& percent, bool& degrees) {
   while (true) {
     std::size_t p = e;
     while (p > 0 && v[p - 1] == ' ') --p;
+    // units in parentheses that end the text ("130.4(min)", "12(m/s)"), read like those apart
+    if (cut == std::string::npos && p > 0 && v[p - 1] == ')') {
+      const std::size_t open = v.rfind('(', p - 1);
+      if (open != std::string::npos && v.find_first_of("()", open + 1) == p - 1) {
+        const std::vector<std::string_view> words = units_only(v.substr(open + 1, p - 1 - (open + 1)));
+        for (const std::string_view word : words) saw(word);
+        if (!words.empty()) {
+          cut = open;
+          e = open;
+          continue;
+        }
+      }
+    }
     // one group at most: finding one reads back over the groups before it
     const std::size_t open = p > 0 && v[p - 1] == '}' && !group_read ? bare_unit_group(v, p) : std::string::npos;
     if (open != std::string::npos) {

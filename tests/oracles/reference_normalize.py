@@ -380,12 +380,43 @@ def _group_is_bare(before: str) -> bool:
     return groups >= takes
 
 
+def _units_only(c: str) -> list[str]:
+    """The unit words of c when it holds units only (apart or joined; a one-letter word only in a
+    group joined by "/"); [] otherwise."""
+    words: list[str] = []
+    joined = False
+    e = len(c)
+    while c[:e].rstrip(" "):
+        m = _UNIT_TAIL.search(c[:e])
+        if m is None or not _is_trailing_unit(m.group(1)):
+            return []
+        words.append(m.group(1))
+        e = m.start(1)
+        joiner = _UNIT_JOINER.search(c[:e])
+        if joiner is not None:
+            joined = joined or c[joiner.start()] == "/"
+            e = joiner.start()
+    if any(len(w) == 1 for w in words) and not joined:
+        return []
+    return words
+
+
+_PAREN_TAIL = re.compile(r"\(([^()]*)\) *\Z")
+
+
 def _strip_units(s: str) -> tuple[str, bool, bool]:
     cut = None
     e = len(s)
     saw_percent = saw_degrees = False
     group_read = False
     while True:
+        paren = _PAREN_TAIL.search(s[:e]) if cut is None else None
+        words = _units_only(paren.group(1)) if paren else []
+        if paren is not None and words:  # "130.4(min)", "12(m/s)"
+            saw_percent = saw_percent or "percent" in words
+            saw_degrees = saw_degrees or "degrees" in words or "degree" in words
+            cut = e = paren.start()
+            continue
         group = None if group_read else _UNIT_GROUP.search(s[:e])
         words = group.group(1).split() if group else []
         if (

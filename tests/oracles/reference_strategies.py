@@ -657,7 +657,7 @@ def _last_own_row(s: str, a: int, b: int) -> tuple[int, int]:
 
 
 #: latex_vocab.hpp's kApproximationCommands: equalities of a chain.
-_EQUALITY_COMMANDS = ("approx",)
+_EQUALITY_COMMANDS = ("approx", "simeq", "cong")
 _INEQUALITY_COMMANDS = ("le", "leq", "ge", "geq", "neq", "ne", "lt", "gt", "leqslant", "geqslant")
 
 
@@ -699,6 +699,34 @@ def _thousands_groups_end(s: str, k: int) -> int:
     return re.compile(r"[0-9]*").match(s, k).end()  # type: ignore[union-attr]
 
 
+#: extract_math.cpp's kConclusionWords: a \text{} holding one of them in a span starts its answer.
+_CONCLUSION_WORDS = frozenset(
+    [
+        "is",
+        "are",
+        "was",
+        "be",
+        "equals",
+        "becomes",
+        "get",
+        "gets",
+        "got",
+        "obtain",
+        "obtains",
+        "obtained",
+        "gives",
+        "give",
+        "yields",
+        "yield",
+        "so",
+        "thus",
+        "therefore",
+        "hence",
+        "then",
+    ]
+)
+
+
 def _span_answer(s: str, a: int, b: int) -> tuple[int, int]:
     """What a math span states: the last member of a chain of equalities, the right side of an
     arithmetic left side, the relation itself otherwise; after the last \\Rightarrow."""
@@ -709,6 +737,7 @@ def _span_answer(s: str, a: int, b: int) -> tuple[int, int]:
     depth = 0
     grouped_end = 0
     row_start = True  # only blanks and "&" since the start or the last "\\\\": a \quad there indents
+    concluded = False  # a starts after a conclusion
     k = a
     while k < b:
         c = s[k]
@@ -738,12 +767,18 @@ def _span_answer(s: str, a: int, b: int) -> tuple[int, int]:
             if depth == 0:
                 if name in ("Rightarrow", "Longrightarrow", "implies", "therefore"):
                     ops, all_equalities, parts, a = [], True, False, e
+                    concluded = True
                 elif wide:
                     parts = parts or not row_start
-                elif name in ("text", "mbox", "textrm") and e < b and s[e] == "{":
-                    close = s.find("}", e, b)
-                    if close >= 0 and _u8(s, e, close) < 16 and s[e + 1 : close].strip(_SPACE) in ("or", "and"):
+                elif name in ("text", "mbox", "textrm") and s[e:b].lstrip(" ").startswith("{"):
+                    g = e + len(s[e:b]) - len(s[e:b].lstrip(" "))  # "\text {so}" as "\text{so}"
+                    close = s.find("}", g, b)
+                    word = s[g + 1 : close].strip(_SPACE) if close >= 0 and _u8(s, g, close) < 16 else ""
+                    if word in ("or", "and"):
                         parts = True
+                    elif word.isascii() and word.isalpha() and word.lower() in _CONCLUSION_WORDS:
+                        ops, all_equalities, parts, a = [], True, False, close + 1  # "\text{ so }"
+                        concluded = True
                 else:
                     length, equality = _relation_at(s, k, b)
                     if length:
@@ -765,6 +800,10 @@ def _span_answer(s: str, a: int, b: int) -> tuple[int, int]:
                 continue
         k += 1
     a, b = _trim(s, a, b)
+    while concluded and (
+        m := re.match(r"\\(?:qquad|quad|enspace|enskip|hfill)(?![A-Za-z])", s[a:b])
+    ):  # "\text{so} \quad R"
+        a, b = _trim(s, a + m.end(), b)
     if parts or not ops or not all_equalities:
         return a, b
     at, length = ops[-1]

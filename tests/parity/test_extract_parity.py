@@ -316,6 +316,12 @@ _row_pieces = st.sampled_from(
         "\\begin{array}{l}",
         "\\end{array}",
         "= &",
+        "\\text{ so }",
+        "\\text {or}",
+        "\\mbox { Thus }",
+        "\\cong",
+        "\\simeq",
+        "\\therefore",
         "\\begin{align}",
         "\\end{align}",
         "&",
@@ -382,6 +388,12 @@ _table_unit_pieces = st.sampled_from(
         "}",
         "\\,",
         "~",
+        "(",
+        ")",
+        " (",
+        "(cm)",
+        "(\\mathrm{~min})",
+        "(m/s)",
     ]
 )
 

@@ -68,9 +68,10 @@ inline bool is_binomial_command(std::string_view name) noexcept {
   return false;
 }
 
-/// The commands of approximate equality: "x = 1/3 \approx 0.33". Extraction reads them as the
+/// The commands of approximate equality: "x = 1/3 \approx 0.33"; textbooks also write \simeq and
+/// \cong for "about" ("T = (\ln 50) / 0.03 \cong 130.4 min"). Extraction reads them as the
 /// equalities of a chain (extract_math.cpp, relation_at), the parser as '=' (is_equals_command).
-inline constexpr std::string_view kApproximationCommands[] = {"approx"};
+inline constexpr std::string_view kApproximationCommands[] = {"approx", "simeq", "cong"};
 
 /// Whether `name` (without the backslash) is one of kApproximationCommands.
 inline bool is_approximation_command(std::string_view name) noexcept {
