@@ -260,6 +260,8 @@ class WorkerPool:
             if self._closed or os.getpid() != self._pid:
                 raise RuntimeError("WorkerPool: the pool is closed or belongs to another process")
             self._add_steps_locked(steps)
+            self._failure = None  # a fresh attempt, as for a new batch
+            self._retry_at = 0.0
             self._target = self._size
             self._spare_wanted = self._spare_wanted or self._spares > 0
             self._supervise_locked()

@@ -93,6 +93,15 @@ def failing_warm_up() -> None:
     raise RuntimeError("warm-up broke on purpose")
 
 
+def fail_once_warm_up() -> None:
+    """Fails the first time it runs in any worker (a marker file at $POOL_TEST_FAIL_ONCE)."""
+    path = os.environ["POOL_TEST_FAIL_ONCE"]
+    if not os.path.exists(path):
+        with open(path, "w"):
+            pass
+        raise RuntimeError("the first warm-up fails on purpose")
+
+
 def hang_ignoring_cancel(path: str) -> None:
     """Hang and swallow the pool's request to stop (as C code that never returns would)."""
     Path(path).write_text(str(os.getpid()))

@@ -375,6 +375,16 @@ def test_slow_tasks_grow_the_pool_to_all_its_workers() -> None:
         assert len({r.value[0] for r in results}) == 2
 
 
+def test_start_tries_again_after_a_failed_start(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("POOL_TEST_FAIL_ONCE", str(tmp_path / "failed"))
+    with WorkerPool(workers=1, spares=0, warmup=(tasks.fail_once_warm_up,)) as p:
+        with pytest.raises(_pool.WorkerStartError, match="fails on purpose"):
+            p.start(timeout=60.0)
+        p.start(timeout=60.0)  # a fresh attempt, not the last failure again
+        assert p.stats().started == 1
+        assert p.run(tasks.square, (4,), timeout=30.0).value == 16
+
+
 def test_start_warms_every_worker_and_the_spares() -> None:
     with WorkerPool(workers=2, spares=1, warmup=(tasks.slow_warm_up,)) as p:
         p.start()
@@ -386,8 +396,10 @@ def test_start_warms_every_worker_and_the_spares() -> None:
         assert p.stats().started == 1
         # run once, at the start: not again before the task ("xx")
         assert p.run(tasks.warmed, timeout=30.0, warmup=[tasks.record_warm_up]).value == "x"
-    with WorkerPool(workers=1, warmup=(tasks.failing_warm_up,)) as p, pytest.raises(_pool.WorkerStartError):
-        p.start(timeout=60.0)
+    with WorkerPool(workers=1, warmup=(tasks.failing_warm_up,)) as p:
+        for _ in range(2):  # each call makes a fresh attempt and reports its failure
+            with pytest.raises(_pool.WorkerStartError, match="warm-up broke on purpose"):
+                p.start(timeout=60.0)
     with WorkerPool(workers=1, warmup=(tasks.slow_warm_up,)) as p, pytest.raises(TimeoutError):
         p.start(timeout=0.2)
     p = WorkerPool(workers=1)
