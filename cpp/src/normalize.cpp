@@ -105,6 +105,7 @@ class Writer {
   void operator+=(std::string_view v) { append(v); }
   bool empty() const noexcept { return w_ == s_.data(); }
   char back() const noexcept { return w_[-1]; }
+  std::string_view written() const noexcept { return {s_.data(), static_cast<std::size_t>(w_ - s_.data())}; }
   /// Cuts the string to the bytes written.
   void finish() { s_.erase(static_cast<std::size_t>(w_ - s_.data())); }  // (inline, unlike resize)
 
@@ -127,6 +128,15 @@ class Writer {
 void rewrite_commands(std::string_view s, bool& percent, bool& degrees, Writer& out) {
   BitStack drop_close;  // one entry per open '{': drop its matching '}'
   const std::size_t n = s.size();
+  // A removed '$' or '%' does not join a command's name to the letters after it ("\\t$ext" is \\t
+  // and "ext", not \\text, which a second pass would read): a blank keeps them apart.
+  auto keep_apart = [&](std::size_t next) {
+    if (next >= n || !is_letter(s[next])) return;
+    const std::string_view w = out.written();
+    std::size_t k = w.size();
+    while (k > 0 && is_letter(w[k - 1])) --k;
+    if (k < w.size() && k > 0 && w[k - 1] == '\\') out += ' ';
+  };
   std::size_t i = 0;
   while (i < n) {
     const std::size_t plain = kCommandBytes.find(s, i);
@@ -192,9 +202,11 @@ void rewrite_commands(std::string_view s, bool& percent, bool& degrees, Writer& 
         while (sp->width == rapidgrade::detail::Spacing::kThin && i < n && s[i] == ' ') ++i;
       } else if (d == '$') {
         i += 2;
+        keep_apart(i);
       } else if (d == '%') {
         percent = true;
         i += 2;
+        keep_apart(i);
       } else {
         out += c;
         out += d;
@@ -229,11 +241,13 @@ void rewrite_commands(std::string_view s, bool& percent, bool& degrees, Writer& 
     }
     if (c == '$') {
       ++i;
+      keep_apart(i);
       continue;
     }
     if (c == '%') {
       percent = true;
       ++i;
+      keep_apart(i);
       continue;
     }
     if (c == '~') {

@@ -229,6 +229,12 @@ _UNITS = frozenset(
 )
 
 
+def _keep_apart(out: list[str], s: str, nxt: int) -> None:
+    """A removed "$" or "%" does not join a command's name to the letters after it."""
+    if nxt < len(s) and _is_letter(s[nxt]) and re.search(r"\\[A-Za-z]+\Z", "".join(out)):
+        out.append(" ")
+
+
 def _rewrite_commands(s: str) -> tuple[str, bool, bool]:
     out: list[str] = []
     drop: list[bool] = []
@@ -281,11 +287,12 @@ def _rewrite_commands(s: str) -> tuple[str, bool, bool]:
                     i += 1
                 continue
             if d == "$":
-                pass
+                _keep_apart(out, s, i + 2)
             elif d == " ":
                 out.append(" ")
             elif d == "%":
                 percent = True
+                _keep_apart(out, s, i + 2)
             else:
                 out.append(c + d)
             i += 2
@@ -303,9 +310,10 @@ def _rewrite_commands(s: str) -> tuple[str, bool, bool]:
             if not (drop and drop.pop()):
                 out.append(c)
         elif c == "$":
-            pass
+            _keep_apart(out, s, i + 1)
         elif c == "%":
             percent = True
+            _keep_apart(out, s, i + 1)
         elif c == "~":
             out.append(" ")
         elif c == "^" and s.startswith("^\\circ", i) and (i + 6 >= n or not _is_letter(s[i + 6])):

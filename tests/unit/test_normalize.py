@@ -438,6 +438,25 @@ _pieces = st.sampled_from(
 )
 
 
+@pytest.mark.parametrize(
+    ("raw", "out"),
+    [
+        # a removed "$" or "%" keeps a command's name apart from the letters after it
+        ("$\\pi$x", "\\pi x"),
+        ("\\pi\\%x", "\\pi x"),
+        ("\\text\\t$ext{{\\text}{\\text}{", None),  # found by fuzz_normalize: idempotent
+    ],
+)
+def test_a_removed_dollar_joins_no_command(raw: str, out: str | None) -> None:
+    once = normalize_latex(raw)
+    if out is not None:
+        assert once == out
+    for units in (True, False):
+        for equations in (True, False):
+            first = normalize_latex(raw, units=units, equations=equations)
+            assert normalize_latex(first, units=units, equations=equations) == first
+
+
 @settings(deadline=None, max_examples=500)
 @given(st.lists(_pieces | st.text(max_size=2), max_size=25).map("".join))
 def test_idempotent(s: str) -> None:
