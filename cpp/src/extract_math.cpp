@@ -338,7 +338,7 @@ std::size_t brace_after(std::string_view s, std::size_t k, std::size_t end) noex
   return k < end && s[k] == '{' ? k : end;
 }
 
-// Whether `word` (letters only) is one of kConclusionWords, in any case.
+// Whether `word` is one of kConclusionWords, in any case (only a letter lowers to a letter).
 bool is_conclusion_word(std::string_view word) noexcept {
   if (word.empty() || word.size() > 9) return false;
   char lower[10];
@@ -425,14 +425,14 @@ Range span_answer(std::string_view s, Range r) {
           r.start = e;
         } else if (wide) {
           parts = parts || !row_start;  // between two parts, not a row's indent ("&\quad \times ...")
-        } else if ((name == "text" || name == "mbox" || name == "textrm") && brace_after(s, e, r.end) < r.end) {
+        } else if (name == "text" || name == "mbox" || name == "textrm") {
           const std::size_t g = brace_after(s, e, r.end);  // "\text {so}" as "\text{so}"
-          const std::size_t close = find_byte(s.substr(0, std::min(r.end, g + 16)), g, '}');
+          const std::size_t close = g < r.end ? find_byte(s.substr(0, std::min(r.end, g + 16)), g, '}') : r.end;
           if (close < r.end) {
             const std::string_view word = detail::trim(s.substr(g + 1, close - g - 1));
             if (word == "or" || word == "and") {
               parts = true;
-            } else if (letters_end_in(word, 0, word.size()) == word.size() && is_conclusion_word(word)) {
+            } else if (is_conclusion_word(word)) {
               // "R^2 = \frac{19}{576}, \quad \text{so} \quad R = 0.18": read from after it, as
               // after \therefore
               ops.clear();

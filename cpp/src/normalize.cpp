@@ -350,6 +350,19 @@ std::size_t unit_joiner_start(std::string_view s, std::size_t w) noexcept {
   return w;
 }
 
+// The unit word (is_trailing_unit, without the integer power after it) that ends v[0, p) with
+// that power, or none: "mol" in "J mol^{-1}"; not a command's name ("\\min").
+struct UnitWord {
+  std::size_t start, end;
+};
+std::optional<UnitWord> unit_word_before(std::string_view v, std::size_t p) noexcept {
+  const std::size_t q = power_start(v, p);
+  std::size_t w = q;
+  while (w > 0 && is_letter(v[w - 1])) --w;
+  if (w == q || (w > 0 && v[w - 1] == '\\') || !is_trailing_unit(v.substr(w, q - w))) return std::nullopt;
+  return UnitWord{w, q};
+}
+
 // The unit words of c when c holds units only, read as rule 4 reads them at the end of a text:
 // words of is_trailing_unit, each with an integer power, apart or joined by '/', '*' or \cdot
 // ("min", "m/s", "J mol^{-1}"). A one-letter word counts only in a group joined by '/' ("m/s":
@@ -363,14 +376,12 @@ std::vector<std::string_view> units_only(std::string_view c) {
     std::size_t p = e;
     while (p > 0 && c[p - 1] == ' ') --p;
     if (p == 0) break;
-    const std::size_t q = power_start(c, p);
-    std::size_t w = q;
-    while (w > 0 && is_letter(c[w - 1])) --w;
-    if (w == q || (w > 0 && c[w - 1] == '\\') || !is_trailing_unit(c.substr(w, q - w))) return {};
-    words.push_back(c.substr(w, q - w));
-    short_word = short_word || q - w == 1;
-    e = unit_joiner_start(c, w);
-    joined = joined || (e < w && c[e] == '/');
+    const std::optional<UnitWord> u = unit_word_before(c, p);
+    if (!u) return {};
+    words.push_back(c.substr(u->start, u->end - u->start));
+    short_word = short_word || u->end - u->start == 1;
+    e = unit_joiner_start(c, u->start);
+    joined = joined || (e < u->start && c[e] == '/');
   }
   if (short_word && !joined) return {};
   return words;
@@ -492,18 +503,15 @@ void strip_units(std::string& s, bool& percent, bool& degrees) {
       e = open;
       continue;
     }
-    const std::size_t q = power_start(v, p);
-    std::size_t w = q;
-    while (w > 0 && is_letter(v[w - 1])) --w;
-    if (w == q || (w > 0 && v[w - 1] == '\\')) break;
-    const std::string_view word = v.substr(w, q - w);
-    if (!is_trailing_unit(word)) break;
+    const std::optional<UnitWord> u = unit_word_before(v, p);
+    if (!u) break;
+    const std::string_view word = v.substr(u->start, u->end - u->start);
     // a one-letter unit must be marked (apart from its number, or in \text / \mathrm): "6m"
     // is six times m, "6 m" and "6\,\text{m}" are six metres
-    if (word.size() == 1 && w > 0 && is_digit(v[w - 1])) break;
+    if (word.size() == 1 && u->start > 0 && is_digit(v[u->start - 1])) break;
     saw(word);
-    cut = w;
-    e = unit_joiner_start(v, w);
+    cut = u->start;
+    e = unit_joiner_start(v, u->start);
   }
   if (cut == std::string::npos || !ends_with_value(v, cut)) return;
   std::size_t r = cut;

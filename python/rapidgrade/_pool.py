@@ -260,8 +260,7 @@ class WorkerPool:
             if self._closed or os.getpid() != self._pid:
                 raise RuntimeError("WorkerPool: the pool is closed or belongs to another process")
             self._add_steps_locked(steps)
-            self._failure = None  # a fresh attempt, as for a new batch
-            self._retry_at = 0.0
+            self._fresh_attempt_locked()
             self._target = self._size
             self._spare_wanted = self._spare_wanted or self._spares > 0
             self._supervise_locked()
@@ -521,15 +520,18 @@ class WorkerPool:
             if self._closed:
                 raise _PoolClosed("WorkerPool: the pool is closed")
             self._add_steps_locked(steps)
-            if self._failure is not None:
-                self._failure = None  # a new batch gets a fresh attempt at starting workers
-                self._retry_at = 0.0
+            self._fresh_attempt_locked()
             batch.demand = batch.unsent = tasks
             self._demand += tasks
             self._waiting += tasks
             self._target = max(self._target, 1)
             self._grow_locked()
             self._supervise_locked()
+
+    def _fresh_attempt_locked(self) -> None:
+        """Forget a failed start: a new batch, or start(), gets a fresh attempt at starting workers."""
+        self._failure = None
+        self._retry_at = 0.0
 
     def _supervise_locked(self) -> None:
         """Start the supervisor if none runs yet, and wake it."""
