@@ -10,6 +10,7 @@
 
 #include "rapidgrade/detail/delimiters.hpp"
 #include "rapidgrade/detail/markers.hpp"
+#include "rapidgrade/detail/parts.hpp"
 
 namespace rapidgrade::extract {
 
@@ -41,6 +42,33 @@ Range strip_answer_delimiters(std::string_view s, Range r) noexcept {
   return range_of(s, detail::unwrap(s.substr(r.start, r.end - r.start), detail::Wrappers::kMath, 1));
 }
 
+// The end of a list of enumerated parts (detail/parts.hpp) that starts at s[r.start] and may go
+// on past r.end, its first sentence or line: over sentence ends and single line breaks, as long
+// as the text there starts with the list's next label ("(1) 5.\n(2) 7."); never past `limit`.
+// r.end when r starts no list.
+std::size_t parts_end(std::string_view s, Range r, std::size_t limit) {
+  detail::PartStyle style{};
+  std::size_t label = 0;
+  limit = std::min(limit, s.size());
+  if (!detail::first_part_label(s.substr(0, limit), r.start, style, label)) return r.end;
+  std::size_t end = std::max(r.end, std::min(sentence_end(s, label), limit));
+  std::size_t starts[detail::kMaxParts];
+  std::size_t ends[detail::kMaxParts];
+  for (int count = detail::part_labels(s, r.start, end, starts, ends); count < detail::kMaxParts;) {
+    std::size_t k = end;
+    int breaks = 0;
+    while (k < limit && (is_space(s[k]) || s[k] == '.' || s[k] == '!' || s[k] == '?')) breaks += s[k++] == '\n';
+    if (breaks > 1 || k >= limit) break;
+    const std::size_t next = detail::part_label_end(s.substr(0, limit), k, style, count + 1);
+    if (next == kNpos) break;
+    end = std::max(k + 1, std::min(sentence_end(s, next), limit));
+    const int now = detail::part_labels(s, r.start, end, starts, ends);
+    if (now <= count) break;
+    count = now;
+  }
+  return end;
+}
+
 // The answer after a marker, starting at j and read no further than `limit`: whitespace (newlines
 // too) skipped, then a display block ($$...$$ or \[...\]) or the answer phrase of the rest of the
 // sentence/line (read_answer_phrase).
@@ -60,11 +88,12 @@ Phrase answer_value(std::string_view s, std::size_t j, std::size_t limit = kNpos
       return p;
     }
   }
-  const Range phrase = trim(s, Range{j, std::min(sentence_end(s, j), n)});
+  Range phrase = trim(s, Range{j, std::min(sentence_end(s, j), n)});
+  phrase.end = parts_end(s, phrase, s.size());  // a list of parts may go on over the line's end
   p = read_answer_phrase(s, phrase);
   p.answer = strip_answer_delimiters(s, p.answer);
   // a chain or a computation states its last member: "9 * 2 = 18" -> "18", "x = 5" stays
-  if (!p.leading_prose && !p.joined && p.answer.end > p.answer.start) p.answer = span_answer(s, p.answer);
+  if (!p.leading_prose && !p.joined && !p.parts && p.answer.end > p.answer.start) p.answer = span_answer(s, p.answer);
   return p;
 }
 
@@ -322,7 +351,12 @@ std::optional<Extraction> find_cjk(std::string_view s, std::size_t from, const A
       j = after_colon(s, j + 3);  // "【答案】: A <eoa>"
       const std::size_t eol = line_end(s, j);
       const std::size_t eoa = find_str(s.substr(0, eol), j, detail::kEndOfAnswerTag);
-      Phrase ph = read_answer_phrase(s, Range{j, eoa == kNpos ? eol : eoa});
+      Range r{j, eoa == kNpos ? eol : eoa};
+      if (eoa == kNpos) {  // parts on lines of their own: "【答案】(1) 5\n(2) 7<eoa>"
+        const std::size_t close = find_str(s, j, detail::kEndOfAnswerTag);
+        r.end = parts_end(s, r, close == kNpos ? n : close);
+      }
+      Phrase ph = read_answer_phrase(s, r);
       ph.answer = strip_answer_delimiters(s, ph.answer);
       if (ph.answer.end > ph.answer.start) {
         out = marked(Method::kTagged, ph);

@@ -12,6 +12,7 @@
 #include "rapidgrade/detail/markers.hpp"
 #include "rapidgrade/detail/number.hpp"
 #include "rapidgrade/detail/number_words.hpp"
+#include "rapidgrade/detail/parts.hpp"
 #include "rapidgrade/detail/units.hpp"
 
 namespace rapidgrade::extract {
@@ -280,6 +281,18 @@ Phrase read_answer_phrase(std::string_view s, Range r) {
   out.answer = r;
   if (r.end <= r.start) return out;
   const std::size_t end = r.end;
+  // enumerated parts ("(1) 3; (2) 5", "（Ⅰ）…（Ⅱ）…", "① 3 ② 5"): the whole phrase, whose parts
+  // normalization's rule 13 reads ("(I) 3 (II) 5" names no choice)
+  {
+    std::size_t starts[detail::kMaxParts];
+    std::size_t ends[detail::kMaxParts];
+    if (detail::part_labels(s, r.start, end, starts, ends) >= 2) {
+      const auto [b, e] = detail::parts_trimmed(s, r.start, r.end);
+      out.answer = Range{b, e};
+      out.parts = true;
+      return out;
+    }
+  }
   // a choice letter at the head: "(B) 42", "B) 42", "B. 42"
   {
     std::size_t k = r.start;
@@ -423,6 +436,12 @@ Phrase read_answer_phrase(std::string_view s, Range r) {
         }
       }
       std::size_t m = math_non_ascii(s, k);
+      // full-width ',' ';' ':' before more math join it as the ASCII ones do ("$x$；$y$")
+      if (const char w = detail::fullwidth_ascii(s.substr(0, end), k);
+          m == 0 && seen && (w == ',' || w == ';' || w == ':') && math_follows(s, k + 3, end)) {
+        k += 3;
+        continue;
+      }
       if (m == 0 && seen && math_follows(s, k + cjk_joiner(s, k), end)) {
         m = cjk_joiner(s, k);
         out.joined = m > 0;

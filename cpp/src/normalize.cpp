@@ -12,6 +12,7 @@
 #include "rapidgrade/detail/markers.hpp"
 #include "rapidgrade/detail/number.hpp"
 #include "rapidgrade/detail/number_words.hpp"
+#include "rapidgrade/detail/parts.hpp"
 #include "rapidgrade/detail/text.hpp"
 #include "rapidgrade/detail/units.hpp"
 #include "rapidgrade/unicode.hpp"
@@ -521,6 +522,70 @@ void strip_units(std::string& s, bool& percent, bool& degrees) {
   degrees = degrees || saw_degrees;
 }
 
+// Rule 13: an answer of enumerated parts (detail/parts.hpp) is the list of its parts. A part is
+// the text between its label and the next one, less the separators that end it (blanks, ',',
+// ';', '.', ':', "、", "\quad", a last "and"), each part's trailing units removed as rule 4
+// removes them from a whole text. The text stays as it is when a part is empty, is a list itself
+// (a ',' or ';' at its top level), starts with a label or an operator, ends with an operator or
+// opens a bracket it does not close. It runs before rule 5, while blanks still set the labels
+// apart from what precedes them ("(1) 3 (2) 5", not "(1)3(2)5": "f(2)" holds no label).
+bool part_is_answer(std::string_view p) noexcept {
+  if (p.empty()) return false;
+  static constexpr std::string_view kBadStart = "+*/^_=<>)]},;:";
+  static constexpr std::string_view kBadEnd = "+-*/^_=<>([{\\,;:";
+  if (kBadStart.find(p.front()) != std::string_view::npos || kBadEnd.find(p.back()) != std::string_view::npos) {
+    return false;
+  }
+  std::size_t starts[detail::kMaxParts];
+  std::size_t ends[detail::kMaxParts];
+  if (detail::part_labels(p, 0, p.size(), starts, ends) > 0) return false;
+  std::size_t depth = 0;
+  for (std::size_t k = 0; k < p.size(); ++k) {
+    const char c = p[k];
+    if (c == '\\') {
+      ++k;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (depth == 0) return false;
+      --depth;
+    } else if ((c == ',' || c == ';') && depth == 0) {
+      return false;
+    }
+  }
+  return depth == 0;
+}
+
+// Returns whether it rewrote s.
+bool enumerated_parts(std::string& s, bool units, bool& percent, bool& degrees) {
+  std::size_t starts[detail::kMaxParts];
+  std::size_t ends[detail::kMaxParts];
+  const int count = detail::part_labels(s, 0, s.size(), starts, ends);
+  if (count < 2) return false;
+  std::string out;
+  bool part_percent = false;
+  bool part_degrees = false;
+  for (int i = 0; i < count; ++i) {
+    const std::size_t stop = i + 1 < count ? starts[i + 1] : s.size();
+    const auto [b, e] = detail::parts_trimmed(s, ends[i], stop);
+    std::string part = s.substr(b, e - b);
+    if (units) strip_units(part, part_percent, part_degrees);
+    if (!part_is_answer(part)) return false;
+    if (i > 0) out += ", ";  // rule 5 keeps the blank where the comma would read as thousands
+    out += part;
+  }
+  s.swap(out);
+  percent = percent || part_percent;
+  degrees = degrees || part_degrees;
+  return true;
+}
+
+bool may_hold_parts(std::string_view s) noexcept {
+  if (s.empty()) return false;
+  const auto c = static_cast<unsigned char>(s[0]);
+  return c == '(' || c == 0xE2 || c == 0xEF;  // "(1)", "①", "⑴", "（1）"
+}
+
 // Rule 5, first part: "W N/D" (the whole text, N < D) -> "W\frac{N}{D}", a mixed number.
 void mixed_number(std::string& s) {
   const std::size_t n = s.size();
@@ -900,12 +965,13 @@ bool holds_cjk_joiner(std::string_view s) noexcept {
   return false;
 }
 
-// Rules 1-12, one pass each, in their order. Rule 0 (unicode::fold_math) runs once, before
-// them: its result holds only characters it leaves as they are (each invalid byte is U+FFFD,
-// each character with a rule was rewritten in ASCII) and these passes delete or write ASCII
-// bytes only, never part of a character (rule 11 replaces a whole CJK character by ',', rule
-// 12 a whole CJK word by what rule 0 writes for "√"), so folding again would change nothing.
-constexpr int kPasses = 13;
+// Rules 1-13, one pass each, in their order (rule 13 after rule 4). Rule 0 (unicode::fold_math)
+// runs once, before them: its result holds only characters it leaves as they are (each invalid
+// byte is U+FFFD, each character with a rule was rewritten in ASCII) and these passes delete or
+// write ASCII bytes only, never part of a character (rule 11 replaces a whole CJK character by
+// ',', rule 12 a whole CJK word by what rule 0 writes for "√", rule 13 deletes whole labels and
+// separators), so folding again would change nothing.
+constexpr int kPasses = 14;
 
 // Applies pass `k` (0 <= k < kPasses) to b.text, setting the flags of `flags` (not its text)
 // that rules 1 and 4 raise; returns whether the text changed.
@@ -921,14 +987,15 @@ bool apply_pass(int k, Buffers& b, const Options& options, Normalized& flags) {
     case 3:
       return options.units &&
              run_in_place(t, [&flags](std::string& s) { strip_units(s, flags.percent, flags.degrees); });
-    case 4: return run_in_place(t, mixed_number);
-    case 5: return run_pass(b, holds(t, ' '), remove_spaces);
-    case 6: return run_pass(b, holds(t, '\\'), brace_arguments);
-    case 7: return options.equations && run_in_place(t, strip_equation);
-    case 8: return run_pass(b, holds(t, '.'), leading_zero);
-    case 9: return run_in_place(t, strip_thousands);
-    case 10: return run_in_place(t, slash_to_frac);
-    case 11: return run_pass(b, holds_cjk_joiner(t), cjk_joiners);
+    case 4: return may_hold_parts(t) && enumerated_parts(t, options.units, flags.percent, flags.degrees);
+    case 5: return run_in_place(t, mixed_number);
+    case 6: return run_pass(b, holds(t, ' '), remove_spaces);
+    case 7: return run_pass(b, holds(t, '\\'), brace_arguments);
+    case 8: return options.equations && run_in_place(t, strip_equation);
+    case 9: return run_pass(b, holds(t, '.'), leading_zero);
+    case 10: return run_in_place(t, strip_thousands);
+    case 11: return run_in_place(t, slash_to_frac);
+    case 12: return run_pass(b, holds_cjk_joiner(t), cjk_joiners);
     default: {
       std::string rooted;
       if (!cjk_math_words(t, rooted)) return false;

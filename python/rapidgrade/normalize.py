@@ -80,6 +80,13 @@ second; checked by ``tests/unit/test_normalize_examples.py``, like the examples 
     ``1和3`` -> ``1,3``, ``$x$或$2$`` -> ``x,2``.
 12. The root word of rule 0 again, where other rules brought its characters together:
     ``根$$号3`` -> ``\sqrt{3}``.
+13. (Run after rule 4.) An answer of enumerated parts is the list of its parts: label 1 of a
+    style (``(1)``, ``(i)``, ``(I)``, ``(Ⅰ)``, ``(a)``, ``①``, ``⑴``, full-width parentheses
+    too) at the start, the next labels in order, each after a blank or a separator and outside
+    any bracket: ``(1) 3; (2) 5`` -> ``3,5``, ``① 3 ② 5`` -> ``3,5``, ``（1）5 cm；（2）7 cm`` -> ``5,7``
+    (each part loses its units, as rule 4 removes them). Parts that are no answers (an empty
+    one, a list, an operator at either end) leave the text: ``(1) 1; 2 (2) 3`` -> ``(1)1;2(2)3``.
+    Lists compare as sets, so parts do too: ``(1) 7 (2) 5`` matches ``(1) 5 (2) 7``.
 """
 
 from __future__ import annotations

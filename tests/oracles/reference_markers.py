@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from tests.oracles import reference_parts as parts
 from tests.oracles.reference_common import _SPACE, RefExtraction, _display_close, _is_letter, _strip_delimiters, _trim
 from tests.oracles.reference_phrase import _markup_tag_end, _Phrase, read_answer_phrase
 from tests.oracles.reference_strategies import _span_answer
@@ -110,6 +111,36 @@ def _sentence_end(s: str, j: int) -> int:
     return min(k, n)
 
 
+_PARTS_GAP = re.compile(r"[ \t\n\r\f\v.!?]*")
+
+
+def _parts_end(s: str, a: int, b: int, limit: int) -> int:
+    """The end of a list of enumerated parts that starts at s[a] and goes on past b, over
+    sentence ends and single line breaks while the next label follows; b when s[a] starts none."""
+    limit = min(limit, len(s))
+    first = parts.first_label(s[:limit], a)
+    if first is None:
+        return b
+    style, label = first
+    end = max(b, min(_sentence_end(s, label), limit))
+    count = len(parts.labels(s, a, end))
+    while count < parts.MAX_PARTS:
+        m = _PARTS_GAP.match(s, end, limit)
+        assert m is not None
+        k = m.end()
+        if s.count("\n", end, k) > 1 or k >= limit:
+            break
+        nxt = parts.label_end(s[:limit], k, style, count + 1)
+        if nxt is None:
+            break
+        end = max(k + 1, min(_sentence_end(s, nxt), limit))
+        now = len(parts.labels(s, a, end))
+        if now <= count:
+            break
+        count = now
+    return end
+
+
 def _marked_value(s: str, j: int, limit: int | None = None) -> tuple[_Phrase, tuple[int, int]]:
     """What follows a marker at j, read no further than limit: a display block, or the answer
     phrase of the rest of the sentence; (phrase, answer range)."""
@@ -124,9 +155,9 @@ def _marked_value(s: str, j: int, limit: int | None = None) -> tuple[_Phrase, tu
         if close >= 0:
             return empty, _strip_delimiters(s, j, close + 2)
     a, b = _trim(s, j, min(_sentence_end(s, j), n))
-    p = read_answer_phrase(s, a, b)
+    p = read_answer_phrase(s, a, _parts_end(s, a, b, len(s)))
     x, y = _strip_delimiters(s, *p.answer)
-    if not p.leading_prose and not p.joined and y > x:
+    if not p.leading_prose and not p.joined and not p.parts and y > x:
         x, y = _span_answer(s, x, y)
     return p, (x, y)
 
@@ -235,7 +266,11 @@ def _cjk_at(s: str, start: int) -> tuple[RefExtraction, int] | None:
             j = _after_colon(s, j + 1)
             eol = _line_end(s, j)
             eoa = s.find("<eoa>", j, eol)
-            ph = read_answer_phrase(s, j, eoa if eoa >= 0 else eol)
+            stop = eoa if eoa >= 0 else eol
+            if eoa < 0:  # parts on lines of their own
+                close = s.find("<eoa>", j)
+                stop = _parts_end(s, j, stop, close if close >= 0 else n)
+            ph = read_answer_phrase(s, j, stop)
             a, b = _strip_delimiters(s, *ph.answer)
             if b > a:
                 out = RefExtraction(s[a:b], a, b, "tagged"), p - 1

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from tests.oracles import reference_parts as parts
 from tests.oracles.reference_common import _SPACE, _is_letter, _read_units_table
 
 # --------------------------------------------------------------------------------------------
@@ -574,6 +575,46 @@ _THOUSANDS = re.compile(r"-?[1-9][0-9]{0,2}(?:,[0-9]{3})+(?:\.[0-9]+)?")  # no g
 _SLASH = re.compile(r"(-?)([0-9]+)/([0-9]+)")
 
 
+def _part_is_answer(p: str) -> bool:
+    if not p or p[0] in "+*/^_=<>)]},;:" or p[-1] in "+-*/^_=<>([{\\,;:" or parts.labels(p, 0, len(p)):
+        return False
+    depth = 0
+    k = 0
+    while k < len(p):
+        c = p[k]
+        if c == "\\":
+            k += 1
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                return False
+            depth -= 1
+        elif c in ",;" and depth == 0:
+            return False
+        k += 1
+    return depth == 0
+
+
+def _enumerated_parts(s: str, units: bool) -> tuple[str, bool, bool]:
+    """Rule 13: an answer of enumerated parts is the list of its parts, each without its units."""
+    labels = parts.labels(s, 0, len(s))
+    if len(labels) < 2:
+        return s, False, False
+    out = []
+    percent = degrees = False
+    for i, (_, end) in enumerate(labels):
+        b, e = parts.trimmed(s, end, labels[i + 1][0] if i + 1 < len(labels) else len(s))
+        part = s[b:e]
+        if units:
+            part, p, d = _strip_units(part)
+            percent, degrees = percent or p, degrees or d
+        if not _part_is_answer(part):
+            return s, False, False
+        out.append(part)
+    return ", ".join(out), percent, degrees
+
+
 def _one_round(s: str, units: bool, equations: bool) -> tuple[str, bool, bool]:
     s, percent, degrees = _rewrite_commands(_fold_math(s))
     s = _WS_RUN.sub(" ", s).strip(" ")
@@ -582,6 +623,9 @@ def _one_round(s: str, units: bool, equations: bool) -> tuple[str, bool, bool]:
         s, unit_percent, unit_degrees = _strip_units(s)
         percent = percent or unit_percent
         degrees = degrees or unit_degrees
+    s, parts_percent, parts_degrees = _enumerated_parts(s, units)
+    percent = percent or parts_percent
+    degrees = degrees or parts_degrees
     s = _brace_arguments(_remove_spaces(s))
     if equations and s.count("=") == 1:
         lhs, rhs = s.split("=")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from tests.oracles import reference_parts as parts
 from tests.oracles.reference_common import (
     _SPACE,
     _fullwidth_ascii,
@@ -283,6 +284,7 @@ class _Phrase(NamedTuple):
     cut: bool
     leading_prose: bool
     joined: bool
+    parts: bool = False
 
 
 _MARKUP_TAG = re.compile(r"<\|[\s\S]*?\|>|</?[A-Za-z][A-Za-z0-9_]*>")
@@ -300,6 +302,8 @@ def read_answer_phrase(s: str, a: int, b: int) -> _Phrase:
     a, end = _trim(s, a, b)
     if end <= a:
         return _Phrase((a, end), (0, 0), True, False, False, False)
+    if len(parts.labels(s, a, end)) >= 2:  # enumerated parts: the whole phrase
+        return _Phrase(parts.trimmed(s, a, end), (0, 0), True, False, False, False, True)
     k = a
     paren = s[k] == "("
     if paren:
@@ -414,6 +418,9 @@ def read_answer_phrase(s: str, a: int, b: int) -> _Phrase:
                 answer_start = k
                 continue
             m = _math_non_ascii(s, k)
+            if m == 0 and seen and c in "，；：" and _math_follows(s, k + 1, end):
+                k += 1  # full-width punctuation before more math, as the ASCII one
+                continue
             if m == 0 and seen and _math_follows(s, k + _cjk_joiner(s, k), end):
                 m = _cjk_joiner(s, k)
                 joined = joined or m > 0

@@ -353,6 +353,74 @@ def test_generated_row_parity(text: str) -> None:
         assert ours(text, strategy) == theirs(text, strategy), strategy
 
 
+# Enumerated parts (detail/parts.hpp, normalization's rule 13): labels of every style, their
+# full-width forms, the separators before and after them, markers and line breaks.
+_parts_pieces = st.sampled_from(
+    [
+        "(1)",
+        "(2)",
+        "(3)",
+        "(10)",
+        "(i)",
+        "(ii)",
+        "(I)",
+        "(II)",
+        "(a)",
+        "(b)",
+        "(\u2160)",
+        "(\u2161)",
+        "\u2460",
+        "\u2461",
+        "\u2474",
+        "\u2475",
+        "（1）",
+        "（2）",
+        "(",
+        ")",
+        ".",
+        ". ",
+        ":",
+        "、",
+        "。",
+        ";",
+        "；",
+        "，",
+        ",",
+        " and ",
+        "\\quad",
+        " ",
+        "\n",
+        "\n\n",
+        "$",
+        "5",
+        "-\\frac{1}{2}",
+        "x = 1",
+        " cm",
+        "%",
+        "+",
+        "{",
+        "}",
+        "f(2)",
+        "The answer is ",
+        "Answer: ",
+        "【答案】",
+        "<eoa>",
+        "故答案为：",
+    ]
+)
+
+
+@settings(deadline=None, max_examples=400)
+@given(st.lists(_parts_pieces, max_size=16).map("".join))
+def test_generated_parts_parity(text: str) -> None:
+    for strategy in STRATEGIES:
+        assert ours(text, strategy) == theirs(text, strategy), strategy
+    assert tuple(rapidgrade.normalize_answer(text)) == ref.normalize_answer(text)
+    e = rapidgrade.extract_answer(text)
+    if e is not None:
+        assert tuple(rapidgrade.normalize_answer(str(e.text))) == ref.normalize_answer(str(e.text))
+
+
 # Units of the units table after a value (normalization's rule 4): symbols, prefixes, powers,
 # joiners and the wrappers a unit is written in.
 _table_unit_pieces = st.sampled_from(

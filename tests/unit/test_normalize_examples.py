@@ -48,7 +48,7 @@ def examples_by_rule(
 
 HEADER_EXAMPLES = examples_by_rule(header_comment_lines(), _HEADER_RULE, _HEADER_EXAMPLE)
 DOC_EXAMPLES = examples_by_rule((rapidgrade.normalize.__doc__ or "").splitlines(), _DOC_RULE, _DOC_EXAMPLE)
-RULES = list(range(13))
+RULES = list(range(14))
 
 
 def flat(found: dict[int, list[tuple[str, str]]]) -> list[tuple[int, str, str]]:

@@ -137,13 +137,15 @@ struct Phrase {
   bool cut = false;            // the answer stops before the end of the phrase (a word, a unit)
   bool leading_prose = false;  // the phrase starts with words (a text answer, a restating sentence)
   bool joined = false;         // parts joined by "and", "or", "和": "x = 5 and y = 3"
+  bool parts = false;          // enumerated parts (detail/parts.hpp): "(1) 3; (2) 5", read whole
 };
 
 /// Reads the answer at the start of the phrase s[r) (what follows a marker, to its sentence or
 /// line end) by a small grammar: numbers with sign, thousands separators ("1,000", "1 000"),
 /// decimals, fractions, mixed numbers ("1 1/2"), percent, scientific notation, currency signs
 /// ("$18", "\$18.00", "¥12"); math spans; expressions, tuples, intervals, relations
-/// ("x = 5"), lists joined by ",", "and", "or", "和"; a choice letter ("(B) ..."). The answer ends
+/// ("x = 5"), lists joined by ",", "and", "or", "和"; a choice letter ("(B) ..."); a list of
+/// enumerated parts ("(1) 3; (2) 5", detail/parts.hpp), read whole. The answer ends
 /// at the first word that is not math ("18 eggs", "200 GB", "48g", "5 km/h"), at punctuation
 /// before the end of the phrase, at a non-math non-ASCII character ("12。"). A unit of the units
 /// table after a number is returned apart. A phrase that starts with words is a text answer

@@ -80,6 +80,13 @@
 //     "1和3" -> "1,3", "2 或 5" -> "2,5", also where other rules made it so: "$x$或$2$" -> "x,2".
 // 12. the CJK math words of rule 0 again, where other rules brought their characters together:
 //     "根$$号3" -> "\sqrt{3}".
+// 13. (parts; run after rule 4) an answer of enumerated parts is the list of its parts
+//     (detail/parts.hpp: "(1)", "(i)", "(I)", "(a)", "①", "⑴" and their full-width forms; label
+//     1 at the start, the next ones in order, each after a blank or a separator, outside any
+//     bracket): "(1) -\frac{1}{2}; \quad (2) \ln 2" -> "-\frac{1}{2},\ln2",
+//     "① 3 ② 5" -> "3,5", "（1）5 cm；（2）7 cm" -> "5,7" (each part's units go, as rule 4's),
+//     "(a) x = 1 and (b) y = 2." -> "x=1,y=2". Parts that are no answers leave the text as it
+//     is: an empty one, a list ("(1) 1; 2 (2) 3" -> "(1)1;2(2)3"), an operator at either end.
 #pragma once
 
 #include <cstddef>
