@@ -138,14 +138,6 @@ struct CutApplication {
   Ref arg;
 };
 
-bool has_symbols(Ref r) {
-  const Node& n = r.node();
-  if (n.kind == Kind::kSymbol) return true;
-  for (std::size_t k = 0; k < n.kids.size(); ++k)
-    if (has_symbols(r.kid(k))) return true;
-  return false;
-}
-
 // Whether the subtree holds a number or a named constant (pi, e): what makes an equation's side
 // more than symbols.
 bool has_number(Ref r) {
@@ -703,41 +695,12 @@ class Comparer {
     return Tri::kFalse;
   }
 
-  /// The interval a condition in one variable with constant bounds states: "x \le 8" is
-  /// (-oo, 8], "3 < x" is (3, oo), "-1 < x \le 2" is (-1, 2]. A missing bound (`lo`/`hi` null)
-  /// is an infinite end.
-  struct RelationInterval {
-    std::optional<Ref> lo, hi;
-    bool lo_open = true, hi_open = true;
-  };
-
-  static bool relation_interval(Ref rel, RelationInterval& out) {
-    std::vector<Ref> ops;
-    std::string dirs;
-    if (!orient(rel, ops, dirs) || ops.size() < 2 || ops.size() > 3) return false;
-    for (char c : dirs)
-      if (c != '<' && c != 'l') return false;
-    // the variable: the middle of a chain, or the one member with symbols
-    std::size_t v = ops.size() == 3 ? 1 : (has_symbols(ops[0]) ? 0 : 1);
-    if (ops[v].node().kind != Kind::kSymbol) return false;
-    for (std::size_t k = 0; k < ops.size(); ++k)
-      if (k != v && has_symbols(ops[k])) return false;
-    out = RelationInterval{};
-    if (v > 0) {
-      out.lo = ops[v - 1];
-      out.lo_open = dirs[v - 1] == '<';
-    }
-    if (v + 1 < ops.size()) {
-      out.hi = ops[v + 1];
-      out.hi_open = dirs[v] == '<';
-    }
-    return true;
-  }
-
-  /// The interval `ri` (relation_interval) against the interval node `iv`: the same set when
-  /// both ends are (an infinite end is open whatever the bracket says, as in interval()).
+  /// The interval `ri` (relation_interval) against the interval node `iv`, or a pair "(a, b)",
+  /// which LaTeX cannot tell from the open interval: the same set when both ends are (an
+  /// infinite end is open whatever the bracket says, as in interval()).
   Tri interval_of_relation(const RelationInterval& ri, Ref iv) {
     const Node& I = iv.node();
+    const unsigned open_ends = I.kind == Kind::kTuple ? unsigned{kLeftOpen} | kRightOpen : unsigned{I.flags};
     Tri all = Tri::kTrue;
     for (int end = 0; end < 2; ++end) {
       const std::optional<Ref>& bound = end == 0 ? ri.lo : ri.hi;
@@ -751,45 +714,13 @@ class Comparer {
         t = Tri::kFalse;  // a finite bound against an infinite end
       } else {
         t = tri(*bound, theirs);
-        const bool open = (I.flags & (end == 0 ? kLeftOpen : kRightOpen)) != 0;
+        const bool open = (open_ends & (end == 0 ? kLeftOpen : kRightOpen)) != 0;
         if (t == Tri::kTrue && open != (end == 0 ? ri.lo_open : ri.hi_open)) t = Tri::kFalse;
       }
       if (t == Tri::kFalse) return Tri::kFalse;
       all = both(all, t);
     }
     return all;
-  }
-
-  /// True when r holds an application of a function that is not in the function table
-  /// ("f(x)"): its variables are not comparable by name.
-  static bool has_function_call(Ref r) {
-    const Node& n = r.node();
-    if (n.kind == Kind::kFunc && rapidgrade::detail::find_function(n.text) == nullptr) return true;
-    for (std::size_t k = 0; k < n.kids.size(); ++k)
-      if (has_function_call(r.kid(k))) return true;
-    return false;
-  }
-
-  /// Operands and operators of a relation with every '>'/'>=' turned around ("x > 2" is
-  /// "2 < x"); false when a chain mixes directions.
-  static bool orient(Ref r, std::vector<Ref>& operands, std::string& ops) {
-    const Node& n = r.node();
-    operands.clear();
-    operands.reserve(n.kids.size());
-    ops = n.text;
-    for (std::size_t k = 0; k < n.kids.size(); ++k) operands.push_back(r.kid(k));
-    bool up = false, down = false;
-    for (char c : ops) {
-      if (c == '<' || c == 'l') up = true;
-      if (c == '>' || c == 'g') down = true;
-    }
-    if (up && down) return false;
-    if (down) {
-      std::reverse(operands.begin(), operands.end());
-      std::reverse(ops.begin(), ops.end());
-      for (char& c : ops) c = c == '>' ? '<' : 'l';
-    }
-    return true;
   }
 
   Tri relation(Ref g, Ref p) {
@@ -802,8 +733,9 @@ class Comparer {
       const Node& R = rel.node();
       if (R.text.find_first_not_of('=') != std::string::npos) {
         // A condition in one variable with constant bounds ("x \le 8", "-1 < x < 2") is an
-        // interval: against one it is the same set or not, end by end.
-        if (other.node().kind == Kind::kInterval) {
+        // interval: against one (or a pair "(1, 2)", the open interval) it is the same set or
+        // not, end by end.
+        if (names_interval(other.node())) {
           RelationInterval ri;
           if (relation_interval(rel, ri)) return interval_of_relation(ri, other);
         }
@@ -852,6 +784,17 @@ class Comparer {
     // "y = x^2 + 4x + 2", "x > 2" against "k < -1").
     if (!has_function_call(g) && !has_function_call(p) && symbol_names(*g.ast, g.i) != symbol_names(*p.ast, p.i)) {
       return Tri::kFalse;
+    }
+    // "x \in (1, 2)" (read as "x = (1, 2)") against the condition "1 < x < 2" on the same
+    // variable: the set it names against the set the condition states.
+    for (int side = 0; side < 2; ++side) {
+      const Ref eq = side == 0 ? g : p;
+      const Ref cond = side == 0 ? p : g;
+      const Node& E = eq.node();
+      if (E.text != "=" || E.kids.size() != 2 || cond.node().text.find('=') != std::string::npos) continue;
+      if (eq.kid(0).node().kind != Kind::kSymbol || !names_interval(eq.kid(1).node())) continue;
+      RelationInterval ri;
+      if (relation_interval(cond, ri)) return interval_of_relation(ri, eq.kid(1));
     }
     // Two conditions on one variable against a constant ("x \ge -4" against "x \le 3",
     // "a \ne 2" against "a > 2"): the same set only with the same operator and bound.

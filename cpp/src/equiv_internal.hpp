@@ -1,8 +1,8 @@
 // Internals shared by the sources of the equivalence check: equiv.cpp (the comparison of two
 // trees: exact, structural and by sampling, in one Comparer), equiv_numeric.cpp (the numbers it
-// compares: seeded sample points and the values of constant trees) and equiv_canonical.cpp (the
-// canonical forms of values too large to compare). Private to cpp/src; not installed. Sizes
-// are in nodes of an expr::Ast, costs per call.
+// compares: seeded sample points and the values of constant trees), equiv_canonical.cpp (the
+// canonical forms of values too large to compare) and equiv_relations.cpp (reading relations).
+// Private to cpp/src; not installed. Sizes are in nodes of an expr::Ast, costs per call.
 #pragma once
 
 #include <array>
@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -149,5 +150,34 @@ bool same_canonical_form(Ref a, Ref b, std::size_t max_work, std::size_t& used);
 /// Rewrites a \pm b (at the root, or as an element of a top-level set) into the two values a+b
 /// and a-b, a set. Returns false when the tree has no such node (equiv_canonical.cpp).
 bool expand_plus_minus(Ast& ast);
+
+// ---------------------------------------------------------------------------------------------
+// Relations (equiv_relations.cpp). Recursive over the tree, whose depth the parser bounds.
+
+/// Whether the subtree holds a symbol. O(subtree).
+bool has_symbols(Ref r);
+
+/// Whether r holds an application of a function that is not in the function table ("f(x)"):
+/// its variables are not comparable by name. O(subtree).
+bool has_function_call(Ref r);
+
+/// Operands and operators of a relation with every '>'/'>=' turned around ("x > 2" is "2 < x");
+/// false when a chain mixes directions. O(operands).
+bool orient(Ref r, std::vector<Ref>& operands, std::string& ops);
+
+/// The interval a condition in one variable with constant bounds states: "x \le 8" is
+/// (-oo, 8], "3 < x" is (3, oo), "-1 < x \le 2" is (-1, 2]. A missing bound (`lo`/`hi` null)
+/// is an infinite end.
+struct RelationInterval {
+  std::optional<Ref> lo, hi;
+  bool lo_open = true, hi_open = true;
+};
+
+/// The interval `rel` states (RelationInterval), or false when it is no such condition.
+bool relation_interval(Ref rel, RelationInterval& out);
+
+/// Whether n may name an interval: an interval node, or a pair "(a, b)", which LaTeX cannot tell
+/// from the open interval (a, b).
+bool names_interval(const Node& n) noexcept;
 
 }  // namespace rapidgrade::equiv::detail

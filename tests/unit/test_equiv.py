@@ -266,7 +266,18 @@ def test_structures(gold: str, pred: str, expected: Tri) -> None:
         (r"x \le 2", r"[-5, 2]", F),  # a finite end against none
         ("x < a", r"(-\infty, a)", U),  # a symbolic bound: the fallback's
         ("x + 1 < 3", r"(-\infty, 2)", U),  # not one variable alone
-        ("-1 < x < 2", "(-1, 2)", U),  # (-1, 2) may be a point
+        # "(-1, 2)" is also the open interval (LaTeX cannot tell them apart): a condition is
+        # never a point, so it is that interval or another set (math-verify: the interval)
+        ("-1 < x < 2", "(-1, 2)", T),
+        ("(-1, 2)", "-1 < x < 2", T),
+        (r"-1 \le x < 2", "(-1, 2)", F),
+        ("-1 < x < 3", "(-1, 2)", F),
+        ("-1 < x < 2", "(-1, 2, 3)", U),
+        # "x \in S" reads as "x = S": the set S against the condition on x
+        (r"x \in (1, 2)", "1 < x < 2", T),
+        (r"x \in [1, 2)", r"1 \le x < 2", T),
+        (r"1 < x < 2", r"x \in (1, 2]", F),
+        (r"x \in (-\infty, 2]", r"x \le 2", T),
         # an equation chain states its last member, as math-verify reads it; none of its
         # constant members is another value; a member before an approximation may be the answer
         (r"-\frac{2}{3}", r"\tan \alpha = -\frac{4}{6} = -\frac{2}{3}", T),
@@ -366,9 +377,10 @@ def test_a_condition_is_the_interval_it_states(
     assume(lo is None or hi is None or lo[1] < hi[1])
     interval = _interval(lo, hi, lo_open, hi_open)
     pair = (condition, interval) if gold_first else (interval, condition)
-    # "(a, b)" may be a point: not an interval for certain (see test_relations)
-    assume(not (lo is not None and hi is not None and lo_open and hi_open))
     assert equivalent(*pair) is expected, pair
+    # "x \in S" against the condition: the same verdict
+    member = (condition, f"{var} \\in {interval}") if gold_first else (f"{var} \\in {interval}", condition)
+    assert equivalent(*member) is expected, member
 
 
 @pytest.mark.parametrize(

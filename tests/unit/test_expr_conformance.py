@@ -132,9 +132,19 @@ def test_parses_most_answers() -> None:
     assert parsed / len(answers) > 0.9
 
 
+# Rows where rapidgrade decides otherwise on purpose (tests/data/deliberate_differences.jsonl says
+# why): math-verify's default (allow_set_relation_comp=False) refuses a relation against a gold
+# set; rapidgrade compares the sets (dd-14).
+DELIBERATE = {"mv-188": "dd-14"}
+
+
 def test_equivalent_never_contradicts_math_verify() -> None:
     decided = 0
     for row in ROWS:
+        if row["id"] in DELIBERATE:
+            verdict = rapidgrade.equivalent(row["gold_parsed"][1], row["pred_parsed"][1])
+            assert verdict is (Tri.FALSE if row["expected"] else Tri.TRUE), row["id"]
+            continue
         gold, pred = row["gold_parsed"], row["pred_parsed"]
         if len(gold) != 2 or len(pred) != 2:
             continue

@@ -1,0 +1,77 @@
+// Reading relations for the equivalence check (equiv_internal.hpp, "Relations"): which way a
+// chain points, the interval a condition in one variable states, and the symbols and function
+// calls a side holds.
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "equiv_internal.hpp"
+#include "rapidgrade/detail/functions.hpp"
+
+namespace rapidgrade::equiv::detail {
+
+bool has_symbols(Ref r) {
+  const Node& n = r.node();
+  if (n.kind == Kind::kSymbol) return true;
+  for (std::size_t k = 0; k < n.kids.size(); ++k)
+    if (has_symbols(r.kid(k))) return true;
+  return false;
+}
+
+bool has_function_call(Ref r) {
+  const Node& n = r.node();
+  if (n.kind == Kind::kFunc && rapidgrade::detail::find_function(n.text) == nullptr) return true;
+  for (std::size_t k = 0; k < n.kids.size(); ++k)
+    if (has_function_call(r.kid(k))) return true;
+  return false;
+}
+
+bool orient(Ref r, std::vector<Ref>& operands, std::string& ops) {
+  const Node& n = r.node();
+  operands.clear();
+  operands.reserve(n.kids.size());
+  ops = n.text;
+  for (std::size_t k = 0; k < n.kids.size(); ++k) operands.push_back(r.kid(k));
+  bool up = false, down = false;
+  for (char c : ops) {
+    if (c == '<' || c == 'l') up = true;
+    if (c == '>' || c == 'g') down = true;
+  }
+  if (up && down) return false;
+  if (down) {
+    std::reverse(operands.begin(), operands.end());
+    std::reverse(ops.begin(), ops.end());
+    for (char& c : ops) c = c == '>' ? '<' : 'l';
+  }
+  return true;
+}
+
+bool relation_interval(Ref rel, RelationInterval& out) {
+  std::vector<Ref> ops;
+  std::string dirs;
+  if (!orient(rel, ops, dirs) || ops.size() < 2 || ops.size() > 3) return false;
+  for (char c : dirs)
+    if (c != '<' && c != 'l') return false;
+  // the variable: the middle of a chain, or the one member with symbols
+  std::size_t v = ops.size() == 3 ? 1 : (has_symbols(ops[0]) ? 0 : 1);
+  if (ops[v].node().kind != Kind::kSymbol) return false;
+  for (std::size_t k = 0; k < ops.size(); ++k)
+    if (k != v && has_symbols(ops[k])) return false;
+  out = RelationInterval{};
+  if (v > 0) {
+    out.lo = ops[v - 1];
+    out.lo_open = dirs[v - 1] == '<';
+  }
+  if (v + 1 < ops.size()) {
+    out.hi = ops[v + 1];
+    out.hi_open = dirs[v] == '<';
+  }
+  return true;
+}
+
+bool names_interval(const Node& n) noexcept {
+  return n.kind == Kind::kInterval || (n.kind == Kind::kTuple && n.kids.size() == 2);
+}
+
+}  // namespace rapidgrade::equiv::detail
