@@ -4,6 +4,7 @@
 #include "extract_internal.hpp"
 
 #include <algorithm>
+#include <optional>
 #include <string_view>
 
 #include "rapidgrade/detail/delimiters.hpp"
@@ -113,16 +114,31 @@ bool math_word(std::string_view s, std::size_t b, std::size_t e) noexcept {
          detail::find_function_word(w) != nullptr;
 }
 
+// Whether s[k] starts a "**" that closes markdown bold, not a power: after a non-blank, before a
+// punctuation mark, the end or a blank that no operator follows ("**18** eggs", "**42 apples**";
+// "2**3" is a power, and so is the "**" of "**x** = 5", whose equation goes on).
+bool bold_close(std::string_view s, std::size_t begin, std::size_t k, std::size_t end) noexcept {
+  if (k <= begin || k + 1 >= end || s[k] != '*' || s[k + 1] != '*' || is_blank(s[k - 1])) return false;
+  std::size_t a = k + 2;
+  if (a < end && !is_blank(s[a])) return std::string_view(".,;:!?)").find(s[a]) != std::string_view::npos;
+  while (a < end && is_blank(s[a])) ++a;
+  return a >= end || std::string_view("=<>+-*/^").find(s[a]) == std::string_view::npos;
+}
+
 // True when the word s[k, w) is an operand of the math around it, though it is no math_word: an
-// operator before it ("x + yz", "3 \cdot ab") or after it ("3 xy + y ^ 2", "ab^2").
+// operator before it ("x + yz", "3 \cdot ab") or after it ("3 xy + y ^ 2", "ab^2"); a "**" that
+// closes bold is none ("**18** eggs").
 bool operand_word(std::string_view s, std::size_t begin, std::size_t k, std::size_t w, std::size_t end) noexcept {
   constexpr std::string_view kOperators = "+-*/^=<>_(";
   std::size_t b = k;
   while (b > begin && is_blank(s[b - 1])) --b;
-  if (b > begin && (kOperators.find(s[b - 1]) != std::string_view::npos || s[b - 1] == '{')) return true;
+  if (b > begin && (kOperators.find(s[b - 1]) != std::string_view::npos || s[b - 1] == '{') &&
+      !(b >= begin + 2 && bold_close(s, begin, b - 2, end))) {
+    return true;
+  }
   std::size_t a = w;
   while (a < end && is_blank(s[a])) ++a;
-  return a < end && kOperators.find(s[a]) != std::string_view::npos;
+  return a < end && kOperators.find(s[a]) != std::string_view::npos && !bold_close(s, begin, a, end);
 }
 
 // Where the math that may follow a joiner ("and", "or", ",", "和") starts, from k: true when
@@ -275,6 +291,24 @@ std::size_t markup_tag_end(std::string_view s, std::size_t k, std::size_t end) n
   return q < stop && s[q] == '>' ? q + 1 : kNpos;
 }
 
+// Words of a number written in words that the count reader tries ("three hundred and twenty one").
+constexpr std::size_t kMaxCountWords = 6;
+
+// The end of the longest run of up to kMaxCountWords words at k that writes a number
+// (detail::read_number_words: "seven", "twenty-one", "negative five"; only one of 0 or more
+// unless `negative`), or k when none does. Never past `end`.
+std::size_t number_words_end(std::string_view s, std::size_t k, std::size_t end, bool negative) noexcept {
+  std::size_t stop = k;
+  std::size_t q = k;
+  for (std::size_t words = 0; words < kMaxCountWords && q < end && is_letter(s[q]); ++words) {
+    while (q < end && (is_letter(s[q]) || s[q] == '-')) ++q;
+    const std::optional<int> value = detail::read_number_words(s.substr(k, q - k));
+    if (value && (negative || *value >= 0)) stop = q;
+    while (q < end && is_blank(s[q])) ++q;
+  }
+  return stop;
+}
+
 Phrase read_answer_phrase(std::string_view s, Range r) {
   Phrase out;
   r = trim(s, r);
@@ -319,6 +353,10 @@ Phrase read_answer_phrase(std::string_view s, Range r) {
       continue;
     }
     const std::size_t before = k;
+    if (c == '*' && seen && bold_close(s, r.start, k, end)) {  // "**18** eggs": the bold ends the math
+      out.cut = trim(s, Range{k + 2, end}).end > k + 2;
+      break;
+    }
     if (c == '*' && !seen) {  // markdown bold around the answer: "**18** eggs"
       answer_start = ++k;
       continue;
@@ -471,6 +509,17 @@ Phrase read_answer_phrase(std::string_view s, Range r) {
         ++k;
         continue;
       }
+      if (c == ',' && seen) {  // a list's last member after ", and" / ", or": "1, 2, and 3"
+        std::size_t j = k + 1;
+        while (j < end && is_blank(s[j])) ++j;
+        const std::size_t w = letters_end_in(s, j, end);
+        const std::string_view word = s.substr(j, w - j);
+        if ((word == "and" || word == "or") && math_follows(s, w, end)) {
+          out.joined = true;
+          k = w;
+          continue;
+        }
+      }
       if (seen) {
         out.cut = trim(s, Range{k + 1, end}).end > k + 1 || c == ',' || c == ';' || c == ':';
         break;
@@ -494,6 +543,11 @@ Phrase read_answer_phrase(std::string_view s, Range r) {
       out.cut = true;
       out.clean = false;
     } else if (o.count > 1) {
+      out.clean = false;
+    } else if (const std::size_t w = number_words_end(s, r.start, end, true); w > r.start && w < end) {
+      // a number in words before other words: "seven apples" (weak: "one of them")
+      out.answer = Range{r.start, w};
+      out.cut = true;
       out.clean = false;
     }
     return out;
@@ -521,9 +575,6 @@ Phrase read_answer_phrase(std::string_view s, Range r) {
 // the count sentence
 
 namespace {
-
-// Words of a number written in words that the count reader tries ("three hundred and twenty one").
-constexpr std::size_t kMaxCountWords = 6;
 
 // Whether the word s[b, e) (letters) is one of `words`, ignoring case.
 template <std::size_t N>
@@ -556,13 +607,7 @@ Range count_at(std::string_view s, std::size_t k, std::size_t end) noexcept {
   if (k < end && is_digit(s[k])) {
     stop = phrase_number_end(s, k, end);
   } else {
-    // the longest run of up to kMaxCountWords words that writes a number
-    std::size_t q = k;
-    for (std::size_t words = 0; words < kMaxCountWords && q < end && is_letter(s[q]); ++words) {
-      while (q < end && (is_letter(s[q]) || s[q] == '-')) ++q;
-      if (detail::read_number_words(s.substr(k, q - k))) stop = q;
-      while (q < end && is_blank(s[q])) ++q;
-    }
+    stop = number_words_end(s, k, end, false);  // a count is never "minus three"
   }
   std::size_t after = stop;
   for (std::size_t q = 0; q < stars; ++q) {

@@ -11,7 +11,7 @@ second; checked by ``tests/unit/test_normalize_examples.py``, like the examples 
    ``√2`` -> ``\sqrt{2}``, ``√(x+1)`` -> ``\sqrt{x+1}``, full-width digits ``１２`` -> ``12``,
    ``x²`` -> ``x^{2}``, ``3×4`` -> ``3\times4``, the minus sign ``−5`` -> ``-5``;
    an answer that is a number in English words is that number: ``two`` -> ``2``,
-   ``Twenty-one`` -> ``21``, ``three hundred and five`` -> ``305``;
+   ``Twenty-one`` -> ``21``, ``three hundred and five`` -> ``305``, ``negative five`` -> ``-5``;
    the Chinese math words (a table of the core's): ``根号`` is the root sign, ``根号3`` ->
    ``\sqrt{3}``; ``无穷大`` is infinity, ``无穷大`` -> ``\infty``, ``负无穷`` -> ``-\infty``.
 

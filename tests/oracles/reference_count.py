@@ -80,7 +80,7 @@ def _count_after(s: str, k: int, end: int) -> tuple[int, int] | None:
         taken = 0
         while words is not None and taken < _MAX_COUNT_WORDS:
             q = words.end()
-            if _number_words(t[k:q]) is not None:
+            if (count := _number_words(t[k:q])) is not None and count >= 0:  # never "minus three"
                 stop = q
             taken += 1
             blanks = re.compile(r"[ \t]*").match(t, q)

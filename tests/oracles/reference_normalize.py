@@ -666,7 +666,8 @@ _NUMBER_TENS = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eight
 _DIGIT = "one|two|three|four|five|six|seven|eight|nine"
 _BELOW_100 = rf"(?:{'|'.join(_NUMBER_TENS)})(?:(?:-[ \t\n]*|[ \t\n]+)(?:{_DIGIT}))?|{'|'.join(_NUMBER_UNITS)}"
 _NUMBER_WORDS = re.compile(
-    rf"(?i)[ \t\n]*(?:(?P<h>a|{_DIGIT})[ \t\n]+hundred(?:(?:[ \t\n]+and)?[ \t\n]+(?P<r1>{_BELOW_100}))?"
+    rf"(?i)[ \t\n]*(?:(?P<neg>negative|minus)[ \t\n]+)?"
+    rf"(?:(?P<h>a|{_DIGIT})[ \t\n]+hundred(?:(?:[ \t\n]+and)?[ \t\n]+(?P<r1>{_BELOW_100}))?"
     rf"|(?P<r2>{_BELOW_100}))[ \t\n]*\.?[ \t\n]*"
 )
 
@@ -679,18 +680,19 @@ def _words_value(text: str) -> int:
 
 
 def _number_words(s: str) -> int | None:
-    """detail/number_words.hpp's read_number_words: the number 0-999 the whole of s writes in
-    English words, or None."""
+    """detail/number_words.hpp's read_number_words: the number -999 to 999 the whole of s writes
+    in English words ("negative five"), or None."""
     m = _NUMBER_WORDS.fullmatch(s)
     if m is None:
         return None
+    sign = -1 if m.group("neg") else 1
     if m.group("h") is not None:
         hundreds = 1 if m.group("h").lower() in ("a", "one") else _NUMBER_UNITS.index(m.group("h").lower())
         rest = m.group("r1")
         if rest is not None and _words_value(rest) == 0:
             return None  # "one hundred zero"
-        return 100 * hundreds + (_words_value(rest) if rest else 0)
-    return _words_value(m.group("r2"))
+        return sign * (100 * hundreds + (_words_value(rest) if rest else 0))
+    return sign * _words_value(m.group("r2"))
 
 
 def normalize_answer(s: str, units: bool = True, equations: bool = True) -> tuple[str, bool, bool]:

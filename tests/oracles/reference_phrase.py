@@ -23,6 +23,7 @@ from tests.oracles.reference_common import (
     _read_units_table,
     _trim,
 )
+from tests.oracles.reference_normalize import _number_words
 from tests.oracles.reference_strategies import FUNCTION_WORDS, _math_closer, _signed_start
 
 # --------------------------------------------------------------------------------------------
@@ -104,16 +105,30 @@ def _math_word(w: str) -> bool:
     return len(w) == 1 or w in ("pi", "oo", "inf", "infty", "infinity", "sqrt") or w in FUNCTION_WORDS
 
 
+def _bold_close(s: str, begin: int, k: int, end: int) -> bool:
+    """A "**" at k that closes markdown bold: after a non-blank, before a blank, punctuation or the end."""
+    if k <= begin or k + 1 >= end or s[k : k + 2] != "**" or s[k - 1] in " \t":
+        return False
+    if k + 2 < end and s[k + 2] not in " \t":
+        return s[k + 2] in ".,;:!?)"
+    rest = s[k + 2 : end].lstrip(" \t")
+    return not rest or rest[0] not in "=<>+-*/^"
+
+
 def _operand_word(s: str, begin: int, k: int, w: int, end: int) -> bool:
     b = k
     while b > begin and s[b - 1] in " \t":
         b -= 1
-    if b > begin and (s[b - 1] in _PHRASE_OPERATORS or s[b - 1] == "{"):
+    if (
+        b > begin
+        and (s[b - 1] in _PHRASE_OPERATORS or s[b - 1] == "{")
+        and not (b >= begin + 2 and _bold_close(s, begin, b - 2, end))
+    ):
         return True
     a = w
     while a < end and s[a] in " \t":
         a += 1
-    return a < end and s[a] in _PHRASE_OPERATORS
+    return a < end and s[a] in _PHRASE_OPERATORS and not _bold_close(s, begin, a, end)
 
 
 def _math_follows(s: str, k: int, end: int) -> bool:
@@ -287,6 +302,7 @@ class _Phrase(NamedTuple):
     parts: bool = False
 
 
+_LIST_JOINER = re.compile(r",[ \t]*(?:and|or)(?![A-Za-z])")
 _MARKUP_TAG = re.compile(r"<\|[\s\S]*?\|>|</?[A-Za-z][A-Za-z0-9_]*>")
 
 
@@ -295,6 +311,21 @@ def _markup_tag_end(s: str, k: int, end: int) -> int | None:
     (within 32 bytes and the phrase), or None."""
     m = _MARKUP_TAG.match(s, k, min(end, k + 32))
     return m.end() if m else None
+
+
+def _number_words_end(s: str, k: int, end: int) -> int:
+    """The end of the longest run of up to six words at k that writes a number (negative too)."""
+    stop = q = k
+    for _ in range(6):
+        if q >= end or not _is_letter(s[q]):
+            break
+        while q < end and (_is_letter(s[q]) or s[q] == "-"):
+            q += 1
+        if _number_words(s[k:q]) is not None:
+            stop = q
+        while q < end and s[q] in " \t":
+            q += 1
+    return stop
 
 
 def read_answer_phrase(s: str, a: int, b: int) -> _Phrase:
@@ -321,6 +352,9 @@ def read_answer_phrase(s: str, a: int, b: int) -> _Phrase:
             k += 1
             continue
         before = k
+        if c == "*" and seen and _bold_close(s, a, k, end):  # the bold ends the math
+            cut = _trim(s, k + 2, end)[1] > k + 2
+            break
         if c == "*" and not seen:
             k += 1
             answer_start = k
@@ -444,6 +478,11 @@ def read_answer_phrase(s: str, a: int, b: int) -> _Phrase:
             if c in ",;:" and seen and _math_follows(s, k + 1, end):
                 k += 1
                 continue
+            m = _LIST_JOINER.match(s, k, end) if c == "," and seen else None
+            if m is not None and _math_follows(s, m.end(), end):  # "1, 2, and 3"
+                joined = True
+                k = m.end()
+                continue
             if seen:
                 cut = _trim(s, k + 1, end)[1] > k + 1 or c in ",;:"
                 break
@@ -457,6 +496,9 @@ def read_answer_phrase(s: str, a: int, b: int) -> _Phrase:
         count, last, only_value_last = _math_objects(s, a, end)
         if count == 1 or only_value_last:
             return _Phrase(_trim(s, *last), unit, False, True, True, joined)
+        stop = _number_words_end(s, a, end)
+        if count == 0 and a < stop < end:  # "seven apples"
+            return _Phrase((a, stop), unit, False, True, True, joined)
         return _Phrase((a, end), unit, count == 0, cut, True, joined)
     if not seen:
         return _Phrase((a, end), unit, True, cut, False, joined)

@@ -67,6 +67,19 @@ from rapidgrade import extract_answer, grade
         # a restating sentence: its one number is the answer
         ("The answer is Melanie started with 18 vacuum cleaners.", "18"),
         ("The answer is a total of 18 eggs.", "18"),
+        # markdown bold ends the math ("**" before a blank or punctuation is no power)
+        ("The answer is **18** eggs.", "18"),
+        ("Therefore, the answer is: **42 apples**", "42"),
+        ("The answer is 2**3.", "2**3"),
+        ("The answer is **x** = 5", "x** = 5"),  # the equation goes on: the reading is unchanged
+        # a list's last member after ", and" / ", or"
+        ("The answer is 1, 2, and 3.", "1, 2, and 3"),
+        ("The answer is 4, 5, or 6 here.", "4, 5, or 6"),
+        ("The answer is 5, and that is all.", "5"),
+        # a number in words before other words
+        ("The answer is seven apples.", "seven"),
+        ("The answer is negative five degrees.", "negative five"),
+        ("The answer is twenty-one marbles.", "twenty-one"),
     ],
 )
 def test_answer_phrase_reads_the_math_at_its_start(text: str, answer: str) -> None:
@@ -213,8 +226,26 @@ def answers(draw: st.DrawFn) -> str:
     return f"({n}, {draw(st.integers(min_value=-50, max_value=50))})"
 
 
-@given(answer=answers(), marker=st.sampled_from(_MARKERS), trailing=st.sampled_from(_TRAILING), preamble=_PREAMBLE)
-def test_answer_in_a_random_marker_phrase_reads_back(answer: str, marker: str, trailing: str, preamble: str) -> None:
+@given(
+    answer=answers(),
+    marker=st.sampled_from(_MARKERS),
+    trailing=st.sampled_from(_TRAILING),
+    preamble=_PREAMBLE,
+    bold=st.booleans(),
+)
+def test_answer_in_a_random_marker_phrase_reads_back(
+    answer: str, marker: str, trailing: str, preamble: str, bold: bool
+) -> None:
+    if bold and not marker.endswith("<eoa>"):
+        # markdown bold around the answer ("**18** eggs"), or around the answer and its noun
+        text = preamble + marker.format(f"**{answer}**") + trailing
+        found = extract_answer(text)
+        assert found is not None and found.text == answer, text
+        assert grade(answer, text, fallback=False).correct is True, text
+        text = preamble + marker.format(f"**{answer}{trailing.rstrip('.。')}**")
+        found = extract_answer(text)
+        assert found is not None and found.text == answer, text
+        return
     if marker.endswith("<eoa>"):
         text = preamble + marker.format(answer + trailing.rstrip("。"))
     else:
@@ -225,3 +256,22 @@ def test_answer_in_a_random_marker_phrase_reads_back(answer: str, marker: str, t
     v = grade(answer, text, fallback=False)
     assert v.correct is True, (text, v)
     assert v.decided_by == "fast"
+
+
+@given(
+    value=st.integers(min_value=-99, max_value=99),
+    noun=st.sampled_from(["apples", "marbles", "students in the class", "degrees", "dollars"]),
+    marker=st.sampled_from(["The answer is {}", "Answer: {}", "So the answer is {}."]),
+)
+def test_a_number_in_words_before_a_noun_is_read(value: int, noun: str, marker: str) -> None:
+    units = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+    units += ["eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+    tens = ["twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+    n = abs(value)
+    words = units[n] if n < 20 else tens[n // 10 - 2] + ("" if n % 10 == 0 else "-" + units[n % 10])
+    if value < 0:
+        words = "negative " + words
+    text = marker.format(f"{words} {noun}")
+    assert grade(str(value), text, fallback=False).correct is True, text
+    # another number is no certain match, and never TRUE
+    assert grade(str(value + 1), text, fallback=False).correct is False, text

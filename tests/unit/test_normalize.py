@@ -570,3 +570,8 @@ def test_a_number_in_words_is_its_number(value: int, hyphen: str, joiner: str, c
     assert grade(str(value), f"The answer is {words}.", fallback=False).correct is True, words
     # words that do not only write a number stay words
     assert normalize_latex(words + " apples") != str(value)
+    # "negative" or "minus" before them: the negative number
+    if value > 0:
+        for sign in ("negative ", "minus ", "Negative "):
+            assert normalize_latex(sign + words) == str(-value), sign + words
+            assert grade(str(-value), f"The answer is {sign}{words}.", fallback=False).correct is True

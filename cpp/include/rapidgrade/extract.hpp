@@ -150,7 +150,9 @@ struct Phrase {
 /// before the end of the phrase, at a non-math non-ASCII character ("12。"). A unit of the units
 /// table after a number is returned apart. A phrase that starts with words is a text answer
 /// ("Yes", "no solution"), or, when it holds one number or math span, a restating sentence whose
-/// number is the answer ("Melanie started with 18 vacuum cleaners" -> "18", not clean). O(n).
+/// number is the answer ("Melanie started with 18 vacuum cleaners" -> "18", not clean), or one
+/// that starts with a number in words ("seven apples" -> "seven", not clean). Markdown bold ends
+/// the math ("**18** eggs"). O(n).
 Phrase read_answer_phrase(std::string_view s, Range r);
 
 /// The end of a markup tag or a model's special token at s[k] ('<'), within 32 bytes and `end`:

@@ -14,7 +14,8 @@
 //     "2½" -> "2\frac{1}{2}", "√2" -> "\sqrt{2}", "√(x+1)" -> "\sqrt{x+1}", full-width digits
 //     "１２" -> "12", "x²" -> "x^{2}", "3×4" -> "3\times4", "−5" -> "-5".
 //     An answer that is a number in English words is that number (detail/number_words.hpp):
-//     "two" -> "2", "Twenty-one" -> "21", "three hundred and five" -> "305".
+//     "two" -> "2", "Twenty-one" -> "21", "three hundred and five" -> "305",
+//     "negative five" -> "-5".
 //     The CJK math words first (detail/markers.hpp): "根号" is the root sign, "根号3" ->
 //     "\sqrt{3}"; "无穷大" -> "\infty", "负无穷" -> "-\infty", "正无穷大" -> "+\infty".
 //  1. commands and signs:

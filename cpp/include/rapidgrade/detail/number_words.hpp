@@ -31,9 +31,9 @@ constexpr int number_word_value(std::string_view s) noexcept {
   return -1;
 }
 
-/// The number that the whole of s writes in words, 0 to 999, or nullopt: "two", "Twelve",
-/// "twenty-one", "twenty one", "a hundred", "three hundred and five", "one hundred twenty-three";
-/// blanks around it and one final '.' are allowed. Anything else (another word, a digit, "two
+/// The number that the whole of s writes in words, -999 to 999, or nullopt: "two", "Twelve",
+/// "twenty-one", "twenty one", "a hundred", "three hundred and five", "one hundred twenty-three",
+/// "negative five", "minus twelve"; blanks around it and one final '.' are allowed. Anything else (another word, a digit, "two
 /// and three") is nullopt.
 inline std::optional<int> read_number_words(std::string_view s) noexcept {
   std::size_t k = 0;
@@ -46,10 +46,15 @@ inline std::optional<int> read_number_words(std::string_view s) noexcept {
     while (k < s.size() && ((s[k] >= 'a' && s[k] <= 'z') || (s[k] >= 'A' && s[k] <= 'Z'))) ++k;
     return s.substr(b, k - b);
   };
-  // words: [unit|"a"] ["hundred" ["and"]] [tens[-unit]|unit]
+  // words: ["negative"|"minus"] [unit|"a"] ["hundred" ["and"]] [tens[-unit]|unit]
   int total = 0;
   bool any = false;
   std::string_view w = next_word();
+  int sign = 1;
+  if ((w.size() == 8 && istarts_with(w, 0, "negative")) || (w.size() == 5 && istarts_with(w, 0, "minus"))) {
+    sign = -1;
+    w = next_word();
+  }
   const auto at_end = [&] {
     skip_blanks();
     if (k < s.size() && s[k] == '.') ++k;
@@ -72,7 +77,7 @@ inline std::optional<int> read_number_words(std::string_view s) noexcept {
           if (w.empty()) return std::nullopt;  // "one hundred and"
         } else if (w.empty()) {
           k = after;
-          return at_end() ? std::optional<int>(total) : std::nullopt;
+          return at_end() ? std::optional<int>(sign * total) : std::nullopt;
         }
       } else {
         k = save;
@@ -94,7 +99,7 @@ inline std::optional<int> read_number_words(std::string_view s) noexcept {
       k = save;
     }
   }
-  return at_end() ? std::optional<int>(total) : std::nullopt;
+  return at_end() ? std::optional<int>(sign * total) : std::nullopt;
 }
 
 /// Whether s holds a number word (kNumberUnits, kNumberTens, "hundred") as a word of its own, or
