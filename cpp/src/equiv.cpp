@@ -243,6 +243,15 @@ class Comparer {
     const bool gs = is_structure(G.kind), ps = is_structure(P.kind);
     if (gs || ps) {
       if (gs && ps) return structures(g, p);
+      // a set whose elements all are the value is that value: {a, a} is {a} ("3/4 or 0.75")
+      const Ref set = gs ? g : p;
+      if (set.node().kind == Kind::kSet) {
+        bool all = true;
+        for (std::size_t k = 0; k < set.node().kids.size() && all; ++k) {
+          all = !is_structure(set.kid(k).node().kind) && (gs ? tri(g.kid(k), p) : tri(g, p.kid(k))) == Tri::kTrue;
+        }
+        if (all) return Tri::kTrue;
+      }
       // a number against a tuple, interval, matrix or a set of several elements
       Ref scalar = gs ? p : g;
       if (!spend(size(scalar))) return Tri::kUnknown;
@@ -965,7 +974,39 @@ class Comparer {
         (P.kind == Kind::kTuple && G.kind == Kind::kInterval)) {
       return Tri::kFalse;  // a closed or half-open interval is not a point
     }
+    if ((G.kind == Kind::kTuple && P.kind == Kind::kSet) || (P.kind == Kind::kTuple && G.kind == Kind::kSet)) {
+      return tuple_of_assignments(G.kind == Kind::kTuple, G.kind == Kind::kTuple ? g : p,
+                                  G.kind == Kind::kTuple ? p : g);
+    }
     return Tri::kUnknown;
+  }
+
+  /// A tuple "(4, 5)" against assignments to distinct symbols "x = 4, y = 5": TRUE when the
+  /// values match in the order written (math-verify's reading), FALSE when they differ in any
+  /// order, else UNKNOWN (another set, or the values in another order: "y = 5, x = 4").
+  Tri tuple_of_assignments(bool gold_tuple, Ref tuple, Ref set) {
+    const std::size_t n = set.node().kids.size();
+    if (n < 2 || n != tuple.node().kids.size() || n > kMaxElements) return Tri::kUnknown;
+    std::vector<Ref> values;
+    std::vector<std::string_view> names;
+    for (std::size_t k = 0; k < n; ++k) {
+      const Ref a = set.kid(k);
+      const Node& A = a.node();
+      if (A.kind != Kind::kRelation || A.text != "=" || A.kids.size() != 2 || a.kid(0).node().kind != Kind::kSymbol) {
+        return Tri::kUnknown;
+      }
+      const std::string_view name = a.kid(0).node().text;
+      if (std::find(names.begin(), names.end(), name) != names.end()) return Tri::kUnknown;
+      names.push_back(name);
+      values.push_back(a.kid(1));
+    }
+    Tri in_order = Tri::kTrue;
+    for (std::size_t k = 0; k < n && in_order != Tri::kFalse; ++k) {
+      in_order = both(in_order, gold_tuple ? tri(tuple.kid(k), values[k]) : tri(values[k], tuple.kid(k)));
+    }
+    if (in_order == Tri::kTrue) return Tri::kTrue;
+    const Tri any_order = gold_tuple ? unordered(kids(tuple), values) : unordered(values, kids(tuple));
+    return any_order == Tri::kFalse ? Tri::kFalse : Tri::kUnknown;
   }
 };
 

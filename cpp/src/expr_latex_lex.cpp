@@ -94,6 +94,12 @@ class LatexLexer {
         number(t);
       } else if (is_alpha(c)) {
         word(t);
+        // "1, 2, and 3": an "and" or "or" after a list's comma is no second comma
+        if (t.type == T::kPunct && out_.size() >= 2 && out_[out_.size() - 2].type == T::kPunct &&
+            same(out_[out_.size() - 2].text, ",")) {
+          out_.pop_back();
+          continue;
+        }
       } else if (c == '\\') {
         if (!command(t)) {
           out_.pop_back();
@@ -175,13 +181,15 @@ class LatexLexer {
     i_ = j;
   }
 
-  /// A run of letters; "and" lists answers ("1 and -2"), a plain "pi" is \pi ("pi/2").
+  /// A run of letters; "and" and "or" list answers ("1 and -2", "x = 1 or x = 2"; after a comma,
+  /// run() drops them), a plain
+  /// "pi" is \pi ("pi/2").
   void word(Tok& t) {
     std::size_t j = i_;
     while (j < n_ && is_alpha(s_[j])) ++j;
     t.type = T::kWord;
     t.text = s_.substr(i_, j - i_);
-    if (same(t.text, "and")) {
+    if (same(t.text, "and") || same(t.text, "or")) {
       t.type = T::kPunct;
       t.text = ",";
     } else if (same(t.text, "pi")) {

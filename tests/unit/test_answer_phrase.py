@@ -275,3 +275,16 @@ def test_a_number_in_words_before_a_noun_is_read(value: int, noun: str, marker: 
     assert grade(str(value), text, fallback=False).correct is True, text
     # another number is no certain match, and never TRUE
     assert grade(str(value + 1), text, fallback=False).correct is False, text
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        ("\\{1, 2, 3\\}", "The answer is 1, 2, and 3."),
+        ("\\frac{3}{4}", "The answer is 3/4 or 0.75."),  # one value written twice: {a, a} is {a}
+        ("21, 16, 11", "The answer is $21, 16$ or $11$."),
+    ],
+)
+def test_lists_joined_by_and_or_compare_as_lists(gold: str, response: str) -> None:
+    v = grade(gold, response, fallback=False)
+    assert v.correct is True, v

@@ -273,6 +273,17 @@ def test_structures(gold: str, pred: str, expected: Tri) -> None:
         (r"-1 \le x < 2", "(-1, 2)", F),
         ("-1 < x < 3", "(-1, 2)", F),
         ("-1 < x < 2", "(-1, 2, 3)", U),
+        # a tuple against assignments to distinct symbols: their values in the order written
+        # (math-verify's reading); values that differ in any order are another answer
+        ("(4, 5)", "x = 4, y = 5", T),
+        ("x = 4 and y = 5", "(4, 5)", T),
+        ("(4, 5)", "x = 4, y = 6", F),
+        ("(4, 5)", "y = 5, x = 4", U),  # math-verify: FALSE; the fallback's
+        ("(4, 5)", "x = 4, x = 5", U),  # one symbol twice: no point
+        # a set whose elements all are one value is that value ({a, a} is {a}); "or" lists too
+        (r"\frac{3}{4}", "3/4 or 0.75", T),
+        ("3", "3, 3", T),
+        ("3", "3 or 4", F),
         # "x \in S" reads as "x = S": the set S against the condition on x
         (r"x \in (1, 2)", "1 < x < 2", T),
         (r"x \in [1, 2)", r"1 \le x < 2", T),

@@ -26,8 +26,6 @@ GAMED = {
     "unfinished think": ("42", r"<think>let me compute 6*7, so \boxed{42}"),
     "reopened think": ("42", r"<think>a</think> <think>the answer is \boxed{42}"),
     "several boxes": ("420", "Either \\boxed{420}. Or maybe \\boxed{421}.\n\nOr \\boxed{420}."),
-    "or (text)": ("0", "The answer is 1 or 0."),
-    "or (box)": ("0", r"\boxed{1 \text{ or } 0}"),
     # (the answer phrase reader reads "$100 units$ or $0$" whole, which the plain grader does not pay)
     "or beside the answer": ("100", "The answer is $100$, or possibly $0$."),
     "approximation": ("420", r"\boxed{\approx 420}"),
@@ -36,10 +34,18 @@ GAMED = {
 
 
 @pytest.mark.parametrize(
-    ("gold", "response"), [("198\\%", r"\boxed{0, 198\%}"), ("198", r"\boxed{0,198}"), ("135", r"\boxed{45, 135}")]
+    ("gold", "response"),
+    [
+        ("198\\%", r"\boxed{0, 198\%}"),
+        ("198", r"\boxed{0,198}"),
+        ("135", r"\boxed{45, 135}"),
+        ("0", "The answer is 1 or 0."),
+        ("0", r"\boxed{1 \text{ or } 0}"),
+    ],
 )
 def test_a_list_is_not_paid_even_by_the_plain_grader(gold: str, response: str) -> None:
-    # once paid as one number with a thousands separator; a list against a value is wrong
+    # once paid as one number with a thousands separator, or "1 or 0" as the product 1*o*r*0; a
+    # list against a value is wrong
     assert score_many([gold], [response], policy="plain") == [0.0]
     assert score_many([gold], [response]) == [0.0]
 
