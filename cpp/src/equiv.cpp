@@ -823,6 +823,10 @@ class Comparer {
       }
       const Ratio r = proportional(g.kid(0), g.kid(1), p.kid(0), p.kid(1), false);
       if (r == Ratio::kConstant) return Tri::kTrue;
+      // two linear equations ("5x - y + 2 = 0", "y = 3x + 6") state one line only when proportional
+      if (r == Ratio::kVaries && affine(g.kid(0)) && affine(g.kid(1)) && affine(p.kid(0)) && affine(p.kid(1))) {
+        return Tri::kFalse;
+      }
       return Tri::kUnknown;
     }
     if (g_eq || p_eq || G.text.find('n') != std::string::npos || P.text.find('n') != std::string::npos) {

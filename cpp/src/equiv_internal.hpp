@@ -176,6 +176,11 @@ struct RelationInterval {
 /// The interval `rel` states (RelationInterval), or false when it is no such condition.
 bool relation_interval(Ref rel, RelationInterval& out);
 
+/// Whether r is affine in its symbols: numbers, constants and symbols under sums, negation,
+/// products with one factor that holds a symbol at most, and division by a constant ("5x - y + 2",
+/// "\frac{x}{2} + \sqrt{3}"); no power, function or product of symbols. O(subtree^2) at worst.
+bool affine(Ref r);
+
 /// Whether n may name an interval: an interval node, or a pair "(a, b)", which LaTeX cannot tell
 /// from the open interval (a, b).
 bool names_interval(const Node& n) noexcept;

@@ -70,6 +70,27 @@ bool relation_interval(Ref rel, RelationInterval& out) {
   return true;
 }
 
+bool affine(Ref r) {
+  const Node& n = r.node();
+  switch (n.kind) {
+    case Kind::kNumber:
+    case Kind::kConst:
+    case Kind::kSymbol: return true;
+    case Kind::kNeg: return affine(r.kid(0));
+    case Kind::kDiv: return affine(r.kid(0)) && !has_symbols(r.kid(1));
+    case Kind::kAdd:
+    case Kind::kMul: {
+      std::size_t symbolic = 0;  // factors of a product that hold a symbol: one at most
+      for (std::size_t k = 0; k < n.kids.size(); ++k) {
+        if (!has_symbols(r.kid(k))) continue;
+        if (!affine(r.kid(k)) || (n.kind == Kind::kMul && ++symbolic > 1)) return false;
+      }
+      return true;
+    }
+    default: return !has_symbols(r);
+  }
+}
+
 bool names_interval(const Node& n) noexcept {
   return n.kind == Kind::kInterval || (n.kind == Kind::kTuple && n.kids.size() == 2);
 }

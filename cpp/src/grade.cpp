@@ -280,6 +280,11 @@ std::string_view gold_phrase(std::string_view raw, std::string_view& unit) {
   unit = {};
   const extract::Phrase p = extract::read_answer_phrase(raw, extract::Range{0, raw.size()});
   if (!p.cut || !p.clean || p.leading_prose || p.answer.end <= p.answer.start) return raw;
+  // cut at punctuation before more digits, it stops at no word: a number broken apart ("0. 98.",
+  // a gold's OCR) is read whole
+  std::size_t rest = p.answer.end;
+  while (rest < raw.size() && (detail::is_blank(raw[rest]) || raw[rest] == '.' || raw[rest] == ',')) ++rest;
+  if (rest < raw.size() && detail::is_digit(raw[rest])) return raw;
   // a one-letter unit written onto a gold's number is a symbol there: "6m" is six times m
   if (p.unit.start == p.answer.end && p.unit.end == p.unit.start + 1) return raw;
   // only a number: "18 eggs", "\$18.00 per hour"; a gold expression is compared whole

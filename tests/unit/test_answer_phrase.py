@@ -113,6 +113,9 @@ def test_a_display_block_after_a_marker_is_read_whole() -> None:
         ("18 eggs", "The answer is 18."),
         (r"\$18.00", "A: 18"),
         ("2 (any value in (1, 5] will do)", "The answer is 2."),
+        # a gold number broken apart by a blank (OCR) is read whole, not cut at its point
+        ("0. 98.", "【答案】0.98<eoa>"),
+        ("3. 5 cm", "The answer is 3.5 cm."),
     ],
 )
 def test_issue_examples_grade_true_on_the_fast_path(gold: str, response: str) -> None:

@@ -194,7 +194,8 @@ def test_structures(gold: str, pred: str, expected: Tri) -> None:
         ("y = 2x + 1", "2x - y + 1 = 0", T),
         ("y = 2x + 1", "2y = 4x + 2", T),
         ("y = 2x + 1", "y = 2x - 1", F),
-        ("x + y = 1", "x - y = 1", U),  # not proportional; equivalence of equations is left to SymPy
+        ("x + y = 1", "x - y = 1", F),  # linear and not proportional: another line
+        ("x^2 + y = 1", "x - y = 1", U),  # not linear: equivalence of equations is left to SymPy
         (r"\frac{x^2}{4} + \frac{y^2}{3} = 1", r"\frac{x^2}{16} + \frac{y^2}{12} = \frac14", T),
         ("x = 5", "5", T),
         ("5", "x = 5", T),
@@ -273,6 +274,11 @@ def test_structures(gold: str, pred: str, expected: Tri) -> None:
         (r"-1 \le x < 2", "(-1, 2)", F),
         ("-1 < x < 3", "(-1, 2)", F),
         ("-1 < x < 2", "(-1, 2, 3)", U),
+        # two linear equations state one line (one value) only when proportional
+        ("5x - y + 2 = 0", "y = 3x + 6", F),
+        ("5x - y + 2 = 0", "y = 5x + 2", T),
+        (r"\frac{x}{2} + y = 1", "x + 2y = 2", T),
+        ("x + y = 1", "x^2 + y = 1", U),  # not linear: the fallback's
         # a tuple against assignments to distinct symbols: their values in the order written
         # (math-verify's reading); values that differ in any order are another answer
         ("(4, 5)", "x = 4, y = 5", T),
