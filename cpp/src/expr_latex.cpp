@@ -854,6 +854,19 @@ class LatexParser {
     if (same(c, "{")) {
       // \{ a, b \}
       if (is_cmd("}")) return fail("empty set", t.pos);
+      // set-builder notation, "\{x \mid x > 1\}", "\{x | x > 1\}", "\{x : x > 1\}": the set that
+      // the condition on x states, a relation (compared as conditions and intervals are)
+      if (tok().type == T::kWord && tok().text.size() == 1 && peek().type == T::kPunct &&
+          (same(peek().text, "|") || same(peek().text, ":"))) {
+        p_ += 2;
+        const std::uint32_t condition = relation();
+        if (failed_) return condition;
+        if (!is_cmd("}")) return fail("unclosed '\\{'", t.pos);
+        if (ast_.at(condition).kind != Kind::kRelation)
+          return fail("a set-builder condition that is no relation", t.pos);
+        ++p_;
+        return condition;
+      }
       std::vector<std::uint32_t> items{relation()};
       while (is_punct(",") || is_punct(";")) {
         ++p_;

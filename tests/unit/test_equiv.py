@@ -274,6 +274,12 @@ def test_structures(gold: str, pred: str, expected: Tri) -> None:
         (r"-1 \le x < 2", "(-1, 2)", F),
         ("-1 < x < 3", "(-1, 2)", F),
         ("-1 < x < 2", "(-1, 2, 3)", U),
+        # set-builder notation is the set its condition states
+        (r"\{x \mid x > 1\}", r"(1, +\infty)", T),
+        (r"\{x | -1 < x < 2\}", "(-1, 2)", T),
+        (r"(1, +\infty)", r"\{x : x > 1\}", T),
+        (r"\{x \mid x > 1\}", r"x \ge 1", F),
+        (r"\{x \mid x^2 > 1\}", r"(1, +\infty)", U),  # not a bound on x: the fallback's
         # two linear equations state one line (one value) only when proportional
         ("5x - y + 2 = 0", "y = 3x + 6", F),
         ("5x - y + 2 = 0", "y = 5x + 2", T),
