@@ -361,6 +361,8 @@ bool same_canonical_form(Ref a, Ref b, std::size_t max_work, std::size_t& used) 
 
 // Rewrites a \pm b (at the root, or as an element of a top-level set/tuple) into the two
 // values a+b and a-b. Returns false when the tree has no such node.
+constexpr std::uint32_t kNoParent = UINT32_MAX;
+
 bool expand_plus_minus(Ast& ast) {
   bool any = false;
   for (const Node& n : ast.nodes)
@@ -393,7 +395,36 @@ bool expand_plus_minus(Ast& ast) {
   } else if (root.kind == Kind::kSet) {
     for (std::uint32_t k : root.kids) expand(k, items);
   } else {
-    return false;
+    // one \pm inside the tree ("y = \pm 2x", "\frac{-b \pm \sqrt{d}}{2a}"): the tree with each of
+    // its two values, the nodes from the root down to it copied (no recursion)
+    const std::size_t n = ast.nodes.size();
+    std::vector<std::uint32_t> parent(n, kNoParent);
+    std::uint32_t pm = kNoParent;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      if (ast.nodes[i].kind == Kind::kPlusMinus) {
+        if (pm != kNoParent) return false;  // two of them: which goes with which is not said
+        pm = i;
+      }
+      for (const std::uint32_t kid : ast.nodes[i].kids) {
+        if (kid < n) parent[kid] = i;
+      }
+    }
+    if (pm == kNoParent) return false;
+    std::vector<std::uint32_t> values;
+    expand(pm, values);
+    for (std::uint32_t value : values) {
+      std::uint32_t below = pm;
+      for (std::uint32_t at = parent[pm]; at != kNoParent && below != ast.root; at = parent[at]) {
+        Node copy = ast.nodes[at];
+        for (std::uint32_t& kid : copy.kids) {
+          if (kid == below) kid = value;
+        }
+        below = at;
+        value = ast.add(copy);
+      }
+      if (below != ast.root) return false;  // not in the tree the root holds
+      items.push_back(value);
+    }
   }
   Node set;
   set.kind = Kind::kSet;

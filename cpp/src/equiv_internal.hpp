@@ -148,7 +148,9 @@ std::optional<long long> round_to(const Val& v, int places);
 bool same_canonical_form(Ref a, Ref b, std::size_t max_work, std::size_t& used);
 
 /// Rewrites a \pm b (at the root, or as an element of a top-level set) into the two values a+b
-/// and a-b, a set. Returns false when the tree has no such node (equiv_canonical.cpp).
+/// and a-b, a set; a tree with one \pm elsewhere ("y = \pm 2x") into the set of the tree with
+/// each value. Returns false when the tree has no such node, or two outside a top-level set
+/// (equiv_canonical.cpp). O(nodes).
 bool expand_plus_minus(Ast& ast);
 
 // ---------------------------------------------------------------------------------------------

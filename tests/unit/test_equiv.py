@@ -274,6 +274,10 @@ def test_structures(gold: str, pred: str, expected: Tri) -> None:
         (r"-1 \le x < 2", "(-1, 2)", F),
         ("-1 < x < 3", "(-1, 2)", F),
         ("-1 < x < 2", "(-1, 2, 3)", U),
+        # one \pm anywhere in a tree: the set of the tree with each sign
+        (r"y = \pm 2x", "y = 2x, y = -2x", T),
+        (r"\frac{-1 \pm \sqrt{5}}{2}", r"\frac{-1+\sqrt5}{2}, \frac{-1-\sqrt5}{2}", T),
+        (r"y = \pm 2x", "y = 2x", F),
         # set-builder notation is the set its condition states
         (r"\{x \mid x > 1\}", r"(1, +\infty)", T),
         (r"\{x | -1 < x < 2\}", "(-1, 2)", T),
