@@ -368,6 +368,64 @@ bool no_math(std::string_view s) noexcept {
   return true;
 }
 
+// The member before an approximation sign that ends right before s[at] ("\frac{1}{3}" in
+// "$\frac{1}{3} \approx 0.333$", "1/3" in "The answer is 1/3 ≈ 0.333."): the exact value a
+// response states beside the approximate one it ends with. It ends at the sign and starts after
+// a top-level relation, separator, '$' or line break, or a word of prose; at most kMaxMember
+// bytes back. Empty when no sign precedes s[at].
+constexpr std::size_t kMaxMember = 256;
+extract::Range approximated_member(std::string_view s, std::size_t at) noexcept {
+  const std::size_t sign = detail::approximation_sign_before(s, at);
+  if (sign == detail::kNpos) return extract::Range{at, at};
+  std::size_t e = sign;
+  while (e > 0 && detail::is_blank(s[e - 1])) --e;
+  std::size_t b = e;
+  int depth = 0;
+  while (b > 0 && e - b < kMaxMember) {
+    const char c = s[b - 1];
+    if (c == ')' || c == ']' || c == '}') {
+      ++depth;
+    } else if (c == '(' || c == '[' || c == '{') {
+      if (depth == 0) break;
+      --depth;
+    } else if (depth == 0 &&
+               (c == '=' || c == '<' || c == '>' || c == '$' || c == '\n' || c == ':' || c == ',' || c == ';')) {
+      break;
+    } else if (depth == 0 && c == ' ' && b >= 2 && detail::is_letter(s[b - 2])) {
+      std::size_t w = b - 1;  // a word of two letters or more that is no command ends the member
+      while (w > 0 && detail::is_letter(s[w - 1])) --w;
+      if (b - 1 - w >= 2 && (w == 0 || s[w - 1] != '\\')) break;
+    }
+    --b;
+  }
+  if (e - b >= kMaxMember) return extract::Range{at, at};
+  while (b < e && detail::is_blank(s[b])) ++b;
+  return extract::Range{b, e};
+}
+
+// The end of the last approximation sign in s (a command of kApproximationCommands, not followed
+// by a letter, or U+2248), or npos.
+std::size_t last_approximation_end(std::string_view s) noexcept {
+  std::size_t best = std::string_view::npos;
+  const auto take = [&](std::size_t end) {
+    if (best == std::string_view::npos || end > best) best = end;
+  };
+  if (const std::size_t k = detail::rfind_str(s, "\xE2\x89\x88"); k != detail::kNpos) take(k + 3);
+  for (const std::string_view name : detail::kApproximationCommands) {
+    for (std::size_t k = s.size(); k > 0;) {
+      const std::size_t at = s.rfind(name, k - 1);
+      if (at == std::string_view::npos) break;
+      const std::size_t end = at + name.size();
+      if (at > 0 && s[at - 1] == '\\' && (end >= s.size() || !detail::is_letter(s[end]))) {
+        take(end);
+        break;
+      }
+      k = at;
+    }
+  }
+  return best;
+}
+
 // The gold against one normalized reading of the response (both non-empty).
 Comparison compare(Answer& gold, Answer& pred, const Options& options) {
   const std::string& g = gold.text();
@@ -575,6 +633,32 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
       v.tri = w.tri;
       v.reason = w.reason;
       v.normalized = last.text();
+    }
+  }
+  if (v.tri != equiv::Tri::kTrue) {
+    // "1/3 ≈ 0.333" states the exact value and its rounding: matching either is matching the
+    // answer. The answer read may be the rounding after a sign before it, or hold the sign.
+    const std::string_view found_text = text_of(extract::Range{found->start, found->end});
+    std::string_view members[3];
+    std::size_t count = 0;
+    if (const extract::Range before = approximated_member(response, found->start); before.end > before.start) {
+      members[count++] = text_of(before);
+    }
+    if (const std::size_t sign = last_approximation_end(found_text); sign != std::string_view::npos) {
+      const extract::Range inner = approximated_member(found_text, sign);
+      if (inner.end > inner.start) members[count++] = found_text.substr(inner.start, inner.end - inner.start);
+      members[count++] = trim(found_text.substr(sign));
+    }
+    for (std::size_t k = 0; k < count; ++k) {
+      if (members[k].empty() || members[k].size() > options.max_answer_bytes) continue;
+      Answer reading = read_answer(members[k], gold);
+      if (!reading.text().empty() && compare(gold.answer, reading, options).tri == equiv::Tri::kTrue) {
+        v.tri = equiv::Tri::kTrue;
+        v.reason = Reason::kEquivalent;
+        v.answer = std::string(members[k]);
+        v.normalized = reading.text();
+        break;
+      }
     }
   }
   if (v.reason == Reason::kChoiceNotNamed && choice_letter(g) != 0 &&

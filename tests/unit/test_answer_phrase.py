@@ -11,8 +11,10 @@ units and reads the answer back."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from rapidgrade import extract_answer, grade
@@ -291,3 +293,24 @@ def test_a_number_in_words_before_a_noun_is_read(value: int, noun: str, marker: 
 def test_lists_joined_by_and_or_compare_as_lists(gold: str, response: str) -> None:
     v = grade(gold, response, fallback=False)
     assert v.correct is True, v
+
+
+@given(
+    num=st.integers(min_value=1, max_value=99),
+    den=st.integers(min_value=2, max_value=97),
+    sign=st.sampled_from(["≈", r"\approx", r"\simeq"]),
+    form=st.sampled_from(
+        ["The answer is {exact} {sign} {approx}.", "So $p = {exact} {sign} {approx}$.", "$${exact} {sign} {approx}$$"]
+    ),
+)
+def test_the_exact_member_before_an_approximation_is_stated_too(num: int, den: int, sign: str, form: str) -> None:
+    # "1/3 ≈ 0.333": the exact value and its rounding are both the response's; either matches
+    assume(math.gcd(num, den) == 1)
+    exact = f"\\frac{{{num}}}{{{den}}}" if "$" in form else f"{num}/{den}"
+    approx = f"{num / den:.3f}"
+    if sign == "≈" and "$" in form:
+        sign = r"\approx"
+    text = form.format(exact=exact, sign=sign, approx=approx)
+    assert grade(f"\\frac{{{num}}}{{{den}}}", text, fallback=False).correct is True, text
+    assert grade(approx, text, fallback=False).correct is True, text
+    assert grade(f"\\frac{{{num + den}}}{{{den}}}", text, fallback=False).correct is False, text

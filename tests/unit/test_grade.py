@@ -215,10 +215,13 @@ def test_an_equation_whose_last_member_differs_stays_with_the_fast_path(gold: st
 
 
 def test_an_equation_the_fallback_may_still_read_goes_there() -> None:
-    # "\approx" (read as "=" by the core) ends math-verify's equation: its member is not the last
+    # "\approx" (read as "=" by the core) ends math-verify's equation: its member is not the last;
+    # the member before the approximation is the answer too, on the fast path
     v = grade("1/3", r"x = 1/3 \approx 1.3", fallback=False)
-    assert v.reason == "undecided by the fast path", v
+    assert (v.correct, v.decided_by, v.extracted) == (True, "fast", "1/3"), v
     assert grade("1/3", r"x = 1/3 \approx 1.3").correct is True
+    v = grade("1/2", r"x = 1/3 \approx 1.3", fallback=False)
+    assert (v.correct, v.reason) == (False, "not equivalent"), v  # neither member is 1/2
     # the last member equal to the value is TRUE; an element of a list is no whole answer
     assert grade("12", r"\boxed{x = 2a = 12}", fallback=False).correct is True
     assert not grade(r"\{1, 2\}", r"\boxed{\{2x = y, 1\}}", fallback=False).reason.startswith("undecided: the last")

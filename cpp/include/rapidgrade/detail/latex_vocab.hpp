@@ -80,6 +80,18 @@ inline bool is_approximation_command(std::string_view name) noexcept {
   return false;
 }
 
+/// The start of an approximation sign that ends s[0, k) (blanks before k skipped): a command of
+/// kApproximationCommands or U+2248 "≈" (which unicode::fold_math writes as \approx); kNpos when
+/// none does.
+inline std::size_t approximation_sign_before(std::string_view s, std::size_t k) noexcept {
+  while (k > 0 && is_blank(s[k - 1])) --k;
+  if (k >= 3 && s.substr(k - 3, 3) == "\xE2\x89\x88") return k - 3;
+  std::size_t w = k;
+  while (w > 0 && is_letter(s[w - 1])) --w;
+  if (w < k && w > 0 && s[w - 1] == '\\' && is_approximation_command(s.substr(w, k - w))) return w - 1;
+  return kNpos;
+}
+
 /// Whether parse_expr reads the command `name` as "=" in a relation: the approximation commands
 /// and \in ("x \in \{1, 2\}"). math-verify ends an equation at them instead, so grading does
 /// not take the core's last member of such an equation for the one the fallback compares.
