@@ -637,27 +637,26 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
   }
   if (v.tri != equiv::Tri::kTrue) {
     // "1/3 ≈ 0.333" states the exact value and its rounding: matching either is matching the
-    // answer. The answer read may be the rounding after a sign before it, or hold the sign.
+    // answer, when the rounding is one of the exact value (to its own decimals: "42 ≈ 0" states
+    // no value). The answer read may be the rounding after a sign before it, or hold the sign.
     const std::string_view found_text = text_of(extract::Range{found->start, found->end});
-    std::string_view members[3];
-    std::size_t count = 0;
-    if (const extract::Range before = approximated_member(response, found->start); before.end > before.start) {
-      members[count++] = text_of(before);
+    std::string_view exact = text_of(approximated_member(response, found->start));
+    std::string_view rounded = found_text;
+    if (exact.empty()) {
+      if (const std::size_t sign = last_approximation_end(found_text); sign != std::string_view::npos) {
+        const extract::Range inner = approximated_member(found_text, sign);
+        exact = found_text.substr(inner.start, inner.end - inner.start);
+        rounded = trim(found_text.substr(sign));
+      }
     }
-    if (const std::size_t sign = last_approximation_end(found_text); sign != std::string_view::npos) {
-      const extract::Range inner = approximated_member(found_text, sign);
-      if (inner.end > inner.start) members[count++] = found_text.substr(inner.start, inner.end - inner.start);
-      members[count++] = trim(found_text.substr(sign));
-    }
-    for (std::size_t k = 0; k < count; ++k) {
-      if (members[k].empty() || members[k].size() > options.max_answer_bytes) continue;
-      Answer reading = read_answer(members[k], gold);
-      if (!reading.text().empty() && compare(gold.answer, reading, options).tri == equiv::Tri::kTrue) {
-        v.tri = equiv::Tri::kTrue;
+    if (!exact.empty() && !rounded.empty() && exact.size() + rounded.size() <= options.max_answer_bytes) {
+      Answer e = read_answer(exact, gold);
+      Answer r = read_answer(rounded, gold);
+      if (!e.text().empty() && !r.text().empty() && compare(r, e, options).tri == equiv::Tri::kTrue &&
+          (compare(gold.answer, e, options).tri == equiv::Tri::kTrue ||
+           compare(gold.answer, r, options).tri == equiv::Tri::kTrue)) {
+        v.tri = equiv::Tri::kTrue;  // the answer read stays what it was (reward policies read it)
         v.reason = Reason::kEquivalent;
-        v.answer = std::string(members[k]);
-        v.normalized = reading.text();
-        break;
       }
     }
   }

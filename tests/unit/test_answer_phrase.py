@@ -12,6 +12,7 @@ units and reads the answer back."""
 from __future__ import annotations
 
 import math
+from decimal import ROUND_HALF_UP, Decimal
 
 import pytest
 from hypothesis import assume, given
@@ -295,6 +296,10 @@ def test_lists_joined_by_and_or_compare_as_lists(gold: str, response: str) -> No
     assert v.correct is True, v
 
 
+def _half_up(num: int, den: int) -> str:
+    return str((Decimal(num) / Decimal(den)).quantize(Decimal("0.001"), rounding=ROUND_HALF_UP))
+
+
 @given(
     num=st.integers(min_value=1, max_value=99),
     den=st.integers(min_value=2, max_value=97),
@@ -307,7 +312,7 @@ def test_the_exact_member_before_an_approximation_is_stated_too(num: int, den: i
     # "1/3 ≈ 0.333": the exact value and its rounding are both the response's; either matches
     assume(math.gcd(num, den) == 1)
     exact = f"\\frac{{{num}}}{{{den}}}" if "$" in form else f"{num}/{den}"
-    approx = f"{num / den:.3f}"
+    approx = _half_up(num, den)  # rounded half up, as people round (format() gives 0.062 for 1/16)
     if sign == "≈" and "$" in form:
         sign = r"\approx"
     text = form.format(exact=exact, sign=sign, approx=approx)
