@@ -359,10 +359,10 @@ bool same_canonical_form(Ref a, Ref b, std::size_t max_work, std::size_t& used) 
   return same;
 }
 
-// Rewrites a \pm b (at the root, or as an element of a top-level set/tuple) into the two
-// values a+b and a-b. Returns false when the tree has no such node.
-constexpr std::uint32_t kNoParent = UINT32_MAX;
+constexpr std::uint32_t kNoParent = UINT32_MAX;  // expand_plus_minus's parent of the root
 
+// Rewrites a \pm b (at the root, as an element of a top-level set, or once anywhere else) into
+// the two values a+b and a-b (equiv_internal.hpp says how).
 bool expand_plus_minus(Ast& ast) {
   bool any = false;
   for (const Node& n : ast.nodes)

@@ -182,8 +182,7 @@ class LatexLexer {
   }
 
   /// A run of letters; "and" and "or" list answers ("1 and -2", "x = 1 or x = 2"; after a comma,
-  /// run() drops them), a plain
-  /// "pi" is \pi ("pi/2").
+  /// run() drops them), a plain "pi" is \pi ("pi/2").
   void word(Tok& t) {
     std::size_t j = i_;
     while (j < n_ && is_alpha(s_[j])) ++j;

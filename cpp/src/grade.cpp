@@ -403,24 +403,16 @@ extract::Range approximated_member(std::string_view s, std::size_t at) noexcept 
   return extract::Range{b, e};
 }
 
-// The end of the last approximation sign in s (a command of kApproximationCommands, not followed
-// by a letter, or U+2248), or npos.
+// The end of the last approximation sign in s (a command of kApproximationCommands, read as
+// approximation() reads commands, or kApproximationSign), or npos.
 std::size_t last_approximation_end(std::string_view s) noexcept {
-  std::size_t best = std::string_view::npos;
-  const auto take = [&](std::size_t end) {
-    if (best == std::string_view::npos || end > best) best = end;
-  };
-  if (const std::size_t k = detail::rfind_str(s, "\xE2\x89\x88"); k != detail::kNpos) take(k + 3);
-  for (const std::string_view name : detail::kApproximationCommands) {
-    for (std::size_t k = s.size(); k > 0;) {
-      const std::size_t at = s.rfind(name, k - 1);
-      if (at == std::string_view::npos) break;
-      const std::size_t end = at + name.size();
-      if (at > 0 && s[at - 1] == '\\' && (end >= s.size() || !detail::is_letter(s[end]))) {
-        take(end);
-        break;
-      }
-      k = at;
+  const std::size_t sign = detail::rfind_str(s, detail::kApproximationSign);
+  std::size_t best = sign == detail::kNpos ? std::string_view::npos : sign + detail::kApproximationSign.size();
+  for (std::size_t k = s.find('\\'); k != std::string_view::npos; k = s.find('\\', k + 1)) {
+    const std::size_t end = detail::letters_end(s, k + 1);
+    if (detail::is_approximation_command(s.substr(k + 1, end - k - 1)) &&
+        (best == std::string_view::npos || end > best)) {
+      best = end;
     }
   }
   return best;

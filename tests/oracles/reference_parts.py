@@ -97,8 +97,5 @@ def trimmed(s: str, b: int, e: int) -> tuple[int, int]:
     """s[b:e] less the blanks around it and the separators that end it."""
     while b < e and s[b] in " \t\n\r\f\v":
         b += 1
-    m = _TRAILING.search(s, b, e)
-    while m is not None and m.start() < e:
-        e = m.start()
-        m = _TRAILING.search(s, b, e)
-    return b, e
+    m = _TRAILING.search(s, b, e)  # the leftmost run of separators that reaches e is the longest
+    return b, (m.start() if m is not None else e)

@@ -145,14 +145,19 @@ def test_reference_function_words_are_the_function_table() -> None:
     assert words == ref.FUNCTION_WORDS
 
 
-@pytest.mark.parametrize("text", NASTY)
-def test_nasty_cases_parity(text: str) -> None:
+def _assert_full_parity(text: str) -> None:
+    """Every strategy's extraction, the text's normalization and its answer's, as the reference's."""
     for strategy in STRATEGIES:
         assert ours(text, strategy) == theirs(text, strategy), strategy
     assert tuple(rapidgrade.normalize_answer(text)) == ref.normalize_answer(text)
     e = rapidgrade.extract_answer(text)
     if e is not None:
         assert tuple(rapidgrade.normalize_answer(str(e.text))) == ref.normalize_answer(str(e.text))
+
+
+@pytest.mark.parametrize("text", NASTY)
+def test_nasty_cases_parity(text: str) -> None:
+    _assert_full_parity(text)
 
 
 _pieces = st.sampled_from(
@@ -413,12 +418,7 @@ _parts_pieces = st.sampled_from(
 @settings(deadline=None, max_examples=400)
 @given(st.lists(_parts_pieces, max_size=16).map("".join))
 def test_generated_parts_parity(text: str) -> None:
-    for strategy in STRATEGIES:
-        assert ours(text, strategy) == theirs(text, strategy), strategy
-    assert tuple(rapidgrade.normalize_answer(text)) == ref.normalize_answer(text)
-    e = rapidgrade.extract_answer(text)
-    if e is not None:
-        assert tuple(rapidgrade.normalize_answer(str(e.text))) == ref.normalize_answer(str(e.text))
+    _assert_full_parity(text)
 
 
 # Units of the units table after a value (normalization's rule 4): symbols, prefixes, powers,

@@ -80,12 +80,16 @@ inline bool is_approximation_command(std::string_view name) noexcept {
   return false;
 }
 
+/// U+2248 "≈" in UTF-8, the sign of kApproximationCommands' \approx (unicode::fold_math writes it
+/// so in normalization; grading reads it where the response has it as written).
+inline constexpr std::string_view kApproximationSign = "\xE2\x89\x88";
+
 /// The start of an approximation sign that ends s[0, k) (blanks before k skipped): a command of
-/// kApproximationCommands or U+2248 "≈" (which unicode::fold_math writes as \approx); kNpos when
-/// none does.
+/// kApproximationCommands or kApproximationSign; kNpos when none does.
 inline std::size_t approximation_sign_before(std::string_view s, std::size_t k) noexcept {
   while (k > 0 && is_blank(s[k - 1])) --k;
-  if (k >= 3 && s.substr(k - 3, 3) == "\xE2\x89\x88") return k - 3;
+  const std::size_t sign = kApproximationSign.size();
+  if (k >= sign && s.substr(k - sign, sign) == kApproximationSign) return k - sign;
   std::size_t w = k;
   while (w > 0 && is_letter(s[w - 1])) --w;
   if (w < k && w > 0 && s[w - 1] == '\\' && is_approximation_command(s.substr(w, k - w))) return w - 1;

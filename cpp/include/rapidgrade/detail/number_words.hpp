@@ -33,8 +33,8 @@ constexpr int number_word_value(std::string_view s) noexcept {
 
 /// The number that the whole of s writes in words, -999 to 999, or nullopt: "two", "Twelve",
 /// "twenty-one", "twenty one", "a hundred", "three hundred and five", "one hundred twenty-three",
-/// "negative five", "minus twelve"; blanks around it and one final '.' are allowed. Anything else (another word, a digit, "two
-/// and three") is nullopt.
+/// "negative five", "minus twelve"; blanks around it and one final '.' are allowed. Anything else
+/// (another word, a digit, "two and three") is nullopt.
 inline std::optional<int> read_number_words(std::string_view s) noexcept {
   std::size_t k = 0;
   const auto skip_blanks = [&] {

@@ -48,6 +48,15 @@ inline constexpr PartStyleRow kPartStyles[] = {
     {PartStyle::kParenDigit, 20, "\xE2\x91\xB4 3 \xE2\x91\xB5 5"},
 };
 
+/// kPartStyles holds one row per style, in the enum's order: a style's row is kPartStyles[style].
+constexpr bool part_styles_in_order() noexcept {
+  for (std::size_t k = 0; k < sizeof(kPartStyles) / sizeof(kPartStyles[0]); ++k) {
+    if (static_cast<std::size_t>(kPartStyles[k].style) != k) return false;
+  }
+  return true;
+}
+static_assert(part_styles_in_order(), "kPartStyles: one row per PartStyle, in order");
+
 /// Labels of a list at most (the largest count of kPartStyles).
 inline constexpr int kMaxParts = 20;
 
@@ -73,10 +82,7 @@ inline bool code_point_at(std::string_view s, std::size_t k, std::uint32_t cp) n
 /// The end of label `n` (1-based) of `style` at s[k], with one '.', ':' or "、" after it; kNpos
 /// when s[k] starts no such label.
 inline std::size_t part_label_end(std::string_view s, std::size_t k, PartStyle style, int n) noexcept {
-  if (n < 1) return kNpos;
-  for (const PartStyleRow& row : kPartStyles) {
-    if (row.style == style && n > row.count) return kNpos;
-  }
+  if (n < 1 || n > kPartStyles[static_cast<std::size_t>(style)].count) return kNpos;
   std::size_t e = kNpos;
   if (style == PartStyle::kCircled || style == PartStyle::kParenDigit) {
     const std::uint32_t first = style == PartStyle::kCircled ? 0x2460 : 0x2474;
