@@ -10,6 +10,7 @@
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -269,6 +270,10 @@ class Comparer {
   std::vector<Tree> trees_;                           // the trees compared but the one of shared_
   Tree* shared_ = nullptr;                            // a tree's facts kept from one comparison to the next (TreeFacts)
   std::vector<std::unique_ptr<Side>> passing_sides_;  // sides past a tree's kMaxSides
+  // trees of definitions renamed (renamed_definition), alive as long as the facts of trees_ about
+  // them; kMaxRenamed at most, as each is a copy of a whole tree
+  static constexpr std::size_t kMaxRenamed = 4;
+  std::vector<std::unique_ptr<Ast>> renamed_;
 
   /// The table of r's tree, made on first use. A reference into it stays valid while the
   /// Comparer lives: moving a Tree (trees_ growing) keeps its vectors' buffers.
@@ -538,17 +543,6 @@ class Comparer {
   }
 
   // ---- relations
-
-  static bool is_assignment_lhs(Ref r) {
-    const Node& n = r.node();
-    if (n.kind == Kind::kSymbol) return true;
-    if (n.kind == Kind::kTuple) {
-      for (std::size_t k = 0; k < n.kids.size(); ++k)
-        if (r.kid(k).node().kind != Kind::kSymbol) return false;
-      return true;
-    }
-    return false;
-  }
 
   /// f_g / f_p is a nonzero constant (positive if `positive`) at every sample point.
   enum class Ratio { kConstant, kNegative, kVaries, kUnknown };
@@ -820,6 +814,13 @@ class Comparer {
       if (is_assignment_lhs(g.kid(0)) && is_assignment_lhs(p.kid(0)) &&
           to_string(*g.ast, g.kid(0).i) == to_string(*p.ast, p.kid(0).i)) {
         return tri(g.kid(1), p.kid(1));
+      }
+      // one function defined in other variables: "f(n) = n" against "f(m) = m"
+      if (renamed_.size() < kMaxRenamed) {
+        if (std::optional<Ast> renamed = renamed_definition(g.kid(0), p.kid(0), p)) {
+          renamed_.push_back(std::make_unique<Ast>(std::move(*renamed)));
+          return tri(g.kid(1), Ref{renamed_.back().get(), p.kid(1).i});
+        }
       }
       const Ratio r = proportional(g.kid(0), g.kid(1), p.kid(0), p.kid(1), false);
       if (r == Ratio::kConstant) return Tri::kTrue;

@@ -187,4 +187,17 @@ bool affine(Ref r);
 /// from the open interval (a, b).
 bool names_interval(const Node& n) noexcept;
 
+/// Whether r may be the left side of an assignment, whose right side is then the answer: a
+/// symbol ("x = 5"), a tuple of symbols ("(x, y) = (1, 2)"), or a function of the table's
+/// unknowns applied to distinct symbols, its definition ("f(x) = 1/x", "N(n) = 2n + 1";
+/// not "f(2) = 5", not "\sin(x) = 0"). O(kids^2).
+bool is_assignment_lhs(Ref r);
+
+/// Two definitions of one function in other variables, "f(n) = n" against "f(m) = m": when `gl`
+/// and `pl` define the same unknown function with as many variables, named differently, a copy
+/// of `p`'s tree with pl's variables renamed to gl's, all at once (m -> n); nullopt otherwise, or
+/// when a name of gl's variables is already a symbol of `p` that is not renamed (f(m) = m + n
+/// against f(n): renaming would capture n). O(nodes of p's tree).
+std::optional<Ast> renamed_definition(Ref gl, Ref pl, Ref p);
+
 }  // namespace rapidgrade::equiv::detail

@@ -3,7 +3,9 @@
 // calls a side holds.
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "equiv_internal.hpp"
@@ -93,6 +95,52 @@ bool affine(Ref r) {
 
 bool names_interval(const Node& n) noexcept {
   return n.kind == Kind::kInterval || (n.kind == Kind::kTuple && n.kids.size() == 2);
+}
+
+namespace {
+
+// The variables of a definition's left side (is_assignment_lhs's function case): the names of
+// its arguments, or empty when r is no such side.
+std::vector<std::string_view> definition_variables(Ref r) {
+  const Node& n = r.node();
+  std::vector<std::string_view> vars;
+  if (n.kind != Kind::kFunc || n.kids.empty() || rapidgrade::detail::find_function(n.text) != nullptr) return vars;
+  for (std::size_t k = 0; k < n.kids.size(); ++k) {
+    const Node& arg = r.kid(k).node();
+    if (arg.kind != Kind::kSymbol || std::find(vars.begin(), vars.end(), arg.text) != vars.end()) return {};
+    vars.push_back(arg.text);
+  }
+  return vars;
+}
+
+}  // namespace
+
+bool is_assignment_lhs(Ref r) {
+  const Node& n = r.node();
+  if (n.kind == Kind::kSymbol) return true;
+  if (n.kind == Kind::kTuple) {
+    for (std::size_t k = 0; k < n.kids.size(); ++k)
+      if (r.kid(k).node().kind != Kind::kSymbol) return false;
+    return true;
+  }
+  return !definition_variables(r).empty();
+}
+
+std::optional<Ast> renamed_definition(Ref gl, Ref pl, Ref p) {
+  const std::vector<std::string_view> from = definition_variables(pl);
+  const std::vector<std::string_view> to = definition_variables(gl);
+  if (from.empty() || from.size() != to.size() || gl.node().text != pl.node().text || from == to) return std::nullopt;
+  Ast copy = *p.ast;
+  for (Node& node : copy.nodes) {
+    if (node.kind != Kind::kSymbol) continue;
+    const auto at = std::find(from.begin(), from.end(), node.text);
+    if (at != from.end()) {
+      node.text.assign(to[static_cast<std::size_t>(at - from.begin())]);
+    } else if (std::find(to.begin(), to.end(), node.text) != to.end()) {
+      return std::nullopt;  // a free symbol of p named as one of gl's variables
+    }
+  }
+  return copy;
 }
 
 }  // namespace rapidgrade::equiv::detail

@@ -25,6 +25,9 @@ using rapidgrade::detail::same;
 using rapidgrade::detail::Spare;
 using rapidgrade::detail::WrapperContent;
 
+// The most points an angle names ("\angle ABC"): its vertex and a point on each side.
+constexpr std::size_t kMaxAnglePoints = 3;
+
 // ============================================================================================
 // LaTeX parser
 
@@ -243,7 +246,7 @@ class LatexParser {
         for (const std::string_view s : kStarts)
           if (same(c, s)) return true;
         if (rapidgrade::detail::is_fraction_command(c) || rapidgrade::detail::is_binomial_command(c)) return true;
-        if (is_letter_command(c)) return true;
+        if (is_letter_command(c) || rapidgrade::detail::is_angle_command(c)) return true;
         if (const auto* w = rapidgrade::detail::find_text_wrapper(c)) {
           return allow_functions || w->content != WrapperContent::kOperator;
         }
@@ -562,6 +565,26 @@ class LatexParser {
     return letter(name);
   }
 
+  /// "\angle ACB", "\angle A C B", "\angle C", "\angle 1": the angle its points (capital
+  /// letters) or its number name, one symbol rather than a product of points. Named either way
+  /// round ("ACB" and "BCA" are one angle), the smaller of the two spellings.
+  std::uint32_t angle(std::size_t pos) {
+    std::string points;
+    while (tok().type == T::kWord &&
+           std::all_of(tok().text.begin(), tok().text.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; })) {
+      points += tok().text;
+      ++p_;
+      if (points.size() > kMaxAnglePoints) return fail("an angle of more than three points", pos);
+    }
+    if (points.empty() && tok().type == T::kNum && tok().text.find_first_not_of("0123456789") == std::string::npos) {
+      points = tok().text;
+      ++p_;
+    }
+    if (points.empty()) return fail("an angle with no name", pos);
+    const std::string reversed(points.rbegin(), points.rend());
+    return add(make(Kind::kSymbol, "angle_" + std::min(points, reversed)));
+  }
+
   /// "f(x)", "g(2)", "f(x, y)": a letter applied to atoms is a function application (as
   /// latex2sympy reads it); "x(x+1)" with an operator inside is a product.
   bool is_application() const {
@@ -850,6 +873,7 @@ class LatexParser {
     if (same(c, "infty") || same(c, "infin")) return add(make(Kind::kConst, "oo"));
     if (const char* f = latex_function(c, is_punct("("))) return function(f, t.pos);  // before \Gamma the letter
     if (is_letter_command(c)) return symbol_with_subscript(std::string(c));
+    if (rapidgrade::detail::is_angle_command(c)) return angle(t.pos);
     if (const auto* w = rapidgrade::detail::find_text_wrapper(c)) return text_command(c, *w, t.pos);
     if (same(c, "{")) {
       // \{ a, b \}

@@ -126,6 +126,7 @@ class LatexLexer {
   std::size_t n_;
   std::size_t i_ = 0;
   bool space_ = false;
+  int mentions_modulus_ = -1;  // mentions_modulus(): -1 until searched
   bool failed_ = false;
   Failure failure_;
   int depth_ = 0;  // bracket depth, for thousands separators at top level only
@@ -233,7 +234,19 @@ class LatexLexer {
         break;
       }
     }
+    // "f(x) \equiv 1" states an identity, read as '='; in a text that speaks of a modulus
+    // ("\equiv 1 \pmod{4}", "(mod 4)") it is a congruence, the unsupported command it is
+    if (same(name, "equiv") && !mentions_modulus()) {
+      t.type = T::kPunct;
+      t.text = "=";
+    }
     return true;
+  }
+
+  /// Whether the text holds "mod" (\pmod, \bmod, "mod 4"); searched once per text.
+  bool mentions_modulus() {
+    if (mentions_modulus_ < 0) mentions_modulus_ = s_.find("mod") != std::string_view::npos ? 1 : 0;
+    return mentions_modulus_ == 1;
   }
 
   /// One- or two-character punctuation ("<=", "**" -> "^", "==" -> "="); the degree sign.

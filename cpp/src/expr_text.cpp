@@ -26,6 +26,9 @@ bool looks_like_text(std::string_view s) {
       if (name_group && i < n && s[i] == '{') {
         while (i < n && s[i] != '}') ++i;  // the environment or operator name is not text
       }
+      if (rapidgrade::detail::is_angle_command(cmd)) {  // an angle's points ("\angle ACB") are no word
+        while (i < n && (is_space(s[i]) || (s[i] >= 'A' && s[i] <= 'Z'))) ++i;
+      }
       continue;
     }
     // a CJK ideograph (U+4000..U+9FFF, lead bytes E4..E9) is a word: normalization has already

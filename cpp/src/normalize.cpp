@@ -462,6 +462,20 @@ std::size_t bare_unit_group(std::string_view s, std::size_t e) noexcept {
   return groups >= takes ? open : std::string::npos;
 }
 
+// The one-letter unit words whose letters strip_units looks for before the units it read.
+constexpr std::size_t kMaxLetterSearches = 8;
+
+// Whether the letter c stands alone in s, as a symbol: not in a longer word, not a command's
+// name ("\\min" holds no m).
+bool holds_symbol(std::string_view s, char c) noexcept {
+  for (std::size_t k = s.find(c); k != std::string_view::npos; k = s.find(c, k + 1)) {
+    if (k > 0 && (is_letter(s[k - 1]) || s[k - 1] == '\\')) continue;
+    if (k + 1 < s.size() && is_letter(s[k + 1])) continue;
+    return true;
+  }
+  return false;
+}
+
 // Rule 4: trailing unit words after a number (or a closing brace, e.g. \frac{1}{2} inch, or
 // \pi), bare or in braces of their own ("69{degrees}").
 void strip_units(std::string& s, bool& percent, bool& degrees) {
@@ -474,6 +488,7 @@ void strip_units(std::string& s, bool& percent, bool& degrees) {
     saw_degrees = saw_degrees || word == "degrees" || word == "degree";
   };
   bool group_read = false;
+  std::string one_letter;  // the one-letter unit words read
   std::size_t e = v.size();
   while (true) {
     std::size_t p = e;
@@ -510,11 +525,17 @@ void strip_units(std::string& s, bool& percent, bool& degrees) {
     // a one-letter unit must be marked (apart from its number, or in \text / \mathrm): "6m"
     // is six times m, "6 m" and "6\,\text{m}" are six metres
     if (word.size() == 1 && u->start > 0 && is_digit(v[u->start - 1])) break;
+    if (word.size() == 1) one_letter.push_back(word[0]);
     saw(word);
     cut = u->start;
     e = unit_joiner_start(v, u->start);
   }
   if (cut == std::string::npos || !ends_with_value(v, cut)) return;
+  // nor is a one-letter unit whose letter stands as a symbol before the units: "8 m - 2 m = 6 m"
+  // is in m (one search per letter: a letter seen again is in the text before it)
+  for (std::size_t k = 0; k < one_letter.size() && k < kMaxLetterSearches; ++k) {
+    if (holds_symbol(v.substr(0, cut), one_letter[k])) return;
+  }
   std::size_t r = cut;
   while (r > 0 && v[r - 1] == ' ') --r;
   s.resize(r);

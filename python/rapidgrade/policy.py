@@ -85,7 +85,7 @@ def _without_separators(answer: str) -> str:
 _MARKERS = re.compile(
     r"(?P<several>[,;]|\\(?:lor|vee|land|wedge|cup|cap)(?![A-Za-z])|(?<![A-Za-z\\])(?:or|and)(?![A-Za-z]))"
     r"|(?P<relation>[<>≤≥≠⩽⩾]|\\(?:le|ge|leq|geq|lt|gt|leqslant|geqslant|neq|ne)(?![A-Za-z]))"
-    r"|(?P<approx>[≈±∓]|\\(?:approx|sim|simeq|pm|mp)(?![A-Za-z]))"
+    r"|(?P<approx>[≈±∓]|\\(?:approx|sim|simeq|doteq|pm|mp)(?![A-Za-z]))"
     r"|(?P<member>[∈⊂⊆]|\\(?:in|subset|subseteq|notin)(?![A-Za-z]))",
     re.IGNORECASE,
 )

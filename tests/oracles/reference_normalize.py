@@ -418,6 +418,7 @@ def _strip_units(s: str) -> tuple[str, bool, bool]:
     e = len(s)
     saw_percent = saw_degrees = False
     group_read = False
+    one_letter: list[str] = []
     while True:
         paren = _PAREN_TAIL.search(s[:e]) if cut is None else None
         words = _units_only(paren.group(1)) if paren else []
@@ -444,6 +445,8 @@ def _strip_units(s: str) -> tuple[str, bool, bool]:
             break
         if len(m.group(1)) == 1 and m.start(1) > 0 and s[m.start(1) - 1].isdigit():
             break
+        if len(m.group(1)) == 1:
+            one_letter.append(m.group(1))
         saw_percent = saw_percent or m.group(1) == "percent"
         saw_degrees = saw_degrees or m.group(1) in ("degrees", "degree")
         cut = e = m.start(1)
@@ -454,6 +457,9 @@ def _strip_units(s: str) -> tuple[str, bool, bool]:
         return s, False, False
     rest = s[:cut].rstrip(" ")
     if not rest or not (("0" <= rest[-1] <= "9") or rest[-1] == "}" or rest.endswith("\\pi")):
+        return s, False, False
+    # a one-letter unit whose letter stands as a symbol before the units: "8 m - 2 m = 6 m" is in m
+    if any(re.search(rf"(?<![A-Za-z\\]){c}(?![A-Za-z])", s[:cut]) for c in one_letter[:8]):
         return s, False, False
     return rest, saw_percent, saw_degrees
 

@@ -377,10 +377,14 @@ _MAX_BARE_TEXT_BYTES = 40
 _MAX_BARE_WORDS = 4
 
 
+#: latex_vocab.hpp's kAngleCommands: the capital letters after one name an angle's points.
+_ANGLE_COMMANDS = ("angle", "measuredangle")
+
+
 def looks_like_text(s: str) -> bool:
     """True when s holds a word (three letters or more) that is not a function name nor "and",
     or a CJK ideograph (U+4000..U+9FFF); the names after \\begin, \\end and \\operatorname do
-    not count."""
+    not count, nor the points after an angle command."""
     i, n = 0, len(s)
     while i < n:
         if s[i] == "\\":
@@ -390,6 +394,9 @@ def looks_like_text(s: str) -> bool:
             if name in ("begin", "end", "operatorname") and i < n and s[i] == "{":
                 close = s.find("}", i)
                 i = n if close < 0 else close
+            if name in _ANGLE_COMMANDS:  # an angle's points ("\\angle ACB") are no word
+                while i < n and (s[i] in _SPACE or "A" <= s[i] <= "Z"):
+                    i += 1
             continue
         if "\u4000" <= s[i] <= "\u9fff":
             return True
@@ -657,7 +664,7 @@ def _last_own_row(s: str, a: int, b: int) -> tuple[int, int]:
 
 
 #: latex_vocab.hpp's kApproximationCommands: equalities of a chain.
-_EQUALITY_COMMANDS = ("approx", "simeq", "cong")
+_EQUALITY_COMMANDS = ("approx", "simeq", "cong", "doteq")
 _INEQUALITY_COMMANDS = ("le", "leq", "ge", "geq", "neq", "ne", "lt", "gt", "leqslant", "geqslant")
 
 

@@ -420,6 +420,8 @@ _pieces = st.sampled_from(
         "456",
         "/",
         "cm",
+        " m",
+        "m",
         " units",
         "_",
         "{,}",

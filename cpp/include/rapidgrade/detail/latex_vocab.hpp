@@ -71,7 +71,7 @@ inline bool is_binomial_command(std::string_view name) noexcept {
 /// The commands of approximate equality: "x = 1/3 \approx 0.33"; textbooks also write \simeq and
 /// \cong for "about" ("T = (\ln 50) / 0.03 \cong 130.4 min"). Extraction reads them as the
 /// equalities of a chain (extract_math.cpp, relation_at), the parser as '=' (is_equals_command).
-inline constexpr std::string_view kApproximationCommands[] = {"approx", "simeq", "cong"};
+inline constexpr std::string_view kApproximationCommands[] = {"approx", "simeq", "cong", "doteq"};
 
 /// Whether `name` (without the backslash) is one of kApproximationCommands.
 inline bool is_approximation_command(std::string_view name) noexcept {
@@ -120,6 +120,18 @@ inline char inequality_code(std::string_view name) noexcept {
   for (const InequalityCommand& c : kInequalityCommands)
     if (same(c.name, name)) return c.code;
   return 0;
+}
+
+/// The commands that name an angle by its points, "\angle ACB", "\measuredangle A C B" (or its
+/// number, "\angle 1"): parse_expr reads one as a single symbol, not as a product of points, and
+/// the capital letters after it are no words to text detection (expr_text.cpp).
+inline constexpr std::string_view kAngleCommands[] = {"angle", "measuredangle"};
+
+/// Whether `name` (without the backslash) is one of kAngleCommands.
+inline bool is_angle_command(std::string_view name) noexcept {
+  for (const std::string_view a : kAngleCommands)
+    if (same(a, name)) return true;
+  return false;
 }
 
 /// How much space a spacing command makes.
