@@ -32,11 +32,6 @@ using namespace equiv::detail;
 using expr::detail::magnitude;
 using rapidgrade::detail::Spare;
 
-bool is_structure(Kind k) {
-  return k == Kind::kTuple || k == Kind::kSet || k == Kind::kInterval || k == Kind::kUnion || k == Kind::kMatrix ||
-         k == Kind::kRelation || k == Kind::kText || k == Kind::kPlusMinus;
-}
-
 // The ranges of sample points a side is evaluated in, a range at a time: the real points, then
 // the complex ones.
 constexpr std::array<std::pair<std::size_t, std::size_t>, 2> kRanges{{{0, kReal}, {kReal, kPoints}}};
@@ -203,19 +198,6 @@ class Comparer {
 
   /// The limit behind the last UNKNOWN, if one was reached.
   Limit limit() const { return limit_; }
-
-  /// Whether r is a number, or a tuple or set of one or more numbers (not an interval: words
-  /// may name one, "all real numbers").
-  bool numbers(Ref r) {
-    const Node& n = r.node();
-    if (!is_structure(n.kind)) return compile(*r.ast, r.i).evaluable;
-    if ((n.kind != Kind::kTuple && n.kind != Kind::kSet) || n.kids.empty()) return false;
-    for (std::size_t k = 0; k < n.kids.size(); ++k) {
-      Ref kid = r.kid(k);
-      if (is_structure(kid.node().kind) || !compile(*kid.ast, kid.i).evaluable) return false;
-    }
-    return true;
-  }
 
   Tri tri(Ref g, Ref p) {
     // nested sets compare element by element at every level: bound the total work
@@ -748,7 +730,13 @@ class Comparer {
         // same set (UNKNOWN: the fallback compares them), and a chain with an equals sign may
         // state a value.
         const bool condition = R.text.find('=') == std::string::npos;
-        return condition && !is_structure(other.node().kind) ? Tri::kFalse : Tri::kUnknown;
+        if (condition && !is_structure(other.node().kind)) return Tri::kFalse;
+        // nor is it a finite set or tuple of values, which no reader proves it equal to (Limit::kCondition)
+        if (condition && rel.i == rel.ast->root && other.i == other.ast->root && values_only(other) &&
+            limit_ == Limit::kNone) {
+          limit_ = Limit::kCondition;
+        }
+        return Tri::kUnknown;
       }
       if (R.kids.size() > 2) return equation_chain(rel, other, G.kind == Kind::kRelation);
       Ref lhs = rel.kid(0), rhs = rel.kid(1);

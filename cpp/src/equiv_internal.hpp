@@ -156,6 +156,18 @@ bool expand_plus_minus(Ast& ast);
 // ---------------------------------------------------------------------------------------------
 // Relations (equiv_relations.cpp). Recursive over the tree, whose depth the parser bounds.
 
+/// Whether nodes of kind k are structures (tuples, sets, intervals, unions, matrices,
+/// relations, words, a \pm pair) rather than values.
+bool is_structure(Kind k);
+
+/// Whether r is a number, or a tuple or set of one or more numbers (not an interval: words may
+/// name one, "all real numbers"). O(subtree).
+bool numbers(Ref r);
+
+/// Whether r is a set or tuple (not a pair at the root, which may be an interval) of numbers and
+/// of sets and tuples of numbers. O(subtree).
+bool values_only(Ref r);
+
 /// Whether the subtree holds a symbol. O(subtree).
 bool has_symbols(Ref r);
 

@@ -1,6 +1,6 @@
 // Reading relations for the equivalence check (equiv_internal.hpp, "Relations"): which way a
-// chain points, the interval a condition in one variable states, and the symbols and function
-// calls a side holds.
+// chain points, the interval a condition in one variable states, the symbols and function calls
+// a side holds, which nodes are values, and the left sides of assignments.
 #include <algorithm>
 #include <cstddef>
 #include <optional>
@@ -9,9 +9,36 @@
 #include <vector>
 
 #include "equiv_internal.hpp"
+#include "expr_kernels.hpp"
 #include "rapidgrade/detail/functions.hpp"
 
 namespace rapidgrade::equiv::detail {
+
+bool is_structure(Kind k) {
+  return k == Kind::kTuple || k == Kind::kSet || k == Kind::kInterval || k == Kind::kUnion || k == Kind::kMatrix ||
+         k == Kind::kRelation || k == Kind::kText || k == Kind::kPlusMinus;
+}
+
+bool numbers(Ref r) {
+  const Node& n = r.node();
+  if (!is_structure(n.kind)) return compile(*r.ast, r.i).evaluable;
+  if ((n.kind != Kind::kTuple && n.kind != Kind::kSet) || n.kids.empty()) return false;
+  for (std::size_t k = 0; k < n.kids.size(); ++k) {
+    Ref kid = r.kid(k);
+    if (is_structure(kid.node().kind) || !compile(*kid.ast, kid.i).evaluable) return false;
+  }
+  return true;
+}
+
+bool values_only(Ref r) {
+  const Node& n = r.node();
+  if ((n.kind != Kind::kTuple && n.kind != Kind::kSet) || n.kids.empty()) return false;
+  if (r.i == r.ast->root && names_interval(n)) return false;
+  for (std::size_t k = 0; k < n.kids.size(); ++k) {
+    if (!numbers(r.kid(k)) && !values_only(r.kid(k))) return false;
+  }
+  return true;
+}
 
 bool has_symbols(Ref r) {
   const Node& n = r.node();

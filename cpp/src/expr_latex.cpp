@@ -985,16 +985,17 @@ bool parse_latex_into(std::string_view text, Ast& ast, Failure& failure) {
 
 }  // namespace detail
 
-std::size_t last_equality_end(std::string_view text) {
+TopLevelRelations top_level_relations(std::string_view text) {
   using detail::T;
   using rapidgrade::detail::same;
-  if (text.size() > kMaxExprBytes) return std::string_view::npos;
+  TopLevelRelations out;
+  if (text.size() > kMaxExprBytes) return out;
   std::vector<detail::Tok> toks;
   detail::Texts texts;
   detail::Failure failure;
-  if (!detail::lex_latex(text, toks, texts, failure)) return std::string_view::npos;
+  if (!detail::lex_latex(text, toks, texts, failure)) return out;
   std::size_t depth = 0;
-  std::size_t end = std::string_view::npos;
+  bool chain = true;                                   // every relation at the top level an equality, and no list
   for (std::size_t k = 0; k + 1 < toks.size(); ++k) {  // the last token is kEnd
     const detail::Tok& t = toks[k];
     const std::string_view x = t.text;
@@ -1007,13 +1008,17 @@ std::size_t last_equality_end(std::string_view text) {
     } else if (t.type == T::kCmd && same(x, "}")) {
       if (depth > 0) --depth;
     } else if (depth == 0) {
-      if (t.type == T::kPunct && (same(x, ",") || same(x, ";"))) return std::string_view::npos;
+      if (t.type == T::kPunct && (same(x, ",") || same(x, ";"))) chain = false;
       const int op = detail::latex_relop(t);
-      if (op != 0 && op != '=') return std::string_view::npos;
-      if (op == '=') end = toks[k + 1].pos;
+      if (op != 0 && op != '=') {
+        chain = false;
+        out.inequality = true;
+      }
+      if (op == '=') out.last_equality_end = toks[k + 1].pos;
     }
   }
-  return end;
+  if (!chain) out.last_equality_end = std::string_view::npos;
+  return out;
 }
 
 Ast parse_latex(std::string_view text) {

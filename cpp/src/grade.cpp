@@ -134,6 +134,8 @@ const char* reason_text(Reason reason) noexcept {
       return "undecided: the last member of the answer's equation differs; a member before it may be the answer";
     case Reason::kGoldEquation:
       return "undecided: the gold is an equation and the answer a value that only its left side could be";
+    case Reason::kConditionAgainstValue:
+      return "undecided: one answer states a condition (an inequality), the other a value or a list of values";
     case Reason::kAnswerTooLong: return "limit: the extracted answer is longer than max_answer_bytes";
     case Reason::kWorkLimit: return "limit: comparing the answers needs more work than the fast path's budget";
     case Reason::kMagnitudeLimit:
@@ -422,6 +424,21 @@ std::size_t last_approximation_end(std::string_view s) noexcept {
   return best;
 }
 
+// Whether `tree` states values: numbers, expressions, tuples and sets of them; no relation, no
+// interval, no words, and no pair "(a, b)", which may be the open interval.
+bool states_a_value(const expr::Ast& tree) noexcept {
+  using expr::Kind;
+  const expr::Node& root = tree.at(tree.root);
+  if (root.kind == Kind::kTuple && root.kids.size() == 2) return false;
+  for (const expr::Node& node : tree.nodes) {
+    if (node.kind == Kind::kRelation || node.kind == Kind::kInterval || node.kind == Kind::kUnion ||
+        node.kind == Kind::kText) {
+      return false;
+    }
+  }
+  return true;
+}
+
 // The gold against one normalized reading of the response (both non-empty).
 Comparison compare(Answer& gold, Answer& pred, const Options& options) {
   const std::string& g = gold.text();
@@ -451,12 +468,20 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
   equiv::Tri t = gold_tree != nullptr && pred_tree != nullptr
                      ? equiv::equivalent(*gold_tree, *pred_tree, options.equiv, &limit, gold.facts())
                      : equiv::Tri::kUnknown;
+  const expr::TopLevelRelations top =
+      gold_tree != nullptr && pred_tree == nullptr ? expr::top_level_relations(p) : expr::TopLevelRelations{};
+  if (top.inequality && states_a_value(*gold_tree)) {
+    // An answer the core cannot read that states a condition at its top level ("S \le
+    // \sum_{i=1}^{50} x_i = \frac{25}{2}", "n \geqslant 5") against a value: a condition is no
+    // value, and neither fallback reads one as its bound
+    return {equiv::Tri::kUnknown, Reason::kConditionAgainstValue};
+  }
   if (gold_tree != nullptr && pred_tree == nullptr && !pred.percent() && !pred.degrees() &&
       gold_tree->at(gold_tree->root).kind != expr::Kind::kRelation) {
     // A chain of equalities the core cannot read whole ends in its answer: its last member,
     // read alone, as math-verify reads an equation against a value ("\cos\langle\vec{a},
     // \vec{b}\rangle = \frac{...}{...} = -\frac{\sqrt{2}}{10}", "\iint_R f\,dA \approx -11.875").
-    const std::size_t at = expr::last_equality_end(p);
+    const std::size_t at = top.last_equality_end;
     const std::optional<expr::Ast> member =
         at != std::string_view::npos ? expr::try_parse(trim(std::string_view(p).substr(at))) : std::nullopt;
     if (member) {
@@ -490,6 +515,7 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
              : limit == equiv::Limit::kNoValue                         ? Reason::kNoValue
              : limit == equiv::Limit::kLastMember && !approximation(p) ? Reason::kLastMemberDiffers
              : limit == equiv::Limit::kGoldEquation                    ? Reason::kGoldEquation
+             : limit == equiv::Limit::kCondition                       ? Reason::kConditionAgainstValue
                                                                        : Reason::kUndecided};
 }
 

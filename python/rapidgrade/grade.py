@@ -38,7 +38,8 @@ _DECIDER_CODE = {name: code for code, name in enumerate(DECIDERS)}
 # the core's tri codes: UNKNOWN goes to the fallback; past a limit it does not, nor does code 4, an
 # UNKNOWN the fallback cannot help with (a disproved weak reading, a choice letter against no
 # choice, a constant with no value against a number, an equation whose last member differs, a gold
-# equation against a value), which stays with the fast path as a wrong verdict
+# equation against a value, a condition against values), which stays with the fast path as a wrong
+# verdict
 _TRUE, _FALSE, _UNKNOWN, _LIMIT = 1, 0, 2, 3
 _NO_METHOD = 255  # the method code of a pair with no answer found
 _REASONS, _METHODS = (list(t) for t in _core.grade_tables())
@@ -88,7 +89,9 @@ def grade_many(
     an equation whose last member the core disproved while a member before it may be the answer
     (``x = 12 = 2a`` against 12; the fallback reads an equation as its last member), and a
     gold equation with a number in its left side (``5x - y + 2 = 0``) against a value, which
-    only that side could be;
+    only that side could be, and a condition (an inequality: ``n \geq 5``, or one at the top of
+    an answer the core cannot read, ``S \leq \sum_i x_i = \frac{25}{2}``) against a value or a
+    list of values, which no reader proves equal;
     they stay undecided, counted wrong, ``decided_by="fast"`` with a reason that starts
     "undecided:". ``last_number=False`` refuses answers found only as the last
     number of the response (for RL rewards), and the numbers of an unmarked final sentence read

@@ -570,3 +570,49 @@ def test_a_chinese_word_answer_is_text_decided_in_the_core(word: str, value: int
     assert grade(word, f"【答案】{word}<eoa>").correct is True
     other = _CJK_WORDS[(_CJK_WORDS.index(word) + 1) % len(_CJK_WORDS)]
     assert grade(word, f"故答案为：{other}").correct is False
+
+
+_CONDITION = "undecided: one answer states a condition (an inequality), the other a value or a list of values"
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        # the core cannot read the answer, but an inequality stands at its top level
+        (r"\frac{25}{2}", r"$$S \leq \sum_{i=1}^{100} x_{i}=\frac{25}{2}$$"),
+        ("2n-2", r"Thus $|\mathcal{B}| \leq 2 n-2$, as required."),
+        # the core reads the condition; the gold is a list of values
+        ("1,2,3,4", r"so $n \geq 5$."),
+        ("(1,1), (3,2)", r"$n \geqslant 5$"),
+        (r"x \neq \frac{5}{7}", "so the solutions are $1$, $2$, $3$"),
+    ],
+)
+def test_a_condition_against_values_stays_with_the_fast_path(gold: str, response: str) -> None:
+    # neither SymPy nor math-verify proves a relation equal to values, nor reads one as its bound
+    v = grade(gold, response)
+    assert (v.correct, v.decided_by, v.reason) == (False, "fast", _CONDITION), v
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        (r"(-\sqrt{11},-2)\cup (\sqrt{11},9)", r"$\sqrt{11}<x<9$"),  # a set the condition may state
+        ("(1, 2)", r"$\sum_i x_i < 3$"),  # a pair may be the open interval
+        (r"x > \sum_i a_i", r"$\sum_i a_i < x$"),  # two conditions
+    ],
+)
+def test_a_condition_against_a_set_it_may_state_is_the_fallbacks(gold: str, response: str) -> None:
+    assert grade(gold, response, fallback=False).reason == "undecided by the fast path"
+
+
+@given(
+    var=st.sampled_from(["n", "k", "S", r"\mathcal{B}"]),
+    op=st.sampled_from([r"\leq", r"\geq", "<", ">", r"\geqslant", r"\neq"]),
+    bound=st.sampled_from([r"\sum_{i=1}^{n} a_i", r"\operatorname{deg} P", "5", r"\frac{m}{2}"]),
+    gold=st.sampled_from(["3", r"\frac{25}{2}", "2n-2", "1, 2, 3", "(1, 2, 3)", r"(1,1), (3,2)"]),
+)
+def test_any_condition_against_values_is_kept_undecided(var: str, op: str, bound: str, gold: str) -> None:
+    v = grade(gold, f"Therefore ${var} {op} {bound}$.")
+    assert not v.correct
+    assert v.decided_by == "fast", v
+    assert v.reason in (_CONDITION, "not equivalent"), v  # "not equivalent": a condition read against one value

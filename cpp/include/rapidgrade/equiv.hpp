@@ -32,8 +32,10 @@ constexpr std::size_t kWorkBudget = std::size_t{1} << 23;
 /// the core has disproved. Nor is kGoldEquation: a gold equation whose left side holds a number
 /// ("5x - y + 2 = 0", "a + 3z = 0") against a value; the value may be what that side equals
 /// (UNKNOWN), and the fallback never reads it so (math-verify compares an equation with a value
-/// only through an assignment's right side, an assignment's left side being symbols alone).
-enum class Limit : std::uint8_t { kNone = 0, kWork, kMagnitude, kNoValue, kLastMember, kGoldEquation };
+/// only through an assignment's right side, an assignment's left side being symbols alone). Nor
+/// is kCondition: a condition ("n \ge 5", "1 < x < 3") against a finite set or tuple of values
+/// ("1, 2, 3, 4", "(1, 1), (3, 2)"); no reader proves them equal.
+enum class Limit : std::uint8_t { kNone = 0, kWork, kMagnitude, kNoValue, kLastMember, kGoldEquation, kCondition };
 
 struct Options {
   double rel_tol = 1e-9;

@@ -191,13 +191,20 @@ Ast parse(std::string_view text, Syntax syntax = Syntax::kAuto);
 /// nullopt where parse() throws ParseError or LimitError.
 std::optional<Ast> try_parse(std::string_view text, Syntax syntax = Syntax::kAuto);
 Ast parse_latex(std::string_view text);
-/// Where the last member of a chain of equalities at the top level of `text` (LaTeX) starts: the
-/// byte offset after its last '=' (or a command read as '=', detail::is_equals_command: \approx),
-/// when every relation at the top level is one and no ',' or ';' stands there (a list);
-/// std::string_view::npos otherwise, or when `text` does not lex. Reads tokens only, so it
-/// answers for a chain whose other members the parser cannot read ("\cos\langle\vec{a},
-/// \vec{b}\rangle = \frac{...}{...} = -\frac{\sqrt{2}}{10}"). O(n).
-std::size_t last_equality_end(std::string_view text);
+/// What the relations at the top level of `text` (LaTeX) say, read from its tokens only, so that
+/// it answers for a text whose members the parser cannot read ("\cos\langle\vec{a},
+/// \vec{b}\rangle = \frac{...}{...} = -\frac{\sqrt{2}}{10}", "S \le \sum_{i=1}^{50} x_i"). O(n).
+struct TopLevelRelations {
+  /// Where the last member of a chain of equalities starts: the byte offset after its last '='
+  /// (or a command read as '=', detail::is_equals_command: \approx), when every relation at the
+  /// top level is one and no ',' or ';' stands there (a list); std::string_view::npos otherwise.
+  std::size_t last_equality_end = std::string_view::npos;
+  /// Whether an inequality ('<', '\le', '\ne', ... : detail::kInequalityCommands) stands at the
+  /// top level: the text states a condition.
+  bool inequality = false;
+};
+/// The TopLevelRelations of `text`; both empty when it does not lex.
+TopLevelRelations top_level_relations(std::string_view text);
 Ast parse_infix(std::string_view text);
 /// RPN operators: binary + - * / ^ and besselj; unary neg and the RPN column of the function
 /// table (detail/functions.hpp: sin cos tan exp log ln sqrt abs erf erfc Si Ci Ei gamma);

@@ -58,6 +58,7 @@ enum class Reason : std::uint8_t {
   kNoValue,              // a constant with no value ("f(0)", words) against a number: UNKNOWN (equiv::Limit::kNoValue)
   kLastMemberDiffers,    // an equation chain's last member differs, an earlier one may not: UNKNOWN (kLastMember)
   kGoldEquation,         // a gold equation with a number in its left side against a value: UNKNOWN (kGoldEquation)
+  kConditionAgainstValue,  // a condition (an inequality) against values: UNKNOWN (kCondition, or unread)
   // Limits: not compared, neither correct nor sent to the fallback (decided_by="limit").
   kAnswerTooLong,   // the extracted answer is longer than Options::max_answer_bytes
   kWorkLimit,       // equiv ran out of its work budget (equiv::Limit::kWork)
@@ -80,11 +81,14 @@ constexpr bool is_limit(Reason reason) noexcept {
 /// undefined function's value or words are no number whatever algebra does (kNoValue), and an
 /// equation is read by the fallback as its last member, which the core disproved
 /// (kLastMemberDiffers), and the fallback compares a gold equation with a value only through an
-/// assignment's right side (kGoldEquation).
+/// assignment's right side (kGoldEquation), and neither of its readers proves a condition equal
+/// to values, nor reads one that the core could not parse as the value it bounds
+/// (kConditionAgainstValue: SymPy keeps it a relation, math-verify compares a relation with a
+/// value as FALSE).
 constexpr bool fallback_cannot_help(Reason reason) noexcept {
   return reason == Reason::kWeakReading || reason == Reason::kOtherReadingMatches ||
          reason == Reason::kChoiceNotNamed || reason == Reason::kNoValue || reason == Reason::kLastMemberDiffers ||
-         reason == Reason::kGoldEquation;
+         reason == Reason::kGoldEquation || reason == Reason::kConditionAgainstValue;
 }
 
 /// The one-line message of a reason, e.g. "same answer after normalization".
