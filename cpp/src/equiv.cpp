@@ -968,10 +968,38 @@ class Comparer {
       return Tri::kFalse;  // a closed or half-open interval is not a point
     }
     if ((G.kind == Kind::kTuple && P.kind == Kind::kSet) || (P.kind == Kind::kTuple && G.kind == Kind::kSet)) {
-      return tuple_of_assignments(G.kind == Kind::kTuple, G.kind == Kind::kTuple ? g : p,
-                                  G.kind == Kind::kTuple ? p : g);
+      const bool gold_tuple = G.kind == Kind::kTuple;
+      const Tri t = tuple_of_assignments(gold_tuple, gold_tuple ? g : p, gold_tuple ? p : g);
+      return t != Tri::kUnknown ? t : tuple_against_set(gold_tuple, gold_tuple ? g : p, gold_tuple ? p : g);
     }
     return Tri::kUnknown;
+  }
+
+  /// A tuple against a set (a bare list "1, 2, 3"): FALSE when they differ as sets of values
+  /// ("(7, n)" against "1, 3, 5"), or of points ("(3, 2, 1)" against "(1, 2, 3), (1, 3, 2)"); TRUE
+  /// when they match in the order written, as math-verify reads them ("(1, 2, 3)"); else UNKNOWN.
+  Tri tuple_against_set(bool gold_tuple, Ref tuple, Ref set) {
+    const auto all = [](Ref r, bool tuples) {
+      for (std::size_t k = 0; k < r.node().kids.size(); ++k) {
+        const Kind kind = r.kid(k).node().kind;
+        if (tuples ? kind != Kind::kTuple : is_structure(kind)) return false;
+      }
+      return true;
+    };
+    std::vector<Ref> points = kids(tuple);
+    if (all(set, true) && all(tuple, false)) {
+      points.assign(1, tuple);  // one point against a set of points
+    } else if (!(all(set, false) && all(tuple, false)) && !(all(set, true) && all(tuple, true))) {
+      return Tri::kUnknown;
+    }
+    const Tri as_sets = gold_tuple ? unordered(points, kids(set)) : unordered(kids(set), points);
+    if (as_sets != Tri::kTrue || points.size() != set.node().kids.size())
+      return as_sets == Tri::kFalse ? as_sets : Tri::kUnknown;
+    Tri in_order = Tri::kTrue;
+    for (std::size_t k = 0; k < points.size() && in_order == Tri::kTrue; ++k) {
+      in_order = gold_tuple ? tri(points[k], set.kid(k)) : tri(set.kid(k), points[k]);
+    }
+    return in_order == Tri::kTrue ? Tri::kTrue : Tri::kUnknown;
   }
 
   /// A tuple "(4, 5)" against assignments to distinct symbols "x = 4, y = 5": TRUE when the

@@ -592,3 +592,43 @@ def test_tiny_powers_of_ten_differ_unless_equal(p: int, q: int, negate: bool) ->
     a = f"10^{{-{p}}}"
     b = ("-" if negate else "") + f"10^{{-{q}}}"
     assert equivalent(a, b) is (T if p == q and not negate else F)
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer", "expected"),
+    [
+        # a bare list against a tuple: TRUE in the order written (math-verify's mv-163)
+        ("1, 2, 3", "(1, 2, 3)", Tri.TRUE),
+        ("(1, 3)", r"\{1, 3\}", Tri.TRUE),
+        # another order: math-verify orders a set's values first (mv-162 is FALSE, mv-163 TRUE)
+        ("(3, 1)", r"\{1, 3\}", Tri.UNKNOWN),
+        ("1, 2, 3", "(3, 2, 1)", Tri.UNKNOWN),
+        # different as sets: FALSE
+        ("1, 3, 5", "(7, n)", Tri.FALSE),
+        ("1, 2, 3", "(1, 2, 4)", Tri.FALSE),
+        # one point against a set of points
+        ("(1,2,3),(1,3,2),(2,1,3)", "(3,2,1)", Tri.FALSE),
+        ("(6,3),(9,3),(9,5),(54,5)", "(k, n)=(2,4)", Tri.FALSE),
+        ("(1,1), (3,2)", "(2,251,252)", Tri.FALSE),
+        # a tuple of points against a set of points
+        ("(1,2),(3,4)", "((1,2),(3,4))", Tri.TRUE),
+        ("(1,2),(3,4)", "((1,2),(3,5))", Tri.FALSE),
+    ],
+)
+def test_a_tuple_against_a_bare_list(gold: str, answer: str, expected: Tri) -> None:
+    assert equivalent(gold, answer) is expected
+
+
+@given(
+    values=st.lists(st.integers(-50, 50), min_size=2, max_size=6, unique=True),
+    other=st.integers(51, 99),
+    data=st.data(),
+)
+def test_any_tuple_against_a_bare_list(values: list[int], other: int, data: st.DataObject) -> None:
+    listed = ", ".join(map(str, values))
+    assert equivalent(listed, f"({listed})") is Tri.TRUE
+    shuffled = data.draw(st.permutations(values))
+    if shuffled != values:
+        assert equivalent(listed, "(" + ", ".join(map(str, shuffled)) + ")") is Tri.UNKNOWN
+    changed = [*values[:-1], other]
+    assert equivalent(listed, "(" + ", ".join(map(str, changed)) + ")") is Tri.FALSE
