@@ -391,8 +391,55 @@ std::size_t search_start(std::string_view text) noexcept {
   return last == kNpos ? 0 : last + 8;
 }
 
+namespace {
+
+// The most remarks final_statement_end skips.
+constexpr int kMaxRemarks = 2;
+
+// The start of the remark in parentheses that ends text[from, end) (its last ')' before blanks
+// and a '.'), or npos: a '(' after a blank, a line break or a sentence's end (not a function's,
+// "f(x)"), then a word of two letters or more before a blank or a comma ("(We can check",
+// "(Checking, ...", "(which occurs when"; not "(iii)", "(a)").
+std::size_t remark_before(std::string_view text, std::size_t from, std::size_t end) noexcept {
+  std::size_t k = end;
+  while (k > from && detail::is_space(text[k - 1])) --k;
+  if (k > from && text[k - 1] == '.') --k;
+  if (k == from || text[k - 1] != ')') return kNpos;
+  std::size_t depth = 0;
+  std::size_t open = k;
+  do {
+    --open;
+    if (text[open] == ')') ++depth;
+    if (text[open] == '(') --depth;
+  } while (depth > 0 && open > from);
+  if (depth > 0) return kNpos;
+  std::size_t w = open + 1;
+  while (w < k && detail::is_blank(text[w])) ++w;
+  const std::size_t word_end = detail::letters_end(text, w);
+  if (word_end - w < 2 || word_end >= k || !(detail::is_blank(text[word_end]) || text[word_end] == ',')) return kNpos;
+  std::size_t b = open;
+  while (b > from && detail::is_blank(text[b - 1])) --b;
+  if (b == from) return kNpos;  // the whole text
+  const char before = text[b - 1];
+  return b < open || before == '\n' || before == '.' || before == '!' || before == '?' ? open : kNpos;
+}
+
+}  // namespace
+
+std::size_t final_statement_end(std::string_view text, std::size_t from) noexcept {
+  std::size_t end = text.size();
+  for (int r = 0; r < kMaxRemarks; ++r) {
+    const std::size_t open = remark_before(text, from, end);
+    if (open == kNpos) break;
+    end = open;
+  }
+  return end;
+}
+
 std::optional<Extraction> extract_answer(std::string_view text, Method strategy) {
   const std::size_t from = search_start(text);
+  // the unmarked readers read the text before the remarks that close it
+  const std::string_view statement = text.substr(0, final_statement_end(text, from));
   switch (strategy) {
     case Method::kBoxed:
     case Method::kBoxedMulti: return find_boxed_answer(text, from);
@@ -401,13 +448,13 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
     case Method::kCodeOutput: return find_code_output(text, from, Anchors{});
     case Method::kChoice: return find_choice(text, from);
     case Method::kBare: return find_bare(text, from);
-    case Method::kFinalSpan: return find_final_span(text, math_spans(text, from, Anchors{}));
+    case Method::kFinalSpan: return find_final_span(statement, math_spans(statement, from, Anchors{}));
     case Method::kLastNumber: {
-      auto e = find_last_number(text, from);
-      if (e) widen_bold_digits(text, from, *e);
-      if (e) widen_number_object(text, from, *e);
-      read_count_sentence(text, from, e);
-      read_bold_value(text, from, e);
+      auto e = find_last_number(statement, from);
+      if (e) widen_bold_digits(statement, from, *e);
+      if (e) widen_number_object(statement, from, *e);
+      read_count_sentence(statement, from, e);
+      read_bold_value(statement, from, e);
       return e;
     }
     case Method::kAuto: break;
@@ -418,18 +465,19 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
   if (auto e = find_code_output(text, from, anchors)) return e;
   if (auto e = find_choice(text, from)) return e;
   if (auto e = find_bare(text, from)) return e;
-  std::vector<Box> spans = math_spans(text, from, anchors);
-  std::optional<Extraction> e = find_final_span(text, spans);
+  std::vector<Box> spans = math_spans(statement, from, anchors);
+  std::optional<Extraction> e = find_final_span(statement, spans);
   if (!e) {
-    e = find_last_number(text, from);
-    if (e) widen_bold_digits(text, from, *e);
-    if (e) widen_number_object(text, from, *e);
-    read_count_sentence(text, from, e);
-    read_bold_value(text, from, e);
+    e = find_last_number(statement, from);
+    if (e) widen_bold_digits(statement, from, *e);
+    if (e) widen_number_object(statement, from, *e);
+    read_count_sentence(statement, from, e);
+    read_bold_value(statement, from, e);
   }
   if (e) {  // what other_readings() reads, kept rather than computed: most answers match
     e->readings.spans = std::move(spans);
     e->readings.from = from;
+    e->readings.end = statement.size();
   }
   return e;
 }
@@ -451,7 +499,7 @@ std::vector<Range> other_readings(std::string_view s, const Extraction& e) {
       if (conclusion_command_span(s, Range{b.start, b.end})) break;
       if (has_content(s, Range{b.start, b.end})) out.push_back(span_answer(s, Range{b.start, b.end}));
     }
-    if (const auto num = find_last_number(s, e.readings.from)) {
+    if (const auto num = find_last_number(s.substr(0, e.readings.end), e.readings.from)) {
       if (num->start < e.start || num->end > e.end) out.push_back(Range{num->start, num->end});
     }
   } else if (e.method == Method::kLastNumber) {

@@ -720,7 +720,8 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     }
   }
   if (v.tri != equiv::Tri::kTrue && extract::is_weak(found->method) && options.last_number &&
-      sentence_numbers_match(gold, response, options, v)) {
+      sentence_numbers_match(gold, response.substr(0, found->readings.end > 0 ? found->readings.end : response.size()),
+                             options, v)) {
     // No marked answer, a gold that is a list: the final sentence's numbers are that list
     // ("There are 9 chickens and 10 rabbits." against \{9, 10\}). Not with last_number=False,
     // which refuses a last number: a list of numbers in prose earns no more.

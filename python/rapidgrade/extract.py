@@ -67,6 +67,12 @@ hit wins (``strategy="auto"``):
    label), that number is the answer; the last number is then their rival, so a mismatch is
    never certain while it matches.
 
+``final_span`` and ``last_number`` read the text before the remarks in parentheses that close it
+(two at most): a ``(`` after a blank, a line break or a sentence's end, opening with a word of two
+letters or more before a blank or a comma, closed by the text's last ``)`` (``Therefore, $x =
+7$.\n\n(We can check that $x = 0, 1, 2$ do not work.)``, ``... is 13 (which occurs when $x=5$)``
+read ``x = 7`` and 13; ``(iii)`` and ``(B)`` are no remarks).
+
 ``final_span`` and ``last_number`` guess where an unmarked answer is; grading treats a mismatch
 found through them as certain only when the other readings of the final statement (the other
 spans of the final sentence, the last number, the last span) do not match either. A span that

@@ -25,7 +25,7 @@ names (``__all__``) from its parts, each built only on those listed before it:
 from __future__ import annotations
 
 from tests.oracles.reference_bold import bold_reading
-from tests.oracles.reference_common import RefExtraction
+from tests.oracles.reference_common import _SPACE, RefExtraction, _letters_end
 from tests.oracles.reference_count import count_reading
 from tests.oracles.reference_markers import _answer_is, _marked, _tagged
 from tests.oracles.reference_normalize import normalize_answer, strip_string
@@ -65,16 +65,68 @@ _STRATEGIES = {
 }
 
 
+#: extract.cpp's kMaxRemarks.
+_MAX_REMARKS = 2
+_UNMARKED = ("final_span", "last_number")
+
+
+def _remark_before(s: str, start: int, end: int) -> int | None:
+    """The start of the remark in parentheses that ends s[start:end]: a '(' after a blank, a line
+    break or a sentence's end, then a word of two letters or more before a blank or a comma."""
+    k = end
+    while k > start and s[k - 1] in _SPACE:
+        k -= 1
+    if k > start and s[k - 1] == ".":
+        k -= 1
+    if k == start or s[k - 1] != ")":
+        return None
+    depth, opening = 0, k
+    while True:
+        opening -= 1
+        depth += (s[opening] == ")") - (s[opening] == "(")
+        if depth <= 0 or opening <= start:
+            break
+    if depth > 0:
+        return None
+    w = opening + 1
+    while w < k and s[w] in " \t":
+        w += 1
+    word_end = _letters_end(s, w, len(s))
+    if word_end - w < 2 or word_end >= k or s[word_end] not in " \t,":
+        return None
+    b = opening
+    while b > start and s[b - 1] in " \t":
+        b -= 1
+    if b == start:
+        return None
+    return opening if b < opening or s[b - 1] in "\n.!?" else None
+
+
+def final_statement_end(s: str, start: int) -> int:
+    """Where the unmarked readers stop: before the remarks in parentheses that close the text."""
+    end = len(s)
+    for _ in range(_MAX_REMARKS):
+        opening = _remark_before(s, start, end)
+        if opening is None:
+            break
+        end = opening
+    return end
+
+
 def extract_answer(text: str, strategy: str = "auto") -> RefExtraction | None:
     """The reference cascade (see rapidgrade.extract for the rules)."""
     think = text.rfind("</think>")
     start = think + 8 if think >= 0 else 0
+    statement = text[: final_statement_end(text, start)]
     if strategy != "auto":
-        return _STRATEGIES[strategy](text, start)
+        return _STRATEGIES[strategy](statement if strategy in _UNMARKED else text, start)
     for name, find in _STRATEGIES.items():
         if name == "tagged":
             continue  # the marker rules run as one (_marked, under answer_is), nearest the end winning
-        found = _marked(text, start, "auto") if name == "answer_is" else find(text, start)
+        if name == "answer_is":
+            found = _marked(text, start, "auto")
+        else:
+            found = find(statement if name in _UNMARKED else text, start)
         if found is not None:
             return found
     return None

@@ -89,12 +89,20 @@ struct Extraction {
     std::vector<Box> spans;
     std::size_t from = 0;
     std::size_t first_span = 0;
+    std::size_t end = 0;  // where the searched text ends (final_statement_end)
   } readings;
 };
 
 /// Byte offset where the searched region begins: just after the last "</think>", or 0.
 /// O(n).
 std::size_t search_start(std::string_view text) noexcept;
+
+/// Where the final statement of text[from, ...) ends for the readers of an unmarked answer
+/// (final_span, last_number): before the remarks in parentheses that close the text, each a
+/// paragraph or a sentence of its own that opens with a word ("Therefore, $x = 7$.\n\n(We can
+/// check that $x = 0, 1, 2$ do not work.)", "... $\frac{1}{2} \le x \le 8$. (It seems
+/// surprising that ...)"), kMaxRemarks at most; text.size() when none does. O(n).
+std::size_t final_statement_end(std::string_view text, std::size_t from) noexcept;
 
 /// Finds the answer in `text` with one strategy, or with the cascade boxed -> answer_is ->
 /// tagged -> code_output -> choice -> bare -> final_span -> last_number for kAuto (first hit

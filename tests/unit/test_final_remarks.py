@@ -1,0 +1,109 @@
+r"""Remarks in parentheses that close a solution are not its final statement.
+
+Textbook and contest solutions often end with a check or an aside in parentheses, after the
+conclusion: "Therefore, $x = 7$.\n\n(We can check that $x = 0, 1, \ldots, 6$ do not work.)",
+"... the maximum possible value is 13 (which occurs when $x=5$ and $y=10$)." The readers of an
+unmarked answer (final_span, last_number and the final sentence's numbers) read the text before
+such remarks (``extract.final_statement_end``, at most two of them): a ``(`` after a blank, a line
+break or a sentence's end (not a function's ``f(x)``), opening with a word of two letters or more
+before a blank or a comma (not a part label ``(iii)``, not a choice ``(B)``), closed by the
+text's last ``)`` (a ``.`` may follow). Marked answers are found in the whole text as before.
+The rule is stated again in the reference extractor (tests/oracles/reference_extract.py).
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import rapidgrade
+from rapidgrade import extract_answer, grade
+from rapidgrade.extract import STRATEGIES
+from tests.oracles import reference_extract as ref
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        ("13", "Therefore, the maximum is $13$.\n\n(We can check that $x=5$ and $y=10$ work.)"),
+        (
+            "-2,-1,1,2",
+            "then $k$ can equal $-2,-1,1,2$.\n\n(If $k \\geq 3$ or $k \\leq-3$, we get $k^{2} \\geq 9$.)",
+        ),
+        (
+            "7,14,18",
+            "Therefore, Rayna is 7 years old, Qing is 14 years old, and Paolo is 18 years old.\n\n"
+            "(Checking, the average of 7,14 and 18 is $\\frac{7+14+18}{3}=\\frac{39}{3}=13$.)",
+        ),
+        (
+            r"[\frac{1}{2}, 8]",
+            r"which holds exactly when $\frac{1}{2} \leq x \leq 8$. (It seems surprising that we get $2$ ends.)",
+        ),
+        ("13", "so the maximum possible value is $13$ (which occurs when $x=5$ and $y=10$ )."),
+        ("4", "Thurka buys $4$ helicopters.\n\n(Note that $x = 7$.)\n\n(We check $y = 1$ too.)"),
+    ],
+)
+def test_the_answer_before_closing_remarks(gold: str, response: str) -> None:
+    v = grade(gold, response, fallback=False)
+    assert v.correct, v
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("The value is $5$ (a $6$)", "6"),  # a one-letter word: a label, not a remark
+        ("The value is $5$ (iii) $6$", "6"),  # a part label
+        ("We get $x = 5$ and so g(we $6$)", "6"),  # a function's parentheses
+        ("(We can check that $x = 5$.)", "x = 5"),  # the whole text is no remark
+    ],
+)
+def test_what_is_no_closing_remark(text: str, answer: str) -> None:
+    found = extract_answer(text)
+    assert found is not None
+    assert found.text == answer, found
+
+
+_remarks = st.sampled_from(
+    [
+        "(We can check that $x = {n}$ does not work.)",
+        "(Checking, the sum is ${n}$.)",
+        "(Note that {n} is not prime.)",
+        "(which occurs when $y = {n}$)",
+        "(If $k > {n}$, nothing changes.)",
+    ]
+)
+
+
+@settings(deadline=None, max_examples=200)
+@given(
+    answer=st.integers(-999, 999),
+    others=st.lists(st.integers(1000, 9999), min_size=1, max_size=2),
+    remarks=st.lists(_remarks, min_size=1, max_size=2),
+    breaks=st.lists(st.sampled_from(["\n\n", "\n", " "]), min_size=2, max_size=2),
+)
+def test_any_closing_remarks_leave_the_answer(
+    answer: int, others: list[int], remarks: list[str], breaks: list[str]
+) -> None:
+    text = f"So the result is ${answer}$."
+    for k, remark in enumerate(remarks):
+        text += breaks[k] + remark.format(n=others[k % len(others)])
+    assert grade(str(answer), text, fallback=False).correct, text
+    for strategy in STRATEGIES:
+        theirs = ref.extract_answer(text, strategy)
+        ours = rapidgrade.extract_answer(text, strategy=strategy)  # type: ignore[arg-type]
+        assert (None if ours is None else tuple(ours)) == (None if theirs is None else tuple(theirs)), strategy
+
+
+_pieces = st.sampled_from(
+    ["(", ")", "(We ", "(Note, ", "(iii)", "(a) ", "$x = 1$", "$", "5", " ", "\n\n", "\n", ".", "f(x)", "word "]
+)
+
+
+@settings(deadline=None, max_examples=500)
+@given(st.lists(_pieces, max_size=16).map("".join))
+def test_remark_pieces_parity(text: str) -> None:
+    for strategy in STRATEGIES:
+        theirs = ref.extract_answer(text, strategy)
+        ours = rapidgrade.extract_answer(text, strategy=strategy)  # type: ignore[arg-type]
+        assert (None if ours is None else tuple(ours)) == (None if theirs is None else tuple(theirs)), strategy
