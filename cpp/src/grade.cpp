@@ -287,11 +287,9 @@ std::string_view gold_phrase(std::string_view raw, std::string_view& unit) {
   std::size_t rest = p.answer.end;
   while (rest < raw.size() && (detail::is_blank(raw[rest]) || raw[rest] == '.' || raw[rest] == ',')) ++rest;
   if (rest < raw.size() && detail::is_digit(raw[rest])) return raw;
-  // a one-letter unit written onto a gold's number is a symbol there: "6m" is six times m; so are
-  // letters that are no unit ("2RC+R+C")
+  // a one-letter unit written onto a gold's number is a symbol there: "6m" is six times m
   if (p.unit.start == p.answer.end && p.unit.end == p.unit.start + 1) return raw;
-  if (p.unit.end <= p.unit.start && p.answer.end < raw.size() && detail::is_letter(raw[p.answer.end])) return raw;
-  // and what follows the words is no remark when it goes on with arithmetic ("2 R C + R + C")
+  // and what follows the number is no remark when it goes on with arithmetic ("2RC+R+C")
   if (raw.find_first_of("+=^", p.answer.end) != std::string_view::npos) return raw;
   // only a number: "18 eggs", "\$18.00 per hour"; a gold expression is compared whole
   const std::string_view answer = raw.substr(p.answer.start, p.answer.end - p.answer.start);

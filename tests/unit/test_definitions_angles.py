@@ -138,6 +138,7 @@ def test_angles_and_approximations_in_responses(gold: str, response: str, correc
         # a gold phrase still reads as its number
         ("18 eggs", "The answer is 18.", True),
         ("200 GB", "The answer is 200.", True),
+        ("3rd", "The answer is 3.", True),  # an ordinal's letters are no math
     ],
 )
 def test_golds_whose_letters_go_on_with_arithmetic(gold: str, response: str, correct: bool) -> None:
