@@ -134,16 +134,6 @@ struct CutApplication {
   Ref arg;
 };
 
-// Whether the subtree holds a number or a named constant (pi, e): what makes an equation's side
-// more than symbols.
-bool has_number(Ref r) {
-  const Node& n = r.node();
-  if (n.kind == Kind::kNumber || n.kind == Kind::kConst) return true;
-  for (std::size_t k = 0; k < n.kids.size(); ++k)
-    if (has_number(r.kid(k))) return true;
-  return false;
-}
-
 void collect_cuts(Ref r, std::vector<CutApplication>& out) {
   const Node& n = r.node();
   if (!has_symbols(r)) return;
@@ -569,21 +559,6 @@ class Comparer {
     return Ratio::kConstant;
   }
 
-  /// Both sides have free symbols and share none.
-  static bool disjoint_symbols(Ref a, Ref b) {
-    const std::vector<std::string_view> sa = symbol_names(*a.ast, a.i), sb = symbol_names(*b.ast, b.i);
-    if (sa.empty() || sb.empty()) return false;
-    std::size_t i = 0, j = 0;  // both sorted
-    while (i < sa.size() && j < sb.size()) {
-      if (sa[i] == sb[j]) return false;
-      if (sa[i] < sb[j])
-        ++i;
-      else
-        ++j;
-    }
-    return true;
-  }
-
   /// The half-line that "lo < hi" (or "lo <= hi") states when hi - lo is affine in its one
   /// variable v, a v + b with a real a != 0: v > -b/a when a > 0 (`up`), v < -b/a otherwise.
   /// "2a - 5 > 0" is a > 5/2. Checked at every sample point, real and complex, so that a
@@ -819,6 +794,15 @@ class Comparer {
       return Tri::kUnknown;
     }
     if (g_eq || p_eq || G.text.find('n') != std::string::npos || P.text.find('n') != std::string::npos) {
+      // an equation between values against a condition ("f(x) = 1/x" against "m > 1"): no reader
+      // proves them equal (not "z \in [1, 2]", read as "z = [1, 2]": the set a condition may state)
+      const Ref eq = g_eq ? g : p;
+      bool values = true;
+      for (std::size_t k = 0; k < eq.node().kids.size(); ++k) values = values && !is_structure(eq.kid(k).node().kind);
+      const bool condition = (g_eq ? P : G).text.find('=') == std::string::npos;
+      if (g_eq != p_eq && values && condition && g.i == g.ast->root && p.i == p.ast->root && limit_ == Limit::kNone) {
+        limit_ = Limit::kCondition;
+      }
       return Tri::kUnknown;
     }
     std::vector<Ref> go, po;

@@ -171,6 +171,13 @@ bool values_only(Ref r);
 /// Whether the subtree holds a symbol. O(subtree).
 bool has_symbols(Ref r);
 
+/// Whether the subtree holds a number or a named constant (pi, e): what makes an equation's side
+/// more than symbols. O(subtree).
+bool has_number(Ref r);
+
+/// Both sides have free symbols and share none. O(symbols log symbols).
+bool disjoint_symbols(Ref a, Ref b);
+
 /// Whether r holds an application of a function that is not in the function table ("f(x)"):
 /// its variables are not comparable by name. O(subtree).
 bool has_function_call(Ref r);

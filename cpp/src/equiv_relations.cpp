@@ -40,6 +40,28 @@ bool values_only(Ref r) {
   return true;
 }
 
+bool has_number(Ref r) {
+  const Node& n = r.node();
+  if (n.kind == Kind::kNumber || n.kind == Kind::kConst) return true;
+  for (std::size_t k = 0; k < n.kids.size(); ++k)
+    if (has_number(r.kid(k))) return true;
+  return false;
+}
+
+bool disjoint_symbols(Ref a, Ref b) {
+  const std::vector<std::string_view> sa = symbol_names(*a.ast, a.i), sb = symbol_names(*b.ast, b.i);
+  if (sa.empty() || sb.empty()) return false;
+  std::size_t i = 0, j = 0;  // both sorted
+  while (i < sa.size() && j < sb.size()) {
+    if (sa[i] == sb[j]) return false;
+    if (sa[i] < sb[j])
+      ++i;
+    else
+      ++j;
+  }
+  return true;
+}
+
 bool has_symbols(Ref r) {
   const Node& n = r.node();
   if (n.kind == Kind::kSymbol) return true;

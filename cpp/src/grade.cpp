@@ -135,7 +135,8 @@ const char* reason_text(Reason reason) noexcept {
     case Reason::kGoldEquation:
       return "undecided: the gold is an equation and the answer a value that only its left side could be";
     case Reason::kConditionAgainstValue:
-      return "undecided: one answer states a condition (an inequality), the other a value or a list of values";
+      return "undecided: one answer states a condition (an inequality), the other a value, a list of values or an "
+             "equation";
     case Reason::kAnswerTooLong: return "limit: the extracted answer is longer than max_answer_bytes";
     case Reason::kWorkLimit: return "limit: comparing the answers needs more work than the fast path's budget";
     case Reason::kMagnitudeLimit:

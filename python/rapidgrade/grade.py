@@ -90,8 +90,8 @@ def grade_many(
     (``x = 12 = 2a`` against 12; the fallback reads an equation as its last member), and a
     gold equation with a number in its left side (``5x - y + 2 = 0``) against a value, which
     only that side could be, and a condition (an inequality: ``n \geq 5``, or one at the top of
-    an answer the core cannot read, ``S \leq \sum_i x_i = \frac{25}{2}``) against a value or a
-    list of values, which no reader proves equal;
+    an answer the core cannot read, ``S \leq \sum_i x_i = \frac{25}{2}``) against a value, a
+    list of values or an equation between values, which no reader proves equal;
     they stay undecided, counted wrong, ``decided_by="fast"`` with a reason that starts
     "undecided:". ``last_number=False`` refuses answers found only as the last
     number of the response (for RL rewards), and the numbers of an unmarked final sentence read

@@ -572,7 +572,9 @@ def test_a_chinese_word_answer_is_text_decided_in_the_core(word: str, value: int
     assert grade(word, f"故答案为：{other}").correct is False
 
 
-_CONDITION = "undecided: one answer states a condition (an inequality), the other a value or a list of values"
+_CONDITION = (
+    "undecided: one answer states a condition (an inequality), the other a value, a list of values or an equation"
+)
 
 
 @pytest.mark.parametrize(
@@ -585,6 +587,10 @@ _CONDITION = "undecided: one answer states a condition (an inequality), the othe
         ("1,2,3,4", r"so $n \geq 5$."),
         ("(1,1), (3,2)", r"$n \geqslant 5$"),
         (r"x \neq \frac{5}{7}", "so the solutions are $1$, $2$, $3$"),
+        # an equation between values against a condition
+        (r"f(x)=\frac{1}{x}", "for all $m>1$"),
+        ("k=3", r"so $f(a) \neq a f(1)$"),
+        (r"f(x)=\frac{1}{x}", r"hence $f(x) \leqslant 1 / x$"),
     ],
 )
 def test_a_condition_against_values_stays_with_the_fast_path(gold: str, response: str) -> None:
@@ -599,6 +605,8 @@ def test_a_condition_against_values_stays_with_the_fast_path(gold: str, response
         (r"(-\sqrt{11},-2)\cup (\sqrt{11},9)", r"$\sqrt{11}<x<9$"),  # a set the condition may state
         ("(1, 2)", r"$\sum_i x_i < 3$"),  # a pair may be the open interval
         (r"x > \sum_i a_i", r"$\sum_i a_i < x$"),  # two conditions
+        # membership, read as "z = [...]": the set a condition may state (math-verify's mv-198: TRUE)
+        (r"1\leq|z|\leq \frac{3}{2}", r"$z \in \left[-\frac{3}{2}, -1\right] \cup \left[1, \frac{3}{2}\right]$"),
     ],
 )
 def test_a_condition_against_a_set_it_may_state_is_the_fallbacks(gold: str, response: str) -> None:
