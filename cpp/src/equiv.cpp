@@ -797,12 +797,10 @@ class Comparer {
       // an equation between values against a condition ("f(x) = 1/x" against "m > 1"): no reader
       // proves them equal (not "z \in [1, 2]", read as "z = [1, 2]": the set a condition may state)
       const Ref eq = g_eq ? g : p;
-      bool values = true;
-      for (std::size_t k = 0; k < eq.node().kids.size(); ++k) values = values && !is_structure(eq.kid(k).node().kind);
-      const bool condition = (g_eq ? P : G).text.find('=') == std::string::npos;
-      if (g_eq != p_eq && values && condition && g.i == g.ast->root && p.i == p.ast->root && limit_ == Limit::kNone) {
-        limit_ = Limit::kCondition;
-      }
+      bool kept = g_eq != p_eq && (g_eq ? P : G).text.find('=') == std::string::npos && g.i == g.ast->root &&
+                  p.i == p.ast->root && limit_ == Limit::kNone;
+      for (std::size_t k = 0; kept && k < eq.node().kids.size(); ++k) kept = !is_structure(eq.kid(k).node().kind);
+      if (kept) limit_ = Limit::kCondition;
       return Tri::kUnknown;
     }
     std::vector<Ref> go, po;
@@ -970,10 +968,11 @@ class Comparer {
       }
       return true;
     };
+    const bool set_of_points = all(set, true), tuple_of_values = all(tuple, false);
     std::vector<Ref> points = kids(tuple);
-    if (all(set, true) && all(tuple, false)) {
+    if (set_of_points && tuple_of_values) {
       points.assign(1, tuple);  // one point against a set of points
-    } else if (!(all(set, false) && all(tuple, false)) && !(all(set, true) && all(tuple, true))) {
+    } else if (!(all(set, false) && tuple_of_values) && !(set_of_points && all(tuple, true))) {
       return Tri::kUnknown;
     }
     const Tri as_sets = gold_tuple ? unordered(points, kids(set)) : unordered(kids(set), points);

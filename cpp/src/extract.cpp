@@ -424,6 +424,18 @@ std::size_t remark_before(std::string_view text, std::size_t from, std::size_t e
   return b < open || before == '\n' || before == '.' || before == '!' || before == '?' ? open : kNpos;
 }
 
+// The last number of s[from, ...), widened to what it belongs to (bold digits, a number object),
+// or the final statement's reading instead (a count sentence's count, the bold value): the
+// last_number method, run alone or as the cascade's last resort.
+std::optional<Extraction> last_number_reading(std::string_view s, std::size_t from) {
+  std::optional<Extraction> e = find_last_number(s, from);
+  if (e) widen_bold_digits(s, from, *e);
+  if (e) widen_number_object(s, from, *e);
+  read_count_sentence(s, from, e);
+  read_bold_value(s, from, e);
+  return e;
+}
+
 }  // namespace
 
 std::size_t final_statement_end(std::string_view text, std::size_t from) noexcept {
@@ -449,14 +461,7 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
     case Method::kChoice: return find_choice(text, from);
     case Method::kBare: return find_bare(text, from);
     case Method::kFinalSpan: return find_final_span(statement, math_spans(statement, from, Anchors{}));
-    case Method::kLastNumber: {
-      auto e = find_last_number(statement, from);
-      if (e) widen_bold_digits(statement, from, *e);
-      if (e) widen_number_object(statement, from, *e);
-      read_count_sentence(statement, from, e);
-      read_bold_value(statement, from, e);
-      return e;
-    }
+    case Method::kLastNumber: return last_number_reading(statement, from);
     case Method::kAuto: break;
   }
   if (auto e = find_boxed_answer(text, from)) return e;
@@ -467,13 +472,7 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
   if (auto e = find_bare(text, from)) return e;
   std::vector<Box> spans = math_spans(statement, from, anchors);
   std::optional<Extraction> e = find_final_span(statement, spans);
-  if (!e) {
-    e = find_last_number(statement, from);
-    if (e) widen_bold_digits(statement, from, *e);
-    if (e) widen_number_object(statement, from, *e);
-    read_count_sentence(statement, from, e);
-    read_bold_value(statement, from, e);
-  }
+  if (!e) e = last_number_reading(statement, from);
   if (e) {  // what other_readings() reads, kept rather than computed: most answers match
     e->readings.spans = std::move(spans);
     e->readings.from = from;
