@@ -82,6 +82,13 @@ inline bool is_letter_command(std::string_view w) {
 /// name, e.g. "Yes", "odd", "\text{east}", or a CJK ideograph ("三棱锥"). "xyz" is therefore
 /// text, not x*y*z.
 bool looks_like_text(std::string_view s);
+/// An equation that names its left side in words or letters and states a value on its right:
+/// "area = 60", "abcd = 2240", "[ARML] = 74", "\text{Area} = 12 \cdot 5 = 60". Its first '='
+/// at the top level has a name before it (letters, blanks, brackets, text wrappers, nothing
+/// else) and math after it (a digit or a command) that does not look like text. Such a text reads as math: the left
+/// side as the product of its letters, as LaTeX reads a run of letters, so the equation states
+/// the value of its left side ("5 apples = x", "area = big" and "yes = no" stay text).
+bool names_a_value(std::string_view s);
 /// The words of a text answer, lower case, commands and braces dropped ("\text{East}." -> "east").
 std::string normalize_text(std::string_view s);
 

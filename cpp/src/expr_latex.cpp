@@ -965,7 +965,7 @@ bool parse_latex_into(std::string_view text, Ast& ast, Failure& failure) {
     failure = Failure{"empty expression", 0};
     return false;
   }
-  if (looks_like_text(text)) {
+  if (looks_like_text(text) && !names_a_value(text)) {
     ast.root = ast.add(make(Kind::kText, normalize_text(text)));
     return true;
   }

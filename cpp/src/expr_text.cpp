@@ -52,6 +52,47 @@ bool looks_like_text(std::string_view s) {
   return false;
 }
 
+bool names_a_value(std::string_view s) {
+  // the first '=' outside brackets and braces, not part of "<=", ">=", "!=", "=="
+  std::size_t depth = 0, eq = std::string_view::npos;
+  for (std::size_t i = 0; i < s.size() && eq == std::string_view::npos; ++i) {
+    const char c = s[i];
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+      --depth;
+    } else if (c == '=' && depth == 0) {
+      const bool joined = (i > 0 && (s[i - 1] == '<' || s[i - 1] == '>' || s[i - 1] == '!' || s[i - 1] == ':')) ||
+                          (i + 1 < s.size() && s[i + 1] == '=');
+      if (joined) return false;
+      eq = i;
+    }
+  }
+  if (eq == std::string_view::npos) return false;
+  const std::string_view lhs = s.substr(0, eq), rhs = s.substr(eq + 1);
+  bool letter = false;
+  for (std::size_t i = 0; i < lhs.size();) {
+    const char c = lhs[i];
+    if (c == '\\') {  // a text wrapper ("\text{Area}") and nothing else
+      std::size_t j = i + 1;
+      while (j < lhs.size() && is_alpha(lhs[j])) ++j;
+      const auto* w = rapidgrade::detail::find_text_wrapper(lhs.substr(i + 1, j - i - 1));
+      if (w == nullptr || w->content == WrapperContent::kOperator) return false;
+      i = j;
+      continue;
+    }
+    if (is_alpha(c)) {
+      letter = true;
+    } else if (!is_space(c) && c != '[' && c != ']' && c != '{' && c != '}') {
+      return false;
+    }
+    ++i;
+  }
+  // the right side is math: a digit or a command in it ("yes = no" stays text)
+  const bool math = rhs.find_first_of("0123456789\\") != std::string_view::npos;
+  return letter && math && !looks_like_text(rhs);
+}
+
 namespace {
 // The bytes normalize_text acts on; the runs of other bytes between them are copied (lowered).
 constexpr rapidgrade::detail::ByteSet kTextBytes = rapidgrade::detail::ByteSet::where(
