@@ -85,6 +85,12 @@ std::size_t math_non_ascii(std::string_view s, std::size_t k) noexcept {
   for (const detail::CjkMathWord& w : detail::kCjkMathWords) {
     if (starts_with(s, k, w.word)) return w.word.size();
   }
+  for (const std::string_view e : detail::kEllipsisTexts) {
+    if (static_cast<unsigned char>(e[0]) < 0x80 || !starts_with(s, k, e)) continue;
+    std::size_t b = k;  // an element of a list: a comma before it
+    while (b > 0 && is_blank(s[b - 1])) --b;
+    return b > 0 && s[b - 1] == ',' ? e.size() : 0;
+  }
   return 0;
 }
 

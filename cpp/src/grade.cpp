@@ -137,6 +137,9 @@ const char* reason_text(Reason reason) noexcept {
     case Reason::kConditionAgainstValue:
       return "undecided: one answer states a condition (an inequality), the other a value, a list of values or an "
              "equation";
+    case Reason::kEllipsisList:
+      return "undecided: a list with an ellipsis (\\ldots) against one without; such lists are equal only term by "
+             "term";
     case Reason::kAnswerTooLong: return "limit: the extracted answer is longer than max_answer_bytes";
     case Reason::kWorkLimit: return "limit: comparing the answers needs more work than the fast path's budget";
     case Reason::kMagnitudeLimit:
@@ -275,6 +278,63 @@ Answer written_in_degrees(Answer answer) {
 
 }  // namespace
 
+namespace {
+
+// The length of the ellipsis at s[i] ("\\ldots", "...", "…"; detail::kEllipsisCommands), or 0.
+std::size_t ellipsis_at(std::string_view s, std::size_t i) noexcept {
+  if (s[i] == '\\') {
+    std::size_t j = i + 1;
+    while (j < s.size() && detail::is_letter(s[j])) ++j;
+    return detail::is_ellipsis_command(s.substr(i + 1, j - i - 1)) ? j - i : 0;
+  }
+  for (const std::string_view e : detail::kEllipsisTexts)
+    if (s.substr(i, e.size()) == e) return e.size();
+  return 0;
+}
+
+// The ellipses of a list answer: whether `s` holds one anywhere, and whether an element of its
+// top-level comma list (inside one bracket around the whole) is an ellipsis alone, as the
+// fallback's sequence rule splits it.
+struct Ellipses {
+  bool any = false;
+  bool term = false;
+};
+
+Ellipses ellipses(std::string_view s) noexcept {
+  Ellipses out;
+  std::size_t depth = 0, start = 0;
+  // one bracket around the whole list ("\\{1, 2, \\ldots\\}") is not part of its first and last elements
+  if (s.size() >= 4 && s.substr(0, 2) == "\\{" && s.substr(s.size() - 2) == "\\}") {
+    s = s.substr(2, s.size() - 4);
+  } else if (s.size() >= 2 && ((s.front() == '(' && s.back() == ')') || (s.front() == '[' && s.back() == ']'))) {
+    s = s.substr(1, s.size() - 2);
+  }
+  auto element = [&](std::size_t end) {
+    std::size_t a = start, b = end;
+    while (a < b && detail::is_space(s[a])) ++a;
+    while (b > a && detail::is_space(s[b - 1])) --b;
+    if (a < b && ellipsis_at(s, a) == b - a) out.term = true;
+  };
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (const std::size_t n = ellipsis_at(s, i)) {
+      out.any = true;
+      i += n - 1;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      element(i);
+      start = i + 1;
+    }
+  }
+  element(s.size());
+  return out;
+}
+
+}  // namespace
+
 // The answer of a gold written as a phrase ("18 eggs", "2 (any value in (1, 2] will do)"): the
 // math object at its start, read by the answer phrase reader, when the reading is clean and stops
 // at a word, a unit or a remark; `raw` unchanged otherwise ("x = 5", "no solution"). `unit`
@@ -287,7 +347,8 @@ std::string_view gold_phrase(std::string_view raw, std::string_view& unit) {
   // a gold's OCR) is read whole
   std::size_t rest = p.answer.end;
   while (rest < raw.size() && (detail::is_blank(raw[rest]) || raw[rest] == '.' || raw[rest] == ',')) ++rest;
-  if (rest < raw.size() && detail::is_digit(raw[rest])) return raw;
+  // nor is a list that goes on with an ellipsis ("1,2,…,n")
+  if (rest < raw.size() && (detail::is_digit(raw[rest]) || ellipsis_at(raw, rest) > 0)) return raw;
   // a one-letter unit written onto a gold's number is a symbol there: "6m" is six times m
   if (p.unit.start == p.answer.end && p.unit.end == p.unit.start + 1) return raw;
   // and what follows the number is no remark when it goes on with arithmetic ("2RC+R+C")
@@ -506,6 +567,12 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
         : angle == equiv::Tri::kTrue                           ? equiv::Tri::kTrue
                                                                : equiv::Tri::kUnknown;
     if (limit == equiv::Limit::kNone) limit = angle_limit;
+  }
+  if (t == equiv::Tri::kUnknown && limit == equiv::Limit::kNone && !expr::is_plain_text(g) && !expr::is_plain_text(p)) {
+    // A list with an ellipsis term ("1, 2, \\ldots, n") against one with no ellipsis: the
+    // fallback's sequence rule compares such lists only term by term, ellipsis against ellipsis
+    const Ellipses ge = ellipses(g), pe = ellipses(p);
+    if ((ge.term && !pe.any) || (pe.term && !ge.any)) return {equiv::Tri::kUnknown, Reason::kEllipsisList};
   }
   return {t, t == equiv::Tri::kTrue                                    ? Reason::kEquivalent
              : t == equiv::Tri::kFalse                                 ? Reason::kNotEquivalent

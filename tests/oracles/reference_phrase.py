@@ -49,6 +49,8 @@ _MATH_NON_ASCII = (
     "\u2248",
     "\u22c5",
 )
+#: latex_vocab.hpp's kEllipsisTexts that are not ASCII: math as an element of a list only.
+_ELLIPSES = ("\u2026", "\u22ef")
 #: detail/markers.hpp's kCjkMathWords (read as math by the phrase reader, then by normalization).
 _CJK_MATH_WORDS = ("根号", "正无穷大", "负无穷大", "正无穷", "负无穷", "无穷大")
 _CJK_JOINERS = ("和", "或")
@@ -94,6 +96,8 @@ def _math_non_ascii(s: str, k: int) -> int:
     for m in (*_MATH_NON_ASCII, *_CJK_MATH_WORDS):
         if s.startswith(m, k):
             return len(m)
+    if k < len(s) and s[k] in _ELLIPSES:
+        return 1 if s[:k].rstrip(" \t").endswith(",") else 0
     return 0
 
 

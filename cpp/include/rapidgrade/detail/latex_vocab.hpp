@@ -134,6 +134,20 @@ inline bool is_angle_command(std::string_view name) noexcept {
   return false;
 }
 
+/// The ellipsis commands (without the backslash), as the fallback's sequence rule reads them
+/// (python/rapidgrade/_fallback_rules.py, _ELLIPSIS), and the ellipses written as characters.
+/// A list with an ellipsis ("1, 2, \ldots, n") equals another only term by term.
+inline constexpr std::string_view kEllipsisCommands[] = {"dots",  "ldots", "cdots", "vdots", "dotsb", "dotsc",
+                                                         "dotsi", "dotsm", "dotso", "ldotp", "cdotp"};
+inline constexpr std::string_view kEllipsisTexts[] = {"...", "\xE2\x80\xA6" /* … */, "\xE2\x8B\xAF" /* ⋯ */};
+
+/// Whether `name` (without the backslash) is one of kEllipsisCommands.
+inline bool is_ellipsis_command(std::string_view name) noexcept {
+  for (const std::string_view e : kEllipsisCommands)
+    if (same(e, name)) return true;
+  return false;
+}
+
 /// How much space a spacing command makes.
 enum class Spacing : unsigned char {
   kThin,  // \, \; \: \! \thinspace \negthinspace: inside a number or a product ("1\,000")

@@ -121,7 +121,8 @@ inline constexpr CjkMathWord kCjkMathWords[] = {
 /// Non-ASCII characters that the answer phrase reader reads as part of the math (UTF-8): signs
 /// and operators, Greek constants, full-width digits and signs (U+FF01..U+FF5E are read through
 /// fullwidth_ascii); the CJK math words (kCjkMathWords) are read as math too, and 和 / 或 join
-/// the parts of a list ("1和3" is 1, 3).
+/// the parts of a list ("1和3" is 1, 3); an ellipsis character (latex_vocab.hpp's
+/// kEllipsisTexts) is math as an element of a list, after a comma ("1, 2, …, n", not "18…").
 inline constexpr std::string_view kMathNonAscii[] = {
     "\xE2\x88\x92",  // − U+2212
     "\xCF\x80",      // π
