@@ -460,7 +460,7 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
     case Method::kCodeOutput: return find_code_output(text, from, Anchors{});
     case Method::kChoice: return find_choice(text, from);
     case Method::kBare: return find_bare(text, from);
-    case Method::kFinalSpan: return find_final_span(statement, math_spans(statement, from, Anchors{}));
+    case Method::kFinalSpan: return final_span_reading(statement, from, math_spans(statement, from, Anchors{}));
     case Method::kLastNumber: return last_number_reading(statement, from);
     case Method::kAuto: break;
   }
@@ -471,7 +471,7 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
   if (auto e = find_choice(text, from)) return e;
   if (auto e = find_bare(text, from)) return e;
   std::vector<Box> spans = math_spans(statement, from, anchors);
-  std::optional<Extraction> e = find_final_span(statement, spans);
+  std::optional<Extraction> e = final_span_reading(statement, from, spans);
   if (!e) e = last_number_reading(statement, from);
   if (e) {  // what other_readings() reads, kept rather than computed: most answers match
     e->readings.spans = std::move(spans);

@@ -9,6 +9,7 @@
 //                        after a marker
 //   extract_math.cpp     the rules that read the math of the text without a marker: final_span
 //                        (the math spans) and last_number (the numbers)
+//   extract_bold.cpp     the bolded answer of a competition write-up, read by final_span
 //   simd_avx2.cpp        the AVX2 form of the anchors' vector loop (anchors_vector)
 #pragma once
 
@@ -146,8 +147,31 @@ std::optional<Extraction> find_code_output(std::string_view s, std::size_t from,
 /// environments; a span inside an environment is part of it. O(n).
 std::vector<Box> math_spans(std::string_view s, std::size_t from, const Anchors& anchors);
 
-/// The final_span rule on the spans of math_spans.
-std::optional<Extraction> find_final_span(std::string_view s, const std::vector<Box>& spans);
+/// The bolded answer of a text (extract_bold.cpp): spans[span] holds it, from part_start on.
+struct BoldAnswer {
+  std::size_t span = 0;
+  std::size_t part_start = 0;
+};
+
+/// The final_span rule on the spans of math_spans; with `bold`, on the span that holds the
+/// bolded answer, read from its part, whatever follows it.
+std::optional<Extraction> find_final_span(std::string_view s, const std::vector<Box>& spans,
+                                          const BoldAnswer* bold = nullptr);
+
+// ---------------------------------------------------------------------------------------------
+// extract_bold.cpp
+
+/// The bolded answer, a convention of competition write-ups: a text that sets numbers in bold
+/// (detail::kBoldCommands) and no letter or word, states its answer where it bolds its last
+/// number: "$N = 125 + 8 - 1 = \mathbf{1 3 2}$", "$\frac{\mathbf{7 9}}{\mathbf{1 2 8}}$",
+/// "$T = 36, [A R M L] = \mathbf{7 4}$" (the part of the span from the comma before its first
+/// bold number: "[A R M L] = \mathbf{7 4}"). Nothing when a bold group holds a letter outside a
+/// command (a vector, "\mathbf{v}"; a heading, "\textbf{Step 1}"), is longer than 64 bytes, or
+/// when the last bold number is in no math span. O(length of s).
+std::optional<BoldAnswer> bold_answer(std::string_view s, std::size_t from, const std::vector<Box>& spans);
+
+/// final_span as the cascade reads it: the bolded answer's span (bold_answer), else the last.
+std::optional<Extraction> final_span_reading(std::string_view s, std::size_t from, const std::vector<Box>& spans);
 
 /// The last number of s from `from`, as a forward scan of the whole region reads it.
 std::optional<Extraction> find_last_number(std::string_view s, std::size_t from);

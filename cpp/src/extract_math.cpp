@@ -613,13 +613,13 @@ namespace internal {
 // follows it in prose: read by span_answer; several spans joined by "and"/"or"/"," are one
 // answer with several parts. Sets readings.first_span (the first span of the answer), from
 // which other_readings() reads the other spans of the final sentence.
-std::optional<Extraction> find_final_span(std::string_view s, const std::vector<Box>& spans) {
-  std::size_t last = spans.size();
+std::optional<Extraction> find_final_span(std::string_view s, const std::vector<Box>& spans, const BoldAnswer* bold) {
+  std::size_t last = bold != nullptr ? bold->span + 1 : spans.size();
   while (last > 0 && !has_content(s, Range{spans[last - 1].start, spans[last - 1].end})) --last;
   if (last == 0) return std::nullopt;
   // "... gives $m = 2$ after solving for $m$": a span that only names a variable of an earlier
   // span of its sentence is not the answer
-  if (last >= 2) {
+  if (last >= 2 && bold == nullptr) {
     std::size_t prev = last - 1;
     while (prev > 0 && !has_content(s, Range{spans[prev - 1].start, spans[prev - 1].end})) --prev;
     if (prev > 0) {
@@ -632,9 +632,10 @@ std::optional<Extraction> find_final_span(std::string_view s, const std::vector<
     }
   }
   const Box& final_box = spans[last - 1];
-  if (digit_after(s, final_box.outer_end)) return std::nullopt;
+  // a number after the bolded answer does not take its place
+  if (bold == nullptr && digit_after(s, final_box.outer_end)) return std::nullopt;
   std::size_t first = last - 1;
-  const Range final_answer = span_answer(s, Range{final_box.start, final_box.end});
+  const Range final_answer = span_answer(s, Range{bold != nullptr ? bold->part_start : final_box.start, final_box.end});
   std::optional<Range> final_lhs;  // read when a span before it joins it
   while (first > 0 && has_content(s, Range{spans[first - 1].start, spans[first - 1].end}) &&
          joins_parts(s, spans[first - 1].outer_end, spans[first].outer_start)) {
@@ -656,7 +657,9 @@ std::optional<Extraction> find_final_span(std::string_view s, const std::vector<
     e.start = final_answer.start;
     e.end = final_answer.end;
   } else {
-    for (std::size_t k = first; k < last; ++k) e.parts.push_back(span_answer(s, Range{spans[k].start, spans[k].end}));
+    for (std::size_t k = first; k + 1 < last; ++k)
+      e.parts.push_back(span_answer(s, Range{spans[k].start, spans[k].end}));
+    e.parts.push_back(final_answer);
     e.start = e.parts.front().start;
     e.end = e.parts.back().end;
   }
@@ -898,9 +901,9 @@ void widen_bold_digits(std::string_view s, std::size_t from, Extraction& e) noex
     closed = starts_with(s, hi, "**");
   } else if (ends_with(before, "{")) {
     const std::string_view head = before.substr(0, before.size() - 1);
-    closed = (ends_with(head, "\\mathbf") || ends_with(head, "\\textbf") || ends_with(head, "\\boldsymbol") ||
-              ends_with(head, "\\bm")) &&
-             hi < n && s[hi] == '}';
+    std::size_t name = head.size();
+    while (name > 0 && is_letter(head[name - 1])) --name;
+    closed = name > 0 && head[name - 1] == '\\' && detail::is_bold_command(head.substr(name)) && hi < n && s[hi] == '}';
   }
   if (!closed) return;
   e.start = lo;

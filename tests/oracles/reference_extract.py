@@ -25,6 +25,7 @@ names (``__all__``) from its parts, each built only on those listed before it:
 from __future__ import annotations
 
 from tests.oracles.reference_bold import bold_reading
+from tests.oracles.reference_bold_span import bold_answer
 from tests.oracles.reference_common import _SPACE, RefExtraction, _letters_end
 from tests.oracles.reference_count import count_reading
 from tests.oracles.reference_markers import _answer_is, _marked, _tagged
@@ -37,6 +38,7 @@ from tests.oracles.reference_strategies import (
     _code_output,
     _final_span,
     _last_number,
+    _math_spans,
     looks_like_text,
 )
 
@@ -53,6 +55,13 @@ def _last_number_or_count(s: str, start: int) -> RefExtraction | None:
     return bold_reading(s, start, count_reading(s, start, _last_number(s, start)))
 
 
+def _final_span_reading(s: str, start: int) -> RefExtraction | None:
+    """final_span on the span of the bolded answer (reference_bold_span), else on the last."""
+    bold = bold_answer(s, start, _math_spans(s, start))
+    found = _final_span(s, start, bold) if bold is not None else None
+    return found if found is not None else _final_span(s, start)
+
+
 _STRATEGIES = {
     "boxed": _boxed,
     "answer_is": _answer_is,
@@ -60,7 +69,7 @@ _STRATEGIES = {
     "code_output": _code_output,
     "choice": _choice,
     "bare": _bare,
-    "final_span": _final_span,
+    "final_span": _final_span_reading,
     "last_number": _last_number_or_count,
 }
 

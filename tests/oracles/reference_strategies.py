@@ -893,10 +893,11 @@ def _is_lone_symbol(s: str, a: int, b: int) -> bool:
     return re.fullmatch(r"(?:\\[A-Za-z]+|[A-Za-z]{1,2})[ \t]*(?:_[ \t0-9A-Za-z{}]*)?", s[a:b]) is not None
 
 
-def _final_span(s: str, start: int) -> RefExtraction | None:
+def _final_span(s: str, start: int, bold: tuple[int, int] | None = None) -> RefExtraction | None:
+    """final_span; with *bold* (reference_bold_span), on the span and part of the bolded answer."""
     spans = [sp for sp in _math_spans(s, start)]
     full = [_has_content(s, sp[1], sp[2]) for sp in spans]
-    last = len(spans)
+    last = len(spans) if bold is None else bold[0] + 1
     while last > 0 and not full[last - 1]:
         last -= 1
     if last == 0:
@@ -905,7 +906,7 @@ def _final_span(s: str, start: int) -> RefExtraction | None:
     prev = last - 1
     while prev > 0 and not full[prev - 1]:
         prev -= 1
-    if prev > 0:
+    if prev > 0 and bold is None:
         name = _span_content(s, spans[last - 1][1], spans[last - 1][2])
         before = _span_content(s, spans[prev - 1][1], spans[prev - 1][2])
         if (
@@ -914,9 +915,9 @@ def _final_span(s: str, start: int) -> RefExtraction | None:
             and s.startswith(s[name[0] : name[1]], before[0], before[1])
         ):
             last = prev
-    if _digit_after(s, spans[last - 1][3]):
+    if bold is None and _digit_after(s, spans[last - 1][3]):
         return None
-    final = _span_answer(s, spans[last - 1][1], spans[last - 1][2])
+    final = _span_answer(s, bold[1] if bold is not None else spans[last - 1][1], spans[last - 1][2])
     final_lhs = s[slice(*_relation_lhs(s, *final))]
     first = last - 1
     while first > 0 and full[first - 1] and _joins_parts(s, spans[first - 1][3], spans[first][0]):
@@ -925,7 +926,7 @@ def _final_span(s: str, start: int) -> RefExtraction | None:
         if (lhs == "") != (final_lhs == "") or lhs != final_lhs:
             break
         first -= 1
-    parts = [_span_answer(s, sp[1], sp[2]) for sp in spans[first:last]]
+    parts = [_span_answer(s, sp[1], sp[2]) for sp in spans[first : last - 1]] + [final]
     a, b = parts[0][0], parts[-1][1]
     if b <= a:
         return None

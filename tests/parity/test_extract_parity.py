@@ -688,3 +688,68 @@ def test_bold_value_parity(text: str) -> None:
 def test_count_sentence_and_answer_to_cases_parity(text: str) -> None:
     for strategy in STRATEGIES:
         assert ours(text, strategy) == theirs(text, strategy), strategy
+
+
+# The bolded answer (reference_bold_span): math bold around numbers, letters and words, spans
+# with commas and chains, prose and numbers after them.
+_bold_span_pieces = st.sampled_from(
+    [
+        "$",
+        "$",
+        "$$",
+        "\\mathbf{1 3 2}",
+        "\\mathbf{7 4}",
+        "\\mathbf{2}",
+        "\\mathbf{3 \\pi}",
+        "\\mathbf{v}",
+        "\\textbf{Step 1}",
+        "\\boldsymbol{-5}",
+        "\\bm {1,000}",
+        "\\mathbf{",
+        "}",
+        "\\frac{",
+        "}{",
+        "\\sqrt{",
+        "T=36,",
+        "[A R M L]=",
+        "x=",
+        " = ",
+        "+",
+        ", ",
+        "(1, 2)",
+        "\\{",
+        "\\}",
+        " and ",
+        " when divided by 100",
+        ". ",
+        "\n\n",
+        "Remark: ",
+        "48-1",
+        "\\text { so } ",
+        "\\\\",
+        "é",
+    ]
+)
+
+
+@settings(deadline=None, max_examples=400)
+@given(st.lists(_bold_span_pieces, max_size=18).map("".join))
+def test_bold_answer_parity(text: str) -> None:
+    assert ours(text, "final_span") == theirs(text, "final_span")
+    assert ours(text, "auto") == theirs(text, "auto")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "With $T=36,[A R M L]=\\mathbf{7 4}$.",
+        "Thus $N$ leaves a remainder of $48-1=\\mathbf{4 7}$ when divided by 100 .",
+        "$$1-\\frac{49}{128}=\\frac{\\mathbf{7 9}}{\\mathbf{1 2 8}}$$",
+        "Hence $\\mathbf{5 7 6 2}$ is the maximum possible value of $N$ when $x = 3$.",
+        "Let $\\mathbf{v} = (1, 2)$. Then $|\\mathbf{v}|^2 = \\mathbf{5}$, so $x = 5$.",
+        "$x=\\mathbf{1}$ or $x=\\mathbf{2}$, when $y = 3$.",
+    ],
+)
+def test_bold_answer_cases_parity(text: str) -> None:
+    for strategy in STRATEGIES:
+        assert ours(text, strategy) == theirs(text, strategy), strategy

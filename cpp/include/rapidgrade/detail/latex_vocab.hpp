@@ -134,6 +134,18 @@ inline bool is_angle_command(std::string_view name) noexcept {
   return false;
 }
 
+/// The bold commands (without the backslash). Extraction reads spaced digits in bold as one
+/// number ("\mathbf{1 7}" is 17, widen_bold_digits) and a text that sets the numbers of its
+/// answer in bold, and nothing else, as stating that answer (extract_bold.cpp).
+inline constexpr std::string_view kBoldCommands[] = {"mathbf", "textbf", "boldsymbol", "bm"};
+
+/// Whether `name` (without the backslash) is one of kBoldCommands.
+inline bool is_bold_command(std::string_view name) noexcept {
+  for (const std::string_view b : kBoldCommands)
+    if (same(b, name)) return true;
+  return false;
+}
+
 /// The ellipsis commands (without the backslash), as the fallback's sequence rule reads them
 /// (python/rapidgrade/_fallback_rules.py, _ELLIPSIS), and the ellipses written as characters.
 /// A list with an ellipsis ("1, 2, \ldots, n") equals another only term by term.
