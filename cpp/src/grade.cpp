@@ -499,6 +499,62 @@ bool states_a_value(const expr::Ast& tree) noexcept {
   return true;
 }
 
+// Whether the subtree at `root` is a scalar value with no unknown: numbers and constants under
+// arithmetic and functions, not a list, an interval, a relation, a symbol or words.
+bool constant_scalar(const expr::Ast& tree, std::uint32_t root) {
+  std::vector<std::uint32_t> todo{root};
+  while (!todo.empty()) {
+    const expr::Node& node = tree.at(todo.back());
+    todo.pop_back();
+    switch (node.kind) {
+      case expr::Kind::kNumber:
+      case expr::Kind::kConst:
+      case expr::Kind::kAdd:
+      case expr::Kind::kMul:
+      case expr::Kind::kNeg:
+      case expr::Kind::kDiv:
+      case expr::Kind::kPow:
+      case expr::Kind::kFunc:
+      case expr::Kind::kFactorial:
+      case expr::Kind::kAbs: break;
+      default: return false;
+    }
+    for (const std::uint32_t kid : node.kids) todo.push_back(kid);
+  }
+  return true;
+}
+
+// The residue a congruence states, read from a normalized answer: "N\\equiv47\\pmod{100}",
+// "3^{34}\\equiv69(\\bmod100)", "x\\equiv3(mod5)" -> 47, 69, 3 (the member after its last
+// \\equiv, before the modulus clause: \\pmod, \\bmod, \\mod or "mod", in parentheses or not). None
+// when the text is no such congruence, or its residue or modulus does not parse.
+std::optional<expr::Ast> congruence_residue(std::string_view p) {
+  const std::size_t eq = p.rfind("\\equiv");
+  if (eq == std::string_view::npos || trim(p.substr(0, eq)).empty()) return std::nullopt;
+  const std::size_t mod = p.find("mod", eq);
+  if (mod == std::string_view::npos) return std::nullopt;
+  std::size_t clause = mod;  // back over "\\p", "\\b", "\\" and an opening parenthesis
+  if (clause >= 2 && p[clause - 2] == '\\' && (p[clause - 1] == 'p' || p[clause - 1] == 'b')) {
+    clause -= 2;
+  } else if (clause >= 1 && p[clause - 1] == '\\') {
+    clause -= 1;
+  }
+  while (clause > eq && detail::is_blank(p[clause - 1])) --clause;
+  const bool paren = clause > eq && p[clause - 1] == '(';
+  if (paren) --clause;
+  std::string_view modulus = trim(p.substr(mod + 3));
+  if (paren) {
+    if (modulus.empty() || modulus.back() != ')') return std::nullopt;
+    modulus = trim(modulus.substr(0, modulus.size() - 1));
+  }
+  if (modulus.size() >= 2 && modulus.front() == '{' && modulus.back() == '}') {
+    modulus = trim(modulus.substr(1, modulus.size() - 2));
+  }
+  const std::string_view residue = trim(p.substr(eq + 6, clause - eq - 6));
+  if (residue.empty() || modulus.empty() || !expr::try_parse(modulus)) return std::nullopt;
+  return expr::try_parse(residue);
+}
+
 // The gold against one normalized reading of the response (both non-empty).
 Comparison compare(Answer& gold, Answer& pred, const Options& options) {
   const std::string& g = gold.text();
@@ -535,6 +591,20 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
     // \sum_{i=1}^{50} x_i = \frac{25}{2}", "n \geqslant 5") against a value: a condition is no
     // value, and neither fallback reads one as its bound
     return {equiv::Tri::kUnknown, Reason::kConditionAgainstValue};
+  }
+  const bool unread = pred_tree == nullptr || pred_tree->at(pred_tree->root).kind == expr::Kind::kText;
+  if (gold_tree != nullptr && unread && states_a_value(*gold_tree)) {
+    // A congruence ("N \\equiv 47 \\pmod{100}", a remainder's usual statement; the core reads it
+    // neither as math nor, with "(mod 5)", other than as words) states its residue:
+    // TRUE when the gold is that value; FALSE when a gold constant differs from it. A gold with
+    // unknowns ("4k + 3") may state the same class another way: UNKNOWN.
+    if (const std::optional<expr::Ast> residue = congruence_residue(p)) {
+      const equiv::Tri r = equiv::equivalent(*gold_tree, *residue, options.equiv, nullptr, gold.facts());
+      if (r == equiv::Tri::kTrue) return {equiv::Tri::kTrue, Reason::kEquivalent};
+      if (r == equiv::Tri::kFalse && constant_scalar(*gold_tree, gold_tree->root)) {
+        return {equiv::Tri::kFalse, Reason::kNotEquivalent};
+      }
+    }
   }
   if (gold_tree != nullptr && pred_tree == nullptr && !pred.percent() && !pred.degrees() &&
       gold_tree->at(gold_tree->root).kind != expr::Kind::kRelation) {
@@ -587,31 +657,6 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
 
 // Most values a gold list may have for the reading of the final sentence's numbers.
 constexpr std::size_t kMaxSentenceValues = 16;
-
-// Whether the subtree at `root` is a scalar value with no unknown: numbers and constants under
-// arithmetic and functions, not a list, an interval, a relation, a symbol or words.
-bool constant_scalar(const expr::Ast& tree, std::uint32_t root) {
-  std::vector<std::uint32_t> todo{root};
-  while (!todo.empty()) {
-    const expr::Node& node = tree.at(todo.back());
-    todo.pop_back();
-    switch (node.kind) {
-      case expr::Kind::kNumber:
-      case expr::Kind::kConst:
-      case expr::Kind::kAdd:
-      case expr::Kind::kMul:
-      case expr::Kind::kNeg:
-      case expr::Kind::kDiv:
-      case expr::Kind::kPow:
-      case expr::Kind::kFunc:
-      case expr::Kind::kFactorial:
-      case expr::Kind::kAbs: break;
-      default: return false;
-    }
-    for (const std::uint32_t kid : node.kids) todo.push_back(kid);
-  }
-  return true;
-}
 
 // The number of values of a gold that is a list of n >= 2 constant scalar values, a set or a
 // tuple ("\{9, 10\}", "(2, 3)", "9, 10" (a set)), with the kind; 0 for any other gold.
