@@ -53,25 +53,52 @@ char choice_letter(std::string_view s) noexcept {
 // Bytes that declines_to_answer reads right after a last number, and at the end of the text.
 constexpr std::size_t kMaxAfterNumber = 512;
 
-// The first letters of the refusal phrases (detail::kRefusals), where a phrase may start.
-constexpr std::array<bool, 256> refusal_starts() noexcept {
+// The first letters of the phrases of `table` (lower case ASCII), where a phrase may start.
+template <std::size_t N>
+constexpr std::array<bool, 256> first_letters(const std::string_view (&table)[N]) noexcept {
   std::array<bool, 256> out{};
-  for (const std::string_view phrase : detail::kRefusals) out[static_cast<unsigned char>(phrase[0])] = true;
+  for (const std::string_view phrase : table) out[static_cast<unsigned char>(phrase[0])] = true;
   return out;
 }
-constexpr std::array<bool, 256> kRefusalStarts = refusal_starts();
+constexpr std::array<bool, 256> kRefusalStarts = first_letters(detail::kRefusals);
+constexpr std::array<bool, 256> kProofCloseStarts = first_letters(detail::kProofCloses);
 
-// Whether `text` holds a refusal phrase (detail::kRefusals, ignoring case). One pass; a phrase is
-// compared only where its first letter is.
-bool holds_refusal(std::string_view text) noexcept {
+// Whether `text` holds a phrase of `table` (ignoring case). One pass; a phrase is compared only
+// where its first letter is (`starts`).
+template <std::size_t N>
+bool holds_phrase(std::string_view text, const std::string_view (&table)[N],
+                  const std::array<bool, 256>& starts) noexcept {
   for (std::size_t k = 0; k < text.size(); ++k) {
     const char c = detail::to_lower(text[k]);
-    if (!kRefusalStarts[static_cast<unsigned char>(c)]) continue;
-    for (const std::string_view phrase : detail::kRefusals) {
+    if (!starts[static_cast<unsigned char>(c)]) continue;
+    for (const std::string_view phrase : table) {
       if (phrase[0] == c && detail::istarts_with(text, k, phrase)) return true;
     }
   }
   return false;
+}
+
+bool holds_refusal(std::string_view text) noexcept { return holds_phrase(text, detail::kRefusals, kRefusalStarts); }
+
+// Bytes of a text's end that closes_a_proof reads.
+constexpr std::size_t kMaxFinalSentence = 300;
+
+// Whether the final sentence of text[0, end) (after the last sentence end or line break in its
+// last kMaxFinalSentence bytes) closes a proof (detail::kProofCloses): "... which contradicts
+// the minimality of $m$.", "Thereby the solution is complete."
+bool closes_a_proof(std::string_view text, std::size_t end) noexcept {
+  std::size_t e = std::min(end, text.size());
+  while (e > 0 && detail::is_space(text[e - 1])) --e;
+  if (e > 0 && (text[e - 1] == '.' || text[e - 1] == '!' || text[e - 1] == '?')) --e;
+  std::size_t b = e > kMaxFinalSentence ? e - kMaxFinalSentence : 0;
+  for (std::size_t k = e; k > b; --k) {
+    const char c = text[k - 1];
+    if (c == '\n' || ((c == '.' || c == '!' || c == '?') && k < e && detail::is_space(text[k]))) {
+      b = k;
+      break;
+    }
+  }
+  return holds_phrase(text.substr(b, e - b), detail::kProofCloses, kProofCloseStarts);
 }
 
 // Whether `after`, the text after a response's last number, declines to answer: a refusal right
@@ -137,6 +164,9 @@ const char* reason_text(Reason reason) noexcept {
     case Reason::kConditionAgainstValue:
       return "undecided: one answer states a condition (an inequality), the other a value, a list of values or an "
              "equation";
+    case Reason::kProofClose:
+      return "undecided: no marked answer, and the response ends by closing a proof (as required, a contradiction); "
+             "its last math is a step, not a stated answer";
     case Reason::kEllipsisList:
       return "undecided: a list with an ellipsis (\\ldots) against one without; such lists are equal only term by "
              "term";
@@ -850,6 +880,13 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
         break;
       }
     }
+  }
+  if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method) &&
+      closes_a_proof(response, found->readings.end > 0 ? found->readings.end : response.size())) {
+    // No marked answer, and the text ends by closing a proof ("..., as required.", "a
+    // contradiction"): its last math is a step of the proof, not a stated answer
+    v.tri = equiv::Tri::kUnknown;
+    v.reason = Reason::kProofClose;
   }
   if (v.tri == equiv::Tri::kFalse && (!found->clean || !found->rivals.empty())) {
     // A weak reading (words skipped before the answer, several numbers, markers that disagree)

@@ -79,6 +79,27 @@ inline constexpr std::string_view kRefusals[] = {
     "not possible to determine", "please provide",
 };
 
+/// Phrases (ASCII, matched ignoring case) with which a final sentence closes a proof, not states an
+/// answer: "..., as required.", "a contradiction", "This completes the proof.", "\blacksquare". A
+/// response with no marked answer that ends so states its answer elsewhere (olympiad write-ups
+/// state it first): the reading of its last math is no certain answer, and a FALSE from it is
+/// UNKNOWN (grade.cpp, Reason::kProofClose).
+inline constexpr std::string_view kProofCloses[] = {
+    "as required",          "as desired",
+    "as claimed",           "as wanted",
+    "we wanted to",         "aimed to prove",
+    "to be proved",         "to be shown",
+    "contradiction",        "contradicts",
+    "we are done",          "completes the proof",
+    "completes our proof",  "completes the solu",
+    "completes our solu",   "proof is complete",
+    "solution is complete", "problem is solved",
+    "conclusion follows",   "claim follows",
+    "which is absurd",      "q.e.d",
+    "\\blacksquare",        "\\qed",
+    "desired inequality",
+};
+
 /// The verbs after "there" that open a count sentence, a final statement that counts: "There are
 /// 3 bars with values below 40.", "So, there are 25 racks that have at least 0 ties." (ASCII,
 /// matched ignoring case, a blank before the count). Read by extraction's count-sentence rule
