@@ -83,11 +83,12 @@ inline bool is_letter_command(std::string_view w) {
 /// text, not x*y*z.
 bool looks_like_text(std::string_view s);
 /// An equation that names its left side in words or letters and states a value on its right:
-/// "area = 60", "abcd = 2240", "[ARML] = 74", "\text{Area} = 12 \cdot 5 = 60". Its first '='
-/// at the top level has a name before it (letters, blanks, brackets, text wrappers, nothing
-/// else) and math after it (a digit or a command) that does not look like text. Such a text reads as math: the left
-/// side as the product of its letters, as LaTeX reads a run of letters, so the equation states
-/// the value of its left side ("5 apples = x", "area = big" and "yes = no" stay text).
+/// "area = 60", "abcd = 2240", "[ARML] = 74", "\\frac{[ABCD]}{[MPQ]} = 6", "\\text{Area} = 12 \\cdot
+/// 5 = 60". Its first '=' at the top level has ASCII math or words before it (no '$') and math
+/// after it (a digit or a command) that does not look like text. Such a text is parsed as math:
+/// the letters of its left side as LaTeX reads a run of letters (a product), so the equation
+/// states the value of its left side; it stays the words it was when it does not parse ("5
+/// apples = x", "area = big" and "yes = no" stay text).
 bool names_a_value(std::string_view s);
 /// The words of a text answer, lower case, commands and braces dropped ("\text{East}." -> "east").
 std::string normalize_text(std::string_view s);

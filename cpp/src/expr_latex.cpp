@@ -965,7 +965,8 @@ bool parse_latex_into(std::string_view text, Ast& ast, Failure& failure) {
     failure = Failure{"empty expression", 0};
     return false;
   }
-  if (looks_like_text(text) && !names_a_value(text)) {
+  const bool text_like = looks_like_text(text);
+  if (text_like && !names_a_value(text)) {
     ast.root = ast.add(make(Kind::kText, normalize_text(text)));
     return true;
   }
@@ -977,6 +978,11 @@ bool parse_latex_into(std::string_view text, Ast& ast, Failure& failure) {
     if (!p.failed()) throw;  // a depth limit reached before any problem: as it was thrown
   }
   if (p.failed()) {
+    if (text_like) {  // an equation naming a value that does not parse as math is the words it was
+      ast.nodes.clear();
+      ast.root = ast.add(make(Kind::kText, normalize_text(text)));
+      return true;
+    }
     failure = p.failure();  // the first problem, whatever happened after it
     return false;
   }

@@ -70,23 +70,11 @@ bool names_a_value(std::string_view s) {
   }
   if (eq == std::string_view::npos) return false;
   const std::string_view lhs = s.substr(0, eq), rhs = s.substr(eq + 1);
+  // the left side: a name or an expression of names ("\\frac{[ABCD]}{[MPQ]}"), ASCII, no '$'
   bool letter = false;
-  for (std::size_t i = 0; i < lhs.size();) {
-    const char c = lhs[i];
-    if (c == '\\') {  // a text wrapper ("\text{Area}") and nothing else
-      std::size_t j = i + 1;
-      while (j < lhs.size() && is_alpha(lhs[j])) ++j;
-      const auto* w = rapidgrade::detail::find_text_wrapper(lhs.substr(i + 1, j - i - 1));
-      if (w == nullptr || w->content == WrapperContent::kOperator) return false;
-      i = j;
-      continue;
-    }
-    if (is_alpha(c)) {
-      letter = true;
-    } else if (!is_space(c) && c != '[' && c != ']' && c != '{' && c != '}') {
-      return false;
-    }
-    ++i;
+  for (const char c : lhs) {
+    if (static_cast<unsigned char>(c) >= 0x80 || c == '$') return false;
+    letter = letter || is_alpha(c);
   }
   // the right side is math: a digit or a command in it ("yes = no" stays text)
   const bool math = rhs.find_first_of("0123456789\\") != std::string_view::npos;

@@ -5,8 +5,9 @@ Text detection read the left side as a word ("abc" has three letters), so the wh
 text, left to the fallback. Now the left side of such an equation reads as LaTeX reads a run of
 letters (a product of its letters), and the equation states the value of its left side, as any
 ``m + n = 4`` does: against a value its right side is the answer (math-verify reads it so too).
-The right side must be math, a digit or a command in it: ``area = big`` and ``yes = no`` stay
-text (expr_text.cpp, ``names_a_value``).
+The left side may be an expression of names (``\frac{[ABCD]}{[MPQ]} = 6``); the right side
+must be math, a digit or a command in it: ``area = big`` and ``yes = no`` stay text, and so does
+such an equation that does not parse (expr_text.cpp, ``names_a_value``).
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ def _fast(gold: str, response: str) -> tuple[bool, str]:
         ("60", r"So $ABC = 3 \cdot 20 = 60$.", True),
         ("2240", "and $a b c d=\\mathbf{2 2 4 0}$.", True),  # spaced bold digits (a write-up convention)
         ("74", "Thus $[A R M L]=74$.", True),  # the area of a polygon
+        ("6", r"Hence $\frac{[A B C D]}{[M P Q]}=\mathbf{6}$.", True),  # an expression of names
+        ("30", "So the total area of triangle ABC = 30.", True),
         ("61", "So $abc = 60$.", False),
         ("60", r"So $\text{area} = 6$.", False),
     ],
@@ -53,13 +56,17 @@ def test_a_named_left_side_states_its_value(gold: str, response: str, correct: b
         ("[ARML]=74", "A*R*M*L = 74"),
         (r"\text{area}=60", "area = 60"),
         ("abc = 3 \\cdot 20 = 60", "a*b*c = 3*20 = 60"),
+        ("\\frac{[ABCD]}{[MPQ]}=6", "A*B*C*D/(M*P*Q) = 6"),
     ],
 )
 def test_the_equation_parses_as_math(text: str, read: str) -> None:
     assert str(parse_expr(text)) == read
 
 
-@pytest.mark.parametrize("text", ["area = big", "yes = no", "speed = distance / time", "5 apples = x", "x <= abc"])
+@pytest.mark.parametrize(
+    "text",
+    ["area = big", "yes = no", "speed = distance / time", "5 apples = x", "x <= abc", "abc = \\sqrt{", "面积 = 5"],
+)
 def test_words_on_the_right_or_no_name_on_the_left_stay_text(text: str) -> None:
     assert parse_expr(text).tree()[0] == "text"
 

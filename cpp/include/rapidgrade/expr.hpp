@@ -179,7 +179,8 @@ enum class Syntax { kAuto, kLatex, kInfix, kRpn };
 /// True when `text` reads as words rather than math: it holds a word of three or more letters
 /// that is not a function name of detail/functions.hpp ("Yes", "odd", "\text{east}",
 /// "no solution"; not "sin(x)", "pi/2", "2x"). This is the rule by which parse() makes a kText
-/// node. O(n).
+/// node, except for an equation that names the value of its left side in words or letters
+/// ("abc = 60", "\\text{Area} = 60"), which parse() reads as math when it can. O(n).
 bool is_plain_text(std::string_view text);
 
 /// Parses `text` (UTF-8). O(n) tokens, recursion bounded by kMaxAstDepth.
