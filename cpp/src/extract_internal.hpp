@@ -10,6 +10,7 @@
 //   extract_math.cpp     the rules that read the math of the text without a marker: final_span
 //                        (the math spans) and last_number (the numbers)
 //   extract_bold.cpp     the bolded answer of a competition write-up, read by final_span
+//   extract_domain.cpp   the quantifier domains after an answer, which final_span skips
 //   simd_avx2.cpp        the AVX2 form of the anchors' vector loop (anchors_vector)
 #pragma once
 
@@ -169,6 +170,16 @@ std::optional<Extraction> find_final_span(std::string_view s, const std::vector<
 /// command (a vector, "\mathbf{v}"; a heading, "\textbf{Step 1}"), is longer than 64 bytes, or
 /// when the last bold number is in no math span. O(length of s).
 std::optional<BoldAnswer> bold_answer(std::string_view s, std::size_t from, const std::vector<Box>& spans);
+
+// ---------------------------------------------------------------------------------------------
+// extract_domain.cpp
+
+/// Whether the math span `b` is a quantifier's domain after the answer it qualifies: it names
+/// variables in a set of numbers and nothing else ("x \\in \\mathbb{R}^{+}", "k \\in \\mathbb{Z}",
+/// "n \\in \\mathbb{N} \\setminus \\{0\\}"), and it opens with \\forall, or a comma or a quantifier
+/// word (detail::kQuantifierWords: "for all", "where", ...) is right before it. "So $x \\in
+/// \\mathbb{R}$." is an answer; so is "x \\in [0, 1]".
+bool quantifier_domain(std::string_view s, const Box& b) noexcept;
 
 /// final_span as the cascade reads it: the bolded answer's span (bold_answer), else the last.
 std::optional<Extraction> final_span_reading(std::string_view s, std::size_t from, const std::vector<Box>& spans);

@@ -616,6 +616,15 @@ namespace internal {
 std::optional<Extraction> find_final_span(std::string_view s, const std::vector<Box>& spans, const BoldAnswer* bold) {
   std::size_t last = bold != nullptr ? bold->span + 1 : spans.size();
   while (last > 0 && !has_content(s, Range{spans[last - 1].start, spans[last - 1].end})) --last;
+  // a quantifier's domain after the answer ("... for all $x \\in \\mathbb{R}^{+}$") is not the
+  // answer, unless nothing comes before it
+  std::size_t qualified = last;
+  while (qualified > 0 && (!has_content(s, Range{spans[qualified - 1].start, spans[qualified - 1].end}) ||
+                           quantifier_domain(s, spans[qualified - 1]))) {
+    --qualified;
+  }
+  const bool domains = qualified > 0 && qualified < last;
+  if (domains) last = qualified;
   if (last == 0) return std::nullopt;
   // "... gives $m = 2$ after solving for $m$": a span that only names a variable of an earlier
   // span of its sentence is not the answer
@@ -632,8 +641,16 @@ std::optional<Extraction> find_final_span(std::string_view s, const std::vector<
     }
   }
   const Box& final_box = spans[last - 1];
-  // a number after the bolded answer does not take its place
-  if (bold == nullptr && digit_after(s, final_box.outer_end)) return std::nullopt;
+  // a number after the bolded answer does not take its place; nor does one in the domains after it
+  if (bold == nullptr && !domains && digit_after(s, final_box.outer_end)) return std::nullopt;
+  if (bold == nullptr && domains) {
+    std::size_t from = final_box.outer_end;
+    for (std::size_t k = last; k < spans.size(); ++k) {
+      if (digit_after(s.substr(0, spans[k].outer_start), from)) return std::nullopt;
+      from = spans[k].outer_end;
+    }
+    if (digit_after(s, from)) return std::nullopt;
+  }
   std::size_t first = last - 1;
   const Range final_answer = span_answer(s, Range{bold != nullptr ? bold->part_start : final_box.start, final_box.end});
   std::optional<Range> final_lhs;  // read when a span before it joins it

@@ -11,6 +11,8 @@ top-level comma before the span's first bold number (``T=36,[A R M L]=\mathbf{7 
 
 from __future__ import annotations
 
+import re
+
 from tests.oracles.reference_common import _is_digit, _is_letter
 
 _BOLD_COMMANDS = ("mathbf", "textbf", "boldsymbol", "bm")
@@ -99,3 +101,24 @@ def bold_answer(s: str, start: int, spans: list[tuple[int, int, int, int]]) -> t
             k += 1
         return i, part
     return None
+
+
+def _bold_digits(s: str, start: int, a: int, b: int) -> tuple[int, int]:
+    """extract_math.cpp's widen_bold_digits: a last number of digits s[a:b] inside a group of
+    digit runs apart by single spaces, bold on both sides ("**6 2 4 8**", "\\mathbf{1 7}"), is the
+    whole group."""
+    if not s[a:b].isdigit() or not s[a:b].isascii():
+        return a, b
+    left = re.search(r"(?:[0-9]+ )+\Z", s[start:a])
+    lo = start + left.start() if left is not None else a
+    right = re.match(r"(?: [0-9]+)+", s[b:])
+    hi = b + right.end() if right is not None else b
+    if (lo, hi) == (a, b):
+        return a, b
+    before = s[start:lo]
+    if before.endswith("**"):
+        closed = s.startswith("**", hi)
+    else:
+        pattern = r"\\(?:" + "|".join(_BOLD_COMMANDS) + r")\{\Z"
+        closed = re.search(pattern, before) is not None and s[hi : hi + 1] == "}"
+    return (lo, hi) if closed else (a, b)

@@ -19,7 +19,10 @@ names (``__all__``) from its parts, each built only on those listed before it:
 * ``reference_phrase``: the answer-phrase grammar (``read_answer_phrase``) and the unit table;
 * ``reference_markers``: the answer markers (answer_is, tagged, "A:", CJK), nearest the end wins;
 * ``reference_normalize``: ``normalize_answer`` and ``strip_string`` (independent of extraction);
-* ``reference_count``: the count sentence, which a last-number reading gives way to.
+* ``reference_count``: the count sentence, which a last-number reading gives way to;
+* ``reference_bold_span``: the bolded answer of a competition write-up, which final_span reads,
+  and the spaced bold digits of a last number;
+* ``reference_domain``: the quantifier domains after an answer, which final_span skips.
 """
 
 from __future__ import annotations

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 
+from tests.oracles.reference_bold_span import _bold_digits
 from tests.oracles.reference_common import (
     _SPACE,
     RefExtraction,
@@ -29,6 +30,7 @@ from tests.oracles.reference_common import (
     _u8,
     _unwrap_math,
 )
+from tests.oracles.reference_domain import _quantifier_domain
 
 # --------------------------------------------------------------------------------------------
 # boxed
@@ -900,6 +902,13 @@ def _final_span(s: str, start: int, bold: tuple[int, int] | None = None) -> RefE
     last = len(spans) if bold is None else bold[0] + 1
     while last > 0 and not full[last - 1]:
         last -= 1
+    # a quantifier's domain after the answer is not the answer, unless nothing comes before it
+    qualified = last
+    while qualified > 0 and (not full[qualified - 1] or _quantifier_domain(s, spans[qualified - 1])):
+        qualified -= 1
+    domains = 0 < qualified < last
+    if domains:
+        last = qualified
     if last == 0:
         return None
     # "$m = 2$ after solving for $m$": the variable named again is not the answer
@@ -915,8 +924,16 @@ def _final_span(s: str, start: int, bold: tuple[int, int] | None = None) -> RefE
             and s.startswith(s[name[0] : name[1]], before[0], before[1])
         ):
             last = prev
-    if bold is None and _digit_after(s, spans[last - 1][3]):
+    if bold is None and not domains and _digit_after(s, spans[last - 1][3]):
         return None
+    if bold is None and domains:
+        from_ = spans[last - 1][3]
+        for sp in spans[last:]:
+            if _digit_after(s[: sp[0]], from_):
+                return None
+            from_ = sp[3]
+        if _digit_after(s, from_):
+            return None
     final = _span_answer(s, bold[1] if bold is not None else spans[last - 1][1], spans[last - 1][2])
     final_lhs = s[slice(*_relation_lhs(s, *final))]
     first = last - 1
@@ -1033,26 +1050,6 @@ def _last_number(s: str, start: int) -> RefExtraction | None:
     a, b = _bold_digits(s, start, *found)
     a, b = _number_object(s, start, a, b)
     return RefExtraction(s[a:b], a, b, "last_number")
-
-
-def _bold_digits(s: str, start: int, a: int, b: int) -> tuple[int, int]:
-    """extract_math.cpp's widen_bold_digits: a last number of digits s[a:b] inside a group of
-    digit runs apart by single spaces, bold on both sides ("**6 2 4 8**", "\\mathbf{1 7}"), is the
-    whole group."""
-    if not s[a:b].isdigit() or not s[a:b].isascii():
-        return a, b
-    left = re.search(r"(?:[0-9]+ )+\Z", s[start:a])
-    lo = start + left.start() if left is not None else a
-    right = re.match(r"(?: [0-9]+)+", s[b:])
-    hi = b + right.end() if right is not None else b
-    if (lo, hi) == (a, b):
-        return a, b
-    before = s[start:lo]
-    if before.endswith("**"):
-        closed = s.startswith("**", hi)
-    else:
-        closed = re.search(r"\\(?:mathbf|textbf|boldsymbol|bm)\{\Z", before) is not None and s[hi : hi + 1] == "}"
-    return (lo, hi) if closed else (a, b)
 
 
 def _number_object(s: str, start: int, a: int, b: int) -> tuple[int, int]:

@@ -753,3 +753,39 @@ def test_bold_answer_parity(text: str) -> None:
 def test_bold_answer_cases_parity(text: str) -> None:
     for strategy in STRATEGIES:
         assert ours(text, strategy) == theirs(text, strategy), strategy
+
+
+# Quantifier domains after the answer (reference_strategies._quantifier_domain): spans naming a
+# set of numbers after "for all", "where", a comma or \forall, with numbers in and after them.
+_domain_pieces = st.sampled_from(
+    [
+        "$",
+        "$",
+        "$f(x)=2 x$",
+        "$x = 2$",
+        "x \\in \\mathbb{R}^{+}",
+        "k \\in \\mathbb{Z}",
+        "n \\in \\mathbb{N}_{>0}",
+        "\\forall x, y \\in \\mathbb{R}",
+        "x \\in \\mathbb{R} \\setminus \\{0\\}",
+        "x \\in [0, 1]",
+        " for all ",
+        " where ",
+        " For ",
+        ", ",
+        " so ",
+        " with ",
+        ".",
+        " 3",
+        "(see 2)",
+        "\n",
+        "K",
+    ]
+)
+
+
+@settings(deadline=None, max_examples=400)
+@given(st.lists(_domain_pieces, max_size=14).map("".join))
+def test_quantifier_domain_parity(text: str) -> None:
+    assert ours(text, "final_span") == theirs(text, "final_span")
+    assert ours(text, "auto") == theirs(text, "auto")

@@ -100,6 +100,13 @@ inline constexpr std::string_view kProofCloses[] = {
     "desired inequality",
 };
 
+/// Words before a math span that make it a quantifier's domain when it only names a set of
+/// numbers ("$f(x) = 2x$ for all $x \\in \\mathbb{R}^{+}$", "where $k \\in \\mathbb{Z}$"): ASCII,
+/// matched ignoring case as the last words before the span. Such a span is not the final answer
+/// (extract_math.cpp, find_final_span); a comma before it or \\forall in it count the same.
+inline constexpr std::string_view kQuantifierWords[] = {"for all", "for every", "for each", "for any",
+                                                        "for",     "where",     "with",     "whenever"};
+
 /// The verbs after "there" that open a count sentence, a final statement that counts: "There are
 /// 3 bars with values below 40.", "So, there are 25 racks that have at least 0 ties." (ASCII,
 /// matched ignoring case, a blank before the count). Read by extraction's count-sentence rule
