@@ -65,6 +65,12 @@ bool thousands_comma(std::string_view s, std::size_t k) noexcept {
 }  // namespace
 
 std::optional<BoldAnswer> bold_answer(std::string_view s, std::size_t from, const std::vector<Box>& spans) {
+  // most texts bold nothing: a vector search for the commands' letters first ("bf" of \\mathbf and
+  // \\textbf, \\boldsymbol, \\bm; detail::kBoldCommands)
+  if (detail::find_str(s, from, "bf") == kNpos && detail::find_str(s, from, "\\bold") == kNpos &&
+      detail::find_str(s, from, "\\bm") == kNpos) {
+    return std::nullopt;
+  }
   std::size_t last = kNpos;
   for (std::size_t k = s.find('\\', from); k < s.size(); k = s.find('\\', k + 1)) {
     std::size_t end = k + 1;
