@@ -39,6 +39,16 @@ inline Range range_of(std::string_view s, std::string_view part) noexcept {
   return Range{start, start + part.size()};
 }
 
+/// Whether s[a, b) ends with an ellipsis of three dots or more after a comma, a list's last term
+/// ("1, 2, 3, ..."), which no trimming of trailing dots removes.
+inline bool ends_with_list_ellipsis(std::string_view s, std::size_t a, std::size_t b) noexcept {
+  std::size_t d = b;
+  while (d > a && s[d - 1] == '.') --d;
+  if (b - d < 3) return false;
+  while (d > a && detail::is_blank(s[d - 1])) --d;
+  return d > a && s[d - 1] == ',';
+}
+
 /// A multiple-choice letter, A-J.
 inline bool is_choice_letter(char c) noexcept { return c >= 'A' && c <= 'J'; }
 

@@ -159,6 +159,7 @@ Range strip_span_tails(std::string_view s, Range r) noexcept {
   while (changed && r.end > r.start) {
     changed = false;
     r = trim(s, r);
+    if (ends_with_list_ellipsis(s, r.start, r.end)) break;  // "1, 2, 3, ..." keeps its last term
     for (const std::string_view tail :
          {std::string_view("\\nonumber"), std::string_view("\\notag"), std::string_view("\\qquad"),
           std::string_view("\\quad"), std::string_view("\\\\"), std::string_view("."), std::string_view(","),

@@ -150,6 +150,15 @@ bool operand_word(std::string_view s, std::size_t begin, std::size_t k, std::siz
 // Where the math that may follow a joiner ("and", "or", ",", "和") starts, from k: true when
 // s[k] (blanks skipped) starts a number, a sign, a math span, a command, a group or a one-letter
 // word.
+// The end of an ellipsis of three dots or more after the blanks at s[k] ("1, 2, ..., n", "1, 2,
+// 3, ..."), or 0.
+std::size_t dots_after(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  while (k < end && is_blank(s[k])) ++k;
+  std::size_t d = k;
+  while (d < end && s[d] == '.') ++d;
+  return d - k >= 3 ? d : 0;
+}
+
 bool math_follows(std::string_view s, std::size_t k, std::size_t end) noexcept {
   while (k < end && is_blank(s[k])) ++k;
   if (k >= end) return false;
@@ -509,6 +518,8 @@ Phrase read_answer_phrase(std::string_view s, Range r) {
       k = tag;
       answer_start = k;
       continue;
+    } else if (const std::size_t dots = c == ',' && seen ? dots_after(s, k + 1, end) : 0; dots != 0) {
+      k = dots;  // an ellipsis as a list's term: "1, 2, ..., n", "1, 2, 3, ..."
     } else if (c == '.' || c == ',' || c == ';' || c == ':' || c == '?') {
       // punctuation ends the math unless more math follows it ("(1, 2)" is a group; "1, 2, 3")
       if ((c == ',' || c == ';' || c == ':') && seen && math_follows(s, k + 1, end)) {
@@ -561,7 +572,7 @@ Phrase read_answer_phrase(std::string_view s, Range r) {
   if (!seen) return out;
   out.answer = trim(s, Range{answer_start, math_end});
   // trailing punctuation and a dangling joiner are not part of the answer
-  while (out.answer.end > out.answer.start) {
+  while (out.answer.end > out.answer.start && !ends_with_list_ellipsis(s, out.answer.start, out.answer.end)) {
     const char c = s[out.answer.end - 1];
     if (c == ',' || c == ';' || c == ':' || c == '.' || c == '*') {
       --out.answer.end;

@@ -293,9 +293,16 @@ bool spaces_collapsed(std::string_view s) noexcept {
   return true;
 }
 
-// Rule 3: trailing dots and whitespace.
+// Rule 3: trailing dots and whitespace; an ellipsis of three dots or more after a list's comma
+// ("1, 2, 3, ...") is a term of the list, kept as "...", not a full stop.
 void strip_trailing_dots(std::string& s) {
-  while (!s.empty() && (s.back() == '.' || is_space(s.back()))) s.pop_back();
+  std::size_t dots = 0, run = 0;
+  while (!s.empty() && (s.back() == '.' || is_space(s.back()))) {
+    run = s.back() == '.' ? run + 1 : 0;
+    dots = std::max(dots, run);
+    s.pop_back();
+  }
+  if (dots >= 3 && !s.empty() && s.back() == ',') s += "...";
 }
 
 bool is_unit(std::string_view word) noexcept {

@@ -130,3 +130,15 @@ def _letters_end(s: str, i: int, end: int) -> int:
     while i < end and _is_letter(s[i]):
         i += 1
     return i
+
+
+def _ends_with_list_ellipsis(s: str, a: int, b: int) -> bool:
+    """s[a:b] ends with an ellipsis of three dots or more after a comma ("1, 2, 3, ...")."""
+    d = b
+    while d > a and s[d - 1] == ".":
+        d -= 1
+    if b - d < 3:
+        return False
+    while d > a and s[d - 1] in " \t":
+        d -= 1
+    return d > a and s[d - 1] == ","

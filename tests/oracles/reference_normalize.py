@@ -624,7 +624,10 @@ def _enumerated_parts(s: str, units: bool) -> tuple[str, bool, bool]:
 def _one_round(s: str, units: bool, equations: bool) -> tuple[str, bool, bool]:
     s, percent, degrees = _rewrite_commands(_fold_math(s))
     s = _WS_RUN.sub(" ", s).strip(" ")
-    s = s.rstrip("." + _SPACE)
+    stripped = s.rstrip("." + _SPACE)
+    # an ellipsis of three dots or more after a list's comma is a term of the list, kept as "..."
+    tail = stripped != s and max(len(run) for run in re.split(r"[^.]", s[len(stripped) :])) >= 3
+    s = stripped + "..." if tail and stripped.endswith(",") else stripped
     if units:
         s, unit_percent, unit_degrees = _strip_units(s)
         percent = percent or unit_percent

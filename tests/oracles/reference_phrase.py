@@ -16,6 +16,7 @@ from typing import NamedTuple
 from tests.oracles import reference_parts as parts
 from tests.oracles.reference_common import (
     _SPACE,
+    _ends_with_list_ellipsis,
     _fullwidth_ascii,
     _is_digit,
     _is_letter,
@@ -133,6 +134,16 @@ def _operand_word(s: str, begin: int, k: int, w: int, end: int) -> bool:
     while a < end and s[a] in " \t":
         a += 1
     return a < end and s[a] in _PHRASE_OPERATORS and not _bold_close(s, begin, a, end)
+
+
+def _dots_after(s: str, k: int, end: int) -> int:
+    """The end of an ellipsis of three dots or more after the blanks at s[k], or 0."""
+    while k < end and s[k] in " \t":
+        k += 1
+    d = k
+    while d < end and s[d] == ".":
+        d += 1
+    return d if d - k >= 3 else 0
 
 
 def _math_follows(s: str, k: int, end: int) -> bool:
@@ -478,6 +489,8 @@ def read_answer_phrase(s: str, a: int, b: int) -> _Phrase:
                 break
             k = answer_start = tag
             continue
+        elif c == "," and seen and _dots_after(s, k + 1, end):
+            k = _dots_after(s, k + 1, end)  # an ellipsis as a list's term: "1, 2, ..., n"
         elif c in ".,;:?":
             if c in ",;:" and seen and _math_follows(s, k + 1, end):
                 k += 1
@@ -507,7 +520,7 @@ def read_answer_phrase(s: str, a: int, b: int) -> _Phrase:
     if not seen:
         return _Phrase((a, end), unit, True, cut, False, joined)
     x, y = _trim(s, answer_start, math_end)
-    while y > x and s[y - 1] in ",;:.*":
+    while y > x and s[y - 1] in ",;:.*" and not _ends_with_list_ellipsis(s, x, y):
         x, y = _trim(s, x, y - 1)
     if y <= x:
         return _Phrase((a, end), unit, True, False, False, joined)

@@ -22,6 +22,7 @@ from tests.oracles.reference_common import (
     _SPACE,
     RefExtraction,
     _ascii_istarts,
+    _ends_with_list_ellipsis,
     _fullwidth_ascii,
     _is_digit,
     _is_letter,
@@ -574,6 +575,8 @@ def _strip_span_tails(s: str, a: int, b: int) -> tuple[int, int]:
     while changed and b > a:
         changed = False
         a, b = _trim(s, a, b)
+        if _ends_with_list_ellipsis(s, a, b):
+            break
         for tail in _SPAN_TAILS:
             if b - a >= len(tail) and s.endswith(tail, a, b):
                 b -= len(tail)

@@ -789,3 +789,17 @@ _domain_pieces = st.sampled_from(
 def test_quantifier_domain_parity(text: str) -> None:
     assert ours(text, "final_span") == theirs(text, "final_span")
     assert ours(text, "auto") == theirs(text, "auto")
+
+
+# Ellipses of dots in lists (reference_phrase._dots_after, reference_common._ends_with_list_ellipsis).
+_dots_pieces = st.sampled_from(
+    ["$", "1", "2", ", ", ",", "...", "....", "..", ". ", " ", "n", "The answer is ", "\n", " so", "x = ", "…"]
+)
+
+
+@settings(deadline=None, max_examples=400)
+@given(st.lists(_dots_pieces, max_size=14).map("".join))
+def test_list_ellipsis_parity(text: str) -> None:
+    for strategy in STRATEGIES:
+        assert ours(text, strategy) == theirs(text, strategy), strategy
+    assert tuple(rapidgrade.normalize_answer(text)) == ref.normalize_answer(text)

@@ -4,9 +4,11 @@ r"""A list written with an ellipsis term (``1, 2, \ldots, n``, ``\{1, 2, \ldots\
   only term by term, ellipsis against ellipsis, so it can never prove the pair. The fast path keeps
   it UNKNOWN with its own reason instead of sending it to a worker; the tests compare with the
   fallback's rule itself.
-- The ellipsis characters ``…`` and ``⋯`` are math in an answer phrase as an element of a list,
-  after a comma (``1, 2, …, n``), and trailing dots otherwise (``18…`` is 18); a gold list that
-  goes on with an ellipsis is read whole.
+- The ellipsis characters ``…`` and ``⋯``, and three dots or more, are math in an answer phrase as
+  an element of a list, after a comma (``1, 2, …, n``, ``1, 2, 3, ...``), and trailing dots
+  otherwise (``18…`` and ``18...`` are 18); a span's trailing dots after a comma are its last
+  term, and so are they for normalization's rule 3; a gold list that goes on with an ellipsis is
+  read whole.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from rapidgrade import extract_answer, grade
+from rapidgrade import extract_answer, grade, normalize_answer
 from rapidgrade.fallback import run_cascade
 
 ELLIPSIS_REASON = (
@@ -104,3 +106,27 @@ def test_a_gold_list_with_an_ellipsis_is_read_whole() -> None:
     # the gold phrase reader no longer cuts "1,2,…,n" after "1,2"
     assert grade("1,2,…,n", "$1,2,…,n$", fallback=False).correct
     assert grade("1,2,…,n", "$1, 2$", fallback=False).correct is False
+
+
+@pytest.mark.parametrize(
+    ("response", "read"),
+    [
+        ("The answer is $1, 2, 3, ...$", "1, 2, 3, ..."),  # the ellipsis is the list's last term
+        ("The answer is 1, 2, ..., n.", "1, 2, ..., n"),
+        ("So $x = 5, ...$.", "x = 5, ..."),
+        ("The answer is 18...", "18"),  # trailing dots after no comma end the sentence
+        ("The answer is 5, ... wait", "5"),
+    ],
+)
+def test_three_dots_after_a_comma_are_a_term(response: str, read: str) -> None:
+    extraction = extract_answer(response)
+    assert extraction is not None
+    assert extraction.text == read
+
+
+@pytest.mark.parametrize(
+    ("text", "normalized"),
+    [("1, 2, 3, ...", "1,2,3,..."), ("2, 4, 6, ....", "2,4,6,..."), ("5...", "5"), ("x = 5. ...", "5")],
+)
+def test_normalization_keeps_an_ellipsis_after_a_comma(text: str, normalized: str) -> None:
+    assert normalize_answer(text).text == normalized
