@@ -1,9 +1,10 @@
 // Quantifier domains (extract_internal.hpp, quantifier_domain): a math span that only names the
 // set of numbers its variables range over, after the answer it qualifies ("$f(x) = 2x$ for all
-// $x \\in \\mathbb{R}^{+}$"), which final_span does not read as the answer.
+// $x \in \mathbb{R}^{+}$"), which final_span does not read as the answer.
 #include <string_view>
 
 #include "extract_internal.hpp"
+#include "rapidgrade/detail/latex_vocab.hpp"
 #include "rapidgrade/detail/markers.hpp"
 
 namespace rapidgrade::extract::internal {
@@ -12,23 +13,30 @@ using detail::is_blank;
 using detail::is_digit;
 using detail::is_letter;
 using detail::istarts_with;
+using detail::kNpos;
 using detail::starts_with;
 
 namespace {
 
-// Whether the math span s[r) only states the domain of its variables, a set of numbers: "x \\in
-// \\mathbb{R}^{+}", "k \\in \\mathbb{Z}", "\\forall x, y \\in \\mathbb{R}", "n \\in \\mathbb{N}_{>0}",
-// the quantifier of a statement ("$f(x) = 2x$ for all $x \\in \\mathbb{R}^{+}$"), not its answer.
+// Whether the math span s[r) only states the domain of its variables, a set of numbers: "x \in
+// \mathbb{R}^{+}", "k \in \mathbb{Z}", "\forall x, y \in \mathbb{R}", "n \in \mathbb{N}_{>0}",
+// the quantifier of a statement ("$f(x) = 2x$ for all $x \in \mathbb{R}^{+}$"), not its answer.
 bool domain_only(std::string_view s, Range r) noexcept {
   r = trim(s, r);
   std::size_t k = r.start;
   bool variable = false, in = false;
-  // the variables: letters, digits, subscripts, commas and commands (\\forall, \\alpha) before \\in
+  // the variables: letters, digits, subscripts, commas and commands (\forall, \alpha) before \in
   while (k < r.end && !in) {
     const char c = s[k];
     if (c == '\\') {
       const std::size_t e = letters_end_in(s, k + 1, r.end);
-      if (e == k + 1) return false;  // a control symbol
+      if (e == k + 1) {  // a control symbol: spacing ("\\ ", "\\,") and nothing else
+        if (k + 1 < r.end && (s[k + 1] == ' ' || s[k + 1] == ',' || s[k + 1] == ';' || s[k + 1] == ':')) {
+          k += 2;
+          continue;
+        }
+        return false;
+      }
       in = s.substr(k + 1, e - k - 1) == "in";
       k = e;
       continue;
@@ -46,7 +54,7 @@ bool domain_only(std::string_view s, Range r) noexcept {
   while (k < r.end && (is_blank(s[k]) || s[k] == '{')) ++k;
   if (k >= r.end || !is_letter(s[k])) return false;  // the set's letter
   ++k;
-  // then only scripts and their signs ("^{+}", "_{>0}", "\\setminus\\{0\\}"): no more letters
+  // then only scripts and their signs ("^{+}", "_{>0}", "\setminus\{0\}"): no more letters
   for (; k < r.end; ++k) {
     const char c = s[k];
     if (c == '\\') {
@@ -61,8 +69,8 @@ bool domain_only(std::string_view s, Range r) noexcept {
 }
 
 // Whether the math span `b` is a quantifier's domain (domain_only) after the answer it qualifies:
-// it opens with \\forall, or a comma or a quantifier word (detail::kQuantifierWords) is right
-// before it. "So $x \\in \\mathbb{R}$." is an answer.
+// it opens with \forall, or a comma or a quantifier word (detail::kQuantifierWords) is right
+// before it. "So $x \in \mathbb{R}$." is an answer.
 }  // namespace
 
 bool quantifier_domain(std::string_view s, const Box& b) noexcept {
@@ -80,3 +88,67 @@ bool quantifier_domain(std::string_view s, const Box& b) noexcept {
 }
 
 }  // namespace rapidgrade::extract::internal
+
+namespace rapidgrade::extract {
+
+namespace {
+
+// `cut` moved back over the blanks and spacing commands before it ("k\pi \ (k \in ...)").
+std::size_t before_spacing(std::string_view s, std::size_t start, std::size_t cut) noexcept {
+  while (cut > start) {
+    if (detail::is_space(s[cut - 1])) {
+      --cut;
+    } else if (s[cut - 1] == '\\') {  // "\ " with its blank gone
+      --cut;
+    } else {
+      std::size_t w = cut;
+      while (w > start && detail::is_letter(s[w - 1])) --w;
+      if (w == cut || w == start || s[w - 1] != '\\' || !detail::is_wide_spacing(s.substr(w, cut - w))) {
+        if (cut >= start + 2 && s[cut - 2] == '\\' && (s[cut - 1] == ',' || s[cut - 1] == ';' || s[cut - 1] == ':')) {
+          cut -= 2;  // "\," "\;" "\:"
+          continue;
+        }
+        break;
+      }
+      cut = w - 1;  // "\quad", "\qquad"
+    }
+  }
+  return cut;
+}
+
+}  // namespace
+
+std::size_t domain_tail(std::string_view s) noexcept {
+  const Range r = internal::trim(s, Range{0, s.size()});
+  if (r.end <= r.start) return s.size();
+  // a trailing group in parentheses: "x = \frac{\pi}{4} + k\pi \ (k \in \mathbb{Z})"
+  if (s[r.end - 1] == ')') {
+    std::size_t depth = 0, open = r.end;
+    while (open > r.start) {
+      const char c = s[--open];
+      if (c == ')') ++depth;
+      if (c == '(' && --depth == 0) break;
+    }
+    if (depth == 0 && open > r.start && s[open] == '(' && internal::domain_only(s, Range{open + 1, r.end - 1})) {
+      return before_spacing(s, r.start, open);
+    }
+  }
+  // the part after the last comma at the top level: "x = \frac{\pi}{4} + k\pi, k \in \mathbb{Z}"
+  std::size_t depth = 0, comma = detail::kNpos;
+  for (std::size_t k = r.start; k < r.end; ++k) {
+    const char c = s[k];
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      comma = k;
+    }
+  }
+  if (comma != detail::kNpos && comma > r.start && internal::domain_only(s, Range{comma + 1, r.end})) {
+    return before_spacing(s, r.start, comma);
+  }
+  return s.size();
+}
+
+}  // namespace rapidgrade::extract

@@ -399,6 +399,16 @@ std::string_view gold_phrase(std::string_view raw, std::string_view& unit) {
   return digit ? answer : raw;
 }
 
+namespace {
+
+// `answer` without a trailing quantifier domain (extract::domain_tail): "x = \\frac{\\pi}{4} + k\\pi,
+// k \\in \\mathbb{Z}" is compared as "x = \\frac{\\pi}{4} + k\\pi".
+std::string_view without_domain(std::string_view answer) noexcept {
+  return trim(answer.substr(0, extract::domain_tail(answer)));
+}
+
+}  // namespace
+
 PreparedGold prepare_gold(std::string_view gold) {
   PreparedGold prepared;
   std::string_view raw = unwrap_answer(gold);
@@ -410,7 +420,7 @@ PreparedGold prepare_gold(std::string_view gold) {
   if (solution_answer(raw, solution)) {
     raw = compared = unwrap_answer(solution);
   } else {
-    compared = unwrap_answer(gold_phrase(raw, unit));
+    compared = without_domain(unwrap_answer(gold_phrase(raw, unit)));
   }
   prepared.raw = std::string(raw);
   prepared.answer = Answer(normalize::normalize(compared, answer_normalization()));
@@ -432,7 +442,7 @@ namespace {
 Answer read_answer(std::string_view found, const PreparedGold& gold) {
   const std::string_view unwrapped = unwrap_answer(found);
   if (unwrapped == gold.raw) return Answer(gold.answer.normalized());
-  return Answer(normalize::normalize(unwrapped, answer_normalization()));
+  return Answer(normalize::normalize(without_domain(unwrapped), answer_normalization()));
 }
 
 struct Comparison {

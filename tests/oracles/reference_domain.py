@@ -22,7 +22,10 @@ def _domain_only(s: str, a: int, b: int) -> bool:
         c = s[k]
         if c == "\\":
             e = _letters_end(s, k + 1, b)
-            if e == k + 1:
+            if e == k + 1:  # a control symbol: spacing ("\\ ", "\\,") and nothing else
+                if k + 1 < b and s[k + 1] in " ,;:":
+                    k += 2
+                    continue
                 return False
             in_ = s[k + 1 : e] == "in"
             k = e

@@ -768,6 +768,8 @@ _domain_pieces = st.sampled_from(
         "n \\in \\mathbb{N}_{>0}",
         "\\forall x, y \\in \\mathbb{R}",
         "x \\in \\mathbb{R} \\setminus \\{0\\}",
+        "\\ k \\in \\mathbb{Z}",
+        "\\, (k \\in \\mathbb{Z})",
         "x \\in [0, 1]",
         " for all ",
         " where ",

@@ -8,6 +8,10 @@ after a quantifier word (markers.hpp's ``kQuantifierWords``: "for all", "where",
 comma or with ``\forall``, and only when a span comes before it: "So $x \in \mathbb{R}$." is an
 answer. A membership in an interval (``x \in [0, 1]``) is an answer as before. The reference
 extractor states the rule again, with generated parity tests.
+
+Inside an answer, a trailing domain after a comma or in parentheses (``x = \frac{\pi}{4} + k\pi, k
+\in \mathbb{Z}``, ``f(x) = x - 1 \ (x \in \mathbb{R})``) is not compared: the grader reads the answer
+and the gold without it (``extract::domain_tail``).
 """
 
 from __future__ import annotations
@@ -50,3 +54,46 @@ def test_any_domain_after_the_answer_is_skipped(value: int, word: str, var: str,
     assert grade(f"f(x) = {value}", response, fallback=False).correct
     assert grade(str(value), response, fallback=False).correct
     assert grade(f"f(x) = {value + 1}", response, fallback=False).correct is False
+
+
+@pytest.mark.parametrize(
+    ("gold", "response", "correct"),
+    [
+        # a domain inside the answer's own span, after a comma or in parentheses
+        (r"x=\frac{\pi}{4}+k\pi", r"So $x = \frac{\pi}{4} + k\pi, k \in \mathbb{Z}$.", True),
+        (r"x=\frac{\pi}{4}+k\pi", r"So $x = \frac{\pi}{4} + k\pi \ (k \in \mathbb{Z})$.", True),
+        (r"x=\frac{\pi}{4}+k\pi", r"So $x = \frac{\pi}{4} + k\pi,\ k \in \mathbb{Z}$.", True),
+        (r"x=\frac{\pi}{4}+k\pi", r"\boxed{x = \frac{\pi}{4} + k\pi \, (k \in \mathbb{Z})}", True),
+        ("f(x)=x-1", r"Thus $f(x)=x-1, x \in \mathbb{R}$.", True),
+        # the gold's domain too
+        (r"x=\frac{\pi}{4}+k\pi, k\in\mathbb{Z}", r"So $x = \frac{\pi}{4} + k\pi$.", True),
+        (r"x=\frac{\pi}{3}+k\pi", r"So $x = \frac{\pi}{4} + k\pi, k \in \mathbb{Z}$.", False),
+        # a membership that is the answer stays whole
+        (r"x \in \mathbb{Z}", r"So $x \in \mathbb{Z}$.", True),
+        ("1, 2", "So $a = 1, b = 2$.", True),
+    ],
+)
+def test_an_answer_is_compared_without_its_domain(gold: str, response: str, correct: bool) -> None:
+    assert grade(gold, response, fallback=False).correct is correct
+
+
+@given(
+    a=st.integers(min_value=1, max_value=12),
+    b=st.integers(min_value=2, max_value=12),
+    tail=st.sampled_from(
+        [
+            r", k \in \mathbb{Z}",
+            r" \ (k \in \mathbb{Z})",
+            r" \quad (k \in \mathbb{Z})",
+            r",\ k \in \mathbb{Z}",
+            r" (k \in \mathbb{Z})",
+            r", \forall k \in \mathbb{Z}",
+        ]
+    ),
+    boxed=st.booleans(),
+)
+def test_any_answer_with_a_domain_reads_as_the_answer(a: int, b: int, tail: str, boxed: bool) -> None:
+    answer = f"x = \\frac{{{a}\\pi}}{{{b}}} + 2k\\pi{tail}"
+    response = f"\\boxed{{{answer}}}" if boxed else f"Hence ${answer}$."
+    assert grade(f"x=\\frac{{{a}\\pi}}{{{b}}}+2k\\pi", response, fallback=False).correct
+    assert grade(f"x=\\frac{{{a}\\pi}}{{{b + 1}}}+2k\\pi", response, fallback=False).correct is False

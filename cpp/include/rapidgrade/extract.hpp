@@ -104,6 +104,12 @@ std::size_t search_start(std::string_view text) noexcept;
 /// surprising that ...)"), kMaxRemarks at most; text.size() when none does. O(n).
 std::size_t final_statement_end(std::string_view text, std::size_t from) noexcept;
 
+/// Where a trailing quantifier domain of an answer starts: its last part after a comma at the top
+/// level, or a trailing group in parentheses, that only names variables in a set of numbers ("x =
+/// \frac{\pi}{4} + k\pi, k \in \mathbb{Z}", "f(x) = x - 1 \ (x \in \mathbb{R})"); answer.size()
+/// when there is none. The grader compares an answer (and a gold) without it. O(n).
+std::size_t domain_tail(std::string_view answer) noexcept;
+
 /// Finds the answer in `text` with one strategy, or with the cascade boxed -> answer_is ->
 /// tagged -> code_output -> choice -> bare -> final_span -> last_number for kAuto (first hit
 /// wins). Only the text after the last "</think>" is searched when that tag is present.
