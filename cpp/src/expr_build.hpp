@@ -83,7 +83,7 @@ inline bool is_letter_command(std::string_view w) {
 /// text, not x*y*z.
 bool looks_like_text(std::string_view s);
 /// An equation that names its left side in words or letters and states a value on its right:
-/// "area = 60", "abcd = 2240", "[ARML] = 74", "\\frac{[ABCD]}{[MPQ]} = 6", "\\text{Area} = 12 \\cdot
+/// "area = 60", "abcd = 2240", "[ARML] = 74", "\frac{[ABCD]}{[MPQ]} = 6", "\text{Area} = 12 \cdot
 /// 5 = 60". Its first '=' at the top level has ASCII math or words before it (no '$') and math
 /// after it (a digit or a command) that does not look like text. Such a text is parsed as math:
 /// the letters of its left side as LaTeX reads a run of letters (a product), so the equation

@@ -70,7 +70,7 @@ bool names_a_value(std::string_view s) {
   }
   if (eq == std::string_view::npos) return false;
   const std::string_view lhs = s.substr(0, eq), rhs = s.substr(eq + 1);
-  // the left side: a name or an expression of names ("\\frac{[ABCD]}{[MPQ]}"), ASCII, no '$'
+  // the left side: a name or an expression of names ("\frac{[ABCD]}{[MPQ]}"), ASCII, no '$'
   bool letter = false;
   for (const char c : lhs) {
     if (static_cast<unsigned char>(c) >= 0x80 || c == '$') return false;

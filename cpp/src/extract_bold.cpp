@@ -24,8 +24,7 @@ enum class Bold : unsigned char { kNone, kNumber, kOther };
 
 // The bold group whose command starts at s[k] (a backslash): what it holds, and its end in `end`.
 Bold bold_group(std::string_view s, std::size_t k, std::size_t& end) noexcept {
-  std::size_t e = k + 1;
-  while (e < s.size() && is_letter(s[e])) ++e;
+  std::size_t e = detail::letters_end(s, k + 1);
   if (!detail::is_bold_command(s.substr(k + 1, e - k - 1))) return Bold::kNone;
   while (e < s.size() && is_blank(s[e])) ++e;
   if (e >= s.size() || s[e] != '{') return Bold::kNone;
@@ -43,7 +42,7 @@ Bold bold_group(std::string_view s, std::size_t k, std::size_t& end) noexcept {
         return digit && !letter ? Bold::kNumber : Bold::kOther;
       }
     } else if (x == '\\') {
-      while (c + 1 < s.size() && is_letter(s[c + 1])) ++c;
+      c = detail::letters_end(s, c + 1) - 1;  // a command's name is no letter of the content
     } else if (is_digit(x)) {
       digit = true;
     } else if (is_letter(x)) {
@@ -65,8 +64,8 @@ bool thousands_comma(std::string_view s, std::size_t k) noexcept {
 }  // namespace
 
 std::optional<BoldAnswer> bold_answer(std::string_view s, std::size_t from, const std::vector<Box>& spans) {
-  // most texts bold nothing: a vector search for the commands' letters first ("bf" of \\mathbf and
-  // \\textbf, \\boldsymbol, \\bm; detail::kBoldCommands)
+  // most texts bold nothing: a vector search for the commands' letters first ("bf" of \mathbf and
+  // \textbf, \boldsymbol, \bm; detail::kBoldCommands)
   if (detail::find_str(s, from, "bf") == kNpos && detail::find_str(s, from, "\\bold") == kNpos &&
       detail::find_str(s, from, "\\bm") == kNpos) {
     return std::nullopt;

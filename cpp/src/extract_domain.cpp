@@ -68,11 +68,11 @@ bool domain_only(std::string_view s, Range r) noexcept {
   return true;
 }
 
-// Whether the math span `b` is a quantifier's domain (domain_only) after the answer it qualifies:
-// it opens with \forall, or a comma or a quantifier word (detail::kQuantifierWords) is right
-// before it. "So $x \in \mathbb{R}$." is an answer.
 }  // namespace
 
+// A quantifier's domain (domain_only) after the answer it qualifies: it opens with \forall, or a
+// comma or a quantifier word (detail::kQuantifierWords) is right before it. "So $x \in
+// \mathbb{R}$." is an answer.
 bool quantifier_domain(std::string_view s, const Box& b) noexcept {
   if (!domain_only(s, Range{b.start, b.end})) return false;
   if (starts_with(s.substr(0, b.end), trim(s, Range{b.start, b.end}).start, "\\forall")) return true;
@@ -96,22 +96,19 @@ namespace {
 // `cut` moved back over the blanks and spacing commands before it ("k\pi \ (k \in ...)").
 std::size_t before_spacing(std::string_view s, std::size_t start, std::size_t cut) noexcept {
   while (cut > start) {
-    if (detail::is_space(s[cut - 1])) {
+    const char c = s[cut - 1];
+    if (detail::is_space(c) || c == '\\') {  // blanks, and the backslash of "\ " with its blank gone
       --cut;
-    } else if (s[cut - 1] == '\\') {  // "\ " with its blank gone
-      --cut;
-    } else {
-      std::size_t w = cut;
-      while (w > start && detail::is_letter(s[w - 1])) --w;
-      if (w == cut || w == start || s[w - 1] != '\\' || !detail::is_wide_spacing(s.substr(w, cut - w))) {
-        if (cut >= start + 2 && s[cut - 2] == '\\' && (s[cut - 1] == ',' || s[cut - 1] == ';' || s[cut - 1] == ':')) {
-          cut -= 2;  // "\," "\;" "\:"
-          continue;
-        }
-        break;
-      }
-      cut = w - 1;  // "\quad", "\qquad"
+      continue;
     }
+    if (cut >= start + 2 && s[cut - 2] == '\\' && (c == ',' || c == ';' || c == ':')) {  // "\," "\;" "\:"
+      cut -= 2;
+      continue;
+    }
+    std::size_t w = cut;  // "\quad", "\qquad"
+    while (w > start && detail::is_letter(s[w - 1])) --w;
+    if (w == cut || w == start || s[w - 1] != '\\' || !detail::is_wide_spacing(s.substr(w, cut - w))) break;
+    cut = w - 1;
   }
   return cut;
 }

@@ -185,10 +185,10 @@ std::optional<BoldAnswer> bold_answer(std::string_view s, std::size_t from, cons
 // extract_domain.cpp
 
 /// Whether the math span `b` is a quantifier's domain after the answer it qualifies: it names
-/// variables in a set of numbers and nothing else ("x \\in \\mathbb{R}^{+}", "k \\in \\mathbb{Z}",
-/// "n \\in \\mathbb{N} \\setminus \\{0\\}"), and it opens with \\forall, or a comma or a quantifier
-/// word (detail::kQuantifierWords: "for all", "where", ...) is right before it. "So $x \\in
-/// \\mathbb{R}$." is an answer; so is "x \\in [0, 1]".
+/// variables in a set of numbers and nothing else ("x \in \mathbb{R}^{+}", "k \in \mathbb{Z}",
+/// "n \in \mathbb{N} \setminus \{0\}"), and it opens with \forall, or a comma or a quantifier
+/// word (detail::kQuantifierWords: "for all", "where", ...) is right before it. "So $x \in
+/// \mathbb{R}$." is an answer; so is "x \in [0, 1]".
 bool quantifier_domain(std::string_view s, const Box& b) noexcept;
 
 /// final_span as the cascade reads it: the bolded answer's span (bold_answer), else the last.

@@ -617,7 +617,7 @@ namespace internal {
 std::optional<Extraction> find_final_span(std::string_view s, const std::vector<Box>& spans, const BoldAnswer* bold) {
   std::size_t last = bold != nullptr ? bold->span + 1 : spans.size();
   while (last > 0 && !has_content(s, Range{spans[last - 1].start, spans[last - 1].end})) --last;
-  // a quantifier's domain after the answer ("... for all $x \\in \\mathbb{R}^{+}$") is not the
+  // a quantifier's domain after the answer ("... for all $x \in \mathbb{R}^{+}$") is not the
   // answer, unless nothing comes before it
   std::size_t qualified = last;
   while (qualified > 0 && (!has_content(s, Range{spans[qualified - 1].start, spans[qualified - 1].end}) ||

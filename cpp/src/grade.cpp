@@ -310,11 +310,10 @@ Answer written_in_degrees(Answer answer) {
 
 namespace {
 
-// The length of the ellipsis at s[i] ("\\ldots", "...", "…"; detail::kEllipsisCommands), or 0.
+// The length of the ellipsis at s[i] ("\ldots", "...", "…"; detail::kEllipsisCommands), or 0.
 std::size_t ellipsis_at(std::string_view s, std::size_t i) noexcept {
   if (s[i] == '\\') {
-    std::size_t j = i + 1;
-    while (j < s.size() && detail::is_letter(s[j])) ++j;
+    const std::size_t j = detail::letters_end(s, i + 1);
     return detail::is_ellipsis_command(s.substr(i + 1, j - i - 1)) ? j - i : 0;
   }
   for (const std::string_view e : detail::kEllipsisTexts)
@@ -333,7 +332,7 @@ struct Ellipses {
 Ellipses ellipses(std::string_view s) noexcept {
   Ellipses out;
   std::size_t depth = 0, start = 0;
-  // one bracket around the whole list ("\\{1, 2, \\ldots\\}") is not part of its first and last elements
+  // one bracket around the whole list ("\{1, 2, \ldots\}") is not part of its first and last elements
   if (s.size() >= 4 && s.substr(0, 2) == "\\{" && s.substr(s.size() - 2) == "\\}") {
     s = s.substr(2, s.size() - 4);
   } else if (s.size() >= 2 && ((s.front() == '(' && s.back() == ')') || (s.front() == '[' && s.back() == ']'))) {
@@ -401,8 +400,8 @@ std::string_view gold_phrase(std::string_view raw, std::string_view& unit) {
 
 namespace {
 
-// `answer` without a trailing quantifier domain (extract::domain_tail): "x = \\frac{\\pi}{4} + k\\pi,
-// k \\in \\mathbb{Z}" is compared as "x = \\frac{\\pi}{4} + k\\pi".
+// `answer` without a trailing quantifier domain (extract::domain_tail): "x = \frac{\pi}{4} + k\pi,
+// k \in \mathbb{Z}" is compared as "x = \frac{\pi}{4} + k\pi".
 std::string_view without_domain(std::string_view answer) noexcept {
   return trim(answer.substr(0, extract::domain_tail(answer)));
 }
@@ -564,16 +563,16 @@ bool constant_scalar(const expr::Ast& tree, std::uint32_t root) {
   return true;
 }
 
-// The residue a congruence states, read from a normalized answer: "N\\equiv47\\pmod{100}",
-// "3^{34}\\equiv69(\\bmod100)", "x\\equiv3(mod5)" -> 47, 69, 3 (the member after its last
-// \\equiv, before the modulus clause: \\pmod, \\bmod, \\mod or "mod", in parentheses or not). None
+// The residue a congruence states, read from a normalized answer: "N\equiv47\pmod{100}",
+// "3^{34}\equiv69(\bmod100)", "x\equiv3(mod5)" -> 47, 69, 3 (the member after its last
+// \equiv, before the modulus clause: \pmod, \bmod, \mod or "mod", in parentheses or not). None
 // when the text is no such congruence, or its residue or modulus does not parse.
 std::optional<expr::Ast> congruence_residue(std::string_view p) {
   const std::size_t eq = p.rfind("\\equiv");
   if (eq == std::string_view::npos || trim(p.substr(0, eq)).empty()) return std::nullopt;
   const std::size_t mod = p.find("mod", eq);
   if (mod == std::string_view::npos) return std::nullopt;
-  std::size_t clause = mod;  // back over "\\p", "\\b", "\\" and an opening parenthesis
+  std::size_t clause = mod;  // back over "\p", "\b", "\" and an opening parenthesis
   if (clause >= 2 && p[clause - 2] == '\\' && (p[clause - 1] == 'p' || p[clause - 1] == 'b')) {
     clause -= 2;
   } else if (clause >= 1 && p[clause - 1] == '\\') {
@@ -634,7 +633,7 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
   }
   const bool unread = pred_tree == nullptr || pred_tree->at(pred_tree->root).kind == expr::Kind::kText;
   if (gold_tree != nullptr && unread && states_a_value(*gold_tree)) {
-    // A congruence ("N \\equiv 47 \\pmod{100}", a remainder's usual statement; the core reads it
+    // A congruence ("N \equiv 47 \pmod{100}", a remainder's usual statement; the core reads it
     // neither as math nor, with "(mod 5)", other than as words) states its residue:
     // TRUE when the gold is that value; FALSE when a gold constant differs from it. A gold with
     // unknowns ("4k + 3") may state the same class another way: UNKNOWN.
@@ -679,7 +678,7 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
     if (limit == equiv::Limit::kNone) limit = angle_limit;
   }
   if (t == equiv::Tri::kUnknown && limit == equiv::Limit::kNone && !expr::is_plain_text(g) && !expr::is_plain_text(p)) {
-    // A list with an ellipsis term ("1, 2, \\ldots, n") against one with no ellipsis: the
+    // A list with an ellipsis term ("1, 2, \ldots, n") against one with no ellipsis: the
     // fallback's sequence rule compares such lists only term by term, ellipsis against ellipsis
     const Ellipses ge = ellipses(g), pe = ellipses(p);
     if ((ge.term && !pe.any) || (pe.term && !ge.any)) return {equiv::Tri::kUnknown, Reason::kEllipsisList};

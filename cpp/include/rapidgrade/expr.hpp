@@ -180,7 +180,7 @@ enum class Syntax { kAuto, kLatex, kInfix, kRpn };
 /// that is not a function name of detail/functions.hpp ("Yes", "odd", "\text{east}",
 /// "no solution"; not "sin(x)", "pi/2", "2x"). This is the rule by which parse() makes a kText
 /// node, except for an equation that names the value of its left side in words or letters
-/// ("abc = 60", "\\text{Area} = 60"), which parse() reads as math when it can. O(n).
+/// ("abc = 60", "\text{Area} = 60"), which parse() reads as math when it can. O(n).
 bool is_plain_text(std::string_view text);
 
 /// Parses `text` (UTF-8). O(n) tokens, recursion bounded by kMaxAstDepth.

@@ -101,9 +101,9 @@ inline constexpr std::string_view kProofCloses[] = {
 };
 
 /// Words before a math span that make it a quantifier's domain when it only names a set of
-/// numbers ("$f(x) = 2x$ for all $x \\in \\mathbb{R}^{+}$", "where $k \\in \\mathbb{Z}$"): ASCII,
+/// numbers ("$f(x) = 2x$ for all $x \in \mathbb{R}^{+}$", "where $k \in \mathbb{Z}$"): ASCII,
 /// matched ignoring case as the last words before the span. Such a span is not the final answer
-/// (extract_math.cpp, find_final_span); a comma before it or \\forall in it count the same.
+/// (extract_math.cpp, find_final_span); a comma before it or \forall in it count the same.
 inline constexpr std::string_view kQuantifierWords[] = {"for all", "for every", "for each", "for any",
                                                         "for",     "where",     "with",     "whenever"};
 
