@@ -103,6 +103,12 @@ std::size_t currency_length(std::string_view s, std::size_t k) noexcept {
   return 0;
 }
 
+// An apostrophe at s[k], ASCII or U+2019 (RIGHT SINGLE QUOTATION MARK): its length, or 0.
+std::size_t apostrophe_length(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  if (k < end && s[k] == '\'') return 1;
+  return k + 3 <= end && starts_with(s, k, "\xE2\x80\x99") ? 3 : 0;
+}
+
 // A CJK list joiner ("和", "或") at s[k]: its length, or 0.
 std::size_t cjk_joiner(std::string_view s, std::size_t k) noexcept {
   for (const std::string_view m : detail::kCjkListJoiners) {
@@ -133,9 +139,11 @@ bool bold_close(std::string_view s, std::size_t begin, std::size_t k, std::size_
 
 // True when the word s[k, w) is an operand of the math around it, though it is no math_word: an
 // operator before it ("x + yz", "3 \cdot ab") or after it ("3 xy + y ^ 2", "ab^2"); a "**" that
-// closes bold is none ("**18** eggs").
+// closes bold is none ("**18** eggs"), and neither is a word with an apostrophe and a letter
+// after it, a possessive or a contraction ("10+John's age", "isn't").
 bool operand_word(std::string_view s, std::size_t begin, std::size_t k, std::size_t w, std::size_t end) noexcept {
   constexpr std::string_view kOperators = "+-*/^=<>_(";
+  if (const std::size_t q = apostrophe_length(s, w, end); q > 0 && w + q < end && is_letter(s[w + q])) return false;
   std::size_t b = k;
   while (b > begin && is_blank(s[b - 1])) --b;
   if (b > begin && (kOperators.find(s[b - 1]) != std::string_view::npos || s[b - 1] == '{') &&
@@ -584,6 +592,14 @@ Phrase read_answer_phrase(std::string_view s, Range r) {
   if (out.answer.end <= out.answer.start) {
     out.answer = r;
     out.cut = false;
+  } else if (out.cut && std::string_view("+/^=<>").find(s[out.answer.end - 1]) != std::string_view::npos) {
+    // the math stops at a word before the operand of its last operator ("10+John's age"): it
+    // states no answer of its own; the phrase is read whole, a weak reading (a '-' after a
+    // number is a dash of prose as often: "18 - that is, ...")
+    out.answer = r;
+    out.unit = Range{};
+    out.cut = false;
+    out.clean = false;
   }
   return out;
 }

@@ -57,6 +57,7 @@ _CJK_MATH_WORDS = ("根号", "正无穷大", "负无穷大", "正无穷", "负�
 _CJK_JOINERS = ("和", "或")
 _CURRENCY = ("\u00a5", "\u20ac", "\u00a3", "\uffe5")
 _PHRASE_OPERATORS = "+-*/^=<>_("
+_DANGLING_OPERATORS = "+/^=<>"  # math cut before its operand: no answer of its own
 
 
 def _is_unit_word(w: str) -> bool:
@@ -121,6 +122,8 @@ def _bold_close(s: str, begin: int, k: int, end: int) -> bool:
 
 
 def _operand_word(s: str, begin: int, k: int, w: int, end: int) -> bool:
+    if w + 1 < end and s[w] in "'\u2019" and _is_letter(s[w + 1]):
+        return False  # a possessive or a contraction: "10+John's age"
     b = k
     while b > begin and s[b - 1] in " \t":
         b -= 1
@@ -524,4 +527,6 @@ def read_answer_phrase(s: str, a: int, b: int) -> _Phrase:
         x, y = _trim(s, x, y - 1)
     if y <= x:
         return _Phrase((a, end), unit, True, False, False, joined)
+    if cut and s[y - 1] in _DANGLING_OPERATORS:
+        return _Phrase((a, end), (0, 0), False, False, False, joined)  # "10+John's age"
     return _Phrase((x, y), unit, True, cut, False, joined)

@@ -805,3 +805,37 @@ def test_list_ellipsis_parity(text: str) -> None:
     for strategy in STRATEGIES:
         assert ours(text, strategy) == theirs(text, strategy), strategy
     assert tuple(rapidgrade.normalize_answer(text)) == ref.normalize_answer(text)
+
+
+# Possessives and contractions after an operator, and math cut before its operand
+# (reference_phrase._operand_word, _DANGLING_OPERATORS).
+_possessive_pieces = st.sampled_from(
+    [
+        "A: ",
+        "The answer is ",
+        "10",
+        "+",
+        " + ",
+        "/",
+        "^",
+        "=",
+        "-",
+        "John",
+        "'",
+        "\u2019",
+        "s",
+        "t",
+        " age",
+        " ",
+        "x",
+        ".",
+        "\n",
+    ]
+)
+
+
+@settings(deadline=None, max_examples=400)
+@given(st.lists(_possessive_pieces, max_size=14).map("".join))
+def test_possessive_parity(text: str) -> None:
+    for strategy in ("answer_is", "auto"):
+        assert ours(text, strategy) == theirs(text, strategy), strategy

@@ -149,6 +149,33 @@ def test_a_phrase_of_several_numbers_and_no_math_span_is_weak() -> None:
 
 
 @given(
+    value=st.integers(0, 10**4),
+    op=st.sampled_from(["+", " + ", "/", " ^ "]),
+    name=st.sampled_from(["John", "Mary", "Sam", "Kelly", "Grandma"]),
+    mark=st.sampled_from(["'", "\u2019"]),
+    noun=st.sampled_from(["age", "share", "apples", "score"]),
+    marker=st.sampled_from(["A: ", "The answer is ", "Final Answer: ", "**Answer:** "]),
+)
+def test_math_cut_before_its_operand_states_no_answer(
+    value: int, op: str, name: str, mark: str, noun: str, marker: str
+) -> None:
+    # "A: 10+John's age": a possessive or a contraction is a word, never an operand of the math
+    # before it; the math stops at its dangling operator and states no answer of its own. The
+    # phrase is read whole, a weak reading: no certain FALSE, and nothing for the fallback.
+    text = f"Peter is older.\n{marker}{value}{op}{name}{mark}s {noun}"
+    found = extract_answer(text)
+    assert found is not None and found.text.endswith(f"s {noun}"), found
+    v = grade(str(value + 40), text, fallback=False)
+    assert v.correct is False and v.reason.startswith("undecided: the answer was read from a phrase")
+
+
+def test_an_operand_word_and_a_prime_stay_math() -> None:
+    assert grade("3 + ab", "The answer is 3 + ab", fallback=False).correct is True
+    assert grade("f'(x)", "The answer is f'(x).", fallback=False).correct is True
+    assert extract_answer("The answer is 10 + x.").text == "10 + x"  # type: ignore[union-attr]
+
+
+@given(
     name=st.sampled_from(["n", "ABCDEFGH", "f(x)", r"\triangle ABC", "x_i", r"\overline{AB}"]),
     subject=st.sampled_from(["The largest", "The volume of", "the maximum number of points in the domain of"]),
     value=st.integers(-(10**6), 10**6),
