@@ -208,6 +208,11 @@ class Comparer {
       const bool digits = std::any_of(words.begin(), words.end(), rapidgrade::detail::is_digit) ||
                           rapidgrade::detail::holds_number_word(words);  // "twelve apples"
       if (!digits && !has_symbols(other) && numbers(other)) return Tri::kFalse;
+      // against an expression in unknowns ("\binom{2n}{n}", "x^2"): words may say it ("n
+      // squared"), and no reader of the fallback reads them so (Limit::kWords)
+      if (!digits && other.node().kind != Kind::kRelation && !is_structure(other.node().kind) && has_symbols(other)) {
+        limit_ = Limit::kWords;
+      }
       return Tri::kUnknown;
     }
     if (G.kind == Kind::kRelation || P.kind == Kind::kRelation) return relation(g, p);

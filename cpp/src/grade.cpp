@@ -170,6 +170,9 @@ const char* reason_text(Reason reason) noexcept {
     case Reason::kEllipsisList:
       return "undecided: a list with an ellipsis (\\ldots) against one without; such lists are equal only term by "
              "term";
+    case Reason::kWordsAgainstMath:
+      return "undecided: one answer is words, the other an expression in unknowns; no reader of the fallback reads "
+             "words as math";
     case Reason::kAnswerTooLong: return "limit: the extracted answer is longer than max_answer_bytes";
     case Reason::kWorkLimit: return "limit: comparing the answers needs more work than the fast path's budget";
     case Reason::kMagnitudeLimit:
@@ -691,6 +694,7 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
              : limit == equiv::Limit::kLastMember && !approximation(p) ? Reason::kLastMemberDiffers
              : limit == equiv::Limit::kGoldEquation                    ? Reason::kGoldEquation
              : limit == equiv::Limit::kCondition                       ? Reason::kConditionAgainstValue
+             : limit == equiv::Limit::kWords                           ? Reason::kWordsAgainstMath
                                                                        : Reason::kUndecided};
 }
 

@@ -39,7 +39,8 @@ _DECIDER_CODE = {name: code for code, name in enumerate(DECIDERS)}
 # UNKNOWN the fallback cannot help with (a disproved weak reading, a choice letter against no
 # choice, a constant with no value against a number, an equation whose last member differs, a gold
 # equation against a value, a condition against values, an ellipsis list against none, a reading
-# of a text that closes a proof), which stays with the fast path as a wrong verdict
+# of a text that closes a proof, words against an expression in unknowns), which stays with the
+# fast path as a wrong verdict
 _TRUE, _FALSE, _UNKNOWN, _LIMIT = 1, 0, 2, 3
 _NO_METHOD = 255  # the method code of a pair with no answer found
 _REASONS, _METHODS = (list(t) for t in _core.grade_tables())
@@ -94,7 +95,9 @@ def grade_many(
     list of values or an equation between values, which no reader proves equal, and a list
     written with an ellipsis term (``1, 2, \ldots, n``) against one with none, which the
     fallback compares only term by term, and a reading of a response with no marked answer that
-    ends by closing a proof ("..., as required."), which the core disproved;
+    ends by closing a proof ("..., as required."), which the core disproved, and words with no
+    digit against an expression in unknowns (``\binom{2n}{n}``), which neither reader of the
+    fallback reads as math;
     they stay undecided, counted wrong, ``decided_by="fast"`` with a reason that starts
     "undecided:". ``last_number=False`` refuses answers found only as the last
     number of the response (for RL rewards), and the numbers of an unmarked final sentence read

@@ -34,8 +34,19 @@ constexpr std::size_t kWorkBudget = std::size_t{1} << 23;
 /// (UNKNOWN), and the fallback never reads it so (math-verify compares an equation with a value
 /// only through an assignment's right side, an assignment's left side being symbols alone). Nor
 /// is kCondition: a condition ("n \ge 5", "1 < x < 3") against a finite set or tuple of values
-/// ("1, 2, 3, 4", "(1, 1), (3, 2)"); no reader proves them equal.
-enum class Limit : std::uint8_t { kNone = 0, kWork, kMagnitude, kNoValue, kLastMember, kGoldEquation, kCondition };
+/// ("1, 2, 3, 4", "(1, 1), (3, 2)"); no reader proves them equal. Nor is kWords: words with no
+/// digit ("obtained in the same way as above") against an expression in unknowns; either reader
+/// of the fallback reads words as a product of letters, or not at all, and proves nothing.
+enum class Limit : std::uint8_t {
+  kNone = 0,
+  kWork,
+  kMagnitude,
+  kNoValue,
+  kLastMember,
+  kGoldEquation,
+  kCondition,
+  kWords
+};
 
 struct Options {
   double rel_tol = 1e-9;
