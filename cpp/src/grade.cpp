@@ -150,6 +150,9 @@ const char* reason_text(Reason reason) noexcept {
       return "undecided: the answer was read from a phrase with words it skipped, or the markers disagree";
     case Reason::kSentenceNumbers:
       return "the numbers of the final sentence are the gold's values (no marked answer; read as the gold's list)";
+    case Reason::kOpeningStatement:
+      return "the opening sentence states the gold's answer (no marked answer; a write-up that states its answer "
+             "first, then proves it)";
     case Reason::kDeclines:
       return "the response declines to answer (a refusal after its last number): that number is no answer";
     case Reason::kChoiceNotNamed:
@@ -880,6 +883,22 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     // ("There are 9 chickens and 10 rabbits." against \{9, 10\}). Not with last_number=False,
     // which refuses a last number: a list of numbers in prose earns no more.
     return v;
+  }
+  if (v.tri != equiv::Tri::kTrue && extract::is_weak(found->method)) {
+    // No marked answer, and the response opens by stating an answer ("The required maximum is
+    // $2n-2$."): an answer-first write-up, whose last math is a step of the proof that follows
+    if (const std::optional<extract::Range> opening = extract::opening_statement(response);
+        opening && opening->end - opening->start <= options.max_answer_bytes) {
+      const std::string_view stated = text_of(*opening);
+      Answer reading = read_answer(stated, gold);
+      if (!reading.text().empty() && compare(gold.answer, reading, options).tri == equiv::Tri::kTrue) {
+        v.tri = equiv::Tri::kTrue;
+        v.reason = Reason::kOpeningStatement;
+        v.answer = std::string(stated);
+        v.normalized = reading.text();
+        return v;
+      }
+    }
   }
   if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method)) {
     // A guessed reading that does not match is certain only when no other reading matches (an

@@ -107,6 +107,19 @@ inline constexpr std::string_view kProofCloses[] = {
 inline constexpr std::string_view kQuantifierWords[] = {"for all", "for every", "for each", "for any",
                                                         "for",     "where",     "with",     "whenever"};
 
+/// The opening sentence of an answer-first write-up (olympiad solutions state their answer, then
+/// prove it): "The required maximum is $2n-2$.", "We claim the minimum value of $m$ is
+/// $2^{k-1}$.", "The only possible value of $a_{2015} a_{2016}$ is 0." Its subject opens with
+/// "the" after one of kOpeningLeads (or none) and holds one of kExtremumWords outside math; one
+/// of kOpeningVerbs ends it. ASCII, matched ignoring case, whole words. Read by
+/// extract::opening_statement for a grader whose response marks no answer.
+inline constexpr std::string_view kOpeningLeads[] = {"we claim that", "we claim",           "we will show that",
+                                                     "we show that",  "we will prove that", "we prove that"};
+inline constexpr std::string_view kExtremumWords[] = {"required", "largest", "smallest", "greatest", "least",
+                                                      "maximum",  "minimum", "maximal",  "minimal",  "biggest",
+                                                      "only",     "desired", "sought",   "unique"};
+inline constexpr std::string_view kOpeningVerbs[] = {"is", "are", "equals", "equal"};
+
 /// The verbs after "there" that open a count sentence, a final statement that counts: "There are
 /// 3 bars with values below 40.", "So, there are 25 racks that have at least 0 ties." (ASCII,
 /// matched ignoring case, a blank before the count). Read by extraction's count-sentence rule

@@ -1,0 +1,88 @@
+// The opening statement of an answer-first write-up (extract.hpp, opening_statement): "The
+// required maximum is $2n-2$." before the proof that the maximum is that, whose last math is a
+// step of the proof, not the answer.
+#include <optional>
+#include <string_view>
+
+#include "extract_internal.hpp"
+#include "rapidgrade/detail/markers.hpp"
+
+namespace rapidgrade::extract {
+
+using detail::is_letter;
+using detail::is_space;
+using detail::istarts_with;
+using internal::letters_end_in;
+
+namespace {
+
+// Longest opening sentence read, in bytes: a statement of the answer is short.
+constexpr std::size_t kMaxOpeningBytes = 400;
+
+// Whether s[b, e) is one of `words`, ignoring case.
+template <std::size_t N>
+bool one_of(std::string_view s, std::size_t b, std::size_t e, const std::string_view (&words)[N]) noexcept {
+  for (const std::string_view w : words) {
+    if (w.size() == e - b && istarts_with(s, b, w)) return true;
+  }
+  return false;
+}
+
+// The length of the lead of kOpeningLeads at s[k], followed by a blank, or 0.
+std::size_t lead_length(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  std::size_t best = 0;
+  for (const std::string_view w : detail::kOpeningLeads) {
+    if (w.size() > best && k + w.size() < end && istarts_with(s, k, w) && is_space(s[k + w.size()])) best = w.size();
+  }
+  return best;
+}
+
+}  // namespace
+
+std::optional<Range> opening_statement(std::string_view s) noexcept {
+  std::size_t k = search_start(s);
+  while (k < s.size() && is_space(s[k])) ++k;
+  const std::size_t end = sentence_end(s, k);
+  // a statement ends with a full stop or its line; a question or an exclamation states nothing
+  if (end <= k || end - k > kMaxOpeningBytes || (end < s.size() && (s[end] == '?' || s[end] == '!'))) {
+    return std::nullopt;
+  }
+  if (const std::size_t lead = lead_length(s, k, end); lead > 0) {
+    k += lead;
+    while (k < end && is_space(s[k])) ++k;
+  }
+  if (!(k + 4 < end && istarts_with(s, k, "the") && is_space(s[k + 3]))) return std::nullopt;
+  // the subject, to its verb: words outside math, one of them an extremum word
+  bool extremum = false;
+  std::size_t q = k + 4;
+  while (q < end) {
+    const char c = s[q];
+    if (c == '$') {
+      std::size_t close = q + 1;
+      while (close < end && s[close] != '$') ++close;
+      if (close >= end) return std::nullopt;
+      q = close + 1;
+      continue;
+    }
+    if (c == '\\') {  // a command, or an escaped character
+      const std::size_t w = letters_end_in(s, q + 1, end);
+      q = w > q + 1 ? w : q + 2;
+      continue;
+    }
+    if (!is_letter(c)) {
+      ++q;
+      continue;
+    }
+    const std::size_t w = letters_end_in(s, q, end);
+    if (extremum && one_of(s, q, w, detail::kOpeningVerbs)) {
+      const Phrase p = read_answer_phrase(s, Range{w, end});
+      if (!p.clean || p.leading_prose || p.answer.end <= p.answer.start) return std::nullopt;
+      return p.answer;
+    }
+    extremum = extremum || one_of(s, q, w, detail::kExtremumWords);
+    q = w;
+  }
+  return std::nullopt;
+}
+
+}  // namespace rapidgrade::extract

@@ -1,0 +1,83 @@
+r"""The opening statement of an answer-first write-up (``extract::opening_statement``).
+
+Olympiad solutions state their answer first and then prove it: "The required maximum is
+$2n-2$." Their last math is a step of the proof, so the unmarked reading of the final statement
+misses the answer. When a response marks no answer, the grader also reads its opening sentence:
+a statement whose subject opens with "the" (after "We claim (that)" and the like, or nothing)
+and holds an extremum word (``detail::kExtremumWords``: required, largest, minimum, only, ...)
+outside math, up to "is", "are" or "equals"; the answer is what the answer phrase reader reads
+after the verb, when it reads math cleanly. When that answer is the gold's, the verdict is TRUE
+with its own reason. A marked answer is never overruled, and a question states nothing.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rapidgrade import grade
+
+OPENING = "the opening sentence states the gold's answer (no marked answer; a write-up that states its answer first, then proves it)"
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        ("2n-2", "The required maximum is $2 n-2$. \n\nWe first show that $|\\mathcal{B}| \\leq 2n-2$, so $x_k = 5$."),
+        ("0", "The only possible value of $a_{2015} \\cdot a_{2016}$ is 0 . Suppose that $a_1 = 7$."),
+        ("2", "The largest such is $k=2$. Indeed, take $m = 7$ and $n = 9$."),
+        ("2^{k-1}", "We claim the minimum value of $m$ is $2^{k-1}$.\n\nLet $q = 5$."),
+        ("10112369", "The largest fibbish number is 10112369. First, $A_{6} = 9$."),
+        ("\\frac{1}{2n+2}", "The required maximum is $\\frac{1}{2 n+2}$. Put $x_i = 3$ for all $i$."),
+        ("6", "The maximum number of such boxes is 6 . Color the board so that $17$ cells are blue."),
+    ],
+)
+def test_an_answer_first_write_up_states_its_answer_in_its_opening(gold: str, response: str) -> None:
+    v = grade(gold, response, fallback=False)
+    assert v.correct is True and v.reason == OPENING, v
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        # a question, no extremum word, prose after the verb, a subject that does not open with "the"
+        ("5", "The largest value is 5? Let us check: $x = 6$."),
+        ("5", "The value is 5. Then $x = 6$."),
+        ("5", "The maximum is achieved when $n = 5$. So $x = 6$."),
+        ("5", "A maximum is 5. So $x = 6$."),
+        # the opening sentence is not the first one
+        ("5", "Let $n = 3$. The maximum is 5. So $x = 6$."),
+    ],
+)
+def test_other_openings_state_nothing(gold: str, response: str) -> None:
+    v = grade(gold, response, fallback=False)
+    assert v.correct is not True, v
+
+
+def test_a_marked_answer_is_not_overruled() -> None:
+    v = grade("5", "The maximum is 5. Checking again, the final answer is $\\boxed{6}$.", fallback=False)
+    assert v.correct is False and v.reason == "not equivalent"
+
+
+def test_an_opening_that_differs_leaves_the_verdict_as_it_was() -> None:
+    text = "The required maximum is $7$. So $x = 6$."
+    assert grade("5", text, fallback=False).reason == grade("5", "So $x = 6$.", fallback=False).reason
+    assert grade("6", text, fallback=False).reason == "equivalent"  # the final reading matches first
+
+
+@given(
+    lead=st.sampled_from(["", "We claim that ", "We claim ", "We will show that ", "we prove that "]),
+    subject=st.sampled_from(
+        ["the largest", "The required maximum", "the smallest possible value of $n$", "The only such $k$", "the least"]
+    ),
+    verb=st.sampled_from(["is", "equals", "are"]),
+    value=st.integers(-(10**6), 10**6),
+    step=st.integers(-(10**6), 10**6),
+    wrap=st.sampled_from(["{}", "${}$", "$n={}$"]),
+)
+def test_any_opening_statement_reads_back(lead: str, subject: str, verb: str, value: int, step: int, wrap: str) -> None:
+    text = f"{lead}{subject} {verb} {wrap.format(value)}.\n\nProof. Let $y = 2$; then $x = {step}$."
+    assert grade(str(value), text, fallback=False).correct is True
+    if step != value + 1:
+        assert grade(str(value + 1), text, fallback=False).correct is not True
