@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "rapidgrade/detail/latex_vocab.hpp"
+#include "rapidgrade/detail/markers.hpp"
 #include "rapidgrade/detail/number.hpp"
 #include "rapidgrade/scan.hpp"
 
@@ -846,11 +847,30 @@ void scan_numbers(std::string_view s, std::size_t from, std::size_t begin, std::
   }
 }
 
-// The last number that scan_numbers reads among the tokens starting in [begin, stop).
+// Whether the number s[r) labels a part of a solution: digits after a word of
+// detail::kStepLabels and blanks, before a ':' ("Step 5: print(x)", "## Case 2: n is odd").
+bool step_label(std::string_view s, std::size_t from, Range r) noexcept {
+  if (r.end >= s.size() || s[r.end] != ':' || r.start == from || !is_blank(s[r.start - 1])) return false;
+  for (std::size_t k = r.start; k < r.end; ++k) {
+    if (!is_digit(s[k])) return false;
+  }
+  std::size_t w = r.start;
+  while (w > from && is_blank(s[w - 1])) --w;
+  std::size_t b = w;
+  while (b > from && is_letter(s[b - 1])) --b;
+  if (b == w || (b > from && s[b - 1] == '\\')) return false;
+  for (const std::string_view label : detail::kStepLabels) {
+    if (label.size() == w - b && detail::istarts_with(s, b, label)) return true;
+  }
+  return false;
+}
+
+// The last number that scan_numbers reads among the tokens starting in [begin, stop), a label of
+// a step passed over (step_label).
 std::optional<Range> last_number_in(std::string_view s, std::size_t from, std::size_t begin, std::size_t stop) {
   std::optional<Range> best;
-  scan_numbers(s, from, begin, stop, [&best](Range r) {
-    best = r;
+  scan_numbers(s, from, begin, stop, [&](Range r) {
+    if (!step_label(s, from, r)) best = r;
     return true;
   });
   return best;

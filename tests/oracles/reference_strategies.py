@@ -1034,12 +1034,17 @@ def _signed_start(r: str, i: int) -> int:
     return p if p == 0 or r[p - 1] in _SIGN_AFTER else i
 
 
+_STEP = re.compile(r"(?<![A-Za-z\\])(?i:step|case|part)[ \t]+[0-9]+\Z")  # "Step 5:" labels, no value
+
+
 def _raw_last_number(s: str, start: int, end: int) -> tuple[int, int] | None:
     """The last number of s[start:end], as the last-number scan reads it (not widened)."""
     region = s[start:end]
     last = None
     for m in _NUMBER.finditer(region):
-        if m.group("num") is not None:
+        if m.group("num") is not None and not (
+            region[m.end() : m.end() + 1] == ":" and _STEP.search(region[: m.end()])
+        ):
             last = m
     if last is None:
         return None

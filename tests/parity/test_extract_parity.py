@@ -839,3 +839,38 @@ _possessive_pieces = st.sampled_from(
 def test_possessive_parity(text: str) -> None:
     for strategy in ("answer_is", "auto"):
         assert ours(text, strategy) == theirs(text, strategy), strategy
+
+
+# Labels of steps before a ':' are no last number (reference_strategies._STEP).
+_step_pieces = st.sampled_from(
+    [
+        "Step",
+        "step",
+        "STEP",
+        "Case",
+        "part",
+        "\\step",
+        "x",
+        " ",
+        "\t",
+        "5",
+        "12",
+        "1,000",
+        ":",
+        ": ",
+        ".",
+        "\n",
+        "## ",
+        "$",
+        "-",
+        "2.5",
+        "= 7",
+    ]
+)
+
+
+@settings(deadline=None, max_examples=400)
+@given(st.lists(_step_pieces, max_size=14).map("".join))
+def test_step_label_parity(text: str) -> None:
+    for strategy in ("last_number", "auto"):
+        assert ours(text, strategy) == theirs(text, strategy), strategy

@@ -141,7 +141,10 @@ def test_progress_chunks_join_to_the_whole_batch(monkeypatch: pytest.MonkeyPatch
     grade_module = sys.modules["rapidgrade.grade"]
     rows = load_demo_corpus()[:300]
     golds = [r["gold"] for r in rows] + ["x", "7", "y", "$y$", "y"]
-    responses = [r["response"] for r in rows] + ["\\boxed{\\sum_{k=1}^{n} k}", "\\boxed{7}"] + ["\\boxed{\\min\\{a, b\\}}"] * 3
+    unread = ["\\boxed{\\sum_{k=1}^{n} k}", "\\boxed{7}"] + [
+        "\\boxed{\\min\\{a, b\\}}"
+    ] * 3  # the core cannot read them
+    responses = [r["response"] for r in rows] + unread
     config = rapidgrade.GradeConfig(fallback=False)
     whole = grade_module._fast_columns(golds, responses, None, config, 1)
     assert whole.raw_index  # undecided rows, with their gold for the fallback

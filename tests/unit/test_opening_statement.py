@@ -18,7 +18,10 @@ from hypothesis import strategies as st
 
 from rapidgrade import grade
 
-OPENING = "the opening sentence states the gold's answer (no marked answer; a write-up that states its answer first, then proves it)"
+OPENING = (
+    "the opening sentence states the gold's answer (no marked answer; a write-up that states its answer first, "
+    "then proves it)"
+)
 
 
 @pytest.mark.parametrize(

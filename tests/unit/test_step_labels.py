@@ -1,0 +1,59 @@
+r"""Labels of the parts of a solution are no last number.
+
+"Step 5: print(total_days)", "## Step 3: Compute the area", "Case 2: n is odd": a number after a
+word of ``detail::kStepLabels`` (step, case, part; any case) and blanks, before a ':', labels a
+part of the solution. The last-number rule, the last resort of a response with no marked answer,
+passes over it, so that a program of steps or an outline cut short is not read as answering its
+own step number. Stated again in the reference extractor (``reference_strategies._STEP``).
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rapidgrade import extract_answer, grade
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("Step 1: photos = 210\nStep 2: batch = 7\nStep 3: days = 6\nStep 5: print(total_days)", "6"),
+        ("## Step 6: Calculate the total", None),
+        ("She has 12 apples.\n\nCase 3: none left", "12"),
+        ("PART 2: the rest", None),
+        # no label: a number in a sentence, a ratio, a command, a number with no ':' after it
+        ("x is 12 in step 3.", "3"),
+        ("The ratio is 3:2", "3:2"),
+        ("So 12 parts: 5:", "5"),
+        ("We are in case 3", "3"),
+    ],
+)
+def test_a_step_label_is_no_last_number(text: str, answer: str | None) -> None:
+    found = extract_answer(text)
+    assert (found.text if found is not None else None) == answer, found
+
+
+def test_a_program_of_steps_is_not_graded_by_its_step_number() -> None:
+    text = (
+        "Step 1: photos = 210\nStep 2: batch = 7\nStep 3: days = 6\n"
+        "Step 4: total = (photos / batch) * days\nStep 5: print(total)"
+    )
+    assert grade("5", text, fallback=False).correct is False
+    assert grade("180", text, fallback=False).correct is False  # the program's result is nowhere
+
+
+@given(
+    label=st.sampled_from(["Step", "step", "STEP", "Case", "Part"]),
+    number=st.integers(1, 999),
+    value=st.integers(-(10**6), 10**6),
+    heading=st.sampled_from(["", "## ", "**"]),
+    rest=st.sampled_from(["", " Compute the total", " print(x)", "\n"]),
+)
+def test_the_value_before_a_label_is_the_last_number(
+    label: str, number: int, value: int, heading: str, rest: str
+) -> None:
+    text = f"So the total is {value}.\n\n{heading}{label} {number}:{rest}"
+    found = extract_answer(text)
+    assert found is not None and found.text == str(value), found
