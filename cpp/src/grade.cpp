@@ -150,6 +150,9 @@ const char* reason_text(Reason reason) noexcept {
       return "undecided: the answer was read from a phrase with words it skipped, or the markers disagree";
     case Reason::kSentenceNumbers:
       return "the numbers of the final sentence are the gold's values (no marked answer; read as the gold's list)";
+    case Reason::kSentenceValues:
+      return "the values the final sentence assigns to its unknowns are the gold's (no marked answer; read as the "
+             "gold's list)";
     case Reason::kOpeningStatement:
       return "the opening sentence states the gold's answer (no marked answer; a write-up that states its answer "
              "first, then proves it)";
@@ -748,6 +751,33 @@ bool sentence_numbers_match(PreparedGold& gold, std::string_view response, const
   return true;
 }
 
+// The reading of a response whose final span is an assignment against a gold that is a list of n
+// values (gold_list_size): the values its final sentence assigns to n distinct names
+// (extract::final_assignments: "so $p=3$ and $q=4$" against "3, 4"), compared as the gold's kind.
+// True, with `v` set to the TRUE verdict, when they match; `v` is left alone otherwise.
+bool sentence_values_match(PreparedGold& gold, std::string_view response, const extract::Extraction& found,
+                           const Options& options, FastVerdict& v) {
+  expr::Kind kind = expr::Kind::kSet;
+  const std::size_t n = gold_list_size(gold.answer, kind);
+  if (n == 0) return false;
+  const std::vector<extract::Range> values = extract::final_assignments(response, found, n);
+  if (values.size() != n) return false;
+  std::string joined;
+  for (const extract::Range& r : values) {
+    if (!joined.empty()) joined += ", ";
+    joined += response.substr(r.start, r.end - r.start);
+  }
+  if (joined.size() > options.max_answer_bytes) return false;
+  const std::string written = kind == expr::Kind::kTuple ? "(" + joined + ")" : "\\{" + joined + "\\}";
+  Answer reading(normalize::normalize(written, answer_normalization()));
+  if (reading.text().empty() || compare(gold.answer, reading, options).tri != equiv::Tri::kTrue) return false;
+  v.tri = equiv::Tri::kTrue;
+  v.reason = Reason::kSentenceValues;
+  v.answer = std::move(joined);
+  v.normalized = reading.text();
+  return true;
+}
+
 }  // namespace
 
 FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& options) {
@@ -882,6 +912,12 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     // No marked answer, a gold that is a list: the final sentence's numbers are that list
     // ("There are 9 chickens and 10 rabbits." against \{9, 10\}). Not with last_number=False,
     // which refuses a last number: a list of numbers in prose earns no more.
+    return v;
+  }
+  if (v.tri != equiv::Tri::kTrue && found->method == extract::Method::kFinalSpan &&
+      sentence_values_match(gold, response, *found, options, v)) {
+    // No marked answer, a gold that is a list: the values the final sentence assigns are that
+    // list ("so $p=3$ and $q=4$" against 3, 4)
     return v;
   }
   if (v.tri != equiv::Tri::kTrue && extract::is_weak(found->method)) {

@@ -154,6 +154,18 @@ std::size_t sentence_end(std::string_view s, std::size_t j) noexcept;
 /// O(n) at worst.
 std::vector<Range> final_sentence_numbers(std::string_view text, std::size_t limit);
 
+/// The values that the final sentence assigns to distinct names, in order, when `e` was found by
+/// kFinalSpan in `text` by the cascade: "so $p=3$ and $q=4$" -> "3", "4"; "$d(6)=1/3, d(16)=1$,
+/// and $d(72)=1/9$" -> "1/3", "1", "1/9". The spans of the answer, and the run of spans before
+/// them in its sentence back to a sentence break, a span that is no such list or one that a
+/// conclusion word follows ("If $d=-7$, then $a=27$ and $b=20$": the premise is not read); each
+/// span is a list, at top-level commas, of "name = ... = value" (the value is the last member; a
+/// name is one ASCII letter with a subscript, primes or arguments: "x", "a_1", "d(6)"; no other
+/// relation). Empty when fewer than two values, when a name comes twice, when a span of the
+/// answer is no such list, or past `limit` values. The reading of a grader whose gold is a list
+/// of values. O(final sentence).
+std::vector<Range> final_assignments(std::string_view text, const Extraction& e, std::size_t limit);
+
 /// What the answer phrase reader made of a phrase (read_answer_phrase).
 struct Phrase {
   Range answer;                // the math object at the start of the phrase, or the whole phrase

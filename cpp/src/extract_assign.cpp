@@ -1,0 +1,132 @@
+// The values that the final sentence of an unmarked answer assigns to distinct names (extract.hpp,
+// final_assignments): "so $p=3$ and $q=4$", "$d(6)=1/3, d(16)=1$, and $d(72)=1/9$".
+#include <string_view>
+#include <vector>
+
+#include "extract_internal.hpp"
+#include "rapidgrade/detail/latex_vocab.hpp"
+
+namespace rapidgrade::extract {
+
+using detail::is_blank;
+using detail::is_digit;
+using detail::is_letter;
+using detail::kNpos;
+using internal::letters_end_in;
+using internal::trim;
+
+namespace {
+
+// The end of a name at s[k]: one ASCII letter, then a subscript ("_1", "_{n+1}"), primes and an
+// argument list in parentheses ("d(6)", "f'(x)"), each at most once; kNpos when s[k] starts none.
+std::size_t name_end(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  if (k >= end || !is_letter(s[k]) || (k + 1 < end && is_letter(s[k + 1]))) return kNpos;
+  std::size_t q = k + 1;
+  if (q + 1 < end && s[q] == '_') {
+    if (s[q + 1] == '{') {
+      q += 2;
+      while (q < end && s[q] != '}' && s[q] != '{') ++q;
+      if (q >= end || s[q] != '}') return kNpos;
+      ++q;
+    } else if (is_digit(s[q + 1]) || is_letter(s[q + 1])) {
+      q += 2;
+    } else {
+      return kNpos;
+    }
+  }
+  while (q < end && s[q] == '\'') ++q;
+  if (q < end && s[q] == '(') {
+    std::size_t close = q + 1;
+    while (close < end && s[close] != ')' && s[close] != '(') ++close;
+    if (close >= end || s[close] != ')') return kNpos;
+    q = close + 1;
+  }
+  return q;
+}
+
+// Whether s[k] starts a relation other than '=' ("<", ">=", "!=", "\le", "\neq", "\approx",
+// "\in").
+bool other_relation(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  const char c = s[k];
+  if (c == '<' || c == '>' || (c == '!' && k + 1 < end && s[k + 1] == '=')) return true;
+  if (c != '\\') return false;
+  const std::size_t e = letters_end_in(s, k + 1, end);
+  const std::string_view name = s.substr(k + 1, e - k - 1);
+  return detail::inequality_code(name) != 0 || detail::is_equals_command(name);
+}
+
+// Appends to `names` and `values` the assignments of the math s[r): its parts at top-level
+// commas, each "name = ... = value" (the value is the last member). False when a part is no
+// such assignment, or names a name already named.
+bool read_assignments(std::string_view s, Range r, std::vector<Range>& names, std::vector<Range>& values) {
+  std::size_t part = r.start;
+  int depth = 0;
+  for (std::size_t k = r.start; k <= r.end; ++k) {
+    const char c = k < r.end ? s[k] : ',';
+    if (c == '\\' && k + 1 < r.end && !is_letter(s[k + 1])) {
+      ++k;  // "\{", "\,": no group, no comma
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (depth < 0) return false;
+    if (c != ',' || depth != 0) continue;
+    const Range p = trim(s, Range{part, k});
+    part = k + 1;
+    const std::size_t n = name_end(s, p.start, p.end);
+    if (n == kNpos) return false;
+    std::size_t q = n;
+    while (q < p.end && is_blank(s[q])) ++q;
+    if (q >= p.end || s[q] != '=') return false;
+    std::size_t last = kNpos;  // the start of the last member
+    int inner = 0;
+    for (std::size_t j = q; j < p.end; ++j) {
+      const char d = s[j];
+      if (d == '(' || d == '[' || d == '{') ++inner;
+      if (d == ')' || d == ']' || d == '}') --inner;
+      if (inner == 0 && other_relation(s, j, p.end)) return false;
+      if (inner == 0 && d == '=') last = j + 1;
+    }
+    const Range value = trim(s, Range{last, p.end});
+    if (value.end <= value.start) return false;
+    const std::string_view name = s.substr(p.start, n - p.start);
+    for (const Range& other : names) {
+      if (s.substr(other.start, other.end - other.start) == name) return false;
+    }
+    names.push_back(Range{p.start, n});
+    values.push_back(value);
+  }
+  return depth == 0;
+}
+
+}  // namespace
+
+std::vector<Range> final_assignments(std::string_view s, const Extraction& e, std::size_t limit) {
+  std::vector<Range> names, values, out;
+  const std::vector<Box>& spans = e.readings.spans;
+  if (e.method != Method::kFinalSpan || e.readings.first_span >= spans.size()) return out;
+  // the spans of the answer, then back through its sentence as other_readings goes
+  std::size_t first = e.readings.first_span;
+  std::size_t last = first;
+  while (last + 1 < spans.size() && spans[last + 1].start < e.end) ++last;
+  while (first > 0) {
+    // a sentence break ends the run, and so does a conclusion word before the span after it
+    // ("If $d=-7$, then $a=27$ and $b=20$": $d=-7$ is the premise)
+    const Box& b = spans[first - 1];
+    if (internal::sentence_break(s, b.outer_end, spans[first].outer_start) ||
+        internal::introduced_as_conclusion(s, b.outer_end, spans[first].outer_start)) {
+      break;
+    }
+    std::vector<Range> n, v;
+    if (!read_assignments(s, Range{b.start, b.end}, n, v)) break;
+    --first;
+  }
+  for (std::size_t k = first; k <= last; ++k) {
+    if (!read_assignments(s, Range{spans[k].start, spans[k].end}, names, values)) return out;
+    if (values.size() > limit) return out;
+  }
+  if (values.size() >= 2) out = std::move(values);
+  return out;
+}
+
+}  // namespace rapidgrade::extract

@@ -1,0 +1,75 @@
+r"""The values the final sentence assigns, against a gold list (``extract::final_assignments``).
+
+A response with no marked answer often ends by stating the value of each unknown: "..., so $p=3$
+and $q=4$.", "we want $b+3=0$ or $b=-3$ and $c=0$.", "so $d(6)=1/3, d(16)=1$, and $d(72)=1/9$."
+Against a gold that is a list of n values, the grader reads the values its final sentence assigns
+to n distinct names: the spans of the answer and the run of assignment spans before them in the
+sentence, back to a span that is no assignment, a sentence break, or a conclusion word ("If
+$d=-7$, then $a=27, b=20$ and $c=13$": the premise is not read). The numbers of the sentence
+(``final_sentence_numbers``) hold the names' other numbers too ("the point $(1,3)$ ... so $p=3$"),
+so that reading does not apply there.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from rapidgrade import grade
+
+VALUES = (
+    "the values the final sentence assigns to its unknowns are the gold's (no marked answer; read as the gold's list)"
+)
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        ("3,4", "Thus, the point $(1,3)$ is moved to $(4,-1)$, so $p=3$ and $q=4$."),
+        ("-3,0", "For this to hold for all $x$, we want $b+3=0$ or $b=-3$ and $c=0$."),
+        (r"\frac{1}{3},1,\frac{1}{9}", "Factoring $72=8 \\cdot 3^{2}$, so $d(6)=1 / 3, d(16)=1$, and $d(72)=1 / 9$."),
+        ("27,20,13", "If $d=-7$, then $a=27, b=20$ and $c=13$."),
+        (r"\{2, 5\}", "From $(2)$ and $(3)$ we get $x_1=2$ and $x_{2}=5$."),
+    ],
+)
+def test_the_assigned_values_are_the_gold_list(gold: str, response: str) -> None:
+    v = grade(gold, response, fallback=False)
+    assert v.correct is True and v.reason == VALUES, v
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        ("-7,27,20,13", "If $d=-7$ and $e=5$, then $a=27, b=20$ and $c=13$."),  # the premise is not read
+        ("3,4", "Hence $p=3$. Thus the point $(1,3)$ moves, so $q=4$."),  # another sentence
+        ("3,4", "So $(1,3)$ moves to $(4,-1)$ and $p=3$ and $p=4$."),  # one name twice
+        ("3,4", "So $(1,3)$ moves to $(4,-1)$, $p \\le 3$ and $q=4$."),  # no assignment
+        ("3,5", "Thus, the point $(1,3)$ is moved to $(4,-1)$, so $p=3$ and $q=4$."),  # other values
+    ],
+)
+def test_other_final_sentences_state_no_such_list(gold: str, response: str) -> None:
+    v = grade(gold, response, fallback=False)
+    assert v.reason != VALUES, v
+
+
+_NAMES = st.lists(st.sampled_from(list("abcmnpqrstuvwxyz")), min_size=2, max_size=5, unique=True)
+
+
+@given(
+    names=_NAMES,
+    values=st.lists(st.integers(-999, 999), min_size=5, max_size=5),
+    joiner=st.sampled_from(["$, $", ", ", "$ and $", "$, and $"]),
+    premise=st.sampled_from(["the point $(1,3)$ moves to $(4,-1)$", "$k^2 = 49$ holds", "we have $7 > 2$"]),
+    form=st.sampled_from(["{}", "{}^{{1}}", "\\frac{{{}}}{{1}}"]),
+)
+def test_any_final_assignments_read_back(
+    names: list[str], values: list[int], joiner: str, premise: str, form: str
+) -> None:
+    stated = values[: len(names)]
+    parts = [f"{name}={form.format(value)}" for name, value in zip(names, stated)]
+    text = f"Since {premise}, so ${joiner.join(parts)}$."
+    gold = ", ".join(map(str, stated))
+    assert grade(gold, text, fallback=False).correct is True, text
+    other = ", ".join(map(str, [stated[0] + 1, *stated[1:]]))
+    assert grade(other, text, fallback=False).correct is not True, text
