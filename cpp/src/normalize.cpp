@@ -634,7 +634,8 @@ void mixed_number(std::string& s) {
 }
 
 // Whether the spaces s[i, k) follow a comma after a digit and come before exactly three digits,
-// in a text of digits, commas, spaces and points alone (after a sign): "45, 135" is a list of
+// in a text of digits, commas, spaces and points alone (a sign first, or after a comma: "0, -1,
+// 100"): "45, 135" is a list of
 // two numbers, which without its space would read as one number with a thousands separator
 // (rule 9: "45,135" -> "45135"; a separator is never followed by a space). Inside brackets
 // ("(12, 102)") rule 9 reads no number, and the space goes as any other.
@@ -643,8 +644,14 @@ bool list_comma_space(std::string_view s, std::size_t i, std::size_t k) noexcept
   if (!(i >= 2 && s[i - 1] == ',' && is_digit(s[i - 2]) && digit(k) && digit(k + 1) && digit(k + 2) && !digit(k + 3))) {
     return false;
   }
-  const std::size_t sign = !s.empty() && s[0] == '-' ? 1 : 0;
-  return s.find_first_not_of("0123456789, .", sign) == std::string_view::npos;
+  for (std::size_t q = !s.empty() && s[0] == '-' ? 1 : 0; q < s.size(); ++q) {
+    const char c = s[q];
+    if (is_digit(c) || c == ',' || c == ' ' || c == '.') continue;
+    std::size_t b = q;
+    while (b > 0 && s[b - 1] == ' ') --b;
+    if (c != '-' || b == 0 || s[b - 1] != ',') return false;  // a sign after a comma: "0, -1, 100"
+  }
+  return true;
 }
 
 // Rule 5: spaces removed except between a control word and a letter, and one kept after a

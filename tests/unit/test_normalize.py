@@ -276,6 +276,9 @@ def test_thousands() -> None:
     assert n(r"11,\! 111,\! 111,\! 100") == "11111111100"
     assert n("(1, 234)") == "(1,234)"
     assert n("1, 23") == "1,23"
+    # a list of signed numbers: a sign after a comma keeps the list bare ("0, -1, 100", not 0, -1100)
+    assert n("0, -1, 100") == "0,-1, 100"
+    assert n("-5, -2, 135") == "-5,-2, 135"
 
 
 @given(st.integers(1, 999), st.lists(st.integers(100, 999), min_size=1, max_size=4))
@@ -285,6 +288,8 @@ def test_a_comma_then_a_space_separates_a_list_not_thousands(head: int, groups: 
     assert n(tight) == "".join(map(str, [head, *groups]))  # "45,135": one number
     assert n(spaced) == spaced  # "45, 135": a list, as math-verify reads it
     assert equivalent(n(tight), spaced) is Tri.FALSE
+    with_sign = f"0, -{head}, " + ", ".join(map(str, groups))  # "0, -45, 135": still a list
+    assert equivalent(n(with_sign), "\\{" + with_sign + "\\}") is Tri.TRUE
 
 
 # Rule 10: integer fractions -----------------------------------------------------------------
