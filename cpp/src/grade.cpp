@@ -150,6 +150,9 @@ const char* reason_text(Reason reason) noexcept {
       return "undecided: the answer was read from a phrase with words it skipped, or the markers disagree";
     case Reason::kSentenceNumbers:
       return "the numbers of the final sentence are the gold's values (no marked answer; read as the gold's list)";
+    case Reason::kNumberBeforeName:
+      return "the number of the final sentence is its answer (no marked answer; the math after it only names what "
+             "it counts)";
     case Reason::kSentenceValues:
       return "the values the final sentence assigns to its unknowns are the gold's (no marked answer; read as the "
              "gold's list)";
@@ -751,6 +754,33 @@ bool sentence_numbers_match(PreparedGold& gold, std::string_view response, const
   return true;
 }
 
+// Whether `span` only names: letters (one at least), blanks, commas, parentheses, braces,
+// subscripts and primes; no digit, no operator, no command ("n", "B C", "(a, b, c, d)", "A B B
+// A").
+bool names_only(std::string_view span) noexcept {
+  bool letter = false;
+  for (const char c : span) {
+    letter = letter || detail::is_letter(c);
+    if (!detail::is_letter(c) && std::string_view(" \t,(){}_'").find(c) == std::string_view::npos) return false;
+  }
+  return letter;
+}
+
+// Whether a word of detail::kStepLabels and blanks come right before s[at]: the number there is a
+// label ("By Lemma 3", "in Figure 2"), no value.
+bool after_label(std::string_view s, std::size_t at) noexcept {
+  std::size_t w = at;
+  while (w > 0 && detail::is_blank(s[w - 1])) --w;
+  if (w == at) return false;
+  std::size_t b = w;
+  while (b > 0 && detail::is_letter(s[b - 1])) --b;
+  if (b > 0 && s[b - 1] == '\\') return false;
+  for (const std::string_view label : detail::kStepLabels) {
+    if (label.size() == w - b && detail::istarts_with(s, b, label)) return true;
+  }
+  return false;
+}
+
 // The reading of a response whose final span is an assignment against a gold that is a list of n
 // values (gold_list_size): the values its final sentence assigns to n distinct names
 // (extract::final_assignments: "so $p=3$ and $q=4$" against "3, 4"), compared as the gold's kind.
@@ -942,11 +972,22 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     for (const extract::Range& r : extract::other_readings(response, *found)) {
       Answer alternative = read_answer(text_of(r), gold);
       if (alternative.text().empty()) continue;
-      if (compare(gold.answer, alternative, options).tri == equiv::Tri::kTrue) {
-        v.tri = equiv::Tri::kUnknown;
-        v.reason = Reason::kOtherReadingMatches;
-        break;
+      if (compare(gold.answer, alternative, options).tri != equiv::Tri::kTrue) continue;
+      if (found->method == extract::Method::kFinalSpan && r.end <= found->start &&
+          names_only(text_of(extract::Range{found->start, found->end})) &&
+          extract::sentence_end(response, r.start) >= found->start && !after_label(response, r.start) &&
+          !closes_a_proof(response, found->readings.end > 0 ? found->readings.end : response.size())) {
+        // "Thus there are 41 such integers $n$.", "... giving 5 integral values for $AC$.": a
+        // span that only names what the sentence's number counts states no value of its own
+        v.tri = equiv::Tri::kTrue;
+        v.reason = Reason::kNumberBeforeName;
+        v.answer = std::string(text_of(r));
+        v.normalized = alternative.text();
+        return v;
       }
+      v.tri = equiv::Tri::kUnknown;
+      v.reason = Reason::kOtherReadingMatches;
+      break;
     }
   }
   if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method) &&

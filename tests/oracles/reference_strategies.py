@@ -1034,7 +1034,8 @@ def _signed_start(r: str, i: int) -> int:
     return p if p == 0 or r[p - 1] in _SIGN_AFTER else i
 
 
-_STEP = re.compile(r"(?<![A-Za-z\\])(?i:step|case|part)[ \t]+[0-9]+\Z")  # "Step 5:" labels, no value
+_LABELS = "step|case|part|lemma|theorem|claim|figure|fig|corollary|proposition|section|problem|example|equation"
+_STEP = re.compile(rf"(?<![A-Za-z\\])(?i:{_LABELS})[ \t]+[0-9]+\Z")  # "Step 5:" labels, no value
 
 
 def _raw_last_number(s: str, start: int, end: int) -> tuple[int, int] | None:

@@ -849,6 +849,8 @@ _step_pieces = st.sampled_from(
         "STEP",
         "Case",
         "part",
+        "Lemma",
+        "fig",
         "\\step",
         "x",
         " ",

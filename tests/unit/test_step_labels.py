@@ -1,8 +1,8 @@
 r"""Labels of the parts of a solution are no last number.
 
 "Step 5: print(total_days)", "## Step 3: Compute the area", "Case 2: n is odd": a number after a
-word of ``detail::kStepLabels`` (step, case, part; any case) and blanks, before a ':', labels a
-part of the solution. The last-number rule, the last resort of a response with no marked answer,
+word of ``detail::kStepLabels`` (step, case, part, lemma, figure, ...; any case) and blanks,
+before a ':', labels a part of the solution. The last-number rule, the last resort of a response with no marked answer,
 passes over it, so that a program of steps or an outline cut short is not read as answering its
 own step number. Stated again in the reference extractor (``reference_strategies._STEP``).
 """
@@ -23,6 +23,7 @@ from rapidgrade import extract_answer, grade
         ("## Step 6: Calculate the total", None),
         ("She has 12 apples.\n\nCase 3: none left", "12"),
         ("PART 2: the rest", None),
+        ("So $x$ is 7.\n\nLemma 2: every root is real.", "7"),
         # no label: a number in a sentence, a ratio, a command, a number with no ':' after it
         ("x is 12 in step 3.", "3"),
         ("The ratio is 3:2", "3:2"),

@@ -55,6 +55,7 @@ enum class Reason : std::uint8_t {
   kSentenceNumbers,      // no marked answer; the numbers of the final sentence are the gold's list: TRUE
   kOpeningStatement,     // no marked answer; the opening sentence states the gold's answer: TRUE
   kSentenceValues,       // no marked answer; the values the final sentence assigns are the gold's list: TRUE
+  kNumberBeforeName,     // no marked answer; the final span only names what the sentence's number counts: TRUE
   kChoiceNotNamed,       // a choice letter against an answer that names no choice: UNKNOWN
   kDeclines,             // no marked answer, and the text after the last number declines to answer: FALSE
   kNoValue,              // a constant with no value ("f(0)", words) against a number: UNKNOWN (equiv::Limit::kNoValue)

@@ -120,11 +120,14 @@ inline constexpr std::string_view kExtremumWords[] = {"required", "largest", "sm
                                                       "only",     "desired", "sought",   "unique"};
 inline constexpr std::string_view kOpeningVerbs[] = {"is", "are", "equals", "equal"};
 
-/// Words that label the parts of a solution by number: "Step 5: print(total_days)", "## Step 3:
-/// Compute the area", "Case 2:", "Part 1:". A number after one (blanks between) and before a
-/// ':' is a heading, no value: the last-number rule passes over it (extract_math.cpp,
-/// last_number_in). ASCII, matched ignoring case, whole words.
-inline constexpr std::string_view kStepLabels[] = {"step", "case", "part"};
+/// Words that label the parts of a solution, or of a text it cites, by number: "Step 5:
+/// print(total_days)", "## Step 3: Compute the area", "Case 2:", "By Lemma 3, ...". A number after
+/// one (blanks between) is a label, no value: before a ':' (a heading) the last-number rule passes
+/// over it (extract_math.cpp, last_number_in), and the grader reads no label as the number a
+/// sentence states (grade.cpp, number_before_name). ASCII, matched ignoring case, whole words.
+inline constexpr std::string_view kStepLabels[] = {"step",    "case",    "part",    "lemma",     "theorem",
+                                                   "claim",   "figure",  "fig",     "corollary", "proposition",
+                                                   "section", "problem", "example", "equation"};
 
 /// The verbs after "there" that open a count sentence, a final statement that counts: "There are
 /// 3 bars with values below 40.", "So, there are 25 racks that have at least 0 ties." (ASCII,
