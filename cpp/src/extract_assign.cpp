@@ -56,9 +56,10 @@ bool other_relation(std::string_view s, std::size_t k, std::size_t end) noexcept
 }
 
 // Appends to `names` and `values` the assignments of the math s[r): its parts at top-level
-// commas, each "name = ... = value" (the value is the last member). False when a part is no
-// such assignment, or names a name already named.
-bool read_assignments(std::string_view s, Range r, std::vector<Range>& names, std::vector<Range>& values) {
+// commas, each "name = ... = value" (the value is the last member), and to `parts` (when not
+// null) each part whole. False when a part is no such assignment, or names a name already named.
+bool read_assignments(std::string_view s, Range r, std::vector<Range>& names, std::vector<Range>& values,
+                      std::vector<Range>* parts = nullptr) {
   std::size_t part = r.start;
   int depth = 0;
   for (std::size_t k = r.start; k <= r.end; ++k) {
@@ -95,11 +96,18 @@ bool read_assignments(std::string_view s, Range r, std::vector<Range>& names, st
     }
     names.push_back(Range{p.start, n});
     values.push_back(value);
+    if (parts != nullptr) parts->push_back(p);
   }
   return depth == 0;
 }
 
 }  // namespace
+
+std::vector<Range> assignment_parts(std::string_view answer) {
+  std::vector<Range> names, values, parts;
+  if (!read_assignments(answer, Range{0, answer.size()}, names, values, &parts) || parts.size() < 2) return {};
+  return parts;
+}
 
 std::vector<Range> final_assignments(std::string_view s, const Extraction& e, std::size_t limit) {
   std::vector<Range> names, values, out;

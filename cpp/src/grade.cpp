@@ -150,6 +150,9 @@ const char* reason_text(Reason reason) noexcept {
       return "undecided: the answer was read from a phrase with words it skipped, or the markers disagree";
     case Reason::kSentenceNumbers:
       return "the numbers of the final sentence are the gold's values (no marked answer; read as the gold's list)";
+    case Reason::kLastAssignment:
+      return "the last value the final span assigns is the gold's (no marked answer; the assignments before it are "
+             "givens or other unknowns)";
     case Reason::kNumberBeforeName:
       return "the number of the final sentence is its answer (no marked answer; the math after it only names what "
              "it counts)";
@@ -754,6 +757,15 @@ bool sentence_numbers_match(PreparedGold& gold, std::string_view response, const
   return true;
 }
 
+// Whether the gold is a list, a set, a tuple or an interval: no single value.
+bool gold_is_list(Answer& gold) {
+  const expr::Ast* tree = gold.tree();
+  if (tree == nullptr) return true;  // unread: not known to be one value
+  const expr::Kind k = tree->at(tree->root).kind;
+  return k == expr::Kind::kSet || k == expr::Kind::kTuple || k == expr::Kind::kInterval || k == expr::Kind::kUnion ||
+         k == expr::Kind::kMatrix;
+}
+
 // Whether `span` only names: letters (one at least), blanks, commas, parentheses, braces,
 // subscripts and primes; no digit, no operator, no command ("n", "B C", "(a, b, c, d)", "A B B
 // A").
@@ -964,6 +976,25 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
         v.normalized = reading.text();
         return v;
       }
+    }
+  }
+  if (v.tri == equiv::Tri::kFalse && found->method == extract::Method::kFinalSpan && !gold_is_list(gold.answer)) {
+    // "With $T=650, k=13$.", "Because $T=75, n=37$.": a final span that assigns values to
+    // several names, against a gold of one value: its last assignment is the answer, the ones
+    // before are givens or other unknowns (one of them matching leaves it UNKNOWN)
+    const std::string_view stated = text_of(extract::Range{found->start, found->end});
+    const std::vector<extract::Range> parts = extract::assignment_parts(stated);
+    for (std::size_t k = parts.size(); k > 0; --k) {
+      const extract::Range& part = parts[k - 1];
+      Answer reading = read_answer(stated.substr(part.start, part.end - part.start), gold);
+      if (reading.text().empty() || compare(gold.answer, reading, options).tri != equiv::Tri::kTrue) continue;
+      v.tri = k == parts.size() ? equiv::Tri::kTrue : equiv::Tri::kUnknown;
+      v.reason = k == parts.size() ? Reason::kLastAssignment : Reason::kLastMemberDiffers;
+      if (k == parts.size()) {
+        v.normalized = reading.text();
+        return v;
+      }
+      break;
     }
   }
   if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method)) {

@@ -8,6 +8,10 @@ sentence, back to a span that is no assignment, a sentence break, or a conclusio
 $d=-7$, then $a=27, b=20$ and $c=13$": the premise is not read). The numbers of the sentence
 (``final_sentence_numbers``) hold the names' other numbers too ("the point $(1,3)$ ... so $p=3$"),
 so that reading does not apply there.
+
+Against a gold of one value, a final span that assigns values to several names ("With $T=650,
+k=13$.", the relay problems' given and answer) answers with its last assignment
+(``extract::assignment_parts``); an earlier one that matches leaves the pair UNKNOWN.
 """
 
 from __future__ import annotations
@@ -71,5 +75,46 @@ def test_any_final_assignments_read_back(
     text = f"Since {premise}, so ${joiner.join(parts)}$."
     gold = ", ".join(map(str, stated))
     assert grade(gold, text, fallback=False).correct is True, text
-    other = ", ".join(map(str, [stated[0] + 1, *stated[1:]]))
+    other = ", ".join(map(str, [stated[0] + 2000, *stated[1:]]))  # no value of the list
     assert grade(other, text, fallback=False).correct is not True, text
+
+
+# -- the last of several assignments, against one value -------------------------------------------
+
+LAST = (
+    "the last value the final span assigns is the gold's (no marked answer; the assignments before it are givens "
+    "or other unknowns)"
+)
+MEMBER = "undecided: the last member of the answer's equation differs; a member before it may be the answer"
+
+
+@pytest.mark.parametrize(
+    ("gold", "response", "reason"),
+    [
+        ("13", "Hence $k=\\frac{T}{50}$. With $T=650, k=13$.", LAST),
+        ("\\frac{36}{35}", "Then $x=\\frac{T+1}{T}$. When $T=35, x=\\frac{36}{35}$.", LAST),
+        ("3", "With $T=0, x=\\sqrt[3]{27}=3$.", LAST),
+        ("k=13", "With $T=650, k=13$.", LAST),
+        ("650", "With $T=650, k=13$.", MEMBER),  # a given, or the other unknown: no certain verdict
+        ("12", "With $T=650, k=13$.", "not equivalent"),
+        ("(650, 13)", "With $T=650, k=13$.", "equivalent"),  # a list is compared whole
+    ],
+)
+def test_the_last_of_several_assignments_answers_one_value(gold: str, response: str, reason: str) -> None:
+    v = grade(gold, response, fallback=False)
+    assert v.reason == reason, v
+    assert v.correct is (reason in (LAST, "equivalent"))
+
+
+@given(
+    given_value=st.integers(0, 999),
+    value=st.integers(-(10**6), 10**6),
+    names=st.sampled_from([("T", "k"), ("a", "b"), ("x", "y_{1}"), ("n", "f(2)")]),
+    lead=st.sampled_from(["With", "Because", "When", "and with", "so"]),
+)
+def test_any_given_then_answer_reads_its_answer(
+    given_value: int, value: int, names: tuple[str, str], lead: str
+) -> None:
+    text = f"It follows that the answer depends on $T$. {lead} ${names[0]}={given_value}, {names[1]}={value}$."
+    assert grade(str(value), text, fallback=False).correct is True, text
+    assert grade(str(value + 1), text, fallback=False).correct is False  # UNKNOWN when it is the given

@@ -166,6 +166,10 @@ std::vector<Range> final_sentence_numbers(std::string_view text, std::size_t lim
 /// of values. O(final sentence).
 std::vector<Range> final_assignments(std::string_view text, const Extraction& e, std::size_t limit);
 
+/// The parts of `answer` when it is a list of two or more assignments to distinct names, as
+/// final_assignments reads a span ("T=650, k=13" -> "T=650", "k=13"); empty otherwise. O(n).
+std::vector<Range> assignment_parts(std::string_view answer);
+
 /// What the answer phrase reader made of a phrase (read_answer_phrase).
 struct Phrase {
   Range answer;                // the math object at the start of the phrase, or the whole phrase

@@ -56,6 +56,7 @@ enum class Reason : std::uint8_t {
   kOpeningStatement,     // no marked answer; the opening sentence states the gold's answer: TRUE
   kSentenceValues,       // no marked answer; the values the final sentence assigns are the gold's list: TRUE
   kNumberBeforeName,     // no marked answer; the final span only names what the sentence's number counts: TRUE
+  kLastAssignment,       // no marked answer; the last of the final span's assignments is the gold's value: TRUE
   kChoiceNotNamed,       // a choice letter against an answer that names no choice: UNKNOWN
   kDeclines,             // no marked answer, and the text after the last number declines to answer: FALSE
   kNoValue,              // a constant with no value ("f(0)", words) against a number: UNKNOWN (equiv::Limit::kNoValue)
