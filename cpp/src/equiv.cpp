@@ -711,9 +711,11 @@ class Comparer {
         // state a value.
         const bool condition = R.text.find('=') == std::string::npos;
         if (condition && !is_structure(other.node().kind)) return Tri::kFalse;
-        // nor is it a finite set or tuple of values, which no reader proves it equal to (Limit::kCondition)
-        if (condition && rel.i == rel.ast->root && other.i == other.ast->root && values_only(other) &&
-            limit_ == Limit::kNone) {
+        // nor is it a finite set or tuple of values, nor is a chain with an equals sign ("2g \ge N
+        // = 114784", "a + d = 0 \ne 1") a value: both readers of the fallback read such a chain
+        // as a conjunction of relations, never equal to values (Limit::kCondition)
+        const bool value = values_only(other) || (!condition && !is_structure(other.node().kind));
+        if (rel.i == rel.ast->root && other.i == other.ast->root && value && limit_ == Limit::kNone) {
           limit_ = Limit::kCondition;
         }
         return Tri::kUnknown;

@@ -591,6 +591,11 @@ _CONDITION = (
         (r"f(x)=\frac{1}{x}", "for all $m>1$"),
         ("k=3", r"so $f(a) \neq a f(1)$"),
         (r"f(x)=\frac{1}{x}", r"hence $f(x) \leqslant 1 / x$"),
+        # a chain with an equals sign that the core reads: a conjunction to both fallback readers
+        ("114784", r"so $2 g \geq N \geq 2(35 m \cdot 34)=2 \cdot 57392$"),
+        ("1", r"Thus $a+d=0 \neq 1$."),
+        ("3", r"hence $0 < x = 3$"),
+        ("1, 2", r"hence $0 < x = 3$"),
     ],
 )
 def test_a_condition_against_values_stays_with_the_fast_path(gold: str, response: str) -> None:
@@ -624,3 +629,7 @@ def test_any_condition_against_values_is_kept_undecided(var: str, op: str, bound
     assert not v.correct
     assert v.decided_by == "fast", v
     assert v.reason in (_CONDITION, "not equivalent"), v  # "not equivalent": a condition read against one value
+    # a chain that goes on with an equals sign: the same, and never a certain FALSE
+    chained = grade(gold, f"Therefore ${var} {op} {bound} = 7$.")
+    assert not chained.correct and chained.decided_by == "fast", chained
+    assert chained.reason == _CONDITION, chained
