@@ -221,12 +221,17 @@ class Comparer {
     const bool gs = is_structure(G.kind), ps = is_structure(P.kind);
     if (gs || ps) {
       if (gs && ps) return structures(g, p);
-      // a set whose elements all are the value is that value: {a, a} is {a} ("3/4 or 0.75")
+      // a set whose elements all are the value is that value: {a, a} is {a} ("3/4 or 0.75"), and
+      // so are assignments of it ("\angle A = 90, \angle B = 90" against 90)
       const Ref set = gs ? g : p;
       if (set.node().kind == Kind::kSet) {
         bool all = true;
         for (std::size_t k = 0; k < set.node().kids.size() && all; ++k) {
-          all = !is_structure(set.kid(k).node().kind) && (gs ? tri(g.kid(k), p) : tri(g, p.kid(k))) == Tri::kTrue;
+          const Ref kid = set.kid(k);
+          const Node& e = kid.node();
+          const bool assignment =
+              e.kind == Kind::kRelation && e.text == "=" && e.kids.size() == 2 && is_assignment_lhs(kid.kid(0));
+          all = (!is_structure(e.kind) || assignment) && (gs ? tri(g.kid(k), p) : tri(g, p.kid(k))) == Tri::kTrue;
         }
         if (all) return Tri::kTrue;
       }

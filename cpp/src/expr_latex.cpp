@@ -569,20 +569,34 @@ class LatexParser {
   /// letters) or its number name, one symbol rather than a product of points. Named either way
   /// round ("ACB" and "BCA" are one angle), the smaller of the two spellings.
   std::uint32_t angle(std::size_t pos) {
-    std::string points;
+    // the points: capital letters, each with a subscript of digits or a letter after it or not
+    // ("\angle ACB", "\angle B E A_{1}", "\angle A_1 B C")
+    std::vector<std::string> points;
     while (tok().type == T::kWord &&
            std::all_of(tok().text.begin(), tok().text.end(), [](char ch) { return ch >= 'A' && ch <= 'Z'; })) {
-      points += tok().text;
+      for (const char ch : tok().text) points.emplace_back(1, ch);
       ++p_;
       if (points.size() > kMaxAnglePoints) return fail("an angle of more than three points", pos);
+      if (!is_punct("_")) continue;
+      const bool braced = peek(1).type == T::kPunct && same(peek(1).text, "{");
+      const Tok& index = peek(braced ? 2 : 1);
+      const bool digits = index.type == T::kNum && index.text.find_first_not_of("0123456789") == std::string::npos;
+      const bool letter = index.type == T::kWord && index.text.size() == 1;
+      if (!(digits || letter) || (braced && !(peek(3).type == T::kPunct && same(peek(3).text, "}")))) break;
+      points.back() += "_" + std::string(index.text);
+      p_ += braced ? 4 : 2;
     }
     if (points.empty() && tok().type == T::kNum && tok().text.find_first_not_of("0123456789") == std::string::npos) {
-      points = tok().text;
+      points.emplace_back(tok().text);
       ++p_;
     }
     if (points.empty()) return fail("an angle with no name", pos);
-    const std::string reversed(points.rbegin(), points.rend());
-    return add(make(Kind::kSymbol, "angle_" + std::min(points, reversed)));
+    std::string name, reversed;
+    for (std::size_t k = 0; k < points.size(); ++k) {
+      name += points[k];
+      reversed += points[points.size() - 1 - k];
+    }
+    return add(make(Kind::kSymbol, "angle_" + std::min(name, reversed)));
   }
 
   /// "f(x)", "g(2)", "f(x, y)": a letter applied to atoms is a function application (as

@@ -8,9 +8,10 @@ r"""Answers of olympiad solutions that the core used to leave to the fallback, o
   symbol of the answer.
 - ``f(x) \equiv 1`` is an identity, read as ``=``; in a text that speaks of a modulus
   (``n \equiv 1 \pmod{4}``) ``\equiv`` is a congruence, which the core does not read.
-- **Angles**: ``\angle ACB`` (``\angle A C B``, ``\measuredangle``, ``\angle 1``) is one symbol
-  named by its points, not a product of points or the word "ACB"; ``ACB`` and ``BCA`` are one
-  angle. ``\angle A C B = 45^\circ`` states 45°.
+- **Angles**: ``\angle ACB`` (``\angle A C B``, ``\measuredangle``, ``\angle 1``, points with
+  subscripts: ``\angle B E A_{1}``) is one symbol named by its points, not a product of points or
+  the word "ACB"; ``ACB`` and ``BCA`` are one angle. ``\angle A C B = 45^\circ`` states 45°, and
+  a list of assignments of one value is that value (``\angle A = 90, \angle B = 90`` against 90).
 - ``\doteq`` is an approximate equality, like ``\approx`` (latex_vocab.hpp's
   ``kApproximationCommands``).
 - A gold whose letters go on with arithmetic is math, not a number and a remark:
@@ -98,13 +99,17 @@ def test_a_definition_is_the_same_in_any_variable(var: str, other: str, coeffici
         (r"\measuredangle C", "angle_C"),
         (r"\angle 1 = 30", "angle_1 = 30"),
         (r"\mathrm{m} \angle C=44", "m*angle_C = 44"),
+        # points with subscripts: digits or a letter, braced or not
+        (r"\angle B E A_{1}", "angle_A_1EB"),
+        (r"\angle A_1 E B", "angle_A_1EB"),
+        (r"\angle A_{12}BC_{x}", "angle_A_12BC_x"),
     ],
 )
 def test_an_angle_is_one_symbol_named_by_its_points(text: str, tree: str) -> None:
     assert str(parse_expr(text)) == tree
 
 
-@pytest.mark.parametrize("text", [r"\angle", r"\angle ABCD", r"\angle x"])
+@pytest.mark.parametrize("text", [r"\angle", r"\angle ABCD", r"\angle x", r"\angle A_1 B_2 C_3 D"])
 def test_an_angle_needs_one_to_three_points(text: str) -> None:
     with pytest.raises(ValueError, match="angle"):
         parse_expr(text)
@@ -119,6 +124,10 @@ def test_an_angle_needs_one_to_three_points(text: str) -> None:
         (r"\angle BCA", r"The largest angle is $\angle ACB$.", True),
         (r"\angle ABC", r"The largest angle is $\angle ACB$.", False),
         (r"50^{\circ}", r"So $\angle A C B=45^{\circ}$.", False),
+        # assignments of one value are that value ({a, a} is {a})
+        (r"\angle B E A_{1}=90, \angle A E B_{1}=90", r"Both angles are $90^{\circ}$.", True),
+        (r"\angle B E A_{1}=90, \angle A E B_{1}=60", r"Both angles are $90^{\circ}$.", False),
+        ("90", r"So $\angle A=90^{\circ}, \angle B=90^{\circ}$.", True),
         # approximate equalities
         ("4.2", r"We get $r \doteq 4.2 \%$.", True),
         ("3", r"We get $r \doteq 4.2$.", False),
