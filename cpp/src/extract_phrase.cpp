@@ -551,6 +551,11 @@ Phrase read_answer_phrase(std::string_view s, Range r) {
       }
       ++k;
       continue;
+    } else if ((c == ')' || c == ']' || c == '}') && seen) {
+      // a closer that no group of the phrase opened closes one around it: "(..., then the
+      // answer is $n$ )" ends at it
+      out.cut = true;
+      break;
     } else {
       ++k;  // operators and the rest of ASCII: part of the math
     }

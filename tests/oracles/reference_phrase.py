@@ -508,6 +508,9 @@ def read_answer_phrase(s: str, a: int, b: int) -> _Phrase:
                 break
             k += 1
             continue
+        elif c in ")]}" and seen:
+            cut = True  # a closer of a group around the phrase: "(... the answer is $n$ )"
+            break
         else:
             k += 1
         seen = True

@@ -50,6 +50,10 @@ from rapidgrade import extract_answer, grade
         ("Final Answer: 5 km/h", "5"),
         ("The answer is 3 bolts per minute.", "3"),
         ("The answer is 12 (since 3 * 4 = 12).", "12"),
+        # a closer that no group of the phrase opened closes a group around the phrase
+        ("(the special case $n=100$, then the answer is $n$ ). Next", "n"),
+        ("(so the answer is 5) and more", "5"),
+        ("The answer is [0, 1) for t.", "[0, 1)"),
         ("The answer is 2nd place.", "2"),
         # math spans, expressions, tuples, intervals, relations, lists
         ("The answer is $18$ eggs.", "18"),
