@@ -774,6 +774,14 @@ class LatexParser {
       args.push_back(num("10"));
       call = add(make(Kind::kFunc, "log", std::move(args)));
     } else {
+      // "\max\{a, b\}", "\min \left\{-m, -n\right\}": the set after a function of several
+      // arguments (max, min, gcd, lcm) holds its arguments
+      const FunctionSpec* f = rapidgrade::detail::find_function(name);
+      if (f != nullptr && f->max_args > 1 && args.size() == 1 && ast_.at(args[0]).kind == Kind::kSet &&
+          ast_.at(args[0]).kids.size() >= 2 && ast_.at(args[0]).kids.size() <= f->max_args) {
+        const KidList elements = ast_.at(args[0]).kids;
+        args = elements;
+      }
       call = add(make(Kind::kFunc, name, std::move(args)));
     }
     if (has_power) call = add(make(Kind::kPow, {}, {call, power}));

@@ -104,6 +104,11 @@ def canon(text: str, syntax: str = "latex") -> str:
         (r"\left( 1, 2 \right)", "(1, 2)"),
         (r"[0,1] \cup (2,3)", "Union([0, 1], (2, 3))"),
         (r"\{1, 2\}", "{1, 2}"),
+        # the set after a function of several arguments holds its arguments
+        (r"\max\{a, b\}", "max(a, b)"),
+        (r"\min \left\{-m,-n\right\}", "min(-m, -n)"),
+        (r"\gcd\{4, 6\}", "gcd(4, 6)"),
+        (r"\max \{x\}", "max({x})"),
         ("{1,2,3}", "{1, 2, 3}"),
         ("1, 2", "{1, 2}"),
         ("1 and -2", "{1, -2}"),
