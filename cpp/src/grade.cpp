@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "grade_text.hpp"
 #include "rapidgrade/common.hpp"
 #include "rapidgrade/detail/delimiters.hpp"
 #include "rapidgrade/detail/latex_vocab.hpp"
@@ -20,115 +21,17 @@ namespace {
 
 using detail::prefetch;
 using detail::trim;
+using internal::after_label;
+using internal::choice_letter;
+using internal::closes_a_proof;
+using internal::declines_to_answer;
+using internal::leading_choice;
+using internal::names_only;
+using internal::plain_number;
+using internal::several_sentences;
 
 // Bytes of a text's start (and of its end) that prefetch_text asks for.
 constexpr std::size_t kPrefetchBytes = 1024;
-
-// Whether `s` holds several sentences: a sentence end (extract::sentence_end, as an "answer is"
-// answer is cut) with more text after it ("Yes. $F(x,y)=x+y$"; not "3.5", not "x."). Line
-// breaks only separate the lines searched.
-bool several_sentences(std::string_view s) noexcept {
-  for (std::size_t j = 0; j < s.size();) {
-    const std::size_t k = extract::sentence_end(s, j);
-    if (k >= s.size()) return false;
-    if (s[k] == '.' || s[k] == '!' || s[k] == '?') return !trim(s.substr(k + 1)).empty();
-    j = k + 1;  // a line break
-  }
-  return false;
-}
-
-// The letter of a multiple-choice answer written as "C", "(C)", "C)" or "(C" after
-// normalization (which has already unwrapped \text{...}), or 0. Letters A-J only.
-char choice_letter(std::string_view s) noexcept {
-  s = trim(s);
-  if (!s.empty() && s.front() == '(') s.remove_prefix(1);
-  if (!s.empty() && s.back() == ')') s.remove_suffix(1);
-  s = trim(s);
-  if (s.size() != 1) return 0;
-  const char c = s[0];
-  if (c >= 'A' && c <= 'J') return c;
-  return 0;
-}
-
-// Bytes that declines_to_answer reads right after a last number, and at the end of the text.
-constexpr std::size_t kMaxAfterNumber = 512;
-
-// The first letters of the phrases of `table` (lower case ASCII), where a phrase may start.
-template <std::size_t N>
-constexpr std::array<bool, 256> first_letters(const std::string_view (&table)[N]) noexcept {
-  std::array<bool, 256> out{};
-  for (const std::string_view phrase : table) out[static_cast<unsigned char>(phrase[0])] = true;
-  return out;
-}
-constexpr std::array<bool, 256> kRefusalStarts = first_letters(detail::kRefusals);
-constexpr std::array<bool, 256> kProofCloseStarts = first_letters(detail::kProofCloses);
-
-// Whether `text` holds a phrase of `table` (ignoring case). One pass; a phrase is compared only
-// where its first letter is (`starts`).
-template <std::size_t N>
-bool holds_phrase(std::string_view text, const std::string_view (&table)[N],
-                  const std::array<bool, 256>& starts) noexcept {
-  for (std::size_t k = 0; k < text.size(); ++k) {
-    const char c = detail::to_lower(text[k]);
-    if (!starts[static_cast<unsigned char>(c)]) continue;
-    for (const std::string_view phrase : table) {
-      if (phrase[0] == c && detail::istarts_with(text, k, phrase)) return true;
-    }
-  }
-  return false;
-}
-
-bool holds_refusal(std::string_view text) noexcept { return holds_phrase(text, detail::kRefusals, kRefusalStarts); }
-
-// Bytes of a text's end that closes_a_proof reads.
-constexpr std::size_t kMaxFinalSentence = 300;
-
-// Whether the final sentence of text[0, end) (after the last sentence end or line break in its
-// last kMaxFinalSentence bytes) closes a proof (detail::kProofCloses): "... which contradicts
-// the minimality of $m$.", "Thereby the solution is complete."
-bool closes_a_proof(std::string_view text, std::size_t end) noexcept {
-  std::size_t e = std::min(end, text.size());
-  while (e > 0 && detail::is_space(text[e - 1])) --e;
-  if (e > 0 && (text[e - 1] == '.' || text[e - 1] == '!' || text[e - 1] == '?')) --e;
-  std::size_t b = e > kMaxFinalSentence ? e - kMaxFinalSentence : 0;
-  for (std::size_t k = e; k > b; --k) {
-    const char c = text[k - 1];
-    if (c == '\n' || ((c == '.' || c == '!' || c == '?') && k < e && detail::is_space(text[k]))) {
-      b = k;
-      break;
-    }
-  }
-  return holds_phrase(text.substr(b, e - b), detail::kProofCloses, kProofCloseStarts);
-}
-
-// Whether `after`, the text after a response's last number, declines to answer: a refusal right
-// after the number ("... 300 in the previous weeks. Therefore, the question cannot be answered
-// with the given information.") or in the response's closing words ("... we cannot determine the
-// year ... Please provide additional information."), each read for kMaxAfterNumber bytes. A
-// number near the end of its text costs the bytes after it only.
-bool declines_to_answer(std::string_view after) noexcept {
-  if (after.size() <= 2 * kMaxAfterNumber) return holds_refusal(after);
-  return holds_refusal(after.substr(0, kMaxAfterNumber)) || holds_refusal(after.substr(after.size() - kMaxAfterNumber));
-}
-
-// The choice an answer names at its start, "(E)" before more ("(E)EquilateralTriangle", "(C)8"
-// after normalization), or 0: not when the rest names another choice ("(A)or(E)").
-char leading_choice(std::string_view s) noexcept {
-  s = trim(s);
-  if (s.size() < 4 || s[0] != '(' || s[2] != ')' || s[1] < 'A' || s[1] > 'J') return 0;
-  const std::string_view rest = s.substr(3);
-  for (std::size_t k = 0; k + 2 < rest.size(); ++k) {
-    if (rest[k] == '(' && rest[k + 1] >= 'A' && rest[k + 1] <= 'J' && rest[k + 2] == ')') return 0;
-  }
-  return s[1];
-}
-
-// A number as the whole text: digits with a sign, a decimal point or a fraction bar ("21",
-// "-0.5", "3/4"); what a choice letter cannot be.
-bool plain_number(std::string_view s) noexcept {
-  return !s.empty() && s.find_first_not_of("0123456789.-/") == std::string_view::npos &&
-         s.find_first_of("0123456789") != std::string_view::npos;
-}
 
 }  // namespace
 
@@ -764,33 +667,6 @@ bool gold_is_list(Answer& gold) {
   const expr::Kind k = tree->at(tree->root).kind;
   return k == expr::Kind::kSet || k == expr::Kind::kTuple || k == expr::Kind::kInterval || k == expr::Kind::kUnion ||
          k == expr::Kind::kMatrix;
-}
-
-// Whether `span` only names: letters (one at least), blanks, commas, parentheses, braces,
-// subscripts and primes; no digit, no operator, no command ("n", "B C", "(a, b, c, d)", "A B B
-// A").
-bool names_only(std::string_view span) noexcept {
-  bool letter = false;
-  for (const char c : span) {
-    letter = letter || detail::is_letter(c);
-    if (!detail::is_letter(c) && std::string_view(" \t,(){}_'").find(c) == std::string_view::npos) return false;
-  }
-  return letter;
-}
-
-// Whether a word of detail::kStepLabels and blanks come right before s[at]: the number there is a
-// label ("By Lemma 3", "in Figure 2"), no value.
-bool after_label(std::string_view s, std::size_t at) noexcept {
-  std::size_t w = at;
-  while (w > 0 && detail::is_blank(s[w - 1])) --w;
-  if (w == at) return false;
-  std::size_t b = w;
-  while (b > 0 && detail::is_letter(s[b - 1])) --b;
-  if (b > 0 && s[b - 1] == '\\') return false;
-  for (const std::string_view label : detail::kStepLabels) {
-    if (label.size() == w - b && detail::istarts_with(s, b, label)) return true;
-  }
-  return false;
 }
 
 // The reading of a response whose final span is an assignment against a gold that is a list of n

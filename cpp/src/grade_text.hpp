@@ -1,0 +1,39 @@
+// Text predicates of the grader (grade.cpp): what a response's words say about its answer, read
+// without parsing math. Internal to the core.
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+
+namespace rapidgrade::grade::internal {
+
+/// Whether `s` holds several sentences: a sentence end (extract::sentence_end) with more text
+/// after it ("Yes. $F(x,y)=x+y$"; not "3.5", not "x."). Line breaks only separate lines.
+bool several_sentences(std::string_view s) noexcept;
+
+/// The letter of a multiple-choice answer written as "C", "(C)", "C)" or "(C" after
+/// normalization, or 0. Letters A-J only.
+char choice_letter(std::string_view s) noexcept;
+
+/// Whether the final sentence of text[0, end) closes a proof (detail::kProofCloses).
+bool closes_a_proof(std::string_view text, std::size_t end) noexcept;
+
+/// Whether `after`, the text after a response's last number, declines to answer
+/// (detail::kRefusals).
+bool declines_to_answer(std::string_view after) noexcept;
+
+/// The choice an answer names at its start, "(E)" before more, or 0.
+char leading_choice(std::string_view s) noexcept;
+
+/// A number as the whole text: digits with a sign, a decimal point or a fraction bar.
+bool plain_number(std::string_view s) noexcept;
+
+/// Whether `span` only names: letters (one at least), blanks, commas, parentheses, braces,
+/// subscripts and primes; no digit, no operator, no command ("n", "B C", "(a, b, c, d)").
+bool names_only(std::string_view span) noexcept;
+
+/// Whether a word of detail::kStepLabels and blanks come right before s[at]: the number there
+/// is a label ("By Lemma 3", "in Figure 2"), no value.
+bool after_label(std::string_view s, std::size_t at) noexcept;
+
+}  // namespace rapidgrade::grade::internal
