@@ -17,6 +17,9 @@ using internal::trim;
 
 namespace {
 
+// Most assignments read from one list (a name is compared with each name before it).
+constexpr std::size_t kMaxAssignments = 64;
+
 // The end of a name at s[k]: one ASCII letter, then a subscript ("_1", "_{n+1}"), primes and an
 // argument list in parentheses ("d(6)", "f'(x)"), each at most once; kNpos when s[k] starts none.
 std::size_t name_end(std::string_view s, std::size_t k, std::size_t end) noexcept {
@@ -57,7 +60,8 @@ bool other_relation(std::string_view s, std::size_t k, std::size_t end) noexcept
 
 // Appends to `names` and `values` the assignments of the math s[r): its parts at top-level
 // commas, each "name = ... = value" (the value is the last member), and to `parts` (when not
-// null) each part whole. False when a part is no such assignment, or names a name already named.
+// null) each part whole. False when a part is no such assignment, names a name already named, or
+// would make more than kMaxAssignments names. O(length of r + kMaxAssignments^2).
 bool read_assignments(std::string_view s, Range r, std::vector<Range>& names, std::vector<Range>& values,
                       std::vector<Range>* parts = nullptr) {
   std::size_t part = r.start;
@@ -91,6 +95,7 @@ bool read_assignments(std::string_view s, Range r, std::vector<Range>& names, st
     const Range value = trim(s, Range{last, p.end});
     if (value.end <= value.start) return false;
     const std::string_view name = s.substr(p.start, n - p.start);
+    if (names.size() >= kMaxAssignments) return false;
     for (const Range& other : names) {
       if (s.substr(other.start, other.end - other.start) == name) return false;
     }

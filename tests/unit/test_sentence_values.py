@@ -118,3 +118,12 @@ def test_any_given_then_answer_reads_its_answer(
     text = f"It follows that the answer depends on $T$. {lead} ${names[0]}={given_value}, {names[1]}={value}$."
     assert grade(str(value), text, fallback=False).correct is True, text
     assert grade(str(value + 1), text, fallback=False).correct is False  # UNKNOWN when it is the given
+
+
+def test_a_long_list_of_assignments_is_bounded_work() -> None:
+    # names are compared with the names before them: past 64 the list is no such reading
+    parts = ", ".join(f"a_{{{k}}}={k}" for k in range(3000))  # 30 KB, under max_answer_bytes
+    v = grade("2999", f"With ${parts}$.", fallback=False)
+    assert v.decided_by == "fast" and v.reason != LAST, v
+    short = ", ".join(f"a_{{{k}}}={k}" for k in range(60))
+    assert grade("59", f"With ${short}$.", fallback=False).reason == LAST
