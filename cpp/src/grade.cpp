@@ -880,7 +880,7 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
       Answer alternative = read_answer(text_of(r), gold);
       if (alternative.text().empty()) continue;
       if (compare(gold.answer, alternative, options).tri != equiv::Tri::kTrue) continue;
-      if (found->method == extract::Method::kFinalSpan && r.end <= found->start &&
+      if (found->method == extract::Method::kFinalSpan && options.last_number && r.end <= found->start &&
           names_only(text_of(extract::Range{found->start, found->end})) &&
           extract::sentence_end(response, r.start) >= found->start && !after_label(response, r.start) &&
           !closes_a_proof(response, found->readings.end > 0 ? found->readings.end : response.size())) {

@@ -6,7 +6,8 @@ span is the last math of the text, here a name: letters, blanks, commas, parenth
 subscripts, no digit, no operator. When the last number of the text comes before it in the same
 sentence and is the gold, the verdict is TRUE: the span states no value of its own. Not when the
 number is a label ("By Lemma 3, the board holds at most $s$ numbers."; ``detail::kStepLabels``),
-nor when the text ends by closing a proof.
+nor when the text ends by closing a proof, nor with ``last_number=False``, which takes no number of
+prose for an answer.
 """
 
 from __future__ import annotations
@@ -48,6 +49,12 @@ def test_a_name_after_the_number_is_no_answer(gold: str, response: str) -> None:
 def test_a_label_another_sentence_or_math_is_not_this_reading(gold: str, response: str) -> None:
     v = grade(gold, response, fallback=False)
     assert v.reason != NAMED, v
+
+
+def test_last_number_false_refuses_the_number_before_a_name() -> None:
+    # the number is a number of prose, which last_number=False does not take for an answer
+    text = "Thus there are 41 such integers $n$."
+    assert grade("41", text, fallback=False, last_number=False).correct is not True
 
 
 @given(
