@@ -74,7 +74,9 @@ std::optional<Range> opening_statement(std::string_view s) noexcept {
       continue;
     }
     const std::size_t w = letters_end_in(s, q, end);
-    if (extremum && one_of(s, q, w, detail::kOpeningVerbs)) {
+    if (one_of(s, q, w, detail::kOpeningVerbs)) {
+      // the first verb ends the subject: "The value is the least ..." has no extremum in it
+      if (!extremum) return std::nullopt;
       const Phrase p = read_answer_phrase(s, Range{w, end});
       if (!p.clean || p.leading_prose || p.answer.end <= p.answer.start) return std::nullopt;
       return p.answer;

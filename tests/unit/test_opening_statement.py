@@ -49,6 +49,8 @@ def test_an_answer_first_write_up_states_its_answer_in_its_opening(gold: str, re
         ("5", "The value is 5. Then $x = 6$."),
         ("5", "The maximum is achieved when $n = 5$. So $x = 6$."),
         ("5", "A maximum is 5. So $x = 6$."),
+        # the first verb ends the subject, which holds no extremum word here
+        ("5", "The value is the least number that is 5. So $x = 6$."),
         # the opening sentence is not the first one
         ("5", "Let $n = 3$. The maximum is 5. So $x = 6$."),
     ],
