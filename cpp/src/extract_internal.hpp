@@ -52,6 +52,15 @@ inline bool ends_with_list_ellipsis(std::string_view s, std::size_t a, std::size
 /// A multiple-choice letter, A-J.
 inline bool is_choice_letter(char c) noexcept { return c >= 'A' && c <= 'J'; }
 
+/// Whether the word s[b, e) is one of `words` (ASCII), ignoring case.
+template <std::size_t N>
+bool word_in(std::string_view s, std::size_t b, std::size_t e, const std::string_view (&words)[N]) noexcept {
+  for (const std::string_view w : words) {
+    if (w.size() == e - b && detail::istarts_with(s, b, w)) return true;
+  }
+  return false;
+}
+
 /// End of the run of ASCII letters starting at `i`, at most `end`.
 inline std::size_t letters_end_in(std::string_view s, std::size_t i, std::size_t end) noexcept {
   return detail::letters_end(s.substr(0, end), i);

@@ -854,15 +854,7 @@ bool step_label(std::string_view s, std::size_t from, Range r) noexcept {
   for (std::size_t k = r.start; k < r.end; ++k) {
     if (!is_digit(s[k])) return false;
   }
-  std::size_t w = r.start;
-  while (w > from && is_blank(s[w - 1])) --w;
-  std::size_t b = w;
-  while (b > from && is_letter(s[b - 1])) --b;
-  if (b == w || (b > from && s[b - 1] == '\\')) return false;
-  for (const std::string_view label : detail::kStepLabels) {
-    if (label.size() == w - b && detail::istarts_with(s, b, label)) return true;
-  }
-  return false;
+  return follows_step_label(s, from, r.start);
 }
 
 // The last number that scan_numbers reads among the tokens starting in [begin, stop), a label of
@@ -1051,6 +1043,16 @@ std::vector<Range> final_sentence_numbers(std::string_view text, std::size_t lim
   });
   if (!plain) out.clear();
   return out;
+}
+
+bool follows_step_label(std::string_view s, std::size_t from, std::size_t at) noexcept {
+  std::size_t w = at;
+  while (w > from && is_blank(s[w - 1])) --w;
+  if (w == at) return false;
+  std::size_t b = w;
+  while (b > from && is_letter(s[b - 1])) --b;
+  if (b > from && s[b - 1] == '\\') return false;  // a command
+  return word_in(s, b, w, detail::kStepLabels);
 }
 
 }  // namespace rapidgrade::extract

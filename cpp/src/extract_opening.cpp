@@ -13,20 +13,12 @@ using detail::is_letter;
 using detail::is_space;
 using detail::istarts_with;
 using internal::letters_end_in;
+using internal::word_in;
 
 namespace {
 
 // Longest opening sentence read, in bytes: a statement of the answer is short.
 constexpr std::size_t kMaxOpeningBytes = 400;
-
-// Whether s[b, e) is one of `words`, ignoring case.
-template <std::size_t N>
-bool one_of(std::string_view s, std::size_t b, std::size_t e, const std::string_view (&words)[N]) noexcept {
-  for (const std::string_view w : words) {
-    if (w.size() == e - b && istarts_with(s, b, w)) return true;
-  }
-  return false;
-}
 
 // The length of the lead of kOpeningLeads at s[k], followed by a blank, or 0.
 std::size_t lead_length(std::string_view s, std::size_t k, std::size_t end) noexcept {
@@ -74,14 +66,14 @@ std::optional<Range> opening_statement(std::string_view s) noexcept {
       continue;
     }
     const std::size_t w = letters_end_in(s, q, end);
-    if (one_of(s, q, w, detail::kOpeningVerbs)) {
+    if (word_in(s, q, w, detail::kOpeningVerbs)) {
       // the first verb ends the subject: "The value is the least ..." has no extremum in it
       if (!extremum) return std::nullopt;
       const Phrase p = read_answer_phrase(s, Range{w, end});
       if (!p.clean || p.leading_prose || p.answer.end <= p.answer.start) return std::nullopt;
       return p.answer;
     }
-    extremum = extremum || one_of(s, q, w, detail::kExtremumWords);
+    extremum = extremum || word_in(s, q, w, detail::kExtremumWords);
     q = w;
   }
   return std::nullopt;

@@ -614,15 +614,6 @@ Phrase read_answer_phrase(std::string_view s, Range r) {
 
 namespace {
 
-// Whether the word s[b, e) (letters) is one of `words`, ignoring case.
-template <std::size_t N>
-bool word_in(std::string_view s, std::size_t b, std::size_t e, const std::string_view (&words)[N]) noexcept {
-  for (const std::string_view w : words) {
-    if (w.size() == e - b && detail::istarts_with(s, b, w)) return true;
-  }
-  return false;
-}
-
 // The count right after a count sentence's verb at k (blanks first, then a word of
 // detail::kCountLeads), before a blank and a word: digits ("3", "1,000") or number words
 // ("three", "twenty-one"), perhaps in emphasis ("**3**"); an empty range when there is none.

@@ -21,7 +21,6 @@ namespace {
 
 using detail::prefetch;
 using detail::trim;
-using internal::after_label;
 using internal::choice_letter;
 using internal::closes_a_proof;
 using internal::declines_to_answer;
@@ -631,6 +630,21 @@ std::size_t gold_list_size(Answer& gold, expr::Kind& kind) {
   return root.kids.size();
 }
 
+// Whether the values `joined` ("9, 10"), written as the gold's kind (a tuple in order, a set in
+// any order), are the gold's list; when they are, `v` is set to the TRUE verdict for `reason`.
+bool list_matches(PreparedGold& gold, expr::Kind kind, std::string joined, Reason reason, const Options& options,
+                  FastVerdict& v) {
+  if (joined.size() > options.max_answer_bytes) return false;
+  const std::string written = kind == expr::Kind::kTuple ? "(" + joined + ")" : "\\{" + joined + "\\}";
+  Answer reading(normalize::normalize(written, answer_normalization()));
+  if (reading.text().empty() || compare(gold.answer, reading, options).tri != equiv::Tri::kTrue) return false;
+  v.tri = equiv::Tri::kTrue;
+  v.reason = reason;
+  v.answer = std::move(joined);
+  v.normalized = reading.text();
+  return true;
+}
+
 // The reading of a response with no marked answer against a gold that is a list of n values
 // (gold_list_size): the numbers of its final sentence (extract::final_sentence_numbers), when
 // there are exactly n of them, compared as the gold's kind (a set in any order, a tuple in
@@ -649,15 +663,7 @@ bool sentence_numbers_match(PreparedGold& gold, std::string_view response, const
       if (response[k] != ',') joined += response[k];  // a thousands separator: "1,000"
     }
   }
-  if (joined.size() > options.max_answer_bytes) return false;
-  const std::string written = kind == expr::Kind::kTuple ? "(" + joined + ")" : "\\{" + joined + "\\}";
-  Answer reading(normalize::normalize(written, answer_normalization()));
-  if (reading.text().empty() || compare(gold.answer, reading, options).tri != equiv::Tri::kTrue) return false;
-  v.tri = equiv::Tri::kTrue;
-  v.reason = Reason::kSentenceNumbers;
-  v.answer = std::move(joined);
-  v.normalized = reading.text();
-  return true;
+  return list_matches(gold, kind, std::move(joined), Reason::kSentenceNumbers, options, v);
 }
 
 // Whether the gold is a list, a set, a tuple or an interval: no single value.
@@ -685,15 +691,7 @@ bool sentence_values_match(PreparedGold& gold, std::string_view response, const 
     if (!joined.empty()) joined += ", ";
     joined += response.substr(r.start, r.end - r.start);
   }
-  if (joined.size() > options.max_answer_bytes) return false;
-  const std::string written = kind == expr::Kind::kTuple ? "(" + joined + ")" : "\\{" + joined + "\\}";
-  Answer reading(normalize::normalize(written, answer_normalization()));
-  if (reading.text().empty() || compare(gold.answer, reading, options).tri != equiv::Tri::kTrue) return false;
-  v.tri = equiv::Tri::kTrue;
-  v.reason = Reason::kSentenceValues;
-  v.answer = std::move(joined);
-  v.normalized = reading.text();
-  return true;
+  return list_matches(gold, kind, std::move(joined), Reason::kSentenceValues, options, v);
 }
 
 }  // namespace
@@ -882,7 +880,8 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
       if (compare(gold.answer, alternative, options).tri != equiv::Tri::kTrue) continue;
       if (found->method == extract::Method::kFinalSpan && options.last_number && r.end <= found->start &&
           names_only(text_of(extract::Range{found->start, found->end})) &&
-          extract::sentence_end(response, r.start) >= found->start && !after_label(response, r.start) &&
+          extract::sentence_end(response, r.start) >= found->start &&
+          !extract::follows_step_label(response, 0, r.start) &&
           !closes_a_proof(response, found->readings.end > 0 ? found->readings.end : response.size())) {
         // "Thus there are 41 such integers $n$.", "... giving 5 integral values for $AC$.": a
         // span that only names what the sentence's number counts states no value of its own

@@ -136,19 +136,4 @@ bool names_only(std::string_view span) noexcept {
   return letter;
 }
 
-// Whether a word of detail::kStepLabels and blanks come right before s[at]: the number there is a
-// label ("By Lemma 3", "in Figure 2"), no value.
-bool after_label(std::string_view s, std::size_t at) noexcept {
-  std::size_t w = at;
-  while (w > 0 && detail::is_blank(s[w - 1])) --w;
-  if (w == at) return false;
-  std::size_t b = w;
-  while (b > 0 && detail::is_letter(s[b - 1])) --b;
-  if (b > 0 && s[b - 1] == '\\') return false;
-  for (const std::string_view label : detail::kStepLabels) {
-    if (label.size() == w - b && detail::istarts_with(s, b, label)) return true;
-  }
-  return false;
-}
-
 }  // namespace rapidgrade::grade::internal

@@ -32,8 +32,4 @@ bool plain_number(std::string_view s) noexcept;
 /// subscripts and primes; no digit, no operator, no command ("n", "B C", "(a, b, c, d)").
 bool names_only(std::string_view span) noexcept;
 
-/// Whether a word of detail::kStepLabels and blanks come right before s[at]: the number there
-/// is a label ("By Lemma 3", "in Figure 2"), no value.
-bool after_label(std::string_view s, std::size_t at) noexcept;
-
 }  // namespace rapidgrade::grade::internal

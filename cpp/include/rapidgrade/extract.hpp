@@ -166,6 +166,11 @@ std::vector<Range> final_sentence_numbers(std::string_view text, std::size_t lim
 /// of values. O(final sentence).
 std::vector<Range> final_assignments(std::string_view text, const Extraction& e, std::size_t limit);
 
+/// Whether a word of detail::kStepLabels ("Step", "Lemma", "Figure", ...; any case, no command)
+/// and one blank or more come right before s[at], within s[from, at): a number there is a label
+/// ("Step 5:", "By Lemma 3"), no value. Reads back over that word only.
+bool follows_step_label(std::string_view s, std::size_t from, std::size_t at) noexcept;
+
 /// The parts of `answer` when it is a list of two or more assignments to distinct names, as
 /// final_assignments reads a span ("T=650, k=13" -> "T=650", "k=13"); empty otherwise. O(n).
 std::vector<Range> assignment_parts(std::string_view answer);
