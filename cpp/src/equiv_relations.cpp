@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "equiv_internal.hpp"
@@ -193,3 +194,63 @@ std::optional<Ast> renamed_definition(Ref gl, Ref pl, Ref p) {
 }
 
 }  // namespace rapidgrade::equiv::detail
+
+namespace rapidgrade::equiv {
+
+namespace {
+
+// The names a tree applies as functions outside the function table, with how many times, and
+// the names it holds as symbols.
+struct Names {
+  std::vector<std::pair<std::string_view, std::size_t>> undefined;
+  std::vector<std::string_view> symbols;
+
+  // An application that an inequality bounds ("0 < f(x) < 1") is the name of what the condition
+  // constrains: math-verify reads such a chain as the interval (0, 1), and it counts as a symbol.
+  explicit Names(const expr::Ast& ast) {
+    std::vector<std::pair<std::uint32_t, bool>> pending{{ast.root, false}};
+    while (!pending.empty()) {
+      const auto [i, bounded] = pending.back();
+      pending.pop_back();
+      const expr::Node& n = ast.at(i);
+      const bool undefined_call = n.kind == expr::Kind::kFunc && rapidgrade::detail::find_function(n.text) == nullptr;
+      if (n.kind == expr::Kind::kSymbol || (undefined_call && bounded)) {
+        symbols.push_back(n.text);
+      } else if (undefined_call) {
+        auto it = std::find_if(undefined.begin(), undefined.end(), [&](const auto& u) { return u.first == n.text; });
+        if (it == undefined.end()) {
+          undefined.emplace_back(n.text, 1);
+        } else {
+          ++it->second;
+        }
+      }
+      const bool condition = n.kind == expr::Kind::kRelation && n.text.find_first_not_of('=') != std::string::npos;
+      for (const std::uint32_t k : n.kids) pending.emplace_back(k, condition);
+    }
+  }
+
+  bool names(std::string_view name) const {
+    return std::find(symbols.begin(), symbols.end(), name) != symbols.end() ||
+           std::find_if(undefined.begin(), undefined.end(), [&](const auto& u) { return u.first == name; }) !=
+               undefined.end();
+  }
+};
+
+bool applies_apart(const Names& own, const Names& other) {
+  for (const auto& [name, count] : own.undefined) {
+    if (count == 1 && !other.names(name) &&
+        std::find(own.symbols.begin(), own.symbols.end(), name) == own.symbols.end()) {
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool undefined_function_apart(const expr::Ast& a, const expr::Ast& b) {
+  const Names na(a), nb(b);
+  return applies_apart(na, nb) || applies_apart(nb, na);
+}
+
+}  // namespace rapidgrade::equiv

@@ -70,7 +70,7 @@ const char* reason_text(Reason reason) noexcept {
       return "undecided: a multiple-choice letter against an answer that names no choice (only the options can tell)";
     case Reason::kNoValue:
       return "undecided: one answer is a constant with no value (a function the grader does not know, or words) "
-             "and the other a number";
+             "and the other a number, or applies a function with no definition that the other does not name";
     case Reason::kLastMemberDiffers:
       return "undecided: the last member of the answer's equation differs; a member before it may be the answer";
     case Reason::kGoldEquation:
@@ -599,6 +599,13 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
     // fallback's sequence rule compares such lists only term by term, ellipsis against ellipsis
     const Ellipses ge = ellipses(g), pe = ellipses(p);
     if ((ge.term && !pe.any) || (pe.term && !ge.any)) return {equiv::Tri::kUnknown, Reason::kEllipsisList};
+  }
+  if (t == equiv::Tri::kUnknown && limit == equiv::Limit::kNone && gold_tree != nullptr && pred_tree != nullptr &&
+      equiv::undefined_function_apart(*gold_tree, *pred_tree)) {
+    // "f(x)" against -3/2, "p(x) = \frac{(x-1)(x-2)}{6}" against "N = n": a function with no
+    // definition, applied once on one side and named nowhere on the other, has a value no
+    // algebra knows; only the problem's definition of it could make the answers equal
+    limit = equiv::Limit::kNoValue;
   }
   return {t, t == equiv::Tri::kTrue                                    ? Reason::kEquivalent
              : t == equiv::Tri::kFalse                                 ? Reason::kNotEquivalent

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rapidgrade import GradeResults, Tri, Verdict, equivalent, grade, grade_many
+from rapidgrade.fallback import run_cascade
 from tests.datasets import load_data, load_demo_corpus
 
 DATA = Path(__file__).resolve().parent.parent / "data"
@@ -190,9 +191,56 @@ def test_a_constant_with_no_value_against_a_number_stays_undecided(gold: str, re
     assert v.reason.startswith("undecided: one answer is a constant with no value"), v
 
 
-def test_no_value_is_only_claimed_against_a_value() -> None:
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [
+        (r"-\frac{3}{2}", "f(x)"),  # an olympiad solution's last math against its value
+        (r"f(x) = \frac{1}{x}", r"q = \frac{a b}{2}"),
+        ("f(x) = 2 x", "N = n"),
+        (r"p(x) = \frac{(x-1)(x-2)}{6}", r"x = \frac{\pi}{6} + 2 \pi k, \frac{5 \pi}{6} + 2 \pi k"),
+        ("x + 1", "f(0)"),
+        ("f(x)", "g(x)"),
+        ("f(x) = x + 1", "y = x + 1"),
+    ],
+)
+def test_a_function_with_no_definition_on_one_side_only_stays_undecided(gold: str, answer: str) -> None:
+    # applied once, named nowhere on the other side: only the problem's definition of the
+    # function could make the answers equal, and neither reader of the fallback proves them so
+    v = grade(gold, rf"\boxed{{{answer}}}")
+    assert (v.correct, v.decided_by) == (False, "fast"), v
+    assert v.reason.startswith("undecided: one answer is a constant with no value"), v
+    assert run_cascade(gold, answer)[0] is False  # the fallback's own verdict
+
+
+_UNDEFINED = st.sampled_from(["f", "g", "h", "p", "q", "F", "P", "Q", "E", "T"])
+_TERM = st.sampled_from(["x", "n", "2", "k + 1", "2 a", r"\frac{1}{3}", "y^{2}"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(name=_UNDEFINED, arg=_TERM, other=st.lists(_TERM, min_size=1, max_size=3), as_equation=st.booleans())
+def test_an_undefined_function_named_on_one_side_only_is_never_sent_on(
+    name: str, arg: str, other: list[str], as_equation: bool
+) -> None:
+    answer = f"{name}({arg}) = {' + '.join(other)}" if as_equation else f"{name}({arg})"
+    gold = " - ".join(other)
+    v = grade(gold, rf"\boxed{{{answer}}}")
+    assert v.decided_by == "fast", (gold, answer, v)
+    # disproved where the symbols alone tell ("f(k + 1)" against "x"), else kept with a reason
+    assert v.reason != "undecided by the fast path", (gold, answer, v)
+    # the same name as a symbol on the other side: perhaps a product, left to the fallback
+    w = grade(f"{name} {gold}", rf"\boxed{{{answer}}}", fallback=False)
+    assert not w.reason.startswith("undecided: one answer is a constant with no value"), (gold, answer, w)
+
+
+def test_no_value_is_only_claimed_where_no_algebra_can_prove_the_pair() -> None:
     assert grade("f(0)", r"\boxed{f(0)}", fallback=False).correct is True
-    assert grade("x + 1", r"\boxed{f(0)}", fallback=False).reason == "undecided by the fast path"
+    assert grade("f(x) = x + 1", r"\boxed{f(x) = 1 + x}", fallback=False).correct is True
+    # two applications may cancel; a name the other side holds as a symbol may be a product
+    # and a condition on an application names what it bounds (math-verify: "0<f(x)<1" is (0, 1))
+    for gold, answer in [("x + 1", "f(0) - f(0) + x + 1"), ("2 x", "x(2)"), ("d f", "f(d)"), ("(0,1)", "0<f(x)<1")]:
+        v = grade(gold, rf"\boxed{{{answer}}}", fallback=False)
+        assert v.reason == "undecided by the fast path", (gold, answer, v)
+    assert grade("x + 1", r"\boxed{f(0) - f(0) + x + 1}").correct is True
     big = grade("10^{10^{10}}", r"\boxed{10^{10^{10}} + 1}", fallback=False)
     assert big.decided_by == "limit" and big.reason.startswith("limit: a value too large"), big
 

@@ -115,6 +115,14 @@ class TreeFacts {
 Tri equivalent(const expr::Ast& gold, const expr::Ast& pred, const Options& options, Limit* limit,
                TreeFacts& gold_facts);
 
+/// Whether one tree applies, exactly once, a function with no definition (a name outside the
+/// function table: "f(x)", "p(x) = \frac{(x-1)(x-2)}{6}", "E(n)") that the other tree does not
+/// name at all, as a function or as a symbol, and that its own tree holds as no symbol either.
+/// Such an application is a value no algebra knows: only the problem's definition of the
+/// function could make the two answers equal, and one application cannot cancel out. Each tree
+/// is walked once, without recursion: O(nodes + names^2).
+bool undefined_function_apart(const expr::Ast& a, const expr::Ast& b);
+
 /// Parses both strings (auto syntax) and compares; a parse error on either side is UNKNOWN.
 Tri equivalent(std::string_view gold, std::string_view pred, const Options& options = {}, Limit* limit = nullptr);
 

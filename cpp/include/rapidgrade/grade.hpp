@@ -59,7 +59,8 @@ enum class Reason : std::uint8_t {
   kLastAssignment,       // no marked answer; the last of the final span's assignments is the gold's value: TRUE
   kChoiceNotNamed,       // a choice letter against an answer that names no choice: UNKNOWN
   kDeclines,             // no marked answer, and the text after the last number declines to answer: FALSE
-  kNoValue,              // a constant with no value ("f(0)", words) against a number: UNKNOWN (equiv::Limit::kNoValue)
+  kNoValue,              // a constant with no value ("f(0)", words) against a number, or a function with no
+                         // definition on one side only ("f(x)" against -3/2): UNKNOWN (equiv::Limit::kNoValue)
   kLastMemberDiffers,    // an equation chain's last member differs, an earlier one may not: UNKNOWN (kLastMember)
   kGoldEquation,         // a gold equation with a number in its left side against a value: UNKNOWN (kGoldEquation)
   kConditionAgainstValue,  // a condition (an inequality) against values: UNKNOWN (kCondition, or unread)
@@ -85,7 +86,8 @@ constexpr bool is_limit(Reason reason) noexcept {
 /// answer with the gold, as the fast path did: a weak reading that the core disproved
 /// (kWeakReading, kOtherReadingMatches) stays disproved there, and whether an answer that
 /// names no choice is the gold's choice only the options could say (kChoiceNotNamed), and an
-/// undefined function's value or words are no number whatever algebra does (kNoValue), and an
+/// undefined function's value or words are no number whatever algebra does, nor is an undefined
+/// function that one side alone applies anything the other side is (kNoValue), and an
 /// equation is read by the fallback as its last member, which the core disproved
 /// (kLastMemberDiffers), and the fallback compares a gold equation with a value only through an
 /// assignment's right side (kGoldEquation), and neither of its readers proves a condition equal
