@@ -50,19 +50,18 @@ enum class Reason : std::uint8_t {
   kEmptyAnswer,
   kEmptyGold,
   kUndecided,
-  kOtherReadingMatches,  // a guessed (weak) reading differs, another reading matches: UNKNOWN
-  kWeakReading,          // a weak answer phrase reading (Extraction::clean, rivals) differs: UNKNOWN
-  kSentenceNumbers,      // no marked answer; the numbers of the final sentence are the gold's list: TRUE
-  kOpeningStatement,     // no marked answer; the opening sentence states the gold's answer: TRUE
-  kSentenceValues,       // no marked answer; the values the final sentence assigns are the gold's list: TRUE
-  kNumberBeforeName,     // no marked answer; the final span only names what the sentence's number counts: TRUE
-  kLastAssignment,       // no marked answer; the last of the final span's assignments is the gold's value: TRUE
-  kChoiceNotNamed,       // a choice letter against an answer that names no choice: UNKNOWN
-  kDeclines,             // no marked answer, and the text after the last number declines to answer: FALSE
-  kNoValue,              // a constant with no value ("f(0)", words) against a number, or a function with no
-                         // definition on one side only ("f(x)" against -3/2): UNKNOWN (equiv::Limit::kNoValue)
-  kLastMemberDiffers,    // an equation chain's last member differs, an earlier one may not: UNKNOWN (kLastMember)
-  kGoldEquation,         // a gold equation with a number in its left side against a value: UNKNOWN (kGoldEquation)
+  kOtherReadingMatches,    // a guessed (weak) reading differs, another reading matches: UNKNOWN
+  kWeakReading,            // a weak answer phrase reading (Extraction::clean, rivals) differs: UNKNOWN
+  kSentenceNumbers,        // no marked answer; the numbers of the final sentence are the gold's list: TRUE
+  kOpeningStatement,       // no marked answer; the opening sentence states the gold's answer: TRUE
+  kSentenceValues,         // no marked answer; the values the final sentence assigns are the gold's list: TRUE
+  kNumberBeforeName,       // no marked answer; the final span only names what the sentence's number counts: TRUE
+  kLastAssignment,         // no marked answer; the last of the final span's assignments is the gold's value: TRUE
+  kChoiceNotNamed,         // a choice letter against an answer that names no choice: UNKNOWN
+  kDeclines,               // no marked answer, and the text after the last number declines to answer: FALSE
+  kNoValue,                // "f(0)" or words against a number, or "f(x)" on one side only: UNKNOWN (Limit::kNoValue)
+  kLastMemberDiffers,      // an equation chain's last member differs, an earlier one may not: UNKNOWN (kLastMember)
+  kGoldEquation,           // a gold equation with a number in its left side against a value: UNKNOWN (kGoldEquation)
   kConditionAgainstValue,  // a condition (an inequality) against values: UNKNOWN (kCondition, or unread)
   kEllipsisList,           // a list with an ellipsis term against one with no ellipsis: UNKNOWN
   kProofClose,             // no marked answer, a final sentence that closes a proof, a reading that differs: UNKNOWN
