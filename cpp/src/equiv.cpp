@@ -451,7 +451,7 @@ class Comparer {
     Side& sb = side(p, pts);
     const Eval& a = sa.e;
     const Eval& b = sb.e;
-    if (!a.evaluable || !b.evaluable) return Tri::kUnknown;
+    if (!a.evaluable || !b.evaluable) return differ_at_integers(sa, sb) ? Tri::kFalse : Tri::kUnknown;
     // Each point is equal (within tolerance), clearly different (beyond the rounding-error bound
     // of the largest intermediate value), or inconclusive (cancellation: cosh(20)^2 - sinh(20)^2
     // is 0 in doubles); poles, overflow and branch-cut noise make a point unusable. The real
@@ -493,6 +493,38 @@ class Comparer {
       return Tri::kTrue;
     }
     return Tri::kUnknown;
+  }
+
+  /// A side whose values at points say nothing of equality (Program::sampling_decides: binomial(n,
+  /// k) with k a symbol) still has its values at integers, where it means what it says: two sides
+  /// that clearly differ at several points of positive integers are different answers
+  /// ("\binom{2n}{n}" against "2n"). Agreement there proves nothing, so this only disproves.
+  bool differ_at_integers(const Side& sa, const Side& sb) {
+    const Program& pa = sa.prog;
+    const Program& pb = sb.prog;
+    if (!pa.evaluable || !pb.evaluable || (pa.sampling_decides && pb.sampling_decides)) return false;
+    const std::size_t vars = sa.vars.size();
+    if (pa.vars.size() != vars || pb.vars.size() != vars || vars > kMaxIntegerVariables) return false;
+    if (!spend(kIntegerPoints * (pa.code.size() + pb.code.size() + vars))) return false;
+    std::array<std::array<double, kIntegerPoints>, kMaxIntegerVariables> at{};
+    std::vector<const double*> inputs(vars);
+    const std::vector<std::size_t> strides(vars, 1);
+    for (std::size_t v = 0; v < vars; ++v) {
+      // each variable its own integers from 2 to 12, so that no two are equal at every point
+      for (std::size_t k = 0; k < kIntegerPoints; ++k) at[v][k] = static_cast<double>(2 + (k * 7 + v * 3) % 11);
+      inputs[v] = at[v].data();
+    }
+    std::array<double, kIntegerPoints> va{}, vb{};
+    expr::run(pa, inputs, strides, kIntegerPoints, va.data());
+    expr::run(pb, inputs, strides, kIntegerPoints, vb.data());
+    std::size_t different = 0;
+    for (std::size_t k = 0; k < kIntegerPoints; ++k) {
+      if (!std::isfinite(va[k]) || !std::isfinite(vb[k])) continue;
+      const double m = std::max(std::fabs(va[k]), std::fabs(vb[k]));
+      if (m > 1e15) continue;  // past exact integers in doubles
+      if (std::fabs(va[k] - vb[k]) > 1e-6 * m + 1e-9) ++different;
+    }
+    return different >= 2;
   }
 
   /// Every multivalued function applied on one side is applied, to an equivalent argument,

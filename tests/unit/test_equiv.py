@@ -446,10 +446,15 @@ def test_text(gold: str, pred: str, expected: Tri) -> None:
         ("ff(5, 2)", "20", T),
         ("ff(5, 6)", "0", T),
         ("ff(10, 3)", "721", F),
-        # a symbolic k means the integers k: values between them (gamma quotients) decide nothing
+        # a symbolic k means the integers k: values between them (gamma quotients) decide nothing,
+        # values at integers disprove only (agreement at a few proves no identity)
         (r"\binom{n}{k}", r"\binom{n}{k}", T),
         (r"\binom{n}{k}", r"(-1)^{2k}\binom{n}{k}", U),
-        (r"\binom{n}{k}", r"\binom{n}{k+1}", U),
+        (r"\binom{n}{k}", r"\binom{n}{n-k}", U),
+        (r"\binom{n}{k}", r"\binom{n-1}{k}+\binom{n-1}{k-1}", U),
+        (r"\binom{n}{k}", r"\binom{n}{k+1}", F),
+        (r"\binom{2n}{n}", "2n", F),  # an olympiad solution's last math against its gold
+        (r"\binom{2n}{n}", r"\binom{2n}{n-1}", F),
         (r"\binom{n}{k}", r"\frac{n!}{k!(n-k)!}", U),
         ("ff(n, k)", r"\frac{n!}{(n-k)!}", U),
     ],
@@ -457,6 +462,19 @@ def test_text(gold: str, pred: str, expected: Tri) -> None:
 def test_binomials_and_falling_factorials(gold: str, pred: str, expected: Tri) -> None:
     assert equivalent(gold, pred) is expected
     assert equivalent(pred, gold) is expected
+
+
+@given(
+    shift=st.integers(-3, 3).filter(lambda c: c != 0),
+    top=st.sampled_from(["n", "2n", "n+1", "m+n"]),
+    low=st.sampled_from(["k", "n", "m"]),
+)
+def test_binomials_of_a_symbolic_lower_index_are_disproved_at_integers_only(shift: int, top: str, low: str) -> None:
+    # binomial(t, l) and binomial(t, l + c) differ for integers; binomial(t, t - l) never does
+    gold = rf"\binom{{{top}}}{{{low}}}"
+    assert equivalent(gold, rf"\binom{{{top}}}{{{low}{shift:+d}}}") is F
+    assert equivalent(gold, rf"\binom{{{top}}}{{{top}-{low}}}") is not F
+    assert equivalent(gold, rf"\binom{{{top}}}{{{low}}} \cdot (-1)^{{{2 * abs(shift)}{low}}}") is not F
 
 
 @pytest.mark.parametrize(
