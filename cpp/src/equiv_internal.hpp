@@ -26,14 +26,15 @@ constexpr std::size_t kPoints = 32;  // 8 real + 24 complex
 constexpr std::size_t kReal = 8;
 constexpr std::size_t kNear = 16;      // complex points of moderate size (|z| in [1/4, 4])
 constexpr std::size_t kMinValid = 16;  // points where both sides must agree for TRUE
-// differ_at_integers: its points of positive integers, and the variables it takes at most
-constexpr std::size_t kIntegerPoints = 8;
-constexpr std::size_t kMaxIntegerVariables = 8;
 constexpr double kClear = 1000;        // a gap this many times the error bound is a difference
 constexpr double kClearRel = 1e-9;     // ... and at least this large relative to the values
 constexpr std::size_t kMaxElements = 64;
 constexpr std::size_t kMaxComparisons = 20000;  // sub-comparisons per call (nested sets)
 constexpr double kPi = 3.14159265358979323846;
+
+// differ_at_integers: its points of positive integers, and the variables it takes at most
+constexpr std::size_t kIntegerPoints = 8;
+constexpr std::size_t kMaxIntegerVariables = 8;
 
 struct Ref {
   const Ast* ast;
