@@ -129,8 +129,8 @@ namespace {
 
 // Node `i` of `ast` read in degrees: a degree node over it, appended to the pool, for a value;
 // the same structure over its parts read in degrees for a tuple, a set or an interval (each
-// value of "30^\circ, 60^\circ" carried a mark); the value of an equation ("x = 45"). Returns
-// the new node, or nullopt for a part no degree applies to (an inequality, words, a matrix).
+// value of "30^\circ, 60^\circ" carried a mark), a condition's bounds; the value of an equation ("x = 45"). Returns
+// the new node, or nullopt for a part no degree applies to (words, a matrix).
 // Recursion bounded by the tree's depth. Throws ParseError when a node would pass the depth limit.
 std::optional<std::uint32_t> in_degrees(expr::Ast& ast, std::uint32_t i) {
   using expr::Kind;
@@ -141,10 +141,13 @@ std::optional<std::uint32_t> in_degrees(expr::Ast& ast, std::uint32_t i) {
     case Kind::kSet:
     case Kind::kInterval:
     case Kind::kRelation: {
-      if (kind == Kind::kRelation && ast.at(i).text.find_first_not_of('=') != std::string::npos) return std::nullopt;
+      const bool equation = kind == Kind::kRelation && ast.at(i).text.find_first_not_of('=') == std::string::npos;
       expr::Node n = ast.at(i);  // a copy: the pool grows below
-      // an equation's value is its last member; every part of a tuple, set or interval
-      for (std::size_t k = kind == Kind::kRelation ? n.kids.size() - 1 : 0; k < n.kids.size(); ++k) {
+      // an equation's value is its last member; every part of a tuple, set or interval; a
+      // condition's constant bounds ("0^\circ < x < 90^\circ" is 0 < x < pi/2: x is an angle)
+      const bool condition = kind == Kind::kRelation && !equation;
+      for (std::size_t k = equation ? n.kids.size() - 1 : 0; k < n.kids.size(); ++k) {
+        if (condition && !expr::symbol_names(ast, n.kids[k]).empty()) continue;
         const std::optional<std::uint32_t> part = in_degrees(ast, n.kids[k]);
         if (!part) return std::nullopt;
         n.kids[k] = *part;

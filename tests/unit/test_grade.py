@@ -451,7 +451,16 @@ def test_typed_answers_keep_the_percent_reading() -> None:
         (r"\frac{\pi}{4}", r"\boxed{x = 45^\circ}", True),  # the value of an equation
         (r"\frac{\pi}{4} + 2k\pi", r"\boxed{45^\circ + k \cdot 360^\circ}", True),
         ("180 - x", r"\boxed{180^\circ - x}", True),
+        # a condition's bounds (the variable it bounds is the angle itself)
+        (r"0 < x < \frac{\pi}{2}", r"\boxed{0^\circ < x < 90^\circ}", True),
+        (r"(0, \frac{\pi}{2})", r"\boxed{0^\circ < x < 90^\circ}", True),
+        (r"x > \frac{\pi}{6}", r"\boxed{x > 30^\circ}", True),
+        ("0 < x < 90", r"\boxed{0^\circ < x < 90^\circ}", True),
         # neither reading matches
+        (r"x > \frac{\pi}{3}", r"\boxed{x > 30^\circ}", False),
+        ("11", r"\boxed{0^\circ < x < 90^\circ}", False),  # a condition is no value
+        (r"\frac{\pi}{4}", r"\boxed{0 < x < 45^\circ}", False),
+        (r"\frac{3}{4}", r"\boxed{0^{\circ} < x < 90^{\circ}}", False),
         (r"\frac{\pi}{4}", r"\boxed{46^\circ}", False),
         ("30", r"\boxed{45^\circ}", False),
         (r"\frac{\pi}{3}", r"\boxed{45^\circ}", False),
@@ -470,16 +479,15 @@ def test_an_answer_in_degrees_is_its_number_or_its_angle(gold: str, response: st
 
 
 def test_an_answer_in_degrees_without_an_angle_reading_is_never_a_certain_false() -> None:
-    # the mark applies to no value the reader can mark (an inequality, a matrix entry): the number
-    # reading alone does not make a certain FALSE
+    # the mark applies to no value the reader can mark (a matrix entry): the number reading alone
+    # does not make a certain FALSE
     for gold, response in [
-        (r"\frac{\pi}{4}", r"\boxed{0 < x < 45^\circ}"),
         (r"\frac{\pi}{4}", r"\boxed{\begin{pmatrix}45^\circ\end{pmatrix}}"),
     ]:
         v = grade(gold, response, fallback=False)
         assert v.decided_by == "fast" and v.reason == "undecided by the fast path", v
-    v = grade(r"0 < x < \frac{\pi}{4}", r"\boxed{0 < x < 45^\circ}", fallback=False)
-    assert v.reason == "undecided by the fast path", v
+    # a condition's constant bounds are read in degrees
+    assert grade(r"0 < x < \frac{\pi}{4}", r"\boxed{0 < x < 45^\circ}", fallback=False).correct is True
 
 
 def _angle_in_radians(d: int) -> str:
