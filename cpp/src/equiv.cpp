@@ -1002,29 +1002,40 @@ class Comparer {
   }
 
   /// A tuple against a set (a bare list "1, 2, 3"): FALSE when they differ as sets of values
-  /// ("(7, n)" against "1, 3, 5"), or of points ("(3, 2, 1)" against "(1, 2, 3), (1, 3, 2)"); TRUE
+  /// ("(7, n)" against "1, 3, 5"), or of points ("(3, 2, 1)" against "(1, 2, 3), (1, 3, 2)", or
+  /// "(-7, -1)" against "(a, b) = (2, 32), (a, b) = (8, 18)"); TRUE
   /// when they match in the order written, as math-verify reads them ("(1, 2, 3)"); else UNKNOWN.
   Tri tuple_against_set(bool gold_tuple, Ref tuple, Ref set) {
-    const auto all = [](Ref r, bool tuples) {
-      for (std::size_t k = 0; k < r.node().kids.size(); ++k) {
-        const Kind kind = r.kid(k).node().kind;
+    const auto all = [](const std::vector<Ref>& rs, bool tuples) {
+      for (const Ref& r : rs) {
+        const Kind kind = r.node().kind;
         if (tuples ? kind != Kind::kTuple : is_structure(kind)) return false;
       }
       return true;
     };
-    const bool set_of_points = all(set, true), tuple_of_values = all(tuple, false);
-    std::vector<Ref> points = kids(tuple);
+    // an assignment to a tuple of names in the set, "(a, b) = (2, 32)", is the point it assigns
+    std::vector<Ref> members = kids(set);
+    for (Ref& m : members) {
+      const Node& M = m.node();
+      if (M.kind == Kind::kRelation && M.text == "=" && M.kids.size() == 2 && m.kid(0).node().kind == Kind::kTuple &&
+          is_assignment_lhs(m.kid(0)) && m.kid(1).node().kind == Kind::kTuple) {
+        m = m.kid(1);
+      }
+    }
+    const std::vector<Ref> values = kids(tuple);
+    const bool set_of_points = all(members, true), tuple_of_values = all(values, false);
+    std::vector<Ref> points = values;
     if (set_of_points && tuple_of_values) {
       points.assign(1, tuple);  // one point against a set of points
-    } else if (!(all(set, false) && tuple_of_values) && !(set_of_points && all(tuple, true))) {
+    } else if (!(all(members, false) && tuple_of_values) && !(set_of_points && all(values, true))) {
       return Tri::kUnknown;
     }
-    const Tri as_sets = gold_tuple ? unordered(points, kids(set)) : unordered(kids(set), points);
-    if (as_sets != Tri::kTrue || points.size() != set.node().kids.size())
+    const Tri as_sets = gold_tuple ? unordered(points, members) : unordered(members, points);
+    if (as_sets != Tri::kTrue || points.size() != members.size())
       return as_sets == Tri::kFalse ? as_sets : Tri::kUnknown;
     Tri in_order = Tri::kTrue;
     for (std::size_t k = 0; k < points.size() && in_order == Tri::kTrue; ++k) {
-      in_order = gold_tuple ? tri(points[k], set.kid(k)) : tri(set.kid(k), points[k]);
+      in_order = gold_tuple ? tri(points[k], members[k]) : tri(members[k], points[k]);
     }
     return in_order == Tri::kTrue ? Tri::kTrue : Tri::kUnknown;
   }

@@ -628,6 +628,11 @@ def test_tiny_powers_of_ten_differ_unless_equal(p: int, q: int, negate: bool) ->
         ("(1,2,3),(1,3,2),(2,1,3)", "(3,2,1)", Tri.FALSE),
         ("(6,3),(9,3),(9,5),(54,5)", "(k, n)=(2,4)", Tri.FALSE),
         ("(1,1), (3,2)", "(2,251,252)", Tri.FALSE),
+        # a set of assignments to a tuple of names: the points they assign
+        ("(-7,-1)", "(a, b)=(2,32), (a, b)=(8,18)", Tri.FALSE),
+        ("(312,123,231)", r"(x, y)=\left(45^{\circ}, 60^{\circ}\right), (x, y)=(135^{\circ}, 60^{\circ})", Tri.FALSE),
+        ("(2,32)", "(a, b)=(2,32), (a, b)=(8,18)", Tri.FALSE),
+        ("(2,32), (8,18)", "(a, b)=(2,32), (a, b)=(8,18)", Tri.TRUE),
         # a tuple of points against a set of points
         ("(1,2),(3,4)", "((1,2),(3,4))", Tri.TRUE),
         ("(1,2),(3,4)", "((1,2),(3,5))", Tri.FALSE),
