@@ -21,7 +21,6 @@
 #include "expr_kernels.hpp"
 #include "rapidgrade/detail/functions.hpp"
 #include "rapidgrade/detail/number_words.hpp"
-#include "rapidgrade/detail/spare.hpp"
 #include "rapidgrade/detail/text.hpp"
 
 namespace rapidgrade::equiv {
@@ -30,7 +29,6 @@ namespace {
 using namespace expr;
 using namespace equiv::detail;
 using expr::detail::magnitude;
-using rapidgrade::detail::Spare;
 
 // The ranges of sample points a side is evaluated in, a range at a time: the real points, then
 // the complex ones.
@@ -101,57 +99,6 @@ constexpr Tri both(Tri a, Tri b) noexcept {
 constexpr Tri either(Tri a, Tri b) noexcept {
   if (a == Tri::kTrue || b == Tri::kTrue) return Tri::kTrue;
   return a == Tri::kUnknown || b == Tri::kUnknown ? Tri::kUnknown : Tri::kFalse;
-}
-
-/// g and p are one tree: node by node the same kind, flags, extra and text, with as many
-/// children, in order. A subtree shared within a tree is walked once per use, so the work is at
-/// most size(g) node pairs (what the caller has spent). No recursion: an explicit stack.
-bool same_tree(Ref g, Ref p) {
-  struct Tag;
-  Spare<std::vector<std::pair<std::uint32_t, std::uint32_t>>, Tag> spare;  // the thread's stack, reused
-  std::vector<std::pair<std::uint32_t, std::uint32_t>>& pending = *spare;
-  pending.emplace_back(g.i, p.i);
-  while (!pending.empty()) {
-    const auto [a, b] = pending.back();
-    pending.pop_back();
-    if (g.ast == p.ast && a == b) continue;
-    const Node& x = g.ast->at(a);
-    const Node& y = p.ast->at(b);
-    if (x.kind != y.kind || x.flags != y.flags || x.extra != y.extra || x.kids.size() != y.kids.size() ||
-        x.text != y.text) {
-      return false;
-    }
-    for (std::size_t k = 0; k < x.kids.size(); ++k) pending.emplace_back(x.kids[k], y.kids[k]);
-  }
-  return true;
-}
-
-/// A multivalued function applied to a non-constant argument. sqrt, root, log and non-integer
-/// or symbolic powers all go through the principal logarithm (u^(p/q) = exp(p/q Log u)), so
-/// they share the key "log"; inverse trigonometric functions have their own.
-struct CutApplication {
-  std::string_view key;  // rapidgrade::detail::cut_key
-  Ref arg;
-};
-
-void collect_cuts(Ref r, std::vector<CutApplication>& out) {
-  const Node& n = r.node();
-  if (!has_symbols(r)) return;
-  if (n.kind == Kind::kPow) {
-    auto e = exact_value(*r.ast, n.kids[1]);
-    if (!(e && e->den == 1) && has_symbols(r.kid(0))) out.push_back({"log", r.kid(0)});
-  } else if (n.kind == Kind::kFunc) {
-    // the cut of each function is in its row of the function table (functions.hpp)
-    const rapidgrade::detail::FunctionSpec* f = rapidgrade::detail::find_function(n.text);
-    const rapidgrade::detail::Cut cut = f != nullptr ? f->cut : rapidgrade::detail::Cut::kNone;
-    if (cut == rapidgrade::detail::Cut::kLog) {
-      for (std::size_t k = 0; k < n.kids.size(); ++k)
-        if (has_symbols(r.kid(k))) out.push_back({"log", r.kid(k)});
-    } else if (cut != rapidgrade::detail::Cut::kNone && !n.kids.empty()) {
-      out.push_back({rapidgrade::detail::cut_key(cut), r.kid(0)});
-    }
-  }
-  for (std::size_t k = 0; k < n.kids.size(); ++k) collect_cuts(r.kid(k), out);
 }
 
 /// A gap between two computed values that rounding cannot explain.

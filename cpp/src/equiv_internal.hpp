@@ -172,6 +172,22 @@ bool numbers(Ref r);
 /// of sets and tuples of numbers. O(subtree).
 bool values_only(Ref r);
 
+/// A multivalued function applied to a non-constant argument. sqrt, root, log and non-integer
+/// or symbolic powers all go through the principal logarithm (u^(p/q) = exp(p/q Log u)), so
+/// they share the key "log"; inverse trigonometric functions have their own.
+struct CutApplication {
+  std::string_view key;  // rapidgrade::detail::cut_key
+  Ref arg;
+};
+
+/// Appends the multivalued functions applied in r to non-constant arguments (CutApplication).
+/// Recursion bounded by the tree's depth. O(subtree).
+void collect_cuts(Ref r, std::vector<CutApplication>& out);
+
+/// g and p are one tree: node by node the same kind, flags, extra and text, with as many
+/// children, in order. No recursion: an explicit stack. O(size(g)).
+bool same_tree(Ref g, Ref p);
+
 /// Whether the subtree holds a symbol. O(subtree).
 bool has_symbols(Ref r);
 

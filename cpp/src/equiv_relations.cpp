@@ -1,6 +1,7 @@
-// Reading relations for the equivalence check (equiv_internal.hpp, "Relations"): which way a
-// chain points, the interval a condition in one variable states, the symbols and function calls
-// a side holds, which nodes are values, and the left sides of assignments.
+// Reading relations and the shape of trees for the equivalence check (equiv_internal.hpp,
+// "Relations"): which way a chain points, the interval a condition in one variable states, the
+// symbols and function calls a side holds, which nodes are values, the left sides of
+// assignments, the multivalued functions a side applies, and whether two subtrees are one tree.
 #include <algorithm>
 #include <cstddef>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "equiv_internal.hpp"
 #include "expr_kernels.hpp"
 #include "rapidgrade/detail/functions.hpp"
+#include "rapidgrade/detail/spare.hpp"
 
 namespace rapidgrade::equiv::detail {
 
@@ -191,6 +193,49 @@ std::optional<Ast> renamed_definition(Ref gl, Ref pl, Ref p) {
     }
   }
   return copy;
+}
+
+/// g and p are one tree: node by node the same kind, flags, extra and text, with as many
+/// children, in order. A subtree shared within a tree is walked once per use, so the work is at
+/// most size(g) node pairs (what the caller has spent). No recursion: an explicit stack.
+bool same_tree(Ref g, Ref p) {
+  struct Tag;
+  rapidgrade::detail::Spare<std::vector<std::pair<std::uint32_t, std::uint32_t>>, Tag> spare;  // the stack, reused
+  std::vector<std::pair<std::uint32_t, std::uint32_t>>& pending = *spare;
+  pending.emplace_back(g.i, p.i);
+  while (!pending.empty()) {
+    const auto [a, b] = pending.back();
+    pending.pop_back();
+    if (g.ast == p.ast && a == b) continue;
+    const Node& x = g.ast->at(a);
+    const Node& y = p.ast->at(b);
+    if (x.kind != y.kind || x.flags != y.flags || x.extra != y.extra || x.kids.size() != y.kids.size() ||
+        x.text != y.text) {
+      return false;
+    }
+    for (std::size_t k = 0; k < x.kids.size(); ++k) pending.emplace_back(x.kids[k], y.kids[k]);
+  }
+  return true;
+}
+
+void collect_cuts(Ref r, std::vector<CutApplication>& out) {
+  const Node& n = r.node();
+  if (!has_symbols(r)) return;
+  if (n.kind == Kind::kPow) {
+    auto e = exact_value(*r.ast, n.kids[1]);
+    if (!(e && e->den == 1) && has_symbols(r.kid(0))) out.push_back({"log", r.kid(0)});
+  } else if (n.kind == Kind::kFunc) {
+    // the cut of each function is in its row of the function table (functions.hpp)
+    const rapidgrade::detail::FunctionSpec* f = rapidgrade::detail::find_function(n.text);
+    const rapidgrade::detail::Cut cut = f != nullptr ? f->cut : rapidgrade::detail::Cut::kNone;
+    if (cut == rapidgrade::detail::Cut::kLog) {
+      for (std::size_t k = 0; k < n.kids.size(); ++k)
+        if (has_symbols(r.kid(k))) out.push_back({"log", r.kid(k)});
+    } else if (cut != rapidgrade::detail::Cut::kNone && !n.kids.empty()) {
+      out.push_back({rapidgrade::detail::cut_key(cut), r.kid(0)});
+    }
+  }
+  for (std::size_t k = 0; k < n.kids.size(); ++k) collect_cuts(r.kid(k), out);
 }
 
 }  // namespace rapidgrade::equiv::detail
