@@ -442,36 +442,14 @@ class Comparer {
     return Tri::kUnknown;
   }
 
-  /// A side whose values at points say nothing of equality (Program::sampling_decides: binomial(n,
-  /// k) with k a symbol) still has its values at integers, where it means what it says: two sides
-  /// that clearly differ at several points of positive integers are different answers
-  /// ("\binom{2n}{n}" against "2n"). Agreement there proves nothing, so this only disproves.
+  /// Sides that sampling cannot decide (Program::sampling_decides), disproved at integers
+  /// (differ_at_integers) within the budget.
   bool differ_at_integers(const Side& sa, const Side& sb) {
     const Program& pa = sa.prog;
     const Program& pb = sb.prog;
     if (!pa.evaluable || !pb.evaluable || (pa.sampling_decides && pb.sampling_decides)) return false;
-    const std::size_t vars = sa.vars.size();
-    if (pa.vars.size() != vars || pb.vars.size() != vars || vars > kMaxIntegerVariables) return false;
-    if (!spend(kIntegerPoints * (pa.code.size() + pb.code.size() + vars))) return false;
-    std::array<std::array<double, kIntegerPoints>, kMaxIntegerVariables> at{};
-    std::vector<const double*> inputs(vars);
-    const std::vector<std::size_t> strides(vars, 1);
-    for (std::size_t v = 0; v < vars; ++v) {
-      // each variable its own integers from 2 to 12, so that no two are equal at every point
-      for (std::size_t k = 0; k < kIntegerPoints; ++k) at[v][k] = static_cast<double>(2 + (k * 7 + v * 3) % 11);
-      inputs[v] = at[v].data();
-    }
-    std::array<double, kIntegerPoints> va{}, vb{};
-    expr::run(pa, inputs, strides, kIntegerPoints, va.data());
-    expr::run(pb, inputs, strides, kIntegerPoints, vb.data());
-    std::size_t different = 0;
-    for (std::size_t k = 0; k < kIntegerPoints; ++k) {
-      if (!std::isfinite(va[k]) || !std::isfinite(vb[k])) continue;
-      const double m = std::max(std::fabs(va[k]), std::fabs(vb[k]));
-      if (m > 1e15) continue;  // past exact integers in doubles
-      if (std::fabs(va[k] - vb[k]) > 1e-6 * m + 1e-9) ++different;
-    }
-    return different >= 2;
+    if (!spend(kIntegerPoints * (pa.code.size() + pb.code.size() + sa.vars.size()))) return false;
+    return detail::differ_at_integers(pa, pb, sa.vars.size());
   }
 
   /// Every multivalued function applied on one side is applied, to an equivalent argument,
@@ -687,6 +665,16 @@ class Comparer {
         if (names_interval(other.node())) {
           RelationInterval ri;
           if (relation_interval(rel, ri)) return interval_of_relation(ri, other);
+        }
+        // against a union ("\sqrt{11} < x < 9" against "(-\sqrt{11}, -2) \cup (\sqrt{11}, 9)"): as sets
+        if (other.node().kind == Kind::kUnion) {
+          RelationInterval ri;
+          std::vector<RealPiece> a, b;
+          if (relation_interval(rel, ri) && relation_pieces(ri, a) && real_pieces(other, b)) {
+            const bool gold_relation = G.kind == Kind::kRelation;
+            const auto same = [this, gold_relation](Ref x, Ref y) { return gold_relation ? tri(x, y) : tri(y, x); };
+            return same_real_set(std::move(a), std::move(b), same);
+          }
         }
         // A condition ("x \ge 5", "a \ne 1", "1 < x < 3") against a value ("5", "-0.5k") are
         // different answers: a set of solutions is never one number or expression. Against an
@@ -916,8 +904,11 @@ class Comparer {
     if (G.kind == P.kind) {
       switch (G.kind) {
         case Kind::kTuple: return elementwise(g, p);
-        case Kind::kSet:
-        case Kind::kUnion: return unordered(kids(g), kids(p));
+        case Kind::kSet: return unordered(kids(g), kids(p));
+        case Kind::kUnion: {
+          const Tri t = real_sets(g, p);
+          return t != Tri::kUnknown ? t : unordered(kids(g), kids(p));
+        }
         case Kind::kInterval: return interval(g, p);
         case Kind::kMatrix:
           if (G.extra != P.extra || G.kids.size() != P.kids.size()) return Tri::kFalse;
@@ -940,12 +931,24 @@ class Comparer {
         (P.kind == Kind::kTuple && G.kind == Kind::kInterval)) {
       return Tri::kFalse;  // a closed or half-open interval is not a point
     }
+    const auto interval_like = [](Kind k) { return k == Kind::kInterval || k == Kind::kTuple || k == Kind::kSet; };
+    if ((G.kind == Kind::kUnion && interval_like(P.kind)) || (P.kind == Kind::kUnion && interval_like(G.kind))) {
+      return real_sets(g, p);  // "(1, 2) \cup [2, 3]" against "(1, 3]"
+    }
     if ((G.kind == Kind::kTuple && P.kind == Kind::kSet) || (P.kind == Kind::kTuple && G.kind == Kind::kSet)) {
       const bool gold_tuple = G.kind == Kind::kTuple;
       const Tri t = tuple_of_assignments(gold_tuple, gold_tuple ? g : p, gold_tuple ? p : g);
       return t != Tri::kUnknown ? t : tuple_against_set(gold_tuple, gold_tuple ? g : p, gold_tuple ? p : g);
     }
     return Tri::kUnknown;
+  }
+
+  /// Two sets of reals with constant ends (intervals, unions, points): the same set or not, piece
+  /// by piece once merged (same_real_set); UNKNOWN when either is no such set.
+  Tri real_sets(Ref g, Ref p) {
+    std::vector<RealPiece> a, b;
+    if (!spend(size(g) + size(p)) || !real_pieces(g, a) || !real_pieces(p, b)) return Tri::kUnknown;
+    return same_real_set(std::move(a), std::move(b), [this](Ref x, Ref y) { return tri(x, y); });
   }
 
   /// A tuple against a set (a bare list "1, 2, 3"): FALSE when they differ as sets of values

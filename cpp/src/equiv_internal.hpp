@@ -10,11 +10,13 @@
 #include <complex>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "rapidgrade/equiv.hpp"
 #include "rapidgrade/expr.hpp"
 
 namespace rapidgrade::equiv::detail {
@@ -129,6 +131,13 @@ int value_sign(Ref r, const Val& v);
 /// when it is a decimal literal ("1.25"). O(tree size).
 Val value(Ref r);
 
+/// Whether two programs of the same `vars` variables clearly differ at two or more of
+/// kIntegerPoints points of positive integers (each variable its own integers from 2 to 12). A
+/// side whose values at sample points say nothing of equality (Program::sampling_decides:
+/// binomial(n, k) with k a symbol) still means what it says at integers: "\binom{2n}{n}" against
+/// "2n" differ there. Agreement proves no identity, so this only disproves. O(points * code).
+bool differ_at_integers(const Program& pa, const Program& pb, std::size_t vars);
+
 /// v times num/den (a percent: 1/100), with `extra_places` more decimal places. O(1).
 Val scaled(Val v, Int num, Int den, int extra_places);
 
@@ -216,6 +225,35 @@ struct RelationInterval {
 
 /// The interval `rel` states (RelationInterval), or false when it is no such condition.
 bool relation_interval(Ref rel, RelationInterval& out);
+
+// ---- Sets of reals (equiv_sets.cpp)
+
+/// A piece of a set of reals: an interval, or a point (both ends the same, closed). An end is
+/// its subtree and value, or none and -inf / +inf for an infinite end (always open).
+struct RealPiece {
+  std::optional<Ref> lo, hi;
+  double l = 0, h = 0;
+  bool lo_open = true, hi_open = true;
+};
+
+/// Decides whether two ends whose values doubles cannot tell apart are one number.
+using SameEnd = std::function<Tri(Ref, Ref)>;
+
+/// Appends the pieces of r when it is a set of reals with constant real ends: an interval (a
+/// pair is an open one), a set of numbers (its points), or a union of those; false for anything
+/// else, an empty or reversed interval included. O(pieces) values of constant ends.
+bool real_pieces(Ref r, std::vector<RealPiece>& out);
+
+/// Appends the piece a condition in one variable states (relation_interval) when its bounds are
+/// constant reals; false otherwise.
+bool relation_pieces(const RelationInterval& ri, std::vector<RealPiece>& out);
+
+/// Whether two sets of reals given as pieces are one set: each merged into its largest disjoint
+/// intervals (overlapping pieces joined, and touching ones unless both leave out the point they
+/// share), then compared piece by piece. FALSE when the merged pieces differ in number, or an
+/// end in value or openness; TRUE when every end is the same; UNKNOWN when two ends can be
+/// ordered neither by their values nor by `same`. O(pieces log pieces) plus the calls of `same`.
+Tri same_real_set(std::vector<RealPiece> a, std::vector<RealPiece> b, const SameEnd& same);
 
 /// Whether r is affine in its symbols: numbers, constants and symbols under sums, negation,
 /// products with one factor that holds a symbol at most, and division by a constant ("5x - y + 2",

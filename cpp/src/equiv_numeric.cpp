@@ -5,8 +5,10 @@
 // of doubles from logarithms ((10^{10})!, 10^{10^{10}}). Every walk is O(tree size), recursion
 // bounded by the tree depth.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <complex>
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
@@ -400,6 +402,29 @@ numeric:
     if (std::fabs(frac - 0.5) < 1e-6) return std::nullopt;  // too close to a tie to decide
     return std::llround(x);
   }
+}
+
+bool differ_at_integers(const Program& pa, const Program& pb, std::size_t vars) {
+  if (pa.vars.size() != vars || pb.vars.size() != vars || vars > kMaxIntegerVariables) return false;
+  std::array<std::array<double, kIntegerPoints>, kMaxIntegerVariables> at{};
+  std::vector<const double*> inputs(vars);
+  const std::vector<std::size_t> strides(vars, 1);
+  for (std::size_t v = 0; v < vars; ++v) {
+    // each variable its own integers from 2 to 12, so that no two are equal at every point
+    for (std::size_t k = 0; k < kIntegerPoints; ++k) at[v][k] = static_cast<double>(2 + (k * 7 + v * 3) % 11);
+    inputs[v] = at[v].data();
+  }
+  std::array<double, kIntegerPoints> va{}, vb{};
+  expr::run(pa, inputs, strides, kIntegerPoints, va.data());
+  expr::run(pb, inputs, strides, kIntegerPoints, vb.data());
+  std::size_t different = 0;
+  for (std::size_t k = 0; k < kIntegerPoints; ++k) {
+    if (!std::isfinite(va[k]) || !std::isfinite(vb[k])) continue;
+    const double m = std::max(std::fabs(va[k]), std::fabs(vb[k]));
+    if (m > 1e15) continue;  // past exact integers in doubles
+    if (std::fabs(va[k] - vb[k]) > 1e-6 * m + 1e-9) ++different;
+  }
+  return different >= 2;
 }
 
 }  // namespace rapidgrade::equiv::detail

@@ -166,7 +166,8 @@ def test_expressions(gold: str, pred: str, expected: Tri) -> None:
         # unions
         (r"[0,1] \cup (2,3)", r"(2,3) \cup [0,1]", T),
         (r"[0,1] \cup (2,3)", r"[0,1] \cup (2,4)", F),
-        (r"[0,1] \cup [1,2]", "[0,2]", U),
+        (r"[0,1] \cup [1,2]", "[0,2]", T),  # one set of reals (test_real_sets.py)
+        (r"[0,1] \cup (1,2]", "[0,2)", F),
         # matrices
         (r"\begin{pmatrix}1&2\\3&4\end{pmatrix}", r"\begin{bmatrix}1&2\\3&4\end{bmatrix}", T),
         (r"\begin{pmatrix}1&2\\3&4\end{pmatrix}", r"\begin{pmatrix}1&2\\3&5\end{pmatrix}", F),

@@ -663,7 +663,6 @@ def test_a_condition_against_values_stays_with_the_fast_path(gold: str, response
 @pytest.mark.parametrize(
     ("gold", "response"),
     [
-        (r"(-\sqrt{11},-2)\cup (\sqrt{11},9)", r"$\sqrt{11}<x<9$"),  # a set the condition may state
         ("(1, 2)", r"$\sum_i x_i < 3$"),  # a pair may be the open interval
         (r"x > \sum_i a_i", r"$\sum_i a_i < x$"),  # two conditions
         # membership, read as "z = [...]": the set a condition may state (math-verify's mv-198: TRUE)
