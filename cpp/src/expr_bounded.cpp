@@ -119,6 +119,8 @@ double arithmetic_error(const Instr& in, Cx a, Cx b, Cx r, double ea, double eb,
       break;
     }
     case Op::kAbs: err = ea + kEps * ar; break;
+    case Op::kMax:
+    case Op::kMin: err = std::max(ea, eb); break;  // one operand, exactly: a slope of 1 at most
     case Op::kFloor:
     case Op::kCeil: {
       const double frac = std::fabs(a.real() - std::round(a.real()));

@@ -119,14 +119,19 @@ struct Compiler {
     const rapidgrade::detail::FunctionSpec* f = rapidgrade::detail::find_function(n.text);
     if (f == nullptr) return opaque();
     if ((f->flags & rapidgrade::detail::kFalling) != 0 && n.kids.size() == 2) return falling(n, *f);
-    const Op op = n.kids.size() == 1 ? f->op1 : n.kids.size() == 2 ? f->op2 : Op::kNan;
+    // a variadic row with an instruction for two (max, min) folds any number of arguments
+    const bool fold = f->max_args == rapidgrade::detail::kVariadic && n.kids.size() > 2;
+    const Op op = n.kids.size() == 1 ? f->op1 : (n.kids.size() == 2 || fold) ? f->op2 : Op::kNan;
     if (op == Op::kNan) return opaque();
     if ((f->flags & rapidgrade::detail::kNotAnalytic) != 0) prog.analytic = false;
     if ((f->flags & rapidgrade::detail::kDiscontinuous) != 0) prog.continuous = false;
     if (n.kids.size() == 1) return un(op, go(n.kids[0]));
-    const std::uint32_t x = go(n.kids[0]);
-    const std::uint32_t y = go(n.kids[1]);
-    return bin(op, x, y);
+    std::uint32_t acc = go(n.kids[0]);
+    for (std::size_t k = 1; k < n.kids.size(); ++k) {
+      const std::uint32_t y = go(n.kids[k]);
+      acc = bin(op, acc, y);
+    }
+    return acc;
   }
 
   std::uint32_t go(std::uint32_t i) {

@@ -41,6 +41,18 @@ inline std::complex<double> r_ceil(std::complex<double> x) {
 }
 inline double r_abs(double x) { return std::fabs(x); }
 inline std::complex<double> r_abs(std::complex<double> x) { return std::abs(x); }
+// The larger and the smaller of two reals; nan propagates, and a complex operand off the real
+// axis has no order (nan).
+inline double r_max(double x, double y) { return x != x || y != y ? std::nan("") : (x < y ? y : x); }
+inline double r_min(double x, double y) { return x != x || y != y ? std::nan("") : (x < y ? x : y); }
+inline std::complex<double> r_max(std::complex<double> x, std::complex<double> y) {
+  if (x.imag() != 0 || y.imag() != 0) return {std::nan(""), 0};
+  return r_max(x.real(), y.real());
+}
+inline std::complex<double> r_min(std::complex<double> x, std::complex<double> y) {
+  if (x.imag() != 0 || y.imag() != 0) return {std::nan(""), 0};
+  return r_min(x.real(), y.real());
+}
 inline double r_binom(double n, double k) {
   if (k == std::floor(k) && n == std::floor(n) && n >= 0) {
     if (k < 0 || k > n) return 0;
@@ -252,6 +264,12 @@ void kernel(const Instr& in, T* r, const T* a, const T* b, std::size_t m) {
     case Op::kBesselJ:
       for (std::size_t j = 0; j < m; ++j) r[j] = r_besselj(a[j], b[j]);
       break;
+    case Op::kMax:
+      for (std::size_t j = 0; j < m; ++j) r[j] = r_max(a[j], b[j]);
+      break;
+    case Op::kMin:
+      for (std::size_t j = 0; j < m; ++j) r[j] = r_min(a[j], b[j]);
+      break;
     default:
       for (std::size_t j = 0; j < m; ++j) r[j] = T(std::nan(""));
       break;
@@ -282,7 +300,9 @@ inline int arity(Op op) {
     case Op::kLogBase:
     case Op::kRoot:
     case Op::kBinom:
-    case Op::kBesselJ: return 2;
+    case Op::kBesselJ:
+    case Op::kMax:
+    case Op::kMin: return 2;
     default: return 1;
   }
 }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import pytest
 from hypothesis import assume, given
@@ -463,6 +464,37 @@ def test_text(gold: str, pred: str, expected: Tri) -> None:
 def test_binomials_and_falling_factorials(gold: str, pred: str, expected: Tri) -> None:
     assert equivalent(gold, pred) is expected
     assert equivalent(pred, gold) is expected
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "expected"),
+    [
+        # max and min of reals, any number of arguments: exact where constant
+        ("3", r"\max(1,3)", T),
+        ("3", r"\max\{1,2,3\}", T),
+        (r"\frac12", r"\max(\frac13,\frac12)", T),
+        ("-1", r"\min\{-1, 3\}", T),  # neither reader of the fallback parses this one
+        ("2", r"\max(1,3)", F),
+        # with unknowns: values on the real axis only, and no analytic function, so a difference
+        # there disproves and agreement proves nothing (SymPy's Max and Min decide the rest)
+        ("-8", r"\min \{-m,-n\}", F),  # an olympiad solution's last math against its value
+        (r"\max(a,b)", r"\min(a,b)", F),
+        (r"\max(a,b)", r"\max(b,a)", U),
+        ("1", r"\min(1, x^2+1)", U),
+    ],
+)
+def test_max_and_min(gold: str, pred: str, expected: Tri) -> None:
+    assert equivalent(gold, pred) is expected
+    assert equivalent(pred, gold) is expected
+
+
+@given(xs=st.lists(st.fractions(min_value=-50, max_value=50, max_denominator=12), min_size=1, max_size=5))
+def test_max_and_min_of_numbers_are_their_values(xs: list[Fraction]) -> None:
+    args = ", ".join(rf"\frac{{{x.numerator}}}{{{x.denominator}}}" for x in xs)
+    for name, value in (("max", max(xs)), ("min", min(xs))):
+        written = rf"\{name}\{{{args}, {args}\}}"  # twice over: a repeated argument changes nothing
+        assert equivalent(rf"\frac{{{value.numerator}}}{{{value.denominator}}}", written) is T, written
+        assert equivalent(rf"\frac{{{value.numerator}}}{{{value.denominator}}} + 1", written) is F, written
 
 
 @given(

@@ -300,6 +300,8 @@ enum class Op : std::uint8_t {
   kEi,
   kGamma,
   kBesselJ,
+  kMax,  // the larger of two reals (nan off the real axis)
+  kMin,  // the smaller of two reals (nan off the real axis)
   kNan,
 };
 
