@@ -1,6 +1,7 @@
 // The opening statement of an answer-first write-up (extract.hpp, opening_statement): "The
 // required maximum is $2n-2$." before the proof that the maximum is that, whose last math is a
 // step of the proof, not the answer.
+#include <algorithm>
 #include <optional>
 #include <string_view>
 
@@ -29,6 +30,36 @@ std::size_t lead_length(std::string_view s, std::size_t k, std::size_t end) noex
   return best;
 }
 
+// Whether s[b, e) is a function's value at numbers stated as a number: a name of letters, its
+// arguments in parentheses of digits, commas, signs and blanks, '=' and a right side with no
+// other '=' and no letter outside a command ("E(7,3)=3", "T(12) = -1.5", "p(2)=\frac{3}{4}").
+bool value_at_numbers(std::string_view s, std::size_t b, std::size_t e) noexcept {
+  while (b < e && is_space(s[b])) ++b;
+  std::size_t k = letters_end_in(s, b, e);
+  if (k == b || k >= e || s[k] != '(') return false;
+  bool digit = false;
+  for (++k; k < e && s[k] != ')'; ++k) {
+    const char c = s[k];
+    digit = digit || (c >= '0' && c <= '9');
+    if (!(c >= '0' && c <= '9') && c != ',' && c != '-' && c != '+' && !is_space(c)) return false;
+  }
+  if (!digit || k >= e) return false;
+  ++k;
+  while (k < e && is_space(s[k])) ++k;
+  if (k >= e || s[k] != '=') return false;
+  bool value = false;
+  for (++k; k < e; ++k) {
+    const char c = s[k];
+    if (c == '\\') {  // a command ("\frac{3}{4}"): its letters name no unknown
+      k = std::max(k, letters_end_in(s, k + 1, e) - 1);
+      continue;
+    }
+    if (c == '=' || is_letter(c)) return false;
+    value = value || (c >= '0' && c <= '9');
+  }
+  return value;
+}
+
 }  // namespace
 
 std::optional<Range> opening_statement(std::string_view s) noexcept {
@@ -38,6 +69,14 @@ std::optional<Range> opening_statement(std::string_view s) noexcept {
   // a statement ends with a full stop or its line; a question or an exclamation states nothing
   if (end <= k || end - k > kMaxOpeningBytes || (end < s.size() && (s[end] == '?' || s[end] == '!'))) {
     return std::nullopt;
+  }
+  // a sentence that is one span stating a function's value at numbers: "$E(7,3)=3$."
+  if (s[k] == '$' && k + 1 < end && s[k + 1] != '$') {
+    std::size_t close = k + 1;
+    while (close < end && s[close] != '$') ++close;
+    std::size_t after = close + 1;
+    while (after < end && is_space(s[after])) ++after;
+    if (close < end && after == end && value_at_numbers(s, k + 1, close)) return Range{k + 1, close};
   }
   if (const std::size_t lead = lead_length(s, k, end); lead > 0) {
     k += lead;

@@ -6,8 +6,10 @@ misses the answer. When a response marks no answer, the grader also reads its op
 a statement whose subject opens with "the" (after "We claim (that)" and the like, or nothing)
 and holds an extremum word (``detail::kExtremumWords``: required, largest, minimum, only, ...)
 outside math, up to "is", "are" or "equals"; the answer is what the answer phrase reader reads
-after the verb, when it reads math cleanly. When that answer is the gold's, the verdict is TRUE
-with its own reason. A marked answer is never overruled, and a question states nothing.
+after the verb, when it reads math cleanly. An opening sentence that is one math span stating a
+function's value at numbers ("$E(7,3)=3$.", as ARML's solutions open) states that value too.
+When that answer is the gold's, the verdict is TRUE with its own reason. A marked answer is never
+overruled, and a question states nothing.
 """
 
 from __future__ import annotations
@@ -34,6 +36,10 @@ OPENING = (
         ("10112369", "The largest fibbish number is 10112369. First, $A_{6} = 9$."),
         ("\\frac{1}{2n+2}", "The required maximum is $\\frac{1}{2 n+2}$. Put $x_i = 3$ for all $i$."),
         ("6", "The maximum number of such boxes is 6 . Color the board so that $17$ cells are blue."),
+        # one span stating a function's value at numbers
+        ("3", "$E(7,3)=3$. First, note that $E(7,3) \\geq 3$, as two minutes flip $2$ switches.\n\nSo $\\{1,6,7\\}$."),
+        ("5", "$E(2001,501)=5$.\nFirst, note that three minutes is not enough, so $k = 4$ fails."),
+        ("\\frac{3}{4}", "$p(2) = \\frac{3}{4}$.\nWe compute the values step by step, ending with $q=5$."),
     ],
 )
 def test_an_answer_first_write_up_states_its_answer_in_its_opening(gold: str, response: str) -> None:
@@ -53,6 +59,11 @@ def test_an_answer_first_write_up_states_its_answer_in_its_opening(gold: str, re
         ("5", "The value is the least number that is 5. So $x = 6$."),
         # the opening sentence is not the first one
         ("5", "Let $n = 3$. The maximum is 5. So $x = 6$."),
+        # a span that is no value at numbers: an unknown, arguments with letters, words after it
+        ("5", "$x=5$. So $y = 6$."),
+        ("5", "$E(n, 3)=5$. So $y = 6$."),
+        ("5", "$E(7,3)=5$ is what we show. So $y = 6$."),
+        ("5", "$E(7,3)=2+n$. So $y = 6$."),
     ],
 )
 def test_other_openings_state_nothing(gold: str, response: str) -> None:
@@ -83,6 +94,19 @@ def test_an_opening_that_differs_leaves_the_verdict_as_it_was() -> None:
 )
 def test_any_opening_statement_reads_back(lead: str, subject: str, verb: str, value: int, step: int, wrap: str) -> None:
     text = f"{lead}{subject} {verb} {wrap.format(value)}.\n\nProof. Let $y = 2$; then $x = {step}$."
+    assert grade(str(value), text, fallback=False).correct is True
+    if step != value + 1:
+        assert grade(str(value + 1), text, fallback=False).correct is not True
+
+
+@given(
+    name=st.sampled_from(["E", "T", "f", "N"]),
+    args=st.lists(st.integers(0, 3000), min_size=1, max_size=3),
+    value=st.integers(-(10**6), 10**6),
+    step=st.integers(-(10**6), 10**6),
+)
+def test_a_value_at_numbers_opening_reads_back(name: str, args: list[int], value: int, step: int) -> None:
+    text = f"${name}({', '.join(map(str, args))})={value}$.\n\nFirst, note that $x = {step}$."
     assert grade(str(value), text, fallback=False).correct is True
     if step != value + 1:
         assert grade(str(value + 1), text, fallback=False).correct is not True

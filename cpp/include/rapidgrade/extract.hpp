@@ -117,8 +117,9 @@ std::size_t domain_tail(std::string_view answer) noexcept;
 /// with "the" (after a lead of detail::kOpeningLeads, or none) and holds a word of
 /// detail::kExtremumWords outside math, up to a verb of detail::kOpeningVerbs; the answer is
 /// what read_answer_phrase reads after the verb, when that reading is clean and opens with math.
-/// nullopt when the text opens otherwise. A grader reads it only when the response marks no
-/// answer. O(first sentence).
+/// Or a sentence that is one math span stating a function's value at numbers ("$E(7,3)=3$.",
+/// ARML's answer-first solutions): that span. nullopt when the text opens otherwise. A grader
+/// reads it only when the response marks no answer. O(first sentence).
 std::optional<Range> opening_statement(std::string_view text) noexcept;
 
 /// Finds the answer in `text` with one strategy, or with the cascade boxed -> answer_is ->
