@@ -622,6 +622,10 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
                                                                        : Reason::kUndecided};
 }
 
+// Longest opening sentence whose numbers are read as a gold list, in bytes (extract's opening
+// statement has the same bound).
+constexpr std::size_t kMaxOpeningSentence = 400;
+
 // Most values a gold list may have for the reading of the final sentence's numbers.
 constexpr std::size_t kMaxSentenceValues = 16;
 
@@ -660,7 +664,8 @@ bool list_matches(PreparedGold& gold, expr::Kind kind, std::string joined, Reaso
 // there are exactly n of them, compared as the gold's kind (a set in any order, a tuple in
 // order). True, with `v` set to the TRUE verdict, when they match; `v` is left alone otherwise
 // (a sentence with more or fewer numbers, or other numbers, is not this reading).
-bool sentence_numbers_match(PreparedGold& gold, std::string_view response, const Options& options, FastVerdict& v) {
+bool sentence_numbers_match(PreparedGold& gold, std::string_view response, const Options& options, FastVerdict& v,
+                            Reason reason = Reason::kSentenceNumbers) {
   expr::Kind kind = expr::Kind::kSet;
   const std::size_t n = gold_list_size(gold.answer, kind);
   if (n == 0) return false;
@@ -673,7 +678,7 @@ bool sentence_numbers_match(PreparedGold& gold, std::string_view response, const
       if (response[k] != ',') joined += response[k];  // a thousands separator: "1,000"
     }
   }
-  return list_matches(gold, kind, std::move(joined), Reason::kSentenceNumbers, options, v);
+  return list_matches(gold, kind, std::move(joined), reason, options, v);
 }
 
 // Whether the gold is a list, a set, a tuple or an interval: no single value.
@@ -860,6 +865,19 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
         v.normalized = reading.text();
         return v;
       }
+    }
+  }
+  if (v.tri != equiv::Tri::kTrue && extract::is_weak(found->method) && options.last_number) {
+    // No marked answer, a gold that is a list: the numbers of an opening statement that is not the
+    // final one ("The minimum number is 1 and the maximum number is 3.", "Such a sequence exists
+    // for $n=1,2,3,4$ and no other $n$.") are that list, stated first as above
+    std::size_t b = extract::search_start(response);
+    while (b < response.size() && detail::is_space(response[b])) ++b;
+    const std::size_t e = extract::sentence_end(response, b);
+    if (e > b && e - b <= kMaxOpeningSentence && e < found->start &&
+        (e == response.size() || response[e] == '.' || response[e] == '\n') &&
+        sentence_numbers_match(gold, response.substr(0, e), options, v, Reason::kOpeningStatement)) {
+      return v;
     }
   }
   if (v.tri == equiv::Tri::kFalse && found->method == extract::Method::kFinalSpan && !gold_is_list(gold.answer)) {

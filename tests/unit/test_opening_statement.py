@@ -110,3 +110,35 @@ def test_a_value_at_numbers_opening_reads_back(name: str, args: list[int], value
     assert grade(str(value), text, fallback=False).correct is True
     if step != value + 1:
         assert grade(str(value + 1), text, fallback=False).correct is not True
+
+
+@pytest.mark.parametrize(
+    ("gold", "response", "expected"),
+    [
+        # a gold list: the numbers of the opening sentence, when it is not the final one
+        ("1,2,3,4", "Such a sequence exists for $n=1,2,3,4$ and no other $n$. So $n=5$ fails: $a_5 = 7$.", True),
+        ("1,3", "The minimum number is 1 and the maximum number is 3 . An example is $4,5,6$, where 7 is odd.", True),
+        ("3,1", "The minimum number is 1 and the maximum number is 3 . Hence $x = 5$.", True),  # a set: any order
+        ("(3,1)", "The minimum number is 1 and the maximum number is 3 . Hence $x = 5$.", False),  # a tuple: in order
+        # other numbers, a question, more values than the sentence holds
+        ("1,4", "The minimum number is 1 and the maximum number is 3 . Hence $x = 5$.", False),
+        ("1,3", "Is the minimum 1 and the maximum 3? Hence $x = 5$.", False),
+        ("1, 3, 5", "The minimum number is 1 and the maximum number is 3 . Hence $x = 7$.", False),
+    ],
+)
+def test_the_numbers_of_an_opening_statement_against_a_gold_list(gold: str, response: str, expected: bool) -> None:
+    v = grade(gold, response, fallback=False)
+    assert v.correct is expected, v
+    if expected:
+        assert v.reason == OPENING, v
+
+
+@given(
+    values=st.lists(st.integers(-500, 500), min_size=2, max_size=5, unique=True),
+    step=st.integers(1000, 2000),
+)
+def test_an_opening_list_reads_back(values: list[int], step: int) -> None:
+    text = f"Such numbers exist exactly for $n = {', '.join(map(str, values))}$.\n\nProof. Let $y = {step}$."
+    assert grade(", ".join(map(str, reversed(values))), text, fallback=False).correct is True
+    other = [*values[:-1], values[-1] + 1000]
+    assert grade(", ".join(map(str, other)), text, fallback=False).correct is not True
