@@ -6,8 +6,9 @@ goes to the judge when one is configured, in one batched call per ``grade_many``
 * a pair the fast path left undecided (a reason that starts "undecided"): with
   ``fallback=False``, or one the fallback cannot help with (a weak reading the core disproved, a
   multiple-choice letter against an answer that names no choice, a constant with no value such as
-  ``f(0)`` against a number, an equation whose last member differs while an earlier one may be
-  the answer, a gold equation against a value, a condition against values, a list with an
+  ``f(0)`` against a number or a function with no definition on one side only, an equation whose
+  last member differs while an earlier one may be the answer, a gold equation against a value, a
+  condition against values, a list with an
   ellipsis against one without, a disproved reading of a response that ends by closing a proof,
   words against an expression in unknowns),
   which a judge that reads the whole response may still decide;
