@@ -244,11 +244,16 @@ namespace rapidgrade::equiv {
 
 namespace {
 
+// Distinct undefined functions a tree may apply for undefined_function_apart to answer: past
+// them it answers false (each application is looked up among them).
+constexpr std::size_t kMaxUndefinedNames = 64;
+
 // The names a tree applies as functions outside the function table, with how many times, and
-// the names it holds as symbols.
+// the names it holds as symbols (sorted, without repeats).
 struct Names {
   std::vector<std::pair<std::string_view, std::size_t>> undefined;
   std::vector<std::string_view> symbols;
+  bool too_many = false;
 
   // An application that an inequality bounds ("0 < f(x) < 1") is the name of what the condition
   // constrains: math-verify reads such a chain as the interval (0, 1), and it counts as a symbol.
@@ -263,30 +268,32 @@ struct Names {
         symbols.push_back(n.text);
       } else if (undefined_call) {
         auto it = std::find_if(undefined.begin(), undefined.end(), [&](const auto& u) { return u.first == n.text; });
-        if (it == undefined.end()) {
+        if (it != undefined.end()) {
+          ++it->second;
+        } else if (undefined.size() < kMaxUndefinedNames) {
           undefined.emplace_back(n.text, 1);
         } else {
-          ++it->second;
+          too_many = true;
         }
       }
       const bool condition = n.kind == expr::Kind::kRelation && n.text.find_first_not_of('=') != std::string::npos;
       for (const std::uint32_t k : n.kids) pending.emplace_back(k, condition);
     }
+    std::sort(symbols.begin(), symbols.end());
+    symbols.erase(std::unique(symbols.begin(), symbols.end()), symbols.end());
   }
 
+  bool holds_symbol(std::string_view name) const { return std::binary_search(symbols.begin(), symbols.end(), name); }
+
   bool names(std::string_view name) const {
-    return std::find(symbols.begin(), symbols.end(), name) != symbols.end() ||
-           std::find_if(undefined.begin(), undefined.end(), [&](const auto& u) { return u.first == name; }) !=
-               undefined.end();
+    return holds_symbol(name) || std::find_if(undefined.begin(), undefined.end(),
+                                              [&](const auto& u) { return u.first == name; }) != undefined.end();
   }
 };
 
 bool applies_apart(const Names& own, const Names& other) {
   for (const auto& [name, count] : own.undefined) {
-    if (count == 1 && !other.names(name) &&
-        std::find(own.symbols.begin(), own.symbols.end(), name) == own.symbols.end()) {
-      return true;
-    }
+    if (count == 1 && !other.names(name) && !own.holds_symbol(name)) return true;
   }
   return false;
 }
@@ -295,6 +302,7 @@ bool applies_apart(const Names& own, const Names& other) {
 
 bool undefined_function_apart(const expr::Ast& a, const expr::Ast& b) {
   const Names na(a), nb(b);
+  if (na.too_many || nb.too_many) return false;
   return applies_apart(na, nb) || applies_apart(nb, na);
 }
 
