@@ -142,7 +142,7 @@ def test_progress_chunks_join_to_the_whole_batch(monkeypatch: pytest.MonkeyPatch
     rows = load_demo_corpus()[:300]
     golds = [r["gold"] for r in rows] + ["x", "7", "y", "$y$", "y"]
     unread = ["\\boxed{\\sum_{k=1}^{n} k}", "\\boxed{7}"] + [
-        "\\boxed{\\min\\{a, b\\}}"
+        "\\boxed{\\sum_{i=1}^{n} a_i}"
     ] * 3  # the core cannot read them
     responses = [r["response"] for r in rows] + unread
     config = rapidgrade.GradeConfig(fallback=False)
