@@ -800,6 +800,15 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
       }
     }
   }
+  // A capital letter that is the last math span of prose ("... to paddle from $A$ to $B$.") may
+  // name a point or a set rather than a choice: the readings of the final statement before it
+  // are tried as for a reading that differs, and it stays a choice that names no value otherwise
+  const bool letter_span =
+      v.reason == Reason::kChoiceNotNamed && choice_letter(g) == 0 && found->method == extract::Method::kFinalSpan;
+  if (letter_span) {
+    v.tri = equiv::Tri::kFalse;
+    v.reason = Reason::kNotEquivalent;
+  }
   if (v.reason == Reason::kChoiceNotNamed && choice_letter(g) != 0 &&
       (found->method == extract::Method::kBoxed || found->method == extract::Method::kBoxedMulti)) {
     // A choice letter as the gold, a boxed value, then a choice named after the box ("... =
@@ -950,6 +959,10 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     // the fallback would only compare the same words again.
     const expr::Ast* words = pred.tree();
     if (words != nullptr && words->at(words->root).kind == expr::Kind::kText) v.reason = Reason::kWeakReading;
+  }
+  if (letter_span && v.tri == equiv::Tri::kFalse) {
+    v.tri = equiv::Tri::kUnknown;
+    v.reason = Reason::kChoiceNotNamed;
   }
   return v;
 }

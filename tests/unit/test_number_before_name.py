@@ -29,6 +29,9 @@ NAMED = "the number of the final sentence is its answer (no marked answer; the m
         ("5", "Since $T=12$, we have that $6<A C<12$, giving 5 integral values for $A C$."),
         ("417", "In total, there are $138+139+140=417$ possible quadruples $(a, b, c, d)$."),
         ("631", "So there are $1024-393=631$ strings that do not include the substring $A B B A$."),
+        # a capital letter names a point here, not a choice
+        ("45", "Since his speed is $\\frac{d}{45}$, it takes him 45 minutes to paddle from $A$ to $B$."),
+        ("45", "Thus it would take him $\\frac{3}{4}$ of an hour, or 45 minutes, to paddle from $A$ to $B$."),
     ],
 )
 def test_a_name_after_the_number_is_no_answer(gold: str, response: str) -> None:
@@ -67,3 +70,16 @@ def test_any_count_before_a_name_reads_back(count: int, noun: str, name: str, le
     text = f"We have $x^2 = 4$.\n\n{lead} {count} {noun} ${name}$."
     assert grade(str(count), text, fallback=False).correct is True, text
     assert grade(str(count + 1), text, fallback=False).correct is False, text
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "The correct option is $B$.",  # no number before it: perhaps a choice
+        "So it takes 40 minutes to go from $A$ to $B$.",  # another number
+    ],
+)
+def test_a_capital_letter_otherwise_stays_a_choice_that_names_no_value(response: str) -> None:
+    v = grade("45", response, fallback=False)
+    assert (v.correct, v.decided_by) == (False, "fast"), v
+    assert v.reason.startswith("undecided: a multiple-choice letter against an answer that names no choice"), v
