@@ -41,6 +41,8 @@ _REFERENCE_WORDS = frozenset(
         "in",
         "within",
         "exactly",
+        "to",
+        "of",
     ]
 )
 _COUNT_LEAD = re.compile(r"(?:only|exactly|just|a total of)(?=[ \t])[ \t]*", re.I)

@@ -34,6 +34,13 @@ from rapidgrade import extract_answer, grade
         ("So, there is only one block that has exactly 36 houses.", "one"),
         ("There are exactly 7 rows with values above 12.", "7"),
         ("There are a total of 12 boxes heavier than 5 kg.", "12"),
+        # an olympiad solution's count: what it counts is described by a bound and by divisors
+        (
+            "We then obtain that there are 100 positive integers less than or equal to 300 which are "
+            "multiples of 3 or 5 , but not of 10 or 15 .",
+            "100",
+        ),
+        ("There are 6 multiples of 7 below 45.", "6"),
     ],
 )
 def test_a_final_count_sentence_answers_with_its_count(text: str, answer: str) -> None:
@@ -80,7 +87,16 @@ def test_a_marked_answer_beats_the_count_sentence() -> None:
 _WORDS = ["zero", "one", "two", "three", "seven", "eleven", "twenty", "forty-two", "ninety nine", "a hundred"]
 _WORD_VALUES = [0, 1, 2, 3, 7, 11, 20, 42, 99, 100]
 _NOUNS = ["bars", "objects", "people", "racks", "cubes left", "red balls", "students"]
-_REFERENCES = ["with values below", "that have at least", "larger than", "born after", "with more than", "in"]
+_REFERENCES = [
+    "with values below",
+    "that have at least",
+    "larger than",
+    "born after",
+    "with more than",
+    "in",
+    "less than or equal to",
+    "that are multiples of",
+]
 
 
 @st.composite

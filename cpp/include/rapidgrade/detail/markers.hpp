@@ -141,11 +141,12 @@ inline constexpr std::string_view kCountLeads[] = {"only", "exactly", "just", "a
 
 /// Words right before a number that make it a reference value in the description of what a
 /// count sentence counts ("values below 40", "at least 0 ties", "larger than 4", "born after
-/// 1945", "between 2000 and 2005", "that has exactly 36 houses"), not a second count: then the count is the answer. "There are
-/// 9 chickens and 10 rabbits." has no such word before 10, and its last number stays the answer.
+/// 1945", "between 2000 and 2005", "that has exactly 36 houses", "less than or equal to 300",
+/// "multiples of 3"), not a second count: then the count is the answer. "There are 9 chickens
+/// and 10 rabbits." has no such word before 10, and its last number stays the answer.
 inline constexpr std::string_view kReferenceWords[] = {
-    "than",  "below", "above",   "over", "under",     "least",  "most", "after",  "before",
-    "since", "until", "between", "from", "exceeding", "beyond", "in",   "within", "exactly",
+    "than",  "below",   "above", "over",      "under",  "least", "most",   "after",   "before", "since",
+    "until", "between", "from",  "exceeding", "beyond", "in",    "within", "exactly", "to",     "of",
 };
 
 /// A CJK word that stands for a math symbol in an answer, and the symbol (UTF-8, folded to
