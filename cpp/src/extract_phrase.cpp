@@ -647,7 +647,20 @@ Range count_at(std::string_view s, std::size_t k, std::size_t end) noexcept {
   return Range{k, stop};
 }
 
-// The count of the first "there is/are ..." of s[b, e) that states one, or an empty range.
+// The count that opens the subject of the sentence s[b, e), "8 of the positive divisors of 900
+// are perfect squares." ("Thus, 202 of the integers ... have ..."): its first number, after
+// words, blanks and commas only, in digits, right before " of the"; an empty range otherwise.
+Range of_the_count(std::string_view s, std::size_t b, std::size_t e) noexcept {
+  std::size_t k = b;
+  while (k < e && (is_letter(s[k]) || is_space(s[k]) || s[k] == ',')) ++k;
+  if (k >= e || !is_digit(s[k]) || (k > b && is_letter(s[k - 1]))) return Range{b, b};
+  const std::size_t stop = phrase_number_end(s, k, e);
+  if (stop == k || stop + 8 > e || !detail::istarts_with(s, stop, " of the ")) return Range{b, b};
+  return Range{k, stop};
+}
+
+// The count of the first "there is/are ..." of s[b, e) that states one, else the count that
+// opens its subject (of_the_count), or an empty range.
 Range sentence_count(std::string_view s, std::size_t b, std::size_t e) noexcept {
   for (std::size_t k = b; k + 5 < e; ++k) {
     if ((s[k] != 't' && s[k] != 'T') || (k > b && is_letter(s[k - 1])) || !detail::istarts_with(s, k, "there")) {
@@ -669,7 +682,7 @@ Range sentence_count(std::string_view s, std::size_t b, std::size_t e) noexcept 
       if (c.end > c.start) return c;
     }
   }
-  return Range{b, b};
+  return of_the_count(s, b, e);
 }
 
 }  // namespace

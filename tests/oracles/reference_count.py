@@ -93,21 +93,40 @@ def _count_after(s: str, k: int, end: int) -> tuple[int, int] | None:
     return k, stop
 
 
-def _count_of(s: str, a: int, b: int) -> tuple[int, int] | None:
-    sentence = s[a:b]
-    for m in _THERE_BE.finditer(sentence):
+def _of_the_count(s: str, a: int, b: int) -> tuple[int, int] | None:
+    """The count that opens the sentence's subject: "8 of the positive divisors of 900 ..."."""
+    k = a
+    while k < b and ((s[k].isascii() and s[k].isalpha()) or s[k] in _SPACE or s[k] == ","):
+        k += 1
+    if k >= b or not (s[k].isascii() and s[k].isdigit()) or (k > a and s[k - 1].isascii() and s[k - 1].isalpha()):
+        return None
+    stop = _phrase_number_end(s, k, b)
+    if stop == k or stop + 8 > b or s[stop : stop + 8].lower() != " of the ":
+        return None
+    return k, stop
+
+
+def _counts(s: str, a: int, b: int) -> tuple[int, int] | None:
+    """The first count of a "there is/are ..." of s[a:b], else the count opening its subject."""
+    for m in _THERE_BE.finditer(s[a:b]):
         count = _count_after(s, a + m.end(), b)
-        if count is None:
-            continue
-        for n in re.finditer(r"[0-9]|[A-Za-z]+", s[count[1] : b]):
-            if n.group()[0].isdigit() or n.group().lower() in _SINGLE_NUMBER_WORDS:
-                before = re.search(r"([A-Za-z]*)[ \t$]*[-+]?$", s[count[1] : count[1] + n.start()])
-                word = before.group(1).lower() if before else ""
-                if word not in _REFERENCE_WORDS:
-                    return None
-                break
-        return count
-    return None
+        if count is not None:
+            return count
+    return _of_the_count(s, a, b)
+
+
+def _count_of(s: str, a: int, b: int) -> tuple[int, int] | None:
+    count = _counts(s, a, b)
+    if count is None:
+        return None
+    for n in re.finditer(r"[0-9]|[A-Za-z]+", s[count[1] : b]):
+        if n.group()[0].isdigit() or n.group().lower() in _SINGLE_NUMBER_WORDS:
+            before = re.search(r"([A-Za-z]*)[ \t$]*[-+]?$", s[count[1] : count[1] + n.start()])
+            word = before.group(1).lower() if before else ""
+            if word not in _REFERENCE_WORDS:
+                return None
+            break
+    return count
 
 
 def count_reading(s: str, start: int, e: RefExtraction | None) -> RefExtraction | None:

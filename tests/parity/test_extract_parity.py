@@ -622,6 +622,15 @@ _count_pieces = st.sampled_from(
         " only",
         " exactly",
         " a total of",
+        " of the",
+        " of the ",
+        " of",
+        " to",
+        "Thus, ",
+        "In total, ",
+        "8",
+        "9 of the",
+        "abc",
     ]
 )
 

@@ -1,10 +1,11 @@
 """The count sentence (``extract_phrase.cpp``'s ``read_count_sentence``; word lists ``kThereBe``
 and ``kReferenceWords`` in ``detail/markers.hpp``). A response with no marked answer whose final
 statement counts answers with the count, not with a later number that describes what is counted:
-"There are 3 bars with values below 40." answers 3. A later number that is a second count ("There
-are 9 chickens and 10 rabbits.") keeps the last-number reading. The last number becomes the
-count's rival: a count that does not match while the last number does is UNKNOWN, never a certain
-FALSE.
+"There are 3 bars with values below 40." answers 3, and so does a count that opens the
+sentence's subject: "Thus, 8 of the positive divisors of 900 are perfect squares." answers 8. A
+later number that is a second count ("There are 9 chickens and 10 rabbits.") keeps the
+last-number reading. The last number becomes the count's rival: a count that does not match while
+the last number does is UNKNOWN, never a certain FALSE.
 
 The style is that of visual question answering output (counting objects in charts and scenes).
 The Hypothesis tests build count sentences from random counts (digits and words), nouns,
@@ -41,6 +42,10 @@ from rapidgrade import extract_answer, grade
             "100",
         ),
         ("There are 6 multiples of 7 below 45.", "6"),
+        # a count that opens the sentence's subject, "N of the ..."
+        ("Of these, $1,4,9,25$, and 36 are squares.\n\nThus, 8 of the positive divisors of 900 are squares.", "8"),
+        ("So 12 of the 30 integers are even.", "30"),  # a second count: no reference word before 30
+        ("We remove 2 of the 5 balls.", "5"),
     ],
 )
 def test_a_final_count_sentence_answers_with_its_count(text: str, answer: str) -> None:
@@ -140,3 +145,23 @@ def test_two_counts_keep_the_last_number(first: int, second: int, nouns: tuple[s
     text = f"There are {first} {nouns[0]}{joiner}{second} {nouns[1]}."
     found = extract_answer(text)
     assert found is not None and found.text == str(second)
+
+
+@given(
+    count=st.integers(0, 10**6),
+    opener=st.sampled_from(["", "Thus, ", "In total, ", "So ", "Hence exactly "]),
+    noun=st.sampled_from(_NOUNS),
+    reference=st.sampled_from(["less than or equal to", "that are multiples of", "above", "larger than"]),
+    later=st.integers(0, 3000),
+    end=st.sampled_from([".", "", ".\n"]),
+)
+def test_a_count_that_opens_the_subject_reads_the_count(
+    count: int, opener: str, noun: str, reference: str, later: int, end: str
+) -> None:
+    text = f"{opener}{count} of the {noun} {reference} {later} are odd{end}"
+    found = extract_answer(text)
+    assert found is not None and found.text == str(count)
+    # with no reference word before it, the later number is a second count: the last number stays
+    plain = f"{opener}{count} of the {later} {noun} are odd{end}"
+    found = extract_answer(plain)
+    assert found is not None and found.text == str(later)
