@@ -71,9 +71,11 @@ struct Options {
 ///   sides (sqrt/log/powers/inverse trig of equivalent arguments) -> TRUE; a difference at any
 ///   point far above the rounding error bound (propagated through every operation) -> FALSE;
 ///   otherwise UNKNOWN;
-/// * tuples (ordered), sets (unordered, duplicates ignored), intervals (ends matter), unions,
-///   matrices (shape and entries), equations (up to a nonzero factor), inequalities (up to a
-///   positive factor, either direction), `x = 5` vs `5`, `a \pm b` as the set {a+b, a-b};
+/// * tuples (ordered), sets (unordered, duplicates ignored), intervals (ends matter), unions
+///   (with constant ends: as sets of reals, merged into their largest disjoint intervals, so
+///   "(1, 2) \cup [2, 3]" is "(1, 3]"), matrices (shape and entries), equations (up to a nonzero
+///   factor), inequalities (up to a positive factor, either direction), `x = 5` vs `5`, `a \pm b`
+///   as the set {a+b, a-b};
 /// * text: equal after normalization -> TRUE, else FALSE; text against math -> UNKNOWN;
 /// * values past the range of doubles (towers, factorials like (10^{10})!, numbers of
 ///   thousands of digits): their magnitudes, computed with logarithms, differ -> FALSE; the
