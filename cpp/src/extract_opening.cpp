@@ -10,6 +10,7 @@
 
 namespace rapidgrade::extract {
 
+using detail::is_digit;
 using detail::is_letter;
 using detail::is_space;
 using detail::istarts_with;
@@ -40,8 +41,8 @@ bool value_at_numbers(std::string_view s, std::size_t b, std::size_t e) noexcept
   bool digit = false;
   for (++k; k < e && s[k] != ')'; ++k) {
     const char c = s[k];
-    digit = digit || (c >= '0' && c <= '9');
-    if (!(c >= '0' && c <= '9') && c != ',' && c != '-' && c != '+' && !is_space(c)) return false;
+    digit = digit || is_digit(c);
+    if (!is_digit(c) && c != ',' && c != '-' && c != '+' && !is_space(c)) return false;
   }
   if (!digit || k >= e) return false;
   ++k;
@@ -55,14 +56,14 @@ bool value_at_numbers(std::string_view s, std::size_t b, std::size_t e) noexcept
       continue;
     }
     if (c == '=' || is_letter(c)) return false;
-    value = value || (c >= '0' && c <= '9');
+    value = value || is_digit(c);
   }
   return value;
 }
 
 }  // namespace
 
-std::optional<Range> opening_statement(std::string_view s) noexcept {
+std::optional<Range> opening_sentence(std::string_view s) noexcept {
   std::size_t k = search_start(s);
   while (k < s.size() && is_space(s[k])) ++k;
   const std::size_t end = sentence_end(s, k);
@@ -70,6 +71,14 @@ std::optional<Range> opening_statement(std::string_view s) noexcept {
   if (end <= k || end - k > kMaxOpeningBytes || (end < s.size() && (s[end] == '?' || s[end] == '!'))) {
     return std::nullopt;
   }
+  return Range{k, end};
+}
+
+std::optional<Range> opening_statement(std::string_view s) noexcept {
+  const std::optional<Range> sentence = opening_sentence(s);
+  if (!sentence) return std::nullopt;
+  std::size_t k = sentence->start;
+  const std::size_t end = sentence->end;
   // a sentence that is one span stating a function's value at numbers: "$E(7,3)=3$."
   if (s[k] == '$' && k + 1 < end && s[k + 1] != '$') {
     std::size_t close = k + 1;

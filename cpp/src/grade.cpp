@@ -622,10 +622,6 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
                                                                        : Reason::kUndecided};
 }
 
-// Longest opening sentence whose numbers are read as a gold list, in bytes (extract's opening
-// statement has the same bound).
-constexpr std::size_t kMaxOpeningSentence = 400;
-
 // Most values a gold list may have for the reading of the final sentence's numbers.
 constexpr std::size_t kMaxSentenceValues = 16;
 
@@ -880,12 +876,9 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     // No marked answer, a gold that is a list: the numbers of an opening statement that is not the
     // final one ("The minimum number is 1 and the maximum number is 3.", "Such a sequence exists
     // for $n=1,2,3,4$ and no other $n$.") are that list, stated first as above
-    std::size_t b = extract::search_start(response);
-    while (b < response.size() && detail::is_space(response[b])) ++b;
-    const std::size_t e = extract::sentence_end(response, b);
-    if (e > b && e - b <= kMaxOpeningSentence && e < found->start &&
-        (e == response.size() || response[e] == '.' || response[e] == '\n') &&
-        sentence_numbers_match(gold, response.substr(0, e), options, v, Reason::kOpeningStatement)) {
+    const std::optional<extract::Range> opening = extract::opening_sentence(response);
+    if (opening && opening->end < found->start &&
+        sentence_numbers_match(gold, response.substr(0, opening->end), options, v, Reason::kOpeningStatement)) {
       return v;
     }
   }

@@ -110,11 +110,14 @@ std::size_t final_statement_end(std::string_view text, std::size_t from) noexcep
 /// when there is none. The grader compares an answer (and a gold) without it. O(n).
 std::size_t domain_tail(std::string_view answer) noexcept;
 
+/// The opening sentence of `text`: the first sentence of the searched region (search_start),
+/// from its first non-blank byte to sentence_end, when it is a statement (not ended by '?' or
+/// '!') of at most 400 bytes; nullopt otherwise. O(first sentence).
+std::optional<Range> opening_sentence(std::string_view text) noexcept;
+
 /// The answer that the opening sentence of an answer-first write-up states ("The required maximum
 /// is $2n-2$.", "We claim the minimum value of $m$ is $2^{k-1}$."; olympiad solutions state their
-/// answer, then prove it): the first sentence of the searched region (search_start), ended by a
-/// full stop or its line (a question states nothing), of at most 400 bytes, whose subject opens
-/// with "the" (after a lead of detail::kOpeningLeads, or none) and holds a word of
+/// answer, then prove it): the opening sentence (opening_sentence), whose subject opens with "the" (after a lead of detail::kOpeningLeads, or none) and holds a word of
 /// detail::kExtremumWords outside math, up to a verb of detail::kOpeningVerbs; the answer is
 /// what read_answer_phrase reads after the verb, when that reading is clean and opens with math.
 /// Or a sentence that is one math span stating a function's value at numbers ("$E(7,3)=3$.",
