@@ -667,15 +667,7 @@ class Comparer {
           if (relation_interval(rel, ri)) return interval_of_relation(ri, other);
         }
         // against a union ("\sqrt{11} < x < 9" against "(-\sqrt{11}, -2) \cup (\sqrt{11}, 9)"): as sets
-        if (other.node().kind == Kind::kUnion) {
-          RelationInterval ri;
-          std::vector<RealPiece> a, b;
-          if (relation_interval(rel, ri) && relation_pieces(ri, a) && real_pieces(other, b)) {
-            const bool gold_relation = G.kind == Kind::kRelation;
-            const auto same = [this, gold_relation](Ref x, Ref y) { return gold_relation ? tri(x, y) : tri(y, x); };
-            return same_real_set(std::move(a), std::move(b), same);
-          }
-        }
+        if (other.node().kind == Kind::kUnion) return real_sets(g, p);
         // A condition ("x \ge 5", "a \ne 1", "1 < x < 3") against a value ("5", "-0.5k") are
         // different answers: a set of solutions is never one number or expression. Against an
         // interval it does not read as (two variables, a symbolic bound) or a set it may be the
@@ -943,8 +935,9 @@ class Comparer {
     return Tri::kUnknown;
   }
 
-  /// Two sets of reals with constant ends (intervals, unions, points): the same set or not, piece
-  /// by piece once merged (same_real_set); UNKNOWN when either is no such set.
+  /// Two sets of reals with constant ends (intervals, unions, points, conditions in one
+  /// variable): the same set or not, piece by piece once merged (same_real_set); UNKNOWN when
+  /// either is no such set.
   Tri real_sets(Ref g, Ref p) {
     std::vector<RealPiece> a, b;
     if (!spend(size(g) + size(p)) || !real_pieces(g, a) || !real_pieces(p, b)) return Tri::kUnknown;

@@ -240,13 +240,10 @@ struct RealPiece {
 using SameEnd = std::function<Tri(Ref, Ref)>;
 
 /// Appends the pieces of r when it is a set of reals with constant real ends: an interval (a
-/// pair is an open one), a set of numbers (its points), or a union of those; false for anything
-/// else, an empty or reversed interval included. O(pieces) values of constant ends.
+/// pair is an open one), a set of numbers (its points), a union of those, or a condition in one
+/// variable (relation_interval: the interval it states); false for anything else, an empty or
+/// reversed interval included. O(pieces) values of constant ends.
 bool real_pieces(Ref r, std::vector<RealPiece>& out);
-
-/// Appends the piece a condition in one variable states (relation_interval) when its bounds are
-/// constant reals; false otherwise.
-bool relation_pieces(const RelationInterval& ri, std::vector<RealPiece>& out);
 
 /// Whether two sets of reals given as pieces are one set: each merged into its largest disjoint
 /// intervals (overlapping pieces joined, and touching ones unless both leave out the point they

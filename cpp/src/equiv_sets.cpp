@@ -107,10 +107,29 @@ std::optional<std::vector<RealPiece>> merged(std::vector<RealPiece> pieces, cons
   return out;
 }
 
+// The piece a condition in one variable states (relation_interval), when its bounds are constant
+// reals; false otherwise.
+bool relation_piece(const RelationInterval& ri, std::vector<RealPiece>& out) {
+  RealPiece p;
+  if (ri.lo && !end_of(*ri.lo, p.lo, p.l)) return false;
+  if (ri.hi && !end_of(*ri.hi, p.hi, p.h)) return false;
+  if (!ri.lo) p.l = -kInfinity;
+  if (!ri.hi) p.h = kInfinity;
+  p.lo_open = ri.lo_open || !p.lo;
+  p.hi_open = ri.hi_open || !p.hi;
+  if (!(p.l < p.h)) return false;
+  out.push_back(p);
+  return true;
+}
+
 }  // namespace
 
 bool real_pieces(Ref r, std::vector<RealPiece>& out) {
   const Node& n = r.node();
+  if (n.kind == Kind::kRelation) {
+    RelationInterval ri;
+    return relation_interval(r, ri) && relation_piece(ri, out);
+  }
   if (n.kind == Kind::kInterval) {
     return piece(r.kid(0), r.kid(1), (n.flags & kLeftOpen) != 0, (n.flags & kRightOpen) != 0, out);
   }
@@ -129,19 +148,6 @@ bool real_pieces(Ref r, std::vector<RealPiece>& out) {
     if (kind != Kind::kInterval && kind != Kind::kTuple && kind != Kind::kSet) return false;
     if (!real_pieces(part, out)) return false;
   }
-  return true;
-}
-
-bool relation_pieces(const RelationInterval& ri, std::vector<RealPiece>& out) {
-  RealPiece p;
-  if (ri.lo && !end_of(*ri.lo, p.lo, p.l)) return false;
-  if (ri.hi && !end_of(*ri.hi, p.hi, p.h)) return false;
-  if (!ri.lo) p.l = -kInfinity;
-  if (!ri.hi) p.h = kInfinity;
-  p.lo_open = ri.lo_open || !p.lo;
-  p.hi_open = ri.hi_open || !p.hi;
-  if (!(p.l < p.h)) return false;
-  out.push_back(p);
   return true;
 }
 
