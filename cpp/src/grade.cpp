@@ -129,8 +129,9 @@ namespace {
 
 // Node `i` of `ast` read in degrees: a degree node over it, appended to the pool, for a value;
 // the same structure over its parts read in degrees for a tuple, a set or an interval (each
-// value of "30^\circ, 60^\circ" carried a mark), a condition's bounds; the value of an equation ("x = 45"). Returns
-// the new node, or nullopt for a part no degree applies to (words, a matrix).
+// value of "30^\circ, 60^\circ" carried a mark) and over a condition's constant bounds; the
+// value of an equation ("x = 45"). Returns the new node, or nullopt for a part no degree
+// applies to (words, a matrix).
 // Recursion bounded by the tree's depth. Throws ParseError when a node would pass the depth limit.
 std::optional<std::uint32_t> in_degrees(expr::Ast& ast, std::uint32_t i) {
   using expr::Kind;

@@ -124,7 +124,8 @@ inline constexpr std::string_view kOpeningVerbs[] = {"is", "are", "equals", "equ
 /// print(total_days)", "## Step 3: Compute the area", "Case 2:", "By Lemma 3, ...". A number after
 /// one (blanks between) is a label, no value: before a ':' (a heading) the last-number rule passes
 /// over it (extract_math.cpp, last_number_in), and the grader reads no label as the number a
-/// sentence states (grade.cpp); both ask extract::follows_step_label. ASCII, matched ignoring case, whole words.
+/// sentence states (grade.cpp); both ask extract::follows_step_label. ASCII, matched ignoring
+/// case, whole words.
 inline constexpr std::string_view kStepLabels[] = {"step",    "case",    "part",    "lemma",     "theorem",
                                                    "claim",   "figure",  "fig",     "corollary", "proposition",
                                                    "section", "problem", "example", "equation"};
