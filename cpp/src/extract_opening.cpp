@@ -1,6 +1,7 @@
-// The opening statement of an answer-first write-up (extract.hpp, opening_statement): "The
-// required maximum is $2n-2$." before the proof that the maximum is that, whose last math is a
-// step of the proof, not the answer.
+// Statements of the answer in prose (extract.hpp, stated_answer): "The required maximum is
+// $2n-2$." opening an answer-first write-up (opening_statement), before the proof whose last math
+// is a step, not the answer; "Thus the least possible measure is $65^{\circ}$, and ..." or "thus
+// 79 is the largest such integer" closing one.
 #include <algorithm>
 #include <optional>
 #include <string_view>
@@ -15,21 +16,13 @@ using detail::is_letter;
 using detail::is_space;
 using detail::istarts_with;
 using internal::letters_end_in;
+using internal::trim;
 using internal::word_in;
 
 namespace {
 
 // Longest opening sentence read, in bytes: a statement of the answer is short.
 constexpr std::size_t kMaxOpeningBytes = 400;
-
-// The length of the lead of kOpeningLeads at s[k], followed by a blank, or 0.
-std::size_t lead_length(std::string_view s, std::size_t k, std::size_t end) noexcept {
-  std::size_t best = 0;
-  for (const std::string_view w : detail::kOpeningLeads) {
-    if (w.size() > best && k + w.size() < end && istarts_with(s, k, w) && is_space(s[k + w.size()])) best = w.size();
-  }
-  return best;
-}
 
 // Whether s[b, e) is a function's value at numbers stated as a number: a name of letters, its
 // arguments in parentheses of digits, commas, signs and blanks, '=' and a right side with no
@@ -61,6 +54,119 @@ bool value_at_numbers(std::string_view s, std::size_t b, std::size_t e) noexcept
   return value;
 }
 
+// The end of the math span that opens at s[q] ('$'), past its closing '$', or kNpos when it does
+// not close before `end`.
+std::size_t span_end(std::string_view s, std::size_t q, std::size_t end) noexcept {
+  std::size_t close = q + 1;
+  while (close < end && s[close] != '$') ++close;
+  return close < end ? close + 1 : detail::kNpos;
+}
+
+// The end of the verb of a statement that the word s[q, w) opens: the word itself for one of
+// kOpeningVerbs, the "be" after one of kStatementModals ("will be", "must be"); kNpos otherwise.
+std::size_t verb_end(std::string_view s, std::size_t q, std::size_t w, std::size_t end) noexcept {
+  if (word_in(s, q, w, detail::kOpeningVerbs)) return w;
+  if (!word_in(s, q, w, detail::kStatementModals)) return detail::kNpos;
+  std::size_t b = w;
+  while (b < end && is_space(s[b])) ++b;
+  const std::size_t e = letters_end_in(s, b, end);
+  return e == b + 2 && istarts_with(s, b, "be") ? e : detail::kNpos;
+}
+
+// Whether a clause may open at s[k] inside the sentence that starts at `from`: nothing but blanks
+// and commas before it, or a word of kClauseOpeners ("thus", "that", ...) or a lead of
+// kOpeningLeads ("we claim") right before it.
+bool clause_start(std::string_view s, std::size_t from, std::size_t k) noexcept {
+  while (k > from && (is_space(s[k - 1]) || s[k - 1] == ',')) --k;
+  if (k == from) return true;
+  std::size_t b = k;
+  while (b > from && is_letter(s[b - 1])) --b;
+  if (b == k || (b > from && s[b - 1] == '\\')) return false;
+  if (word_in(s, b, k, detail::kClauseOpeners)) return true;
+  for (const std::string_view lead : detail::kOpeningLeads) {
+    if (k - from >= lead.size() && istarts_with(s, k - lead.size(), lead) &&
+        (k - lead.size() == from || !is_letter(s[k - lead.size() - 1]))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// "the <subject> <verb> <answer>" at s[k] (the word "the"), within s[.., end): the subject, to
+// the first verb, holds a word of kExtremumWords outside math; the answer is what
+// read_answer_phrase reads after the verb, when it reads math cleanly.
+std::optional<Range> subject_statement(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  bool extremum = false;
+  std::size_t q = k + 3;
+  while (q < end) {
+    const char c = s[q];
+    if (c == '$') {
+      q = span_end(s, q, end);
+      if (q == detail::kNpos) return std::nullopt;
+      continue;
+    }
+    if (c == '\\') {  // a command, or an escaped character
+      const std::size_t w = letters_end_in(s, q + 1, end);
+      q = w > q + 1 ? w : q + 2;
+      continue;
+    }
+    if (!is_letter(c)) {
+      ++q;
+      continue;
+    }
+    const std::size_t w = letters_end_in(s, q, end);
+    if (const std::size_t v = verb_end(s, q, w, end); v != detail::kNpos) {
+      // the first verb ends the subject: "The value is the least ..." has no extremum in it
+      if (!extremum) return std::nullopt;
+      const Phrase p = read_answer_phrase(s, Range{v, end});
+      if (!p.clean || p.leading_prose || p.answer.end <= p.answer.start) return std::nullopt;
+      return p.answer;
+    }
+    extremum = extremum || word_in(s, q, w, detail::kExtremumWords);
+    q = w;
+  }
+  return std::nullopt;
+}
+
+// "<value> <verb> [indeed] the <extremum word> ..." with the verb at s[vb, ve): "79 is the
+// largest two-digit integer", "$M=\frac{9}{32}\sqrt{2}$ is indeed the smallest constant", "623
+// must be the only answer". The value is one math span or one number right before the verb, at a
+// clause start (clause_start) of the sentence from `from`.
+std::optional<Range> value_statement(std::string_view s, std::size_t from, std::size_t vb, std::size_t ve,
+                                     std::size_t end) noexcept {
+  std::size_t k = ve;
+  while (k < end && is_space(s[k])) ++k;
+  std::size_t w = letters_end_in(s, k, end);
+  if (w == k + 6 && istarts_with(s, k, "indeed")) {
+    for (k = w; k < end && is_space(s[k]);) ++k;
+    w = letters_end_in(s, k, end);
+  }
+  if (!(w == k + 3 && istarts_with(s, k, "the"))) return std::nullopt;
+  for (k = w; k < end && is_space(s[k]);) ++k;
+  w = letters_end_in(s, k, end);
+  if (w == k || !word_in(s, k, w, detail::kExtremumWords)) return std::nullopt;
+  // the value before the verb
+  std::size_t e = vb;
+  while (e > from && is_space(s[e - 1])) --e;
+  std::size_t b = e;
+  Range value{e, e};
+  if (e > from + 1 && s[e - 1] == '$') {
+    b = e - 1;
+    while (b > from && s[b - 1] != '$') --b;
+    if (b == from) return std::nullopt;
+    value = trim(s, Range{b, e - 1});
+    --b;
+  } else {
+    while (b > from && (is_digit(s[b - 1]) || s[b - 1] == '.' || s[b - 1] == ',')) --b;
+    while (b < e && !is_digit(s[b])) ++b;  // a comma or a point before the digits is no part
+    if (b > from && s[b - 1] == '-') --b;
+    if (b > from && is_letter(s[b - 1])) return std::nullopt;
+    value = Range{b, e};
+  }
+  if (value.end <= value.start || !clause_start(s, from, b)) return std::nullopt;
+  return value;
+}
+
 }  // namespace
 
 std::optional<Range> opening_sentence(std::string_view s) noexcept {
@@ -87,24 +193,20 @@ std::optional<Range> opening_statement(std::string_view s) noexcept {
     while (after < end && is_space(s[after])) ++after;
     if (close < end && after == end && value_at_numbers(s, k + 1, close)) return Range{k + 1, close};
   }
-  if (const std::size_t lead = lead_length(s, k, end); lead > 0) {
-    k += lead;
-    while (k < end && is_space(s[k])) ++k;
-  }
-  if (!(k + 4 < end && istarts_with(s, k, "the") && is_space(s[k + 3]))) return std::nullopt;
-  // the subject, to its verb: words outside math, one of them an extremum word
-  bool extremum = false;
-  std::size_t q = k + 4;
-  while (q < end) {
+  return stated_answer(s, *sentence);
+}
+
+std::optional<Range> stated_answer(std::string_view s, Range sentence) noexcept {
+  const std::size_t from = sentence.start, end = std::min(sentence.end, s.size());
+  if (end <= from || end - from > kMaxOpeningBytes) return std::nullopt;
+  for (std::size_t q = from; q < end;) {
     const char c = s[q];
     if (c == '$') {
-      std::size_t close = q + 1;
-      while (close < end && s[close] != '$') ++close;
-      if (close >= end) return std::nullopt;
-      q = close + 1;
+      q = span_end(s, q, end);
+      if (q == detail::kNpos) return std::nullopt;
       continue;
     }
-    if (c == '\\') {  // a command, or an escaped character
+    if (c == '\\') {
       const std::size_t w = letters_end_in(s, q + 1, end);
       q = w > q + 1 ? w : q + 2;
       continue;
@@ -114,17 +216,27 @@ std::optional<Range> opening_statement(std::string_view s) noexcept {
       continue;
     }
     const std::size_t w = letters_end_in(s, q, end);
-    if (word_in(s, q, w, detail::kOpeningVerbs)) {
-      // the first verb ends the subject: "The value is the least ..." has no extremum in it
-      if (!extremum) return std::nullopt;
-      const Phrase p = read_answer_phrase(s, Range{w, end});
-      if (!p.clean || p.leading_prose || p.answer.end <= p.answer.start) return std::nullopt;
-      return p.answer;
+    if (q > from && is_letter(s[q - 1])) {  // no word start (letters_end stops at non-ASCII)
+      q = w;
+      continue;
     }
-    extremum = extremum || word_in(s, q, w, detail::kExtremumWords);
+    if (w == q + 3 && istarts_with(s, q, "the") && clause_start(s, from, q)) {
+      if (std::optional<Range> a = subject_statement(s, q, end)) return a;
+    } else if (const std::size_t v = verb_end(s, q, w, end); v != detail::kNpos) {
+      if (std::optional<Range> a = value_statement(s, from, q, v, end)) return a;
+    }
     q = w;
   }
   return std::nullopt;
+}
+
+std::optional<Range> closing_statement(std::string_view s, std::size_t end) noexcept {
+  end = std::min(end, s.size());
+  const std::size_t from = search_start(s);
+  while (end > from && is_space(s[end - 1])) --end;
+  if (end == from) return std::nullopt;
+  const Range sentence = internal::sentence_at(s, from, end - 1);
+  return stated_answer(s, sentence);
 }
 
 }  // namespace rapidgrade::extract

@@ -64,6 +64,9 @@ const char* reason_text(Reason reason) noexcept {
     case Reason::kOpeningStatement:
       return "the opening sentence states the gold's answer (no marked answer; a write-up that states its answer "
              "first, then proves it)";
+    case Reason::kClosingStatement:
+      return "the last sentence states the gold's answer as the sought value (no marked answer, or a weak one: \"Thus "
+             "the least possible value is 65, and ...\")";
     case Reason::kDeclines:
       return "the response declines to answer (a refusal after its last number): that number is no answer";
     case Reason::kChoiceNotNamed:
@@ -868,6 +871,26 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
         v.tri = equiv::Tri::kTrue;
         v.reason = Reason::kOpeningStatement;
         v.answer = std::string(stated);
+        v.normalized = reading.text();
+        return v;
+      }
+    }
+  }
+  if (v.tri != equiv::Tri::kTrue && (extract::is_weak(found->method) || !found->clean)) {
+    // No marked answer, or a weak one, and the last sentence states the sought value ("Thus the
+    // least possible measure is $65^{\circ}$, and the hexagon has angles ...", "thus 79 is the
+    // largest such integer"): the answer the write-up closes with. After a weak marked answer
+    // only ("the answer is the remainder when ... . ..., hence the desired remainder is 976.").
+    const std::size_t end = found->readings.end > 0 ? found->readings.end : response.size();
+    if (const std::optional<extract::Range> stated = extract::closing_statement(response, end);
+        stated && stated->end - stated->start <= options.max_answer_bytes &&
+        (extract::is_weak(found->method) || stated->start >= found->end)) {
+      const std::string_view text = text_of(*stated);
+      Answer reading = read_answer(text, gold);
+      if (!reading.text().empty() && compare(gold.answer, reading, options).tri == equiv::Tri::kTrue) {
+        v.tri = equiv::Tri::kTrue;
+        v.reason = Reason::kClosingStatement;
+        v.answer = std::string(text);
         v.normalized = reading.text();
         return v;
       }

@@ -117,13 +117,32 @@ std::optional<Range> opening_sentence(std::string_view text) noexcept;
 
 /// The answer that the opening sentence of an answer-first write-up states ("The required maximum
 /// is $2n-2$.", "We claim the minimum value of $m$ is $2^{k-1}$."; olympiad solutions state their
-/// answer, then prove it): the opening sentence (opening_sentence), whose subject opens with "the" (after a lead of detail::kOpeningLeads, or none) and holds a word of
-/// detail::kExtremumWords outside math, up to a verb of detail::kOpeningVerbs; the answer is
-/// what read_answer_phrase reads after the verb, when that reading is clean and opens with math.
+/// answer, then prove it): what stated_answer reads in the opening sentence (opening_sentence).
 /// Or a sentence that is one math span stating a function's value at numbers ("$E(7,3)=3$.",
 /// ARML's answer-first solutions): that span. nullopt when the text opens otherwise. A grader
 /// reads it only when the response marks no answer. O(first sentence).
 std::optional<Range> opening_statement(std::string_view text) noexcept;
+
+/// The answer that a clause of text[sentence) states as the sought value, in one of two forms:
+/// - "the <subject> <verb> <answer>": a subject that opens with "the" and holds a word of
+///   detail::kExtremumWords outside math, up to its first verb (detail::kOpeningVerbs, or "be"
+///   after one of detail::kStatementModals); the answer is what read_answer_phrase reads after the
+///   verb, when that reading is clean and opens with math: "The required maximum is $2n-2$.",
+///   "Thus the least possible measure is $65^{\circ}$, and ...", "hence the desired remainder is
+///   976";
+/// - "<value> <verb> [indeed] the <extremum word> ...": one math span or one number right before
+///   the verb: "thus 79 is the largest two-digit integer $N$ ...", "$M=2$ is indeed the smallest
+///   constant".
+/// Either opens a clause: at the sentence start, or after a word of detail::kClauseOpeners ("thus",
+/// "that", ...) or a lead of detail::kOpeningLeads. The first such clause counts; nullopt when none
+/// does, or when the sentence is longer than 400 bytes. O(sentence) per clause start.
+std::optional<Range> stated_answer(std::string_view text, Range sentence) noexcept;
+
+/// The answer that the last sentence of text[search_start, end) states (stated_answer), trailing
+/// blanks aside: the closing statement of a write-up that marks no answer ("Thus the least
+/// possible measure is $65^{\circ}$, and the hexagon has angles $65^{\circ}, 87^{\circ}, ...$").
+/// O(that sentence's line).
+std::optional<Range> closing_statement(std::string_view text, std::size_t end) noexcept;
 
 /// Finds the answer in `text` with one strategy, or with the cascade boxed -> answer_is ->
 /// tagged -> code_output -> choice -> bare -> final_span -> last_number for kAuto (first hit

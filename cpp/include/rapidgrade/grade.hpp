@@ -54,6 +54,7 @@ enum class Reason : std::uint8_t {
   kWeakReading,            // a weak answer phrase reading (Extraction::clean, rivals) differs: UNKNOWN
   kSentenceNumbers,        // no marked answer; the numbers of the final sentence are the gold's list: TRUE
   kOpeningStatement,       // no marked answer; the opening sentence states the gold's answer: TRUE
+  kClosingStatement,       // no marked answer, or a weak one; the last sentence states the gold's answer: TRUE
   kSentenceValues,         // no marked answer; the values the final sentence assigns are the gold's list: TRUE
   kNumberBeforeName,       // no marked answer; the final span only names what the sentence's number counts: TRUE
   kLastAssignment,         // no marked answer; the last of the final span's assignments is the gold's value: TRUE

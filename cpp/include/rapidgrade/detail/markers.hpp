@@ -112,13 +112,23 @@ inline constexpr std::string_view kQuantifierWords[] = {"for all", "for every", 
 /// $2^{k-1}$.", "The only possible value of $a_{2015} a_{2016}$ is 0." Its subject opens with
 /// "the" after one of kOpeningLeads (or none) and holds one of kExtremumWords outside math; one
 /// of kOpeningVerbs ends it. ASCII, matched ignoring case, whole words. Read by
-/// extract::opening_statement for a grader whose response marks no answer.
+/// extract::opening_statement and extract::stated_answer for a grader whose response marks no
+/// answer; the same statement closes a write-up ("Thus the least possible value is $65$.").
 inline constexpr std::string_view kOpeningLeads[] = {"we claim that", "we claim",           "we will show that",
                                                      "we show that",  "we will prove that", "we prove that"};
 inline constexpr std::string_view kExtremumWords[] = {"required", "largest", "smallest", "greatest", "least",
                                                       "maximum",  "minimum", "maximal",  "minimal",  "biggest",
                                                       "only",     "desired", "sought",   "unique"};
 inline constexpr std::string_view kOpeningVerbs[] = {"is", "are", "equals", "equal"};
+/// Modal words that make "be" after them a verb of such a statement: "the minimal value will be
+/// $k+1$", "623 must be the only answer".
+inline constexpr std::string_view kStatementModals[] = {"will", "must", "would", "to"};
+/// Words after which a clause opens, so that a statement of the answer may follow them inside a
+/// sentence: "Thus the least possible measure is $65^{\circ}$, and ...", "..., hence the desired
+/// remainder is 976.", "thus 79 is the largest two-digit integer $N$ ...", "We see that $M=2$ is
+/// indeed the smallest constant". ASCII, matched ignoring case, whole words.
+inline constexpr std::string_view kClauseOpeners[] = {"thus",         "hence", "so",   "therefore",
+                                                      "consequently", "that",  "then", "and"};
 
 /// Words that label the parts of a solution, or of a text it cites, by number: "Step 5:
 /// print(total_days)", "## Step 3: Compute the area", "Case 2:", "By Lemma 3, ...". A number after
