@@ -466,7 +466,11 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
   }
   if (auto e = find_boxed_answer(text, from)) return e;
   const Anchors anchors = find_anchors(text, from);
-  if (auto e = find_marked(text, from, anchors, Method::kAuto)) return e;
+  std::optional<Extraction> marked = find_marked(text, from, anchors, Method::kAuto);
+  if (marked) {
+    read_bold_after_marker(statement, from, anchors, marked);
+    return marked;
+  }
   if (auto e = find_code_output(text, from, anchors)) return e;
   if (auto e = find_choice(text, from)) return e;
   if (auto e = find_bare(text, from)) return e;

@@ -1,6 +1,7 @@
 // The bolded answer of a competition write-up (extract_internal.hpp, bold_answer): where a text
 // sets the numbers of its answer in bold and nothing else, final_span reads the span that bolds
-// the last of them, not the last span of the text.
+// the last of them, not the last span of the text; and a bold number after a marked answer is
+// the value that answer comes to (read_bold_after_marker).
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -61,15 +62,18 @@ bool thousands_comma(std::string_view s, std::size_t k) noexcept {
   return d - k - 1 == 3;
 }
 
+// Whether s may bold something from `from`: most texts bold nothing, so a vector search for the
+// commands' letters comes first ("bf" of \mathbf and \textbf, \boldsymbol, \bm;
+// detail::kBoldCommands).
+bool may_bold(std::string_view s, std::size_t from) noexcept {
+  return detail::find_str(s, from, "bf") != kNpos || detail::find_str(s, from, "\\bold") != kNpos ||
+         detail::find_str(s, from, "\\bm") != kNpos;
+}
+
 }  // namespace
 
 std::optional<BoldAnswer> bold_answer(std::string_view s, std::size_t from, const std::vector<Box>& spans) {
-  // most texts bold nothing: a vector search for the commands' letters first ("bf" of \mathbf and
-  // \textbf, \boldsymbol, \bm; detail::kBoldCommands)
-  if (detail::find_str(s, from, "bf") == kNpos && detail::find_str(s, from, "\\bold") == kNpos &&
-      detail::find_str(s, from, "\\bm") == kNpos) {
-    return std::nullopt;
-  }
+  if (!may_bold(s, from)) return std::nullopt;
   std::size_t last = kNpos;
   for (std::size_t k = s.find('\\', from); k < s.size(); k = s.find('\\', k + 1)) {
     std::size_t end = k + 1;
@@ -113,6 +117,24 @@ std::optional<Extraction> final_span_reading(std::string_view s, std::size_t fro
     if (std::optional<Extraction> e = find_final_span(s, spans, &*bold)) return e;
   }
   return find_final_span(s, spans);
+}
+
+void read_bold_after_marker(std::string_view s, std::size_t from, const Anchors& anchors,
+                            std::optional<Extraction>& e) {
+  if (!e || e->method != Method::kAnswerIs || e->start >= s.size() || !may_bold(s, e->start)) return;
+  std::vector<Box> spans = math_spans(s, from, anchors);
+  const std::optional<BoldAnswer> bold = bold_answer(s, e->start, spans);
+  if (!bold) return;
+  // the bold number in the span the marked answer was read from (or before it) is that answer
+  const Box& box = spans[bold->span];
+  if (box.start <= e->start || (box.outer_start <= e->start && e->start < box.outer_end)) return;
+  std::optional<Extraction> b = find_final_span(s, spans, &*bold);
+  if (!b) return;
+  b->rivals.push_back(Range{e->start, e->end});
+  b->readings.spans = std::move(spans);
+  b->readings.from = from;
+  b->readings.end = s.size();
+  e = std::move(b);
 }
 
 }  // namespace rapidgrade::extract::internal

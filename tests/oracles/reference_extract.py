@@ -65,6 +65,23 @@ def _final_span_reading(s: str, start: int) -> RefExtraction | None:
     return found if found is not None else _final_span(s, start)
 
 
+def _bold_after_marker(s: str, start: int, found: RefExtraction) -> RefExtraction:
+    """A bold number after an "answer is" answer (extract_bold.cpp, read_bold_after_marker): when
+    every bold group from the answer's start is a number and the last lies in a later math span
+    than the one the answer was read from, the final_span reading of that span."""
+    if found.method != "answer_is" or found.start >= len(s):
+        return found
+    spans = _math_spans(s, start)
+    bold = bold_answer(s, found.start, spans)
+    if bold is None:
+        return found
+    outer_start, content_start, _, outer_end = spans[bold[0]]
+    if content_start <= found.start or outer_start <= found.start < outer_end:
+        return found
+    reading = _final_span(s, start, bold)
+    return found if reading is None else reading
+
+
 _STRATEGIES = {
     "boxed": _boxed,
     "answer_is": _answer_is,
@@ -137,6 +154,8 @@ def extract_answer(text: str, strategy: str = "auto") -> RefExtraction | None:
             continue  # the marker rules run as one (_marked, under answer_is), nearest the end winning
         if name == "answer_is":
             found = _marked(text, start, "auto")
+            if found is not None:
+                found = _bold_after_marker(statement, start, found)
         else:
             found = find(statement if name in _UNMARKED else text, start)
         if found is not None:

@@ -700,7 +700,7 @@ def test_count_sentence_and_answer_to_cases_parity(text: str) -> None:
 
 
 # The bolded answer (reference_bold_span): math bold around numbers, letters and words, spans
-# with commas and chains, prose and numbers after them.
+# with commas and chains, prose and numbers after them, marked answers before them.
 _bold_span_pieces = st.sampled_from(
     [
         "$",
@@ -737,6 +737,10 @@ _bold_span_pieces = st.sampled_from(
         "\\text { so } ",
         "\\\\",
         "é",
+        # a marked answer before or around the bold one (read_bold_after_marker)
+        "The answer is ",
+        "so the answer is $m+n$. With ",
+        "the answer is therefore ",
     ]
 )
 
@@ -757,6 +761,10 @@ def test_bold_answer_parity(text: str) -> None:
         "Hence $\\mathbf{5 7 6 2}$ is the maximum possible value of $N$ when $x = 3$.",
         "Let $\\mathbf{v} = (1, 2)$. Then $|\\mathbf{v}|^2 = \\mathbf{5}$, so $x = 5$.",
         "$x=\\mathbf{1}$ or $x=\\mathbf{2}$, when $y = 3$.",
+        "So the answer is $\\min \\{-m,-n\\}$. With $m=7, n=8$, and $\\min \\{-7,-8\\}$ is $\\mathbf{- 8}$.",
+        "The answer is therefore $(T+1) T^{4}$, and with $T=10$, it is $110000-110=\\mathbf{1 0 9 8 9 0}$.",
+        "The answer is $11+6=\\mathbf{1 7}$. Note that $x = 5$.",
+        "We get $\\mathbf{4}$ here, so the answer is $x = 5$.",
     ],
 )
 def test_bold_answer_cases_parity(text: str) -> None:

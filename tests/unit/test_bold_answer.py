@@ -85,3 +85,69 @@ def test_any_bolded_answer_is_read(value: int, given_value: int, prose: str, spa
     assert v.correct, v
     other = grade(str(value + 1), response, fallback=False)
     assert other.correct is False
+
+
+# A bold number after a marked answer (extract_bold.cpp, read_bold_after_marker): the value the
+# marked answer comes to, when it lies in a later math span than the one the answer was read from.
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        (
+            "-8",
+            "The two solutions are $-m$ and $-n$, so the answer is $\\min \\{-m,-n\\}$. With $T=\\frac{7}{8}, m=7, "
+            "n=8$, and $\\min \\{-7,-8\\}$ is $\\mathbf{- 8}$.",
+        ),
+        (
+            "109890",
+            "The answer is therefore $(T+1) T^{4}-(T+1) T$, and with $T=10$, this expression is equal to "
+            "$110000-110=\\mathbf{1 0 9 8 9 0}$.",
+        ),
+        (
+            r"\frac{79}{128}",
+            "Hence the answer is $$\\frac{[M Q R T]}{[P Q R]}=1-\\frac{(A-2)^{2}}{16(B-1)}$$ Using the answers from "
+            "positions 7 and 9, $A=9$ and $B=9$, so the probability is $$1-\\frac{49}{128}=\\frac{\\mathbf{7 9}}"
+            "{\\mathbf{1 2 8}}$$",
+        ),
+    ],
+)
+def test_a_bold_number_after_a_marked_answer_is_its_value(gold: str, response: str) -> None:
+    v = grade(gold, response, fallback=False)
+    assert v.correct is True and v.method == "final_span", v
+
+
+@pytest.mark.parametrize(
+    ("response", "read", "method"),
+    [
+        # the bold number in the marked answer's own span: that answer, as before
+        ("So the answer is $\\mathbf{9}$.", "\\mathbf{9}", "answer_is"),
+        ("The answer is $11+6=\\mathbf{1 7}$. Note that $x = 5$.", "\\mathbf{1 7}", "answer_is"),
+        # a bold number before the marker only, or a bold letter after it: no bold answer after it
+        ("We get $\\mathbf{4}$ here, so the answer is $x = 5$.", "x = 5", "answer_is"),
+        ("The answer is $m+n$, with $\\mathbf{v} = (1, 2)$ and $\\mathbf{3}$.", "m+n", "answer_is"),
+    ],
+)
+def test_a_marked_answer_keeps_its_reading_otherwise(response: str, read: str, method: str) -> None:
+    e = extract_answer(response)
+    assert e is not None
+    assert (e.text, e.method) == (read, method)
+
+
+def test_the_marked_answer_is_the_rival_of_the_bold_one() -> None:
+    response = "The answer is $m+n$. With $m=2$ and $n=5$, it is $\\mathbf{7}$."
+    assert grade("7", response, fallback=False).correct is True
+    # the marked answer, the bold one's rival: a pair that matches neither is no certain FALSE
+    assert grade("8", response, fallback=False).reason.startswith("undecided")
+
+
+@given(
+    value=st.integers(min_value=-(10**6), max_value=10**6),
+    spaced=st.booleans(),
+    symbolic=st.sampled_from(["m+n", "\\frac{T}{2}", "2 T-1"]),
+)
+def test_any_bold_value_after_a_marked_answer_is_read(value: int, spaced: bool, symbolic: str) -> None:
+    digits = ("- " if value < 0 else "") + (_spaced(abs(value)) if spaced else str(abs(value)))
+    response = f"So the answer is ${symbolic}$. With $T = 3$, this is $\\mathbf{{{digits}}}$."
+    assert grade(str(value), response, fallback=False).correct is True
+    assert grade(str(value + 1), response, fallback=False).correct is not True
