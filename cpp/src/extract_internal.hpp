@@ -210,8 +210,7 @@ std::optional<Extraction> final_span_reading(std::string_view s, std::size_t fro
 /// value), the final_span reading of that span replaces `e`, with `e` as its rival. s is the
 /// final statement (final_statement_end). O(n) when s bolds something after `e`, else a scan for
 /// the bold commands' letters.
-void read_bold_after_marker(std::string_view s, std::size_t from, const Anchors& anchors,
-                            std::optional<Extraction>& e);
+void read_bold_after_marker(std::string_view s, std::size_t from, const Anchors& anchors, std::optional<Extraction>& e);
 
 /// The last number of s from `from`, as a forward scan of the whole region reads it.
 std::optional<Extraction> find_last_number(std::string_view s, std::size_t from);
