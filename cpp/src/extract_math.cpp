@@ -236,7 +236,7 @@ Range span_content(std::string_view s, Range r) noexcept {
 // ('=', \approx and the other approximation commands of latex_vocab.hpp, U+2248); 0 when
 // there is none. '<=', '>=', '!=', the inequality commands
 // ("\le", "\neq", ...: latex_vocab.hpp's kInequalityCommands) and U+2264/2265/2260 are
-// inequalities.
+// inequalities; so are the divisibility commands ("\mid", "\nmid": kDivisibilityCommands).
 struct RelationAt {
   std::size_t length = 0;
   bool equality = false;
@@ -258,6 +258,7 @@ RelationAt relation_at(std::string_view s, std::size_t k, std::size_t end) noexc
     const std::string_view name = s.substr(k + 1, e - k - 1);
     if (detail::is_approximation_command(name)) return {e - k, true};  // latex_vocab.hpp
     if (detail::inequality_code(name) != 0) return {e - k, false};     // latex_vocab.hpp
+    if (detail::is_divisibility_command(name)) return {e - k, false};  // latex_vocab.hpp
     return {};
   }
   if (c == '\xE2' && k + 2 < end && s[k + 1] == '\x89') {

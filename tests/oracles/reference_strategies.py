@@ -671,6 +671,8 @@ def _last_own_row(s: str, a: int, b: int) -> tuple[int, int]:
 #: latex_vocab.hpp's kApproximationCommands: equalities of a chain.
 _EQUALITY_COMMANDS = ("approx", "simeq", "cong", "doteq")
 _INEQUALITY_COMMANDS = ("le", "leq", "ge", "geq", "neq", "ne", "lt", "gt", "leqslant", "geqslant")
+#: latex_vocab.hpp's kDivisibilityCommands: relations that are no equality either.
+_DIVISIBILITY_COMMANDS = ("mid", "nmid", "divides", "ndivides")
 
 
 def _relation_at(s: str, k: int, end: int) -> tuple[int, bool]:
@@ -687,7 +689,7 @@ def _relation_at(s: str, k: int, end: int) -> tuple[int, bool]:
         name = s[k + 1 : e]
         if name in _EQUALITY_COMMANDS:
             return e - k, True
-        if name in _INEQUALITY_COMMANDS:
+        if name in _INEQUALITY_COMMANDS or name in _DIVISIBILITY_COMMANDS:
             return e - k, False
         return 0, False
     if c == "\u2248":

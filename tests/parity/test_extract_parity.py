@@ -245,6 +245,10 @@ _pieces = st.sampled_from(
         "１",
         "\u3000",
         "\u00a0",
+        # relations that are no equality: divisibility (kDivisibilityCommands), spans joined by "and"
+        "\\mid ",
+        "\\nmid",
+        " and ",
     ]
 )
 

@@ -52,6 +52,9 @@ from rapidgrade import extract_answer, grade
         (r"so $(m, n) \in\{(1,1),(3,2)\}$.", r"(m, n) \in\{(1,1),(3,2)\}", "final_span"),
         # two statements of different shapes: the last one counts
         (r"Therefore, $3 x = 12$ and $x = 4$.", "x = 4", "final_span"),
+        # divisibility is a relation, not a value that a list continues (kDivisibilityCommands)
+        (r"Hence $3 \nmid 16-m$, and $d(16, m)=d(16-m)=1$.", "1", "final_span"),
+        (r"So $3 \mid a$ and $3 \mid b$.", r"3 \mid a, 3 \mid b", "final_span"),
         # bare answers are read whole
         ("pi/2", "pi/2", "bare"),
         ("-2*pi", "-2*pi", "bare"),

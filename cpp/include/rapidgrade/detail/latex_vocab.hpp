@@ -122,6 +122,19 @@ inline char inequality_code(std::string_view name) noexcept {
   return 0;
 }
 
+/// The divisibility commands (without the backslash): "6 \mid n+1", "3 \nmid m". Extraction reads
+/// one as a relation (extract_math.cpp, relation_at): a span that states divisibility is a
+/// condition, not a value that a list of values may continue ("Hence $3 \nmid 16-m$, and
+/// $d(16, m)=1$." answers 1).
+inline constexpr std::string_view kDivisibilityCommands[] = {"mid", "nmid", "divides", "ndivides"};
+
+/// Whether `name` (without the backslash) is one of kDivisibilityCommands.
+inline bool is_divisibility_command(std::string_view name) noexcept {
+  for (const std::string_view d : kDivisibilityCommands)
+    if (same(d, name)) return true;
+  return false;
+}
+
 /// The commands that name an angle by its points, "\angle ACB", "\measuredangle A C B" (or its
 /// number, "\angle 1"): parse_expr reads one as a single symbol, not as a product of points, and
 /// the capital letters after it are no words to text detection (expr_text.cpp).
