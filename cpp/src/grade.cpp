@@ -23,6 +23,8 @@ using detail::prefetch;
 using detail::trim;
 using internal::choice_letter;
 using internal::closes_a_proof;
+using internal::holds_big_operator;
+using internal::sums_over_a_condition;
 using internal::declines_to_answer;
 using internal::leading_choice;
 using internal::names_only;
@@ -90,6 +92,9 @@ const char* reason_text(Reason reason) noexcept {
     case Reason::kWordsAgainstMath:
       return "undecided: one answer is words, the other an expression in unknowns; no reader of the fallback reads "
              "words as math";
+    case Reason::kSumOverSet:
+      return "undecided: one answer sums over a set that a condition names (\\sum_{x \\in R}, \\sum_{i<j}), the "
+             "other holds no sum; no reader of the fallback enumerates such a set";
     case Reason::kAnswerTooLong: return "limit: the extracted answer is longer than max_answer_bytes";
     case Reason::kWorkLimit: return "limit: comparing the answers needs more work than the fast path's budget";
     case Reason::kMagnitudeLimit:
@@ -613,6 +618,12 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
     // definition, applied once on one side and named nowhere on the other, has a value no
     // algebra knows; only the problem's definition of it could make the answers equal
     limit = equiv::Limit::kNoValue;
+  }
+  if (t == equiv::Tri::kUnknown && limit == equiv::Limit::kNone &&
+      (sums_over_a_condition(p) ? !holds_big_operator(g) : sums_over_a_condition(g) && !holds_big_operator(p))) {
+    // "w(S)=\sum_{x \in R} 2^{-r(x)}" against 2^{k}: a sum over a set that a condition names,
+    // against an answer with no sum; no reader enumerates such a set
+    return {equiv::Tri::kUnknown, Reason::kSumOverSet};
   }
   return {t, t == equiv::Tri::kTrue                                    ? Reason::kEquivalent
              : t == equiv::Tri::kFalse                                 ? Reason::kNotEquivalent

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "rapidgrade/common.hpp"
+#include "rapidgrade/detail/latex_vocab.hpp"
 #include "rapidgrade/detail/markers.hpp"
 #include "rapidgrade/detail/text.hpp"
 #include "rapidgrade/extract.hpp"
@@ -49,7 +50,72 @@ bool holds_refusal(std::string_view text) noexcept { return holds_phrase(text, d
 // Bytes of a text's end that closes_a_proof reads.
 constexpr std::size_t kMaxFinalSentence = 300;
 
+// Longest subscript of a big operator read; a longer one is taken for a condition.
+constexpr std::size_t kMaxSubscript = 256;
+
+// Whether the subscript s[b, e) of a big operator assigns one index its first value ("i=1",
+// "k = 0", "j=i+1"): one '=', no other relation, no command that states a relation or a set.
+bool assigns_first_value(std::string_view s, std::size_t b, std::size_t e) noexcept {
+  int equals = 0;
+  for (std::size_t k = b; k < e; ++k) {
+    const char c = s[k];
+    if (c == '=') ++equals;
+    if (c == '<' || c == '>' || c == '|') return false;
+    if (c == '\\') {
+      const std::size_t w = detail::letters_end(s.substr(0, e), k + 1);
+      const std::string_view name = s.substr(k + 1, w - k - 1);
+      if (detail::inequality_code(name) != 0 || detail::is_equals_command(name) ||
+          detail::is_divisibility_command(name) || name == "text" || name == "substack" || name == "mathrm" ||
+          name == "equiv" || name == "notin" || name == "subset" || name == "subseteq") {
+        return false;
+      }
+      k = w > k + 1 ? w - 1 : k + 1;
+    }
+  }
+  return equals == 1;
+}
+
+// Calls `on(name_end, is_big)` for each command of s: for a big operator, the position after its
+// name; stops when `on` returns true, and returns whether it did.
+template <typename F>
+bool each_big_operator(std::string_view s, F on) noexcept {
+  for (std::size_t k = s.find('\\'); k < s.size(); k = s.find('\\', k + 1)) {
+    const std::size_t e = detail::letters_end(s, k + 1);
+    if (e > k + 1 && detail::is_big_operator(s.substr(k + 1, e - k - 1)) && on(e)) return true;
+  }
+  return false;
+}
+
 }  // namespace
+
+bool holds_big_operator(std::string_view s) noexcept {
+  return each_big_operator(s, [](std::size_t) { return true; });
+}
+
+bool sums_over_a_condition(std::string_view s) noexcept {
+  return each_big_operator(s, [s](std::size_t q) {
+    while (q < s.size() && detail::is_blank(s[q])) ++q;
+    // "\limits" or "\nolimits" between the operator and its subscript
+    if (q < s.size() && s[q] == '\\') {
+      const std::size_t w = detail::letters_end(s, q + 1);
+      const std::string_view name = s.substr(q + 1, w - q - 1);
+      if (name == "limits" || name == "nolimits") q = w;
+      while (q < s.size() && detail::is_blank(s[q])) ++q;
+    }
+    if (q >= s.size() || s[q] != '_') return false;  // no subscript: no sum this rule reads
+    ++q;
+    while (q < s.size() && detail::is_blank(s[q])) ++q;
+    if (q >= s.size()) return false;
+    if (s[q] != '{') return detail::is_letter(s[q]);  // "\sum_p": an index with no first value
+    std::size_t depth = 0, close = q;
+    for (; close < s.size() && close - q <= kMaxSubscript; ++close) {
+      if (s[close] == '{') ++depth;
+      if (s[close] == '}' && --depth == 0) break;
+    }
+    if (close >= s.size() || close - q > kMaxSubscript) return true;
+    return !assigns_first_value(s, q + 1, close);
+  });
+}
 
 // Whether `s` holds several sentences: a sentence end (extract::sentence_end, as an "answer is"
 // answer is cut) with more text after it ("Yes. $F(x,y)=x+y$"; not "3.5", not "x."). Line

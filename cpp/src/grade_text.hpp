@@ -32,4 +32,13 @@ bool plain_number(std::string_view s) noexcept;
 /// subscripts and primes; no digit, no operator, no command ("n", "B C", "(a, b, c, d)").
 bool names_only(std::string_view span) noexcept;
 
+/// Whether `s` holds a big operator (detail::kBigOperators: \sum, \prod).
+bool holds_big_operator(std::string_view s) noexcept;
+
+/// Whether `s` holds a big operator whose subscript is a condition rather than the assignment of
+/// a first value to one index ("\sum_{x \in R}", "\sum_{1 \leqslant i<j \leqslant 2k}",
+/// "\sum_{i \text{ is good}}", "\sum_{\substack{...}}", "\sum_{p}"; not "\sum_{i=1}^{n}"): a sum
+/// over a set that no reader enumerates. Subscripts past 256 bytes count as conditions.
+bool sums_over_a_condition(std::string_view s) noexcept;
+
 }  // namespace rapidgrade::grade::internal

@@ -122,6 +122,20 @@ inline char inequality_code(std::string_view name) noexcept {
   return 0;
 }
 
+/// The big operators over an index (without the backslash): "\sum_{i=1}^{n} i",
+/// "\prod_{p \mid n} p". The core evaluates none; SymPy evaluates one whose subscript assigns the
+/// index its first value. One whose subscript is a condition ("\sum_{x \in R}", "\sum_{1 \le i <
+/// j \le n}", "\sum_{\substack{...}}") sums over a set that no reader enumerates: the grader keeps
+/// such a pair undecided (grade_text.cpp, sums_over_a_condition).
+inline constexpr std::string_view kBigOperators[] = {"sum", "prod"};
+
+/// Whether `name` (without the backslash) is one of kBigOperators.
+inline bool is_big_operator(std::string_view name) noexcept {
+  for (const std::string_view b : kBigOperators)
+    if (same(b, name)) return true;
+  return false;
+}
+
 /// The divisibility commands (without the backslash): "6 \mid n+1", "3 \nmid m". Extraction reads
 /// one as a relation (extract_math.cpp, relation_at): a span that states divisibility is a
 /// condition, not a value that a list of values may continue ("Hence $3 \nmid 16-m$, and
