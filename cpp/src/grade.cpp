@@ -23,13 +23,13 @@ using detail::prefetch;
 using detail::trim;
 using internal::choice_letter;
 using internal::closes_a_proof;
-using internal::holds_big_operator;
-using internal::sums_over_a_condition;
 using internal::declines_to_answer;
+using internal::holds_big_operator;
 using internal::leading_choice;
 using internal::names_only;
 using internal::plain_number;
 using internal::several_sentences;
+using internal::sums_over_a_condition;
 
 // Bytes of a text's start (and of its end) that prefetch_text asks for.
 constexpr std::size_t kPrefetchBytes = 1024;
