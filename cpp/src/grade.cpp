@@ -25,11 +25,13 @@ using internal::choice_letter;
 using internal::closes_a_proof;
 using internal::declines_to_answer;
 using internal::holds_big_operator;
+using internal::holds_letter;
 using internal::leading_choice;
 using internal::names_only;
 using internal::plain_number;
 using internal::several_sentences;
 using internal::sums_over_a_condition;
+using internal::trailing_letter;
 
 // Bytes of a text's start (and of its end) that prefetch_text asks for.
 constexpr std::size_t kPrefetchBytes = 1024;
@@ -370,7 +372,14 @@ namespace {
 Answer read_answer(std::string_view found, const PreparedGold& gold) {
   const std::string_view unwrapped = unwrap_answer(found);
   if (unwrapped == gold.raw) return Answer(gold.answer.normalized());
-  return Answer(normalize::normalize(without_domain(unwrapped), answer_normalization()));
+  const std::string_view text = without_domain(unwrapped);
+  normalize::Options norm = answer_normalization();
+  // "6 m" is six metres to normalization's rule 4 (a one-letter unit apart from its number), but
+  // against a gold that holds m as a symbol ("6m", "2m+1") the letter is that symbol
+  if (const char letter = trailing_letter(text); letter != 0 && holds_letter(gold.answer.text(), letter)) {
+    norm.units = false;
+  }
+  return Answer(normalize::normalize(text, norm));
 }
 
 struct Comparison {

@@ -88,6 +88,26 @@ bool each_big_operator(std::string_view s, F on) noexcept {
 
 }  // namespace
 
+char trailing_letter(std::string_view s) noexcept {
+  std::size_t e = s.size();
+  while (e > 0 && (detail::is_space(s[e - 1]) || s[e - 1] == '.' || s[e - 1] == '$')) --e;
+  if (e < 3 || !detail::is_letter(s[e - 1]) || !detail::is_blank(s[e - 2])) return 0;
+  std::size_t b = e - 2;
+  while (b > 0 && detail::is_blank(s[b - 1])) --b;
+  // a word or a command before the blank: "is m", "\\cdot m" name no unit of a number
+  if (b == 0 || detail::is_letter(s[b - 1])) return 0;
+  return s[e - 1];
+}
+
+bool holds_letter(std::string_view s, char c) noexcept {
+  for (std::size_t k = s.find(c); k != std::string_view::npos; k = s.find(c, k + 1)) {
+    if (k > 0 && (detail::is_letter(s[k - 1]) || s[k - 1] == '\\')) continue;
+    if (k + 1 < s.size() && detail::is_letter(s[k + 1])) continue;
+    return true;
+  }
+  return false;
+}
+
 bool holds_big_operator(std::string_view s) noexcept {
   return each_big_operator(s, [](std::size_t) { return true; });
 }

@@ -41,4 +41,12 @@ bool holds_big_operator(std::string_view s) noexcept;
 /// over a set that no reader enumerates. Subscripts past 256 bytes count as conditions.
 bool sums_over_a_condition(std::string_view s) noexcept;
 
+/// The letter that ends `s` apart from what precedes it, when one ASCII letter alone is its last
+/// word after a blank ("6 m", "x = 6 m.", "$6 m$"); 0 otherwise ("6m", "6 \\mathrm{m}", "6 cm").
+char trailing_letter(std::string_view s) noexcept;
+
+/// Whether the ASCII letter c stands alone in s as a symbol: not inside a longer word, not in a
+/// command's name ("6m", "2m+1" hold m; "\\min" and "mn" do not).
+bool holds_letter(std::string_view s, char c) noexcept;
+
 }  // namespace rapidgrade::grade::internal

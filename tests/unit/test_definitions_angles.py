@@ -17,7 +17,9 @@ r"""Answers of olympiad solutions that the core used to leave to the fallback, o
 - A gold whose letters go on with arithmetic is math, not a number and a remark:
   ``2RC+R+C`` is not 2.
 - A one-letter unit after a number is no unit when its letter stands as a symbol before it:
-  ``8 m - 2 m = 6 m`` is in m.
+  ``8 m - 2 m = 6 m`` is in m; nor, in a response, when the gold holds that letter as a symbol:
+  ``6 m`` against ``6m`` (OCR writes ``$6 m$`` for ``6m``) is six times m, against ``6`` six
+  metres.
 """
 
 from __future__ import annotations
@@ -165,3 +167,35 @@ def test_golds_whose_letters_go_on_with_arithmetic(gold: str, response: str, cor
 )
 def test_a_one_letter_unit_is_no_unit_where_its_letter_is_a_symbol(text: str, normalized: str) -> None:
     assert normalize_answer(text).text == normalized
+
+
+@pytest.mark.parametrize(
+    ("gold", "response", "correct"),
+    [
+        # the gold holds the letter as a symbol: the response's letter is that symbol
+        ("6m", "The required minimum is $6 m$.", True),
+        ("6m", "The answer is $6 m$.", True),
+        ("2m+1", "So the answer is $2 m + 1$.", True),
+        ("7m", "The answer is $6 m$.", False),
+        # a gold with no such symbol: metres, as before
+        ("6", "The answer is $6 m$.", True),
+        ("6", "The answer is 6 m.", True),
+        # a marked unit, or a letter after a word, stays what it was
+        ("6m", "The answer is $6 \\mathrm{m}$.", False),
+        ("6m", "The answer is the m.", False),
+    ],
+)
+def test_a_one_letter_unit_against_a_gold_that_holds_its_letter(gold: str, response: str, correct: bool) -> None:
+    assert _fast(gold, response) is correct
+
+
+@given(
+    coefficient=st.integers(1, 10**4),
+    letter=st.sampled_from(list("msgKNAVWhL")),
+    # in a math span (in prose the phrase reader keeps a unit apart from its number: "1 m." is metres)
+    wrap=st.sampled_from(["The answer is ${}$.", "So $x = {}$.", "Thus the required minimum is ${}$."]),
+)
+def test_any_spaced_coefficient_of_the_gold_letter_reads_back(coefficient: int, letter: str, wrap: str) -> None:
+    text = wrap.format(f"{coefficient} {letter}")
+    assert _fast(f"{coefficient}{letter}", text) is True
+    assert _fast(f"{coefficient + 1}{letter}", text) is False
