@@ -246,7 +246,10 @@ void read_count_sentence(std::string_view s, std::size_t from, std::optional<Ext
 void read_bold_value(std::string_view s, std::size_t from, std::optional<Extraction>& e);
 
 /// The answer a math span states ("a = b = c" -> "c").
-Range span_answer(std::string_view s, Range r);
+/// With `statement`, also what the span states before a chain gives its last member: the row and
+/// the part after a conclusion that the answer is read from ("x = 2^{3} = 8": the answer "8", the
+/// statement "x = 2^{3} = 8").
+Range span_answer(std::string_view s, Range r, Range* statement = nullptr);
 
 /// True when s[r) holds a digit or a letter outside command names.
 bool has_content(std::string_view s, Range r) noexcept;

@@ -384,7 +384,7 @@ bool conclusion_command_span(std::string_view s, Range content) noexcept {
 // \Rightarrow, \implies or \therefore, or a \text{} that holds one conclusion word ("\text{ so }"),
 // only. A span listing several parts (a top-level ',' or ';'
 // that is not a thousands separator, "\text{ or }", \quad) is kept whole. O(length).
-Range span_answer(std::string_view s, Range r) {
+Range span_answer(std::string_view s, Range r, Range* statement) {
   r = last_own_row(s, span_content(s, r));
   struct Op {
     std::size_t at, length;
@@ -472,6 +472,7 @@ Range span_answer(std::string_view s, Range r) {
     if (!detail::is_wide_spacing(s.substr(r.start + 1, e - r.start - 1))) break;
     r = trim(s, Range{e, r.end});
   }
+  if (statement != nullptr) *statement = r;
   if (parts || ops.empty()) return r;
   bool all_equalities = true;
   for (const Op& op : ops) all_equalities = all_equalities && op.equality;
@@ -553,6 +554,17 @@ bool joins_parts(std::string_view s, std::size_t from, std::size_t to) noexcept 
   return connector;
 }
 
+// Whether the word "or" is among the connectors of s[from, to) (joins_parts).
+bool joined_by_or(std::string_view s, std::size_t from, std::size_t to) noexcept {
+  for (std::size_t k = from; k < to; ++k) {
+    if (!is_letter(s[k])) continue;
+    const std::size_t e = letters_end_in(s, k, to);
+    if (s.substr(k, e - k) == "or") return true;
+    k = e;
+  }
+  return false;
+}
+
 }  // namespace
 
 namespace internal {
@@ -608,6 +620,13 @@ Range relation_lhs(std::string_view s, Range r) noexcept {
   return Range{r.start, r.start};
 }
 
+// The left side of what a span states (relation_lhs) when it names something: one with no
+// symbol is a computation ("1 + 2 = 3" states the value 3), an empty range as for a value.
+Range stated_lhs(std::string_view s, Range statement) noexcept {
+  const Range lhs = relation_lhs(s, statement);
+  return has_symbol(s, lhs) ? lhs : Range{statement.start, statement.start};
+}
+
 }  // namespace
 
 namespace internal {
@@ -655,15 +674,29 @@ std::optional<Extraction> find_final_span(std::string_view s, const std::vector<
     if (digit_after(s, from)) return std::nullopt;
   }
   std::size_t first = last - 1;
-  const Range final_answer = span_answer(s, Range{bold != nullptr ? bold->part_start : final_box.start, final_box.end});
+  Range final_statement;
+  const Range final_answer =
+      span_answer(s, Range{bold != nullptr ? bold->part_start : final_box.start, final_box.end}, &final_statement);
   std::optional<Range> final_lhs;  // read when a span before it joins it
   while (first > 0 && has_content(s, Range{spans[first - 1].start, spans[first - 1].end}) &&
          joins_parts(s, spans[first - 1].outer_end, spans[first].outer_start)) {
-    if (!final_lhs) final_lhs = relation_lhs(s, final_answer);
+    if (!final_lhs) final_lhs = stated_lhs(s, final_statement);
     // parts of one answer have one shape: values ("$(-6,6)$ and $(2,6)$"), or relations of one
-    // left side ("$x=-1$ or $x=2$"); "$3x = 12$ and $x = 4$" states two things, the last counts
-    const Range part = span_answer(s, Range{spans[first - 1].start, spans[first - 1].end});
-    const Range lhs = relation_lhs(s, part);
+    // left side ("$x=-1$ or $x=2$", "$x=2^{-2/3}$ or $x=2^{3}=8$"); "$3x = 12$ and $x = 4$" and
+    // "$A+B=136^{\circ}$ and $C=180^{\circ}-(A+B)=44^{\circ}$" state two things, and "$\sin\theta
+    // = \frac{x}{z}$, and $$\frac{x}{z} = ... = \frac{5}{4}$$" computes on: the last counts. The
+    // left side is the statement's, before a chain gives its last member as the answer.
+    Range part_statement;
+    const Range part = span_answer(s, Range{spans[first - 1].start, spans[first - 1].end}, &part_statement);
+    const Range lhs = stated_lhs(s, part_statement);
+    // where only the statements' left sides agree (a chain reduced to its last member on one side),
+    // "or" joins alternatives ("$x=2^{-2/3}$ or $x=2^{3}=8$"); "and" may restate one value ("$a+b
+    // = 2-6 = -4$, and $a+b=-4$")
+    const Range answer_lhs = relation_lhs(s, part), final_answer_lhs = relation_lhs(s, final_answer);
+    if ((answer_lhs.end == answer_lhs.start) != (final_answer_lhs.end == final_answer_lhs.start) &&
+        !joined_by_or(s, spans[first - 1].outer_end, spans[first].outer_start)) {
+      break;
+    }
     if ((lhs.end == lhs.start) != (final_lhs->end == final_lhs->start)) break;
     if (lhs.end != lhs.start &&
         s.substr(lhs.start, lhs.end - lhs.start) != s.substr(final_lhs->start, final_lhs->end - final_lhs->start)) {

@@ -56,7 +56,11 @@ hit wins (``strategy="auto"``):
    a relation that is the answer stays whole (``x < - 2``, ``x \neq 4``, ``f(x)=x+22``,
    ``x = 5``); ``\tag{..}`` and trailing punctuation are dropped. Spans joined only by "and",
    "or" or commas (``$(-6,6)$ and $(2,6)$``, ``$x=-1$ or $x=2$``) are one answer of several
-   parts, joined with ``", "`` like ``boxed_multi``.
+   parts, joined with ``", "`` like ``boxed_multi``, when they state one shape: values, or
+   relations of one left side, read before a chain gives its last member (``$x=2^{-2/3}$ or
+   $x=2^{3}=8$`` is two parts; ``$A+B=136$ and $C=180-(A+B)=44$`` states two things, the last
+   counts). Where only those statements agree, "or" joins alternatives and "and" may restate
+   one value (``$a+b=2-6=-4$, and $a+b=-4$``); a left side with no symbol is a computation.
 8. ``last_number``: the last number, the last resort: integers, decimals (``.5`` too),
    thousands separators (``1,234,567``: groups of exactly three digits after one to three),
    exponents (``1.5e-3``), integer fractions ``3/4``, and ``\frac{a}{b}`` with integer a, b

@@ -744,6 +744,13 @@ _CONCLUSION_WORDS = frozenset(
 def _span_answer(s: str, a: int, b: int) -> tuple[int, int]:
     """What a math span states: the last member of a chain of equalities, the right side of an
     arithmetic left side, the relation itself otherwise; after the last \\Rightarrow."""
+    return _span_reading(s, a, b)[0]
+
+
+def _span_reading(s: str, a: int, b: int) -> tuple[tuple[int, int], tuple[int, int]]:
+    """(the answer, the statement) of s[a:b]: what _span_answer gives, and what the span states
+    before a chain gives its last member (its row, after the last \\Rightarrow: "x = 2^{3} = 8"
+    whole, where the answer is "8")."""
     a, b = _last_own_row(s, *_span_content(s, a, b))
     ops: list[tuple[int, int]] = []  # (position, length)
     all_equalities = True
@@ -818,18 +825,19 @@ def _span_answer(s: str, a: int, b: int) -> tuple[int, int]:
         m := re.match(r"\\(?:qquad|quad|enspace|enskip|hfill)(?![A-Za-z])", s[a:b])
     ):  # "\text{so} \quad R"
         a, b = _trim(s, a + m.end(), b)
+    statement = (a, b)
     if parts or not ops or not all_equalities:
-        return a, b
+        return (a, b), statement
     at, length = ops[-1]
     ra, rb = _trim(s, at + length, b)
     while ra < rb and (s[ra] == "&" or s[ra] in _SPACE):  # "= & 0.59": an alignment mark
         ra += 1
     if ra == rb:
-        return a, b
+        return (a, b), statement
     if len(ops) >= 2:
-        return ra, rb
+        return (ra, rb), statement
     la, lb = _trim(s, a, at)
-    return (a, b) if _has_symbol(s, la, lb) else (ra, rb)
+    return ((a, b) if _has_symbol(s, la, lb) else (ra, rb)), statement
 
 
 def _relation_lhs(s: str, a: int, b: int) -> tuple[int, int]:
@@ -900,6 +908,13 @@ def _is_lone_symbol(s: str, a: int, b: int) -> bool:
     return re.fullmatch(r"(?:\\[A-Za-z]+|[A-Za-z]{1,2})[ \t]*(?:_[ \t0-9A-Za-z{}]*)?", s[a:b]) is not None
 
 
+def _stated_lhs(s: str, a: int, b: int) -> str:
+    """The left side of what s[a:b] states when it names something; "" for a computation
+    ("1 + 2 = 3") as for a value."""
+    la, lb = _relation_lhs(s, a, b)
+    return s[la:lb] if _has_symbol(s, la, lb) else ""
+
+
 def _final_span(s: str, start: int, bold: tuple[int, int] | None = None) -> RefExtraction | None:
     """final_span; with *bold* (reference_bold_span), on the span and part of the bolded answer."""
     spans = [sp for sp in _math_spans(s, start)]
@@ -939,12 +954,20 @@ def _final_span(s: str, start: int, bold: tuple[int, int] | None = None) -> RefE
             from_ = sp[3]
         if _digit_after(s, from_):
             return None
-    final = _span_answer(s, bold[1] if bold is not None else spans[last - 1][1], spans[last - 1][2])
-    final_lhs = s[slice(*_relation_lhs(s, *final))]
+    final, final_statement = _span_reading(s, bold[1] if bold is not None else spans[last - 1][1], spans[last - 1][2])
+    final_lhs = _stated_lhs(s, *final_statement)
     first = last - 1
     while first > 0 and full[first - 1] and _joins_parts(s, spans[first - 1][3], spans[first][0]):
-        part = _span_answer(s, spans[first - 1][1], spans[first - 1][2])
-        lhs = s[slice(*_relation_lhs(s, *part))]
+        # the left sides of what the spans state, before a chain gives its last member
+        part, statement = _span_reading(s, spans[first - 1][1], spans[first - 1][2])
+        lhs = _stated_lhs(s, *statement)
+        # where only the statements agree, "or" joins alternatives; "and" may restate one value
+        answers_differ = (s[slice(*_relation_lhs(s, *part))] == "") != (s[slice(*_relation_lhs(s, *final))] == "")
+        if (
+            answers_differ
+            and re.search(r"(?<![A-Za-z])or(?![A-Za-z])", s[spans[first - 1][3] : spans[first][0]]) is None
+        ):
+            break
         if (lhs == "") != (final_lhs == "") or lhs != final_lhs:
             break
         first -= 1

@@ -828,6 +828,61 @@ def test_list_ellipsis_parity(text: str) -> None:
     assert tuple(rapidgrade.normalize_answer(text)) == ref.normalize_answer(text)
 
 
+# Spans joined into one answer of several parts (reference_strategies._final_span): values,
+# relations of one left side, chains that give their last member, computations, "and" and "or".
+_join_pieces = st.sampled_from(
+    [
+        "$",
+        "$$",
+        "x=",
+        "x = ",
+        "a+b=",
+        "C=",
+        "1+2=",
+        "2^{3}=",
+        "8",
+        "-4",
+        "136^{\\circ}",
+        "\\frac{x}{z}",
+        " or ",
+        " and ",
+        ", and ",
+        ", ",
+        "so ",
+        "which gives ",
+        ". ",
+        "\\begin{aligned} ",
+        " & =",
+        " \\\\ ",
+        " \\end{aligned}",
+        "\\Rightarrow ",
+    ]
+)
+
+
+@settings(deadline=None, max_examples=400)
+@given(st.lists(_join_pieces, max_size=16).map("".join))
+def test_joined_parts_parity(text: str) -> None:
+    for strategy in ("final_span", "auto"):
+        assert ours(text, strategy) == theirs(text, strategy), strategy
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "which gives $x=2^{-2 / 3}$ or $x=2^{3}=8$.",
+        "so $A+B=\\frac{2}{3} \\cdot 204^{\\circ}=136^{\\circ}$ and $C=180^{\\circ}-(A+B)=44^{\\circ}$.",
+        "Therefore, $a + b = 2 - 6 = - 4$, and $a + b = - 4$.",
+        "so the positive integer solutions are: $1$ , $2$ , $1 + 2 = 3$",
+        "The desired quantity is $s=\\frac{x}{z}$, and $$\\begin{aligned} \\frac{x}{z} & =\\frac{3}{z}-1 "
+        "\\\\ & =\\frac{5}{4} \\end{aligned}$$",
+    ],
+)
+def test_joined_parts_cases_parity(text: str) -> None:
+    for strategy in STRATEGIES:
+        assert ours(text, strategy) == theirs(text, strategy), strategy
+
+
 # Possessives and contractions after an operator, and math cut before its operand
 # (reference_phrase._operand_word, _DANGLING_OPERATORS).
 _possessive_pieces = st.sampled_from(

@@ -52,6 +52,17 @@ from rapidgrade import extract_answer, grade
         (r"so $(m, n) \in\{(1,1),(3,2)\}$.", r"(m, n) \in\{(1,1),(3,2)\}", "final_span"),
         # two statements of different shapes: the last one counts
         (r"Therefore, $3 x = 12$ and $x = 4$.", "x = 4", "final_span"),
+        # the left sides are the statements', before a chain gives its last member
+        (r"which gives $x=2^{-2 / 3}$ or $x=2^{3}=8$.", "x=2^{-2 / 3}, 8", "final_span"),
+        (r"so $A+B=\frac{2}{3} \cdot 204=136$ and $C=180-(A+B)=44$.", "44", "final_span"),
+        (
+            r"The desired quantity is $s=\frac{x}{z}$, and $$\frac{x}{z}=\frac{3}{z}-1=\frac{5}{4}$$",
+            r"\frac{5}{4}",
+            "final_span",
+        ),
+        # "and" may restate one value; a computation names nothing
+        (r"Therefore, $a + b = 2 - 6 = - 4$, and $a + b = - 4$.", "a + b = - 4", "final_span"),
+        (r"the positive integer solutions are: $1$ , $2$ , $1 + 2 = 3$", "1, 2, 3", "final_span"),
         # divisibility is a relation, not a value that a list continues (kDivisibilityCommands)
         (r"Hence $3 \nmid 16-m$, and $d(16, m)=d(16-m)=1$.", "1", "final_span"),
         (r"So $3 \mid a$ and $3 \mid b$.", r"3 \mid a, 3 \mid b", "final_span"),
