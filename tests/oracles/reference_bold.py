@@ -13,7 +13,7 @@ reading. The rule runs after the count-sentence rule, on what it read.
 from __future__ import annotations
 
 from tests.oracles.reference_common import _SPACE, RefExtraction
-from tests.oracles.reference_strategies import _raw_last_number
+from tests.oracles.reference_last_number import _raw_last_number
 
 _MAX_SPANS = 16
 _MAX_BYTES = 60

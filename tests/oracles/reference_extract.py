@@ -31,6 +31,7 @@ from tests.oracles.reference_bold import bold_reading
 from tests.oracles.reference_bold_span import bold_answer
 from tests.oracles.reference_common import _SPACE, RefExtraction, _letters_end
 from tests.oracles.reference_count import count_reading
+from tests.oracles.reference_last_number import _last_number
 from tests.oracles.reference_markers import _answer_is, _marked, _tagged
 from tests.oracles.reference_normalize import normalize_answer, strip_string
 from tests.oracles.reference_strategies import (
@@ -40,7 +41,6 @@ from tests.oracles.reference_strategies import (
     _choice,
     _code_output,
     _final_span,
-    _last_number,
     _math_spans,
     looks_like_text,
 )

@@ -24,8 +24,9 @@ from tests.oracles.reference_common import (
     _read_units_table,
     _trim,
 )
+from tests.oracles.reference_last_number import _signed_start
 from tests.oracles.reference_normalize import _number_words
-from tests.oracles.reference_strategies import FUNCTION_WORDS, _math_closer, _signed_start
+from tests.oracles.reference_strategies import FUNCTION_WORDS, _math_closer
 
 # --------------------------------------------------------------------------------------------
 # the answer phrase (extract::read_answer_phrase) and the marker table's non-ASCII math words (detail/markers.hpp)
