@@ -424,6 +424,63 @@ std::size_t remark_before(std::string_view text, std::size_t from, std::size_t e
   return b < open || before == '\n' || before == '.' || before == '!' || before == '?' ? open : kNpos;
 }
 
+// The row of `table` whose phrase opens text[b, end) as a whole word (ASCII, ignoring case), or
+// nullptr.
+template <typename T, std::size_t N, typename Phrase>
+const T* line_opener(std::string_view text, std::size_t b, std::size_t end, const T (&table)[N],
+                     Phrase phrase) noexcept {
+  for (const T& row : table) {
+    const std::string_view w = phrase(row);
+    if (b + w.size() <= end && detail::istarts_with(text, b, w) &&
+        (b + w.size() == end || !detail::is_letter(text[b + w.size()]))) {
+      return &row;
+    }
+  }
+  return nullptr;
+}
+
+// Where the line that starts at k begins its words: after blanks and markdown's '*' and '#'.
+std::size_t line_words(std::string_view text, std::size_t k, std::size_t end) noexcept {
+  while (k < end && (detail::is_blank(text[k]) || text[k] == '*' || text[k] == '#')) ++k;
+  return k;
+}
+
+// The start of a closing section of text[from, end) that checks or illustrates the answer (the
+// last line that opens with one of detail::kAsideOpeners), or kNpos: none, nothing but blanks
+// before it, an example with a paragraph after it, or a later paragraph that opens with one of
+// detail::kConclusionLeads. One pass over the line breaks.
+std::size_t aside_before(std::string_view text, std::size_t from, std::size_t end) noexcept {
+  std::size_t found = kNpos;
+  bool example = false;
+  bool paragraph_after = false;  // a paragraph opens after the aside's line
+  bool concluded = false;        // ... with a conclusion
+  bool blank_line = false;       // the line before was blank
+  for (std::size_t k = text.find('\n', from); k < end; k = text.find('\n', k + 1)) {
+    const std::size_t b = line_words(text, k + 1, end);
+    if (b >= end || text[b] == '\n' || text[b] == '\r') {
+      blank_line = true;
+      continue;
+    }
+    const detail::AsideOpener* aside =
+        line_opener(text, b, end, detail::kAsideOpeners, [](const detail::AsideOpener& a) { return a.phrase; });
+    if (aside != nullptr) {
+      found = k + 1;
+      example = aside->example;
+      paragraph_after = concluded = false;
+    } else if (found != kNpos && blank_line) {
+      paragraph_after = true;
+      concluded = concluded ||
+                  line_opener(text, b, end, detail::kConclusionLeads, [](std::string_view w) { return w; }) != nullptr;
+    }
+    blank_line = false;
+  }
+  if (found == kNpos || concluded || (example && paragraph_after)) return kNpos;
+  for (std::size_t k = from; k < found; ++k) {
+    if (detail::is_letter(text[k]) || detail::is_digit(text[k])) return found;
+  }
+  return kNpos;
+}
+
 // The last number of s[from, ...), widened to what it belongs to (bold digits, a number object),
 // or the final statement's reading instead (a count sentence's count, the bold value): the
 // last_number method, run alone or as the cascade's last resort.
@@ -440,6 +497,7 @@ std::optional<Extraction> last_number_reading(std::string_view s, std::size_t fr
 
 std::size_t final_statement_end(std::string_view text, std::size_t from) noexcept {
   std::size_t end = text.size();
+  if (const std::size_t aside = aside_before(text, from, end); aside != kNpos) end = aside;
   for (int r = 0; r < kMaxRemarks; ++r) {
     const std::size_t open = remark_before(text, from, end);
     if (open == kNpos) break;
@@ -450,8 +508,8 @@ std::size_t final_statement_end(std::string_view text, std::size_t from) noexcep
 
 std::optional<Extraction> extract_answer(std::string_view text, Method strategy) {
   const std::size_t from = search_start(text);
-  // the unmarked readers read the text before the remarks that close it
-  const std::string_view statement = text.substr(0, final_statement_end(text, from));
+  // the unmarked readers read the text before the remarks and the check that close it
+  const auto statement_of = [&] { return text.substr(0, final_statement_end(text, from)); };
   switch (strategy) {
     case Method::kBoxed:
     case Method::kBoxedMulti: return find_boxed_answer(text, from);
@@ -460,20 +518,24 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
     case Method::kCodeOutput: return find_code_output(text, from, Anchors{});
     case Method::kChoice: return find_choice(text, from);
     case Method::kBare: return find_bare(text, from);
-    case Method::kFinalSpan: return final_span_reading(statement, from, math_spans(statement, from, Anchors{}));
-    case Method::kLastNumber: return last_number_reading(statement, from);
+    case Method::kFinalSpan: {
+      const std::string_view statement = statement_of();
+      return final_span_reading(statement, from, math_spans(statement, from, Anchors{}));
+    }
+    case Method::kLastNumber: return last_number_reading(statement_of(), from);
     case Method::kAuto: break;
   }
   if (auto e = find_boxed_answer(text, from)) return e;
   const Anchors anchors = find_anchors(text, from);
   std::optional<Extraction> marked = find_marked(text, from, anchors, Method::kAuto);
   if (marked) {
-    read_bold_after_marker(statement, from, anchors, marked);
+    read_bold_after_marker(text, from, anchors, marked);
     return marked;
   }
   if (auto e = find_code_output(text, from, anchors)) return e;
   if (auto e = find_choice(text, from)) return e;
   if (auto e = find_bare(text, from)) return e;
+  const std::string_view statement = statement_of();
   std::vector<Box> spans = math_spans(statement, from, anchors);
   std::optional<Extraction> e = final_span_reading(statement, from, spans);
   if (!e) e = last_number_reading(statement, from);

@@ -119,9 +119,11 @@ std::optional<Extraction> final_span_reading(std::string_view s, std::size_t fro
   return find_final_span(s, spans);
 }
 
-void read_bold_after_marker(std::string_view s, std::size_t from, const Anchors& anchors,
+void read_bold_after_marker(std::string_view text, std::size_t from, const Anchors& anchors,
                             std::optional<Extraction>& e) {
-  if (!e || e->method != Method::kAnswerIs || e->start >= s.size() || !may_bold(s, e->start)) return;
+  if (!e || e->method != Method::kAnswerIs || e->start >= text.size() || !may_bold(text, e->start)) return;
+  const std::string_view s = text.substr(0, final_statement_end(text, from));
+  if (e->start >= s.size()) return;
   std::vector<Box> spans = math_spans(s, from, anchors);
   const std::optional<BoldAnswer> bold = bold_answer(s, e->start, spans);
   if (!bold) return;

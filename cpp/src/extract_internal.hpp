@@ -204,13 +204,14 @@ bool quantifier_domain(std::string_view s, const Box& b) noexcept;
 std::optional<Extraction> final_span_reading(std::string_view s, std::size_t from, const std::vector<Box>& spans);
 
 /// The bold answer after a marked one, for the cascade: when `e` was read after an "answer is"
-/// marker and, from its start, every bold group of s is a number (bold_answer) and the last one
+/// marker and, from its start, every bold group of text is a number (bold_answer) and the last one
 /// lies in a later math span than the one `e` was read from ("so the answer is $\min\{-m,-n\}$.
 /// With $m=7, n=8$, $\min\{-7,-8\}$ is $\mathbf{-8}$."; ARML's solutions bold their final
-/// value), the final_span reading of that span replaces `e`, with `e` as its rival. s is the
-/// final statement (final_statement_end). O(n) when s bolds something after `e`, else a scan for
-/// the bold commands' letters.
-void read_bold_after_marker(std::string_view s, std::size_t from, const Anchors& anchors, std::optional<Extraction>& e);
+/// value), the final_span reading of that span replaces `e`, with `e` as its rival, read in the
+/// final statement of `text` (final_statement_end). O(n) when it bolds something after `e`, else
+/// a scan for the bold commands' letters.
+void read_bold_after_marker(std::string_view text, std::size_t from, const Anchors& anchors,
+                            std::optional<Extraction>& e);
 
 /// The last number of s from `from`, as a forward scan of the whole region reads it.
 std::optional<Extraction> find_last_number(std::string_view s, std::size_t from);

@@ -79,7 +79,11 @@ hit wins (``strategy="auto"``):
 (two at most): a ``(`` after a blank, a line break or a sentence's end, opening with a word of two
 letters or more before a blank or a comma, closed by the text's last ``)`` (``Therefore, $x =
 7$.\n\n(We can check that $x = 0, 1, 2$ do not work.)``, ``... is 13 (which occurs when $x=5$)``
-read ``x = 7`` and 13; ``(iii)`` and ``(B)`` are no remarks).
+read ``x = 7`` and 13; ``(iii)`` and ``(B)`` are no remarks), and before a closing section that
+checks or illustrates the answer: from the last line that opens with "Verification", "Check",
+"Checking", "We check", "We can check", "Let us check", "For example" or "For instance" (an
+example only as the last paragraph; neither when a later paragraph opens with "Therefore",
+"Thus", "So", "Hence", "Consequently", "Finally", "In conclusion" or "In summary").
 
 ``final_span`` and ``last_number`` guess where an unmarked answer is; grading treats a mismatch
 found through them as certain only when the other readings of the final statement (the other

@@ -131,9 +131,67 @@ def _remark_before(s: str, start: int, end: int) -> int | None:
     return opening if b < opening or s[b - 1] in "\n.!?" else None
 
 
+#: markers.hpp's kAsideOpeners (phrase, an example) and kConclusionLeads.
+_ASIDES = (
+    ("verification", False),
+    ("verify", False),
+    ("check", False),
+    ("checking", False),
+    ("we check", False),
+    ("we can check", False),
+    ("we verify", False),
+    ("let us check", False),
+    ("let's check", False),
+    ("for example", True),
+    ("for instance", True),
+)
+_CONCLUSION_LEADS = ("therefore", "thus", "so", "hence", "consequently", "finally", "in conclusion", "in summary")
+
+
+def _opens_with(line: str, phrase: str) -> bool:
+    """Whether *line* opens with *phrase* as a whole word (ASCII letters, ignoring case)."""
+    head = line[: len(phrase)]
+    after = line[len(phrase) : len(phrase) + 1]
+    return head.isascii() and head.lower() == phrase and not (after.isascii() and after.isalpha())
+
+
+def _aside_before(s: str, start: int, end: int) -> int | None:
+    """The start of the last line of s[start:end] that opens a check or an example (its words after
+    blanks, '*' and '#'), unless nothing but blanks comes before it, an example has a paragraph
+    after it, or a later paragraph opens with a conclusion lead."""
+    found = None
+    example = paragraph_after = concluded = blank_line = False
+    k = s.find("\n", start, end)
+    while k != -1:
+        b = k + 1
+        while b < end and s[b] in " \t*#":
+            b += 1
+        if b >= end or s[b] in "\n\r":
+            blank_line = True
+        else:
+            line = s[b:end]
+            aside = next((a for a in _ASIDES if _opens_with(line, a[0])), None)
+            if aside is not None:
+                found, example = k + 1, aside[1]
+                paragraph_after = concluded = False
+            elif found is not None and blank_line:
+                paragraph_after = True
+                concluded = concluded or any(_opens_with(line, w) for w in _CONCLUSION_LEADS)
+            blank_line = False
+        k = s.find("\n", k + 1, end)
+    if found is None or concluded or (example and paragraph_after):
+        return None
+    before = s[start:found]
+    return found if any(c.isascii() and c.isalnum() for c in before) else None
+
+
 def final_statement_end(s: str, start: int) -> int:
-    """Where the unmarked readers stop: before the remarks in parentheses that close the text."""
+    """Where the unmarked readers stop: before a closing check or example (_aside_before), and
+    before the remarks in parentheses that close the text."""
     end = len(s)
+    aside = _aside_before(s, start, end)
+    if aside is not None:
+        end = aside
     for _ in range(_MAX_REMARKS):
         opening = _remark_before(s, start, end)
         if opening is None:

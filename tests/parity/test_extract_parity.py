@@ -883,6 +883,42 @@ def test_joined_parts_cases_parity(text: str) -> None:
         assert ours(text, strategy) == theirs(text, strategy), strategy
 
 
+# Closing checks and examples (reference_extract._aside_before): their openers at line starts,
+# paragraphs after them, conclusion leads, markdown before them.
+_aside_pieces = st.sampled_from(
+    [
+        "\n",
+        "\n\n",
+        "Verification",
+        "Checking:",
+        "We check that ",
+        "For example, ",
+        "for instance",
+        "Therefore, ",
+        "So ",
+        "Thus",
+        "**",
+        "# ",
+        " ",
+        "$x = 5$",
+        "$y=7$",
+        "12",
+        "3 apples",
+        ". ",
+        "(We can check it.)",
+        "Checked",
+        "\r\n",
+    ]
+)
+
+
+@settings(deadline=None, max_examples=400)
+@given(st.lists(_aside_pieces, max_size=16).map("".join))
+def test_closing_aside_parity(text: str) -> None:
+    for strategy in STRATEGIES:
+        assert ours(text, strategy) == theirs(text, strategy), strategy
+
+
 # Possessives and contractions after an operator, and math cut before its operand
 # (reference_phrase._operand_word, _DANGLING_OPERATORS).
 _possessive_pieces = st.sampled_from(

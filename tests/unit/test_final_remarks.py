@@ -7,8 +7,11 @@ unmarked answer (final_span, last_number and the final sentence's numbers) read 
 such remarks (``extract.final_statement_end``, at most two of them): a ``(`` after a blank, a line
 break or a sentence's end (not a function's ``f(x)``), opening with a word of two letters or more
 before a blank or a comma (not a part label ``(iii)``, not a choice ``(B)``), closed by the
-text's last ``)`` (a ``.`` may follow). Marked answers are found in the whole text as before.
-The rule is stated again in the reference extractor (tests/oracles/reference_extract.py).
+text's last ``)`` (a ``.`` may follow). They also read it before a closing section that checks
+or illustrates the answer (a line that opens with "Verification", "Checking:", "We check",
+"For example", ...; an example only as the last paragraph, and neither when a later paragraph
+opens with "Therefore", "So", ...). Marked answers are found in the whole text as before. The
+rules are stated again in the reference extractor (tests/oracles/reference_extract.py).
 """
 
 from __future__ import annotations
@@ -103,6 +106,71 @@ _pieces = st.sampled_from(
 @settings(deadline=None, max_examples=500)
 @given(st.lists(_pieces, max_size=16).map("".join))
 def test_remark_pieces_parity(text: str) -> None:
+    for strategy in STRATEGIES:
+        theirs = ref.extract_answer(text, strategy)
+        ours = rapidgrade.extract_answer(text, strategy=strategy)  # type: ignore[arg-type]
+        assert (None if ours is None else tuple(ours)) == (None if theirs is None else tuple(theirs)), strategy
+
+
+# A closing section that checks or illustrates the answer (markers.hpp's kAsideOpeners): a line
+# that opens with "Verification", "Checking:", "We check ...", "For example, ..."; the readers of
+# an unmarked answer read the text before it. An example counts only as the last paragraph, and
+# neither counts when a later paragraph opens with a conclusion lead ("Therefore, ...").
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        (
+            "10,11,12,13,14,-2,-1,0,1,2",
+            "So $n=10$ or $n=-2$.\n\nTherefore, the sequences are 10, 11, 12, 13, 14 and $-2,-1,0,1,2$.\n\n"
+            "Verification \n\n$(-2)^{2}+(-1)^{2}+0^{2}=1^{2}+2^{2}=5$ and $10^{2}+11^{2}+12^{2}=13^{2}+14^{2}=365$",
+        ),
+        (
+            "20",
+            "Since 2000 has 20 positive divisors, then there are 20 values of $k$ for which the system has a "
+            "solution.\n\nFor example, if $k+1=8$, then $k=7$. This gives the solution $(c, d)=(1750,250)$.",
+        ),
+        ("5", "Thus $x = 5$.\n\nChecking:\n\n- When $x=5$, we obtain $y=3$.\n- So $2 \\cdot 5 = 10$."),
+        ("5", "Thus $x = 5$.\n\n**We can check** that $2 \\cdot 5 + 1 = 11$."),
+    ],
+)
+def test_the_answer_before_a_closing_check_or_example(gold: str, response: str) -> None:
+    v = grade(gold, response, fallback=False)
+    assert v.correct, v
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        # an example with a paragraph after it, a check followed by a conclusion
+        ("Let $a=3$.\n\nFor example, we may take $a=197$.\n\nSince $n$ is odd, we take $n=309$.", "n=309"),
+        ("Let $a=3$.\n\nChecking the cases $n \\le 5$ we find $L = 7$.\n\nSo, the solutions are $x = 9$.", "x = 9"),
+        # a word that only starts with an opener, or an opener inside a line
+        ("We get $x = 5$.\n\nCheckerboards have $64$ cells.", "64"),
+        ("We get $x = 5$, for example $x = 6$.", "x = 6"),
+        # nothing before the check
+        ("Verification: $x = 5$.", "x = 5"),
+    ],
+)
+def test_what_is_no_closing_aside(text: str, answer: str) -> None:
+    found = extract_answer(text)
+    assert found is not None
+    assert found.text == answer, found
+    assert ref.extract_answer(text) == tuple(found)
+
+
+@settings(deadline=None, max_examples=200)
+@given(
+    answer=st.integers(-999, 999),
+    other=st.integers(1000, 9999),
+    opener=st.sampled_from(["Verification", "Check:", "Checking:", "We check that", "For example, take", "**Verify**"]),
+    lead=st.sampled_from(["So the result is ", "Therefore, $x = ", "Thus "]),
+)
+def test_any_closing_check_leaves_the_answer(answer: int, other: int, opener: str, lead: str) -> None:
+    close = "$." if lead.endswith("= ") else "."
+    text = f"{lead}{answer}{close}\n\n{opener} $y = {other}$ and $2 \\cdot {other} = {2 * other}$."
+    assert grade(str(answer), text, fallback=False).correct, text
     for strategy in STRATEGIES:
         theirs = ref.extract_answer(text, strategy)
         ours = rapidgrade.extract_answer(text, strategy=strategy)  # type: ignore[arg-type]

@@ -101,7 +101,11 @@ std::size_t search_start(std::string_view text) noexcept;
 /// (final_span, last_number): before the remarks in parentheses that close the text, each a
 /// paragraph or a sentence of its own that opens with a word ("Therefore, $x = 7$.\n\n(We can
 /// check that $x = 0, 1, 2$ do not work.)", "... $\frac{1}{2} \le x \le 8$. (It seems
-/// surprising that ...)"), kMaxRemarks at most; text.size() when none does. O(n).
+/// surprising that ...)"), kMaxRemarks at most, and before a closing section that checks or
+/// illustrates the answer: the last line that opens with one of detail::kAsideOpeners
+/// ("Verification", "Checking:", "For example, ..."; an example only as the last paragraph,
+/// neither when a later paragraph opens with one of detail::kConclusionLeads); text.size() when
+/// none does. O(n).
 std::size_t final_statement_end(std::string_view text, std::size_t from) noexcept;
 
 /// Where a trailing quantifier domain of an answer starts: its last part after a comma at the top

@@ -79,6 +79,26 @@ inline constexpr std::string_view kRefusals[] = {
     "not possible to determine", "please provide",
 };
 
+/// Words (ASCII, matched ignoring case, whole words) that open a line of a closing section which
+/// checks or illustrates the answer stated before it: "Verification", "Checking:", "We check
+/// these answers in the original equation.", "For example, if $k+1=8$, then ...". The readers of
+/// an unmarked answer (final_span, last_number) read the text before such a section, as they read
+/// it before the remarks in parentheses that close it (extract.cpp, final_statement_end): an
+/// example only as the last paragraph, and neither when a later paragraph opens with one of
+/// kConclusionLeads ("For example, we may take $a=197$. ...\n\nTherefore, the smallest size is 6.").
+struct AsideOpener {
+  std::string_view phrase;
+  bool example;  // an illustration, not a check
+};
+inline constexpr AsideOpener kAsideOpeners[] = {
+    {"verification", false}, {"verify", false},       {"check", false},       {"checking", false},
+    {"we check", false},     {"we can check", false}, {"we verify", false},   {"let us check", false},
+    {"let's check", false},  {"for example", true},   {"for instance", true},
+};
+/// Words (ASCII, matched ignoring case, whole words) that open a paragraph which concludes.
+inline constexpr std::string_view kConclusionLeads[] = {
+    "therefore", "thus", "so", "hence", "consequently", "finally", "in conclusion", "in summary"};
+
 /// Phrases (ASCII, matched ignoring case) with which a final sentence closes a proof, not states an
 /// answer: "..., as required.", "a contradiction", "This completes the proof.", "\blacksquare". A
 /// response with no marked answer that ends so states its answer elsewhere (olympiad write-ups
