@@ -7,8 +7,10 @@
 //                        code_output
 //   extract_phrase.cpp   the answer phrase reader (read_answer_phrase), which reads the value
 //                        after a marker
-//   extract_math.cpp     the rules that read the math of the text without a marker: final_span
-//                        (the math spans) and last_number (the numbers)
+//   extract_math.cpp     the rule that reads the math spans of a text without a marker:
+//                        final_span
+//   extract_number.cpp   the rule that reads its numbers: last_number, and the numbers of the
+//                        final sentence
 //   extract_bold.cpp     the bolded answer of a competition write-up, read by final_span
 //   extract_domain.cpp   the quantifier domains after an answer, which final_span skips
 //   simd_avx2.cpp        the AVX2 form of the anchors' vector loop (anchors_vector)
@@ -19,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "rapidgrade/detail/number.hpp"
 #include "rapidgrade/detail/simd.hpp"
 #include "rapidgrade/detail/text.hpp"
 #include "rapidgrade/extract.hpp"
@@ -48,6 +51,29 @@ inline bool ends_with_list_ellipsis(std::string_view s, std::size_t a, std::size
   while (d > a && detail::is_blank(s[d - 1])) --d;
   return d > a && s[d - 1] == ',';
 }
+
+/// Thousands separators met in a forward scan of s[start, end): at each byte k, call at(k). A
+/// comma at k separates thousands when at(k) is true: when it lies in the groups of the number
+/// whose run of digits and commas it belongs to, as the number grammar reads them
+/// (detail::thousands_end: "1,000,000"; "0,198" and "1234,567" have none).
+class CommaGroups {
+ public:
+  CommaGroups(std::string_view s, std::size_t start, std::size_t end) : s_(s.substr(0, end)), start_(start) {}
+
+  /// Reads s[k]; true when it is a comma inside a number's thousands groups.
+  bool at(std::size_t k) noexcept {
+    const char c = s_[k];
+    if (detail::is_digit(c) && (k == start_ || !(detail::is_digit(s_[k - 1]) || s_[k - 1] == ','))) {
+      grouped_end_ = detail::thousands_end(s_, k, detail::digits_end(s_, k), detail::GroupSeparators::kComma);
+    }
+    return c == ',' && k < grouped_end_;
+  }
+
+ private:
+  std::string_view s_;
+  std::size_t start_;
+  std::size_t grouped_end_ = 0;  // end of the groups of the number last started
+};
 
 /// A multiple-choice letter, A-J.
 inline bool is_choice_letter(char c) noexcept { return c >= 'A' && c <= 'J'; }
