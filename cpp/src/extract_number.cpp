@@ -366,6 +366,37 @@ bool plain_value(std::string_view s, std::size_t from, Range r) noexcept {
   return true;
 }
 
+// Where the clause that concludes the sentence s[r) starts: its last word of
+// detail::kConclusionLeads after a ',' or a ';' (blanks between), or after an "and" that follows
+// one ("Therefore, $19(7)+17(4)=201$, and so Thurka buys 7 goats and 4 helicopters."), outside
+// math spans, when a digit follows it in the sentence; r.start otherwise.
+std::size_t concluding_clause(std::string_view s, Range r) noexcept {
+  std::size_t clause = r.start;
+  bool math = false;
+  for (std::size_t q = r.start; q < r.end;) {
+    const char c = s[q];
+    if (c == '$') math = !math;
+    if (math || !is_letter(c) || (q > r.start && (is_letter(s[q - 1]) || s[q - 1] == '\\'))) {
+      ++q;
+      continue;
+    }
+    const std::size_t w = detail::letters_end(s.substr(0, r.end), q);
+    if (word_in(s, q, w, detail::kConclusionLeads)) {
+      std::size_t b = q;
+      while (b > r.start && is_blank(s[b - 1])) --b;
+      if (b >= r.start + 3 && istarts_with(s, b - 3, "and") && (b - 3 == r.start || !is_letter(s[b - 4]))) {
+        b -= 3;
+        while (b > r.start && is_blank(s[b - 1])) --b;
+      }
+      if (b > r.start && (s[b - 1] == ',' || s[b - 1] == ';') && find_digit_or(s, w, r.end, '\0', '\0') < r.end) {
+        clause = q;
+      }
+    }
+    q = w;
+  }
+  return clause;
+}
+
 }  // namespace
 
 std::vector<Range> final_sentence_numbers(std::string_view text, std::size_t limit) {
@@ -374,7 +405,7 @@ std::vector<Range> final_sentence_numbers(std::string_view text, std::size_t lim
   const std::optional<Extraction> last = find_last_number(text, from);
   if (!last) return out;
   const Range sentence = internal::sentence_at(text, from, last->start);
-  const std::size_t j = sentence.start, k = sentence.end;
+  const std::size_t j = concluding_clause(text, sentence), k = sentence.end;
   bool plain = true;
   scan_numbers(text, j, j, k, [&](Range r) {
     plain = plain_value(text, j, r);

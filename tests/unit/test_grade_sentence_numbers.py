@@ -1,7 +1,8 @@
 """A gold that is a list of values against a response with no marked answer: the numbers of the
 response's final sentence are read as that list ("There are 9 chickens and 10 rabbits." against
 ``\\{9, 10\\}``), a set in any order, a tuple in order, and only when the sentence holds exactly as
-many numbers as the gold has values."""
+many numbers as the gold has values. A sentence that concludes after a computation ("...,
+and so Thurka buys 7 goats and 4 helicopters.") is read from its concluding clause."""
 
 from __future__ import annotations
 
@@ -120,3 +121,36 @@ def test_a_random_list_in_a_sentence(values: list[int], order: random.Random, ch
     wrong[k] = max(values) + offset  # a value not in the gold
     v = grade(gold, sentence(wrong), fallback=False)
     assert v.correct is False, v
+
+
+# The clause that concludes the sentence: after a conclusion lead ("so", "hence", "thus",
+# "therefore", ...) that follows a comma or a semicolon, or ", and", the numbers are its own.
+@pytest.mark.parametrize(
+    ("gold", "response", "correct"),
+    [
+        ("7, 4", "Therefore, $19(7)+17(4)=201$, and so Thurka buys 7 goats and 4 helicopters.", True),
+        ("(7, 4)", "We check 19 + 17 = 36; hence there are 7 goats and 4 helicopters.", True),
+        (r"\{2, 3\}", "Since 5 = 2 + 3, so the parts are 2 and 3.", True),
+        # no comma before the lead, or no number after it: the whole sentence, as before
+        ("7, 4", "We buy 19 so that 7 goats and 4 helicopters fit.", False),
+        ("1, 2, 3", "The values are 1, 2, 3, and so on.", True),
+    ],
+)
+def test_the_concluding_clause_holds_the_list(gold: str, response: str, correct: bool) -> None:
+    v = grade(gold, response, fallback=False)
+    assert v.correct is correct, v
+    if correct:
+        assert v.reason == SENTENCE_NUMBERS, v
+
+
+@given(
+    values=st.lists(st.integers(min_value=-50, max_value=500), min_size=2, max_size=3, unique=True),
+    given_numbers=st.lists(st.integers(min_value=600, max_value=999), min_size=1, max_size=3),
+    lead=st.sampled_from([", and so", ", so", "; hence", ", therefore", ", thus"]),
+)
+def test_any_concluding_clause_after_a_computation(values: list[int], given_numbers: list[int], lead: str) -> None:
+    computation = " + ".join(map(str, given_numbers))
+    text = f"We add {computation} = {sum(given_numbers)}{lead} the counts are " + " and ".join(map(str, values)) + "."
+    gold = r"\{" + ", ".join(map(str, values)) + r"\}"
+    assert grade(gold, text, fallback=False).correct is True
+    assert grade(r"\{" + ", ".join(map(str, [*values[:-1], 1000])) + r"\}", text, fallback=False).correct is False

@@ -171,7 +171,10 @@ std::vector<Range> other_readings(std::string_view text, const Extraction& e);
 std::size_t sentence_end(std::string_view s, std::size_t j) noexcept;
 
 /// The numbers, in order, of the final sentence of `text`'s searched region (search_start): the
-/// sentence, as sentence_end cuts them, that holds the last number. Numbers as the last-number
+/// sentence, as sentence_end cuts them, that holds the last number; from its concluding clause
+/// when a word of detail::kConclusionLeads opens one after a ',' or ';' (or ", and") with a
+/// digit after it ("Therefore, $19(7)+17(4)=201$, and so Thurka buys 7 goats and 4
+/// helicopters." -> 7, 4). Numbers as the last-number
 /// rule reads them: signed, decimals, thousands separators, a/b and \frac{a}{b}. Empty when the
 /// text has no number, or when a number of that sentence is not a value standing alone (a power,
 /// an index, a coefficient, an argument, a percentage: "x^2", "a_1", "2x", "f(2)", "10\%"): such a
