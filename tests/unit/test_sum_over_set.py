@@ -33,6 +33,8 @@ SUM_REASON = (
         ("-(n-1) / 2", r"We have $L=\sum_{\substack{i+j \equiv 0 \\ i \neq j}} z_{i} z_{j}$."),
         ("7", r"The answer is $\sum_{d \mid n} d$."),
         ("3", r"The answer is $\prod_{p} (1 - p^{-2})$."),
+        # a condition on such a sum against a pair (the fallback: "Tuple against Integer")
+        ("(1, 2)", r"$\sum_i x_i < 3$"),
     ],
 )
 def test_a_sum_over_a_set_stays_with_the_fast_path(gold: str, response: str) -> None:
