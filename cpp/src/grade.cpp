@@ -866,18 +866,19 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
       }
     }
   }
+  if (v.tri != equiv::Tri::kTrue && found->method == extract::Method::kFinalSpan &&
+      sentence_values_match(gold, response, *found, options, v)) {
+    // No marked answer, a gold that is a list: the values the final sentence assigns are that
+    // list ("so $p=3$ and $q=4$" against 3, 4); read before its bare numbers, the more specific
+    // reading
+    return v;
+  }
   if (v.tri != equiv::Tri::kTrue && extract::is_weak(found->method) && options.last_number &&
       sentence_numbers_match(gold, response.substr(0, found->readings.end > 0 ? found->readings.end : response.size()),
                              options, v)) {
     // No marked answer, a gold that is a list: the final sentence's numbers are that list
     // ("There are 9 chickens and 10 rabbits." against \{9, 10\}). Not with last_number=False,
     // which refuses a last number: a list of numbers in prose earns no more.
-    return v;
-  }
-  if (v.tri != equiv::Tri::kTrue && found->method == extract::Method::kFinalSpan &&
-      sentence_values_match(gold, response, *found, options, v)) {
-    // No marked answer, a gold that is a list: the values the final sentence assigns are that
-    // list ("so $p=3$ and $q=4$" against 3, 4)
     return v;
   }
   if (v.tri != equiv::Tri::kTrue && extract::is_weak(found->method)) {
