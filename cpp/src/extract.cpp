@@ -579,6 +579,22 @@ std::vector<Range> other_readings(std::string_view s, const Extraction& e) {
   return out;
 }
 
+namespace {
+
+// Whether the word that ends right before s[k] (a '.') is one of detail::kAbbreviations, as a
+// whole word that starts after s[j]: "Mr." in "Mr. Jackson".
+bool abbreviation_before(std::string_view s, std::size_t j, std::size_t k) noexcept {
+  std::size_t b = k;
+  while (b > j && detail::is_letter(s[b - 1])) --b;
+  if (b == k || (b > j && s[b - 1] == '\\')) return false;
+  const std::string_view word = s.substr(b, k - b);
+  for (const std::string_view a : detail::kAbbreviations)
+    if (word == a) return true;
+  return false;
+}
+
+}  // namespace
+
 std::size_t sentence_end(std::string_view s, std::size_t j) noexcept {
   const std::size_t n = s.size();
   bool in_dollar = false;
@@ -606,7 +622,7 @@ std::size_t sentence_end(std::string_view s, std::size_t j) noexcept {
     } else if (c == '}') {
       if (depth > 0) --depth;
     } else if ((c == '.' || c == '!' || c == '?') && !in_dollar && !in_paren && depth == 0 &&
-               (k + 1 >= n || is_space(s[k + 1]))) {
+               (k + 1 >= n || is_space(s[k + 1])) && !(c == '.' && k + 1 < n && abbreviation_before(s, j, k))) {
       break;
     }
     ++k;

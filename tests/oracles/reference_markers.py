@@ -63,7 +63,8 @@ def _answer_value(s: str, j: int) -> tuple[int, int]:
             if depth > 0:
                 depth -= 1
         elif c in ".!?" and not in_dollar and not in_paren and depth == 0 and (k + 1 >= n or s[k + 1] in _SPACE):
-            break
+            if not (c == "." and k + 1 < n and _abbreviation_before(s, j, k)):
+                break
         k += 1
     return _strip_delimiters(s, j, min(k, n))
 
@@ -77,6 +78,19 @@ _GSM8K_VALUE = re.compile(r"[0-9,.\-+/ $\u2212]*[0-9][0-9,.\-+/ $\u2212]*")
 
 # --------------------------------------------------------------------------------------------
 # the markers (detail/markers.hpp)
+
+
+#: markers.hpp's kAbbreviations: a full stop after one ends no sentence ("Mr. Jackson").
+_ABBREVIATIONS = ("Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Jr", "Sr", "vs")
+
+
+def _abbreviation_before(s: str, j: int, k: int) -> bool:
+    """Whether the ASCII word that ends right before s[k] (a '.'), starting after s[j], is an
+    abbreviation (not a command's name)."""
+    b = k
+    while b > j and s[b - 1].isascii() and s[b - 1].isalpha():
+        b -= 1
+    return b < k and not (b > j and s[b - 1] == "\\") and s[b:k] in _ABBREVIATIONS
 
 
 def _sentence_end(s: str, j: int) -> int:
@@ -106,7 +120,8 @@ def _sentence_end(s: str, j: int) -> int:
             if depth > 0:
                 depth -= 1
         elif c in ".!?" and not in_dollar and not in_paren and depth == 0 and (k + 1 >= n or s[k + 1] in _SPACE):
-            break
+            if not (c == "." and k + 1 < n and _abbreviation_before(s, j, k)):
+                break
         k += 1
     return min(k, n)
 

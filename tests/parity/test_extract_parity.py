@@ -249,6 +249,10 @@ _pieces = st.sampled_from(
         "\\mid ",
         "\\nmid",
         " and ",
+        # abbreviations whose full stop ends no sentence (kAbbreviations)
+        "Mr. ",
+        "Dr.",
+        "vs. ",
     ]
 )
 

@@ -147,6 +147,20 @@ def test_a_restating_sentence_that_does_not_match_is_not_certain() -> None:
     assert v.reason.startswith("undecided")
 
 
+@pytest.mark.parametrize("title", ["Mr", "Mrs", "Ms", "Dr", "Prof"])
+def test_a_title_before_a_name_ends_no_sentence(title: str) -> None:
+    # markers.hpp's kAbbreviations: "Mr." is no sentence end, the restating sentence goes on
+    text = f"The answer is {title}. Jackson wants to give each student 2 glue sticks."
+    e = extract_answer(text)
+    assert e is not None and e.text == "2", e
+    assert grade("2", text, fallback=False).correct is True
+    assert grade("8", text, fallback=False).reason.startswith("undecided")
+
+
+def test_an_abbreviation_ends_a_sentence_at_the_end_of_the_text() -> None:
+    assert grade("7", "So the total is 7 for Mr.", fallback=False).correct is True
+
+
 def test_a_phrase_of_several_numbers_and_no_math_span_is_weak() -> None:
     v = grade("7", "The answer is she has 3 apples and 4 pears left.", fallback=False)
     assert v.reason.startswith("undecided")

@@ -79,6 +79,12 @@ inline constexpr std::string_view kRefusals[] = {
     "not possible to determine", "please provide",
 };
 
+/// Abbreviations whose full stop ends no sentence ("Mr. Jackson wants to give each student 2 glue
+/// sticks.", "Dr. Lee", "Team A vs. Team B"): titles before a name, and "vs". ASCII, matched as
+/// written, whole words. Read by extract::sentence_end, which cuts an answer phrase and the
+/// sentences the unmarked readers read.
+inline constexpr std::string_view kAbbreviations[] = {"Mr", "Mrs", "Ms", "Dr", "Prof", "St", "Jr", "Sr", "vs"};
+
 /// Words (ASCII, matched ignoring case, whole words) that open a line of a closing section which
 /// checks or illustrates the answer stated before it: "Verification", "Checking:", "We check
 /// these answers in the original equation.", "For example, if $k+1=8$, then ...". The readers of
