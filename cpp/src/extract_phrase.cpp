@@ -701,7 +701,18 @@ Range sentence_with_mark(std::string_view s, std::size_t from, std::size_t at) n
 // kNpos when there is none.
 std::size_t next_number(std::string_view s, std::size_t k, std::size_t stop) noexcept {
   while (k < stop) {
-    if (is_digit(s[k])) return k;
+    if (is_digit(s[k])) {
+      // an argument, an index or a power names what is counted, no value: "202 of the integers
+      // $f(1), \ldots, f(2014)$", "the terms $a_1, a_2$"
+      const char before = k > 0 ? s[k - 1] : ' ';
+      const char twice = k > 1 ? s[k - 2] : ' ';
+      if (before == '_' || before == '^' || (before == '(' && is_letter(twice)) ||
+          (before == '{' && (twice == '_' || twice == '^'))) {
+        while (k < stop && is_digit(s[k])) ++k;
+        continue;
+      }
+      return k;
+    }
     if (is_letter(s[k])) {  // a word: runs start after a non-letter (the count ends before a blank or '*')
       const std::size_t w = letters_end_in(s, k, stop);
       if (detail::number_word_value(s.substr(k, w - k)) >= 0) return k;

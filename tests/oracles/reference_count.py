@@ -115,11 +115,23 @@ def _counts(s: str, a: int, b: int) -> tuple[int, int] | None:
     return _of_the_count(s, a, b)
 
 
+def _names_what_is_counted(s: str, k: int) -> bool:
+    """Whether the number at s[k] is an argument, an index or a power ("f(1)", "a_1", "x^{2}")."""
+    before = s[k - 1] if k > 0 else " "
+    twice = s[k - 2] if k > 1 else " "
+    return (
+        before in "_^" or (before == "(" and twice.isascii() and twice.isalpha()) or (before == "{" and twice in "_^")
+    )
+
+
 def _count_of(s: str, a: int, b: int) -> tuple[int, int] | None:
     count = _counts(s, a, b)
     if count is None:
         return None
-    for n in re.finditer(r"[0-9]|[A-Za-z]+", s[count[1] : b]):
+    for n in re.finditer(r"[0-9]+|[A-Za-z]+", s[count[1] : b]):
+        at = count[1] + n.start()
+        if n.group()[0].isdigit() and _names_what_is_counted(s, at):
+            continue
         if n.group()[0].isdigit() or n.group().lower() in _SINGLE_NUMBER_WORDS:
             before = re.search(r"([A-Za-z]*)[ \t$]*[-+]?$", s[count[1] : count[1] + n.start()])
             word = before.group(1).lower() if before else ""

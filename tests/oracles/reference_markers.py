@@ -62,9 +62,15 @@ def _answer_value(s: str, j: int) -> tuple[int, int]:
         elif c == "}":
             if depth > 0:
                 depth -= 1
-        elif c in ".!?" and not in_dollar and not in_paren and depth == 0 and (k + 1 >= n or s[k + 1] in _SPACE):
-            if not (c == "." and k + 1 < n and _abbreviation_before(s, j, k)):
-                break
+        elif (
+            c in ".!?"
+            and not in_dollar
+            and not in_paren
+            and depth == 0
+            and (k + 1 >= n or s[k + 1] in _SPACE)
+            and not (c == "." and k + 1 < n and _abbreviation_before(s, j, k))
+        ):
+            break
         k += 1
     return _strip_delimiters(s, j, min(k, n))
 
@@ -119,9 +125,15 @@ def _sentence_end(s: str, j: int) -> int:
         elif c == "}":
             if depth > 0:
                 depth -= 1
-        elif c in ".!?" and not in_dollar and not in_paren and depth == 0 and (k + 1 >= n or s[k + 1] in _SPACE):
-            if not (c == "." and k + 1 < n and _abbreviation_before(s, j, k)):
-                break
+        elif (
+            c in ".!?"
+            and not in_dollar
+            and not in_paren
+            and depth == 0
+            and (k + 1 >= n or s[k + 1] in _SPACE)
+            and not (c == "." and k + 1 < n and _abbreviation_before(s, j, k))
+        ):
+            break
         k += 1
     return min(k, n)
 

@@ -580,6 +580,11 @@ def test_last_number_at_a_chunk_cut(gap: int, tail: str) -> None:
 # joiners before later numbers, sentence and line breaks, in random order.
 _count_pieces = st.sampled_from(
     [
+        # arguments, indices and powers after the count name what is counted
+        " of the integers $f(1), f(2014)$",
+        "a_1",
+        "x^{2}",
+        " of the ",
         "There are",
         "there is",
         "There's",

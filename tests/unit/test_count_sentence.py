@@ -165,3 +165,18 @@ def test_a_count_that_opens_the_subject_reads_the_count(
     plain = f"{opener}{count} of the {later} {noun} are odd{end}"
     found = extract_answer(plain)
     assert found is not None and found.text == str(later)
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        # an argument, an index or a power after the count names what is counted, no value
+        ("202", "In total, 202 of the integers $f(1), f(2), \\ldots, f(2014)$ have a units digit of 1 ."),
+        ("3", "So 3 of the terms $a_1, a_2, a_{10}$ are at least 5."),
+        ("4", "Thus 4 of the values $f(2), f(5), g^{2}$ are less than 7."),
+    ],
+)
+def test_what_names_the_counted_is_no_reference_value(gold: str, response: str) -> None:
+    assert grade(gold, response, fallback=False).correct is True
+    # a plain number after the count still makes the sentence no count sentence
+    assert grade(gold, response.replace("$ ", "$ and 9 more ", 1), fallback=False).correct is not True
