@@ -315,7 +315,9 @@ class Canonizer {
   }
 
   /// The largest k > 1 with n = r^k for an integer r (written to `root`), or 1. At most 126
-  /// candidate exponents, each checked exactly.
+  /// candidate exponents; for each, the root is searched exactly by bisection around the double
+  /// estimate (within its relative error), a few tens of steps: a loop over doubles would not
+  /// advance past 2^53.
   int largest_root(Int n, Int& root) {
     constexpr int kMaxExponent = 126;  // 2^127 is past the range
     if (!spend(kMaxExponent)) return 1;
@@ -323,23 +325,34 @@ class Canonizer {
     for (int k = kMaxExponent; k > 1; --k) {
       const double guess = std::round(std::pow(x, 1.0 / k));
       if (guess < 2) continue;
-      for (double r = std::max(2.0, guess - 1); r <= guess + 1; ++r) {
-        Int value = 1;
-        const Int base = static_cast<Int>(r);
-        bool exact_power = true;
-        for (int j = 0; j < k && exact_power; ++j) {
-          if (value > n / base)
-            exact_power = false;  // value * base would pass n
-          else
-            value *= base;
-        }
-        if (exact_power && value == n) {
-          root = base;
+      Int lo = std::max<Int>(2, static_cast<Int>(guess * (1 - 1e-12)) - 2);
+      Int hi = static_cast<Int>(guess * (1 + 1e-12)) + 2;
+      while (lo <= hi) {
+        const Int mid = lo + (hi - lo) / 2;
+        const int c = compare_power(mid, k, n);
+        if (c == 0) {
+          root = mid;
           return k;
+        }
+        if (c < 0) {
+          lo = mid + 1;
+        } else {
+          hi = mid - 1;
         }
       }
     }
     return 1;
+  }
+
+  /// r^k against n (r >= 2, k >= 1, n >= 1): -1 below, 0 equal, 1 above; exact, stopping once
+  /// the power passes n.
+  static int compare_power(Int r, int k, Int n) noexcept {
+    Int value = 1;
+    for (int j = 0; j < k; ++j) {
+      if (value > n / r) return 1;  // value * r would pass n
+      value *= r;
+    }
+    return value == n ? 0 : (value < n ? -1 : 1);
   }
 };
 

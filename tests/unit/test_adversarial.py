@@ -160,6 +160,28 @@ def test_huge_values_of_one_magnitude(gold: str, answer: str, correct: bool, dec
         assert v.reason.startswith("limit: a value too large")
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "1, 33!^i!",  # fuzz_equiv's case: 33! is about 2^122.7
+        r"(3^{70})^{x}",
+        r"(2^{120}+1)^{2^{100}}",
+        r"(1267650600228229401496703205376)^{10^{30}}",  # 2^100
+    ],
+)
+def test_a_power_of_a_huge_integer_base_is_read_at_once(answer: str) -> None:
+    # the perfect-power search of a base past 2^106 looped over doubles that no longer advanced
+    _, seconds = timed(lambda: equivalent(answer, answer))
+    assert seconds < 0.5
+    assert equivalent(answer, answer) is Tri.TRUE
+
+
+def test_a_huge_perfect_power_base_is_its_root() -> None:
+    assert equivalent(r"(2^{120})^{x}", r"2^{120 x}") is Tri.TRUE
+    assert equivalent(r"(3^{70})^{x}", r"3^{70 x}") is Tri.TRUE
+    assert equivalent(r"(1267650600228229401496703205376)^{10^{30}}", r"2^{100 \cdot 10^{30}}") is Tri.TRUE
+
+
 def test_equivalent_decides_huge_values() -> None:
     assert equivalent("(10^{10})!", "5") is Tri.FALSE
     assert equivalent("10^{10^{10}}", "10^{10^{10}}+1") is Tri.UNKNOWN
