@@ -24,6 +24,7 @@ using detail::trim;
 using internal::choice_letter;
 using internal::closes_a_proof;
 using internal::declines_to_answer;
+using internal::ends_with_program_result;
 using internal::holds_big_operator;
 using internal::holds_letter;
 using internal::leading_choice;
@@ -94,6 +95,9 @@ const char* reason_text(Reason reason) noexcept {
     case Reason::kWordsAgainstMath:
       return "undecided: one answer is words, the other an expression in unknowns; no reader of the fallback reads "
              "words as math";
+    case Reason::kProgramWithoutOutput:
+      return "undecided: the response ends with a program's print or return and shows no output; its last number is "
+             "not the value the program prints, and no reader runs it";
     case Reason::kSumOverSet:
       return "undecided: one answer sums over a set that a condition names (\\sum_{x \\in R}, \\sum_{i<j}), the "
              "other holds no sum; no reader of the fallback enumerates such a set";
@@ -977,6 +981,13 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     // contradiction"): its last math is a step of the proof, not a stated answer
     v.tri = equiv::Tri::kUnknown;
     v.reason = Reason::kProofClose;
+  }
+  if (v.tri == equiv::Tri::kFalse && found->method == extract::Method::kLastNumber &&
+      ends_with_program_result(response, found->readings.end > 0 ? found->readings.end : response.size())) {
+    // A program of thought that ends with "print(time)" and shows no output: its last number is
+    // one of the program's, not the value it prints; no reader runs the program
+    v.tri = equiv::Tri::kUnknown;
+    v.reason = Reason::kProgramWithoutOutput;
   }
   if (v.tri == equiv::Tri::kFalse && (!found->clean || !found->rivals.empty())) {
     // A weak reading (words skipped before the answer, several numbers, markers that disagree)

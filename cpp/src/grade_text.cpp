@@ -88,6 +88,33 @@ bool each_big_operator(std::string_view s, F on) noexcept {
 
 }  // namespace
 
+bool ends_with_program_result(std::string_view text, std::size_t end) noexcept {
+  std::size_t e = std::min(end, text.size());
+  while (e > 0 && detail::is_space(text[e - 1])) --e;
+  std::size_t b = e;
+  while (b > 0 && text[b - 1] != '\n') --b;
+  while (b < e && detail::is_blank(text[b])) ++b;
+  // a step label before it: "Step 4: print(time)"
+  std::size_t w = detail::letters_end(text.substr(0, e), b);
+  bool label = false;
+  for (const std::string_view l : detail::kStepLabels)
+    label = label || (w - b == l.size() && detail::istarts_with(text, b, l));
+  if (label) {
+    std::size_t k = w;
+    while (k < e && (detail::is_blank(text[k]) || detail::is_digit(text[k]))) ++k;
+    if (k < e && text[k] == ':') {
+      b = k + 1;
+      while (b < e && detail::is_blank(text[b])) ++b;
+      w = detail::letters_end(text.substr(0, e), b);
+    }
+  }
+  if (w == b || w >= e || !(text[w] == '(' || detail::is_blank(text[w]))) return false;
+  const std::string_view word = text.substr(b, w - b);
+  for (const std::string_view r : detail::kProgramResults)
+    if (word == r) return true;
+  return false;
+}
+
 char trailing_letter(std::string_view s) noexcept {
   std::size_t e = s.size();
   while (e > 0 && (detail::is_space(s[e - 1]) || s[e - 1] == '.' || s[e - 1] == '$')) --e;

@@ -32,8 +32,16 @@ bool plain_number(std::string_view s) noexcept;
 /// subscripts and primes; no digit, no operator, no command ("n", "B C", "(a, b, c, d)").
 bool names_only(std::string_view span) noexcept;
 
+/// Whether the last line of text[0, end) hands a program's result over (detail::kProgramResults,
+/// after a step label such as "Step 4:"): "print(time)", "return total".
+bool ends_with_program_result(std::string_view text, std::size_t end) noexcept;
+
 /// Whether `s` holds a big operator (detail::kBigOperators: \sum, \prod).
 bool holds_big_operator(std::string_view s) noexcept;
+
+/// Whether the last line of text[0, end) hands a program's result over (detail::kProgramResults,
+/// after a step label such as "Step 4:"): "print(time)", "return total".
+bool ends_with_program_result(std::string_view text, std::size_t end) noexcept;
 
 /// Whether `s` holds a big operator whose subscript is a condition rather than the assignment of
 /// a first value to one index ("\sum_{x \in R}", "\sum_{1 \leqslant i<j \leqslant 2k}",

@@ -68,6 +68,7 @@ enum class Reason : std::uint8_t {
   kProofClose,             // no marked answer, a final sentence that closes a proof, a reading that differs: UNKNOWN
   kWordsAgainstMath,       // words with no digit against an expression in unknowns: UNKNOWN (equiv::Limit::kWords)
   kSumOverSet,             // a sum over a set a condition names, against no sum: UNKNOWN (sums_over_a_condition)
+  kProgramWithoutOutput,   // no marked answer, a program's print() at the end and no output: UNKNOWN
   // Limits: not compared, neither correct nor sent to the fallback (decided_by="limit").
   kAnswerTooLong,   // the extracted answer is longer than Options::max_answer_bytes
   kWorkLimit,       // equiv ran out of its work budget (equiv::Limit::kWork)
@@ -98,13 +99,13 @@ constexpr bool is_limit(Reason reason) noexcept {
 /// list with the same ellipsis terms (kEllipsisList), and it compares the same reading of a text
 /// that ends by closing a proof, which the core disproved (kProofClose), and it reads words as a
 /// product of letters or not at all (kWordsAgainstMath), and it enumerates no set that a sum's
-/// condition names (kSumOverSet).
+/// condition names (kSumOverSet), and it runs no program (kProgramWithoutOutput).
 constexpr bool fallback_cannot_help(Reason reason) noexcept {
   return reason == Reason::kWeakReading || reason == Reason::kOtherReadingMatches ||
          reason == Reason::kChoiceNotNamed || reason == Reason::kNoValue || reason == Reason::kLastMemberDiffers ||
          reason == Reason::kGoldEquation || reason == Reason::kConditionAgainstValue ||
          reason == Reason::kEllipsisList || reason == Reason::kProofClose || reason == Reason::kWordsAgainstMath ||
-         reason == Reason::kSumOverSet;
+         reason == Reason::kSumOverSet || reason == Reason::kProgramWithoutOutput;
 }
 
 /// The one-line message of a reason, e.g. "same answer after normalization".

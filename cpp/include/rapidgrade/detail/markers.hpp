@@ -166,6 +166,13 @@ inline constexpr std::string_view kStepLabels[] = {"step",    "case",    "part",
                                                    "claim",   "figure",  "fig",     "corollary", "proposition",
                                                    "section", "problem", "example", "equation"};
 
+/// The statements with which a program hands its result over, the first word of a line (ASCII,
+/// whole words, a '(' or a blank after it): "print(time)", "Step 4: print(total)", "return x".
+/// A response that ends with one and shows no output (a program of thought that was not run)
+/// states no value: its last number is the program's, and a FALSE from it is UNKNOWN (grade.cpp,
+/// Reason::kProgramWithoutOutput).
+inline constexpr std::string_view kProgramResults[] = {"print", "return"};
+
 /// The verbs after "there" that open a count sentence, a final statement that counts: "There are
 /// 3 bars with values below 40.", "So, there are 25 racks that have at least 0 ties." (ASCII,
 /// matched ignoring case, a blank before the count). Read by extraction's count-sentence rule
