@@ -128,6 +128,31 @@ std::optional<Range> subject_statement(std::string_view s, std::size_t k, std::s
   return std::nullopt;
 }
 
+// Values a stated list holds at most ("-2, 0 and 2 are the only good numbers").
+constexpr std::size_t kMaxStatedValues = 16;
+
+// One value that ends at s[e): a math span ($...$), whose content is the value, or a number
+// ("79", "-2"); empty when none. [outer_start, outer_end) holds its delimiters.
+struct StatedValue {
+  Range value;
+  std::size_t outer_start = 0, outer_end = 0;
+};
+StatedValue value_before(std::string_view s, std::size_t from, std::size_t e) noexcept {
+  if (e > from + 1 && s[e - 1] == '$') {
+    std::size_t b = e - 1;
+    while (b > from && s[b - 1] != '$') --b;
+    if (b == from) return {};
+    return StatedValue{trim(s, Range{b, e - 1}), b - 1, e};
+  }
+  std::size_t b = e;
+  while (b > from && (is_digit(s[b - 1]) || s[b - 1] == '.' || s[b - 1] == ',')) --b;
+  while (b < e && !is_digit(s[b])) ++b;  // a comma or a point before the digits is no part
+  if (b >= e) return {};
+  if (b > from && s[b - 1] == '-') --b;
+  if (b > from && is_letter(s[b - 1])) return {};
+  return StatedValue{Range{b, e}, b, e};
+}
+
 // "<value> <verb> [indeed] the <extremum word> ..." with the verb at s[vb, ve): "79 is the
 // largest two-digit integer", "$M=\frac{9}{32}\sqrt{2}$ is indeed the smallest constant", "623
 // must be the only answer". The value is one math span or one number right before the verb, at a
@@ -145,26 +170,37 @@ std::optional<Range> value_statement(std::string_view s, std::size_t from, std::
   for (k = w; k < end && is_space(s[k]);) ++k;
   w = letters_end_in(s, k, end);
   if (w == k || !word_in(s, k, w, detail::kExtremumWords)) return std::nullopt;
-  // the value before the verb
+  // the value before the verb: one span or one number, or several joined by ',', "and", "or"
+  // ("$90^{\circ}$ and $60^{\circ}$ to be the only possible values"), then read whole
   std::size_t e = vb;
   while (e > from && is_space(s[e - 1])) --e;
-  std::size_t b = e;
-  Range value{e, e};
-  if (e > from + 1 && s[e - 1] == '$') {
-    b = e - 1;
-    while (b > from && s[b - 1] != '$') --b;
-    if (b == from) return std::nullopt;
-    value = trim(s, Range{b, e - 1});
-    --b;
-  } else {
-    while (b > from && (is_digit(s[b - 1]) || s[b - 1] == '.' || s[b - 1] == ',')) --b;
-    while (b < e && !is_digit(s[b])) ++b;  // a comma or a point before the digits is no part
-    if (b > from && s[b - 1] == '-') --b;
-    if (b > from && is_letter(s[b - 1])) return std::nullopt;
-    value = Range{b, e};
+  const StatedValue last = value_before(s, from, e);
+  if (last.value.end <= last.value.start) return std::nullopt;
+  std::size_t b = last.outer_start;
+  bool list = false;
+  for (std::size_t values = 1; values < kMaxStatedValues; ++values) {
+    std::size_t q = b;
+    bool comma = false;
+    while (q > from && (is_space(s[q - 1]) || s[q - 1] == ',')) {
+      comma = comma || s[q - 1] == ',';
+      --q;
+    }
+    std::size_t x = q;
+    while (x > from && is_letter(s[x - 1])) --x;
+    const std::string_view joiner = s.substr(x, q - x);
+    if (joiner == "and" || joiner == "or") {
+      q = x;
+      while (q > from && (is_space(s[q - 1]) || s[q - 1] == ',')) --q;
+    } else if (!comma) {
+      break;
+    }
+    const StatedValue before = value_before(s, from, q);
+    if (before.value.end <= before.value.start) break;
+    b = before.outer_start;
+    list = true;
   }
-  if (value.end <= value.start || !clause_start(s, from, b)) return std::nullopt;
-  return value;
+  if (!clause_start(s, from, b)) return std::nullopt;
+  return list ? Range{b, last.outer_end} : last.value;
 }
 
 }  // namespace

@@ -9,7 +9,9 @@ the last sentence with the grammar of the opening statement, in two forms, each 
 
 - "the <subject with an extremum word> <verb> <answer>" (the verb "is", "are", "equals", or "be"
   after "will", "must", ...);
-- "<value> <verb> [indeed] the <extremum word> ...", the value one math span or one number.
+- "<value> <verb> [indeed] the <extremum word> ...", the value one math span or one number, or
+  several joined by ",", "and", "or" ("This proves $90^{\\circ}$ and $60^{\\circ}$ to be the only
+  possible values").
 
 When the answer so stated is the gold's, the verdict is TRUE with its own reason. After a marked
 answer it is read only when that answer's phrase was weak and the statement comes after it.
@@ -54,6 +56,13 @@ CLOSING = (
         ),
         ("81", "Let $k = 4$. The largest power of 3 less than 100 is $3^{4}=81$, so $d(81)=1 / 81$ is minimal."),
         ("k+1", "So $x = 3$. Hence the minimal possible value will be $k+1$, as $x \\geq 2$."),
+        # several values before the verb, joined by ",", "and", "or", read whole
+        (
+            "$90^{\\circ}$,$60^{\\circ}$",
+            "So this case does not occur. This proves $90^{\\circ}$ and $60^{\\circ}$ to be the only possible "
+            "values for $\\angle B A C$.",
+        ),
+        ("-2,0,2", "Let $y=2$. We now show that $-2,0$, and 2 are the only good numbers, with $q = 7$."),
         # after a weak marked answer: a description, then the value stated later
         (
             "976",
@@ -130,3 +139,19 @@ def test_a_value_stated_as_the_extremum_reads_back(
     assert grade(str(value), text, fallback=False).correct is True
     if other != value + 1:
         assert grade(str(value + 1), text, fallback=False).correct is not True
+
+
+# two-digit values: "1, 100 and 0" is read as holding the thousands group "1, 100" (normalization
+# of lists, not this rule)
+@given(
+    values=st.lists(st.integers(-99, 99), min_size=2, max_size=4, unique=True),
+    other=st.integers(600, 999),
+    joiner=st.sampled_from([", ", " and ", ", and ", " or "]),
+    wrap=st.sampled_from(["{}", "${}$"]),
+)
+def test_a_list_stated_as_the_only_values_reads_back(values: list[int], other: int, joiner: str, wrap: str) -> None:
+    stated = ", ".join(wrap.format(v) for v in values[:-1]) + joiner + wrap.format(values[-1])
+    text = f"Let $y = 2$. It works, so {stated} are the only values of $n$ with $n < {other}$."
+    gold = ", ".join(map(str, values))
+    assert grade(gold, text, fallback=False).correct is True
+    assert grade(", ".join(map(str, [*values[:-1], other + 1])), text, fallback=False).correct is not True

@@ -152,9 +152,10 @@ inline constexpr std::string_view kStatementModals[] = {"will", "must", "would",
 /// Words after which a clause opens, so that a statement of the answer may follow them inside a
 /// sentence: "Thus the least possible measure is $65^{\circ}$, and ...", "..., hence the desired
 /// remainder is 976.", "thus 79 is the largest two-digit integer $N$ ...", "We see that $M=2$ is
-/// indeed the smallest constant". ASCII, matched ignoring case, whole words.
-inline constexpr std::string_view kClauseOpeners[] = {"thus",         "hence", "so",   "therefore",
-                                                      "consequently", "that",  "then", "and"};
+/// indeed the smallest constant", "This proves $90^{\circ}$ and $60^{\circ}$ to be the only
+/// possible values". ASCII, matched ignoring case, whole words.
+inline constexpr std::string_view kClauseOpeners[] = {"thus", "hence", "so",  "therefore", "consequently",
+                                                      "that", "then",  "and", "proves",    "shows"};
 
 /// Words that label the parts of a solution, or of a text it cites, by number: "Step 5:
 /// print(total_days)", "## Step 3: Compute the area", "Case 2:", "By Lemma 3, ...". A number after
