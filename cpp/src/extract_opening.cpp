@@ -92,6 +92,22 @@ bool clause_start(std::string_view s, std::size_t from, std::size_t k) noexcept 
   return false;
 }
 
+// Whether s[from, to) holds a word of kExtremumWords outside math spans and commands.
+bool extremum_before(std::string_view s, std::size_t from, std::size_t to) noexcept {
+  bool math = false;
+  for (std::size_t q = from; q < to;) {
+    if (s[q] == '$') math = !math;
+    if (math || !is_letter(s[q]) || (q > from && (is_letter(s[q - 1]) || s[q - 1] == '\\'))) {
+      ++q;
+      continue;
+    }
+    const std::size_t w = letters_end_in(s, q, to);
+    if (word_in(s, q, w, detail::kExtremumWords)) return true;
+    q = w;
+  }
+  return false;
+}
+
 // "the <subject> <verb> <answer>" at s[k] (the word "the"), within s[.., end): the subject, to
 // the first verb, holds a word of kExtremumWords outside math; the answer is what
 // read_answer_phrase reads after the verb, when it reads math cleanly.
@@ -258,6 +274,12 @@ std::optional<Range> stated_answer(std::string_view s, Range sentence) noexcept 
     }
     if (w == q + 3 && istarts_with(s, q, "the") && clause_start(s, from, q)) {
       if (std::optional<Range> a = subject_statement(s, q, end)) return a;
+    } else if (w == q + 6 && istarts_with(s, q, "namely") && extremum_before(s, from, q)) {
+      // "There is only one such integer, namely, $n=2$.": the value the extremum names
+      std::size_t k = w;
+      while (k < end && (is_space(s[k]) || s[k] == ',' || s[k] == ':')) ++k;
+      const Phrase p = read_answer_phrase(s, Range{k, end});
+      if (p.clean && !p.leading_prose && p.answer.end > p.answer.start) return p.answer;
     } else if (const std::size_t v = verb_end(s, q, w, end); v != detail::kNpos) {
       if (std::optional<Range> a = value_statement(s, from, q, v, end)) return a;
     }

@@ -40,6 +40,9 @@ OPENING = (
         ("3", "$E(7,3)=3$. First, note that $E(7,3) \\geq 3$, as two minutes flip $2$ switches.\n\nSo $\\{1,6,7\\}$."),
         ("5", "$E(2001,501)=5$.\nFirst, note that three minutes is not enough, so $k = 4$ fails."),
         ("\\frac{3}{4}", "$p(2) = \\frac{3}{4}$.\nWe compute the values step by step, ending with $q=5$."),
+        # the value an extremum names after "namely"
+        ("2", "There is only one such integer, namely, $n=2$. In this case $P(c-1)=7$.\n\nSo $x = 9$."),
+        ("5", "The largest one is unique, namely 5. Indeed $x = 9$."),
     ],
 )
 def test_an_answer_first_write_up_states_its_answer_in_its_opening(gold: str, response: str) -> None:
@@ -64,6 +67,9 @@ def test_an_answer_first_write_up_states_its_answer_in_its_opening(gold: str, re
         ("5", "$E(n, 3)=5$. So $y = 6$."),
         ("5", "$E(7,3)=5$ is what we show. So $y = 6$."),
         ("5", "$E(7,3)=2+n$. So $y = 6$."),
+        # "namely" with no extremum before it, or prose after it
+        ("2", "There are several such integers, namely $n=2$. So $y = 6$."),
+        ("2", "There is only one such integer, namely the one with $n=2$. So $y = 6$."),
     ],
 )
 def test_other_openings_state_nothing(gold: str, response: str) -> None:

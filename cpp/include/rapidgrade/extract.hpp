@@ -137,9 +137,11 @@ std::optional<Range> opening_statement(std::string_view text) noexcept;
 /// - "<value> <verb> [indeed] the <extremum word> ...": one math span or one number right before
 ///   the verb: "thus 79 is the largest two-digit integer $N$ ...", "$M=2$ is indeed the smallest
 ///   constant".
-/// Either opens a clause: at the sentence start, or after a word of detail::kClauseOpeners ("thus",
-/// "that", ...) or a lead of detail::kOpeningLeads. The first such clause counts; nullopt when none
-/// does, or when the sentence is longer than 400 bytes. O(sentence) per clause start.
+/// - the value that "namely" introduces after a word of detail::kExtremumWords: "There is only one
+///   such integer, namely, $n=2$.".
+/// The first two open a clause: at the sentence start, or after a word of detail::kClauseOpeners
+/// ("thus", "that", ...) or a lead of detail::kOpeningLeads. The first such clause counts; nullopt
+/// when none does, or when the sentence is longer than 400 bytes. O(sentence) per clause start.
 std::optional<Range> stated_answer(std::string_view text, Range sentence) noexcept;
 
 /// The answer that the last sentence of text[search_start, end) states (stated_answer), trailing
