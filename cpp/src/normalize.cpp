@@ -634,8 +634,8 @@ void mixed_number(std::string& s) {
 }
 
 // Whether the spaces s[i, k) follow a comma after a digit and come before exactly three digits,
-// in a text of digits, commas, spaces and points alone (a sign first, or after a comma: "0, -1,
-// 100"): "45, 135" is a list of
+// in a text of digits, commas, spaces, points and the joiners "and", "or" alone (a sign first, or
+// after a comma: "0, -1, 100"; "1, 100 and 0"): "45, 135" is a list of
 // two numbers, which without its space would read as one number with a thousands separator
 // (rule 9: "45,135" -> "45135"; a separator is never followed by a space). Inside brackets
 // ("(12, 102)") rule 9 reads no number, and the space goes as any other.
@@ -647,9 +647,19 @@ bool list_comma_space(std::string_view s, std::size_t i, std::size_t k) noexcept
   for (std::size_t q = !s.empty() && s[0] == '-' ? 1 : 0; q < s.size(); ++q) {
     const char c = s[q];
     if (is_digit(c) || c == ',' || c == ' ' || c == '.') continue;
+    if (is_letter(c)) {  // "and" or "or" joins the list's last number: "1, 100 and 0"
+      const std::size_t w = letters_end(s, q);
+      const std::string_view word = s.substr(q, w - q);
+      if (word != "and" && word != "or") return false;
+      q = w - 1;
+      continue;
+    }
     std::size_t b = q;
     while (b > 0 && s[b - 1] == ' ') --b;
-    if (c != '-' || b == 0 || s[b - 1] != ',') return false;  // a sign after a comma: "0, -1, 100"
+    // a sign after a comma or a joiner: "0, -1, 100", "1, 100 and -1"
+    const bool joined = b >= 2 && ((s[b - 1] == 'd' && b >= 3 && s.substr(b - 3, 3) == "and") ||
+                                   (s[b - 1] == 'r' && s.substr(b - 2, 2) == "or"));
+    if (c != '-' || b == 0 || (s[b - 1] != ',' && !joined)) return false;
   }
   return true;
 }

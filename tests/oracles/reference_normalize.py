@@ -473,7 +473,9 @@ def _remove_spaces(s: str) -> str:
 
     # A bare list of numbers keeps the space after a comma before exactly three digits: "45, 135"
     # is two numbers, not 45135 (a thousands separator is never followed by a space).
-    if re.fullmatch(r"-?(?:[0-9 .]|,(?: *-)?)*", s):  # signs first or after a comma: "0, -1, 100"
+    # signs first or after a comma ("0, -1, 100"), "and" or "or" before the last ("1, 100 and 0",
+    # "1, 100 and -1")
+    if re.fullmatch(r"-?(?:[0-9 .]|,(?: *-)?|(?<![A-Za-z])(?:and|or)(?![A-Za-z])(?: *-)?)*", s):
         return re.sub(r"(?<=[0-9],)( +)(?=[0-9]{3}(?![0-9]))| +", lambda m: " " if m.group(1) else "", s)
     return re.sub(r"\\[^A-Za-z]|(\\[A-Za-z]+) +(?=[A-Za-z])| +", repl, s, flags=re.S)
 

@@ -279,6 +279,11 @@ def test_thousands() -> None:
     # a list of signed numbers: a sign after a comma keeps the list bare ("0, -1, 100", not 0, -1100)
     assert n("0, -1, 100") == "0,-1, 100"
     assert n("-5, -2, 135") == "-5,-2, 135"
+    # and one whose last number "and" or "or" joins ("1, 100 and 0"), not the number 1100
+    assert n("1, 100 and 0") == "1, 100and0"
+    assert n("7, 135 or 9") == "7, 135or9"
+    assert n("1, 100 and -1") == "1, 100and-1"
+    assert n("1, 100 andy 0") == "1,100andy0"  # a word that only starts with "and"
 
 
 @given(st.integers(1, 999), st.lists(st.integers(100, 999), min_size=1, max_size=4))
