@@ -24,6 +24,9 @@ using detail::trim;
 using internal::choice_letter;
 using internal::closes_a_proof;
 using internal::declines_to_answer;
+using internal::ellipses;
+using internal::Ellipses;
+using internal::ellipsis_at;
 using internal::ends_with_program_result;
 using internal::holds_big_operator;
 using internal::holds_letter;
@@ -33,6 +36,7 @@ using internal::plain_number;
 using internal::several_sentences;
 using internal::sums_over_a_condition;
 using internal::trailing_letter;
+using internal::without_label;
 
 // Bytes of a text's start (and of its end) that prefetch_text asks for.
 constexpr std::size_t kPrefetchBytes = 1024;
@@ -243,62 +247,6 @@ Answer written_in_degrees(Answer answer) {
 
 }  // namespace
 
-namespace {
-
-// The length of the ellipsis at s[i] ("\ldots", "...", "…"; detail::kEllipsisCommands), or 0.
-std::size_t ellipsis_at(std::string_view s, std::size_t i) noexcept {
-  if (s[i] == '\\') {
-    const std::size_t j = detail::letters_end(s, i + 1);
-    return detail::is_ellipsis_command(s.substr(i + 1, j - i - 1)) ? j - i : 0;
-  }
-  for (const std::string_view e : detail::kEllipsisTexts)
-    if (s.substr(i, e.size()) == e) return e.size();
-  return 0;
-}
-
-// The ellipses of a list answer: whether `s` holds one anywhere, and whether an element of its
-// top-level comma list (inside one bracket around the whole) is an ellipsis alone, as the
-// fallback's sequence rule splits it.
-struct Ellipses {
-  bool any = false;
-  bool term = false;
-};
-
-Ellipses ellipses(std::string_view s) noexcept {
-  Ellipses out;
-  std::size_t depth = 0, start = 0;
-  // one bracket around the whole list ("\{1, 2, \ldots\}") is not part of its first and last elements
-  if (s.size() >= 4 && s.substr(0, 2) == "\\{" && s.substr(s.size() - 2) == "\\}") {
-    s = s.substr(2, s.size() - 4);
-  } else if (s.size() >= 2 && ((s.front() == '(' && s.back() == ')') || (s.front() == '[' && s.back() == ']'))) {
-    s = s.substr(1, s.size() - 2);
-  }
-  auto element = [&](std::size_t end) {
-    std::size_t a = start, b = end;
-    while (a < b && detail::is_space(s[a])) ++a;
-    while (b > a && detail::is_space(s[b - 1])) --b;
-    if (a < b && ellipsis_at(s, a) == b - a) out.term = true;
-  };
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    if (const std::size_t n = ellipsis_at(s, i)) {
-      out.any = true;
-      i += n - 1;
-    } else if (c == '(' || c == '[' || c == '{') {
-      ++depth;
-    } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
-      --depth;
-    } else if (c == ',' && depth == 0) {
-      element(i);
-      start = i + 1;
-    }
-  }
-  element(s.size());
-  return out;
-}
-
-}  // namespace
-
 // The answer of a gold written as a phrase ("18 eggs", "2 (any value in (1, 2] will do)"): the
 // math object at its start, read by the answer phrase reader, when the reading is clean and stops
 // at a word, a unit or a remark; `raw` unchanged otherwise ("x = 5", "no solution"). `unit`
@@ -338,7 +286,7 @@ namespace {
 // `answer` without a trailing quantifier domain (extract::domain_tail): "x = \frac{\pi}{4} + k\pi,
 // k \in \mathbb{Z}" is compared as "x = \frac{\pi}{4} + k\pi".
 std::string_view without_domain(std::string_view answer) noexcept {
-  return trim(answer.substr(0, extract::domain_tail(answer)));
+  return without_label(trim(answer.substr(0, extract::domain_tail(answer))));
 }
 
 }  // namespace

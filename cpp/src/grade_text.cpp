@@ -249,4 +249,86 @@ bool names_only(std::string_view span) noexcept {
   return letter;
 }
 
+std::size_t ellipsis_at(std::string_view s, std::size_t i) noexcept {
+  if (s[i] == '\\') {
+    const std::size_t j = detail::letters_end(s, i + 1);
+    return detail::is_ellipsis_command(s.substr(i + 1, j - i - 1)) ? j - i : 0;
+  }
+  for (const std::string_view e : detail::kEllipsisTexts)
+    if (s.substr(i, e.size()) == e) return e.size();
+  return 0;
+}
+
+Ellipses ellipses(std::string_view s) noexcept {
+  Ellipses out;
+  std::size_t depth = 0, start = 0;
+  // one bracket around the whole list ("\{1, 2, \ldots\}") is not part of its first and last elements
+  if (s.size() >= 4 && s.substr(0, 2) == "\\{" && s.substr(s.size() - 2) == "\\}") {
+    s = s.substr(2, s.size() - 4);
+  } else if (s.size() >= 2 && ((s.front() == '(' && s.back() == ')') || (s.front() == '[' && s.back() == ']'))) {
+    s = s.substr(1, s.size() - 2);
+  }
+  auto element = [&](std::size_t end) {
+    std::size_t a = start, b = end;
+    while (a < b && detail::is_space(s[a])) ++a;
+    while (b > a && detail::is_space(s[b - 1])) --b;
+    if (a < b && ellipsis_at(s, a) == b - a) out.term = true;
+  };
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (const std::size_t n = ellipsis_at(s, i)) {
+      out.any = true;
+      i += n - 1;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ')' || c == ']' || c == '}') && depth > 0) {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      element(i);
+      start = i + 1;
+    }
+  }
+  element(s.size());
+  return out;
+}
+
+std::string_view without_label(std::string_view answer) noexcept {
+  std::size_t k = 0;
+  const auto name = [&]() {
+    const std::size_t w = detail::letters_end(answer, k);
+    if (w == k || w - k > 2) return false;
+    k = w;
+    if (k < answer.size() && answer[k] == '_') {
+      ++k;
+      if (k < answer.size() && answer[k] == '{') ++k;
+      while (k < answer.size() && (detail::is_digit(answer[k]) || detail::is_letter(answer[k]))) ++k;
+      if (k < answer.size() && answer[k] == '}') ++k;
+    }
+    return true;
+  };
+  const auto blanks = [&]() {
+    while (k < answer.size() && detail::is_blank(answer[k])) ++k;
+  };
+  if (k < answer.size() && answer[k] == '(') {
+    ++k;
+    for (bool first = true;; first = false) {
+      blanks();
+      if (!first) {
+        if (k >= answer.size() || answer[k] != ',') break;
+        ++k;
+        blanks();
+      }
+      if (!name()) return answer;
+    }
+    if (k >= answer.size() || answer[k] != ')') return answer;
+    ++k;
+  } else if (!name()) {
+    return answer;
+  }
+  blanks();
+  if (k >= answer.size() || answer[k] != ':' || (k + 1 < answer.size() && answer[k + 1] == '=')) return answer;
+  const std::string_view rest = trim(answer.substr(k + 1));
+  return rest.empty() ? answer : rest;
+}
+
 }  // namespace rapidgrade::grade::internal

@@ -39,10 +39,6 @@ bool ends_with_program_result(std::string_view text, std::size_t end) noexcept;
 /// Whether `s` holds a big operator (detail::kBigOperators: \sum, \prod).
 bool holds_big_operator(std::string_view s) noexcept;
 
-/// Whether the last line of text[0, end) hands a program's result over (detail::kProgramResults,
-/// after a step label such as "Step 4:"): "print(time)", "return total".
-bool ends_with_program_result(std::string_view text, std::size_t end) noexcept;
-
 /// Whether `s` holds a big operator whose subscript is a condition rather than the assignment of
 /// a first value to one index ("\sum_{x \in R}", "\sum_{1 \leqslant i<j \leqslant 2k}",
 /// "\sum_{i \text{ is good}}", "\sum_{\substack{...}}", "\sum_{p}"; not "\sum_{i=1}^{n}"): a sum
@@ -50,11 +46,30 @@ bool ends_with_program_result(std::string_view text, std::size_t end) noexcept;
 bool sums_over_a_condition(std::string_view s) noexcept;
 
 /// The letter that ends `s` apart from what precedes it, when one ASCII letter alone is its last
-/// word after a blank ("6 m", "x = 6 m.", "$6 m$"); 0 otherwise ("6m", "6 \\mathrm{m}", "6 cm").
+/// word after a blank ("6 m", "x = 6 m.", "$6 m$"); 0 otherwise ("6m", "6 \mathrm{m}", "6 cm").
 char trailing_letter(std::string_view s) noexcept;
 
 /// Whether the ASCII letter c stands alone in s as a symbol: not inside a longer word, not in a
-/// command's name ("6m", "2m+1" hold m; "\\min" and "mn" do not).
+/// command's name ("6m", "2m+1" hold m; "\min" and "mn" do not).
 bool holds_letter(std::string_view s, char c) noexcept;
+
+/// The length of the ellipsis at s[i] ("\ldots", "...", "…"; detail::kEllipsisCommands), or 0.
+std::size_t ellipsis_at(std::string_view s, std::size_t i) noexcept;
+
+/// The ellipses of a list answer: whether `s` holds one anywhere, and whether an element of its
+/// top-level comma list (inside one bracket around the whole) is an ellipsis alone, as the
+/// fallback's sequence rule splits it.
+struct Ellipses {
+  bool any = false;
+  bool term = false;
+};
+Ellipses ellipses(std::string_view s) noexcept;
+
+/// The answer without a leading label that names what it gives values to: "(x, y): (0,2),(0,-2)"
+/// -> "(0,2),(0,-2)", "n: 5" -> "5". The label is one name (one or two ASCII letters, a subscript
+/// of digits or letters) or such names in parentheses, apart by commas; then ':' (not ":="), then
+/// more. "3:1" (a ratio) and "f: \mathbb{R} \to \mathbb{R}" keep theirs only in this: the latter
+/// loses "f:" and still names no value.
+std::string_view without_label(std::string_view answer) noexcept;
 
 }  // namespace rapidgrade::grade::internal
