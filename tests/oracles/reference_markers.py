@@ -38,41 +38,7 @@ def _answer_value(s: str, j: int) -> tuple[int, int]:
         close = _display_close(s, j + 2, s[j] == "$")
         if close >= 0:
             return _strip_delimiters(s, j, close + 2)
-    in_dollar = in_paren = False
-    depth = 0
-    k = j
-    while k < n:
-        c = s[k]
-        if c in "\n\r":
-            break
-        if c == "\\":
-            if k + 1 < n and s[k + 1] in "\n\r":
-                break
-            if k + 1 < n:
-                if s[k + 1] == "(":
-                    in_paren = True
-                elif s[k + 1] == ")":
-                    in_paren = False
-            k += 2
-            continue
-        if c == "$":
-            in_dollar = not in_dollar
-        elif c == "{":
-            depth += 1
-        elif c == "}":
-            if depth > 0:
-                depth -= 1
-        elif (
-            c in ".!?"
-            and not in_dollar
-            and not in_paren
-            and depth == 0
-            and (k + 1 >= n or s[k + 1] in _SPACE)
-            and not (c == "." and k + 1 < n and _abbreviation_before(s, j, k))
-        ):
-            break
-        k += 1
-    return _strip_delimiters(s, j, min(k, n))
+    return _strip_delimiters(s, j, _sentence_end(s, j))
 
 
 # --------------------------------------------------------------------------------------------
