@@ -62,6 +62,27 @@ std::size_t span_end(std::string_view s, std::size_t q, std::size_t end) noexcep
   return close < end ? close + 1 : detail::kNpos;
 }
 
+// The next word of s[q, end) outside math spans ($...$) and command names: its start, with its
+// end in `w`; `end` or past it when there is none, kNpos when a span opens and does not close.
+std::size_t next_word(std::string_view s, std::size_t q, std::size_t end, std::size_t& w) noexcept {
+  while (q < end) {
+    const char c = s[q];
+    if (c == '$') {
+      q = span_end(s, q, end);
+      if (q == detail::kNpos) return detail::kNpos;
+    } else if (c == '\\') {  // a command, or an escaped character
+      const std::size_t e = letters_end_in(s, q + 1, end);
+      q = e > q + 1 ? e : q + 2;
+    } else if (!is_letter(c)) {
+      ++q;
+    } else {
+      w = letters_end_in(s, q, end);
+      return q;
+    }
+  }
+  return q;
+}
+
 // The end of the verb of a statement that the word s[q, w) opens: the word itself for one of
 // kOpeningVerbs, the "be" after one of kStatementModals ("will be", "must be"); kNpos otherwise.
 std::size_t verb_end(std::string_view s, std::size_t q, std::size_t w, std::size_t end) noexcept {
@@ -113,24 +134,7 @@ bool extremum_before(std::string_view s, std::size_t from, std::size_t to) noexc
 // read_answer_phrase reads after the verb, when it reads math cleanly.
 std::optional<Range> subject_statement(std::string_view s, std::size_t k, std::size_t end) noexcept {
   bool extremum = false;
-  std::size_t q = k + 3;
-  while (q < end) {
-    const char c = s[q];
-    if (c == '$') {
-      q = span_end(s, q, end);
-      if (q == detail::kNpos) return std::nullopt;
-      continue;
-    }
-    if (c == '\\') {  // a command, or an escaped character
-      const std::size_t w = letters_end_in(s, q + 1, end);
-      q = w > q + 1 ? w : q + 2;
-      continue;
-    }
-    if (!is_letter(c)) {
-      ++q;
-      continue;
-    }
-    const std::size_t w = letters_end_in(s, q, end);
+  for (std::size_t q = k + 3, w = 0; (q = next_word(s, q, end, w)) < end; q = w) {
     if (const std::size_t v = verb_end(s, q, w, end); v != detail::kNpos) {
       // the first verb ends the subject: "The value is the least ..." has no extremum in it
       if (!extremum) return std::nullopt;
@@ -139,7 +143,6 @@ std::optional<Range> subject_statement(std::string_view s, std::size_t k, std::s
       return p.answer;
     }
     extremum = extremum || word_in(s, q, w, detail::kExtremumWords);
-    q = w;
   }
   return std::nullopt;
 }
@@ -251,27 +254,8 @@ std::optional<Range> opening_statement(std::string_view s) noexcept {
 std::optional<Range> stated_answer(std::string_view s, Range sentence) noexcept {
   const std::size_t from = sentence.start, end = std::min(sentence.end, s.size());
   if (end <= from || end - from > kMaxOpeningBytes) return std::nullopt;
-  for (std::size_t q = from; q < end;) {
-    const char c = s[q];
-    if (c == '$') {
-      q = span_end(s, q, end);
-      if (q == detail::kNpos) return std::nullopt;
-      continue;
-    }
-    if (c == '\\') {
-      const std::size_t w = letters_end_in(s, q + 1, end);
-      q = w > q + 1 ? w : q + 2;
-      continue;
-    }
-    if (!is_letter(c)) {
-      ++q;
-      continue;
-    }
-    const std::size_t w = letters_end_in(s, q, end);
-    if (q > from && is_letter(s[q - 1])) {  // no word start (letters_end stops at non-ASCII)
-      q = w;
-      continue;
-    }
+  for (std::size_t q = from, w = 0; (q = next_word(s, q, end, w)) < end; q = w) {
+    if (q > from && is_letter(s[q - 1])) continue;  // no word start (letters_end stops at non-ASCII)
     if (w == q + 3 && istarts_with(s, q, "the") && clause_start(s, from, q)) {
       if (std::optional<Range> a = subject_statement(s, q, end)) return a;
     } else if (w == q + 6 && istarts_with(s, q, "namely") && extremum_before(s, from, q)) {
@@ -283,7 +267,6 @@ std::optional<Range> stated_answer(std::string_view s, Range sentence) noexcept 
     } else if (const std::size_t v = verb_end(s, q, w, end); v != detail::kNpos) {
       if (std::optional<Range> a = value_statement(s, from, q, v, end)) return a;
     }
-    q = w;
   }
   return std::nullopt;
 }
