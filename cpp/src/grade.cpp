@@ -29,7 +29,6 @@ using internal::Ellipses;
 using internal::ellipsis_at;
 using internal::ends_with_program_result;
 using internal::holds_big_operator;
-using internal::holds_letter;
 using internal::leading_choice;
 using internal::names_only;
 using internal::plain_number;
@@ -328,7 +327,7 @@ Answer read_answer(std::string_view found, const PreparedGold& gold) {
   normalize::Options norm = answer_normalization();
   // "6 m" is six metres to normalization's rule 4 (a one-letter unit apart from its number), but
   // against a gold that holds m as a symbol ("6m", "2m+1") the letter is that symbol
-  if (const char letter = trailing_letter(text); letter != 0 && holds_letter(gold.answer.text(), letter)) {
+  if (const char letter = trailing_letter(text); letter != 0 && detail::holds_letter(gold.answer.text(), letter)) {
     norm.units = false;
   }
   return Answer(normalize::normalize(text, norm));

@@ -126,15 +126,6 @@ char trailing_letter(std::string_view s) noexcept {
   return s[e - 1];
 }
 
-bool holds_letter(std::string_view s, char c) noexcept {
-  for (std::size_t k = s.find(c); k != std::string_view::npos; k = s.find(c, k + 1)) {
-    if (k > 0 && (detail::is_letter(s[k - 1]) || s[k - 1] == '\\')) continue;
-    if (k + 1 < s.size() && detail::is_letter(s[k + 1])) continue;
-    return true;
-  }
-  return false;
-}
-
 bool holds_big_operator(std::string_view s) noexcept {
   return each_big_operator(s, [](std::size_t) { return true; });
 }

@@ -49,10 +49,6 @@ bool sums_over_a_condition(std::string_view s) noexcept;
 /// word after a blank ("6 m", "x = 6 m.", "$6 m$"); 0 otherwise ("6m", "6 \mathrm{m}", "6 cm").
 char trailing_letter(std::string_view s) noexcept;
 
-/// Whether the ASCII letter c stands alone in s as a symbol: not inside a longer word, not in a
-/// command's name ("6m", "2m+1" hold m; "\min" and "mn" do not).
-bool holds_letter(std::string_view s, char c) noexcept;
-
 /// The length of the ellipsis at s[i] ("\ldots", "...", "…"; detail::kEllipsisCommands), or 0.
 std::size_t ellipsis_at(std::string_view s, std::size_t i) noexcept;
 

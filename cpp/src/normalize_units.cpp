@@ -188,17 +188,6 @@ std::size_t bare_unit_group(std::string_view s, std::size_t e) noexcept {
 // The one-letter unit words whose letters strip_units looks for before the units it read.
 constexpr std::size_t kMaxLetterSearches = 8;
 
-// Whether the letter c stands alone in s, as a symbol: not in a longer word, not a command's
-// name ("\\min" holds no m).
-bool holds_symbol(std::string_view s, char c) noexcept {
-  for (std::size_t k = s.find(c); k != std::string_view::npos; k = s.find(c, k + 1)) {
-    if (k > 0 && (is_letter(s[k - 1]) || s[k - 1] == '\\')) continue;
-    if (k + 1 < s.size() && is_letter(s[k + 1])) continue;
-    return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 namespace internal {
@@ -261,7 +250,7 @@ void strip_units(std::string& s, bool& percent, bool& degrees) {
   // nor is a one-letter unit whose letter stands as a symbol before the units: "8 m - 2 m = 6 m"
   // is in m (one search per letter: a letter seen again is in the text before it)
   for (std::size_t k = 0; k < one_letter.size() && k < kMaxLetterSearches; ++k) {
-    if (holds_symbol(v.substr(0, cut), one_letter[k])) return;
+    if (detail::holds_letter(v.substr(0, cut), one_letter[k])) return;
   }
   std::size_t r = cut;
   while (r > 0 && v[r - 1] == ' ') --r;

@@ -73,6 +73,18 @@ constexpr std::size_t letters_end(std::string_view s, std::size_t i) noexcept {
   return i;
 }
 
+/// Whether the ASCII letter c stands alone in s as a symbol: not inside a longer word, not in a
+/// command's name ("6m", "2m+1" hold m; "\min" and "mn" do not). Read by normalization's rule 4
+/// (a one-letter unit whose letter is a symbol of the answer) and by the grader (one the gold holds).
+inline bool holds_letter(std::string_view s, char c) noexcept {
+  for (std::size_t k = s.find(c); k != std::string_view::npos; k = s.find(c, k + 1)) {
+    if (k > 0 && (is_letter(s[k - 1]) || s[k - 1] == '\\')) continue;
+    if (k + 1 < s.size() && is_letter(s[k + 1])) continue;
+    return true;
+  }
+  return false;
+}
+
 /// End of the run of ASCII digits starting at `i` (i itself when there is none).
 constexpr std::size_t digits_end(std::string_view s, std::size_t i) noexcept {
   while (i < s.size() && is_digit(s[i])) ++i;
