@@ -18,9 +18,7 @@ namespace rapidgrade::extract {
 using namespace internal;
 using detail::digits_end;
 using detail::ends_with;
-using detail::find_byte;
 using detail::find_digit_or;
-using detail::find_str;
 using detail::is_blank;
 using detail::is_digit;
 using detail::is_letter;

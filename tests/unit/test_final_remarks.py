@@ -26,6 +26,14 @@ from rapidgrade.extract import STRATEGIES
 from tests.oracles import reference_extract as ref
 
 
+def _assert_parity(text: str) -> None:
+    """Every strategy reads `text` as the reference extractor does."""
+    for strategy in STRATEGIES:
+        theirs = ref.extract_answer(text, strategy)
+        ours = rapidgrade.extract_answer(text, strategy=strategy)  # type: ignore[arg-type]
+        assert (None if ours is None else tuple(ours)) == (None if theirs is None else tuple(theirs)), strategy
+
+
 @pytest.mark.parametrize(
     ("gold", "response"),
     [
@@ -92,10 +100,7 @@ def test_any_closing_remarks_leave_the_answer(
     for k, remark in enumerate(remarks):
         text += breaks[k] + remark.format(n=others[k % len(others)])
     assert grade(str(answer), text, fallback=False).correct, text
-    for strategy in STRATEGIES:
-        theirs = ref.extract_answer(text, strategy)
-        ours = rapidgrade.extract_answer(text, strategy=strategy)  # type: ignore[arg-type]
-        assert (None if ours is None else tuple(ours)) == (None if theirs is None else tuple(theirs)), strategy
+    _assert_parity(text)
 
 
 _pieces = st.sampled_from(
@@ -106,10 +111,7 @@ _pieces = st.sampled_from(
 @settings(deadline=None, max_examples=500)
 @given(st.lists(_pieces, max_size=16).map("".join))
 def test_remark_pieces_parity(text: str) -> None:
-    for strategy in STRATEGIES:
-        theirs = ref.extract_answer(text, strategy)
-        ours = rapidgrade.extract_answer(text, strategy=strategy)  # type: ignore[arg-type]
-        assert (None if ours is None else tuple(ours)) == (None if theirs is None else tuple(theirs)), strategy
+    _assert_parity(text)
 
 
 # A closing section that checks or illustrates the answer (markers.hpp's kAsideOpeners): a line
@@ -171,7 +173,4 @@ def test_any_closing_check_leaves_the_answer(answer: int, other: int, opener: st
     close = "$." if lead.endswith("= ") else "."
     text = f"{lead}{answer}{close}\n\n{opener} $y = {other}$ and $2 \\cdot {other} = {2 * other}$."
     assert grade(str(answer), text, fallback=False).correct, text
-    for strategy in STRATEGIES:
-        theirs = ref.extract_answer(text, strategy)
-        ours = rapidgrade.extract_answer(text, strategy=strategy)  # type: ignore[arg-type]
-        assert (None if ours is None else tuple(ours)) == (None if theirs is None else tuple(theirs)), strategy
+    _assert_parity(text)
