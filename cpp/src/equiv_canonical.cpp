@@ -374,60 +374,70 @@ bool same_canonical_form(Ref a, Ref b, std::size_t max_work, std::size_t& used) 
 
 constexpr std::uint32_t kNoParent = UINT32_MAX;  // expand_plus_minus's parent of the root
 
-// Rewrites a \pm b (at the root, as an element of a top-level set, or once anywhere else) into
-// the two values a+b and a-b (equiv_internal.hpp says how).
+// Rewrites a \pm b into the two values a+b and a-b: the tree, or each element of a top-level
+// set, that holds one \pm becomes two, with the nodes from it up to the tree's (the element's)
+// root copied (equiv_internal.hpp says more). No recursion.
 bool expand_plus_minus(Ast& ast) {
+  const std::size_t n = ast.nodes.size();
+  std::vector<std::uint32_t> parent(n, kNoParent);
   bool any = false;
-  for (const Node& n : ast.nodes)
-    if (n.kind == Kind::kPlusMinus) any = true;
-  if (!any) return false;
-  auto expand = [&](std::uint32_t i, std::vector<std::uint32_t>& out) {
-    const Node n = ast.nodes[i];
-    if (n.kind != Kind::kPlusMinus) {
-      out.push_back(i);
-      return;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    any = any || ast.nodes[i].kind == Kind::kPlusMinus;
+    for (const std::uint32_t kid : ast.nodes[i].kids) {
+      if (kid < n) parent[kid] = i;
     }
-    Node plus;
-    plus.kind = Kind::kAdd;
-    plus.kids = {n.kids[0], n.kids[1]};
+  }
+  if (!any) return false;
+  const Node root = ast.nodes[ast.root];
+  // the trees that expand apart: the elements of a top-level set, or the whole tree
+  const std::vector<std::uint32_t> tops = root.kind == Kind::kSet
+                                              ? std::vector<std::uint32_t>(root.kids.begin(), root.kids.end())
+                                              : std::vector<std::uint32_t>{ast.root};
+  // the one \pm of each top (kNoParent: none); a node's top is found by walking up from it
+  std::vector<std::uint32_t> pm_of(tops.size(), kNoParent);
+  bool held = false;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    if (ast.nodes[i].kind != Kind::kPlusMinus) continue;
+    std::uint32_t at = i;
+    std::size_t steps = 0;
+    while (parent[at] != kNoParent && (root.kind != Kind::kSet || parent[at] != ast.root)) {
+      at = parent[at];
+      if (++steps > n) return false;  // not a tree
+    }
+    std::size_t t = 0;
+    while (t < tops.size() && tops[t] != at) ++t;
+    if (t == tops.size()) continue;           // not in the tree the root holds
+    if (pm_of[t] != kNoParent) return false;  // two in one tree: which goes with which is not said
+    pm_of[t] = i;
+    held = true;
+  }
+  if (!held) return false;
+  std::vector<std::uint32_t> items;
+  for (std::size_t t = 0; t < tops.size(); ++t) {
+    const std::uint32_t pm = pm_of[t];
+    if (pm == kNoParent) {
+      items.push_back(tops[t]);
+      continue;
+    }
+    const Node pair = ast.nodes[pm];
     Node neg;
     neg.kind = Kind::kNeg;
-    neg.kids = {n.kids[1]};
-    const std::uint32_t ni = ast.add(neg);
-    Node minus;
-    minus.kind = Kind::kAdd;
-    minus.kids = {n.kids[0], ni};
-    const bool zero = ast.nodes[n.kids[0]].kind == Kind::kNumber && ast.nodes[n.kids[0]].text == "0";
-    out.push_back(zero ? n.kids[1] : ast.add(plus));
-    out.push_back(zero ? ni : ast.add(minus));
-  };
-  const Node root = ast.nodes[ast.root];
-  std::vector<std::uint32_t> items;
-  if (root.kind == Kind::kPlusMinus) {
-    expand(ast.root, items);
-  } else if (root.kind == Kind::kSet) {
-    for (std::uint32_t k : root.kids) expand(k, items);
-  } else {
-    // one \pm inside the tree ("y = \pm 2x", "\frac{-b \pm \sqrt{d}}{2a}"): the tree with each of
-    // its two values, the nodes from the root down to it copied (no recursion)
-    const std::size_t n = ast.nodes.size();
-    std::vector<std::uint32_t> parent(n, kNoParent);
-    std::uint32_t pm = kNoParent;
-    for (std::uint32_t i = 0; i < n; ++i) {
-      if (ast.nodes[i].kind == Kind::kPlusMinus) {
-        if (pm != kNoParent) return false;  // two of them: which goes with which is not said
-        pm = i;
-      }
-      for (const std::uint32_t kid : ast.nodes[i].kids) {
-        if (kid < n) parent[kid] = i;
-      }
+    neg.kids = {pair.kids[1]};
+    const std::uint32_t negated = ast.add(neg);
+    std::uint32_t values[2] = {pair.kids[1], negated};
+    if (!(ast.nodes[pair.kids[0]].kind == Kind::kNumber && ast.nodes[pair.kids[0]].text == "0")) {
+      Node plus;
+      plus.kind = Kind::kAdd;
+      plus.kids = {pair.kids[0], pair.kids[1]};
+      Node minus;
+      minus.kind = Kind::kAdd;
+      minus.kids = {pair.kids[0], negated};
+      values[0] = ast.add(plus);
+      values[1] = ast.add(minus);
     }
-    if (pm == kNoParent) return false;
-    std::vector<std::uint32_t> values;
-    expand(pm, values);
     for (std::uint32_t value : values) {
-      std::uint32_t below = pm;
-      for (std::uint32_t at = parent[pm]; at != kNoParent && below != ast.root; at = parent[at]) {
+      for (std::uint32_t below = pm; below != tops[t];) {
+        const std::uint32_t at = parent[below];
         Node copy = ast.nodes[at];
         for (std::uint32_t& kid : copy.kids) {
           if (kid == below) kid = value;
@@ -435,7 +445,6 @@ bool expand_plus_minus(Ast& ast) {
         below = at;
         value = ast.add(copy);
       }
-      if (below != ast.root) return false;  // not in the tree the root holds
       items.push_back(value);
     }
   }

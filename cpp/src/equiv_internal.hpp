@@ -160,10 +160,12 @@ std::optional<long long> round_to(const Val& v, int places);
 /// `used`. No recursion.
 bool same_canonical_form(Ref a, Ref b, std::size_t max_work, std::size_t& used);
 
-/// Rewrites a \pm b (at the root, or as an element of a top-level set) into the two values a+b
-/// and a-b, a set; a tree with one \pm elsewhere ("y = \pm 2x") into the set of the tree with
-/// each value. Returns false when the tree has no such node, or two outside a top-level set
-/// (equiv_canonical.cpp). O(nodes).
+/// Rewrites a \pm b into the two values a+b and a-b, a set: a tree with one \pm ("2 \pm
+/// \sqrt{3}", "y = \pm 2x") into the set of the tree with each value, and a top-level set each
+/// of whose elements holds at most one ("(-1,-9),(4 \pm 2\sqrt{2}, 8)") into the set of those
+/// elements, each one that holds a \pm taken with each value. Returns false when the tree has no
+/// such node, or two in one tree or element: which goes with which is not said
+/// (equiv_canonical.cpp). O(nodes x depth).
 bool expand_plus_minus(Ast& ast);
 
 // ---------------------------------------------------------------------------------------------

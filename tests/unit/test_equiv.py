@@ -280,6 +280,12 @@ def test_structures(gold: str, pred: str, expected: Tri) -> None:
         (r"y = \pm 2x", "y = 2x, y = -2x", T),
         (r"\frac{-1 \pm \sqrt{5}}{2}", r"\frac{-1+\sqrt5}{2}, \frac{-1-\sqrt5}{2}", T),
         (r"y = \pm 2x", "y = 2x", F),
+        # ... and in each element of a list: "(4 \pm 2\sqrt{2}, 8)" is two points
+        (r"(-1,-9),(4 \pm 2 \sqrt{2}, 8)", r"(-1,-9),(4+2 \sqrt{2}, 8),(4-2 \sqrt{2}, 8)", T),
+        (r"(-1,-9),(4+2 \sqrt{2}, 8)", r"(-1,-9),(4 \pm 2 \sqrt{2}, 8)", F),
+        (r"(1, \pm 2), (3, \pm 4)", "(1, 2), (1, -2), (3, 4), (3, -4)", T),
+        (r"\{\frac{1 \pm \sqrt5}{2}, 3\}", r"\frac{1+\sqrt5}{2}, \frac{1-\sqrt5}{2}, 3", T),
+        (r"(\pm 1, \pm 2)", "(1, 2), (-1, -2)", U),  # two in one element: which goes with which is not said
         # set-builder notation is the set its condition states
         (r"\{x \mid x > 1\}", r"(1, +\infty)", T),
         (r"\{x | -1 < x < 2\}", "(-1, 2)", T),
@@ -330,6 +336,25 @@ _VALUES = st.one_of(
     st.tuples(st.integers(-99, 99), st.integers(1, 99)).map(lambda t: rf"\frac{{{t[0]}}}{{{t[1]}}}"),
     st.sampled_from([r"\sqrt{2}", r"\pi", "2k", "-0.5 k", "a + 1", r"\frac{1}{a - 1}"]),
 )
+
+
+@given(
+    points=st.lists(
+        st.tuples(st.integers(-50, 50), st.integers(1, 50), st.integers(-50, 50), st.booleans()),
+        min_size=1,
+        max_size=4,
+        unique_by=lambda p: (p[0], p[2]),
+    ),
+)
+def test_a_pm_in_each_point_is_two_points(points: list[tuple[int, int, int, bool]]) -> None:
+    r"""A list of points each holding at most one \pm equals the list with each sign written out,
+    in any order; dropping one of the points written out makes it another list."""
+    written = ", ".join(f"({a} \\pm {b}, {c})" if pm else f"({a}, {c})" for a, b, c, pm in points)
+    out = [f"({a + b if pm else a}, {c})" for a, b, c, pm in points]
+    out += [f"({a - b}, {c})" for a, b, c, pm in points if pm]
+    assert equivalent(written, ", ".join(reversed(out))) is Tri.TRUE
+    if any(pm for *_, pm in points):
+        assert equivalent(written, ", ".join(out[:-1])) is not Tri.TRUE
 
 
 @given(
