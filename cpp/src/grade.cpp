@@ -21,6 +21,7 @@ namespace {
 
 using detail::prefetch;
 using detail::trim;
+using internal::argues_a_proof;
 using internal::choice_letter;
 using internal::closes_a_proof;
 using internal::declines_to_answer;
@@ -29,6 +30,7 @@ using internal::Ellipses;
 using internal::ellipsis_at;
 using internal::ends_with_program_result;
 using internal::holds_big_operator;
+using internal::in_table_row;
 using internal::leading_choice;
 using internal::names_only;
 using internal::plain_number;
@@ -90,8 +92,8 @@ const char* reason_text(Reason reason) noexcept {
       return "undecided: one answer states a condition (an inequality), the other a value, a list of values or an "
              "equation";
     case Reason::kProofClose:
-      return "undecided: no marked answer, and the response ends by closing a proof (as required, a contradiction); "
-             "its last math is a step, not a stated answer";
+      return "undecided: no marked answer, and the response argues a proof (we show, a lemma, by induction) or ends "
+             "by closing one (as required, a contradiction); its last math may be a step, not a stated answer";
     case Reason::kEllipsisList:
       return "undecided: a list with an ellipsis (\\ldots) against one without; such lists are equal only term by "
              "term";
@@ -101,6 +103,9 @@ const char* reason_text(Reason reason) noexcept {
     case Reason::kProgramWithoutOutput:
       return "undecided: the response ends with a program's print or return and shows no output; its last number is "
              "not the value the program prints, and no reader runs it";
+    case Reason::kTableCell:
+      return "undecided: no marked answer, and the last value stands in a cell of a table; which cell answers, the "
+             "table does not say";
     case Reason::kSumOverSet:
       return "undecided: one answer sums over a set that a condition names (\\sum_{x \\in R}, \\sum_{i<j}), the "
              "other holds no sum; no reader of the fallback enumerates such a set";
@@ -923,11 +928,27 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     }
   }
   if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method) &&
-      closes_a_proof(response, found->readings.end > 0 ? found->readings.end : response.size())) {
-    // No marked answer, and the text ends by closing a proof ("..., as required.", "a
-    // contradiction"): its last math is a step of the proof, not a stated answer
+      (closes_a_proof(response, found->readings.end > 0 ? found->readings.end : response.size()) ||
+       argues_a_proof(response))) {
+    // No marked answer, and the text argues a proof ("We show that ...", "Lemma 2.", "by
+    // induction") or ends by closing one ("..., as required.", "a contradiction"): a write-up
+    // that states its answer in words, whose last math may be a step of the proof
     v.tri = equiv::Tri::kUnknown;
     v.reason = Reason::kProofClose;
+  }
+  if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method) && gold.answer.tree() != nullptr &&
+      states_a_value(*gold.answer.tree()) && expr::top_level_relations(p).inequality) {
+    // No marked answer, and the last math states a condition ("k \le 3", "S \leqslant
+    // \frac{25}{2}") against a gold value: a bound the write-up proves on the way, or the answer
+    // to another question; neither reader of the fallback reads a condition as its bound
+    v.tri = equiv::Tri::kUnknown;
+    v.reason = Reason::kConditionAgainstValue;
+  }
+  if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method) && in_table_row(response, found->start)) {
+    // No marked answer, and the reading is a cell of a table ("| -15 | 240 | 16 |"): a table
+    // lists cases or values, and its last cell is no more the answer than the others
+    v.tri = equiv::Tri::kUnknown;
+    v.reason = Reason::kTableCell;
   }
   if (v.tri == equiv::Tri::kFalse && found->method == extract::Method::kLastNumber &&
       ends_with_program_result(response, found->readings.end > 0 ? found->readings.end : response.size())) {

@@ -29,15 +29,18 @@ constexpr std::array<bool, 256> first_letters(const std::string_view (&table)[N]
 }
 constexpr std::array<bool, 256> kRefusalStarts = first_letters(detail::kRefusals);
 constexpr std::array<bool, 256> kProofCloseStarts = first_letters(detail::kProofCloses);
+constexpr std::array<bool, 256> kProofArgumentStarts = first_letters(detail::kProofArguments);
 
-// Whether `text` holds a phrase of `table` (ignoring case). One pass; a phrase is compared only
-// where its first letter is (`starts`).
+// Whether `text` holds a phrase of `table` (ignoring case), where a word starts when
+// `word_start` ("lemma", not "dilemma"). One pass; a phrase is compared only where its first
+// letter is (`starts`).
 template <std::size_t N>
-bool holds_phrase(std::string_view text, const std::string_view (&table)[N],
-                  const std::array<bool, 256>& starts) noexcept {
+bool holds_phrase(std::string_view text, const std::string_view (&table)[N], const std::array<bool, 256>& starts,
+                  bool word_start = false) noexcept {
   for (std::size_t k = 0; k < text.size(); ++k) {
     const char c = detail::to_lower(text[k]);
     if (!starts[static_cast<unsigned char>(c)]) continue;
+    if (word_start && k > 0 && detail::is_letter(text[k - 1])) continue;
     for (const std::string_view phrase : table) {
       if (phrase[0] == c && detail::istarts_with(text, k, phrase)) return true;
     }
@@ -197,6 +200,24 @@ bool closes_a_proof(std::string_view text, std::size_t end) noexcept {
     }
   }
   return holds_phrase(text.substr(b, e - b), detail::kProofCloses, kProofCloseStarts);
+}
+
+bool in_table_row(std::string_view text, std::size_t at) noexcept {
+  if (at >= text.size()) return false;
+  std::size_t b = text.rfind('\n', at);
+  b = b == std::string_view::npos ? 0 : b + 1;
+  std::size_t e = text.find('\n', at);
+  if (e == std::string_view::npos) e = text.size();
+  const std::string_view line = trim(text.substr(b, e - b));
+  if (line.size() < 2 || line.front() != '|' || line.back() != '|') return false;
+  const std::string_view before = text.substr(b, at - b), after = text.substr(at, e - at);
+  return before.find('|') != std::string_view::npos && after.find('|') != std::string_view::npos;
+}
+
+// Whether text argues a proof anywhere (detail::kProofArguments): "We show that ...", "Lemma 2.",
+// "by induction on $n$".
+bool argues_a_proof(std::string_view text) noexcept {
+  return holds_phrase(text, detail::kProofArguments, kProofArgumentStarts, true);
 }
 
 // Whether `after`, the text after a response's last number, declines to answer: a refusal right

@@ -17,6 +17,8 @@ char choice_letter(std::string_view s) noexcept;
 
 /// Whether the final sentence of text[0, end) closes a proof (detail::kProofCloses).
 bool closes_a_proof(std::string_view text, std::size_t end) noexcept;
+/// Whether text argues a proof anywhere (detail::kProofArguments): "We show that ...", "Lemma 2."
+bool argues_a_proof(std::string_view text) noexcept;
 
 /// Whether `after`, the text after a response's last number, declines to answer
 /// (detail::kRefusals).
@@ -35,6 +37,9 @@ bool names_only(std::string_view span) noexcept;
 /// Whether the last line of text[0, end) hands a program's result over (detail::kProgramResults,
 /// after a step label such as "Step 4:"): "print(time)", "return total".
 bool ends_with_program_result(std::string_view text, std::size_t end) noexcept;
+/// Whether the line of text that holds byte `at` is a row of a table: it starts and ends with '|'
+/// (after blanks), and '|' stands both before and after `at`.
+bool in_table_row(std::string_view text, std::size_t at) noexcept;
 
 /// Whether `s` holds a big operator (detail::kBigOperators: \sum, \prod).
 bool holds_big_operator(std::string_view s) noexcept;

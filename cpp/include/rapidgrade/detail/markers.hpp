@@ -126,6 +126,34 @@ inline constexpr std::string_view kProofCloses[] = {
     "desired inequality",
 };
 
+/// Phrases (ASCII, matched ignoring case where a word starts) with which a text argues a proof:
+/// "We show that ...", "Lemma 2.", "by induction on $n$", "It remains to prove ...". A response
+/// with no marked answer that argues so is a write-up whose answer is stated in words, often
+/// first, and whose last math may be a step of the argument: a FALSE from reading it is UNKNOWN
+/// (grade.cpp, Reason::kProofClose), as for a text that ends by closing a proof (kProofCloses).
+inline constexpr std::string_view kProofArguments[] = {
+    "we prove",
+    "we show",
+    "we will prove",
+    "we will show",
+    "we shall prove",
+    "we shall show",
+    "we now prove",
+    "we now show",
+    "we first prove",
+    "we first show",
+    "we can prove",
+    "we can show",
+    "we claim",
+    "claim",
+    "lemma",
+    "induction",
+    "it remains to",
+    "it suffices to",
+    "without loss of generality",
+    "wlog",
+};
+
 /// Words before a math span that make it a quantifier's domain when it only names a set of
 /// numbers ("$f(x) = 2x$ for all $x \in \mathbb{R}^{+}$", "where $k \in \mathbb{Z}$"): ASCII,
 /// matched ignoring case as the last words before the span. Such a span is not the final answer
