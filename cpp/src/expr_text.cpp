@@ -1,5 +1,7 @@
 // Plain-text answers: detection ("Yes", "odd", "\\text{east}" are text, not products of
 // letters) and normalization of their words. Both are single linear scans.
+#include <array>
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -11,6 +13,16 @@ namespace rapidgrade::expr::detail {
 using rapidgrade::detail::WrapperContent;
 
 bool looks_like_text(std::string_view s) {
+  // Brace groups that are arguments of math ("\frac{a^3}{4abc}", "\sqrt{xyz}", "x^{abc}") hold
+  // products of letters, not words: a group opened after a command that wraps no text, after
+  // '^' or '_', after such a group or inside one is math (a wrapper's group, "\text{east}", is
+  // not). Kept for kMaxMathGroups levels; deeper groups count their words.
+  constexpr std::size_t kMaxMathGroups = 32;
+  std::array<bool, kMaxMathGroups> math_group{};
+  std::size_t depth = 0;
+  enum class Next : unsigned char { kInherit, kMath, kWords };  // what a '{' here opens
+  Next next = Next::kInherit;
+  const auto in_math = [&] { return depth > 0 && depth <= kMaxMathGroups && math_group[depth - 1]; };
   std::size_t i = 0, n = s.size();
   while (i < n) {
     if (s[i] == '\\') {
@@ -21,10 +33,13 @@ bool looks_like_text(std::string_view s) {
       const auto* w = rapidgrade::detail::find_text_wrapper(cmd);
       const bool name_group =
           cmd == "begin" || cmd == "end" || (w != nullptr && w->content == WrapperContent::kOperator);
+      next = cmd.empty() ? Next::kInherit : w == nullptr ? Next::kMath : Next::kWords;
       if (j == i + 1) ++j;
       i = j;
       if (name_group && i < n && s[i] == '{') {
         while (i < n && s[i] != '}') ++i;  // the environment or operator name is not text
+        if (i < n) ++i;
+        next = Next::kInherit;
       }
       if (rapidgrade::detail::is_angle_command(cmd)) {  // an angle's points ("\angle ACB") are no word
         while (i < n && (is_space(s[i]) || (s[i] >= 'A' && s[i] <= 'Z'))) ++i;
@@ -39,13 +54,33 @@ bool looks_like_text(std::string_view s) {
       std::size_t j = i;
       while (j < n && is_alpha(s[j])) ++j;
       std::string_view word = s.substr(i, j - i);
-      // words glued to digits ("2xyz") still count
+      // words glued to digits ("2xyz") still count, outside a math group
       // ("erf" is a function name only before "(": "erf(x)" is math, "erf" alone a word)
       // ("\mathrm{erf}(x)" too)
       const bool before_paren = (j < n && s[j] == '(') || (j + 1 < n && s[j] == '}' && s[j + 1] == '(');
-      if (word.size() >= 3 && !function_word(word, before_paren) && word != "and") return true;  // one word is enough
+      if (word.size() >= 3 && !in_math() && !function_word(word, before_paren) && word != "and") {
+        return true;  // one word is enough
+      }
+      next = Next::kInherit;
       i = j;
       continue;
+    }
+    if (s[i] == '{') {
+      const bool math = next == Next::kMath || (next == Next::kInherit && in_math());
+      if (depth < kMaxMathGroups) math_group[depth] = math;
+      ++depth;
+      next = Next::kInherit;
+    } else if (s[i] == '}') {
+      // "\frac{a}{bcd}": the group after a math group is one too
+      next = in_math() ? Next::kMath : Next::kInherit;
+      if (depth > 0) --depth;
+    } else if (s[i] == '^' || s[i] == '_') {
+      next = Next::kMath;
+    } else if (s[i] == '[' && next == Next::kMath) {
+      while (i + 1 < n && s[i + 1] != ']') ++i;  // an optional argument ("\sqrt[3]{abc}"): its group is next
+      ++i;
+    } else if (!is_space(s[i])) {
+      next = Next::kInherit;
     }
     ++i;
   }

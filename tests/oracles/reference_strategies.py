@@ -383,19 +383,36 @@ _MAX_BARE_WORDS = 4
 _ANGLE_COMMANDS = ("angle", "measuredangle")
 
 
+# detail/latex_vocab.hpp kTextWrappers: commands whose group holds words or a font's letters
+_TEXT_WRAPPERS = frozenset(
+    ("text", "textrm", "textnormal", "textbf", "textit", "mbox", "mathrm", "mathbf", "mathit", "mathsf", "boldsymbol")
+)
+_MAX_MATH_GROUPS = 32
+
+
 def looks_like_text(s: str) -> bool:
     """True when s holds a word (three letters or more) that is not a function name nor "and",
     or a CJK ideograph (U+4000..U+9FFF); the names after \\begin, \\end and \\operatorname do
-    not count, nor the points after an angle command."""
+    not count, nor the points after an angle command, nor a run of letters in a brace group
+    that is an argument of math (after a command that wraps no text, '^' or '_', after such a
+    group or inside one: "\\frac{a^3}{4abc}"), for _MAX_MATH_GROUPS levels."""
+    groups: list[bool] = []  # whether each open group is math
+    nxt = "inherit"  # what a '{' here opens: "math", "words" or "inherit"
+
+    def in_math() -> bool:
+        return 0 < len(groups) <= _MAX_MATH_GROUPS and groups[-1]
+
     i, n = 0, len(s)
     while i < n:
         if s[i] == "\\":
             j = _letters_end(s, i + 1, n)
             name = s[i + 1 : j]
+            nxt = "inherit" if not name else "words" if name in _TEXT_WRAPPERS or name == "operatorname" else "math"
             i = j if j > i + 1 else i + 2
             if name in ("begin", "end", "operatorname") and i < n and s[i] == "{":
                 close = s.find("}", i)
-                i = n if close < 0 else close
+                i = n if close < 0 else close + 1
+                nxt = "inherit"
             if name in _ANGLE_COMMANDS:  # an angle's points ("\\angle ACB") are no word
                 while i < n and (s[i] in _SPACE or "A" <= s[i] <= "Z"):
                     i += 1
@@ -407,10 +424,26 @@ def looks_like_text(s: str) -> bool:
             word = s[i:j]
             before_paren = s.startswith("(", j) or s.startswith("}(", j)
             is_function = word in FUNCTION_WORDS and (before_paren or word not in _CALL_ONLY)
-            if len(word) >= 3 and not is_function and word != "and":
+            if len(word) >= 3 and not in_math() and not is_function and word != "and":
                 return True
+            nxt = "inherit"
             i = j
             continue
+        c = s[i]
+        if c == "{":
+            groups.append(nxt == "math" or (nxt == "inherit" and in_math()))
+            nxt = "inherit"
+        elif c == "}":
+            nxt = "math" if in_math() else "inherit"
+            if groups:
+                groups.pop()
+        elif c in "^_":
+            nxt = "math"
+        elif c == "[" and nxt == "math":
+            close = s.find("]", i + 1)
+            i = n - 1 if close < 0 else close  # an optional argument ("\\sqrt[3]{abc}")
+        elif c not in _SPACE:
+            nxt = "inherit"
         i += 1
     return False
 

@@ -129,6 +129,17 @@ def canon(text: str, syntax: str = "latex") -> str:
         (r"\text{5}", "5"),
         (r"\mathrm{e}", "E"),
         (r"\text{x}", "x"),
+        # a run of letters is a word, except in a group that is an argument of math, where it is
+        # a product of letters ("\frac{a^3}{4abc}", the sides of a triangle)
+        ("4abc", 'text("4abc")'),
+        (r"\frac{a^3}{4abc}", "a**3/(4*a*b*c)"),
+        (r"\frac{a}{bcd}", "a/(b*c*d)"),
+        (r"\sqrt{abc}", "sqrt(a*b*c)"),
+        (r"\sqrt[3]{abc}", "root(a*b*c, 3)"),
+        ("x^{abc}", "x**(a*b*c)"),
+        (r"\frac{\text{abc}}{2}", 'text("abc2")'),  # a wrapper's group holds words
+        (r"\frac{3}{4} cup", 'text("34 cup")'),  # outside the groups, as before
+        ("{abc}", 'text("abc")'),
     ],
 )
 def test_latex_constructs(latex: str, expected: str) -> None:
