@@ -927,12 +927,15 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
       break;
     }
   }
-  if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method) &&
+  if ((v.tri == equiv::Tri::kFalse || (v.tri == equiv::Tri::kUnknown && v.reason == Reason::kUndecided)) &&
+      extract::is_weak(found->method) &&
       (closes_a_proof(response, found->readings.end > 0 ? found->readings.end : response.size()) ||
        argues_a_proof(response))) {
     // No marked answer, and the text argues a proof ("We show that ...", "Lemma 2.", "by
     // induction") or ends by closing one ("..., as required.", "a contradiction"): a write-up
-    // that states its answer in words, whose last math may be a step of the proof
+    // that states its answer in words, whose last math may be a step of the proof. Neither a
+    // FALSE nor the fallback's reading of the same step says more ("6 \mid n+1",
+    // "\mathcal{I}(2N, x)", a span cut short).
     v.tri = equiv::Tri::kUnknown;
     v.reason = Reason::kProofClose;
   }

@@ -97,8 +97,8 @@ def grade_many(
     written with an ellipsis term (``1, 2, \ldots, n``) against one with none, which the
     fallback compares only term by term, and a reading of a response with no marked answer that
     argues a proof ("We show that ...", "Lemma 2.") or ends by closing one ("..., as required."),
-    or that is a cell of a table, which the core disproved, and words with no
-    digit against an expression in unknowns (``\binom{2n}{n}``), which neither reader of the
+    disproved or not read by the core, or that is a cell of a table, which the core disproved,
+    and words with no digit against an expression in unknowns (``\binom{2n}{n}``), which neither reader of the
     fallback reads as math;
     they stay undecided, counted wrong, ``decided_by="fast"`` with a reason that starts
     "undecided:". ``last_number=False`` refuses answers found only as the last

@@ -5,9 +5,9 @@ Olympiad write-ups state their answer first, in words, and end with the proof: "
 "This contradicts the minimality of $m$.", "Thereby the solution is complete."; on the way they
 argue it: "We show that ...", "Lemma 2.", "by induction on $n$". With no marked answer, the
 unmarked readers read the last math of such a text, which may be a step of the proof. A reading
-that matches the gold is still TRUE; one that does not is no certain FALSE but UNKNOWN, kept with
-the fast path (the fallback would compare the same reading). The phrases are two tables in
-markers.hpp: ``detail::kProofCloses``, matched ignoring case in the final sentence, and
+that matches the gold is still TRUE; one that does not, or that the core cannot read, is no
+certain FALSE but UNKNOWN, kept with the fast path (the fallback would read the same step). The
+phrases are two tables in markers.hpp: ``detail::kProofCloses``, matched ignoring case in the final sentence, and
 ``detail::kProofArguments``, matched ignoring case anywhere, where a word starts.
 
 The same holds for a last math that states a condition against a gold value ("so $k \le 3$"
@@ -47,6 +47,9 @@ CONDITION = (
         r"By induction on $n$ we get $a_n \ge 2$. So $x = 4$.",
         r"It remains to check $m = 3$. Then $f(3) = 9$.",
         r"Without loss of generality $a = 1$. Then $b = 2$.",
+        # a step the core cannot read at all: the fallback would read the same step
+        r"We show that $n$ is odd. Taking square roots we get $\mathcal{I}(2 N, x)$.",
+        r"It remains to note that $6 \mid n+1$, a contradiction.",
     ],
 )
 def test_a_reading_from_a_proof_close_is_no_certain_false(response: str) -> None:
@@ -132,3 +135,9 @@ def test_an_argued_proof_never_gives_a_certain_false(value: int, gold: int, lead
 def test_a_last_condition_against_a_value_is_no_certain_false(bound: int, gold: int, rel: str) -> None:
     v = grade(str(gold), f"Hence $k {rel} {bound}$.", fallback=False)
     assert (v.correct, v.decided_by, v.reason) == (False, "fast", CONDITION)
+
+
+def test_a_step_the_core_cannot_read_goes_to_the_fallback_without_a_proof() -> None:
+    # the same unread reading with no proof argued is the fallback's to try
+    v = grade("17", r"Taking square roots we get $\mathcal{I}(2 N, x)$.")
+    assert v.decided_by != "fast"
