@@ -8,6 +8,7 @@
 
 #include "extract_internal.hpp"
 #include "rapidgrade/detail/markers.hpp"
+#include "rapidgrade/detail/number_words.hpp"
 
 namespace rapidgrade::extract {
 
@@ -139,8 +140,15 @@ std::optional<Range> subject_statement(std::string_view s, std::size_t k, std::s
       // the first verb ends the subject: "The value is the least ..." has no extremum in it
       if (!extremum) return std::nullopt;
       const Phrase p = read_answer_phrase(s, Range{v, end});
-      if (!p.clean || p.leading_prose || p.answer.end <= p.answer.start) return std::nullopt;
-      return p.answer;
+      if (p.clean && !p.leading_prose && p.answer.end > p.answer.start) return p.answer;
+      // a number in words that is all the rest of the sentence: "... satisfying the given
+      // condition is one."
+      Range rest = trim(s, Range{v, end});
+      while (rest.end > rest.start && s[rest.end - 1] == '.') --rest.end;
+      if (rest.end > rest.start && detail::read_number_words(s.substr(rest.start, rest.end - rest.start))) {
+        return rest;
+      }
+      return std::nullopt;
     }
     extremum = extremum || word_in(s, q, w, detail::kExtremumWords);
   }

@@ -6,7 +6,8 @@ misses the answer. When a response marks no answer, the grader also reads its op
 a statement whose subject opens with "the" (after "We claim (that)" and the like, or nothing)
 and holds an extremum word (``detail::kExtremumWords``: required, largest, minimum, only, ...)
 outside math, up to "is", "are" or "equals"; the answer is what the answer phrase reader reads
-after the verb, when it reads math cleanly. An opening sentence that is one math span stating a
+after the verb, when it reads math cleanly, or a number in words that is all the rest of the
+sentence ("... is one."). An opening sentence that is one math span stating a
 function's value at numbers ("$E(7,3)=3$.", as ARML's solutions open) states that value too.
 When that answer is the gold's, the verdict is TRUE with its own reason. A marked answer is never
 overruled, and a question states nothing.
@@ -36,6 +37,9 @@ OPENING = (
         ("10112369", "The largest fibbish number is 10112369. First, $A_{6} = 9$."),
         ("\\frac{1}{2n+2}", "The required maximum is $\\frac{1}{2 n+2}$. Put $x_i = 3$ for all $i$."),
         ("6", "The maximum number of such boxes is 6 . Color the board so that $17$ cells are blue."),
+        # a number in words that is all the rest of the sentence
+        ("1", "We will prove that the largest possible number $k$ of indices is one.\n\nSuppose $k = 5$."),
+        ("21", "The least number of moves is twenty-one. Take $m = 7$ and $n = 9$."),
         # one span stating a function's value at numbers
         ("3", "$E(7,3)=3$. First, note that $E(7,3) \\geq 3$, as two minutes flip $2$ switches.\n\nSo $\\{1,6,7\\}$."),
         ("5", "$E(2001,501)=5$.\nFirst, note that three minutes is not enough, so $k = 4$ fails."),
@@ -70,6 +74,8 @@ def test_an_answer_first_write_up_states_its_answer_in_its_opening(gold: str, re
         # "namely" with no extremum before it, or prose after it
         ("2", "There are several such integers, namely $n=2$. So $y = 6$."),
         ("2", "There is only one such integer, namely the one with $n=2$. So $y = 6$."),
+        # a number in words before more words is no value ("one of them")
+        ("1", "The least number of moves is one of them. Take $m = 7$."),
     ],
 )
 def test_other_openings_state_nothing(gold: str, response: str) -> None:
