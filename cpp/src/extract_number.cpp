@@ -186,9 +186,10 @@ void scan_numbers(std::string_view s, std::size_t from, std::size_t begin, std::
 }
 
 // Whether the number s[r) labels a part of a solution: digits after a word of
-// detail::kStepLabels and blanks, before a ':' ("Step 5: print(x)", "## Case 2: n is odd").
+// detail::kStepLabels and blanks ("Step 5: print(x)", "## Case 2: n is odd", "no solution in
+// Case 3.", "see Figure 2").
 bool step_label(std::string_view s, std::size_t from, Range r) noexcept {
-  if (r.end >= s.size() || s[r.end] != ':' || r.start == from || !is_blank(s[r.start - 1])) return false;
+  if (r.start == from || !is_blank(s[r.start - 1])) return false;
   for (std::size_t k = r.start; k < r.end; ++k) {
     if (!is_digit(s[k])) return false;
   }

@@ -96,7 +96,7 @@ def _signed_start(r: str, i: int) -> int:
 
 
 _LABELS = "step|case|part|lemma|theorem|claim|figure|fig|corollary|proposition|section|problem|example|equation"
-_STEP = re.compile(rf"(?<![A-Za-z\\])(?i:{_LABELS})[ \t]+[0-9]+\Z")  # "Step 5:" labels, no value
+_STEP = re.compile(rf"(?<![A-Za-z\\])(?i:{_LABELS})[ \t]+[0-9]+\Z")  # "Step 5:", "Case 3" labels, no value
 
 
 def _raw_last_number(s: str, start: int, end: int) -> tuple[int, int] | None:
@@ -104,9 +104,7 @@ def _raw_last_number(s: str, start: int, end: int) -> tuple[int, int] | None:
     region = s[start:end]
     last = None
     for m in _NUMBER.finditer(region):
-        if m.group("num") is not None and not (
-            region[m.end() : m.end() + 1] == ":" and _STEP.search(region[: m.end()])
-        ):
+        if m.group("num") is not None and not _STEP.search(region[: m.end()]):
             last = m
     if last is None:
         return None

@@ -1,10 +1,12 @@
 r"""Labels of the parts of a solution are no last number.
 
-"Step 5: print(total_days)", "## Step 3: Compute the area", "Case 2: n is odd": a number after a
-word of ``detail::kStepLabels`` (step, case, part, lemma, figure, ...; any case) and blanks,
-before a ':', labels a part of the solution. The last-number rule, the last resort of a response with no marked answer,
-passes over it, so that a program of steps or an outline cut short is not read as answering its
-own step number. Stated again in the reference extractor (``reference_strategies._STEP``).
+"Step 5: print(total_days)", "## Step 3: Compute the area", "Case 2: n is odd", "there is no
+solution in Case 3.", "see Figure 2": a number after a word of ``detail::kStepLabels`` (step,
+case, part, lemma, figure, ...; any case) and blanks labels a part of the solution or of a text
+it cites. The last-number rule, the last resort of a response with no marked answer, passes over
+it, so that a program of steps or an outline cut short is not read as answering its own step
+number, nor a closing reference to a figure as its value. Stated again in the reference
+extractor (``reference_last_number._STEP``).
 """
 
 from __future__ import annotations
@@ -24,11 +26,16 @@ from rapidgrade import extract_answer, grade
         ("She has 12 apples.\n\nCase 3: none left", "12"),
         ("PART 2: the rest", None),
         ("So $x$ is 7.\n\nLemma 2: every root is real.", "7"),
-        # no label: a number in a sentence, a ratio, a command, a number with no ':' after it
-        ("x is 12 in step 3.", "3"),
+        # a label with no ':' after it is a label too
+        ("x is 12 in step 3.", "12"),
+        ("We are in case 3", None),
+        ("The area is 5. See Figure 2.", "5"),
+        ("Therefore, $x = 4$, and there is no solution in Case 3.", "4"),
+        # no label: a number before the word, a ratio, a number glued to the word
         ("The ratio is 3:2", "3:2"),
         ("So 12 parts: 5:", "5"),
-        ("We are in case 3", "3"),
+        ("It took 3 steps", "3"),
+        ("Then it is in step3", "3"),
     ],
 )
 def test_a_step_label_is_no_last_number(text: str, answer: str | None) -> None:

@@ -187,10 +187,10 @@ inline constexpr std::string_view kClauseOpeners[] = {"thus", "hence", "so",  "t
 
 /// Words that label the parts of a solution, or of a text it cites, by number: "Step 5:
 /// print(total_days)", "## Step 3: Compute the area", "Case 2:", "By Lemma 3, ...". A number after
-/// one (blanks between) is a label, no value: before a ':' (a heading) the last-number rule passes
-/// over it (extract_math.cpp, last_number_in), and the grader reads no label as the number a
-/// sentence states (grade.cpp); both ask extract::follows_step_label. ASCII, matched ignoring
-/// case, whole words.
+/// one (blanks between) is a label, no value: the last-number rule passes over it
+/// (extract_number.cpp, last_number_in: "no solution in Case 3.", "See Figure 2."), and the
+/// grader reads no label as the number a sentence states (grade.cpp); both ask
+/// extract::follows_step_label. ASCII, matched ignoring case, whole words.
 inline constexpr std::string_view kStepLabels[] = {"step",    "case",    "part",    "lemma",     "theorem",
                                                    "claim",   "figure",  "fig",     "corollary", "proposition",
                                                    "section", "problem", "example", "equation"};
