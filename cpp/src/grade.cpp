@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "grade_lists.hpp"
 #include "grade_text.hpp"
 #include "rapidgrade/common.hpp"
 #include "rapidgrade/detail/delimiters.hpp"
@@ -24,15 +25,19 @@ using detail::trim;
 using internal::argues_a_proof;
 using internal::choice_letter;
 using internal::closes_a_proof;
+using internal::constant_scalar;
 using internal::declines_to_answer;
 using internal::ellipses;
 using internal::Ellipses;
 using internal::ellipsis_at;
 using internal::ends_with_program_result;
+using internal::gold_is_list;
+using internal::gold_list_size;
 using internal::holds_big_operator;
 using internal::in_table_row;
 using internal::leading_choice;
 using internal::names_only;
+using internal::one_of_gold_values;
 using internal::plain_number;
 using internal::several_sentences;
 using internal::sums_over_a_condition;
@@ -103,6 +108,9 @@ const char* reason_text(Reason reason) noexcept {
     case Reason::kProgramWithoutOutput:
       return "undecided: the response ends with a program's print or return and shows no output; its last number is "
              "not the value the program prints, and no reader runs it";
+    case Reason::kOneOfGoldValues:
+      return "undecided: no marked answer, and the value read is one of the gold's values; the response may state "
+             "the others elsewhere";
     case Reason::kTableCell:
       return "undecided: no marked answer, and the last value stands in a cell of a table; which cell answers, the "
              "table does not say";
@@ -432,31 +440,6 @@ bool states_a_value(const expr::Ast& tree) noexcept {
   return true;
 }
 
-// Whether the subtree at `root` is a scalar value with no unknown: numbers and constants under
-// arithmetic and functions, not a list, an interval, a relation, a symbol or words.
-bool constant_scalar(const expr::Ast& tree, std::uint32_t root) {
-  std::vector<std::uint32_t> todo{root};
-  while (!todo.empty()) {
-    const expr::Node& node = tree.at(todo.back());
-    todo.pop_back();
-    switch (node.kind) {
-      case expr::Kind::kNumber:
-      case expr::Kind::kConst:
-      case expr::Kind::kAdd:
-      case expr::Kind::kMul:
-      case expr::Kind::kNeg:
-      case expr::Kind::kDiv:
-      case expr::Kind::kPow:
-      case expr::Kind::kFunc:
-      case expr::Kind::kFactorial:
-      case expr::Kind::kAbs: break;
-      default: return false;
-    }
-    for (const std::uint32_t kid : node.kids) todo.push_back(kid);
-  }
-  return true;
-}
-
 // The residue a congruence states, read from a normalized answer: "N\equiv47\pmod{100}",
 // "3^{34}\equiv69(\bmod100)", "x\equiv3(mod5)" -> 47, 69, 3 (the member after its last
 // \equiv, before the modulus clause: \pmod, \bmod, \mod or "mod", in parentheses or not). None
@@ -602,24 +585,6 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
                                                                        : Reason::kUndecided};
 }
 
-// Most values a gold list may have for the reading of the final sentence's numbers.
-constexpr std::size_t kMaxSentenceValues = 16;
-
-// The number of values of a gold that is a list of n >= 2 constant scalar values, a set or a
-// tuple ("\{9, 10\}", "(2, 3)", "9, 10" (a set)), with the kind; 0 for any other gold.
-std::size_t gold_list_size(Answer& gold, expr::Kind& kind) {
-  const expr::Ast* tree = gold.tree();
-  if (tree == nullptr) return 0;
-  const expr::Node& root = tree->at(tree->root);
-  if (root.kind != expr::Kind::kSet && root.kind != expr::Kind::kTuple) return 0;
-  if (root.kids.size() < 2 || root.kids.size() > kMaxSentenceValues) return 0;
-  for (const std::uint32_t kid : root.kids) {
-    if (!constant_scalar(*tree, kid)) return 0;
-  }
-  kind = root.kind;
-  return root.kids.size();
-}
-
 // Whether the values `joined` ("9, 10"), written as the gold's kind (a tuple in order, a set in
 // any order), are the gold's list; when they are, `v` is set to the TRUE verdict for `reason`.
 bool list_matches(PreparedGold& gold, expr::Kind kind, std::string joined, Reason reason, const Options& options,
@@ -657,15 +622,6 @@ bool sentence_numbers_match(PreparedGold& gold, std::string_view response, const
   return list_matches(gold, kind, std::move(joined), reason, options, v);
 }
 
-// Whether the gold is a list, a set, a tuple or an interval: no single value.
-bool gold_is_list(Answer& gold) {
-  const expr::Ast* tree = gold.tree();
-  if (tree == nullptr) return true;  // unread: not known to be one value
-  const expr::Kind k = tree->at(tree->root).kind;
-  return k == expr::Kind::kSet || k == expr::Kind::kTuple || k == expr::Kind::kInterval || k == expr::Kind::kUnion ||
-         k == expr::Kind::kMatrix;
-}
-
 // The reading of a response whose final span is an assignment against a gold that is a list of n
 // values (gold_list_size): the values its final sentence assigns to n distinct names
 // (extract::final_assignments: "so $p=3$ and $q=4$" against "3, 4"), compared as the gold's kind.
@@ -683,6 +639,14 @@ bool sentence_values_match(PreparedGold& gold, std::string_view response, const 
     joined += response.substr(r.start, r.end - r.start);
   }
   return list_matches(gold, kind, std::move(joined), Reason::kSentenceValues, options, v);
+}
+
+// Whether the final sentence of response[0, end) states as many numbers as the gold, a list of
+// constant values, lists (gold_list_size, extract::final_sentence_numbers).
+bool states_as_many_numbers(PreparedGold& gold, std::string_view response, std::size_t end) {
+  expr::Kind kind = expr::Kind::kSet;
+  const std::size_t n = gold_list_size(gold.answer, kind);
+  return n > 0 && extract::final_sentence_numbers(response.substr(0, end), n).size() == n;
 }
 
 }  // namespace
@@ -983,6 +947,16 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
   if (letter_span && v.tri == equiv::Tri::kFalse) {
     v.tri = equiv::Tri::kUnknown;
     v.reason = Reason::kChoiceNotNamed;
+  }
+  if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method) &&
+      one_of_gold_values(gold.answer, pred, options) &&
+      !states_as_many_numbers(gold, response, found->readings.end > 0 ? found->readings.end : response.size())) {
+    // No marked answer, a gold list, and the value read is one of its values ("So $x=19$ ...
+    // Thus $z=1$." against 19, 0, 1): the response may state the others elsewhere. Not when its
+    // final sentence states as many numbers as the gold lists ("So x is 3 and y is 2." against
+    // (2, 3)): that list is its answer, and it differs.
+    v.tri = equiv::Tri::kUnknown;
+    v.reason = Reason::kOneOfGoldValues;
   }
   return v;
 }
