@@ -139,10 +139,13 @@ class LatexLexer {
     std::size_t j = i;
     while (j < n_ && is_digit(s_[j])) ++j;
     t.type = T::kNum;
-    if (depth_ == 0) {
-      // thousands separators at top level (number.hpp, GroupSeparators::kLatex)
+    if (depth_ == 0 && !(i >= 2 && s_[i - 1] == ',' && is_digit(s_[i - 2]))) {
+      // thousands separators at top level (number.hpp, GroupSeparators::kLatex), not in a list
+      // of numbers joined by bare commas: after one ("1,2,300": "2" follows "1,"), or before
+      // one that no group of three digits follows ("2,500,7500": 500 is no group of 2,500)
       const std::size_t last = rapidgrade::detail::thousands_end(s_, i, j, rapidgrade::detail::GroupSeparators::kLatex);
-      if (last != j) {
+      const bool listed = last + 1 < n_ && s_[last] == ',' && is_digit(s_[last + 1]);
+      if (last != j && !listed) {
         std::string m = rapidgrade::detail::group_digits(s_, i, last);
         j = last;
         if (j + 1 < n_ && s_[j] == '.' && is_digit(s_[j + 1])) {

@@ -5,9 +5,11 @@ from __future__ import annotations
 import contextlib
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 import rapidgrade
-from rapidgrade import Expr, LimitError, ParseError, parse_expr
+from rapidgrade import Expr, LimitError, ParseError, Tri, equivalent, parse_expr
 
 
 def canon(text: str, syntax: str = "latex") -> str:
@@ -31,6 +33,13 @@ def canon(text: str, syntax: str = "latex") -> str:
         (r"10\,000.5", "10000.5"),
         ("1 000", "1000"),
         ("(1,234)", "(1, 234)"),
+        # numbers joined by bare commas are a list when any comma is no thousands separator: after
+        # one ("2" follows "1,"), or before a group that is not three digits
+        ("1,2,300", "{1, 2, 300}"),
+        ("27,54,108,135", "{27, 54, 108, 135}"),
+        ("2,500,7500", "{2, 500, 7500}"),
+        ("12,345", "12345"),
+        ("1,000,000.5", "1000000.5"),
         # operators
         ("1+2-3", "1 + 2 - 3"),
         (r"2\cdot3\times4", "2*3*4"),
@@ -360,3 +369,12 @@ def test_length_limit() -> None:
 def test_junk_gives_value_or_parse_error(junk: str | bytes) -> None:
     with contextlib.suppress(ParseError):
         parse_expr(junk)
+
+
+@given(values=st.lists(st.integers(0, 9999), min_size=2, max_size=6))
+def test_a_list_joined_by_bare_commas_keeps_its_numbers(values: list[int]) -> None:
+    # A list of integers written "a,b,c" with no blanks: when some item after the first is not
+    # three digits (so that some comma is no thousands separator), every comma separates.
+    text = ",".join(map(str, values))
+    assume(any(len(str(v)) != 3 for v in values[1:]))
+    assert equivalent(text, "\\{" + ", ".join(map(str, values)) + "\\}") is Tri.TRUE
