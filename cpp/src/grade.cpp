@@ -662,6 +662,8 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
   }
   v.found = true;
   v.method = found->method;
+  // where the readings of the final statement end (the whole text when none was recorded)
+  const std::size_t readings_end = found->readings.end > 0 ? found->readings.end : response.size();
   v.answer = extract::answer_text(response, *found);
   if (found->method == extract::Method::kLastNumber && declines_to_answer(response.substr(found->end))) {
     // "... 300 in the previous weeks. Therefore, the question cannot be answered with the given
@@ -794,8 +796,7 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     return v;
   }
   if (v.tri != equiv::Tri::kTrue && extract::is_weak(found->method) && options.last_number &&
-      sentence_numbers_match(gold, response.substr(0, found->readings.end > 0 ? found->readings.end : response.size()),
-                             options, v)) {
+      sentence_numbers_match(gold, response.substr(0, readings_end), options, v)) {
     // No marked answer, a gold that is a list: the final sentence's numbers are that list
     // ("There are 9 chickens and 10 rabbits." against \{9, 10\}). Not with last_number=False,
     // which refuses a last number: a list of numbers in prose earns no more.
@@ -822,8 +823,7 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     // least possible measure is $65^{\circ}$, and the hexagon has angles ...", "thus 79 is the
     // largest such integer"): the answer the write-up closes with. After a weak marked answer
     // only ("the answer is the remainder when ... . ..., hence the desired remainder is 976.").
-    const std::size_t end = found->readings.end > 0 ? found->readings.end : response.size();
-    if (const std::optional<extract::Range> stated = extract::closing_statement(response, end);
+    if (const std::optional<extract::Range> stated = extract::closing_statement(response, readings_end);
         stated && stated->end - stated->start <= options.max_answer_bytes &&
         (extract::is_weak(found->method) || stated->start >= found->end)) {
       const std::string_view text = text_of(*stated);
@@ -876,8 +876,7 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
       if (found->method == extract::Method::kFinalSpan && options.last_number && r.end <= found->start &&
           names_only(text_of(extract::Range{found->start, found->end})) &&
           extract::sentence_end(response, r.start) >= found->start &&
-          !extract::follows_step_label(response, 0, r.start) &&
-          !closes_a_proof(response, found->readings.end > 0 ? found->readings.end : response.size())) {
+          !extract::follows_step_label(response, 0, r.start) && !closes_a_proof(response, readings_end)) {
         // "Thus there are 41 such integers $n$.", "... giving 5 integral values for $AC$.": a
         // span that only names what the sentence's number counts states no value of its own
         v.tri = equiv::Tri::kTrue;
@@ -892,9 +891,7 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     }
   }
   if ((v.tri == equiv::Tri::kFalse || (v.tri == equiv::Tri::kUnknown && v.reason == Reason::kUndecided)) &&
-      extract::is_weak(found->method) &&
-      (closes_a_proof(response, found->readings.end > 0 ? found->readings.end : response.size()) ||
-       argues_a_proof(response))) {
+      extract::is_weak(found->method) && (closes_a_proof(response, readings_end) || argues_a_proof(response))) {
     // No marked answer, and the text argues a proof ("We show that ...", "Lemma 2.", "by
     // induction") or ends by closing one ("..., as required.", "a contradiction"): a write-up
     // that states its answer in words, whose last math may be a step of the proof. Neither a
@@ -918,7 +915,7 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     v.reason = Reason::kTableCell;
   }
   if (v.tri == equiv::Tri::kFalse && found->method == extract::Method::kLastNumber &&
-      ends_with_program_result(response, found->readings.end > 0 ? found->readings.end : response.size())) {
+      ends_with_program_result(response, readings_end)) {
     // A program of thought that ends with "print(time)" and shows no output: its last number is
     // one of the program's, not the value it prints; no reader runs the program
     v.tri = equiv::Tri::kUnknown;
@@ -949,8 +946,7 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     v.reason = Reason::kChoiceNotNamed;
   }
   if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method) &&
-      one_of_gold_values(gold.answer, pred, options) &&
-      !states_as_many_numbers(gold, response, found->readings.end > 0 ? found->readings.end : response.size())) {
+      one_of_gold_values(gold.answer, pred, options) && !states_as_many_numbers(gold, response, readings_end)) {
     // No marked answer, a gold list, and the value read is one of its values ("So $x=19$ ...
     // Thus $z=1$." against 19, 0, 1): the response may state the others elsewhere. Not when its
     // final sentence states as many numbers as the gold lists ("So x is 3 and y is 2." against

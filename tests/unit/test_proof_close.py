@@ -83,6 +83,16 @@ def test_other_readings_are_as_before(gold: str, response: str, expected: tuple[
     assert (v.correct, v.reason) == expected
 
 
+def _assert_no_certain_false(gold: int, value: int, response: str) -> None:
+    """The response's last math states *value*: TRUE against it, UNKNOWN with the proof reason
+    against any other gold."""
+    v = grade(str(gold), response, fallback=False)
+    if gold == value:
+        assert v.correct
+    else:
+        assert (v.correct, v.reason) == (False, PROOF_CLOSE)
+
+
 _CLOSES = st.sampled_from(
     [
         ", as required",
@@ -104,12 +114,7 @@ _CLOSES = st.sampled_from(
     var=st.sampled_from(["k", "m", "x_1", r"\alpha"]),
 )
 def test_any_proof_close_never_gives_a_certain_false(value: int, gold: int, close: str, var: str) -> None:
-    response = f"Assume the contrary. Then ${var} = {value}${close}."
-    v = grade(str(gold), response, fallback=False)
-    if gold == value:
-        assert v.correct
-    else:
-        assert (v.correct, v.reason) == (False, PROOF_CLOSE)
+    _assert_no_certain_false(gold, value, f"Assume the contrary. Then ${var} = {value}${close}.")
 
 
 @given(
@@ -119,12 +124,7 @@ def test_any_proof_close_never_gives_a_certain_false(value: int, gold: int, clos
     var=st.sampled_from(["k", "m", "x_1", r"\alpha"]),
 )
 def test_an_argued_proof_never_gives_a_certain_false(value: int, gold: int, lead: str, var: str) -> None:
-    response = f"{lead} the set is finite.\n\nTherefore ${var} = {value}$."
-    v = grade(str(gold), response, fallback=False)
-    if gold == value:
-        assert v.correct
-    else:
-        assert (v.correct, v.reason) == (False, PROOF_CLOSE)
+    _assert_no_certain_false(gold, value, f"{lead} the set is finite.\n\nTherefore ${var} = {value}$.")
 
 
 @given(
