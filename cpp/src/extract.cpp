@@ -424,6 +424,90 @@ std::size_t remark_before(std::string_view text, std::size_t from, std::size_t e
   return b < open || before == '\n' || before == '.' || before == '!' || before == '?' ? open : kNpos;
 }
 
+// The length of the phrase of `table` that opens text[b, end) as a whole word (ASCII, ignoring
+// case), or 0.
+template <std::size_t N>
+std::size_t phrase_at(std::string_view text, std::size_t b, std::size_t end,
+                      const std::string_view (&table)[N]) noexcept {
+  for (const std::string_view w : table) {
+    if (b + w.size() <= end && detail::istarts_with(text, b, w) &&
+        (b + w.size() == end || !detail::is_letter(text[b + w.size()]))) {
+      return w.size();
+    }
+  }
+  return 0;
+}
+
+// Where the math that ends text[from, k) ends, when text[from, k) ends with math or a number
+// before blanks and commas ("$x=3$", "3/4", "value 8 ,", "\frac{3}{4}", "25%"), else kNpos.
+std::size_t math_end_before(std::string_view text, std::size_t from, std::size_t k) noexcept {
+  while (k > from && (detail::is_blank(text[k - 1]) || text[k - 1] == ',')) --k;
+  if (k == from) return kNpos;
+  const char c = text[k - 1];
+  return detail::is_digit(c) || c == '$' || c == '}' || c == ')' || c == ']' || c == '%' ? k : kNpos;
+}
+
+// Walks text[i, k) outside math: calls on_word(p) at each letter that starts a word after a blank
+// outside math ($, $$, \( \), \[ \]) and braces, and on_break(p) at each ',' and ';' there;
+// stops when one returns true, and returns where (k when none did).
+template <typename OnWord, typename OnBreak>
+std::size_t walk_prose(std::string_view text, std::size_t i, std::size_t k, OnWord on_word, OnBreak on_break) {
+  bool in_math = false;
+  std::size_t depth = 0;
+  for (const std::size_t start = i; i < k; ++i) {
+    const char c = text[i];
+    if (c == '\\') {
+      if (i + 1 < k && (text[i + 1] == '(' || text[i + 1] == '[')) in_math = true;
+      if (i + 1 < k && (text[i + 1] == ')' || text[i + 1] == ']')) in_math = false;
+      ++i;
+    } else if (c == '$') {
+      in_math = !in_math;
+      if (i + 1 < k && text[i + 1] == '$') ++i;  // $$ opens or closes one display
+    } else if (c == '{') {
+      ++depth;
+    } else if (c == '}') {
+      if (depth > 0) --depth;
+    } else if (!in_math && depth == 0) {
+      if ((c == ',' || c == ';') && on_break(i)) return i;
+      if (i > start && detail::is_blank(text[i - 1]) && detail::is_letter(c) && on_word(i)) return i;
+    }
+  }
+  return k;
+}
+
+// Whether text[i, k), the rest of a sentence after a reason's phrase, is one clause that closes
+// it: no ',' or ';' outside math after the phrase's own comma ("e.g., when ..."), and no word of
+// detail::kConclusionLeads ("..., given that ..., we have ...", "because ..., therefore ...":
+// the reason opens the clause that concludes, and does not close the sentence).
+bool closes_sentence(std::string_view text, std::size_t i, std::size_t k) noexcept {
+  while (i < k && detail::is_blank(text[i])) ++i;
+  if (i < k && text[i] == ',') ++i;
+  const auto lead = [&](std::size_t p) { return phrase_at(text, p, k, detail::kConclusionLeads) != 0; };
+  return walk_prose(text, i, k, lead, [](std::size_t) { return true; }) == k;
+}
+
+// The end of the math before a clause that closes the final sentence of text[from, end) with a
+// reason for its value or an example of it (detail::kReasonClauses: "so $x=3$ since $x>0$.",
+// "$S$ attains value 8, e.g., when $a=c=1$."), or kNpos: the first such phrase of the sentence
+// outside math, at a word start after a blank, right after math or a number, whose clause closes
+// the sentence (closes_sentence). O(sentence length) per phrase found.
+std::size_t reason_before(std::string_view text, std::size_t from, std::size_t end) noexcept {
+  std::size_t k = end;
+  while (k > from && detail::is_space(text[k - 1])) --k;
+  if (k > from && text[k - 1] == '.') --k;
+  if (k == from) return kNpos;
+  const std::size_t j = std::max(from, internal::sentence_at(text, from, k - 1).start);
+  std::size_t cut = kNpos;
+  const auto reason = [&](std::size_t p) {
+    const std::size_t length = phrase_at(text, p, k, detail::kReasonClauses);
+    if (length == 0 || !closes_sentence(text, p + length, k)) return false;
+    cut = math_end_before(text, j, p);
+    return cut != kNpos;
+  };
+  walk_prose(text, j, k, reason, [](std::size_t) { return false; });
+  return cut;
+}
+
 // The row of `table` whose phrase opens text[b, end) as a whole word (ASCII, ignoring case), or
 // nullptr.
 template <typename T, std::size_t N, typename Phrase>
@@ -503,6 +587,7 @@ std::size_t final_statement_end(std::string_view text, std::size_t from) noexcep
     if (open == kNpos) break;
     end = open;
   }
+  if (const std::size_t cut = reason_before(text, from, end); cut != kNpos) end = cut;
   return end;
 }
 

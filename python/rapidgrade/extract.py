@@ -83,7 +83,12 @@ read ``x = 7`` and 13; ``(iii)`` and ``(B)`` are no remarks), and before a closi
 checks or illustrates the answer: from the last line that opens with "Verification", "Check",
 "Checking", "We check", "We can check", "Let us check", "For example" or "For instance" (an
 example only as the last paragraph; neither when a later paragraph opens with "Therefore",
-"Thus", "So", "Hence", "Consequently", "Finally", "In conclusion" or "In summary").
+"Thus", "So", "Hence", "Consequently", "Finally", "In conclusion" or "In summary"). They also
+read the final sentence before a clause that gives a reason for the value stated right before it
+or an example of it, when that clause closes the sentence: "since", "because", "given that", "for
+example", "for instance" or "e.g." right after math or a number, outside math, with no ``,`` or
+``;`` and no conclusion lead after it (``So $x = 3$ since $x > 0$.`` reads ``x = 3``; ``$a=5$,
+because $ab=-1$, therefore $b=-1/5$.`` reads ``b=-1/5``).
 
 ``final_span`` and ``last_number`` guess where an unmarked answer is; grading treats a mismatch
 found through them as certain only when the other readings of the final statement (the other

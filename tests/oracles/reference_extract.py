@@ -30,7 +30,7 @@ from __future__ import annotations
 from tests.oracles.reference_bold import bold_reading
 from tests.oracles.reference_bold_span import bold_answer
 from tests.oracles.reference_common import _SPACE, RefExtraction, _letters_end
-from tests.oracles.reference_count import count_reading
+from tests.oracles.reference_count import _sentence_at, count_reading
 from tests.oracles.reference_last_number import _last_number
 from tests.oracles.reference_markers import _answer_is, _marked, _tagged
 from tests.oracles.reference_normalize import normalize_answer, strip_string
@@ -185,9 +185,89 @@ def _aside_before(s: str, start: int, end: int) -> int | None:
     return found if any(c.isascii() and c.isalnum() for c in before) else None
 
 
+#: markers.hpp's kReasonClauses.
+_REASONS = ("since", "because", "given that", "for example", "for instance", "e.g.")
+
+
+def _phrase_at(s: str, b: int, end: int, table: tuple[str, ...]) -> int:
+    """The length of the phrase of *table* that opens s[b:end] as a whole word, or 0."""
+    for w in table:
+        after = s[b + len(w) : b + len(w) + 1] if b + len(w) < end else ""
+        head = s[b : b + len(w)]
+        if b + len(w) <= end and head.isascii() and head.lower() == w and not (after.isascii() and after.isalpha()):
+            return len(w)
+    return 0
+
+
+def _prose_marks(s: str, i: int, k: int) -> list[tuple[int, str]]:
+    """The word starts (after a blank) and the ',' and ';' of s[i:k] outside math ($, $$, \\( \\),
+    \\[ \\]) and braces, in order: (position, "word" or "break")."""
+    marks: list[tuple[int, str]] = []
+    in_math, depth, start = False, 0, i
+    while i < k:
+        c = s[i]
+        if c == "\\":
+            nxt = s[i + 1] if i + 1 < k else ""
+            if nxt in ("(", "["):
+                in_math = True
+            elif nxt in (")", "]"):
+                in_math = False
+            i += 2
+            continue
+        if c == "$":
+            in_math = not in_math
+            if i + 1 < k and s[i + 1] == "$":
+                i += 1
+        elif c == "{":
+            depth += 1
+        elif c == "}":
+            depth = max(0, depth - 1)
+        elif not in_math and depth == 0:
+            if c in ",;":
+                marks.append((i, "break"))
+            elif i > start and s[i - 1] in " \t" and c.isascii() and c.isalpha():
+                marks.append((i, "word"))
+        i += 1
+    return marks
+
+
+def _reason_before(s: str, start: int, end: int) -> int | None:
+    """The end of the math before a clause that closes the final sentence with a reason for its
+    value or an example of it ("so $x=3$ since $x>0$."): the first phrase of _REASONS at a word
+    start outside math, right after math or a number (blanks and commas between), whose rest of the
+    sentence has no ',' or ';' outside math (after the phrase's own comma) and no conclusion lead."""
+    k = end
+    while k > start and s[k - 1] in _SPACE:
+        k -= 1
+    if k > start and s[k - 1] == ".":
+        k -= 1
+    if k == start:
+        return None
+    j = max(start, _sentence_at(s, start, k - 1)[0])
+    for p, kind in _prose_marks(s, j, k):
+        length = _phrase_at(s, p, k, _REASONS) if kind == "word" else 0
+        if length == 0:
+            continue
+        q = p + length
+        while q < k and s[q] in " \t":
+            q += 1
+        if q < k and s[q] == ",":
+            q += 1
+        rest = _prose_marks(s, q, k)
+        if any(kd == "break" or _phrase_at(s, r, k, _CONCLUSION_LEADS) for r, kd in rest):
+            continue
+        m = p
+        while m > j and s[m - 1] in " \t,":
+            m -= 1
+        if m > j and ((s[m - 1].isascii() and s[m - 1].isdigit()) or s[m - 1] in "$})]%"):
+            return m
+    return None
+
+
 def final_statement_end(s: str, start: int) -> int:
-    """Where the unmarked readers stop: before a closing check or example (_aside_before), and
-    before the remarks in parentheses that close the text."""
+    """Where the unmarked readers stop: before a closing check or example (_aside_before), before
+    the remarks in parentheses that close the text, and before a reason that closes its final
+    sentence (_reason_before)."""
     end = len(s)
     aside = _aside_before(s, start, end)
     if aside is not None:
@@ -197,7 +277,8 @@ def final_statement_end(s: str, start: int) -> int:
         if opening is None:
             break
         end = opening
-    return end
+    reason = _reason_before(s, start, end)
+    return end if reason is None else reason
 
 
 def extract_answer(text: str, strategy: str = "auto") -> RefExtraction | None:

@@ -928,6 +928,48 @@ def test_closing_aside_parity(text: str) -> None:
         assert ours(text, strategy) == theirs(text, strategy), strategy
 
 
+# Reasons and examples that close a final sentence (reference_extract._reason_before): their
+# phrases after math, numbers and words, commas, conclusion leads and math after them.
+_reason_pieces = st.sampled_from(
+    [
+        "So ",
+        "x = 3",
+        "$x=3$",
+        "$$y=2$$",
+        "\\(z=4\\)",
+        "\\frac{3}{4}",
+        "25%",
+        " since ",
+        " Since ",
+        " because ",
+        " given that ",
+        ", e.g., when ",
+        " for example ",
+        "sincere ",
+        " ",
+        ", ",
+        "; ",
+        "therefore ",
+        " thus ",
+        "$x>0$",
+        "x > 0",
+        "{a, b}",
+        "the year 2003",
+        ".",
+        ". ",
+        "\n",
+        "(We can check it.)",
+    ]
+)
+
+
+@settings(deadline=None, max_examples=500)
+@given(st.lists(_reason_pieces, max_size=14).map("".join))
+def test_reason_clause_parity(text: str) -> None:
+    for strategy in STRATEGIES:
+        assert ours(text, strategy) == theirs(text, strategy), strategy
+
+
 # Possessives and contractions after an operator, and math cut before its operand
 # (reference_phrase._operand_word, _DANGLING_OPERATORS).
 _possessive_pieces = st.sampled_from(

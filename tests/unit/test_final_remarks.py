@@ -10,7 +10,9 @@ before a blank or a comma (not a part label ``(iii)``, not a choice ``(B)``), cl
 text's last ``)`` (a ``.`` may follow). They also read it before a closing section that checks
 or illustrates the answer (a line that opens with "Verification", "Checking:", "We check",
 "For example", ...; an example only as the last paragraph, and neither when a later paragraph
-opens with "Therefore", "So", ...). Marked answers are found in the whole text as before. The
+opens with "Therefore", "So", ...), and before a clause that closes the final sentence with a
+reason for the value stated right before it or an example of it ("so $x=3$ since $x>0$.", "$S$
+attains value 8, e.g., when $a=1$."). Marked answers are found in the whole text as before. The
 rules are stated again in the reference extractor (tests/oracles/reference_extract.py).
 """
 
@@ -150,7 +152,7 @@ def test_the_answer_before_a_closing_check_or_example(gold: str, response: str) 
         ("Let $a=3$.\n\nChecking the cases $n \\le 5$ we find $L = 7$.\n\nSo, the solutions are $x = 9$.", "x = 9"),
         # a word that only starts with an opener, or an opener inside a line
         ("We get $x = 5$.\n\nCheckerboards have $64$ cells.", "64"),
-        ("We get $x = 5$, for example $x = 6$.", "x = 6"),
+        ("We get $x = 5$. For example $x = 6$.", "x = 6"),
         # nothing before the check
         ("Verification: $x = 5$.", "x = 5"),
     ],
@@ -173,4 +175,73 @@ def test_any_closing_check_leaves_the_answer(answer: int, other: int, opener: st
     close = "$." if lead.endswith("= ") else "."
     text = f"{lead}{answer}{close}\n\n{opener} $y = {other}$ and $2 \\cdot {other} = {2 * other}$."
     assert grade(str(answer), text, fallback=False).correct, text
+    _assert_parity(text)
+
+
+# A clause that closes the final sentence with a reason for the value stated right before it, or an
+# example of it (markers.hpp's kReasonClauses: since, because, given that, for example, for
+# instance, e.g.): the readers of an unmarked answer read the math before it. Only right after
+# math or a number, outside math, and only when the clause closes the sentence: no ',' or ';' and
+# no conclusion lead after it ("because ..., therefore $b = 5$" concludes after the reason).
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        (r"\frac{3}{4}", r"so $\sin x=\frac{3}{4}$ since $\sin x>0$ because $0^{\circ}<x<90^{\circ}$."),
+        ("3", "So x = 3 since x > 0."),
+        ("3", "So $x = 3$, because $x > 0$."),
+        ("-4", "Solving for $k$, we get $k = - 4$ since $2 = - 0.5 k$."),
+        ("8", r"Hence, $S$ attains value 8 , e.g., when $a=c=1$ and $b=d=2+\sqrt{3}$."),
+        ("12", "The total is 12 given that each box holds 4 and there are 3 boxes."),
+        ("25", "The share is 25% for example when 1 of 4 cards is drawn."),
+        ("5", "Thus \\(x = 5\\) for instance \\(y = 7\\)."),
+    ],
+)
+def test_the_answer_before_a_closing_reason(gold: str, response: str) -> None:
+    v = grade(gold, response, fallback=False)
+    assert v.correct, v
+    _assert_parity(response)
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        # no math right before the phrase: a preposition, or a reason that opens the sentence
+        ("In 2010, the number of years since 2003 is 7.", "7"),
+        ("Since $x > 0$, we get $x = 3$.", "x = 3"),
+        ("We get the value since $y = 4$.", "y = 4"),
+        # the reason opens the clause that concludes
+        ("$a = 5$, because $ab = -1$, therefore $b = -\\frac{1}{5}$.", "b = -\\frac{1}{5}"),
+        ("We have $x=2$ given that $y=1$; so $z = 6$.", "z = 6"),
+        ("We get $k=1$ since $m=2$ thus $n = 9$.", "n = 9"),
+        # a word that only starts with a phrase
+        ("We get $x = 3$ sincerely $y = 4$.", "y = 4"),
+        # a phrase in an earlier sentence
+        ("So $x = 3$ since $x > 0$. Then $y = 8$.", "y = 8"),
+    ],
+)
+def test_what_is_no_closing_reason(text: str, answer: str) -> None:
+    found = extract_answer(text)
+    assert found is not None
+    assert found.text == answer, found
+    assert ref.extract_answer(text) == tuple(found)
+
+
+@settings(deadline=None, max_examples=300)
+@given(
+    answer=st.integers(-999, 999),
+    other=st.integers(1000, 9999),
+    lead=st.sampled_from(["So the result is ", "Therefore, $x = ", "Thus x = ", "We get \\(y = "]),
+    phrase=st.sampled_from(["since", "because", "given that", "for example", "for instance", "e.g.,", "Since"]),
+    comma=st.sampled_from(["", ",", " ,"]),
+    reason=st.sampled_from(["$z = {n}$", "{n} > 0", "the sum is {n}", "$2 \\cdot {n}$ is even and $t={n}$"]),
+)
+def test_any_closing_reason_leaves_the_answer(
+    answer: int, other: int, lead: str, phrase: str, comma: str, reason: str
+) -> None:
+    close = "$" if lead.endswith("= ") and "$" in lead else "\\)" if "\\(" in lead else ""
+    text = f"{lead}{answer}{close}{comma} {phrase} {reason.format(n=other)}."
+    v = grade(str(answer), text, fallback=False)
+    assert v.correct, (text, v)
     _assert_parity(text)

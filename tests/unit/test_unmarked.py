@@ -251,9 +251,14 @@ def test_a_stated_conclusion_is_a_certain_false(gold: str, response: str) -> Non
 
 
 def test_a_premise_after_the_conclusion_still_leaves_it_unknown() -> None:
-    # the conclusion word introduces the first span; the final span comes after "since"
-    v = grade("5", r"Thus the answer must be $5$, since $5 + 3 = 8$.", fallback=False)
+    # the conclusion word introduces the first span; the final span comes after "as"
+    v = grade("5", r"Thus the answer must be $5$, as $5 + 3 = 8$.", fallback=False)
     assert v.correct is False and v.reason.startswith("undecided"), v
+    # a reason that closes the sentence ("since", "because", markers.hpp's kReasonClauses) is no
+    # reading: the value before it is read, and a gold that differs from it is a certain FALSE
+    v = grade("5", r"Thus the answer must be $5$, since $5 + 3 = 8$.", fallback=False)
+    assert (v.correct, v.extracted) == (True, "5"), v
+    assert grade("8", r"Thus the answer must be $5$, since $5 + 3 = 8$.", fallback=False).reason == "not equivalent"
 
 
 @pytest.mark.parametrize(

@@ -101,6 +101,15 @@ inline constexpr AsideOpener kAsideOpeners[] = {
     {"we check", false},     {"we can check", false}, {"we verify", false},   {"let us check", false},
     {"let's check", false},  {"for example", true},   {"for instance", true},
 };
+/// Phrases (ASCII, matched ignoring case, whole words) that open a clause giving a reason for the
+/// value stated right before it, or an example of it: "so $x=3$ since $x>0$.", "Thus $\sin x =
+/// \frac{3}{4}$ because $x$ is acute.", "$S$ attains value 8, e.g., when $a=c=1$." When such a
+/// clause closes the final sentence right after its math (blanks and commas between), the readers
+/// of an unmarked answer read the text before it (extract.cpp, final_statement_end): the math of
+/// a reason or an example is no answer. "as" is not one: "$P$ as a fraction is $\frac{3}{4}$".
+inline constexpr std::string_view kReasonClauses[] = {"since",       "because",      "given that",
+                                                      "for example", "for instance", "e.g."};
+
 /// Words (ASCII, matched ignoring case, whole words) that open a paragraph which concludes.
 inline constexpr std::string_view kConclusionLeads[] = {
     "therefore", "thus", "so", "hence", "consequently", "finally", "in conclusion", "in summary"};
