@@ -106,6 +106,19 @@ bool read_assignments(std::string_view s, Range r, std::vector<Range>& names, st
   return depth == 0;
 }
 
+// Whether the math s[p) holds `name` as a variable: not inside a longer run of letters or a
+// command ("x" in "2x", "\frac{x}{2}", not in "\max" or "xy"), and, for a name with a subscript,
+// primes or arguments, as written.
+bool holds_name(std::string_view s, Range p, std::string_view name) noexcept {
+  const std::string_view scope = s.substr(0, p.end);
+  for (std::size_t at = scope.find(name, p.start); at != kNpos; at = scope.find(name, at + 1)) {
+    const bool letter_before = at > p.start && (is_letter(s[at - 1]) || s[at - 1] == '\\');
+    const bool letter_after = at + name.size() < p.end && is_letter(s[at + name.size()]);
+    if (!letter_before && !letter_after) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<Range> assignment_parts(std::string_view answer) {
@@ -140,6 +153,48 @@ std::vector<Range> final_assignments(std::string_view s, const Extraction& e, st
   }
   if (values.size() >= 2) out = std::move(values);
   return out;
+}
+
+std::vector<Range> solved_parts(std::string_view answer) {
+  std::vector<Range> parts;
+  std::size_t part = 0;
+  int depth = 0;
+  for (std::size_t k = 0; k <= answer.size(); ++k) {
+    const char c = k < answer.size() ? answer[k] : ',';
+    if (c == '\\' && k + 1 < answer.size() && !is_letter(answer[k + 1])) {
+      ++k;  // "\{", "\,": no group, no comma
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') ++depth;
+    if (c == ')' || c == ']' || c == '}') --depth;
+    if (depth < 0) return {};
+    if (c != ',' || depth != 0) continue;
+    parts.push_back(trim(answer, Range{part, k}));
+    part = k + 1;
+    if (parts.size() > kMaxAssignments) return {};
+  }
+  if (depth != 0 || parts.size() < 2) return {};
+  std::vector<Range> names, values;
+  if (!read_assignments(answer, parts.back(), names, values) || names.size() != 1) return {};
+  const std::string_view name = answer.substr(names[0].start, names[0].end - names[0].start);
+  for (std::size_t k = 0; k + 1 < parts.size(); ++k) {
+    const Range p = parts[k];
+    std::size_t equals = kNpos;
+    int inner = 0;
+    for (std::size_t j = p.start; j < p.end; ++j) {
+      const char d = answer[j];
+      if (d == '(' || d == '[' || d == '{') ++inner;
+      if (d == ')' || d == ']' || d == '}') --inner;
+      if (inner == 0 && other_relation(answer, j, p.end)) return {};
+      if (inner == 0 && d == '=' && equals == kNpos) equals = j;
+    }
+    if (equals == kNpos) return {};
+    // "x = 2, x = 3" lists two values of x: no step solves for it
+    const Range lhs = trim(answer, Range{p.start, equals});
+    if (answer.substr(lhs.start, lhs.end - lhs.start) == name) return {};
+    if (!holds_name(answer, p, name)) return {};
+  }
+  return parts;
 }
 
 }  // namespace rapidgrade::extract

@@ -68,8 +68,8 @@ const char* reason_text(Reason reason) noexcept {
     case Reason::kSentenceNumbers:
       return "the numbers of the final sentence are the gold's values (no marked answer; read as the gold's list)";
     case Reason::kLastAssignment:
-      return "the last value the final span assigns is the gold's (no marked answer; the assignments before it are "
-             "givens or other unknowns)";
+      return "the last value the final span assigns is the gold's (no marked answer; what comes before it assigns "
+             "givens or other unknowns, or solves for it)";
     case Reason::kNumberBeforeName:
       return "the number of the final sentence is its answer (no marked answer; the math after it only names what "
              "it counts)";
@@ -850,9 +850,11 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
   if (v.tri == equiv::Tri::kFalse && found->method == extract::Method::kFinalSpan && !gold_is_list(gold.answer)) {
     // "With $T=650, k=13$.", "Because $T=75, n=37$.": a final span that assigns values to
     // several names, against a gold of one value: its last assignment is the answer, the ones
-    // before are givens or other unknowns (one of them matching leaves it UNKNOWN)
+    // before are givens or other unknowns (one of them matching leaves it UNKNOWN); so is the
+    // last of a span that solves for one name ("$2x=6, x=3$")
     const std::string_view stated = text_of(extract::Range{found->start, found->end});
-    const std::vector<extract::Range> parts = extract::assignment_parts(stated);
+    std::vector<extract::Range> parts = extract::assignment_parts(stated);
+    if (parts.empty()) parts = extract::solved_parts(stated);  // "2x=6, x=3": steps, then the value
     for (std::size_t k = parts.size(); k > 0; --k) {
       const extract::Range& part = parts[k - 1];
       Answer reading = read_answer(stated.substr(part.start, part.end - part.start), gold);

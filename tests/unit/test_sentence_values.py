@@ -11,7 +11,9 @@ so that reading does not apply there.
 
 Against a gold of one value, a final span that assigns values to several names ("With $T=650,
 k=13$.", the relay problems' given and answer) answers with its last assignment
-(``extract::assignment_parts``); an earlier one that matches leaves the pair UNKNOWN.
+(``extract::assignment_parts``); an earlier one that matches leaves the pair UNKNOWN. So does a
+final span that solves for one name step by step ("We get $2x=6, x=3$.", ``extract::solved_parts``):
+equations that hold the name, then its assignment.
 """
 
 from __future__ import annotations
@@ -82,8 +84,8 @@ def test_any_final_assignments_read_back(
 # -- the last of several assignments, against one value -------------------------------------------
 
 LAST = (
-    "the last value the final span assigns is the gold's (no marked answer; the assignments before it are givens "
-    "or other unknowns)"
+    "the last value the final span assigns is the gold's (no marked answer; what comes before it assigns givens or "
+    "other unknowns, or solves for it)"
 )
 MEMBER = "undecided: the last member of the answer's equation differs; a member before it may be the answer"
 
@@ -127,3 +129,51 @@ def test_a_long_list_of_assignments_is_bounded_work() -> None:
     assert v.decided_by == "fast" and v.reason != LAST, v
     short = ", ".join(f"a_{{{k}}}={k}" for k in range(60))
     assert grade("59", f"With ${short}$.", fallback=False).reason == LAST
+
+
+# -- a span that solves for one name, then states its value -----------------------------------------
+
+CONDITION = (
+    "undecided: one answer states a condition (an inequality), the other a value, a list of values or an equation"
+)
+
+
+@pytest.mark.parametrize(
+    ("gold", "response", "reason"),
+    [
+        ("3", "We get $2x=6, x=3$.", LAST),
+        ("3", "so $3x+2=11, x=3$.", LAST),
+        ("3", "meaning that $302-296=2 d, d=3$.", LAST),
+        ("\\frac{1}{2}", "Hence $4a_{1}=2, a_{1}=\\frac{1}{2}$.", LAST),
+        ("5", "We get $2x=6, x=3$.", "not equivalent"),
+        # two values of one name, no step: a list
+        ("3", "so $x=2, x=3$.", "not equivalent"),
+        # a part that does not hold the name ("\\max" holds no x), or another relation: no steps
+        ("3", "so $y=11, x=3$.", LAST),  # two assignments: the rule before this one
+        ("3", "so $2y=11, x=3$.", "not equivalent"),
+        ("3", "so $2x>6, x=3$.", CONDITION),
+    ],
+)
+def test_the_value_a_span_solves_for(gold: str, response: str, reason: str) -> None:
+    v = grade(gold, response, fallback=False)
+    assert v.reason == reason, v
+    assert v.correct is (reason == LAST)
+
+
+@given(
+    coefficient=st.integers(2, 99),
+    value=st.integers(-(10**4), 10**4),
+    offset=st.integers(-999, 999),
+    name=st.sampled_from(["x", "d", "a_{1}", "t"]),
+    steps=st.integers(1, 3),
+)
+def test_any_solving_steps_then_value_reads_the_value(
+    coefficient: int, value: int, offset: int, name: str, steps: int
+) -> None:
+    chain = [
+        f"{coefficient}{name}{offset:+d}={coefficient * value + offset}",
+        f"{coefficient}{name}={coefficient * value}",
+    ]
+    text = f"Solving, we get ${', '.join(chain[: min(steps, 2)])}, {name}={value}$."
+    assert grade(str(value), text, fallback=False).reason == LAST, text
+    assert grade(str(value + 1), text, fallback=False).correct is False, text

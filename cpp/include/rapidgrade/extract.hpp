@@ -207,6 +207,13 @@ bool follows_step_label(std::string_view s, std::size_t from, std::size_t at) no
 /// final_assignments reads a span ("T=650, k=13" -> "T=650", "k=13"); empty otherwise. O(n).
 std::vector<Range> assignment_parts(std::string_view answer);
 
+/// The parts of `answer` when it solves for one name step by step: equations at top-level commas
+/// (no other relation), the last an assignment "name = ... = value" as final_assignments reads
+/// one, every part before it holding that name as a variable and none assigning it ("2x=6, x=3",
+/// "302-296=2 d, d=3"; not "x=2, x=3", which lists two values); empty otherwise. The parts before
+/// the last are the steps: the last one's value is what the answer states. O(n).
+std::vector<Range> solved_parts(std::string_view answer);
+
 /// What the answer phrase reader made of a phrase (read_answer_phrase).
 struct Phrase {
   Range answer;                // the math object at the start of the phrase, or the whole phrase
