@@ -350,12 +350,13 @@ Phrase read_answer_phrase(std::string_view s, Range r) {
       return out;
     }
   }
-  // a choice letter at the head: "(B) 42", "B) 42", "B. 42"
+  // a choice letter at the head: "(B) 42", "B) 42", "B. 42", "C: 5 meters"
   {
     std::size_t k = r.start;
     const bool paren = s[k] == '(';
     if (paren) ++k;
-    if (k + 1 < end && is_choice_letter(s[k]) && (s[k + 1] == ')' || (!paren && s[k + 1] == '.'))) {
+    if (k + 1 < end && is_choice_letter(s[k]) &&
+        (s[k + 1] == ')' || (!paren && (s[k + 1] == '.' || s[k + 1] == ':')))) {
       const std::size_t after = k + 2;
       if (after < end && is_blank(s[after]) && trim(s, Range{after, end}).end > after) {
         out.answer = Range{r.start, paren ? after : k + 1};

@@ -358,7 +358,7 @@ def read_answer_phrase(s: str, a: int, b: int) -> _Phrase:
     paren = s[k] == "("
     if paren:
         k += 1
-    if k + 1 < end and "A" <= s[k] <= "J" and (s[k + 1] == ")" or (not paren and s[k + 1] == ".")):
+    if k + 1 < end and "A" <= s[k] <= "J" and (s[k + 1] == ")" or (not paren and s[k + 1] in ".:")):
         after = k + 2
         if after < end and s[after] in " \t" and _trim(s, after, end)[1] > after:
             return _Phrase((a, after if paren else k + 1), (0, 0), False, True, False, False)

@@ -68,6 +68,8 @@ from rapidgrade import extract_answer, grade
         ("The answer is 9 * 2 = 18 eggs.", "18"),
         # a choice letter, a text answer
         ("So the answer is B", "B"),
+        ("So the answer is C: 5 meters.", "C"),
+        ("The correct answer is D) $12$", "D"),
         ("The answer is B because the rest are odd.", "B"),
         ("The answer is no solution.", "no solution"),
         ("The answer is Yes", "Yes"),
