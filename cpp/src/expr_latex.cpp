@@ -634,6 +634,10 @@ class LatexParser {
     DepthGuard g(depth_, tok().pos);
     const Tok open = tok();
     ++p_;
+    if (same(open.text, "(") && is_cmd("begin") && peek().type == T::kPunct && same(peek().text, "{") &&
+        peek(2).type == T::kWord && same(peek(2).text, "array")) {
+      return array_binomial(open.pos);
+    }
     if (is_punct(")") || is_punct("]")) return fail("empty brackets", open.pos);
     const int saved_abs = abs_open_;
     abs_open_ = 0;
@@ -658,6 +662,25 @@ class LatexParser {
     }
     if (left_round != right_round) return fail("mismatched brackets", open.pos);
     return add(make(Kind::kTuple, {}, std::move(items)));
+  }
+
+  /// "\left(\begin{array}{c} n \\ k \end{array}\right)" after its "(": how OCR writes \binom{n}{k}
+  /// (one column of two rows in round brackets); any other array in brackets is not read.
+  std::uint32_t array_binomial(std::size_t at) {
+    ++p_;  // \begin
+    raw_group();
+    const std::string spec = raw_group();
+    if (!(spec == "c" || spec == "l" || spec == "r")) return fail("unsupported environment 'array'", at);
+    const std::uint32_t n = sum();
+    if (!is_cmd("\\")) return fail("unsupported environment 'array'", at);
+    ++p_;
+    const std::uint32_t k = sum();
+    if (is_cmd("\\")) ++p_;
+    if (!is_cmd("end")) return fail("unsupported environment 'array'", at);
+    ++p_;
+    if (raw_group() != "array" || !is_punct(")")) return fail("unsupported environment 'array'", at);
+    ++p_;
+    return add(make(Kind::kFunc, "binomial", {n, k}));
   }
 
   bool is_infinite(std::uint32_t k) const {

@@ -553,6 +553,15 @@ def test_binomials_of_a_symbolic_lower_index_are_disproved_at_integers_only(shif
         ("C_n^k", r"\frac{n!}{k!(n-k)!}", U),  # symbolic k: left to SymPy
         ("C_n^2", r"C_n \cdot C_n", F),  # read as n choose 2, not as a square
         ("A_1^2", r"A_1 \cdot A_1", T),  # a square
+        # one column of two rows in round brackets: how OCR (OlympiadBench's Mathpix) writes \binom
+        (r"\binom{2n}{n}", r"\left(\begin{array}{c}2 n \\ n\end{array}\right)", T),
+        ("3432", r"\left(\begin{array}{l}14 \\ 7\end{array}\right)", T),
+        ("3433", r"\left(\begin{array}{c}14 \\ 7\end{array}\right)", F),
+        # any other array is not read: two columns, three rows, other brackets
+        ("3432", r"\left(\begin{array}{cc}14 & 7\end{array}\right)", U),
+        ("3432", r"\left(\begin{array}{c}14 \\ 7 \\ 1\end{array}\right)", U),
+        ("3432", r"\left(\begin{array}{c}14 \\ 7\end{array}\right]", U),
+        ("3432", r"\left[\begin{array}{c}14 \\ 7\end{array}\right]", U),
     ],
 )
 def test_combinatorics_notations(gold: str, pred: str, expected: Tri) -> None:
@@ -563,7 +572,12 @@ def test_combinatorics_notations(gold: str, pred: str, expected: Tri) -> None:
 def test_every_binomial_notation_is_the_integer_binomial(nk: tuple[int, int]) -> None:
     n, k = nk
     choose = math.comb(n, k)
-    for notation in (f"C_{{{n}}}^{{{k}}}", f"C^{{{k}}}_{{{n}}}", rf"{{{n} \choose {k}}}"):
+    for notation in (
+        f"C_{{{n}}}^{{{k}}}",
+        f"C^{{{k}}}_{{{n}}}",
+        rf"{{{n} \choose {k}}}",
+        rf"\left(\begin{{array}}{{c}}{n} \\ {k}\end{{array}}\right)",
+    ):
         assert equivalent(notation, str(choose)) is T, notation
         assert equivalent(notation, rf"\binom{{{n}}}{{{k}}}") is T, notation
         assert equivalent(notation, str(choose + 1)) is F, notation
