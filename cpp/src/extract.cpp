@@ -475,32 +475,38 @@ std::size_t walk_prose(std::string_view text, std::size_t i, std::size_t k, OnWo
   return k;
 }
 
-// Whether text[i, k), the rest of a sentence after a reason's phrase, is one clause that closes
-// it: no ',' or ';' outside math after the phrase's own comma ("e.g., when ..."), and no word of
-// detail::kConclusionLeads ("..., given that ..., we have ...", "because ..., therefore ...":
-// the reason opens the clause that concludes, and does not close the sentence).
-bool closes_sentence(std::string_view text, std::size_t i, std::size_t k) noexcept {
-  while (i < k && detail::is_blank(text[i])) ++i;
-  if (i < k && text[i] == ',') ++i;
-  const auto lead = [&](std::size_t p) { return phrase_at(text, p, k, detail::kConclusionLeads) != 0; };
-  return walk_prose(text, i, k, lead, [](std::size_t) { return true; }) == k;
-}
-
 // The end of the math before a clause that closes the final sentence of text[from, end) with a
 // reason for its value or an example of it (detail::kReasonClauses: "so $x=3$ since $x>0$.",
 // "$S$ attains value 8, e.g., when $a=c=1$."), or kNpos: the first such phrase of the sentence
 // outside math, at a word start after a blank, right after math or a number, whose clause closes
-// the sentence (closes_sentence). O(sentence length) per phrase found.
+// the sentence: no ',' or ';' outside math after the phrase's own comma ("e.g., when ..."), and no
+// word of detail::kConclusionLeads ("..., given that ..., we have ...", "because ..., therefore
+// ...": that reason opens the clause that concludes). Two passes over the sentence.
 std::size_t reason_before(std::string_view text, std::size_t from, std::size_t end) noexcept {
   std::size_t k = end;
   while (k > from && detail::is_space(text[k - 1])) --k;
   if (k > from && text[k - 1] == '.') --k;
   if (k == from) return kNpos;
   const std::size_t j = std::max(from, internal::sentence_at(text, from, k - 1).start);
+  std::size_t block_end = j;  // just past the last ',', ';' or conclusion lead, outside math
+  walk_prose(
+      text, j, k,
+      [&](std::size_t p) {
+        if (phrase_at(text, p, k, detail::kConclusionLeads) != 0) block_end = p + 1;
+        return false;
+      },
+      [&](std::size_t p) {
+        block_end = p + 1;
+        return false;
+      });
   std::size_t cut = kNpos;
   const auto reason = [&](std::size_t p) {
     const std::size_t length = phrase_at(text, p, k, detail::kReasonClauses);
-    if (length == 0 || !closes_sentence(text, p + length, k)) return false;
+    if (length == 0) return false;
+    std::size_t q = p + length;  // the clause, after the phrase's own comma
+    while (q < k && detail::is_blank(text[q])) ++q;
+    if (q < k && text[q] == ',') ++q;
+    if (block_end > q) return false;
     cut = math_end_before(text, j, p);
     return cut != kNpos;
   };

@@ -234,8 +234,8 @@ def _prose_marks(s: str, i: int, k: int) -> list[tuple[int, str]]:
 def _reason_before(s: str, start: int, end: int) -> int | None:
     """The end of the math before a clause that closes the final sentence with a reason for its
     value or an example of it ("so $x=3$ since $x>0$."): the first phrase of _REASONS at a word
-    start outside math, right after math or a number (blanks and commas between), whose rest of the
-    sentence has no ',' or ';' outside math (after the phrase's own comma) and no conclusion lead."""
+    start outside math, right after math or a number (blanks and commas between), with no ',' or
+    ';' outside math after the phrase's own comma and no conclusion lead after the phrase."""
     k = end
     while k > start and s[k - 1] in _SPACE:
         k -= 1
@@ -244,7 +244,12 @@ def _reason_before(s: str, start: int, end: int) -> int | None:
     if k == start:
         return None
     j = max(start, _sentence_at(s, start, k - 1)[0])
-    for p, kind in _prose_marks(s, j, k):
+    marks = _prose_marks(s, j, k)
+    block_end = j
+    for p, kind in marks:
+        if kind == "break" or _phrase_at(s, p, k, _CONCLUSION_LEADS):
+            block_end = p + 1
+    for p, kind in marks:
         length = _phrase_at(s, p, k, _REASONS) if kind == "word" else 0
         if length == 0:
             continue
@@ -253,8 +258,7 @@ def _reason_before(s: str, start: int, end: int) -> int | None:
             q += 1
         if q < k and s[q] == ",":
             q += 1
-        rest = _prose_marks(s, q, k)
-        if any(kd == "break" or _phrase_at(s, r, k, _CONCLUSION_LEADS) for r, kd in rest):
+        if block_end > q:
             continue
         m = p
         while m > j and s[m - 1] in " \t,":
