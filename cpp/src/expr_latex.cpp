@@ -540,6 +540,11 @@ class LatexParser {
     } else {
       f.push_back(symbol_with_subscript(last));
     }
+    // a power, a factorial or a percent after a run of letters is the last letter's: "ab^2" is
+    // a b^2, "xe^x" is x e^x, "ab!" is a b! (as latex2sympy and every textbook read them); after
+    // a run of capitals it is the run's, a segment of points: "AC_1^2" is (AC_1)^2
+    const bool points = std::all_of(word.begin(), word.end(), [](char c) { return c >= 'A' && c <= 'Z'; });
+    if (word.size() > 1 && !points) f.back() = postfix(f.back());
     return flat(Kind::kMul, f);
   }
 

@@ -199,6 +199,44 @@ def test_combinatorics_notations(latex: str, expected: str) -> None:
 
 
 @pytest.mark.parametrize(
+    ("latex", "expected"),
+    [
+        # a power, a factorial or a percent after a run of letters is the last letter's
+        ("ab^2", "a*b**2"),
+        ("xe^x", "x*E**x"),
+        ("xe^{x}", "x*E**x"),
+        ("2ab^2", "2*a*b**2"),
+        ("xy^{2}z", "x*y**2*z"),
+        ("ab^2c^3", "a*b**2*c**3"),
+        (r"\sin xy^2", "sin(x*y**2)"),
+        ("ab!", "a*factorial(b)"),
+        ("ab_1^2", "a*b_1**2"),
+        # after a run of capitals, the run's: a segment between points
+        ("AB^2", "(A*B)**2"),
+        ("AB!", "factorial(A*B)"),
+    ],
+)
+def test_a_postfix_after_letters_is_the_last_letters(latex: str, expected: str) -> None:
+    assert canon(latex) == expected
+
+
+@given(
+    st.lists(st.sampled_from("abcxyzemn"), min_size=2, max_size=2).map("".join),  # longer runs are words
+    st.sampled_from(["^2", "^{3}", "^x", "!", "^{-1}"]),
+    st.sampled_from(["", "3", "2\\,"]),
+)
+def test_any_postfix_after_lowercase_letters_reads_as_latex2sympy(run: str, post: str, lead: str) -> None:
+    import sympy
+    from latex2sympy2_extended import latex2sympy
+
+    # ("d" is left out: latex2sympy reads "da" as a differential)
+    text = f"{lead}{run}{post}"
+    ours = parse_expr(text).to_sympy()
+    theirs = latex2sympy(text)
+    assert sympy.simplify(ours - theirs) == 0, (text, ours, theirs)
+
+
+@pytest.mark.parametrize(
     ("infix", "expected"),
     [
         ("x**2 + sin(x)", "x**2 + sin(x)"),
