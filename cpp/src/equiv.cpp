@@ -746,8 +746,8 @@ class Comparer {
     const bool p_eq = P.text.find_first_not_of('=') == std::string::npos;
     if (G.text.size() == 1 && P.text.size() == 1 && ((g_eq && p_eq) || (G.text == "n" && P.text == "n"))) {
       if (is_assignment_lhs(g.kid(0)) && is_assignment_lhs(p.kid(0)) &&
-          to_string(*g.ast, g.kid(0).i) == to_string(*p.ast, p.kid(0).i)) {
-        return tri(g.kid(1), p.kid(1));
+          (to_string(*g.ast, g.kid(0).i) == to_string(*p.ast, p.kid(0).i) || names_one_function(g.kid(0), p.kid(0)))) {
+        return tri(g.kid(1), p.kid(1));  // one left side, or "y" against "y(x)"
       }
       // one function defined in other variables: "f(n) = n" against "f(m) = m"
       if (renamed_.size() < kMaxRenamed) {

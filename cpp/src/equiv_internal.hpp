@@ -276,4 +276,9 @@ bool is_assignment_lhs(Ref r);
 /// against f(n): renaming would capture n). O(nodes of p's tree).
 std::optional<Ast> renamed_definition(Ref gl, Ref pl, Ref p);
 
+/// One function named bare on one left side and applied to its variables on the other: "y" and
+/// "y(x)" in "y = C e^{2x}" against "y(x) = C e^{2x}" (a definition's left side, as
+/// is_assignment_lhs reads one, of the name the other side's symbol has). O(kids).
+bool names_one_function(Ref a, Ref b);
+
 }  // namespace rapidgrade::equiv::detail

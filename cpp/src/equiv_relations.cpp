@@ -195,6 +195,11 @@ std::optional<Ast> renamed_definition(Ref gl, Ref pl, Ref p) {
   return copy;
 }
 
+bool names_one_function(Ref a, Ref b) {
+  if (a.node().kind != Kind::kSymbol) std::swap(a, b);
+  return a.node().kind == Kind::kSymbol && a.node().text == b.node().text && !definition_variables(b).empty();
+}
+
 /// g and p are one tree: node by node the same kind, flags, extra and text, with as many
 /// children, in order. A subtree shared within a tree is walked once per use, so the work is at
 /// most size(g) node pairs (what the caller has spent). No recursion: an explicit stack.

@@ -5,7 +5,7 @@ r"""Answers of olympiad solutions that the core used to leave to the fallback, o
   Against a value its right side is the answer (``f(n) = n`` against ``n``, as math-verify reads
   it); two definitions of one function compare their right sides, also when they name the
   variable differently (``f(n) = n`` against ``f(m) = m``), unless renaming would capture a
-  symbol of the answer.
+  symbol of the answer, and when one names it bare (``y = Ce^{2x}`` against ``y(x) = Ce^{2x}``).
 - ``f(x) \equiv 1`` is an identity, read as ``=``; in a text that speaks of a modulus
   (``n \equiv 1 \pmod{4}``) ``\equiv`` is a congruence, which the core does not read.
 - **Angles**: ``\angle ACB`` (``\angle A C B``, ``\measuredangle``, ``\angle 1``, points with
@@ -52,6 +52,10 @@ def _fast(gold: str, response: str) -> bool:
         ("f(x,y)=x-y", "f(y,x)=y-x", Tri.TRUE),
         ("f(x,y)=x-y", "f(u,v)=v-u", Tri.FALSE),
         ("f(n)=2n", "f(m)=m+1", Tri.FALSE),
+        # one function named bare on one side, applied to its variables on the other
+        (r"y = Ce^{2x}", r"y(x) = C e^{2x}", Tri.TRUE),
+        ("f(x)=x^2", "f=x \\cdot x", Tri.TRUE),
+        ("y=x^2", "y(x)=x^3", Tri.FALSE),
         # \equiv as an identity
         ("f(x)=1", r"f(x) \equiv 1", Tri.TRUE),
         ("f(x)=0", r"f(x) \equiv 1", Tri.FALSE),
@@ -68,6 +72,8 @@ def test_function_definitions(gold: str, answer: str, expected: Tri) -> None:
         (r"\sin(x)=0", "x"),  # a known function: an equation to solve
         ("f(n)=n+m", "f(m)=m+n"),  # renaming m to n would capture the answer's n
         ("f(x, x)=x", "x"),  # a repeated variable defines nothing
+        ("y=x^2", "z(x)=x^2"),  # another function
+        ("y=x^2", "y(2)=x^2"),  # an application to a number defines nothing
         ("n=1", r"n \equiv 1 \pmod{4}"),  # a congruence
         ("n=1", r"n \equiv 1 (\bmod 4)"),
     ],
