@@ -162,6 +162,13 @@ class Comparer {
       }
       return Tri::kUnknown;
     }
+    const bool g_empty = G.kind == Kind::kSet && G.kids.empty(), p_empty = P.kind == Kind::kSet && P.kids.empty();
+    if (g_empty || p_empty) {  // the empty set: another set has elements, a number is none
+      if (g_empty && p_empty) return Tri::kTrue;
+      const Ref other = g_empty ? p : g;
+      if (other.node().kind == Kind::kSet || (numbers(other) && !has_symbols(other))) return Tri::kFalse;
+      return Tri::kUnknown;  // a condition may have no solution, an interval no point
+    }
     if (G.kind == Kind::kRelation || P.kind == Kind::kRelation) return relation(g, p);
     if (G.kind == Kind::kSet && G.kids.size() == 1 && !is_structure(P.kind)) return tri(g.kid(0), p);
     if (P.kind == Kind::kSet && P.kids.size() == 1 && !is_structure(G.kind)) return tri(g, p.kid(0));

@@ -921,13 +921,17 @@ class LatexParser {
     }
     if (same(c, "pi")) return add(make(Kind::kConst, "pi"));
     if (same(c, "infty") || same(c, "infin")) return add(make(Kind::kConst, "oo"));
-    if (const char* f = latex_function(c, is_punct("("))) return function(f, t.pos);  // before \Gamma the letter
+    if (same(c, "emptyset") || same(c, "varnothing")) return add(make(Kind::kSet, {}, {}));  // the empty set
+    if (const char* f = latex_function(c, is_punct("("))) return function(f, t.pos);         // before \Gamma the letter
     if (is_letter_command(c)) return symbol_with_subscript(std::string(c));
     if (rapidgrade::detail::is_angle_command(c)) return angle(t.pos);
     if (const auto* w = rapidgrade::detail::find_text_wrapper(c)) return text_command(c, *w, t.pos);
     if (same(c, "{")) {
       // \{ a, b \}
-      if (is_cmd("}")) return fail("empty set", t.pos);
+      if (is_cmd("}")) {  // "\{\}": the empty set
+        ++p_;
+        return add(make(Kind::kSet, {}, {}));
+      }
       // set-builder notation, "\{x \mid x > 1\}", "\{x | x > 1\}", "\{x : x > 1\}": the set that
       // the condition on x states, a relation (compared as conditions and intervals are)
       if (tok().type == T::kWord && tok().text.size() == 1 && peek().type == T::kPunct &&

@@ -30,12 +30,12 @@ struct Symbol {
   const char* latex;  // followed by a space when it ends in a letter, so "×x" stays "\times x"
 };
 constexpr Symbol kSymbols[] = {
-    {0x00B0, "^\\circ"},  {0x00B1, "\\pm"},     {0x00B7, "\\cdot"},  {0x00D7, "\\times"}, {0x00F7, "\\div"},
-    {0x03B1, "\\alpha"},  {0x03B2, "\\beta"},   {0x03B3, "\\gamma"}, {0x03B4, "\\delta"}, {0x03B8, "\\theta"},
-    {0x03BB, "\\lambda"}, {0x03BC, "\\mu"},     {0x03C0, "\\pi"},    {0x03C3, "\\sigma"}, {0x03C6, "\\phi"},
-    {0x03C9, "\\omega"},  {0x2208, "\\in"},     {0x2213, "\\mp"},    {0x221E, "\\infty"}, {0x2229, "\\cap"},
-    {0x222A, "\\cup"},    {0x2248, "\\approx"}, {0x2260, "\\ne"},    {0x2264, "\\le"},    {0x2265, "\\ge"},
-    {0x22C5, "\\cdot"},
+    {0x00B0, "^\\circ"},  {0x00B1, "\\pm"},       {0x00B7, "\\cdot"},   {0x00D7, "\\times"}, {0x00F7, "\\div"},
+    {0x03B1, "\\alpha"},  {0x03B2, "\\beta"},     {0x03B3, "\\gamma"},  {0x03B4, "\\delta"}, {0x03B8, "\\theta"},
+    {0x03BB, "\\lambda"}, {0x03BC, "\\mu"},       {0x03C0, "\\pi"},     {0x03C3, "\\sigma"}, {0x03C6, "\\phi"},
+    {0x03C9, "\\omega"},  {0x2205, "\\emptyset"}, {0x2208, "\\in"},     {0x2213, "\\mp"},    {0x221E, "\\infty"},
+    {0x2229, "\\cap"},    {0x222A, "\\cup"},      {0x2248, "\\approx"}, {0x2260, "\\ne"},    {0x2264, "\\le"},
+    {0x2265, "\\ge"},     {0x22C5, "\\cdot"},
 };
 
 // Both tables are sorted by code point, strictly, for find_cp's binary search.

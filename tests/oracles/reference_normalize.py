@@ -51,6 +51,7 @@ _SYMBOLS = {
     "\u2260": "\\ne",
     "\u2248": "\\approx",
     "\u221e": "\\infty",
+    "\u2205": "\\emptyset",
     "\u03c0": "\\pi",
     "\u00b0": "^\\circ",
     "\u03b1": "\\alpha",

@@ -286,6 +286,37 @@ def test_an_answer_with_no_math_is_not_a_number(answer: str) -> None:
     assert grade(r"\emptyset", r"\boxed{\{\}}", fallback=False).reason != "not equivalent"
 
 
+@pytest.mark.parametrize(
+    ("gold", "answer", "expected"),
+    [
+        # every spelling of the empty set is one set
+        (r"\emptyset", r"\varnothing", Tri.TRUE),
+        (r"\emptyset", r"\{\}", Tri.TRUE),
+        (r"\varnothing", r"\{ \}", Tri.TRUE),
+        (r"(1,2)\cup\emptyset", "(1,2)", Tri.TRUE),
+        (r"\{\emptyset, \{1\}\}", r"\{\{1\}, \varnothing\}", Tri.TRUE),
+        # a set with elements and a number are not it
+        (r"\emptyset", r"\{1\}", Tri.FALSE),
+        (r"\{\emptyset\}", r"\emptyset", Tri.FALSE),
+        (r"\emptyset", "0", Tri.FALSE),
+        (r"\emptyset", "(0,1)", Tri.FALSE),
+        # a condition may have no solution, words may name it: no certain verdict
+        (r"\emptyset", "x=1", Tri.UNKNOWN),
+        (r"\emptyset", "x", Tri.UNKNOWN),
+        (r"\emptyset", "no solution", Tri.UNKNOWN),
+    ],
+)
+def test_the_empty_set(gold: str, answer: str, expected: Tri) -> None:
+    assert equivalent(gold, answer) is expected
+    assert equivalent(answer, gold) is expected
+
+
+def test_the_empty_set_in_a_response() -> None:
+    assert grade(r"\emptyset", r"The solution set is $\boxed{\varnothing}$.", fallback=False).correct is True
+    assert grade(r"\emptyset", "The answer is \u2205.", fallback=False).correct is True
+    assert grade(r"\{2\}", r"$\boxed{\emptyset}$", fallback=False).reason == "not equivalent"
+
+
 def test_words_against_a_list_of_numbers_are_different_answers() -> None:
     assert equivalent(r"\{1, 2\}", "no solution") is Tri.FALSE
     assert equivalent("(3, 4)", "I do not know") is Tri.FALSE

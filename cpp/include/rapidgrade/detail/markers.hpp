@@ -261,6 +261,7 @@ inline constexpr std::string_view kMathNonAscii[] = {
     "\xCF\x80",      // π
     "\xE2\x88\x9A",  // √
     "\xE2\x88\x9E",  // ∞
+    "\xE2\x88\x85",  // ∅
     "\xC2\xB0",      // °
     "\xC2\xB2",      // ²
     "\xC2\xB3",      // ³
