@@ -672,18 +672,19 @@ class LatexParser {
   /// "\left(\begin{array}{c} n \\ k \end{array}\right)" after its "(": how OCR writes \binom{n}{k}
   /// (one column of two rows in round brackets); any other array in brackets is not read.
   std::uint32_t array_binomial(std::size_t at) {
+    const auto refuse = [&] { return fail("unsupported environment 'array'", at); };
     ++p_;  // \begin
     raw_group();
     const std::string spec = raw_group();
-    if (!(spec == "c" || spec == "l" || spec == "r")) return fail("unsupported environment 'array'", at);
+    if (!(spec == "c" || spec == "l" || spec == "r")) return refuse();
     const std::uint32_t n = sum();
-    if (!is_cmd("\\")) return fail("unsupported environment 'array'", at);
+    if (!is_cmd("\\")) return refuse();
     ++p_;
     const std::uint32_t k = sum();
     if (is_cmd("\\")) ++p_;
-    if (!is_cmd("end")) return fail("unsupported environment 'array'", at);
+    if (!is_cmd("end")) return refuse();
     ++p_;
-    if (raw_group() != "array" || !is_punct(")")) return fail("unsupported environment 'array'", at);
+    if (raw_group() != "array" || !is_punct(")")) return refuse();
     ++p_;
     return add(make(Kind::kFunc, "binomial", {n, k}));
   }

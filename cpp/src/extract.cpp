@@ -424,19 +424,23 @@ std::size_t remark_before(std::string_view text, std::size_t from, std::size_t e
   return b < open || before == '\n' || before == '.' || before == '!' || before == '?' ? open : kNpos;
 }
 
-// The length of the phrase of `table` that opens text[b, end) as a whole word (ASCII, ignoring
-// case), or 0.
-template <std::size_t N>
-std::size_t phrase_at(std::string_view text, std::size_t b, std::size_t end,
-                      const std::string_view (&table)[N]) noexcept {
-  for (const std::string_view w : table) {
+// The row of `table` whose phrase opens text[b, end) as a whole word (ASCII, ignoring case), or
+// nullptr.
+template <typename T, std::size_t N, typename Phrase>
+const T* line_opener(std::string_view text, std::size_t b, std::size_t end, const T (&table)[N],
+                     Phrase phrase) noexcept {
+  for (const T& row : table) {
+    const std::string_view w = phrase(row);
     if (b + w.size() <= end && detail::istarts_with(text, b, w) &&
         (b + w.size() == end || !detail::is_letter(text[b + w.size()]))) {
-      return w.size();
+      return &row;
     }
   }
-  return 0;
+  return nullptr;
 }
+
+// The projection of line_opener for a table of phrases.
+constexpr auto same_phrase = [](std::string_view w) noexcept { return w; };
 
 // Where the math that ends text[from, k) ends, when text[from, k) ends with math or a number
 // before blanks and commas ("$x=3$", "3/4", "value 8 ,", "\frac{3}{4}", "25%"), else kNpos.
@@ -492,7 +496,7 @@ std::size_t reason_before(std::string_view text, std::size_t from, std::size_t e
   walk_prose(
       text, j, k,
       [&](std::size_t p) {
-        if (phrase_at(text, p, k, detail::kConclusionLeads) != 0) block_end = p + 1;
+        if (line_opener(text, p, k, detail::kConclusionLeads, same_phrase) != nullptr) block_end = p + 1;
         return false;
       },
       [&](std::size_t p) {
@@ -501,9 +505,9 @@ std::size_t reason_before(std::string_view text, std::size_t from, std::size_t e
       });
   std::size_t cut = kNpos;
   const auto reason = [&](std::size_t p) {
-    const std::size_t length = phrase_at(text, p, k, detail::kReasonClauses);
-    if (length == 0) return false;
-    std::size_t q = p + length;  // the clause, after the phrase's own comma
+    const std::string_view* phrase = line_opener(text, p, k, detail::kReasonClauses, same_phrase);
+    if (phrase == nullptr) return false;
+    std::size_t q = p + phrase->size();  // the clause, after the phrase's own comma
     while (q < k && detail::is_blank(text[q])) ++q;
     if (q < k && text[q] == ',') ++q;
     if (block_end > q) return false;
@@ -512,21 +516,6 @@ std::size_t reason_before(std::string_view text, std::size_t from, std::size_t e
   };
   walk_prose(text, j, k, reason, [](std::size_t) { return false; });
   return cut;
-}
-
-// The row of `table` whose phrase opens text[b, end) as a whole word (ASCII, ignoring case), or
-// nullptr.
-template <typename T, std::size_t N, typename Phrase>
-const T* line_opener(std::string_view text, std::size_t b, std::size_t end, const T (&table)[N],
-                     Phrase phrase) noexcept {
-  for (const T& row : table) {
-    const std::string_view w = phrase(row);
-    if (b + w.size() <= end && detail::istarts_with(text, b, w) &&
-        (b + w.size() == end || !detail::is_letter(text[b + w.size()]))) {
-      return &row;
-    }
-  }
-  return nullptr;
 }
 
 // Where the line that starts at k begins its words: after blanks and markdown's '*' and '#'.
@@ -559,8 +548,7 @@ std::size_t aside_before(std::string_view text, std::size_t from, std::size_t en
       paragraph_after = concluded = false;
     } else if (found != kNpos && blank_line) {
       paragraph_after = true;
-      concluded = concluded ||
-                  line_opener(text, b, end, detail::kConclusionLeads, [](std::string_view w) { return w; }) != nullptr;
+      concluded = concluded || line_opener(text, b, end, detail::kConclusionLeads, same_phrase) != nullptr;
     }
     blank_line = false;
   }

@@ -58,12 +58,9 @@ bool other_relation(std::string_view s, std::size_t k, std::size_t end) noexcept
   return detail::inequality_code(name) != 0 || detail::is_equals_command(name);
 }
 
-// Appends to `names` and `values` the assignments of the math s[r): its parts at top-level
-// commas, each "name = ... = value" (the value is the last member), and to `parts` (when not
-// null) each part whole. False when a part is no such assignment, names a name already named, or
-// would make more than kMaxAssignments names. O(length of r + kMaxAssignments^2).
-bool read_assignments(std::string_view s, Range r, std::vector<Range>& names, std::vector<Range>& values,
-                      std::vector<Range>* parts = nullptr) {
+// Appends to `out` the parts of the math s[r) at top-level commas, trimmed. False when its
+// brackets do not balance or it has more than kMaxAssignments parts. O(length of r).
+bool top_level_parts(std::string_view s, Range r, std::vector<Range>& out) {
   std::size_t part = r.start;
   int depth = 0;
   for (std::size_t k = r.start; k <= r.end; ++k) {
@@ -76,22 +73,48 @@ bool read_assignments(std::string_view s, Range r, std::vector<Range>& names, st
     if (c == ')' || c == ']' || c == '}') --depth;
     if (depth < 0) return false;
     if (c != ',' || depth != 0) continue;
-    const Range p = trim(s, Range{part, k});
+    if (out.size() >= kMaxAssignments) return false;
+    out.push_back(trim(s, Range{part, k}));
     part = k + 1;
+  }
+  return depth == 0;
+}
+
+// The '=' signs at the top level of s[from, end): where the first one stands and where the
+// member after the last one starts (kNpos for both when there is none). False when a relation
+// other than '=' stands at the top level.
+bool equals_signs(std::string_view s, std::size_t from, std::size_t end, std::size_t& first,
+                  std::size_t& last) noexcept {
+  first = last = kNpos;
+  int inner = 0;
+  for (std::size_t j = from; j < end; ++j) {
+    const char d = s[j];
+    if (d == '(' || d == '[' || d == '{') ++inner;
+    if (d == ')' || d == ']' || d == '}') --inner;
+    if (inner == 0 && other_relation(s, j, end)) return false;
+    if (inner == 0 && d == '=') {
+      if (first == kNpos) first = j;
+      last = j + 1;
+    }
+  }
+  return true;
+}
+
+// Appends to `names` and `values` the assignments of the math s[r): its parts at top-level
+// commas, each "name = ... = value" (the value is the last member), and to `parts` (when not
+// null) each part whole. False when a part is no such assignment, names a name already named, or
+// would make more than kMaxAssignments names. O(length of r + kMaxAssignments^2).
+bool read_assignments(std::string_view s, Range r, std::vector<Range>& names, std::vector<Range>& values,
+                      std::vector<Range>* parts = nullptr) {
+  std::vector<Range> pieces;
+  if (!top_level_parts(s, r, pieces)) return false;
+  for (const Range& p : pieces) {
     const std::size_t n = name_end(s, p.start, p.end);
     if (n == kNpos) return false;
     std::size_t q = n;
     while (q < p.end && is_blank(s[q])) ++q;
-    if (q >= p.end || s[q] != '=') return false;
-    std::size_t last = kNpos;  // the start of the last member
-    int inner = 0;
-    for (std::size_t j = q; j < p.end; ++j) {
-      const char d = s[j];
-      if (d == '(' || d == '[' || d == '{') ++inner;
-      if (d == ')' || d == ']' || d == '}') --inner;
-      if (inner == 0 && other_relation(s, j, p.end)) return false;
-      if (inner == 0 && d == '=') last = j + 1;
-    }
+    std::size_t first = kNpos, last = kNpos;  // last: the start of the last member
+    if (q >= p.end || s[q] != '=' || !equals_signs(s, q, p.end, first, last)) return false;
     const Range value = trim(s, Range{last, p.end});
     if (value.end <= value.start) return false;
     const std::string_view name = s.substr(p.start, n - p.start);
@@ -103,7 +126,7 @@ bool read_assignments(std::string_view s, Range r, std::vector<Range>& names, st
     values.push_back(value);
     if (parts != nullptr) parts->push_back(p);
   }
-  return depth == 0;
+  return true;
 }
 
 // Whether the math s[p) holds `name` as a variable: not inside a longer run of letters or a
@@ -157,38 +180,14 @@ std::vector<Range> final_assignments(std::string_view s, const Extraction& e, st
 
 std::vector<Range> solved_parts(std::string_view answer) {
   std::vector<Range> parts;
-  std::size_t part = 0;
-  int depth = 0;
-  for (std::size_t k = 0; k <= answer.size(); ++k) {
-    const char c = k < answer.size() ? answer[k] : ',';
-    if (c == '\\' && k + 1 < answer.size() && !is_letter(answer[k + 1])) {
-      ++k;  // "\{", "\,": no group, no comma
-      continue;
-    }
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    if (c == ')' || c == ']' || c == '}') --depth;
-    if (depth < 0) return {};
-    if (c != ',' || depth != 0) continue;
-    parts.push_back(trim(answer, Range{part, k}));
-    part = k + 1;
-    if (parts.size() > kMaxAssignments) return {};
-  }
-  if (depth != 0 || parts.size() < 2) return {};
+  if (!top_level_parts(answer, Range{0, answer.size()}, parts) || parts.size() < 2) return {};
   std::vector<Range> names, values;
   if (!read_assignments(answer, parts.back(), names, values) || names.size() != 1) return {};
   const std::string_view name = answer.substr(names[0].start, names[0].end - names[0].start);
   for (std::size_t k = 0; k + 1 < parts.size(); ++k) {
     const Range p = parts[k];
-    std::size_t equals = kNpos;
-    int inner = 0;
-    for (std::size_t j = p.start; j < p.end; ++j) {
-      const char d = answer[j];
-      if (d == '(' || d == '[' || d == '{') ++inner;
-      if (d == ')' || d == ']' || d == '}') --inner;
-      if (inner == 0 && other_relation(answer, j, p.end)) return {};
-      if (inner == 0 && d == '=' && equals == kNpos) equals = j;
-    }
-    if (equals == kNpos) return {};
+    std::size_t equals = kNpos, last = kNpos;
+    if (!equals_signs(answer, p.start, p.end, equals, last) || equals == kNpos) return {};
     // "x = 2, x = 3" lists two values of x: no step solves for it
     const Range lhs = trim(answer, Range{p.start, equals});
     if (answer.substr(lhs.start, lhs.end - lhs.start) == name) return {};

@@ -190,13 +190,8 @@ _REASONS = ("since", "because", "given that", "for example", "for instance", "e.
 
 
 def _phrase_at(s: str, b: int, end: int, table: tuple[str, ...]) -> int:
-    """The length of the phrase of *table* that opens s[b:end] as a whole word, or 0."""
-    for w in table:
-        after = s[b + len(w) : b + len(w) + 1] if b + len(w) < end else ""
-        head = s[b : b + len(w)]
-        if b + len(w) <= end and head.isascii() and head.lower() == w and not (after.isascii() and after.isalpha()):
-            return len(w)
-    return 0
+    """The length of the phrase of *table* that opens s[b:end] as a whole word (_opens_with), or 0."""
+    return next((len(w) for w in table if b + len(w) <= end and _opens_with(s[b : min(end, b + len(w) + 1)], w)), 0)
 
 
 def _prose_marks(s: str, i: int, k: int) -> list[tuple[int, str]]:
