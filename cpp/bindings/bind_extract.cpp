@@ -65,7 +65,8 @@ py::object build(const Text& text, std::optional<Extraction>& found, const py::h
   } else {
     py::list pieces(e.parts.size());
     for (std::size_t k = 0; k < e.parts.size(); ++k) pieces[k] = slice(text, e.parts[k].start, e.parts[k].end);
-    answer = text.is_bytes ? py::bytes(", ").attr("join")(pieces) : py::str(", ").attr("join")(pieces);
+    const char* joiner = e.alternatives ? " or " : ", ";  // as extract::answer_text joins them
+    answer = text.is_bytes ? py::bytes(joiner).attr("join")(pieces) : py::str(joiner).attr("join")(pieces);
   }
   return new_record(type, {answer, py::int_(e.start), py::int_(e.end), method_object(e.method)});
 }

@@ -896,6 +896,16 @@ class Comparer {
     return lo_same && hi_same ? Tri::kTrue : Tri::kFalse;
   }
 
+  /// Whether r is a union or a list of relations only ("x < 2 or x > 3", "x < 2, y > 3"): such
+  /// lists compare part by part with each other, never part by part with intervals.
+  static bool conditions(Ref r) {
+    const Node& n = r.node();
+    if (n.kind != Kind::kUnion && n.kind != Kind::kSet) return false;
+    for (std::size_t k = 0; k < n.kids.size(); ++k)
+      if (r.kid(k).node().kind != Kind::kRelation) return false;
+    return true;
+  }
+
   Tri structures(Ref g, Ref p) {
     const Node& G = g.node();
     const Node& P = p.node();
@@ -906,7 +916,7 @@ class Comparer {
         case Kind::kSet: return unordered(kids(g), kids(p));
         case Kind::kUnion: {
           const Tri t = real_sets(g, p);
-          return t != Tri::kUnknown ? t : unordered(kids(g), kids(p));
+          return t != Tri::kUnknown || conditions(g) != conditions(p) ? t : unordered(kids(g), kids(p));
         }
         case Kind::kInterval: return interval(g, p);
         case Kind::kMatrix:
@@ -932,7 +942,9 @@ class Comparer {
     }
     const auto interval_like = [](Kind k) { return k == Kind::kInterval || k == Kind::kTuple || k == Kind::kSet; };
     if ((G.kind == Kind::kUnion && interval_like(P.kind)) || (P.kind == Kind::kUnion && interval_like(G.kind))) {
-      return real_sets(g, p);  // "(1, 2) \cup [2, 3]" against "(1, 3]"
+      const Tri t = real_sets(g, p);  // "(1, 2) \cup [2, 3]" against "(1, 3]"
+      // "x < 2 or x > 3" against the list "x < 2, x > 3": part by part, whatever joins them
+      return t != Tri::kUnknown || !conditions(g) || !conditions(p) ? t : unordered(kids(g), kids(p));
     }
     if ((G.kind == Kind::kTuple && P.kind == Kind::kSet) || (P.kind == Kind::kTuple && G.kind == Kind::kSet)) {
       const bool gold_tuple = G.kind == Kind::kTuple;

@@ -223,6 +223,7 @@ bool orient(Ref r, std::vector<Ref>& operands, std::string& ops);
 struct RelationInterval {
   std::optional<Ref> lo, hi;
   bool lo_open = true, hi_open = true;
+  std::string_view variable;  // the name the condition bounds
 };
 
 /// The interval `rel` states (RelationInterval), or false when it is no such condition.

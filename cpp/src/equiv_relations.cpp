@@ -113,6 +113,7 @@ bool relation_interval(Ref rel, RelationInterval& out) {
   for (std::size_t k = 0; k < ops.size(); ++k)
     if (k != v && has_symbols(ops[k])) return false;
   out = RelationInterval{};
+  out.variable = ops[v].node().text;
   if (v > 0) {
     out.lo = ops[v - 1];
     out.lo_open = dirs[v - 1] == '<';

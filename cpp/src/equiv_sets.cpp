@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <limits>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "equiv_internal.hpp"
@@ -142,9 +143,17 @@ bool real_pieces(Ref r, std::vector<RealPiece>& out) {
     return true;
   }
   if (n.kind != Kind::kUnion || n.kids.size() > kMaxElements) return false;
+  std::string_view variable;  // the name the conditions of "x < 2 or x > 3" bound: one name
   for (std::size_t k = 0; k < n.kids.size(); ++k) {
     const Ref part = r.kid(k);
     const Kind kind = part.node().kind;
+    if (kind == Kind::kRelation) {
+      RelationInterval ri;
+      if (!relation_interval(part, ri) || (!variable.empty() && ri.variable != variable)) return false;
+      variable = ri.variable;
+      if (!relation_piece(ri, out)) return false;
+      continue;
+    }
     if (kind != Kind::kInterval && kind != Kind::kTuple && kind != Kind::kSet) return false;
     if (!real_pieces(part, out)) return false;
   }

@@ -61,7 +61,9 @@ class LatexParser {
     // "a, b; c, d": groups separated by ';' are tuples of a set; a bare list "1, 2" is a set
     KidList items{relation()};
     std::vector<KidList> earlier;  // the groups before the last ';' (none in most answers)
+    bool alternatives = true;      // every separator says "or"
     while (is_punct(",") || is_punct(";")) {
+      alternatives = alternatives && tok().alternative;
       if (is_punct(";")) {
         earlier.push_back(std::move(items));
         items = KidList();
@@ -83,6 +85,12 @@ class LatexParser {
       items = std::move(earlier[0]);  // one group and a trailing ';'
     }
     if (items.size() == 1) return items[0];
+    // "x < 2 or x > 3": inequalities ('<', '>', \le, \ge) joined by "or" hold where any does, a union
+    const auto condition = [this](std::uint32_t k) {
+      return ast_.at(k).kind == Kind::kRelation && ast_.at(k).text.find_first_not_of("<>lg") == std::string::npos;
+    };
+    if (alternatives && std::all_of(items.begin(), items.end(), condition))
+      return add(make(Kind::kUnion, {}, std::move(items)));
     // "n = 1, 2, 3": the values of one unknown
     const Node& first = ast_.at(items[0]);
     if (first.kind == Kind::kRelation && same(first.text, "=")) {

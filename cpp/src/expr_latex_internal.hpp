@@ -23,6 +23,8 @@ struct Tok {
   std::string_view text;
   std::size_t pos = 0;
   bool space_before = false;
+  // a list comma that stands for "or" ("x<2 or x>3", "\\lor"): the parts are alternatives
+  bool alternative = false;
 };
 
 // Tokens (and tree nodes) reserved up front for a short answer's parse: at most one per byte.

@@ -49,6 +49,7 @@ struct CommandToken {
   std::string_view name;
   T type;
   std::string_view text;
+  bool alternative = false;  // Tok::alternative
 };
 const CommandToken kCommandTokens[] = {
     {"lvert", T::kPunct, "|"},
@@ -65,6 +66,11 @@ const CommandToken kCommandTokens[] = {
     {")", T::kPunct, ")"},
     {"langle", T::kPunct, "("},
     {"rangle", T::kPunct, ")"},
+    // the logical joiners of conditions, read as the words "and" and "or" are (word())
+    {"land", T::kPunct, ","},
+    {"wedge", T::kPunct, ","},
+    {"lor", T::kPunct, ",", true},
+    {"vee", T::kPunct, ",", true},
 };
 
 class LatexLexer {
@@ -97,6 +103,7 @@ class LatexLexer {
         // "1, 2, and 3": an "and" or "or" after a list's comma is no second comma
         if (t.type == T::kPunct && out_.size() >= 2 && out_[out_.size() - 2].type == T::kPunct &&
             same(out_[out_.size() - 2].text, ",")) {
+          out_[out_.size() - 2].alternative |= t.alternative;  // ", or": the comma says "or"
           out_.pop_back();
           continue;
         }
@@ -186,7 +193,7 @@ class LatexLexer {
   }
 
   /// A run of letters; "and" and "or" list answers ("1 and -2", "x = 1 or x = 2"; after a comma,
-  /// run() drops them), a plain "pi" is \pi ("pi/2").
+  /// run() drops them; "or" marks its comma Tok::alternative), a plain "pi" is \pi ("pi/2").
   void word(Tok& t) {
     std::size_t j = i_;
     while (j < n_ && is_alpha(s_[j])) ++j;
@@ -194,6 +201,7 @@ class LatexLexer {
     t.text = s_.substr(i_, j - i_);
     if (same(t.text, "and") || same(t.text, "or")) {
       t.type = T::kPunct;
+      t.alternative = same(t.text, "or");
       t.text = ",";
     } else if (same(t.text, "pi")) {
       t.type = T::kCmd;
@@ -230,10 +238,12 @@ class LatexLexer {
     }
     t.type = T::kCmd;
     t.text = name;
+    if (joiner_in_text(name, t)) return true;
     for (const CommandToken& ct : kCommandTokens) {
       if (same(name, ct.name)) {
         t.type = ct.type;
         t.text = ct.text;
+        t.alternative = ct.alternative;
         break;
       }
     }
@@ -243,6 +253,26 @@ class LatexLexer {
       t.type = T::kPunct;
       t.text = "=";
     }
+    return true;
+  }
+
+  /// "\text{ or }", "\text{and}" (a text wrapper of latex_vocab.hpp around a joiner word alone)
+  /// at i_, after the command `name`: read as the word (word()), into `t`, and passed.
+  bool joiner_in_text(std::string_view name, Tok& t) {
+    const rapidgrade::detail::TextWrapper* w = rapidgrade::detail::find_text_wrapper(name);
+    if (w == nullptr || w->content != rapidgrade::detail::WrapperContent::kText || i_ >= n_ || s_[i_] != '{')
+      return false;
+    std::size_t b = i_ + 1;
+    while (b < n_ && is_space(s_[b])) ++b;
+    std::size_t e = b;
+    while (e < n_ && is_alpha(s_[e])) ++e;
+    const std::string_view word = s_.substr(b, e - b);
+    while (e < n_ && is_space(s_[e])) ++e;
+    if (e >= n_ || s_[e] != '}' || !(same(word, "and") || same(word, "or"))) return false;
+    t.type = T::kPunct;
+    t.text = ",";
+    t.alternative = same(word, "or");
+    i_ = e + 1;
     return true;
   }
 

@@ -728,7 +728,7 @@ std::string answer_text(std::string_view text, const Extraction& e) {
   if (e.parts.empty()) return std::string(text.substr(e.start, e.end - e.start));
   std::string out;
   for (std::size_t k = 0; k < e.parts.size(); ++k) {
-    if (k > 0) out += ", ";
+    if (k > 0) out += e.alternatives ? " or " : ", ";
     out.append(text.substr(e.parts[k].start, e.parts[k].end - e.parts[k].start));
   }
   return out;

@@ -502,8 +502,16 @@ bool digit_after(std::string_view s, std::size_t from) noexcept {
   return false;
 }
 
-// The gap between two parts of one answer: only ',', ';', "and", "or", blanks
-// ("$(-6,6)$ and $(2,6)$", "$x=-1$ or $x=2$", "$90^{\circ}$, $60^{\circ}$").
+// A CJK list joiner of detail/markers.hpp ("和", "或") at s[k], before `to`: its length, or 0.
+std::size_t cjk_joiner_at(std::string_view s, std::size_t k, std::size_t to) noexcept {
+  for (const std::string_view j : detail::kCjkListJoiners) {
+    if (k + j.size() <= to && starts_with(s, k, j)) return j.size();
+  }
+  return 0;
+}
+
+// The gap between two parts of one answer: only ',', ';', "and", "or", the CJK joiners, blanks
+// ("$(-6,6)$ and $(2,6)$", "$x=-1$ or $x=2$", "$90^{\circ}$, $60^{\circ}$", "$x<2$ 或 $x>3$").
 bool joins_parts(std::string_view s, std::size_t from, std::size_t to) noexcept {
   if (to - from > 16) return false;
   std::size_t k = from;
@@ -515,6 +523,9 @@ bool joins_parts(std::string_view s, std::size_t from, std::size_t to) noexcept 
     } else if (c == ',' || c == ';') {
       connector = true;
       ++k;
+    } else if (const std::size_t j = cjk_joiner_at(s, k, to); j != 0) {
+      connector = true;
+      k += j;
     } else if (is_letter(c)) {
       const std::size_t e = letters_end_in(s, k, to);
       const std::string_view w = s.substr(k, e - k);
@@ -528,9 +539,10 @@ bool joins_parts(std::string_view s, std::size_t from, std::size_t to) noexcept 
   return connector;
 }
 
-// Whether the word "or" is among the connectors of s[from, to) (joins_parts).
+// Whether the word "or" (or the CJK "或") is among the connectors of s[from, to) (joins_parts).
 bool joined_by_or(std::string_view s, std::size_t from, std::size_t to) noexcept {
   for (std::size_t k = from; k < to; ++k) {
+    if (k + detail::kCjkOr.size() <= to && starts_with(s, k, detail::kCjkOr)) return true;
     if (!is_letter(s[k])) continue;
     const std::size_t e = letters_end_in(s, k, to);
     if (s.substr(k, e - k) == "or") return true;
@@ -684,8 +696,10 @@ std::optional<Extraction> find_final_span(std::string_view s, const std::vector<
     e.start = final_answer.start;
     e.end = final_answer.end;
   } else {
-    for (std::size_t k = first; k + 1 < last; ++k)
+    for (std::size_t k = first; k + 1 < last; ++k) {
       e.parts.push_back(span_answer(s, Range{spans[k].start, spans[k].end}));
+      e.alternatives = e.alternatives || joined_by_or(s, spans[k].outer_end, spans[k + 1].outer_start);
+    }
     e.parts.push_back(final_answer);
     e.start = e.parts.front().start;
     e.end = e.parts.back().end;

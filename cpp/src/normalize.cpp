@@ -421,8 +421,45 @@ bool list_comma_space(std::string_view s, std::size_t i, std::size_t k) noexcept
   return true;
 }
 
-// Rule 5: spaces removed except between a control word and a letter, and one kept after a
-// comma that would otherwise read as a thousands separator ("45, 135").
+// Where the joiner word after the spaces s[i, k) ends with the spaces after it, or 0: "and" or
+// "or" alone between two parts of math ("x = 1 or x = 2", "x<2 or x>3", "1 and 2"), whose
+// spaces rule 5 keeps, so that the word stays a word the parser reads as a joiner rather than
+// letters glued to the names beside it ("x=1orx=2"). Math before: a digit, a closing bracket,
+// '!', a prime, a control word or a lone letter; after: a digit, a sign, an opening bracket, a
+// control word or a lone letter. Words on either side ("yes or no") keep the joiner as they are.
+std::size_t joiner_word_end(std::string_view s, std::size_t i, std::size_t k) noexcept {
+  const std::size_t n = s.size();
+  if (i == 0 || k >= n || !is_letter(s[k])) return 0;
+  const std::size_t w = letters_end(s, k);
+  const std::string_view word = s.substr(k, w - k);
+  if ((word != "and" && word != "or") || w >= n || s[w] != ' ') return 0;
+  std::size_t e = w;
+  while (e < n && s[e] == ' ') ++e;
+  if (e >= n) return 0;
+  // a lone letter or a control word's last letter (b: where its run of letters starts)
+  const auto name = [&](std::size_t b, std::size_t end) { return end - b == 1 || (b > 0 && s[b - 1] == '\\'); };
+  const char before = s[i - 1];
+  if (is_letter(before)) {
+    std::size_t b = i - 1;
+    while (b > 0 && is_letter(s[b - 1])) --b;
+    if (!name(b, i)) return 0;
+  } else if (!(is_digit(before) || before == '}' || before == ')' || before == ']' || before == '|' || before == '!' ||
+               before == '\'')) {
+    return 0;
+  }
+  const char after = s[e];
+  if (is_letter(after)) {
+    if (letters_end(s, e) - e != 1) return 0;
+  } else if (!(is_digit(after) || after == '-' || after == '+' || after == '\\' || after == '(' || after == '[' ||
+               after == '{' || after == '|')) {
+    return 0;
+  }
+  return e;
+}
+
+// Rule 5: spaces removed except between a control word and a letter, around a joiner word
+// between math (joiner_word_end), and one kept after a comma that would otherwise read as a
+// thousands separator ("45, 135").
 void remove_spaces(std::string_view s, Writer& out) {
   const std::size_t n = s.size();
   bool after_command = false;  // the last emitted character ends a control word
@@ -439,6 +476,14 @@ void remove_spaces(std::string_view s, Writer& out) {
     if (c == ' ') {
       std::size_t k = i;
       while (k < n && s[k] == ' ') ++k;
+      if (const std::size_t e = joiner_word_end(s, i, k); e != 0) {
+        out += ' ';
+        out.append(s.substr(k, letters_end(s, k) - k));
+        out += ' ';
+        after_command = false;
+        i = e;
+        continue;
+      }
       if ((after_command && k < n && is_letter(s[k])) || list_comma_space(s, i, k)) out += ' ';
       after_command = false;
       i = k;

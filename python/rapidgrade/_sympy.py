@@ -62,9 +62,12 @@ def _func(name: str, args: list[Any]) -> Any:
 
 
 def _as_set(value: Any) -> Any:
-    """A union's part as a SymPy set: a pair (a, b) is the open interval, a number a singleton."""
+    """A union's part as a SymPy set: a pair (a, b) is the open interval, a number a singleton, a
+    condition in one variable ("x < 2" of "x < 2 or x > 3") the set where it holds."""
     if isinstance(value, sympy.Set):
         return value
+    if isinstance(value, (sympy.core.relational.Relational, sympy.And)) and len(value.free_symbols) == 1:
+        return value.as_set()
     if isinstance(value, sympy.Tuple) and len(value) == 2:
         return sympy.Interval.open(value[0], value[1])
     return sympy.FiniteSet(value)

@@ -55,8 +55,9 @@ hit wins (``strategy="auto"``):
    ``a = b = c`` gives its last member, ``1 - 2 = - 1`` (an arithmetic left side) its right side;
    a relation that is the answer stays whole (``x < - 2``, ``x \neq 4``, ``f(x)=x+22``,
    ``x = 5``); ``\tag{..}`` and trailing punctuation are dropped. Spans joined only by "and",
-   "or" or commas (``$(-6,6)$ and $(2,6)$``, ``$x=-1$ or $x=2$``) are one answer of several
-   parts, joined with ``", "`` like ``boxed_multi``, when they state one shape: values, or
+   "or", "和", "或" or commas (``$(-6,6)$ and $(2,6)$``, ``$x=-1$ or $x=2$``) are one answer of
+   several parts, joined with ``", "`` like ``boxed_multi`` (with ``" or "`` where "or" or "或"
+   joins them: ``$x<2$ or $x>3$`` is ``x<2 or x>3``, alternatives), when they state one shape: values, or
    relations of one left side, read before a chain gives its last member (``$x=2^{-2/3}$ or
    $x=2^{3}=8$`` is two parts; ``$A+B=136$ and $C=180-(A+B)=44$`` states two things, the last
    counts). Where only those statements agree, "or" joins alternatives and "and" may restate

@@ -29,7 +29,7 @@ second; checked by ``tests/unit/test_normalize_examples.py``, like the examples 
      ``\mathbf{..}``, ``\mathit{..}``, ``\mathsf{..}``, ``\boldsymbol{..}``, ``\mbox{..}``, ...)
      are unwrapped: ``\text{(A)}`` -> ``(A)``, ``\mathrm{B}`` -> ``B``, ``\mathbf{5}`` -> ``5``;
    * every ``$`` and ``\$`` is removed: ``$x$`` -> ``x``, ``\$6`` -> ``6``,
-     ``$5$ and $6$`` -> ``5and6``; the other math delimiters stay: ``\(x\)`` -> ``\(x\)``
+     ``$5$ and $6$`` -> ``5 and 6``; the other math delimiters stay: ``\(x\)`` -> ``\(x\)``
      (grading removes delimiters that enclose the whole answer before normalizing);
    * the degree marks ``^\circ``, ``^{\circ}``, ``\degree`` and ``°`` are removed and the answer is
      flagged as an angle in degrees: ``120^\circ`` -> ``120``, ``90°`` -> ``90`` (``degrees=True``
@@ -58,9 +58,13 @@ second; checked by ``tests/unit/test_normalize_examples.py``, like the examples 
 5. A mixed number that is the whole answer keeps its whole part: ``1 1/4`` ->
    ``1\frac{1}{4}`` (5/4, as the LaTeX ``1\frac{1}{4}`` is), ``-2 3/8`` -> ``-2\frac{3}{8}``;
    only with a numerator below the denominator. Then spaces are removed, except one between a
-   control word and a following letter, and one after a comma between a digit and exactly three
-   digits in a bare list of numbers, where the comma separates the list's parts (a thousands
-   separator is never followed by a space): ``1 + 2`` -> ``1+2``, ``2\pi r`` -> ``2\pi r``,
+   control word and a following letter, one on each side of a joiner word ``and`` or ``or``
+   alone between math (after a digit, a closing bracket, ``!``, a prime, a control word or a lone
+   letter; before a digit, a sign, an opening bracket, a control word or a lone letter), which
+   the parser reads as a joiner rather than letters of the names beside it, and one after a comma
+   between a digit and exactly three digits in a bare list of numbers, where the comma separates
+   the list's parts (a thousands separator is never followed by a space): ``1 + 2`` -> ``1+2``,
+   ``2\pi r`` -> ``2\pi r``, ``x = 1 or x = 2`` -> ``x=1 or x=2``, ``yes or no`` -> ``yesorno``,
    ``45, 135`` -> ``45, 135``, ``(12, 102)`` -> ``(12,102)``.
 6. ``\frac`` and ``\sqrt`` arguments get braces: ``\frac12`` -> ``\frac{1}{2}``,
    ``\frac1b`` -> ``\frac{1}{b}``, ``\frac{1}2`` -> ``\frac{1}{2}``, ``\sqrt3`` -> ``\sqrt{3}``,

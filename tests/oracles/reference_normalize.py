@@ -465,6 +465,18 @@ def _strip_units(s: str) -> tuple[str, bool, bool]:
     return rest, saw_percent, saw_degrees
 
 
+_JOINER_GAP = re.compile(r" +(and|or) +(?=[0-9+\-\\(\[{|]|[A-Za-z](?![A-Za-z]))")
+_MATH_BEFORE_JOINER = re.compile(r"(?:\\[A-Za-z]+|(?<![A-Za-z])[A-Za-z]|[0-9})\]|!'])\Z")
+
+
+def _joiner_gap(s: str, i: int) -> re.Match[str] | None:
+    """The joiner word "and" or "or" with the space runs around it, from the space run at i, when
+    it stands between math: after a digit, a closing bracket, "!", a prime, a control word or a
+    lone letter; before a digit, a sign, an opening bracket, a control word or a lone letter."""
+    m = _JOINER_GAP.match(s, i)
+    return m if m is not None and i > 0 and _MATH_BEFORE_JOINER.search(s[:i]) else None
+
+
 def _remove_spaces(s: str) -> str:
     # Escapes ("\\ ", "\\,") are kept whole by matching them first.
     def repl(m: re.Match[str]) -> str:
@@ -476,9 +488,28 @@ def _remove_spaces(s: str) -> str:
     # is two numbers, not 45135 (a thousands separator is never followed by a space).
     # signs first or after a comma ("0, -1, 100"), "and" or "or" before the last ("1, 100 and 0",
     # "1, 100 and -1")
-    if re.fullmatch(r"-?(?:[0-9 .]|,(?: *-)?|(?<![A-Za-z])(?:and|or)(?![A-Za-z])(?: *-)?)*", s):
-        return re.sub(r"(?<=[0-9],)( +)(?=[0-9]{3}(?![0-9]))| +", lambda m: " " if m.group(1) else "", s)
-    return re.sub(r"\\[^A-Za-z]|(\\[A-Za-z]+) +(?=[A-Za-z])| +", repl, s, flags=re.S)
+    numbers = re.fullmatch(r"-?(?:[0-9 .]|,(?: *-)?|(?<![A-Za-z])(?:and|or)(?![A-Za-z])(?: *-)?)*", s)
+
+    def plain(part: str) -> str:
+        if numbers:
+            return re.sub(r"(?<=[0-9],)( +)(?=[0-9]{3}(?![0-9]))| +", lambda m: " " if m.group(1) else "", part)
+        return re.sub(r"\\[^A-Za-z]|(\\[A-Za-z]+) +(?=[A-Za-z])| +", repl, part, flags=re.S)
+
+    # a joiner word between math keeps its spaces ("x = 1 or x = 2"): the parts between are read
+    # apart; a space run that an escape ("\\ ") opens is the escape's
+    out: list[str] = []
+    done = k = 0
+    while k < len(s):
+        if s[k] == "\\":
+            k += 2
+            continue
+        gap = _joiner_gap(s, k) if s[k] == " " else None
+        if gap is None:
+            k += 1
+            continue
+        out += [plain(s[done:k]), f" {gap.group(1)} "]
+        done = k = gap.end()
+    return "".join(out) + plain(s[done:])
 
 
 def _bare_token_end(s: str, k: int) -> int:

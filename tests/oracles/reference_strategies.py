@@ -922,11 +922,12 @@ def _digit_after(s: str, k: int) -> bool:
     return False
 
 
-_CONNECTORS = re.compile(r"[ \t\n\r\f\v]*(?:(?:[,;]|(?<![A-Za-z])(?:and|or)(?![A-Za-z]))[ \t\n\r\f\v]*)+")
+_CONNECTORS = re.compile(r"[ \t\n\r\f\v]*(?:(?:[,;和或]|(?<![A-Za-z])(?:and|or)(?![A-Za-z]))[ \t\n\r\f\v]*)+")
+_SAYS_OR = re.compile(r"(?<![A-Za-z])or(?![A-Za-z])|或")
 
 
 def _joins_parts(s: str, a: int, b: int) -> bool:
-    """Only ',', ';', "and", "or" and whitespace between two spans (a short gap)."""
+    """Only ',', ';', "and", "or", "和", "或" and whitespace between two spans (a short gap)."""
     if _u8(s, a, b) > 16:
         return False
     return _CONNECTORS.fullmatch(s, a, b) is not None
@@ -995,10 +996,7 @@ def _final_span(s: str, start: int, bold: tuple[int, int] | None = None) -> RefE
         lhs = _stated_lhs(s, *statement)
         # where only the statements agree, "or" joins alternatives; "and" may restate one value
         answers_differ = (s[slice(*_relation_lhs(s, *part))] == "") != (s[slice(*_relation_lhs(s, *final))] == "")
-        if (
-            answers_differ
-            and re.search(r"(?<![A-Za-z])or(?![A-Za-z])", s[spans[first - 1][3] : spans[first][0]]) is None
-        ):
+        if answers_differ and _SAYS_OR.search(s, spans[first - 1][3], spans[first][0]) is None:
             break
         if (lhs == "") != (final_lhs == "") or lhs != final_lhs:
             break
@@ -1007,4 +1005,6 @@ def _final_span(s: str, start: int, bold: tuple[int, int] | None = None) -> RefE
     a, b = parts[0][0], parts[-1][1]
     if b <= a:
         return None
-    return RefExtraction(", ".join(s[pa:pb] for pa, pb in parts), a, b, "final_span")
+    # "or" in a gap makes the parts alternatives, joined with " or " ("x<2 or x>3")
+    says_or = any(_SAYS_OR.search(s, spans[k][3], spans[k + 1][0]) for k in range(first, last - 1))
+    return RefExtraction((" or " if says_or else ", ").join(s[pa:pb] for pa, pb in parts), a, b, "final_span")

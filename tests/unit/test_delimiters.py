@@ -21,7 +21,7 @@ def gold_after_grading(gold: str) -> str:
 @pytest.mark.parametrize(
     ("gold", "expected"),
     [
-        (r"\(a\) and \(b\)", r"\(a\)and\(b\)"),  # was "a\)and\(b"
+        (r"\(a\) and \(b\)", r"\(a\) and \(b\)"),  # was "a\)and\(b"
         (r"\[a\]+\[b\]", r"\[a\]+\[b\]"),  # was "a\]+\[b"
         (r"$5\$", "5"),  # was "5\"
     ],

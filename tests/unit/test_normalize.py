@@ -280,9 +280,9 @@ def test_thousands() -> None:
     assert n("0, -1, 100") == "0,-1, 100"
     assert n("-5, -2, 135") == "-5,-2, 135"
     # and one whose last number "and" or "or" joins ("1, 100 and 0"), not the number 1100
-    assert n("1, 100 and 0") == "1, 100and0"
-    assert n("7, 135 or 9") == "7, 135or9"
-    assert n("1, 100 and -1") == "1, 100and-1"
+    assert n("1, 100 and 0") == "1, 100 and 0"
+    assert n("7, 135 or 9") == "7, 135 or 9"
+    assert n("1, 100 and -1") == "1, 100 and -1"
     assert n("1, 100 andy 0") == "1,100andy0"  # a word that only starts with "and"
 
 

@@ -47,13 +47,13 @@ from rapidgrade import extract_answer, grade
         (r"solving for $a$ gives $a = -\dfrac12$.", r"a = -\dfrac12", "final_span"),
         # multi-part answers: one answer with all parts
         (r"The points are namely $(-6,6)$ and $(2,6)$.", "(-6,6), (2,6)", "final_span"),
-        (r"The solutions are $x=-1$ or $x=2$.", "x=-1, x=2", "final_span"),
+        (r"The solutions are $x=-1$ or $x=2$.", "x=-1 or x=2", "final_span"),
         (r"The angles are $90^{\circ}$ and $60^{\circ}$.", r"90^{\circ}, 60^{\circ}", "final_span"),
         (r"so $(m, n) \in\{(1,1),(3,2)\}$.", r"(m, n) \in\{(1,1),(3,2)\}", "final_span"),
         # two statements of different shapes: the last one counts
         (r"Therefore, $3 x = 12$ and $x = 4$.", "x = 4", "final_span"),
         # the left sides are the statements', before a chain gives its last member
-        (r"which gives $x=2^{-2 / 3}$ or $x=2^{3}=8$.", "x=2^{-2 / 3}, 8", "final_span"),
+        (r"which gives $x=2^{-2 / 3}$ or $x=2^{3}=8$.", "x=2^{-2 / 3} or 8", "final_span"),
         (r"so $A+B=\frac{2}{3} \cdot 204=136$ and $C=180-(A+B)=44$.", "44", "final_span"),
         (
             r"The desired quantity is $s=\frac{x}{z}$, and $$\frac{x}{z}=\frac{3}{z}-1=\frac{5}{4}$$",

@@ -70,6 +70,9 @@ struct Extraction {
   std::size_t start = 0;
   std::size_t end = 0;
   std::vector<Range> parts;
+  /// Whether "or" joins the parts ("$x<2$ or $x>3$"): answer_text() then joins them with " or ",
+  /// which the parser reads as alternatives (a union of conditions), else with ", ".
+  bool alternatives = false;
   std::vector<Range> others;
   /// For an answer read by the answer phrase reader (read_answer_phrase): a unit of
   /// detail/units.hpp written after the number ("5 km/h" -> [start, end) "5", unit "km/h"),
@@ -245,7 +248,8 @@ Phrase read_answer_phrase(std::string_view s, Range r);
 /// none ("x<y", "< 3"). It ends an answer phrase ("10</s>" is 10).
 std::size_t markup_tag_end(std::string_view s, std::size_t k, std::size_t end) noexcept;
 
-/// The answer text of `e` (for kBoxedMulti, the parts joined with ", ").
+/// The answer text of `e`: for several parts (kBoxedMulti, a final span of joined spans), the
+/// parts joined with ", ", or with " or " where Extraction::alternatives.
 std::string answer_text(std::string_view text, const Extraction& e);
 
 // The key/value field protocol ("SOLUTION: u(x) = ...") is in fields.hpp.

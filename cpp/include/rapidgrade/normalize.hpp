@@ -34,7 +34,7 @@
 //       \mbox{..} ...) unwrapped: "\text{(A)}" -> "(A)", "\mathrm{B}" -> "B", "\mathbf{5}" -> "5",
 //       "\text{\textit{nested}}" -> "nested";
 //     - every '$' and \$ removed, wherever it is: "$x$" -> "x", "\$6" -> "6",
-//       "$5$ and $6$" -> "5and6" (the other math delimiters stay: "\(x\)" -> "\(x\)"; peeling
+//       "$5$ and $6$" -> "5 and 6" (the other math delimiters stay: "\(x\)" -> "\(x\)"; peeling
 //       delimiters that enclose a whole answer is detail::unwrap's job, before normalization);
 //     - the degree marks (the table detail/latex_vocab.hpp: ^\circ, ^{\circ}, \degree, U+00B0)
 //       removed (and `degrees` set): "120^\circ" -> "120", "45^{\circ}" -> "45", "90°" -> "90";
@@ -59,11 +59,15 @@
 //  5. a mixed number that is the whole text keeps its whole part apart: "1 1/4" ->
 //     "1\frac{1}{4}" (read as 5/4, as "1\frac{1}{4}" is), "-2 3/8" -> "-2\frac{3}{8}"; only with
 //     a numerator below the denominator ("12 345/678" is rule 5's "12345/678").
-//     Then spaces removed, except one between a control word and a following letter, and one
+//     Then spaces removed, except one between a control word and a following letter, one on
+//     each side of a joiner word "and" or "or" alone between math (after a digit, a closing
+//     bracket, '!', a prime, a control word or a lone letter; before a digit, a sign, an opening
+//     bracket, a control word or a lone letter), which the parser reads as a joiner, and one
 //     after a comma between a digit and exactly three digits in a bare list of numbers, where
 //     the comma separates the list's parts, not thousands (a thousands separator is never
-//     followed by a space): "1 + 2" -> "1+2", "2\pi r" -> "2\pi r", "45, 135" -> "45, 135",
-//     "1, 23" -> "1,23", "(12, 102)" -> "(12,102)".
+//     followed by a space): "1 + 2" -> "1+2", "2\pi r" -> "2\pi r", "x = 1 or x = 2" ->
+//     "x=1 or x=2", "yes or no" -> "yesorno", "45, 135" -> "45, 135", "1, 23" -> "1,23",
+//     "(12, 102)" -> "(12,102)".
 //  6. \frac and \sqrt arguments braced: "\frac12" -> "\frac{1}{2}", "\frac1b" -> "\frac{1}{b}",
 //     "\frac{1}2" -> "\frac{1}{2}", "\sqrt3" -> "\sqrt{3}", "\frac\pi2" -> "\frac{\pi}{2}",
 //     "\sqrt[3]8" -> "\sqrt[3]{8}".

@@ -276,9 +276,11 @@ inline constexpr std::string_view kMathNonAscii[] = {
     "\xE2\x8B\x85",  // ⋅
 };
 
-/// CJK words that join the parts of a list answer ("1和3", "2或3"), read as ", ".
-inline constexpr std::string_view kCjkListJoiners[] = {"\xE5\x92\x8C",   // 和
-                                                       "\xE6\x88\x96"};  // 或
+/// CJK words that join the parts of a list answer ("1和3", "2或3"), read as ", "; the second
+/// says "or" (kCjkOr: the parts are alternatives, as the word "or" says).
+inline constexpr std::string_view kCjkOr = "\xE6\x88\x96";              // 或
+inline constexpr std::string_view kCjkListJoiners[] = {"\xE5\x92\x8C",  // 和
+                                                       kCjkOr};
 
 /// The ASCII character that the full-width form at s[k] stands for (U+FF01..U+FF5E, "３" is
 /// '3', "－" is '-'), or 0 when s[k] starts no full-width form. `length` is set to 3 then.
