@@ -246,8 +246,9 @@ std::optional<Extraction> find_last_number(std::string_view s, std::size_t from)
 void widen_bold_digits(std::string_view s, std::size_t from, Extraction& e) noexcept;
 
 /// Widens a last number to the object it is part of: a ratio or a time ("3:1", "4:30"), a
-/// parenthesized list of numbers ("(1, 2)"), or the argument of a function ("f(0)"). "The
-/// ratio is 3:1." states 3:1, not 1; "the value of f(0)" states no number at all.
+/// percentage ("50%", "50\\%"), a parenthesized list of numbers ("(1, 2)"), or the argument of
+/// a function ("f(0)"). "The ratio is 3:1." states 3:1, not 1; "The probability is 50%."
+/// states 50% (0.5 as much as 50); "the value of f(0)" states no number at all.
 void widen_number_object(std::string_view s, std::size_t from, Extraction& e) noexcept;
 
 /// The sentence of s that holds s[at], as sentence_end cuts sentences: a line break always ends

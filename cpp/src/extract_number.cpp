@@ -295,6 +295,15 @@ void widen_number_object(std::string_view s, std::size_t from, Extraction& e) no
     e.start = a;
     return;
   }
+  // a percentage: "50%", "50\%" (grading reads it as 50 and as 0.5)
+  if (e.end < n && s[e.end] == '%') {
+    e.end += 1;
+    return;
+  }
+  if (e.end + 1 < n && s[e.end] == '\\' && s[e.end + 1] == '%') {
+    e.end += 2;
+    return;
+  }
   // an element of "(1, 2)" or the argument of "f(0)": inside the brackets only numbers
   const auto inside = [](char c) { return is_digit(c) || c == ',' || c == '.' || c == ' ' || c == '-'; };
   std::size_t open = e.start;

@@ -122,11 +122,14 @@ def _last_number(s: str, start: int) -> RefExtraction | None:
 
 def _number_object(s: str, start: int, a: int, b: int) -> tuple[int, int]:
     """extract_math.cpp's widen_number_object: the last number s[a:b] widened to the ratio or
-    time it ends ("3:1"), the parenthesized list of numbers ("(1, 2)") or the function argument
-    ("f(0)") it belongs to."""
+    time it ends ("3:1"), its percent sign ("50%", "50\\%"), the parenthesized list of numbers
+    ("(1, 2)") or the function argument ("f(0)") it belongs to."""
     m = re.search(r"(?:[0-9]+:)+\Z", s[start:a])
     if m is not None and m.start() < len(s[start:a]):
         return start + m.start(), b
+    percent = re.compile(r"\\?%").match(s, b)
+    if percent is not None:
+        return a, percent.end()
     inside = "0123456789,. -"
     o = a
     while o > start and a - o < 64 and s[o - 1] in inside:

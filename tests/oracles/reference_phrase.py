@@ -300,6 +300,8 @@ def _math_objects(s: str, b: int, e: int) -> tuple[int, tuple[int, int], bool]:
             continue
         if _is_digit(c) and (k == b or not _is_letter(s[k - 1])):
             ne = _phrase_number_end(s, k, e)
+            percent = re.compile(r"\\?%").match(s, ne, e)  # with its percent sign: "about 50%"
+            ne = percent.end() if percent is not None else ne
             count += 1
             last = (b + _signed_start(s[b:e], k - b), ne)
             valued, last_valued = valued + 1, last

@@ -218,6 +218,11 @@ def test_code_output_rules() -> None:
         ("It first reaches 2 at the point (1, -2).", "(1, -2)"),
         ("The ratio is 3:1.", "3:1"),
         ("It ends at 4:30 pm", "4:30"),
+        # a percentage with its sign, which grading reads as 50 and as 0.5
+        ("The probability is 50%.", "50%"),
+        ("So the probability is $12.5\\%$.", "12.5\\%"),
+        ("The probability is 0.5 (50%).", "50%"),
+        ("a rise of 50 %", "50"),  # a sign apart from its number: the number alone
         ("not enough information to find f(0).", "f(0)"),
         ("the total is (12,345)", "12,345"),
         ("as in equation (3)", "3"),
