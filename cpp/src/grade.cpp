@@ -40,6 +40,7 @@ using internal::names_only;
 using internal::one_of_gold_values;
 using internal::plain_number;
 using internal::several_sentences;
+using internal::states_a_contradiction;
 using internal::sums_over_a_condition;
 using internal::trailing_letter;
 using internal::without_label;
@@ -899,6 +900,15 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     // that states its answer in words, whose last math may be a step of the proof. Neither a
     // FALSE nor the fallback's reading of the same step says more ("6 \mid n+1",
     // "\mathcal{I}(2N, x)", a span cut short).
+    v.tri = equiv::Tri::kUnknown;
+    v.reason = Reason::kProofClose;
+  }
+  if (v.tri == equiv::Tri::kTrue && extract::is_weak(found->method) &&
+      (v.reason == Reason::kEquivalent || v.reason == Reason::kSameAfterNormalization) &&
+      states_a_contradiction(response, readings_end)) {
+    // No marked answer, and the text ends by stating a contradiction ("Then $k = 4$, a
+    // contradiction.", "... divisible by 4, which is false. This contradiction completes our
+    // solution."): its last math is the case it refutes, not an answer, whatever it equals
     v.tri = equiv::Tri::kUnknown;
     v.reason = Reason::kProofClose;
   }

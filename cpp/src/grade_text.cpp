@@ -29,6 +29,7 @@ constexpr std::array<bool, 256> first_letters(const std::string_view (&table)[N]
 }
 constexpr std::array<bool, 256> kRefusalStarts = first_letters(detail::kRefusals);
 constexpr std::array<bool, 256> kProofCloseStarts = first_letters(detail::kProofCloses);
+constexpr std::array<bool, 256> kContradictionStarts = first_letters(detail::kContradictions);
 constexpr std::array<bool, 256> kProofArgumentStarts = first_letters(detail::kProofArguments);
 
 // Whether `text` holds a phrase of `table` (ignoring case), where a word starts when
@@ -184,10 +185,11 @@ char choice_letter(std::string_view s) noexcept {
   return 0;
 }
 
-// Whether the final sentence of text[0, end) (after the last sentence end or line break in its
-// last kMaxFinalSentence bytes) closes a proof (detail::kProofCloses): "... which contradicts
-// the minimality of $m$.", "Thereby the solution is complete."
-bool closes_a_proof(std::string_view text, std::size_t end) noexcept {
+namespace {
+
+// The final sentence of text[0, end): after the last sentence end or line break in its last
+// kMaxFinalSentence bytes, without the closing punctuation.
+std::string_view final_sentence(std::string_view text, std::size_t end) noexcept {
   std::size_t e = std::min(end, text.size());
   while (e > 0 && detail::is_space(text[e - 1])) --e;
   if (e > 0 && (text[e - 1] == '.' || text[e - 1] == '!' || text[e - 1] == '?')) --e;
@@ -199,7 +201,21 @@ bool closes_a_proof(std::string_view text, std::size_t end) noexcept {
       break;
     }
   }
-  return holds_phrase(text.substr(b, e - b), detail::kProofCloses, kProofCloseStarts);
+  return text.substr(b, e - b);
+}
+
+}  // namespace
+
+// Whether the final sentence of text[0, end) closes a proof (detail::kProofCloses, or
+// detail::kContradictions): "... which contradicts the minimality of $m$.", "Thereby the
+// solution is complete."
+bool closes_a_proof(std::string_view text, std::size_t end) noexcept {
+  return holds_phrase(final_sentence(text, end), detail::kProofCloses, kProofCloseStarts) ||
+         states_a_contradiction(text, end);
+}
+
+bool states_a_contradiction(std::string_view text, std::size_t end) noexcept {
+  return holds_phrase(final_sentence(text, end), detail::kContradictions, kContradictionStarts);
 }
 
 bool in_table_row(std::string_view text, std::size_t at) noexcept {

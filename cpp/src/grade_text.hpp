@@ -15,8 +15,13 @@ bool several_sentences(std::string_view s) noexcept;
 /// normalization, or 0. Letters A-J only.
 char choice_letter(std::string_view s) noexcept;
 
-/// Whether the final sentence of text[0, end) closes a proof (detail::kProofCloses).
+/// Whether the final sentence of text[0, end) closes a proof (detail::kProofCloses, or
+/// detail::kContradictions).
 bool closes_a_proof(std::string_view text, std::size_t end) noexcept;
+
+/// Whether the final sentence of text[0, end) states a contradiction (detail::kContradictions):
+/// its math is the case it refutes ("Then $k = 4$, a contradiction.").
+bool states_a_contradiction(std::string_view text, std::size_t end) noexcept;
 /// Whether text argues a proof anywhere (detail::kProofArguments): "We show that ...", "Lemma 2."
 bool argues_a_proof(std::string_view text) noexcept;
 

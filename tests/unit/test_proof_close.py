@@ -6,9 +6,12 @@ Olympiad write-ups state their answer first, in words, and end with the proof: "
 argue it: "We show that ...", "Lemma 2.", "by induction on $n$". With no marked answer, the
 unmarked readers read the last math of such a text, which may be a step of the proof. A reading
 that matches the gold is still TRUE; one that does not, or that the core cannot read, is no
-certain FALSE but UNKNOWN, kept with the fast path (the fallback would read the same step). The
-phrases are two tables in markers.hpp: ``detail::kProofCloses``, matched ignoring case in the final sentence, and
-``detail::kProofArguments``, matched ignoring case anywhere, where a word starts.
+certain FALSE but UNKNOWN, kept with the fast path (the fallback would read the same step). A text
+that ends by stating a contradiction ("Then $k = 4$, a contradiction.") is the exception: its last
+math is the case it refutes, so a reading that matches is UNKNOWN too. The phrases are three
+tables in markers.hpp: ``detail::kProofCloses`` and ``detail::kContradictions``, matched ignoring
+case in the final sentence, and ``detail::kProofArguments``, matched ignoring case anywhere, where
+a word starts.
 
 The same holds for a last math that states a condition against a gold value ("so $k \le 3$"
 against 3): a bound on the way to the answer, or another question's answer; it is UNKNOWN with the
@@ -62,6 +65,14 @@ def test_a_reading_from_a_proof_close_is_no_certain_false(response: str) -> None
     [
         # a reading that matches stays TRUE
         ("1", r"Hence $a=b=1$, as required.", (True, "same answer after normalization")),
+        # ... except in a final sentence that states a contradiction: the case it refutes
+        ("4", r"Then $k = 4$, a contradiction.", (False, PROOF_CLOSE)),
+        (
+            "4",
+            "So 195 is divisible by 4, which is false. This contradiction completes our solution.",
+            (False, PROOF_CLOSE),
+        ),
+        ("3", r"This contradicts $n > 3$, so the answer is $n = 3$.", (True, "equivalent")),
         # a marked answer is read as before: the marker states it
         ("17", r"The answer is $5$. Suppose $k = 4$; a contradiction.", (False, "not equivalent")),
         # no proof close: a certain FALSE as before
@@ -84,10 +95,11 @@ def test_other_readings_are_as_before(gold: str, response: str, expected: tuple[
 
 
 def _assert_no_certain_false(gold: int, value: int, response: str) -> None:
-    """The response's last math states *value*: TRUE against it, UNKNOWN with the proof reason
-    against any other gold."""
+    """The response's last math states *value*: TRUE against it (UNKNOWN where the text ends by
+    stating a contradiction, whose math it refutes), UNKNOWN with the proof reason against any
+    other gold."""
     v = grade(str(gold), response, fallback=False)
-    if gold == value:
+    if gold == value and "contradict" not in response:
         assert v.correct
     else:
         assert (v.correct, v.reason) == (False, PROOF_CLOSE)

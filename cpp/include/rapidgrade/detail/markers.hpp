@@ -120,20 +120,35 @@ inline constexpr std::string_view kConclusionLeads[] = {
 /// state it first): the reading of its last math is no certain answer, and a FALSE from it is
 /// UNKNOWN (grade.cpp, Reason::kProofClose).
 inline constexpr std::string_view kProofCloses[] = {
-    "as required",          "as desired",
-    "as claimed",           "as wanted",
-    "we wanted to",         "aimed to prove",
-    "to be proved",         "to be shown",
-    "contradiction",        "contradicts",
-    "we are done",          "completes the proof",
-    "completes our proof",  "completes the solu",
-    "completes our solu",   "proof is complete",
-    "solution is complete", "problem is solved",
-    "conclusion follows",   "claim follows",
-    "which is absurd",      "q.e.d",
-    "\\blacksquare",        "\\qed",
+    "as required",
+    "as desired",
+    "as claimed",
+    "as wanted",
+    "we wanted to",
+    "aimed to prove",
+    "to be proved",
+    "to be shown",
+    "we are done",
+    "completes the proof",
+    "completes our proof",
+    "completes the solu",
+    "completes our solu",
+    "proof is complete",
+    "solution is complete",
+    "problem is solved",
+    "conclusion follows",
+    "claim follows",
+    "q.e.d",
+    "\\blacksquare",
+    "\\qed",
     "desired inequality",
 };
+
+/// Phrases (ASCII, matched ignoring case) with which a final sentence states a contradiction:
+/// it closes a proof too (with kProofCloses), and its math is the case it refutes ("Then $k =
+/// 4$, a contradiction.", "..., which is false. This contradiction completes our solution."),
+/// never the answer: a reading that matches there is UNKNOWN as well (grade.cpp).
+inline constexpr std::string_view kContradictions[] = {"contradiction", "contradicts", "which is absurd"};
 
 /// Phrases (ASCII, matched ignoring case where a word starts) with which a text argues a proof:
 /// "We show that ...", "Lemma 2.", "by induction on $n$", "It remains to prove ...". A response
