@@ -629,8 +629,20 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
 std::vector<Range> other_readings(std::string_view s, const Extraction& e) {
   std::vector<Range> out;
   const std::vector<Box>& spans = e.readings.spans;
-  // no spans kept: a method run alone, or a last number in a text without math spans (a
-  // final-span answer found by the cascade always has its spans)
+  if (e.method == Method::kLastNumber && e.readings.end > 0) {
+    // the other numbers of its sentence, nearest first ("In total, 18 students out of 30
+    // passed."), and the last math span of the text, though a number follows it
+    out = internal::sentence_numbers_before(s.substr(0, e.readings.end), e.readings.from, e.start);
+    for (std::size_t k = spans.size(); k > 0; --k) {
+      const Box& b = spans[k - 1];
+      if (!has_content(s, Range{b.start, b.end})) continue;
+      if (b.end <= e.start || b.start >= e.end) out.push_back(span_answer(s, Range{b.start, b.end}));
+      break;
+    }
+    return out;
+  }
+  // no spans kept: a method run alone (a final-span answer found by the cascade always has its
+  // spans)
   if (spans.empty()) return out;
   if (e.method == Method::kFinalSpan) {
     // the other spans of the final sentence, back to the last sentence break or to the span
@@ -645,14 +657,6 @@ std::vector<Range> other_readings(std::string_view s, const Extraction& e) {
     }
     if (const auto num = find_last_number(s.substr(0, e.readings.end), e.readings.from)) {
       if (num->start < e.start || num->end > e.end) out.push_back(Range{num->start, num->end});
-    }
-  } else if (e.method == Method::kLastNumber) {
-    // the last math span of the text, though a number follows it
-    for (std::size_t k = spans.size(); k > 0; --k) {
-      const Box& b = spans[k - 1];
-      if (!has_content(s, Range{b.start, b.end})) continue;
-      if (b.end <= e.start || b.start >= e.end) out.push_back(span_answer(s, Range{b.start, b.end}));
-      break;
     }
   }
   return out;

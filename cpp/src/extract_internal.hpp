@@ -251,6 +251,13 @@ void widen_bold_digits(std::string_view s, std::size_t from, Extraction& e) noex
 /// states 50% (0.5 as much as 50); "the value of f(0)" states no number at all.
 void widen_number_object(std::string_view s, std::size_t from, Extraction& e) noexcept;
 
+/// The numbers standing alone as values (not a power, an index, a coefficient, an argument, a
+/// percentage) of the sentence of s that holds s[at] (sentence_at), before `at`: the nearest
+/// first, kMaxSentenceReadings at most. The other readings of a last number ("18 students out
+/// of 30 passed": 18). O(length of that line up to `at`).
+constexpr std::size_t kMaxSentenceReadings = 8;
+std::vector<Range> sentence_numbers_before(std::string_view s, std::size_t from, std::size_t at);
+
 /// The sentence of s that holds s[at], as sentence_end cuts sentences: a line break always ends
 /// one, so the search starts at the beginning of its line (never before `from`). [start, end)
 /// with end the mark that ends it, or the end of s. O(length of that line up to it).

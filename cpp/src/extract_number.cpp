@@ -424,6 +424,22 @@ std::vector<Range> final_sentence_numbers(std::string_view text, std::size_t lim
   return out;
 }
 
+namespace internal {
+
+std::vector<Range> sentence_numbers_before(std::string_view s, std::size_t from, std::size_t at) {
+  std::vector<Range> out;
+  const Range sentence = sentence_at(s, from, at);
+  scan_numbers(s, sentence.start, sentence.start, at, [&](Range r) {
+    if (r.end <= at && plain_value(s, sentence.start, r)) out.push_back(r);
+    return true;
+  });
+  std::reverse(out.begin(), out.end());
+  if (out.size() > kMaxSentenceReadings) out.resize(kMaxSentenceReadings);
+  return out;
+}
+
+}  // namespace internal
+
 bool follows_step_label(std::string_view s, std::size_t from, std::size_t at) noexcept {
   std::size_t w = at;
   while (w > from && is_blank(s[w - 1])) --w;

@@ -165,9 +165,11 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy 
 /// extract_answer(text) found `e` by a weak method (is_weak), in that order: for kFinalSpan, the
 /// other math spans of the final sentence (back to a sentence break or to the span that the
 /// sentence concludes with), then the last number when it lies outside the answer; for
-/// kLastNumber, the last math span with content, when it does not overlap the number. Empty
-/// for any other extraction (a method run alone included). Reads only the neighbourhood of
-/// those spans, and for kFinalSpan the text back from its end to its last number: O(n) at worst.
+/// kLastNumber, the numbers of its sentence before it that stand alone as values (nearest first,
+/// 8 at most: "In total, 18 students out of 30 passed." -> 18), then the last math span with
+/// content, when it does not overlap the number. Empty for any other extraction (a method run
+/// alone included). Reads only the neighbourhood of those spans, the last number's line, and for
+/// kFinalSpan the text back from its end to its last number: O(n) at worst.
 std::vector<Range> other_readings(std::string_view text, const Extraction& e);
 
 /// Where the sentence or line that starts at `j` ends: the first line break (a "\\" before it

@@ -1,0 +1,79 @@
+"""The other readings of a last number: the numbers of its sentence before it.
+
+With no marked answer and no math span to read, the grader reads the last number of the text. In
+a final sentence with several numbers ("In total, 18 students out of 30 passed the exam.") the
+last is a guess: a gold that is another number of that sentence is no certain FALSE but UNKNOWN
+(another reading matches), kept by the fast path. A gold that is none of them stays a certain
+FALSE, and the last number itself stays TRUE.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from rapidgrade import extract_answer, grade
+
+OTHER = "undecided: the unmarked answer differs, but another reading of the final statement matches"
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        ("18", "In total, 18 students out of 30 passed the exam."),
+        ("5", "It will take 5 hours to fill the tank at 3 gallons per hour."),
+        ("5", "Janet has 5 apples left after giving 3 away."),
+        ("3", "The remainder is 3 when 100 is divided by 7."),
+        ("10", "Therefore, John walked 10 miles in 2 hours."),
+        ("25", "So each friend gets 25 dollars, for a total of 100 dollars among 4 friends."),
+        ("6", "She needs 6 more cups to make 10 cups in total."),
+    ],
+)
+def test_an_earlier_number_of_the_final_sentence_is_no_certain_false(gold: str, response: str) -> None:
+    v = grade(gold, response, fallback=False)
+    assert (v.correct, v.decided_by, v.reason) == (False, "fast", OTHER), v
+
+
+@pytest.mark.parametrize(
+    ("gold", "response", "expected"),
+    [
+        # the last number still reads TRUE
+        ("30", "In total, 18 students out of 30 passed the exam.", (True, "same answer after normalization")),
+        # a number of no reading: a certain FALSE
+        ("12", "In total, 18 students out of 30 passed the exam.", (False, "not equivalent")),
+        # a number of an earlier sentence is no reading of the last one
+        ("18", "There were 18 of them. In total, 30 passed the exam.", (False, "not equivalent")),
+        # a power, an index or a percentage is no value of the sentence
+        ("2", "The area is x^2 for 30 of them.", (False, "not equivalent")),
+    ],
+)
+def test_other_verdicts_are_as_before(gold: str, response: str, expected: tuple[bool, str]) -> None:
+    v = grade(gold, response, fallback=False)
+    assert (v.correct, v.reason) == expected, v
+
+
+def test_a_method_run_alone_has_no_other_readings() -> None:
+    e = extract_answer("In total, 18 students out of 30 passed.", strategy="last_number")
+    assert e is not None and e.text == "30"
+
+
+_NOUNS = st.sampled_from(["apples", "students", "miles", "dollars", "hours", "cups"])
+
+
+@given(
+    a=st.integers(1, 10_000),
+    b=st.integers(1, 10_000),
+    c=st.integers(1, 10_000),
+    first=_NOUNS,
+    second=_NOUNS,
+    link=st.sampled_from(["out of", "in", "for", "after", "at", "among"]),
+)
+def test_two_numbers_of_a_sentence(a: int, b: int, c: int, first: str, second: str, link: str) -> None:
+    assume(len({a, b, c}) == 3)
+    response = f"In total, {a} {first} {link} {b} {second} were used."
+    assert grade(str(b), response, fallback=False).correct
+    v = grade(str(a), response, fallback=False)
+    assert (v.correct, v.reason) == (False, OTHER), response
+    v = grade(str(c), response, fallback=False)
+    assert (v.correct, v.reason) == (False, "not equivalent"), response
