@@ -399,7 +399,8 @@ constexpr int kMaxRemarks = 2;
 // The start of the remark in parentheses that ends text[from, end) (its last ')' before blanks
 // and a '.'), or npos: a '(' after a blank, a line break or a sentence's end (not a function's,
 // "f(x)"), then a word of two letters or more before a blank or a comma ("(We can check",
-// "(Checking, ...", "(which occurs when"; not "(iii)", "(a)").
+// "(Checking, ...", "(which occurs when"; not "(iii)", "(a)"), or a computation of the result
+// ("15 balls (3 boxes × 5 balls)", "8 (20 - 12)").
 std::size_t remark_before(std::string_view text, std::size_t from, std::size_t end) noexcept {
   std::size_t k = end;
   while (k > from && detail::is_space(text[k - 1])) --k;
@@ -416,7 +417,10 @@ std::size_t remark_before(std::string_view text, std::size_t from, std::size_t e
   std::size_t w = open + 1;
   while (w < k && detail::is_blank(text[w])) ++w;
   const std::size_t word_end = detail::letters_end(text, w);
-  if (word_end - w < 2 || word_end >= k || !(detail::is_blank(text[word_end]) || text[word_end] == ',')) return kNpos;
+  if ((word_end - w < 2 || word_end >= k || !(detail::is_blank(text[word_end]) || text[word_end] == ',')) &&
+      !internal::computation(text, open + 1, k - 1)) {
+    return kNpos;
+  }
   std::size_t b = open;
   while (b > from && detail::is_blank(text[b - 1])) --b;
   if (b == from) return kNpos;  // the whole text
@@ -714,6 +718,42 @@ std::size_t sentence_end(std::string_view s, std::size_t j) noexcept {
 }
 
 namespace internal {
+
+// internal::computation (extract_internal.hpp): whether text[b, e) is the computation of a result from numbers ("3 boxes × 5 balls", "20 -
+// 12", "3 × $15"): it starts with a digit or '$' and holds only numbers, blanks, '$', the
+// operators + - * / = × · \times \cdot, words of two letters or more and an "x" between blanks
+// (a times sign), with at least one operator. A pair "(1, 2)" or "(x + 1)" is none.
+bool computation(std::string_view text, std::size_t b, std::size_t e) noexcept {
+  while (b < e && detail::is_blank(text[b])) ++b;
+  if (b >= e || !(detail::is_digit(text[b]) || text[b] == '$')) return false;
+  bool op = false;
+  for (std::size_t k = b; k < e;) {
+    const char c = text[k];
+    if (detail::is_digit(c) || detail::is_blank(c) || c == '.' || c == ',' || c == '$') {
+      ++k;
+    } else if (c == '+' || c == '-' || c == '*' || c == '/' || c == '=') {
+      op = true;
+      ++k;
+    } else if (detail::starts_with(text, k, "\xC3\x97") || detail::starts_with(text, k, "\xC2\xB7")) {
+      op = true;  // U+00D7 ×, U+00B7 ·
+      k += 2;
+    } else if (c == '\\' && (detail::starts_with(text, k, "\\times") || detail::starts_with(text, k, "\\cdot"))) {
+      op = true;
+      k = detail::letters_end(text, k + 1);
+    } else if (detail::is_letter(c)) {
+      const std::size_t w = detail::letters_end(text, k);
+      if (w - k == 1) {  // a lone "x" between blanks is a times sign; any other letter a name
+        if ((c != 'x' && c != 'X') || !detail::is_blank(text[k - 1]) || w >= e || !detail::is_blank(text[w]))
+          return false;
+        op = true;
+      }
+      k = w;
+    } else {
+      return false;
+    }
+  }
+  return op;
+}
 
 Range sentence_at(std::string_view s, std::size_t from, std::size_t at) noexcept {
   std::size_t j = at;

@@ -441,8 +441,9 @@ Phrase read_answer_phrase(std::string_view s, Range r) {
         seen = true;
         break;
       }
-      // "18 (since ...)": a group of prose after the math is a remark
-      if (seen && before > r.start && is_blank(s[before - 1]) && holds_prose(s, k + 1, g - 1)) {
+      // "18 (since ...)", "8 (20 - 12)": a group of prose or a computation after the math is a remark
+      if (seen && before > r.start && is_blank(s[before - 1]) &&
+          (holds_prose(s, k + 1, g - 1) || (c == '(' && internal::computation(s, k + 1, g - 1)))) {
         out.cut = true;
         break;
       }

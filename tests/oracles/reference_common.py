@@ -142,3 +142,15 @@ def _ends_with_list_ellipsis(s: str, a: int, b: int) -> bool:
     while d > a and s[d - 1] in " \t":
         d -= 1
     return d > a and s[d - 1] == ","
+
+
+_COMPUTATION = re.compile(r"[ \t]*[0-9$](?:[0-9 \t.,$+\-*/=×·]|\\times|\\cdot|[A-Za-z]{2,}|(?<=[ \t])[xX](?=[ \t]))*")
+_OPERATOR = re.compile(r"[+\-*/=×·]|\\times|\\cdot|(?<=[ \t])[xX](?=[ \t])")
+
+
+def _computation(s: str, b: int, e: int) -> bool:
+    """A computation of the result from numbers ("3 boxes × 5 balls", "20 - 12"): it starts with a
+    digit or '$' and holds numbers, operators, words of two letters or more and an "x" between
+    blanks, with one operator at least."""
+    m = _COMPUTATION.fullmatch(s, b, e)
+    return m is not None and _OPERATOR.search(s, b, e) is not None

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from tests.oracles.reference_bold import bold_reading
 from tests.oracles.reference_bold_span import bold_answer
-from tests.oracles.reference_common import _SPACE, RefExtraction, _letters_end
+from tests.oracles.reference_common import _SPACE, RefExtraction, _computation, _letters_end
 from tests.oracles.reference_count import _sentence_at, count_reading
 from tests.oracles.reference_last_number import _last_number
 from tests.oracles.reference_markers import _answer_is, _marked, _tagged
@@ -101,7 +101,8 @@ _UNMARKED = ("final_span", "last_number")
 
 def _remark_before(s: str, start: int, end: int) -> int | None:
     """The start of the remark in parentheses that ends s[start:end]: a '(' after a blank, a line
-    break or a sentence's end, then a word of two letters or more before a blank or a comma."""
+    break or a sentence's end, then a word of two letters or more before a blank or a comma, or a
+    computation of the result (_computation)."""
     k = end
     while k > start and s[k - 1] in _SPACE:
         k -= 1
@@ -121,7 +122,7 @@ def _remark_before(s: str, start: int, end: int) -> int | None:
     while w < k and s[w] in " \t":
         w += 1
     word_end = _letters_end(s, w, len(s))
-    if word_end - w < 2 or word_end >= k or s[word_end] not in " \t,":
+    if (word_end - w < 2 or word_end >= k or s[word_end] not in " \t,") and not _computation(s, opening + 1, k - 1):
         return None
     b = opening
     while b > start and s[b - 1] in " \t":

@@ -16,6 +16,7 @@ from typing import NamedTuple
 from tests.oracles import reference_parts as parts
 from tests.oracles.reference_common import (
     _SPACE,
+    _computation,
     _ends_with_list_ellipsis,
     _fullwidth_ascii,
     _is_digit,
@@ -420,7 +421,12 @@ def read_answer_phrase(s: str, a: int, b: int) -> _Phrase:
             if g < 0:
                 math_end, seen = end, True
                 break
-            if seen and before > a and s[before - 1] in " \t" and _holds_prose(s, k + 1, g - 1):
+            if (
+                seen
+                and before > a
+                and s[before - 1] in " \t"
+                and (_holds_prose(s, k + 1, g - 1) or (c == "(" and _computation(s, k + 1, g - 1)))
+            ):
                 cut = True
                 break
             k = g

@@ -6,11 +6,12 @@ conclusion: "Therefore, $x = 7$.\n\n(We can check that $x = 0, 1, \ldots, 6$ do 
 unmarked answer (final_span, last_number and the final sentence's numbers) read the text before
 such remarks (``extract.final_statement_end``, at most two of them): a ``(`` after a blank, a line
 break or a sentence's end (not a function's ``f(x)``), opening with a word of two letters or more
-before a blank or a comma (not a part label ``(iii)``, not a choice ``(B)``), closed by the
-text's last ``)`` (a ``.`` may follow). They also read it before a closing section that checks
-or illustrates the answer (a line that opens with "Verification", "Checking:", "We check",
-"For example", ...; an example only as the last paragraph, and neither when a later paragraph
-opens with "Therefore", "So", ...), and before a clause that closes the final sentence with a
+before a blank or a comma (not a part label ``(iii)``, not a choice ``(B)``) or holding a
+computation of the result ("15 balls (3 boxes × 5 balls)", "8 (20 - 12)"; an answer phrase ends
+before one too), closed by the text's last ``)`` (a ``.`` may follow). They also read it before
+a closing section that checks or illustrates the answer (a line that opens with "Verification",
+"Checking:", "We check", "For example", ...; an example only as the last paragraph, and neither
+when a later paragraph opens with "Therefore", "So", ...), and before a clause that closes the final sentence with a
 reason for the value stated right before it or an example of it ("so $x=3$ since $x>0$.", "$S$
 attains value 8, e.g., when $a=1$."). Marked answers are found in the whole text as before. The
 rules are stated again in the reference extractor (tests/oracles/reference_extract.py).
@@ -55,6 +56,14 @@ def _assert_parity(text: str) -> None:
         ),
         ("13", "so the maximum possible value is $13$ (which occurs when $x=5$ and $y=10$ )."),
         ("4", "Thurka buys $4$ helicopters.\n\n(Note that $x = 7$.)\n\n(We check $y = 1$ too.)"),
+        # a computation that shows how the result was found
+        ("15", "In total, there are 15 balls (3 boxes × 5 balls)."),
+        ("15", "So the total is 15 (3 x 5)."),
+        ("45", "Total cost = $45 (3 × $15)."),
+        ("8", "So she has 8 apples left (20 - 12)."),
+        ("8", r"So she has 8 apples left (20 \times 2 / 5)."),
+        # ... after an answer phrase too
+        ("8", "Therefore, the answer is 8 (20 - 12)."),
     ],
 )
 def test_the_answer_before_closing_remarks(gold: str, response: str) -> None:
@@ -69,6 +78,11 @@ def test_the_answer_before_closing_remarks(gold: str, response: str) -> None:
         ("The value is $5$ (iii) $6$", "6"),  # a part label
         ("We get $x = 5$ and so g(we $6$)", "6"),  # a function's parentheses
         ("(We can check that $x = 5$.)", "x = 5"),  # the whole text is no remark
+        # no computation: a pair, names, a product without a blank before it, no operator
+        ("So the point is (1, 2).", "(1, 2)"),
+        ("The factored form is 2 (x + 1).", "1"),
+        ("We get 12(3 + 4).", "4"),
+        ("So the count is 12 (3 boxes).", "3"),
     ],
 )
 def test_what_is_no_closing_remark(text: str, answer: str) -> None:
@@ -106,13 +120,35 @@ def test_any_closing_remarks_leave_the_answer(
 
 
 _pieces = st.sampled_from(
-    ["(", ")", "(We ", "(Note, ", "(iii)", "(a) ", "$x = 1$", "$", "5", " ", "\n\n", "\n", ".", "f(x)", "word "]
+    [
+        *("(", ")", "(We ", "(Note, ", "(iii)", "(a) ", "$x = 1$", "$", "5", " ", "\n\n", "\n", ".", "f(x)"),
+        *("word ", "(3 ", "x", " x ", "-", "×", r"\times", "=", "$15", "ab"),
+    ]
 )
 
 
 @settings(deadline=None, max_examples=500)
 @given(st.lists(_pieces, max_size=16).map("".join))
 def test_remark_pieces_parity(text: str) -> None:
+    _assert_parity(text)
+
+
+@settings(deadline=None, max_examples=200)
+@given(
+    answer=st.integers(1, 9999),
+    terms=st.lists(st.integers(1, 999), min_size=2, max_size=3),
+    ops=st.lists(st.sampled_from([" × ", " x ", " - ", " + ", r" \times ", " * ", " / "]), min_size=2, max_size=2),
+    nouns=st.booleans(),
+    lead=st.sampled_from(["So she has {a} apples left", "In total, {a} balls were used", "The total is ${a}"]),
+)
+def test_a_closing_computation_leaves_the_answer(
+    answer: int, terms: list[int], ops: list[str], nouns: bool, lead: str
+) -> None:
+    # "So she has 8 apples left (20 - 12).": the last number is the answer's, not the remark's
+    parts = [f"{t} boxes" if nouns else str(t) for t in terms]
+    remark = parts[0] + "".join(op + part for op, part in zip(ops, parts[1:]))
+    text = lead.format(a=answer) + f" ({remark})."
+    assert grade(str(answer), text, fallback=False).correct, text
     _assert_parity(text)
 
 
