@@ -722,23 +722,29 @@ namespace internal {
 // internal::computation (extract_internal.hpp): whether text[b, e) is the computation of a result from numbers ("3 boxes × 5 balls", "20 -
 // 12", "3 × $15"): it starts with a digit or '$' and holds only numbers, blanks, '$', the
 // operators + - * / = × · \times \cdot, words of two letters or more and an "x" between blanks
-// (a times sign), with at least one operator. A pair "(1, 2)" or "(x + 1)" is none.
+// (a times sign), with at least one operator after an operand. A pair "(1, -2)" or "(x + 1)" is none.
 bool computation(std::string_view text, std::size_t b, std::size_t e) noexcept {
   while (b < e && detail::is_blank(text[b])) ++b;
   if (b >= e || !(detail::is_digit(text[b]) || text[b] == '$')) return false;
   bool op = false;
+  // an operator counts after an operand (a digit or a word, blanks between): in "(1, -2)" the
+  // '-' is a sign
+  const auto binary = [&](std::size_t k) {
+    while (k > b && detail::is_blank(text[k - 1])) --k;
+    return k > b && (detail::is_digit(text[k - 1]) || detail::is_letter(text[k - 1]));
+  };
   for (std::size_t k = b; k < e;) {
     const char c = text[k];
     if (detail::is_digit(c) || detail::is_blank(c) || c == '.' || c == ',' || c == '$') {
       ++k;
     } else if (c == '+' || c == '-' || c == '*' || c == '/' || c == '=') {
-      op = true;
+      op = op || binary(k);
       ++k;
     } else if (detail::starts_with(text, k, "\xC3\x97") || detail::starts_with(text, k, "\xC2\xB7")) {
-      op = true;  // U+00D7 ×, U+00B7 ·
+      op = op || binary(k);  // U+00D7 ×, U+00B7 ·
       k += 2;
     } else if (c == '\\' && (detail::starts_with(text, k, "\\times") || detail::starts_with(text, k, "\\cdot"))) {
-      op = true;
+      op = op || binary(k);
       k = detail::letters_end(text, k + 1);
     } else if (detail::is_letter(c)) {
       const std::size_t w = detail::letters_end(text, k);

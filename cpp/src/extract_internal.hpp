@@ -254,8 +254,8 @@ void widen_number_object(std::string_view s, std::size_t from, Extraction& e) no
 /// Whether text[b, e) (the inside of a group in parentheses) is the computation of a result from
 /// numbers ("3 boxes × 5 balls", "20 - 12", "3 × $15"): it starts with a digit or '$' and holds
 /// only numbers, blanks, '$', the operators + - * / = × · \\times \\cdot, words of two letters
-/// or more and an "x" between blanks, with one operator at least. "(1, 2)" and "(x + 1)" are
-/// none. After an answer, such a group is a remark that shows how it was found.
+/// or more and an "x" between blanks, with one operator after an operand at least (in "(1, -2)"
+/// the '-' is a sign). "(1, -2)" and "(x + 1)" are none. After an answer, such a group is a remark that shows how it was found.
 bool computation(std::string_view text, std::size_t b, std::size_t e) noexcept;
 
 /// The numbers standing alone as values (not a power, an index, a coefficient, an argument, a

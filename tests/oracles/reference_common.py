@@ -145,12 +145,13 @@ def _ends_with_list_ellipsis(s: str, a: int, b: int) -> bool:
 
 
 _COMPUTATION = re.compile(r"[ \t]*[0-9$](?:[0-9 \t.,$+\-*/=×·]|\\times|\\cdot|[A-Za-z]{2,}|(?<=[ \t])[xX](?=[ \t]))*")
-_OPERATOR = re.compile(r"[+\-*/=×·]|\\times|\\cdot|(?<=[ \t])[xX](?=[ \t])")
+# an operator after an operand (a digit or a word, blanks between); a lone "x" between blanks
+_OPERATOR = re.compile(r"(?:[0-9A-Za-z][ \t]*)(?:[+\-*/=×·]|\\times|\\cdot)|(?<=[ \t])[xX](?=[ \t])")
 
 
 def _computation(s: str, b: int, e: int) -> bool:
     """A computation of the result from numbers ("3 boxes × 5 balls", "20 - 12"): it starts with a
     digit or '$' and holds numbers, operators, words of two letters or more and an "x" between
-    blanks, with one operator at least."""
+    blanks, with one operator after an operand at least ("(1, -2)" holds a sign)."""
     m = _COMPUTATION.fullmatch(s, b, e)
     return m is not None and _OPERATOR.search(s, b, e) is not None
