@@ -869,6 +869,19 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
       break;
     }
   }
+  if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method) && in_table_row(response, found->start)) {
+    // No marked answer, and the reading is a cell of a table ("| -15 | 240 | 16 |"): a table
+    // lists cases or values, and its last cell is no more the answer than the others
+    v.tri = equiv::Tri::kUnknown;
+    v.reason = Reason::kTableCell;
+  }
+  if (v.tri == equiv::Tri::kFalse && found->method == extract::Method::kLastNumber &&
+      ends_with_program_result(response, readings_end)) {
+    // A program of thought that ends with "print(time)" and shows no output: its last number is
+    // one of the program's, not the value it prints; no reader runs the program
+    v.tri = equiv::Tri::kUnknown;
+    v.reason = Reason::kProgramWithoutOutput;
+  }
   if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method)) {
     // A guessed reading that does not match is certain only when no other reading matches (an
     // other reading that cannot be compared, such as an intermediate equation, does not count).
@@ -919,19 +932,6 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     // to another question; neither reader of the fallback reads a condition as its bound
     v.tri = equiv::Tri::kUnknown;
     v.reason = Reason::kConditionAgainstValue;
-  }
-  if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method) && in_table_row(response, found->start)) {
-    // No marked answer, and the reading is a cell of a table ("| -15 | 240 | 16 |"): a table
-    // lists cases or values, and its last cell is no more the answer than the others
-    v.tri = equiv::Tri::kUnknown;
-    v.reason = Reason::kTableCell;
-  }
-  if (v.tri == equiv::Tri::kFalse && found->method == extract::Method::kLastNumber &&
-      ends_with_program_result(response, readings_end)) {
-    // A program of thought that ends with "print(time)" and shows no output: its last number is
-    // one of the program's, not the value it prints; no reader runs the program
-    v.tri = equiv::Tri::kUnknown;
-    v.reason = Reason::kProgramWithoutOutput;
   }
   if (v.tri == equiv::Tri::kFalse && (!found->clean || !found->rivals.empty())) {
     // A weak reading (words skipped before the answer, several numbers, markers that disagree)

@@ -79,7 +79,13 @@ def test_a_single_value_gold_is_unaffected() -> None:
     v = grade("10", "There are 9 chickens and 10 rabbits.", fallback=False)
     expected = (True, "last_number", "same answer after normalization", "10")
     assert (v.correct, v.method, v.reason, v.extracted) == expected
+    # the other number of the sentence is another reading: which one answers, it does not say
     v = grade("9", "There are 9 chickens and 10 rabbits.", fallback=False)
+    assert (v.correct, v.reason) == (
+        False,
+        "undecided: the unmarked answer differs, but another reading of the final statement matches",
+    )
+    v = grade("8", "There are 9 chickens and 10 rabbits.", fallback=False)
     assert (v.correct, v.reason) == (False, "not equivalent")
 
 

@@ -226,8 +226,11 @@ def test_a_last_number_false_is_unknown_when_the_last_span_matches() -> None:
     assert v.reason.startswith("undecided: the unmarked answer differs")
     # a gold that no reading matches: FALSE is certain
     assert grade("7", response, fallback=False).reason == "not equivalent"
-    # with no math span, the last number is the only reading
-    assert grade(r"\frac{1}{2}", "We find 1/2 after 3 steps", fallback=False).reason == "not equivalent"
+    # with no math span, the other numbers of its sentence are the other readings
+    assert grade(r"\frac{1}{2}", "We find 1/2 after 3 steps", fallback=False).reason.startswith(
+        "undecided: the unmarked answer differs"
+    )
+    assert grade(r"\frac{1}{2}", "We find 1/2.\n\nIt takes 3 steps", fallback=False).reason == "not equivalent"
 
 
 @pytest.mark.parametrize(
