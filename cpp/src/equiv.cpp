@@ -943,6 +943,7 @@ class Comparer {
     const auto interval_like = [](Kind k) { return k == Kind::kInterval || k == Kind::kTuple || k == Kind::kSet; };
     if ((G.kind == Kind::kUnion && interval_like(P.kind)) || (P.kind == Kind::kUnion && interval_like(G.kind))) {
       const Tri t = real_sets(g, p);  // "(1, 2) \cup [2, 3]" against "(1, 3]"
+      if (t == Tri::kUnknown && (point_pair(g) || point_pair(p))) return Tri::kFalse;  // "(6, 5)": a point
       // "x < 2 or x > 3" against the list "x < 2, x > 3": part by part, whatever joins them
       return t != Tri::kUnknown || !conditions(g) || !conditions(p) ? t : unordered(kids(g), kids(p));
     }

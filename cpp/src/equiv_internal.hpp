@@ -248,6 +248,10 @@ using SameEnd = std::function<Tri(Ref, Ref)>;
 /// reversed interval included. O(pieces) values of constant ends.
 bool real_pieces(Ref r, std::vector<RealPiece>& out);
 
+/// Whether r is a pair of constant reals whose first member is not below its second ("(6, 5)",
+/// "(4, \log_{10} 2)"): a point, which no interval or union of intervals is.
+bool point_pair(Ref r);
+
 /// Whether two sets of reals given as pieces are one set: each merged into its largest disjoint
 /// intervals (overlapping pieces joined, and touching ones unless both leave out the point they
 /// share), then compared piece by piece. FALSE when the merged pieces differ in number, or an

@@ -160,6 +160,14 @@ bool real_pieces(Ref r, std::vector<RealPiece>& out) {
   return true;
 }
 
+bool point_pair(Ref r) {
+  const Node& n = r.node();
+  if (n.kind != Kind::kTuple || n.kids.size() != 2) return false;
+  std::optional<Ref> ra, rb;
+  double a = 0, b = 0;
+  return end_of(r.kid(0), ra, a) && end_of(r.kid(1), rb, b) && ra && rb && !(a < b);
+}
+
 Tri same_real_set(std::vector<RealPiece> a, std::vector<RealPiece> b, const SameEnd& same) {
   const std::optional<std::vector<RealPiece>> ma = merged(std::move(a), same);
   const std::optional<std::vector<RealPiece>> mb = merged(std::move(b), same);

@@ -728,3 +728,34 @@ def test_any_tuple_against_a_bare_list(values: list[int], other: int, data: st.D
         assert equivalent(listed, "(" + ", ".join(map(str, shuffled)) + ")") is Tri.UNKNOWN
     changed = [*values[:-1], other]
     assert equivalent(listed, "(" + ", ".join(map(str, changed)) + ")") is Tri.FALSE
+
+
+@pytest.mark.parametrize(
+    ("gold", "pred", "expected"),
+    [
+        # a pair whose first member is not below its second is a point, never a set of reals
+        (r"(-\infty, 0) \cup \{1\}", "(6, 5)", F),
+        (r"(-\sqrt{11},-2)\cup (\sqrt{11},9)", r"\left(4, \log _{10} 2\right)", F),
+        (r"(-\infty,2)\cup(3,\infty)", "(1, 1)", F),
+        # a pair in order may be the open interval: compared as a set of reals as before
+        (r"(1,2)\cup(2,3)", "(1, 3)", F),
+        (r"(1,2]\cup(2,3)", "(1, 3)", T),
+        # a pair of names says nothing
+        (r"(-\infty, 0) \cup \{1\}", "(a, b)", U),
+    ],
+)
+def test_a_reversed_pair_against_a_union(gold: str, pred: str, expected: Tri) -> None:
+    assert equivalent(gold, pred) is expected
+    assert equivalent(pred, gold) is expected
+
+
+@given(
+    ends=st.lists(st.integers(-50, 50), min_size=4, max_size=4, unique=True),
+    a=st.integers(-60, 60),
+    b=st.integers(-60, 60),
+)
+def test_a_point_is_no_union_of_intervals(ends: list[int], a: int, b: int) -> None:
+    assume(a >= b)
+    w, x, y, z = sorted(ends)
+    union = rf"({w}, {x}) \cup [{y}, {z}]"
+    assert equivalent(union, f"({a}, {b})") is F
