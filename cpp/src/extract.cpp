@@ -719,10 +719,7 @@ std::size_t sentence_end(std::string_view s, std::size_t j) noexcept {
 
 namespace internal {
 
-// internal::computation (extract_internal.hpp): whether text[b, e) is the computation of a result from numbers ("3 boxes × 5 balls", "20 -
-// 12", "3 × $15"): it starts with a digit or '$' and holds only numbers, blanks, '$', the
-// operators + - * / = × · \times \cdot, words of two letters or more and an "x" between blanks
-// (a times sign), with at least one operator after an operand. A pair "(1, -2)" or "(x + 1)" is none.
+// internal::computation: see extract_internal.hpp.
 bool computation(std::string_view text, std::size_t b, std::size_t e) noexcept {
   while (b < e && detail::is_blank(text[b])) ++b;
   if (b >= e || !(detail::is_digit(text[b]) || text[b] == '$')) return false;

@@ -255,8 +255,17 @@ void widen_number_object(std::string_view s, std::size_t from, Extraction& e) no
 /// numbers ("3 boxes × 5 balls", "20 - 12", "3 × $15"): it starts with a digit or '$' and holds
 /// only numbers, blanks, '$', the operators + - * / = × · \\times \\cdot, words of two letters
 /// or more and an "x" between blanks, with one operator after an operand at least (in "(1, -2)"
-/// the '-' is a sign). "(1, -2)" and "(x + 1)" are none. After an answer, such a group is a remark that shows how it was found.
+/// the '-' is a sign). "(1, -2)" and "(x + 1)" are none. After an answer, such a group is a
+/// remark that shows how it was found.
 bool computation(std::string_view text, std::size_t b, std::size_t e) noexcept;
+
+/// Where the percent sign right after a number ending at s[k] ends ("50%", "50\\%"), within
+/// `end`; k when there is none. The readers that widen a number to its percentage share it.
+inline std::size_t percent_sign_end(std::string_view s, std::size_t k, std::size_t end) noexcept {
+  if (k < end && s[k] == '%') return k + 1;
+  if (k + 1 < end && s[k] == '\\' && s[k + 1] == '%') return k + 2;
+  return k;
+}
 
 /// The numbers standing alone as values (not a power, an index, a coefficient, an argument, a
 /// percentage) of the sentence of s that holds s[at] (sentence_at), before `at`: the nearest

@@ -296,12 +296,8 @@ void widen_number_object(std::string_view s, std::size_t from, Extraction& e) no
     return;
   }
   // a percentage: "50%", "50\%" (grading reads it as 50 and as 0.5)
-  if (e.end < n && s[e.end] == '%') {
-    e.end += 1;
-    return;
-  }
-  if (e.end + 1 < n && s[e.end] == '\\' && s[e.end + 1] == '%') {
-    e.end += 2;
+  if (const std::size_t pct = percent_sign_end(s, e.end, n); pct != e.end) {
+    e.end = pct;
     return;
   }
   // an element of "(1, 2)" or the argument of "f(0)": inside the brackets only numbers

@@ -280,13 +280,8 @@ Objects math_objects(std::string_view s, std::size_t b, std::size_t e) {
       continue;
     }
     if (is_digit(c) && (k == b || !is_letter(s[k - 1]))) {
-      std::size_t ne = phrase_number_end(s, k, e);
       // with its percent sign: "about 50%", "roughly 12.5\%" (grading reads 50 and 0.5)
-      if (ne < e && s[ne] == '%') {
-        ne += 1;
-      } else if (ne + 1 < e && s[ne] == '\\' && s[ne + 1] == '%') {
-        ne += 2;
-      }
+      const std::size_t ne = internal::percent_sign_end(s, phrase_number_end(s, k, e), e);
       ++o.count;
       o.last = Range{with_sign(s, b, k), ne};
       ++o.valued;
