@@ -12,7 +12,9 @@
 # with sudo). Environment: JOBS (build parallelism, default: all cores), FUZZ_TIMEOUT (seconds one
 # input may take before it counts as a hang, default 10), FUZZ_MAX_LEN (default 4096 bytes),
 # FUZZ_MAX_TIME (seconds after which a harness stops even if it has not reached RUNS executions,
-# default 0: no cap; .ci/run sets one so that the fuzzing fits its time budget).
+# default 0: no cap), FUZZ_TOTAL_TIME (seconds for all the runs together, default 0: no budget;
+# each run may take the budget still left divided by the runs still to go, so time a quick harness
+# leaves over goes to the slower ones; .ci/run sets one so that the fuzzing fits its time budget).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-200000}
@@ -55,16 +57,34 @@ harnesses=${FUZZ_ONLY:-$(cd "$build" && ls fuzz_* | grep -v '\.' || true)}
 [ -n "$harnesses" ] || { echo "fuzz.sh: no harness built" >&2; exit 1; }
 failed=()
 total_runs=0
+budget=${FUZZ_TOTAL_TIME:-0}
+fuzz_start=$(date +%s)
+sse2_harnesses=$(printf '%s\n' $harnesses | grep -xE 'fuzz_scan|fuzz_extract' || true)
+# Runs still to go: one per harness, and the SSE2 reruns of the scanners.
+runs_left=$(($(printf '%s\n' $harnesses | wc -l) + $(printf '%s' "$sse2_harnesses" | grep -c . || true)))
+# run_cap: the -max_total_time of the next run: FUZZ_MAX_TIME, or the budget's share when that is
+# smaller (at least one second: libFuzzer reads 0 as no limit).
+run_cap() {
+  local cap=${FUZZ_MAX_TIME:-0} share
+  if [ "$budget" -gt 0 ]; then
+    share=$(((budget - ($(date +%s) - fuzz_start)) / runs_left))
+    [ "$share" -ge 1 ] || share=1
+    if [ "$cap" -eq 0 ] || [ "$share" -lt "$cap" ]; then cap=$share; fi
+  fi
+  echo "$cap"
+}
 # run_harness NAME LABEL RUNS [VAR=VALUE...]: runs harness NAME (its log and crashes under LABEL)
 # with the environment variables given.
 run_harness() {
-  local h=$1 label=$2 n=$3 status ms execs start
+  local h=$1 label=$2 n=$3 status ms execs start cap
   shift 3
+  cap=$(run_cap)
+  runs_left=$((runs_left - 1))
   mkdir -p "$build/corpus/$h"
   start=$(date +%s%N)
   # New inputs go to build/fuzz/corpus/<h> (kept between runs); the seeds are read only.
   if env "$@" "$build/$h" -runs="$n" -max_len="${FUZZ_MAX_LEN:-4096}" -timeout="${FUZZ_TIMEOUT:-10}" \
-      -max_total_time="${FUZZ_MAX_TIME:-0}" \
+      -max_total_time="$cap" \
       -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$build/crashes/$label-" \
       "$build/corpus/$h" "$build/seeds/$h" >"$build/$label.log" 2>&1; then
     status=ok
@@ -75,7 +95,8 @@ run_harness() {
   ms=$((($(date +%s%N) - start) / 1000000))
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$build/$label.log" | tail -n 1)
   total_runs=$((total_runs + ${execs:-0}))
-  printf '%-18s %-6s %10s execs %6d.%01d s\n' "$label" "$status" "${execs:-?}" $((ms / 1000)) $((ms % 1000 / 100))
+  printf '%-18s %-6s %10s execs %6d.%01d s (cap %s s)\n' "$label" "$status" "${execs:-?}" $((ms / 1000)) \
+    $((ms % 1000 / 100)) "$cap"
 }
 for h in $harnesses; do
   run_harness "$h" "$h" "$runs"
@@ -83,8 +104,8 @@ done
 # The scanning loops have an AVX2 and an SSE2 form (the core picks one per process): on a machine
 # with AVX2 the runs above test the AVX2 form; the harnesses of the scanners run again, a tenth as
 # long, on the SSE2 form.
-for h in $harnesses; do
-  case "$h" in fuzz_scan | fuzz_extract) run_harness "$h" "$h-sse2" $((runs / 10)) RAPIDGRADE_NO_AVX2=1 ;; esac
+for h in $sse2_harnesses; do
+  run_harness "$h" "$h-sse2" $((runs / 10)) RAPIDGRADE_NO_AVX2=1
 done
 echo "total: $total_runs executions"
 if [ ${#failed[@]} -gt 0 ]; then
