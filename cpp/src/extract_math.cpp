@@ -466,17 +466,16 @@ Range span_answer(std::string_view s, Range r, Range* statement) {
 
 namespace {
 
-// Text after the final math span that may still hold the answer: a digit outside "<...>" tags
-// ("<img_3939>"), references in parentheses ("(see Figure 2)", "(3)") and words ("2nd" counts).
+// Text after the final math span that may still hold the answer: a digit outside markup tags
+// (markup_tag_end: "<img_3939>"), references in parentheses ("(see Figure 2)", "(3)") and words ("2nd" counts).
 bool digit_after(std::string_view s, std::size_t from) noexcept {
   const std::size_t n = s.size();
   for (std::size_t k = from; k < n; ++k) {
     const char c = s[k];
     if (c == '<') {
-      std::size_t m = k + 1;
-      while (m < n && m - k < 80 && s[m] != '>' && s[m] != '\n' && s[m] != ' ') ++m;
-      if (m < n && s[m] == '>') {
-        k = m;
+      const std::size_t end = markup_tag_end(s, k, n);
+      if (end != kNpos) {
+        k = end - 1;
         continue;
       }
     } else if (c == '(') {

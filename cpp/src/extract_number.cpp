@@ -27,6 +27,9 @@ using detail::istarts_with;
 using detail::kNpos;
 using detail::starts_with;
 
+// Bytes of a markup tag at most (markup_tag_end's reach).
+constexpr std::size_t kMarkupTagMax = 32;
+
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -196,12 +199,23 @@ bool step_label(std::string_view s, std::size_t from, Range r) noexcept {
   return follows_step_label(s, from, r.start);
 }
 
+// Whether the number s[r) lies inside a markup tag (markup_tag_end: "<img_4019>", a dump's image
+// placeholder):
+// the '<' that opens it is before r with only tag bytes between, and the tag ends after r.
+bool in_markup_tag(std::string_view s, std::size_t from, Range r) noexcept {
+  std::size_t k = r.start;
+  while (k > from && r.start - k < kMarkupTagMax && s[k - 1] != '<' && s[k - 1] != '>' && !is_space(s[k - 1])) --k;
+  if (k == from || s[k - 1] != '<') return false;
+  const std::size_t end = markup_tag_end(s, k - 1, s.size());
+  return end != kNpos && end > r.end;
+}
+
 // The last number that scan_numbers reads among the tokens starting in [begin, stop), a label of
-// a step passed over (step_label).
+// a step and the digits of a markup tag passed over (step_label, in_markup_tag).
 std::optional<Range> last_number_in(std::string_view s, std::size_t from, std::size_t begin, std::size_t stop) {
   std::optional<Range> best;
   scan_numbers(s, from, begin, stop, [&](Range r) {
-    if (!step_label(s, from, r)) best = r;
+    if (!step_label(s, from, r) && !in_markup_tag(s, from, r)) best = r;
     return true;
   });
   return best;

@@ -110,6 +110,16 @@ def _display_close(s: str, i: int, dollars: bool) -> int:
 # helpers of the unmarked strategies (the answer phrase and the markers use them too)
 
 
+_MARKUP_TAG = re.compile(r"<\|[\s\S]*?\|>|</?[A-Za-z][A-Za-z0-9_]*>")
+
+
+def _markup_tag_end(s: str, k: int, end: int) -> int | None:
+    """extract_phrase.cpp's markup_tag_end: the end of "</s>", "<eos>", "<img_3695>",
+    "<|im_end|>" at s[k] (within 32 bytes and `end`), or None."""
+    m = _MARKUP_TAG.match(s, k, min(end, k + 32))
+    return m.end() if m else None
+
+
 def _is_digit(c: str) -> bool:
     return "0" <= c <= "9"
 

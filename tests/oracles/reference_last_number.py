@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from tests.oracles.reference_bold_span import _bold_digits
-from tests.oracles.reference_common import RefExtraction, _is_digit, _is_letter
+from tests.oracles.reference_common import _SPACE, RefExtraction, _is_digit, _is_letter, _markup_tag_end
 from tests.oracles.reference_strategies import _EQUALITY_COMMANDS, _number_starts, _thousands_groups_end
 
 # --------------------------------------------------------------------------------------------
@@ -99,12 +99,27 @@ _LABELS = "step|case|part|lemma|theorem|claim|figure|fig|corollary|proposition|s
 _STEP = re.compile(rf"(?<![A-Za-z\\])(?i:{_LABELS})[ \t]+[0-9]+\Z")  # "Step 5:", "Case 3" labels, no value
 
 
+def _in_markup_tag(s: str, start: int, a: int, b: int) -> bool:
+    """extract_number.cpp's in_markup_tag: the number s[a:b] lies inside a markup tag
+    ("<img_4019>"): the nearest '<' before it, with no blank, '<' or '>' between, opens a tag that
+    ends after it."""
+    k = a
+    while k > start and a - k < 32 and s[k - 1] not in "<>" and s[k - 1] not in _SPACE:
+        k -= 1
+    if k == start or s[k - 1] != "<":
+        return False
+    end = _markup_tag_end(s, k - 1, len(s))
+    return end is not None and end > b
+
+
 def _raw_last_number(s: str, start: int, end: int) -> tuple[int, int] | None:
     """The last number of s[start:end], as the last-number scan reads it (not widened)."""
     region = s[start:end]
     last = None
     for m in _NUMBER.finditer(region):
-        if m.group("num") is not None and not _STEP.search(region[: m.end()]):
+        if m.group("num") is None or _STEP.search(region[: m.end()]):
+            continue
+        if not _in_markup_tag(s, start, start + m.start(), start + m.end()):
             last = m
     if last is None:
         return None

@@ -13,8 +13,16 @@ from __future__ import annotations
 import re
 
 from tests.oracles import reference_parts as parts
-from tests.oracles.reference_common import _SPACE, RefExtraction, _display_close, _is_letter, _strip_delimiters, _trim
-from tests.oracles.reference_phrase import _markup_tag_end, _Phrase, read_answer_phrase
+from tests.oracles.reference_common import (
+    _SPACE,
+    RefExtraction,
+    _display_close,
+    _is_letter,
+    _markup_tag_end,
+    _strip_delimiters,
+    _trim,
+)
+from tests.oracles.reference_phrase import _Phrase, read_answer_phrase
 from tests.oracles.reference_strategies import _span_answer
 
 # --------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from tests.oracles.reference_common import (
     _is_digit,
     _is_letter,
     _letters_end,
+    _markup_tag_end,
     _read_units_table,
     _trim,
 )
@@ -326,14 +327,6 @@ class _Phrase(NamedTuple):
 
 
 _LIST_JOINER = re.compile(r",[ \t]*(?:and|or)(?![A-Za-z])")
-_MARKUP_TAG = re.compile(r"<\|[\s\S]*?\|>|</?[A-Za-z][A-Za-z0-9_]*>")
-
-
-def _markup_tag_end(s: str, k: int, end: int) -> int | None:
-    """extract_phrase.cpp's markup_tag_end: the end of "</s>", "<eos>", "<|im_end|>" at s[k]
-    (within 32 bytes and the phrase), or None."""
-    m = _MARKUP_TAG.match(s, k, min(end, k + 32))
-    return m.end() if m else None
 
 
 def _number_words_end(s: str, k: int, end: int) -> int:

@@ -26,6 +26,7 @@ from tests.oracles.reference_common import (
     _is_digit,
     _is_letter,
     _letters_end,
+    _markup_tag_end,
     _trim,
     _u8,
     _unwrap_math,
@@ -892,20 +893,19 @@ def _relation_lhs(s: str, a: int, b: int) -> tuple[int, int]:
 
 
 _REFERENCE_WORDS = ("see", "cf", "fig", "table", "eq", "step")
-_MAX_SKIPPED_BYTES = 80  # how far a "<tag>" or a "(reference)" may reach, in UTF-8 bytes
-_TAG = re.compile(r"[^>\n ]{0,80}>")
+_MAX_SKIPPED_BYTES = 80  # how far a "(reference)" may reach, in UTF-8 bytes
 _PARENTHESIZED = re.compile(r"[^)\n]{0,80}\)")
 
 
 def _digit_after(s: str, k: int) -> bool:
-    """A digit after k, outside <...> tags and references in parentheses."""
+    """A digit after k, outside markup tags and references in parentheses."""
     n = len(s)
     while k < n:
         c = s[k]
         if c == "<":
-            m = _TAG.match(s, k + 1)
-            if m is not None and _u8(s, k, m.end() - 1) <= _MAX_SKIPPED_BYTES:
-                k = m.end()
+            tag_end = _markup_tag_end(s, k, n)
+            if tag_end is not None:
+                k = tag_end
                 continue
         elif c == "(":
             m = _PARENTHESIZED.match(s, k + 1)

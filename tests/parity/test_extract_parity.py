@@ -112,6 +112,9 @@ NASTY = [
     "namely $(-6,6)$ and $(2,6)$.",
     "$x=-1$ or $x=2$",
     "The answer has <img_3939>",
+    "So the total is 7.\n\n<img_4019>\n\nFigure 2",
+    "So the area is 3<h2>5</h2> and <|reserved_12|>",
+    "So x<y2 and a<b_2> 0 and <img_12",
     "thus $x < - 2$ (see Figure 2)",
     "we get $m = 2$ after solving for $m$.",
     "Therefore, $3 x = 12$ and $x = 4$.",
@@ -1030,6 +1033,15 @@ _step_pieces = st.sampled_from(
         "-",
         "2.5",
         "= 7",
+        # markup tags, whose digits are no number ("<img_4019>"), and pieces of them
+        "<img_",
+        "<",
+        ">",
+        "/",
+        "h2>",
+        "<|reserved_",
+        "|>",
+        "_",
     ]
 )
 

@@ -7,6 +7,10 @@ it cites. The last-number rule, the last resort of a response with no marked ans
 it, so that a program of steps or an outline cut short is not read as answering its own step
 number, nor a closing reference to a figure as its value. Stated again in the reference
 extractor (``reference_last_number._STEP``).
+
+The digits of a markup tag are no value either: an image placeholder of a dump ("<img_4019>"), an
+HTML tag ("<h2>"), a model's special token ("<|reserved_2|>"), as ``extract::markup_tag_end``
+reads them (``reference_last_number._in_markup_tag``).
 """
 
 from __future__ import annotations
@@ -65,3 +69,34 @@ def test_the_value_before_a_label_is_the_last_number(
     text = f"So the total is {value}.\n\n{heading}{label} {number}:{rest}"
     found = extract_answer(text)
     assert found is not None and found.text == str(value), found
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("Hence $B T=\\sqrt{2} B M$ and the area is 12.\n\n<img_3695>\n\nFigure 1\n\n<img_4019>", "12"),
+        ("So the total is 7 <h2>", "7"),
+        ("So the total is 7 </h2>", "7"),
+        ("So the total is 7<|reserved_12|>", "7"),
+        ("The answer has <img_3939>", None),
+        # no tag: a comparison, a '<' before a number, a tag that is never closed
+        ("So x<y2 and y2 = 5", "5"),
+        ("So 3 < 12", "12"),
+        ("we get <img_12", "12"),
+        ("So a<b_2 > 0", "0"),
+    ],
+)
+def test_the_digits_of_a_markup_tag_are_no_last_number(text: str, answer: str | None) -> None:
+    found = extract_answer(text)
+    assert (found.text if found is not None else None) == answer, found
+
+
+@given(
+    value=st.integers(-(10**6), 10**6),
+    tag=st.from_regex(r"</?[A-Za-z][A-Za-z_]{0,6}[0-9]{1,6}>", fullmatch=True),
+    blank=st.sampled_from(["", " ", "\n\n"]),
+)
+def test_the_value_before_a_markup_tag_is_the_last_number(value: int, tag: str, blank: str) -> None:
+    text = f"So the total is {value}.{blank}{tag}"
+    found = extract_answer(text)
+    assert found is not None and found.text == str(value), (text, found)
