@@ -44,6 +44,8 @@ CONDITION = (
         r"Considering the special case $a=n-2, b=1$ now completes the proof.",
         "Then $f(y)=-1$.\n\nThereby the solution is complete.",
         r"So $m = 2 n-2$, as we wanted to show.",
+        # a check of a result by another way
+        r"Summing again, we get $100(67)(199)$, which equals $199(200) \frac{67}{2}$, as expected.",
         # a proof argued earlier: "we show", a lemma, induction, "it remains to"
         "We show that $n = 17$ works.\n\nThen $a_2 = 5$.",
         "Lemma 1. Every $k$ is odd.\n\nHence $k+1 = 6$.",
@@ -109,6 +111,7 @@ _CLOSES = st.sampled_from(
     [
         ", as required",
         ", as desired",
+        ", as expected",
         ", a contradiction",
         ", which contradicts our assumption",
         ". This completes the proof",

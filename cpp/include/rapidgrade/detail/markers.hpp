@@ -114,33 +114,24 @@ inline constexpr std::string_view kReasonClauses[] = {"since",       "because", 
 inline constexpr std::string_view kConclusionLeads[] = {
     "therefore", "thus", "so", "hence", "consequently", "finally", "in conclusion", "in summary"};
 
-/// Phrases (ASCII, matched ignoring case) with which a final sentence closes a proof, not states an
+/// Phrases (ASCII, matched ignoring case) with which a final sentence closes a proof, or a check of
+/// a result by another way ("which equals $199(200)\frac{67}{2}$, as expected."), not states an
 /// answer: "..., as required.", "a contradiction", "This completes the proof.", "\blacksquare". A
 /// response with no marked answer that ends so states its answer elsewhere (olympiad write-ups
 /// state it first): the reading of its last math is no certain answer, and a FALSE from it is
 /// UNKNOWN (grade.cpp, Reason::kProofClose).
 inline constexpr std::string_view kProofCloses[] = {
-    "as required",
-    "as desired",
-    "as claimed",
-    "as wanted",
-    "we wanted to",
-    "aimed to prove",
-    "to be proved",
-    "to be shown",
-    "we are done",
-    "completes the proof",
-    "completes our proof",
-    "completes the solu",
-    "completes our solu",
-    "proof is complete",
-    "solution is complete",
-    "problem is solved",
-    "conclusion follows",
-    "claim follows",
-    "q.e.d",
-    "\\blacksquare",
-    "\\qed",
+    "as required",         "as desired",
+    "as claimed",          "as wanted",
+    "as expected",         "we wanted to",
+    "aimed to prove",      "to be proved",
+    "to be shown",         "we are done",
+    "completes the proof", "completes our proof",
+    "completes the solu",  "completes our solu",
+    "proof is complete",   "solution is complete",
+    "problem is solved",   "conclusion follows",
+    "claim follows",       "q.e.d",
+    "\\blacksquare",       "\\qed",
     "desired inequality",
 };
 
