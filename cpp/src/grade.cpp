@@ -89,7 +89,8 @@ const char* reason_text(Reason reason) noexcept {
       return "undecided: a multiple-choice letter against an answer that names no choice (only the options can tell)";
     case Reason::kNoValue:
       return "undecided: one answer is a constant with no value (a function the grader does not know, or words) "
-             "and the other a number, or applies a function with no definition that the other does not name";
+             "and the other a number, or applies a function with no definition that the other does not name, or "
+             "the answer is a lone name (\"the answer is $n$\") against a value";
     case Reason::kLastMemberDiffers:
       return "undecided: the last member of the answer's equation differs; a member before it may be the answer";
     case Reason::kGoldEquation:
@@ -965,6 +966,15 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     // (2, 3)): that list is its answer, and it differs.
     v.tri = equiv::Tri::kUnknown;
     v.reason = Reason::kOneOfGoldValues;
+  }
+  if (v.tri == equiv::Tri::kFalse && v.reason == Reason::kNotEquivalent && pred.tree() != nullptr &&
+      pred.tree()->at(pred.tree()->root).kind == expr::Kind::kSymbol && gold.answer.tree() != nullptr &&
+      constant_scalar(*gold.answer.tree(), gold.answer.tree()->root)) {
+    // A lone name against a value ("... then the answer is $n$." after "$n=100$", "... is
+    // constant for all $x$."): a name states no value; the response may give it elsewhere, and
+    // no algebra finds it there
+    v.tri = equiv::Tri::kUnknown;
+    v.reason = Reason::kNoValue;
   }
   return v;
 }

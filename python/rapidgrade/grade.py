@@ -86,7 +86,8 @@ def grade_many(
     "undecided by the fast path"). Some undecided pairs never go to the fallback, which only
     compares the extracted answer with the gold again: a weak reading that the core disproved,
     a multiple-choice letter against an answer that names no choice (only the options could
-    tell), a constant with no value (``f(0)`` of an unknown ``f``, words) against a number or a
+    tell), a constant with no value (``f(0)`` of an unknown ``f``, words) or a lone name (``n``:
+    "then the answer is $n$" after "$n=100$") against a number or a
     function with no definition applied on one side only (``f(x)`` against -3/2), and
     an equation whose last member the core disproved while a member before it may be the answer
     (``x = 12 = 2a`` against 12; the fallback reads an equation as its last member), and a

@@ -7,7 +7,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rapidgrade import GradeResults, Tri, Verdict, equivalent, grade, grade_many
@@ -189,6 +189,52 @@ def test_a_constant_with_no_value_against_a_number_stays_undecided(gold: str, re
     v = grade(gold, response)
     assert (v.correct, v.decided_by) == (False, "fast"), v
     assert v.reason.startswith("undecided: one answer is a constant with no value"), v
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        # a marked lone name, its value stated elsewhere; a final span that names the variable
+        ("100", r"(the problem being the special case $n=100$, then the answer is $n$ )."),
+        (r"-\frac{3}{2}", r"Then $f(x)=-\frac{1}{2}$ is constant for all $x$."),
+        ("5", r"\boxed{x}"),
+        ("-63", r"We want $S_{6}$."),
+        (r"2 \sqrt{3}", r"\boxed{\alpha}"),
+    ],
+)
+def test_a_lone_name_against_a_value_stays_undecided(gold: str, response: str) -> None:
+    # a name states no value: the response may give it elsewhere, and no algebra finds it there
+    v = grade(gold, response)
+    assert (v.correct, v.decided_by) == (False, "fast"), v
+    assert v.reason.startswith("undecided: one answer is a constant with no value"), v
+
+
+@pytest.mark.parametrize(
+    ("gold", "response", "correct", "reason"),
+    [
+        # a name against a gold with names, a constant, an expression: compared as before
+        ("2 n", r"\boxed{n}", False, "not equivalent"),
+        ("n", r"\boxed{n}", True, "same answer after normalization"),
+        ("3", r"\boxed{\pi}", False, "not equivalent"),
+        ("3", r"\boxed{2 n}", False, "not equivalent"),
+        ("3", r"\boxed{x = 4}", False, "not equivalent"),
+    ],
+)
+def test_only_a_lone_name_against_a_value_is_undecided(gold: str, response: str, correct: bool, reason: str) -> None:
+    v = grade(gold, response, fallback=False)
+    assert (v.correct, v.reason) == (correct, reason), v
+
+
+@given(
+    name=st.sampled_from(["n", "x", "k", "a_1", "S_{6}", r"\alpha", r"\theta", "N"]),
+    value=st.integers(-(10**6), 10**6),
+    wrap=st.sampled_from([r"\boxed{{{}}}", "The answer is ${}$.", "So we want ${}$."]),
+)
+def test_a_lone_name_against_any_number_is_never_a_certain_false(name: str, value: int, wrap: str) -> None:
+    # (a final span of a command name alone holds no answer: "So we want $\\alpha$." reads none)
+    assume(not (wrap.startswith("So") and name.startswith("\\")))
+    v = grade(str(value), wrap.format(name), fallback=False)
+    assert v.correct is False and v.reason.startswith("undecided: one answer is a constant with no value"), v
 
 
 @pytest.mark.parametrize(

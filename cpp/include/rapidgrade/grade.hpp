@@ -60,7 +60,7 @@ enum class Reason : std::uint8_t {
   kLastAssignment,         // no marked answer; the last of the final span's assignments is the gold's value: TRUE
   kChoiceNotNamed,         // a choice letter against an answer that names no choice: UNKNOWN
   kDeclines,               // no marked answer, and the text after the last number declines to answer: FALSE
-  kNoValue,                // "f(0)" or words against a number, or "f(x)" on one side only: UNKNOWN (Limit::kNoValue)
+  kNoValue,                // "f(0)", words or a lone name against a number, "f(x)" on one side only: UNKNOWN
   kLastMemberDiffers,      // an equation chain's last member differs, an earlier one may not: UNKNOWN (kLastMember)
   kGoldEquation,           // a gold equation with a number in its left side against a value: UNKNOWN (kGoldEquation)
   kConditionAgainstValue,  // a condition (an inequality) against values: UNKNOWN (kCondition, or unread)
