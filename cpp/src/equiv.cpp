@@ -1039,17 +1039,17 @@ Tri compare(const Ast& gold, const Ast& pred, const Options& options, Limit* lim
   for (const Node& n : gold.nodes) gpm = gpm || n.kind == Kind::kPlusMinus;
   for (const Node& n : pred.nodes) ppm = ppm || n.kind == Kind::kPlusMinus;
   try {
-    if (gpm || ppm) {
-      Ast g = gold, p = pred;
-      if (gpm) expand_plus_minus(g);
-      if (ppm) expand_plus_minus(p);
-      const Tri t = c.tri(Ref{&g, g.root}, Ref{&p, p.root});
-      if (limit != nullptr) *limit = c.limit();
-      return t;
-    }
-    const Tri t = c.tri(Ref{&gold, gold.root}, Ref{&pred, pred.root});
+    Ast g, p;  // copies with each \pm expanded (expand_plus_minus), where there is one
+    if (gpm) expand_plus_minus(g = gold);
+    if (ppm) expand_plus_minus(p = pred);
+    const Ast& gt = gpm ? g : gold;
+    const Ast& pt = ppm ? p : pred;
+    const Tri t = c.tri(Ref{&gt, gt.root}, Ref{&pt, pt.root});
     if (limit != nullptr) *limit = c.limit();
-    return t;
+    // families of solutions ("\frac{5\pi}{6}+k\pi" against "-\frac{\pi}{6}+k\pi"): sets of reals
+    const Tri f = t == Tri::kTrue ? Tri::kUnknown : periodic_families(gt, pt);
+    if (f != Tri::kUnknown && limit != nullptr) *limit = Limit::kNone;
+    return f == Tri::kUnknown ? t : f;
   } catch (const ParseError&) {
     return Tri::kUnknown;  // a rewritten tree grew past the depth limit
   }

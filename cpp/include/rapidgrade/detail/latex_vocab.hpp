@@ -68,6 +68,11 @@ inline bool is_binomial_command(std::string_view name) noexcept {
   return false;
 }
 
+/// The names of an integer parameter in a family of solutions: "\frac{\pi}{6}+k\pi", "x = 2n\pi \pm
+/// \frac{\pi}{3}", "m\pi". Equivalence compares two lists of such families, whose periods are
+/// rational multiples of pi, as the sets of reals they are (equiv::periodic_families).
+inline constexpr std::string_view kIntegerParameters[] = {"k", "n", "m"};
+
 /// The commands of approximate equality: "x = 1/3 \approx 0.33"; textbooks also write \simeq and
 /// \cong for "about" ("T = (\ln 50) / 0.03 \cong 130.4 min"). Extraction reads them as the
 /// equalities of a chain (extract_math.cpp, relation_at), the parser as '=' (is_equals_command).
