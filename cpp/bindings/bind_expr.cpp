@@ -347,6 +347,13 @@ py::list spacing_commands() {
   return out;
 }
 
+/// The joiner words of a list answer (latex_vocab.hpp) as (word, alternative).
+py::list joiner_words() {
+  py::list out;
+  for (const auto& j : rapidgrade::detail::kJoinerWords) out.append(py::make_tuple(std::string(j.word), j.alternative));
+  return out;
+}
+
 /// The fraction commands (latex_vocab.hpp), without the backslash.
 py::list fraction_commands() {
   py::list out;
@@ -374,6 +381,8 @@ void bind_expr(py::module_& m) {
   m.def("expr_fraction_commands", &fraction_commands, "The LaTeX fraction commands, without the backslash.");
   m.def("latex_spacing_commands", &spacing_commands,
         "The LaTeX spacing commands: (name without the backslash, 'thin' or 'wide') tuples.");
+  m.def("latex_joiner_words", &joiner_words,
+        "The words that join the parts of a list answer: (word, whether the parts are alternatives) tuples.");
   m.def("parse_expr", &parse_expr, py::arg("text"), py::kw_only(), py::arg("syntax") = "auto",
         "Parses LaTeX, infix or RPN text into an Expr.");
   m.def("equivalent", &equivalent, py::arg("a"), py::arg("b"), py::kw_only(), py::arg("rel_tol") = 1e-9,

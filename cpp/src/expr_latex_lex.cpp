@@ -199,9 +199,9 @@ class LatexLexer {
     while (j < n_ && is_alpha(s_[j])) ++j;
     t.type = T::kWord;
     t.text = s_.substr(i_, j - i_);
-    if (same(t.text, "and") || same(t.text, "or")) {
+    if (const rapidgrade::detail::JoinerWord* joiner = rapidgrade::detail::joiner_word(t.text)) {
       t.type = T::kPunct;
-      t.alternative = same(t.text, "or");
+      t.alternative = joiner->alternative;
       t.text = ",";
     } else if (same(t.text, "pi")) {
       t.type = T::kCmd;
@@ -268,10 +268,11 @@ class LatexLexer {
     while (e < n_ && is_alpha(s_[e])) ++e;
     const std::string_view word = s_.substr(b, e - b);
     while (e < n_ && is_space(s_[e])) ++e;
-    if (e >= n_ || s_[e] != '}' || !(same(word, "and") || same(word, "or"))) return false;
+    const rapidgrade::detail::JoinerWord* joiner = rapidgrade::detail::joiner_word(word);
+    if (e >= n_ || s_[e] != '}' || joiner == nullptr) return false;
     t.type = T::kPunct;
     t.text = ",";
-    t.alternative = same(word, "or");
+    t.alternative = joiner->alternative;
     i_ = e + 1;
     return true;
   }

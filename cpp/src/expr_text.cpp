@@ -58,7 +58,8 @@ bool looks_like_text(std::string_view s) {
       // ("erf" is a function name only before "(": "erf(x)" is math, "erf" alone a word)
       // ("\mathrm{erf}(x)" too)
       const bool before_paren = (j < n && s[j] == '(') || (j + 1 < n && s[j] == '}' && s[j + 1] == '(');
-      if (word.size() >= 3 && !in_math() && !function_word(word, before_paren) && word != "and") {
+      if (word.size() >= 3 && !in_math() && !function_word(word, before_paren) &&
+          rapidgrade::detail::joiner_word(word) == nullptr) {
         return true;  // one word is enough
       }
       next = Next::kInherit;

@@ -407,7 +407,7 @@ Range span_answer(std::string_view s, Range r, Range* statement) {
           const std::size_t close = g < r.end ? find_byte(s.substr(0, std::min(r.end, g + 16)), g, '}') : r.end;
           if (close < r.end) {
             const std::string_view word = detail::trim(s.substr(g + 1, close - g - 1));
-            if (word == "or" || word == "and") {
+            if (detail::joiner_word(word) != nullptr) {
               parts = true;
             } else if (is_conclusion_word(word)) {
               // "R^2 = \frac{19}{576}, \quad \text{so} \quad R = 0.18": read from after it, as
@@ -528,7 +528,7 @@ bool joins_parts(std::string_view s, std::size_t from, std::size_t to) noexcept 
     } else if (is_letter(c)) {
       const std::size_t e = letters_end_in(s, k, to);
       const std::string_view w = s.substr(k, e - k);
-      if (w != "and" && w != "or") return false;
+      if (detail::joiner_word(w) == nullptr) return false;
       connector = true;
       k = e;
     } else {
@@ -538,13 +538,15 @@ bool joins_parts(std::string_view s, std::size_t from, std::size_t to) noexcept 
   return connector;
 }
 
-// Whether the word "or" (or the CJK "或") is among the connectors of s[from, to) (joins_parts).
+// Whether a joiner word of alternatives ("or": detail::kJoinerWords) or the CJK "或" is among
+// the connectors of s[from, to) (joins_parts).
 bool joined_by_or(std::string_view s, std::size_t from, std::size_t to) noexcept {
   for (std::size_t k = from; k < to; ++k) {
     if (k + detail::kCjkOr.size() <= to && starts_with(s, k, detail::kCjkOr)) return true;
     if (!is_letter(s[k])) continue;
     const std::size_t e = letters_end_in(s, k, to);
-    if (s.substr(k, e - k) == "or") return true;
+    const detail::JoinerWord* joiner = detail::joiner_word(s.substr(k, e - k));
+    if (joiner != nullptr && joiner->alternative) return true;
     k = e;
   }
   return false;

@@ -407,15 +407,16 @@ bool list_comma_space(std::string_view s, std::size_t i, std::size_t k) noexcept
     if (is_letter(c)) {  // "and" or "or" joins the list's last number: "1, 100 and 0"
       const std::size_t w = letters_end(s, q);
       const std::string_view word = s.substr(q, w - q);
-      if (word != "and" && word != "or") return false;
+      if (detail::joiner_word(word) == nullptr) return false;
       q = w - 1;
       continue;
     }
     std::size_t b = q;
     while (b > 0 && s[b - 1] == ' ') --b;
     // a sign after a comma or a joiner: "0, -1, 100", "1, 100 and -1"
-    const bool joined = b >= 2 && ((s[b - 1] == 'd' && b >= 3 && s.substr(b - 3, 3) == "and") ||
-                                   (s[b - 1] == 'r' && s.substr(b - 2, 2) == "or"));
+    std::size_t a = b;
+    while (a > 0 && is_letter(s[a - 1])) --a;
+    const bool joined = a < b && detail::joiner_word(s.substr(a, b - a)) != nullptr;
     if (c != '-' || b == 0 || (s[b - 1] != ',' && !joined)) return false;
   }
   return true;
@@ -432,7 +433,7 @@ std::size_t joiner_word_end(std::string_view s, std::size_t i, std::size_t k) no
   if (i == 0 || k >= n || !is_letter(s[k])) return 0;
   const std::size_t w = letters_end(s, k);
   const std::string_view word = s.substr(k, w - k);
-  if ((word != "and" && word != "or") || w >= n || s[w] != ' ') return 0;
+  if (detail::joiner_word(word) == nullptr || w >= n || s[w] != ' ') return 0;
   std::size_t e = w;
   while (e < n && s[e] == ' ') ++e;
   if (e >= n) return 0;

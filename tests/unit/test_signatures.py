@@ -177,6 +177,7 @@ _NO_WRAPPER = {
     "expr_text_wrappers",
     "expr_fraction_commands",
     "latex_spacing_commands",
+    "latex_joiner_words",
     "unicode_spaces",
     # internal to GradeResults' packed columns (rapidgrade.verdict, rapidgrade.grade)
     "grade_tables",

@@ -261,3 +261,29 @@ def test_every_reader_takes_every_spacing_command(name: str, width: str) -> None
     assert parse_expr(f"x{cmd}{after}+1").evaluate(x=2.0) == 3.0
     assert equivalent(f"x{cmd}{after}+1", "x+1") is Tri.TRUE
     assert grade("x+1", f"\\boxed{{x{cmd}{after}+1}}").correct
+
+
+# ---- joiner words of a list answer
+
+
+JOINERS = _core.latex_joiner_words()
+
+
+def test_the_joiner_table_has_and_and_or() -> None:
+    assert dict(JOINERS) == {"and": False, "or": True}
+
+
+@pytest.mark.parametrize(("word", "alternative"), JOINERS)
+def test_every_reader_takes_every_joiner_word(word: str, alternative: bool) -> None:
+    # the lexer: a comma, alone and in a text wrapper; "or" joins conditions into a union
+    assert equivalent(f"1 {word} 2", "1, 2") is Tri.TRUE
+    assert equivalent(f"1 \\text{{ {word} }} 2", "1, 2") is Tri.TRUE
+    union = equivalent(f"x<2 {word} x>3", r"(-\infty,2)\cup(3,\infty)")
+    assert (union is Tri.TRUE) is alternative, union
+    # text detection: no word of prose
+    assert parse_expr(f"x {word} y").free_symbols == frozenset({"x", "y"})
+    # normalization keeps it a word between math, and reads it in a list of numbers
+    assert normalize_latex(f"x=1 {word} x=2") == f"x=1 {word} x=2"
+    # extraction joins the spans it joins ("or" as alternatives)
+    found = extract_answer(f"So $x=1$ {word} $x=2$.")
+    assert found is not None and found.text == ("x=1 or x=2" if alternative else "x=1, x=2"), found

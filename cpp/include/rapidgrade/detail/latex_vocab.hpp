@@ -68,6 +68,27 @@ inline bool is_binomial_command(std::string_view name) noexcept {
   return false;
 }
 
+/// The words that join the parts of a list answer ("1 and -2", "x = 1 or x = 2", "x<2 \text{ or }
+/// x>3"), ASCII, matched as written, whole words: the expression lexer reads one (alone, or
+/// alone in a text wrapper) as a comma (expr_latex_lex.cpp), and text detection as no word
+/// (expr_text.cpp); normalization keeps the spaces around one between math (rule 5) and reads
+/// one in a list of numbers ("1, 100 and 0"); extraction joins the spans one joins
+/// (extract_math.cpp). `alternative`: the parts are alternatives, a union of conditions
+/// (Tok::alternative, Extraction::alternatives), as markers.hpp's kCjkOr says in CJK text.
+struct JoinerWord {
+  std::string_view word;
+  bool alternative;
+};
+inline constexpr JoinerWord kJoinerWords[] = {{"and", false}, {"or", true}};
+
+/// The row of kJoinerWords that `word` is, or nullptr.
+constexpr const JoinerWord* joiner_word(std::string_view word) noexcept {
+  for (const JoinerWord& j : kJoinerWords) {
+    if (same(word, j.word)) return &j;
+  }
+  return nullptr;
+}
+
 /// The names of an integer parameter in a family of solutions: "\frac{\pi}{6}+k\pi", "x = 2n\pi \pm
 /// \frac{\pi}{3}", "m\pi". Equivalence compares two lists of such families, whose periods are
 /// rational multiples of pi, as the sets of reals they are (equiv::periodic_families).
