@@ -16,6 +16,8 @@ and the gold without it (``extract::domain_tail``).
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -96,4 +98,7 @@ def test_any_answer_with_a_domain_reads_as_the_answer(a: int, b: int, tail: str,
     answer = f"x = \\frac{{{a}\\pi}}{{{b}}} + 2k\\pi{tail}"
     response = f"\\boxed{{{answer}}}" if boxed else f"Hence ${answer}$."
     assert grade(f"x=\\frac{{{a}\\pi}}{{{b}}}+2k\\pi", response, fallback=False).correct
-    assert grade(f"x=\\frac{{{a}\\pi}}{{{b + 1}}}+2k\\pi", response, fallback=False).correct is False
+    # another family: one set only when the two values are a whole number of periods (2 pi) apart
+    same_set = (Fraction(a, b) - Fraction(a, b + 1)) % 2 == 0
+    assert grade(f"x=\\frac{{{a}\\pi}}{{{b + 1}}}+2k\\pi", response, fallback=False).correct is same_set
+    assert grade(f"x=\\frac{{{a}\\pi}}{{{b}}}+\\pi+2k\\pi", response, fallback=False).correct is False
