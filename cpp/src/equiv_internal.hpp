@@ -173,12 +173,13 @@ bool expand_plus_minus(Ast& ast);
 
 /// Answers that are families of solutions with an integer parameter (a name of
 /// detail::kIntegerParameters): a value c + p k linear in k, with a period p that is a rational
-/// multiple of pi, a list of them, "x = " before either, a \pm expanded by the caller (expand_plus_minus: "2k\pi \pm \frac{\pi}{3}"). As sets
-/// of reals, "\frac{5\pi}{6}+k\pi" is "-\frac{\pi}{6}+k\pi", and "\frac{\pi}{6}+k\pi" is
-/// "\frac{\pi}{6}+2k\pi, \frac{7\pi}{6}+2k\pi": TRUE when the two lists are one set (the same residues
-/// modulo a common multiple of their periods), FALSE when not, UNKNOWN when either side is no
-/// such list (another symbol, a value with no parameter, periods with no small common multiple).
-/// Values at six integers tell a family's c and p. At most 64 families and 256 residues a side.
+/// multiple of pi, a list of them, "x = " before either, a \pm expanded by the caller
+/// (expand_plus_minus: "2k\pi \pm \frac{\pi}{3}"). As sets of reals, "\frac{5\pi}{6}+k\pi" is
+/// "-\frac{\pi}{6}+k\pi", and "\frac{\pi}{6}+k\pi" is "\frac{\pi}{6}+2k\pi, \frac{7\pi}{6}+2k\pi":
+/// TRUE when the two lists are one set (the same residues modulo a common multiple of their
+/// periods), FALSE when not, UNKNOWN when either side is no such list (another symbol, a value
+/// with no parameter, periods with no small common multiple). Values at six integers tell a
+/// family's c and p. At most 64 families and 256 residues a side.
 Tri periodic_families(const Ast& gold, const Ast& pred);
 
 // ---------------------------------------------------------------------------------------------

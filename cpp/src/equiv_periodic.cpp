@@ -46,11 +46,8 @@ bool near(double a, double b, double scale) { return std::fabs(a - b) <= kTolera
 std::optional<std::string_view> parameter_of(Ref r) {
   const std::vector<std::string_view> names = expr::symbol_names(*r.ast, r.i);
   if (names.empty()) return std::string_view();
-  if (names.size() != 1) return std::nullopt;
-  for (const std::string_view p : rapidgrade::detail::kIntegerParameters) {
-    if (names.front() == p) return names.front();
-  }
-  return std::nullopt;
+  if (names.size() != 1 || !rapidgrade::detail::is_integer_parameter(names.front())) return std::nullopt;
+  return names.front();
 }
 
 // The family that the scalar subtree at `r` is (c + p k in its one integer parameter k), or
@@ -151,9 +148,7 @@ Tri periodic_families(const Ast& gold, const Ast& pred) {
     bool parameter = false, pi = false;
     for (const expr::Node& n : tree->nodes) {
       pi = pi || (n.kind == Kind::kConst && n.text == "pi");
-      for (const std::string_view k : rapidgrade::detail::kIntegerParameters) {
-        parameter = parameter || (n.kind == Kind::kSymbol && n.text == k);
-      }
+      parameter = parameter || (n.kind == Kind::kSymbol && rapidgrade::detail::is_integer_parameter(n.text));
     }
     if (!parameter || !pi) return Tri::kUnknown;
   }

@@ -259,6 +259,10 @@ void widen_number_object(std::string_view s, std::size_t from, Extraction& e) no
 /// remark that shows how it was found.
 bool computation(std::string_view text, std::size_t b, std::size_t e) noexcept;
 
+/// Bytes a markup tag or a model's special token may span (markup_tag_end, extract.hpp): the
+/// reach of the tag reader, and of the last-number reader's search for a tag's '<'.
+constexpr std::size_t kMaxMarkupTag = 32;
+
 /// Where the percent sign right after a number ending at s[k] ends ("50%", "50\\%"), within
 /// `end`; k when there is none. The readers that widen a number to its percentage share it.
 inline std::size_t percent_sign_end(std::string_view s, std::size_t k, std::size_t end) noexcept {

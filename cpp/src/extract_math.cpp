@@ -467,7 +467,8 @@ Range span_answer(std::string_view s, Range r, Range* statement) {
 namespace {
 
 // Text after the final math span that may still hold the answer: a digit outside markup tags
-// (markup_tag_end: "<img_3939>"), references in parentheses ("(see Figure 2)", "(3)") and words ("2nd" counts).
+// (markup_tag_end: "<img_3939>"), references in parentheses ("(see Figure 2)", "(3)") and words
+// ("2nd" counts).
 bool digit_after(std::string_view s, std::size_t from) noexcept {
   const std::size_t n = s.size();
   for (std::size_t k = from; k < n; ++k) {

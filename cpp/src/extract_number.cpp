@@ -27,9 +27,6 @@ using detail::istarts_with;
 using detail::kNpos;
 using detail::starts_with;
 
-// Bytes of a markup tag at most (markup_tag_end's reach).
-constexpr std::size_t kMarkupTagMax = 32;
-
 namespace {
 
 // ---------------------------------------------------------------------------------------------
@@ -200,11 +197,11 @@ bool step_label(std::string_view s, std::size_t from, Range r) noexcept {
 }
 
 // Whether the number s[r) lies inside a markup tag (markup_tag_end: "<img_4019>", a dump's image
-// placeholder):
-// the '<' that opens it is before r with only tag bytes between, and the tag ends after r.
+// placeholder): the '<' that opens it is before r with only tag bytes between, and the tag ends
+// after r.
 bool in_markup_tag(std::string_view s, std::size_t from, Range r) noexcept {
   std::size_t k = r.start;
-  while (k > from && r.start - k < kMarkupTagMax && s[k - 1] != '<' && s[k - 1] != '>' && !is_space(s[k - 1])) --k;
+  while (k > from && r.start - k < kMaxMarkupTag && s[k - 1] != '<' && s[k - 1] != '>' && !is_space(s[k - 1])) --k;
   if (k == from || s[k - 1] != '<') return false;
   const std::size_t end = markup_tag_end(s, k - 1, s.size());
   return end != kNpos && end > r.end;

@@ -302,8 +302,7 @@ Objects math_objects(std::string_view s, std::size_t b, std::size_t e) {
 
 std::size_t markup_tag_end(std::string_view s, std::size_t k, std::size_t end) noexcept {
   std::size_t q = k + 1;
-  constexpr std::size_t kMaxTag = 32;  // bytes a tag or token may span
-  const std::size_t stop = std::min(end, k + kMaxTag);
+  const std::size_t stop = std::min(end, k + internal::kMaxMarkupTag);
   if (q < stop && s[q] == '|') {
     for (q += 1; q + 1 < stop; ++q)
       if (s[q] == '|' && s[q + 1] == '>') return q + 2;

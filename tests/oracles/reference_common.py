@@ -110,13 +110,14 @@ def _display_close(s: str, i: int, dollars: bool) -> int:
 # helpers of the unmarked strategies (the answer phrase and the markers use them too)
 
 
+_MAX_MARKUP_TAG = 32  # extract_internal.hpp's kMaxMarkupTag: bytes a tag or token may span
 _MARKUP_TAG = re.compile(r"<\|[\s\S]*?\|>|</?[A-Za-z][A-Za-z0-9_]*>")
 
 
 def _markup_tag_end(s: str, k: int, end: int) -> int | None:
     """extract_phrase.cpp's markup_tag_end: the end of "</s>", "<eos>", "<img_3695>",
     "<|im_end|>" at s[k] (within 32 bytes and `end`), or None."""
-    m = _MARKUP_TAG.match(s, k, min(end, k + 32))
+    m = _MARKUP_TAG.match(s, k, min(end, k + _MAX_MARKUP_TAG))
     return m.end() if m else None
 
 

@@ -11,7 +11,14 @@ from __future__ import annotations
 import re
 
 from tests.oracles.reference_bold_span import _bold_digits
-from tests.oracles.reference_common import _SPACE, RefExtraction, _is_digit, _is_letter, _markup_tag_end
+from tests.oracles.reference_common import (
+    _MAX_MARKUP_TAG,
+    _SPACE,
+    RefExtraction,
+    _is_digit,
+    _is_letter,
+    _markup_tag_end,
+)
 from tests.oracles.reference_strategies import _EQUALITY_COMMANDS, _number_starts, _thousands_groups_end
 
 # --------------------------------------------------------------------------------------------
@@ -104,7 +111,7 @@ def _in_markup_tag(s: str, start: int, a: int, b: int) -> bool:
     ("<img_4019>"): the nearest '<' before it, with no blank, '<' or '>' between, opens a tag that
     ends after it."""
     k = a
-    while k > start and a - k < 32 and s[k - 1] not in "<>" and s[k - 1] not in _SPACE:
+    while k > start and a - k < _MAX_MARKUP_TAG and s[k - 1] not in "<>" and s[k - 1] not in _SPACE:
         k -= 1
     if k == start or s[k - 1] != "<":
         return False

@@ -94,6 +94,14 @@ constexpr const JoinerWord* joiner_word(std::string_view word) noexcept {
 /// rational multiples of pi, as the sets of reals they are (equiv::periodic_families).
 inline constexpr std::string_view kIntegerParameters[] = {"k", "n", "m"};
 
+/// Whether `name` is one of kIntegerParameters.
+constexpr bool is_integer_parameter(std::string_view name) noexcept {
+  for (const std::string_view p : kIntegerParameters) {
+    if (same(name, p)) return true;
+  }
+  return false;
+}
+
 /// The commands of approximate equality: "x = 1/3 \approx 0.33"; textbooks also write \simeq and
 /// \cong for "about" ("T = (\ln 50) / 0.03 \cong 130.4 min"). Extraction reads them as the
 /// equalities of a chain (extract_math.cpp, relation_at), the parser as '=' (is_equals_command).
