@@ -181,20 +181,7 @@ def test_a_choice_letter_is_matched_only_to_a_named_choice(
         ("2", r"\boxed{g(1) + 1}"),
         ("16", r"\boxed{\text{the answer is (E)}}"),
         (r"\{1, 2\}", r"\boxed{\{f(0), 1\}}"),
-    ],
-)
-def test_a_constant_with_no_value_against_a_number_stays_undecided(gold: str, response: str) -> None:
-    # an undefined function's value or words have no value: no magnitude limit (they are not
-    # large), no FALSE (f(0) may be 0), and no fallback (no algebra makes f(0) a number)
-    v = grade(gold, response)
-    assert (v.correct, v.decided_by) == (False, "fast"), v
-    assert v.reason.startswith("undecided: one answer is a constant with no value"), v
-
-
-@pytest.mark.parametrize(
-    ("gold", "response"),
-    [
-        # a marked lone name, its value stated elsewhere; a final span that names the variable
+        # a lone name, marked, its value stated elsewhere; a final span that names the variable
         ("100", r"(the problem being the special case $n=100$, then the answer is $n$ )."),
         (r"-\frac{3}{2}", r"Then $f(x)=-\frac{1}{2}$ is constant for all $x$."),
         ("5", r"\boxed{x}"),
@@ -202,8 +189,10 @@ def test_a_constant_with_no_value_against_a_number_stays_undecided(gold: str, re
         (r"2 \sqrt{3}", r"\boxed{\alpha}"),
     ],
 )
-def test_a_lone_name_against_a_value_stays_undecided(gold: str, response: str) -> None:
-    # a name states no value: the response may give it elsewhere, and no algebra finds it there
+def test_a_constant_with_no_value_against_a_number_stays_undecided(gold: str, response: str) -> None:
+    # an undefined function's value, words or a lone name have no value: no magnitude limit (they
+    # are not large), no FALSE (f(0) may be 0; the response may give n elsewhere), and no fallback
+    # (no algebra makes f(0) or n a number)
     v = grade(gold, response)
     assert (v.correct, v.decided_by) == (False, "fast"), v
     assert v.reason.startswith("undecided: one answer is a constant with no value"), v
