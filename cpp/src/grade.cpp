@@ -38,6 +38,7 @@ using internal::in_table_row;
 using internal::leading_choice;
 using internal::names_only;
 using internal::one_of_gold_values;
+using internal::other_shape;
 using internal::plain_number;
 using internal::several_sentences;
 using internal::states_a_contradiction;
@@ -111,11 +112,18 @@ const char* reason_text(Reason reason) noexcept {
       return "undecided: the response ends with a program's print or return and shows no output; its last number is "
              "not the value the program prints, and no reader runs it";
     case Reason::kOneOfGoldValues:
-      return "undecided: no marked answer, and the value read is one of the gold's values; the response may state "
-             "the others elsewhere";
+      return "undecided: no marked answer, and the reading is one member of the gold (a value or a tuple of its "
+             "list, a set of its union); the response may state the others elsewhere";
     case Reason::kTableCell:
       return "undecided: no marked answer, and the last value stands in a cell of a table; which cell answers, the "
              "table does not say";
+    case Reason::kLastNumberGuess:
+      return "undecided: no marked answer, and the answer read is only the text's last number, which may be a "
+             "step, a label or a count of something else";
+    case Reason::kOtherShape:
+      return "undecided: no marked answer, and the reading has another shape than the gold (a list against one "
+             "value, a value for a name of the gold's formula, an equation to solve): a listing, an instance or a "
+             "step, not the answer";
     case Reason::kSumOverSet:
       return "undecided: one answer sums over a set that a condition names (\\sum_{x \\in R}, \\sum_{i<j}), the "
              "other holds no sum; no reader of the fallback enumerates such a set";
@@ -975,6 +983,21 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     // no algebra finds it there
     v.tri = equiv::Tri::kUnknown;
     v.reason = Reason::kNoValue;
+  }
+  if (v.tri == equiv::Tri::kFalse && v.reason == Reason::kNotEquivalent && extract::is_weak(found->method)) {
+    // No marked answer. The text's last number is where the answer most often stands, not where
+    // it must: a step, a case's label ("Case 3"), an ordinal ("the 25th"), the last of a listing
+    // ("100, 256, 289, 324") differ from the gold without saying the response is wrong. Neither
+    // is a reading of another shape than the gold (other_shape) certain. A final sentence that
+    // states as many numbers as a gold list is read as that list ("So x is 3 and y is 2." against
+    // (2, 3)): a reading of the whole sentence, which differs.
+    if (found->method == extract::Method::kLastNumber && !states_as_many_numbers(gold, response, readings_end)) {
+      v.tri = equiv::Tri::kUnknown;
+      v.reason = Reason::kLastNumberGuess;
+    } else if (other_shape(gold.answer, pred)) {
+      v.tri = equiv::Tri::kUnknown;
+      v.reason = Reason::kOtherShape;
+    }
   }
   return v;
 }

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "rapidgrade/equiv.hpp"
@@ -67,24 +68,90 @@ bool one_of_gold_values(Answer& gold, Answer& pred, const Options& options) {
   const expr::Ast* g = gold.tree();
   const expr::Ast* p = pred.tree();
   if (g == nullptr || p == nullptr) return false;
-  const auto listed = [](expr::Kind k) { return k == expr::Kind::kSet || k == expr::Kind::kTuple; };
-  if (!listed(g->at(g->root).kind) || listed(p->at(p->root).kind)) return false;
-  expr::Ast element = *g;
-  std::vector<std::uint32_t> todo{g->root};
+  const auto holds_members = [](expr::Kind k) {
+    return k == expr::Kind::kSet || k == expr::Kind::kTuple || k == expr::Kind::kUnion;
+  };
+  if (!holds_members(g->at(g->root).kind)) return false;
+  expr::Ast member = *g;
+  const expr::KidList& top = g->at(g->root).kids;
+  std::vector<std::uint32_t> todo(top.begin(), top.end());
   std::size_t compared = 0;
   while (!todo.empty() && compared < kMaxGoldElements) {
     const std::uint32_t at = todo.back();
     todo.pop_back();
-    const expr::Node& node = g->at(at);
-    if (listed(node.kind)) {
-      for (const std::uint32_t kid : node.kids) todo.push_back(kid);
-      continue;
-    }
     ++compared;
-    element.root = at;
-    if (equiv::equivalent(element, *p, options.equiv) == equiv::Tri::kTrue) return true;
+    member.root = at;
+    if (equiv::equivalent(member, *p, options.equiv) == equiv::Tri::kTrue) return true;
+    const expr::Node& node = g->at(at);
+    if (holds_members(node.kind)) todo.insert(todo.end(), node.kids.begin(), node.kids.end());
   }
   return false;
+}
+
+namespace {
+
+// Whether the subtree at `root` of `tree` holds the name `name` (a kSymbol).
+bool holds_symbol(const expr::Ast& tree, std::uint32_t root, std::string_view name) {
+  std::vector<std::uint32_t> todo{root};
+  while (!todo.empty()) {
+    const expr::Node& node = tree.at(todo.back());
+    todo.pop_back();
+    if (node.kind == expr::Kind::kSymbol && node.text == name) return true;
+    todo.insert(todo.end(), node.kids.begin(), node.kids.end());
+  }
+  return false;
+}
+
+// Whether the subtree at `root` of `tree` holds any name (a kSymbol).
+bool holds_a_name(const expr::Ast& tree, std::uint32_t root) {
+  std::vector<std::uint32_t> todo{root};
+  while (!todo.empty()) {
+    const expr::Node& node = tree.at(todo.back());
+    todo.pop_back();
+    if (node.kind == expr::Kind::kSymbol) return true;
+    todo.insert(todo.end(), node.kids.begin(), node.kids.end());
+  }
+  return false;
+}
+
+}  // namespace
+
+bool other_shape(Answer& gold, Answer& pred) {
+  const expr::Ast* g = gold.tree();
+  const expr::Ast* p = pred.tree();
+  if (g == nullptr || p == nullptr) return false;
+  const expr::Node& top = p->at(p->root);
+  const expr::Kind gold_kind = g->at(g->root).kind;
+  const bool gold_value = constant_scalar(*g, g->root);
+  if ((top.kind == expr::Kind::kSet || top.kind == expr::Kind::kTuple) && top.kids.size() >= 2) {
+    // a listing of values or of tuples of values, where the gold counts or sums what it lists
+    // (not a list of equations: "$T=650, k=13$" assigns, and is read as its assignments)
+    const auto listed_value = [&p](std::uint32_t at) {
+      const expr::Node& member = p->at(at);
+      if (member.kind != expr::Kind::kTuple) return constant_scalar(*p, at);
+      for (const std::uint32_t kid : member.kids) {
+        if (!constant_scalar(*p, kid)) return false;
+      }
+      return true;
+    };
+    if (!gold_value) return false;
+    for (const std::uint32_t kid : top.kids) {
+      if (!listed_value(kid)) return false;
+    }
+    return true;
+  }
+  if (top.kind != expr::Kind::kRelation || top.text != "=" || top.kids.size() != 2) return false;
+  if (gold_kind == expr::Kind::kRelation || gold_value) return false;  // the gold's shape, or a value
+  const expr::Node& lhs = p->at(top.kids[0]);
+  const expr::Node& rhs = p->at(top.kids[1]);
+  if (lhs.kind == expr::Kind::kSymbol) {
+    // "n=5" against 2n^{2}-2n+1: a value for a name of the gold's formula, an instance of it
+    return constant_scalar(*p, top.kids[1]) && holds_symbol(*g, g->root, lhs.text);
+  }
+  // "1+r^{4}=5": an equation with no name alone on a side (nor a function's value, "f(x)"), to
+  // be solved
+  return lhs.kind != expr::Kind::kFunc && rhs.kind != expr::Kind::kSymbol && rhs.kind != expr::Kind::kFunc &&
+         holds_a_name(*p, p->root);
 }
 
 }  // namespace rapidgrade::grade::internal

@@ -23,9 +23,18 @@ std::size_t gold_list_size(Answer& gold, expr::Kind& kind);
 /// that does not parse: it is not known to be one value).
 bool gold_is_list(Answer& gold);
 
-/// Whether `pred`, one value (no set, tuple or list), is one of the values of a gold that is a
-/// list, a set or a tuple, or of the tuples of a list ("(27,20,13), (18,20,22)" holds 22). At
-/// most 64 of the gold's values are compared.
+/// Whether `pred` is one member of a gold that is a list, a set, a tuple or a union, at any depth:
+/// one of its values, one of the tuples of a list or one of their values ("(27,20,13),
+/// (18,20,22)" holds (18,20,22) and 22), one of the sets of a union ("(-\sqrt{11},-2) \cup
+/// (\sqrt{11},9)" holds \sqrt{11}<x<9). At most 64 of the gold's members are compared.
 bool one_of_gold_values(Answer& gold, Answer& pred, const Options& options);
+
+/// Whether `pred`, an unmarked reading, has another shape than the gold, so that it more likely
+/// is not the answer than a wrong one: a list of two or more values against one constant value
+/// (a listing of what the gold counts: "so is $1,2,3,4,5$" against 12); against a gold that is no
+/// constant value and no equation, an equation that gives a constant to a name of the gold ("for
+/// $n=5$" against 2n^{2}-2n+1: an instance) or that has no name alone on a side and no
+/// function's value there ("$1+r^{4}=5$": an equation still to solve).
+bool other_shape(Answer& gold, Answer& pred);
 
 }  // namespace rapidgrade::grade::internal

@@ -3,8 +3,10 @@
 With no marked answer and no math span to read, the grader reads the last number of the text. In
 a final sentence with several numbers ("In total, 18 students out of 30 passed the exam.") the
 last is a guess: a gold that is another number of that sentence is no certain FALSE but UNKNOWN
-(another reading matches), kept by the fast path. A gold that is none of them stays a certain
-FALSE, and the last number itself stays TRUE.
+(another reading matches), kept by the fast path. Nor is a gold that is none of them: the last
+number of a text is where its answer most often stands, not where it must (a step, a case's label,
+an ordinal, the last of a listing), so a last number that differs is UNKNOWN with a reason of its
+own. The last number itself stays TRUE.
 """
 
 from __future__ import annotations
@@ -16,6 +18,10 @@ from hypothesis import strategies as st
 from rapidgrade import extract_answer, grade
 
 OTHER = "undecided: the unmarked answer differs, but another reading of the final statement matches"
+GUESS = (
+    "undecided: no marked answer, and the answer read is only the text's last number, which may be a step, a label "
+    "or a count of something else"
+)
 
 
 @pytest.mark.parametrize(
@@ -40,12 +46,16 @@ def test_an_earlier_number_of_the_final_sentence_is_no_certain_false(gold: str, 
     [
         # the last number still reads TRUE
         ("30", "In total, 18 students out of 30 passed the exam.", (True, "same answer after normalization")),
-        # a number of no reading: a certain FALSE
-        ("12", "In total, 18 students out of 30 passed the exam.", (False, "not equivalent")),
+        # a number of no reading: UNKNOWN, the last number is a guess
+        ("12", "In total, 18 students out of 30 passed the exam.", (False, GUESS)),
+        ("2", "Case 2. Repeating the argument, the rows from the 1st to the 25th are L-rows.", (False, GUESS)),
+        ("7", "every digit except 7 is used. Note that 100, 256, 289, 324 use the others.", (False, GUESS)),
         # a number of an earlier sentence is no reading of the last one
-        ("18", "There were 18 of them. In total, 30 passed the exam.", (False, "not equivalent")),
+        ("18", "There were 18 of them. In total, 30 passed the exam.", (False, GUESS)),
         # a power, an index or a percentage is no value of the sentence
-        ("2", "The area is x^2 for 30 of them.", (False, "not equivalent")),
+        ("2", "The area is x^2 for 30 of them.", (False, GUESS)),
+        # a marked answer that differs: a certain FALSE
+        ("12", "In total, 18 students out of 30 passed. The answer is 30.", (False, "not equivalent")),
     ],
 )
 def test_other_verdicts_are_as_before(gold: str, response: str, expected: tuple[bool, str]) -> None:
@@ -76,4 +86,4 @@ def test_two_numbers_of_a_sentence(a: int, b: int, c: int, first: str, second: s
     v = grade(str(a), response, fallback=False)
     assert (v.correct, v.reason) == (False, OTHER), response
     v = grade(str(c), response, fallback=False)
-    assert (v.correct, v.reason) == (False, "not equivalent"), response
+    assert (v.correct, v.reason) == (False, GUESS), response

@@ -1,12 +1,14 @@
-r"""An unmarked value that is one of a gold list's values is no certain FALSE (grade.cpp,
+r"""An unmarked reading that is one member of a gold list or union is no certain FALSE (grade.cpp,
 ``one_of_gold_values``).
 
-Against a gold that lists several values ("19, 0, 1", "(27,20,13), (18,20,22)"), a response that
-marks no answer and whose last math gives one of them ("Thus $x=19$ and $y=0$. ... so $z=1$.")
-may state the others elsewhere: which of its values answer, the reading cannot tell. When the
-value read is one of the gold's (an element of the list, or of one of its tuples), a FALSE is
-UNKNOWN with its own reason, kept by the fast path. A marked answer that gives one value of
-several is an incomplete answer: FALSE as before.
+Against a gold that lists several values ("19, 0, 1", "(27,20,13), (18,20,22)") or unites several
+sets ("(-\sqrt{11},-2) \cup (\sqrt{11},9)"), a response that marks no answer and whose last math
+gives one of them ("Thus $x=19$ and $y=0$. ... so $z=1$.", "... and those $x$ with
+$\sqrt{11}<x<9$.") may state the others elsewhere: which of its values answer, the reading cannot
+tell. When the reading is one member of the gold at any depth (a value of the list, one of its
+tuples or a value of one, one set of the union), a FALSE is UNKNOWN with its own reason, kept by
+the fast path. A marked answer that gives one member of several is an incomplete answer: FALSE as
+before.
 """
 
 from __future__ import annotations
@@ -18,8 +20,8 @@ from hypothesis import strategies as st
 from rapidgrade import grade
 
 ONE_OF = (
-    "undecided: no marked answer, and the value read is one of the gold's values; the response may state the "
-    "others elsewhere"
+    "undecided: no marked answer, and the reading is one member of the gold (a value or a tuple of its list, a set "
+    "of its union); the response may state the others elsewhere"
 )
 
 
@@ -29,6 +31,13 @@ ONE_OF = (
         ("19,0,1", r"Since $x$ is at least 19, $y = 0$. Therefore, $z=1$.", (False, "fast", ONE_OF)),
         ("(27,20,13), (18,20,22)", r"If $d=2$, then $a=18$, $b=20$ and $c=22$.", (False, "fast", ONE_OF)),
         ("(3,2)", "Hence the first coordinate is 3.", (False, "fast", ONE_OF)),
+        # a tuple of a list of tuples, a set of a union
+        ("(4,2,3,1),(1,3,2,4),(2,4,1,3)", r"and its reverse, $(2,4,1,3)$", (False, "fast", ONE_OF)),
+        (r"(-\sqrt{11},-2)\cup (\sqrt{11},9)", r"and those $x$ with $\sqrt{11}<x<9$.", (False, "fast", ONE_OF)),
+        (r"(-\infty,2)\cup(3,\infty)", r"In the first case, $x<2$.", (False, "fast", ONE_OF)),
+        # a set that is no member of the union: FALSE as before
+        (r"(-\infty,2)\cup(3,\infty)", r"In the first case, $x<1$.", (False, "fast", "not equivalent")),
+        (r"(-\infty,2)\cup(3,\infty)", r"The answer is $x<2$.", (False, "fast", "not equivalent")),
         # ... unless the final sentence states as many numbers as the gold: its list, which differs
         ("(2, 3)", "So x is 3 and y is 2.", (False, "fast", "not equivalent")),
         # a value that is none of the gold's: FALSE as before

@@ -15,6 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rapidgrade import grade
+from tests.unit.test_last_number_readings import GUESS as LAST_NUMBER_GUESS
 
 PROGRAM = (
     "undecided: the response ends with a program's print or return and shows no output; its last number is not "
@@ -42,8 +43,8 @@ def test_a_program_that_prints_without_output_states_no_value(response: str) -> 
         # an output shown, a marked answer, print() as a word of prose: read as before
         ("3", "```python\nprint(1 + 2)\n```\n```output\n4\n```", "not equivalent"),
         ("3", "x = 4\nprint(x)\nThe answer is 4.", "not equivalent"),
-        ("3", "We print 4 copies.", "not equivalent"),
-        ("3", "x = 4\nprinted(x)", "not equivalent"),
+        ("3", "We print 4 copies.", LAST_NUMBER_GUESS),
+        ("3", "x = 4\nprinted(x)", LAST_NUMBER_GUESS),
     ],
 )
 def test_other_endings_are_read_as_before(gold: str, response: str, reason: str) -> None:

@@ -70,7 +70,9 @@ enum class Reason : std::uint8_t {
   kSumOverSet,             // a sum over a set a condition names, against no sum: UNKNOWN (sums_over_a_condition)
   kProgramWithoutOutput,   // no marked answer, a program's print() at the end and no output: UNKNOWN
   kTableCell,              // no marked answer, a reading from a cell of a table that differs: UNKNOWN
-  kOneOfGoldValues,        // no marked answer, a value read that is one of a gold list's: UNKNOWN
+  kOneOfGoldValues,        // no marked answer, a value read that is one of a gold list's or union's: UNKNOWN
+  kLastNumberGuess,        // no marked answer, only the text's last number, which differs: UNKNOWN
+  kOtherShape,             // no marked answer, a reading of another shape than the gold (other_shape): UNKNOWN
   // Limits: not compared, neither correct nor sent to the fallback (decided_by="limit").
   kAnswerTooLong,   // the extracted answer is longer than Options::max_answer_bytes
   kWorkLimit,       // equiv ran out of its work budget (equiv::Limit::kWork)
@@ -103,14 +105,15 @@ constexpr bool is_limit(Reason reason) noexcept {
 /// product of letters or not at all (kWordsAgainstMath), and it enumerates no set that a sum's
 /// condition names (kSumOverSet), and it runs no program (kProgramWithoutOutput), and it reads
 /// the same cell of a table (kTableCell) or the same one of a gold list's values
-/// (kOneOfGoldValues).
+/// (kOneOfGoldValues), the same last number (kLastNumberGuess) and the same reading of another
+/// shape than the gold (kOtherShape).
 constexpr bool fallback_cannot_help(Reason reason) noexcept {
   return reason == Reason::kWeakReading || reason == Reason::kOtherReadingMatches ||
          reason == Reason::kChoiceNotNamed || reason == Reason::kNoValue || reason == Reason::kLastMemberDiffers ||
          reason == Reason::kGoldEquation || reason == Reason::kConditionAgainstValue ||
          reason == Reason::kEllipsisList || reason == Reason::kProofClose || reason == Reason::kWordsAgainstMath ||
          reason == Reason::kSumOverSet || reason == Reason::kProgramWithoutOutput || reason == Reason::kTableCell ||
-         reason == Reason::kOneOfGoldValues;
+         reason == Reason::kOneOfGoldValues || reason == Reason::kLastNumberGuess || reason == Reason::kOtherShape;
 }
 
 /// The one-line message of a reason, e.g. "same answer after normalization".

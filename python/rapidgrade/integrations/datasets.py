@@ -54,7 +54,7 @@ def map_fn(gold: str = "gold", response: str = "response", *, reason: bool = Fal
     ``fallback``, ``threads``, ``task``, ...). Responses may be strings or conversations (the
     last message's content is graded).
 
-    >>> map_fn(reason=True)({"gold": ["2"], "response": ["so 3"]})["reason"]
+    >>> map_fn(reason=True)({"gold": ["2"], "response": ["The answer is 3."]})["reason"]
     ['not equivalent']
     """
     return BatchGrader(gold, response, reason, tuple(sorted(options.items())))
