@@ -31,10 +31,10 @@ def two_workers() -> Iterator[WorkerPool]:
     saved = _pool._default_pool
     _pool._default_pool = pool
     try:
-        fallback_many([_EASY[0]] * 2, ["55"] * 2, timeout=120.0)
-        deadline = time.monotonic() + 120.0
-        while pool.stats().started < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
+        # both workers now, warm (a batch starts a second worker only when its work pays for it,
+        # and a wait for one that never came took the fixture's two minutes)
+        pool.start(warmup=WARMUP, timeout=120.0)
+        assert pool.stats().started >= 2
         yield pool
     finally:
         _pool._default_pool = saved
