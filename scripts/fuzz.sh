@@ -12,9 +12,11 @@
 # with sudo). Environment: JOBS (build parallelism, default: all cores), FUZZ_TIMEOUT (seconds one
 # input may take before it counts as a hang, default 10), FUZZ_MAX_LEN (default 4096 bytes),
 # FUZZ_MAX_TIME (seconds after which a harness stops even if it has not reached RUNS executions,
-# default 0: no cap), FUZZ_TOTAL_TIME (seconds for all the runs together, default 0: no budget;
-# each run may take the budget still left divided by the runs still to go, so time a quick harness
-# leaves over goes to the slower ones; .ci/run sets one so that the fuzzing fits its time budget).
+# default 0: no cap), FUZZ_JOBS (harness runs at once, default: one per core; each is one process
+# on one core), FUZZ_TOTAL_TIME (seconds of wall time for all the runs together, default 0: no
+# budget; the runs are dealt to FUZZ_JOBS lanes, and each run may take the budget still left
+# divided by its lane's runs still to go, so time a quick harness leaves over goes to the slower
+# ones; .ci/run sets one so that the fuzzing fits its time budget).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-200000}
@@ -55,31 +57,28 @@ mkdir -p "$build/crashes" "$build/corpus"
 
 harnesses=${FUZZ_ONLY:-$(cd "$build" && ls fuzz_* | grep -v '\.' || true)}
 [ -n "$harnesses" ] || { echo "fuzz.sh: no harness built" >&2; exit 1; }
-failed=()
-total_runs=0
 budget=${FUZZ_TOTAL_TIME:-0}
+lanes=${FUZZ_JOBS:-$(nproc)}
+[ "$lanes" -ge 1 ] || lanes=1
 fuzz_start=$(date +%s)
-sse2_harnesses=$(printf '%s\n' $harnesses | grep -xE 'fuzz_scan|fuzz_extract' || true)
-# Runs still to go: one per harness, and the SSE2 reruns of the scanners.
-runs_left=$(($(printf '%s\n' $harnesses | wc -l) + $(printf '%s' "$sse2_harnesses" | grep -c . || true)))
-# run_cap: the -max_total_time of the next run: FUZZ_MAX_TIME, or the budget's share when that is
-# smaller (at least one second: libFuzzer reads 0 as no limit).
-run_cap() {
-  local cap=${FUZZ_MAX_TIME:-0} share
-  if [ "$budget" -gt 0 ]; then
-    share=$(((budget - ($(date +%s) - fuzz_start)) / runs_left))
-    [ "$share" -ge 1 ] || share=1
-    if [ "$cap" -eq 0 ] || [ "$share" -lt "$cap" ]; then cap=$share; fi
-  fi
-  echo "$cap"
-}
-# run_harness NAME LABEL RUNS [VAR=VALUE...]: runs harness NAME (its log and crashes under LABEL)
-# with the environment variables given.
+reports="$build/reports"
+rm -rf "$reports"
+mkdir -p "$reports"
+# The runs, one per line: harness, label (its log and crashes), executions, environment. The
+# scanning loops have an AVX2 and an SSE2 form (the core picks one per process): on a machine
+# with AVX2 the first runs test the AVX2 form; the harnesses of the scanners run again, a tenth as
+# long, on the SSE2 form.
+plan=()
+for h in $harnesses; do plan+=("$h $h $runs"); done
+for h in $(printf '%s\n' $harnesses | grep -xE 'fuzz_scan|fuzz_extract' || true); do
+  plan+=("$h $h-sse2 $((runs / 10)) RAPIDGRADE_NO_AVX2=1")
+done
+# run_harness NAME LABEL RUNS CAP [VAR=VALUE...]: runs harness NAME for RUNS executions or CAP
+# seconds (its log and crashes under LABEL) with the environment variables given; prints its
+# report line and writes it to $reports/LABEL.
 run_harness() {
-  local h=$1 label=$2 n=$3 status ms execs start cap
-  shift 3
-  cap=$(run_cap)
-  runs_left=$((runs_left - 1))
+  local h=$1 label=$2 n=$3 cap=$4 status ms execs start line
+  shift 4
   mkdir -p "$build/corpus/$h"
   start=$(date +%s%N)
   # New inputs go to build/fuzz/corpus/<h> (kept between runs); the seeds are read only.
@@ -90,22 +89,47 @@ run_harness() {
     status=ok
   else
     status=FAILED
-    failed+=("$label")
   fi
   ms=$((($(date +%s%N) - start) / 1000000))
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$build/$label.log" | tail -n 1)
-  total_runs=$((total_runs + ${execs:-0}))
-  printf '%-18s %-6s %10s execs %6d.%01d s (cap %s s)\n' "$label" "$status" "${execs:-?}" $((ms / 1000)) \
-    $((ms % 1000 / 100)) "$cap"
+  line=$(printf '%-18s %-6s %10s execs %6d.%01d s (cap %s s)' "$label" "$status" "${execs:-?}" $((ms / 1000)) \
+    $((ms % 1000 / 100)) "$cap")
+  echo "$line"
+  echo "$status ${execs:-0} $line" >"$reports/$label"
 }
-for h in $harnesses; do
-  run_harness "$h" "$h" "$runs"
-done
-# The scanning loops have an AVX2 and an SSE2 form (the core picks one per process): on a machine
-# with AVX2 the runs above test the AVX2 form; the harnesses of the scanners run again, a tenth as
-# long, on the SSE2 form.
-for h in $sse2_harnesses; do
-  run_harness "$h" "$h-sse2" $((runs / 10)) RAPIDGRADE_NO_AVX2=1
+# run_lane K: the runs K, K + lanes, K + 2 lanes, ... of the plan, one after the other. Each may
+# take FUZZ_MAX_TIME, or the lane's share of the budget still left when that is smaller (the
+# budget over the lane's runs still to go, at least one second: libFuzzer reads 0 as no limit),
+# so time a quick harness leaves over goes to the slower ones of its lane.
+run_lane() {
+  local k left=0 cap share
+  for ((k = $1; k < ${#plan[@]}; k += lanes)); do left=$((left + 1)); done
+  for ((k = $1; k < ${#plan[@]}; k += lanes)); do
+    cap=${FUZZ_MAX_TIME:-0}
+    if [ "$budget" -gt 0 ]; then
+      share=$(((budget - ($(date +%s) - fuzz_start)) / left))
+      [ "$share" -ge 1 ] || share=1
+      if [ "$cap" -eq 0 ] || [ "$share" -lt "$cap" ]; then cap=$share; fi
+    fi
+    left=$((left - 1))
+    # shellcheck disable=SC2086  # the plan's fields: harness, label, executions, environment
+    run_harness $(echo "${plan[k]}" | cut -d' ' -f1-3) "$cap" $(echo "${plan[k]}" | cut -s -d' ' -f4-)
+  done
+}
+# FUZZ_JOBS lanes (default: one per core) run at once: a harness is one process on one core.
+for ((lane = 0; lane < lanes; lane++)); do run_lane "$lane" & done
+wait
+failed=()
+total_runs=0
+for entry in "${plan[@]}"; do
+  label=$(echo "$entry" | cut -d' ' -f2)
+  if [ -f "$reports/$label" ]; then
+    read -r status execs _ <"$reports/$label"
+  else
+    status=FAILED execs=0
+  fi
+  total_runs=$((total_runs + execs))
+  [ "$status" = ok ] || failed+=("$label")
 done
 echo "total: $total_runs executions"
 if [ ${#failed[@]} -gt 0 ]; then
