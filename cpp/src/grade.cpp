@@ -103,7 +103,7 @@ const char* reason_text(Reason reason) noexcept {
       return "undecided: no marked answer, and the response argues a proof (we show, a lemma, by induction) or ends "
              "by closing one (as required, a contradiction); its last math may be a step, not a stated answer";
     case Reason::kEllipsisList:
-      return "undecided: a list with an ellipsis (\\ldots) against one without; such lists are equal only term by "
+      return "undecided: an answer with an ellipsis (\\ldots) against one without; such answers are equal only term by "
              "term";
     case Reason::kWordsAgainstMath:
       return "undecided: one answer is words, the other an expression in unknowns; no reader of the fallback reads "
@@ -565,10 +565,11 @@ Comparison compare(Answer& gold, Answer& pred, const Options& options) {
     if (limit == equiv::Limit::kNone) limit = angle_limit;
   }
   if (t == equiv::Tri::kUnknown && limit == equiv::Limit::kNone && !expr::is_plain_text(g) && !expr::is_plain_text(p)) {
-    // A list with an ellipsis term ("1, 2, \ldots, n") against one with no ellipsis: the
-    // fallback's sequence rule compares such lists only term by term, ellipsis against ellipsis
+    // An answer written with an ellipsis, a list's term ("1, 2, \ldots, n") or inside a term
+    // ("d(d-1) \cdots (d-k+1)", "1+2+\cdots+n"), against one with no ellipsis: the fallback's
+    // sequence rule compares such answers only term by term, ellipsis against ellipsis
     const Ellipses ge = ellipses(g), pe = ellipses(p);
-    if ((ge.term && !pe.any) || (pe.term && !ge.any)) return {equiv::Tri::kUnknown, Reason::kEllipsisList};
+    if (ge.any != pe.any) return {equiv::Tri::kUnknown, Reason::kEllipsisList};
   }
   if (t == equiv::Tri::kUnknown && limit == equiv::Limit::kNone && gold_tree != nullptr && pred_tree != nullptr &&
       equiv::undefined_function_apart(*gold_tree, *pred_tree)) {

@@ -94,8 +94,9 @@ def grade_many(
     gold equation with a number in its left side (``5x - y + 2 = 0``) against a value, which
     only that side could be, and a condition (an inequality: ``n \geq 5``, or one at the top of
     an answer the core cannot read, ``S \leq \sum_i x_i = \frac{25}{2}``) against a value, a
-    list of values or an equation between values, which no reader proves equal, and a list
-    written with an ellipsis term (``1, 2, \ldots, n``) against one with none, which the
+    list of values or an equation between values, which no reader proves equal, and an answer
+    written with an ellipsis (a term, ``1, 2, \ldots, n``, or in one, ``1+2+\cdots+n``) against one
+    with none, which the
     fallback compares only term by term, and a reading of a response with no marked answer that
     argues a proof ("We show that ...", "Lemma 2.") or ends by closing one ("..., as required."),
     disproved or not read by the core, or that is a cell of a table, one member of a gold list

@@ -8,7 +8,7 @@ goes to the judge when one is configured, in one batched call per ``grade_many``
   multiple-choice letter against an answer that names no choice, a constant with no value such as
   ``f(0)`` against a number or a function with no definition on one side only, an equation whose
   last member differs while an earlier one may be the answer, a gold equation against a value, a
-  condition against values, a list with an ellipsis against one without, a disproved reading of
+  condition against values, an answer with an ellipsis against one without, a disproved reading of
   a response that argues or closes a proof, of a table cell, of one member of a gold list or
   union, of only the last number, or of another shape than the gold,
   words against an expression in unknowns),

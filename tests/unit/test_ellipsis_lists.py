@@ -1,9 +1,11 @@
-r"""A list written with an ellipsis term (``1, 2, \ldots, n``, ``\{1, 2, \ldots\}``).
+r"""An answer written with an ellipsis: a list's term (``1, 2, \ldots, n``, ``\{1, 2, \ldots\}``) or
+inside a term (``1+2+\cdots+n``, ``d(d-1) \cdots (d-k+1)``).
 
-- Against an answer with no ellipsis anywhere, the fallback's sequence rule compares such lists
-  only term by term, ellipsis against ellipsis, so it can never prove the pair. The fast path keeps
-  it UNKNOWN with its own reason instead of sending it to a worker; the tests compare with the
-  fallback's rule itself.
+- Against an answer with no ellipsis anywhere, the fallback's sequence rule compares such answers
+  only term by term, ellipsis against ellipsis, so it can never prove the pair (nor disprove it:
+  a term that holds an ellipsis is compared only with one that holds one too). The fast path
+  keeps it UNKNOWN with its own reason instead of sending it to a worker; the tests compare with
+  the fallback's rule itself.
 - The ellipsis characters ``…`` and ``⋯``, and three dots or more, are math in an answer phrase as
   an element of a list, after a comma (``1, 2, …, n``, ``1, 2, 3, ...``), and trailing dots
   otherwise (``18…`` and ``18...`` are 18); a span's trailing dots after a comma are its last
@@ -21,7 +23,7 @@ from rapidgrade import extract_answer, grade, normalize_answer
 from rapidgrade.fallback import run_cascade
 
 ELLIPSIS_REASON = (
-    "undecided: a list with an ellipsis (\\ldots) against one without; such lists are equal only term by term"
+    "undecided: an answer with an ellipsis (\\ldots) against one without; such answers are equal only term by term"
 )
 
 
@@ -43,6 +45,11 @@ def _fast(gold: str, response: str) -> tuple[bool, str]:
         ("k=2 n-1", r"$a_{1}, \ldots, a_{d}$"),
         (r"1, 2, \cdots, n", "$1, 2, 3$"),
         ("1,2,…,n", "$n$"),
+        # an ellipsis inside a term
+        ("5050", r"Thus the sum is $1+2+\cdots+100$."),
+        ("n!", r"The product is $n(n-1)\cdots 1$."),
+        (r"\frac{n(n+1)}{2}", r"So $S=1+2+\ldots+n$."),
+        (r"\frac{d !}{2 k(d-k) !}", r"$\frac{d(d-1) \cdots(d-k+1)}{2 k}$ or $\frac{d !}{2 k(d-k) !}$"),
     ],
 )
 def test_an_ellipsis_list_against_no_ellipsis_stays_with_the_fast_path(gold: str, response: str) -> None:

@@ -111,6 +111,15 @@ def test_sequences_with_an_ellipsis_need_the_same_terms() -> None:
     correct, _, reason = run_cascade(r"1, 2, \ldots, n", r"1, 3, \ldots, n")
     assert (correct, _kind(reason)) == (False, "disproved")
     assert run_cascade(r"\{1, 2, \ldots, n\}", r"(1, 2, \ldots, n)")[0] is False
+    # an ellipsis inside a term: no reader reads it, so the pair is not proven either way (it was
+    # "disproved", SymPy taking the ellipsis for a name)
+    for gold, answer in [
+        (r"\frac{n(n+1)}{2}", r"1+2+\ldots+n"),
+        ("n!", r"n(n-1)\cdots 1"),
+        ("5050", r"1+2+\cdots+100"),
+    ]:
+        correct, _, reason = run_cascade(gold, answer)
+        assert (correct, _kind(reason)) == (False, "not proven"), (gold, answer, reason)
 
 
 # -- the peers' known wrong verdicts ---------------------------------------------------------------

@@ -64,7 +64,7 @@ enum class Reason : std::uint8_t {
   kLastMemberDiffers,      // an equation chain's last member differs, an earlier one may not: UNKNOWN (kLastMember)
   kGoldEquation,           // a gold equation with a number in its left side against a value: UNKNOWN (kGoldEquation)
   kConditionAgainstValue,  // a condition (an inequality) against values: UNKNOWN (kCondition, or unread)
-  kEllipsisList,           // a list with an ellipsis term against one with no ellipsis: UNKNOWN
+  kEllipsisList,           // an answer with an ellipsis (a term, or in one) against one with none: UNKNOWN
   kProofClose,             // no marked answer, a final sentence that closes a proof, a reading that differs: UNKNOWN
   kWordsAgainstMath,       // words with no digit against an expression in unknowns: UNKNOWN (equiv::Limit::kWords)
   kSumOverSet,             // a sum over a set a condition names, against no sum: UNKNOWN (sums_over_a_condition)
@@ -99,8 +99,9 @@ constexpr bool is_limit(Reason reason) noexcept {
 /// assignment's right side (kGoldEquation), and neither of its readers proves a condition equal
 /// to values, nor reads one that the core could not parse as the value it bounds
 /// (kConditionAgainstValue: SymPy keeps it a relation, math-verify compares a relation with a
-/// value as FALSE), and its sequence rule makes a list with an ellipsis term equal only to a
-/// list with the same ellipsis terms (kEllipsisList), and it compares the same reading of a text
+/// value as FALSE), and its sequence rule makes an answer with an ellipsis (a list's term, or
+/// inside one) equal only to one with the same ellipsis terms (kEllipsisList), and it compares
+/// the same reading of a text
 /// that ends by closing a proof, which the core disproved (kProofClose), and it reads words as a
 /// product of letters or not at all (kWordsAgainstMath), and it enumerates no set that a sum's
 /// condition names (kSumOverSet), and it runs no program (kProgramWithoutOutput), and it reads
