@@ -25,6 +25,7 @@ using detail::trim;
 using internal::argues_a_proof;
 using internal::choice_letter;
 using internal::closes_a_proof;
+using internal::closes_the_text;
 using internal::constant_scalar;
 using internal::declines_to_answer;
 using internal::ellipses;
@@ -118,8 +119,8 @@ const char* reason_text(Reason reason) noexcept {
       return "undecided: no marked answer, and the last value stands in a cell of a table; which cell answers, the "
              "table does not say";
     case Reason::kLastNumberGuess:
-      return "undecided: no marked answer, and the answer read is only the text's last number, which may be a "
-             "step, a label or a count of something else";
+      return "undecided: no marked answer, and the answer read is the text's last number, which a label, a caption "
+             "or another sentence follows: a step of the text, not its stated answer";
     case Reason::kOtherShape:
       return "undecided: no marked answer, and the reading has another shape than the gold (a list against one "
              "value, a value for a name of the gold's formula, an equation to solve): a listing, an instance or a "
@@ -986,13 +987,12 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     v.reason = Reason::kNoValue;
   }
   if (v.tri == equiv::Tri::kFalse && v.reason == Reason::kNotEquivalent && extract::is_weak(found->method)) {
-    // No marked answer. The text's last number is where the answer most often stands, not where
-    // it must: a step, a case's label ("Case 3"), an ordinal ("the 25th"), the last of a listing
-    // ("100, 256, 289, 324") differ from the gold without saying the response is wrong. Neither
-    // is a reading of another shape than the gold (other_shape) certain. A final sentence that
-    // states as many numbers as a gold list is read as that list ("So x is 3 and y is 2." against
-    // (2, 3)): a reading of the whole sentence, which differs.
-    if (found->method == extract::Method::kLastNumber && !states_as_many_numbers(gold, response, readings_end)) {
+    // No marked answer. The text's last number states the answer when it closes the text ("So
+    // she has 16 eggs left."); one that a label, a caption or another sentence follows is a step
+    // of the text ("... > 1$. Therefore, there is no solution in Case 3.", "... the 25th are
+    // L-rows (see Fig. 4).") and differs from the gold without saying the response is wrong.
+    // Nor is a reading of another shape than the gold (other_shape) certain.
+    if (found->method == extract::Method::kLastNumber && !closes_the_text(response, found->end, response.size())) {
       v.tri = equiv::Tri::kUnknown;
       v.reason = Reason::kLastNumberGuess;
     } else if (other_shape(gold.answer, pred)) {

@@ -218,6 +218,31 @@ bool states_a_contradiction(std::string_view text, std::size_t end) noexcept {
   return holds_phrase(final_sentence(text, end), detail::kContradictions, kContradictionStarts);
 }
 
+bool closes_the_text(std::string_view text, std::size_t at, std::size_t end) noexcept {
+  end = std::min(end, text.size());
+  bool ended = false;  // past the end of the sentence that holds `at`
+  for (std::size_t k = at; k < end; ++k) {
+    const char c = text[k];
+    if (detail::is_digit(c)) return false;
+    if (c == '<') {
+      const std::size_t tag = extract::markup_tag_end(text, k, end);
+      if (tag != detail::kNpos) {
+        k = tag - 1;
+        continue;
+      }
+    }
+    if (text.compare(k, detail::kIdeographicFullStop.size(), detail::kIdeographicFullStop) == 0) {
+      ended = true;
+      k += detail::kIdeographicFullStop.size() - 1;
+    } else if (c == '\n' || ((c == '.' || c == '!' || c == '?') && (k + 1 == end || detail::is_space(text[k + 1])))) {
+      ended = true;
+    } else if (ended && (detail::is_letter(c) || static_cast<unsigned char>(c) >= 0x80)) {
+      return false;  // a word of another sentence
+    }
+  }
+  return true;
+}
+
 bool in_table_row(std::string_view text, std::size_t at) noexcept {
   if (at >= text.size()) return false;
   std::size_t b = text.rfind('\n', at);

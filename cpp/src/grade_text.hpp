@@ -45,6 +45,11 @@ bool ends_with_program_result(std::string_view text, std::size_t end) noexcept;
 /// Whether the line of text that holds byte `at` is a row of a table: it starts and ends with '|'
 /// (after blanks), and '|' stands both before and after `at`.
 bool in_table_row(std::string_view text, std::size_t at) noexcept;
+/// Whether what ends at `at` closes text[0, end): no digit after it (a label's or a caption's:
+/// "(see Fig. 4).", "Case 3", "Figure 2"), and after the end of its sentence ('.', '!' or '?'
+/// before a blank or the end, a line break) only blanks, punctuation and markup tags ("18 eggs.",
+/// "18.</s>"), no other sentence ("... > 1$. Therefore, there is no solution."). O(end - at).
+bool closes_the_text(std::string_view text, std::size_t at, std::size_t end) noexcept;
 
 /// Whether `s` holds a big operator (detail::kBigOperators: \sum, \prod).
 bool holds_big_operator(std::string_view s) noexcept;

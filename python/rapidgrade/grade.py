@@ -100,7 +100,8 @@ def grade_many(
     fallback compares only term by term, and a reading of a response with no marked answer that
     argues a proof ("We show that ...", "Lemma 2.") or ends by closing one ("..., as required."),
     disproved or not read by the core, or that is a cell of a table, one member of a gold list
-    or union, only the text's last number, or of another shape than the gold (a list against
+    or union, the text's last number when a label, a caption or another sentence follows it, or
+    of another shape than the gold (a list against
     one value, a value for a name of the gold's formula, an equation to solve), which the core
     disproved,
     and words with no digit against an expression in unknowns (``\binom{2n}{n}``), which neither reader of the

@@ -10,7 +10,8 @@ goes to the judge when one is configured, in one batched call per ``grade_many``
   last member differs while an earlier one may be the answer, a gold equation against a value, a
   condition against values, an answer with an ellipsis against one without, a disproved reading of
   a response that argues or closes a proof, of a table cell, of one member of a gold list or
-  union, of only the last number, or of another shape than the gold,
+  union, of a last number that a label or another sentence follows, or of another shape than
+  the gold,
   words against an expression in unknowns),
   which a judge that reads the whole response may still decide;
 * a pair the fallback could not prove equal (reason ``"not proven equal: ..."``), or that ran

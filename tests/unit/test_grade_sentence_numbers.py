@@ -13,7 +13,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rapidgrade import grade, grade_many
-from tests.unit.test_last_number_readings import GUESS as LAST_NUMBER_GUESS
 
 SENTENCE_NUMBERS = "the numbers of the final sentence are the gold's values (no marked answer; read as the gold's list)"
 
@@ -86,9 +85,8 @@ def test_a_single_value_gold_is_unaffected() -> None:
         False,
         "undecided: the unmarked answer differs, but another reading of the final statement matches",
     )
-    # a number of no reading: the last number is a guess (test_last_number_readings)
     v = grade("8", "There are 9 chickens and 10 rabbits.", fallback=False)
-    assert (v.correct, v.reason) == (False, LAST_NUMBER_GUESS)
+    assert (v.correct, v.reason) == (False, "not equivalent")
 
 
 def test_last_number_false_reads_no_list_in_prose() -> None:

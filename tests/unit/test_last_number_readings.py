@@ -3,10 +3,11 @@
 With no marked answer and no math span to read, the grader reads the last number of the text. In
 a final sentence with several numbers ("In total, 18 students out of 30 passed the exam.") the
 last is a guess: a gold that is another number of that sentence is no certain FALSE but UNKNOWN
-(another reading matches), kept by the fast path. Nor is a gold that is none of them: the last
-number of a text is where its answer most often stands, not where it must (a step, a case's label,
-an ordinal, the last of a listing), so a last number that differs is UNKNOWN with a reason of its
-own. The last number itself stays TRUE.
+(another reading matches), kept by the fast path. A gold that is none of them stays a certain
+FALSE when the last number closes the text ("... passed the exam."); when a label, a caption or
+another sentence follows it ("... the 25th are L-rows (see Fig. 4).", "... > 1$. Therefore, there
+is no solution in Case 3."), the number is a step of the text, and a FALSE is UNKNOWN with a
+reason of its own. The last number itself stays TRUE.
 """
 
 from __future__ import annotations
@@ -19,8 +20,8 @@ from rapidgrade import extract_answer, grade
 
 OTHER = "undecided: the unmarked answer differs, but another reading of the final statement matches"
 GUESS = (
-    "undecided: no marked answer, and the answer read is only the text's last number, which may be a step, a label "
-    "or a count of something else"
+    "undecided: no marked answer, and the answer read is the text's last number, which a label, a caption or another "
+    "sentence follows: a step of the text, not its stated answer"
 )
 
 
@@ -46,14 +47,20 @@ def test_an_earlier_number_of_the_final_sentence_is_no_certain_false(gold: str, 
     [
         # the last number still reads TRUE
         ("30", "In total, 18 students out of 30 passed the exam.", (True, "same answer after normalization")),
-        # a number of no reading: UNKNOWN, the last number is a guess
-        ("12", "In total, 18 students out of 30 passed the exam.", (False, GUESS)),
-        ("2", "Case 2. Repeating the argument, the rows from the 1st to the 25th are L-rows.", (False, GUESS)),
-        ("7", "every digit except 7 is used. Note that 100, 256, 289, 324 use the others.", (False, GUESS)),
+        # a number of no reading that closes the text: a certain FALSE
+        ("12", "In total, 18 students out of 30 passed the exam.", (False, "not equivalent")),
+        ("12", "In total, 18 students out of 30 passed the exam.\n\n</s>", (False, "not equivalent")),
+        ("12", "所以共有30名学生。<eoa>", (False, "not equivalent")),
+        # ... and one that a label, a caption or another sentence follows: a step, UNKNOWN
+        ("2", "The rows from the 1st to the 25th are L-rows (see Fig. 4).", (False, GUESS)),
+        ("2", "If $p=5$ the left side is $2^{2}>1$. Therefore, there is no solution in Case 3.", (False, GUESS)),
+        ("2", "Hence $B T=3 B M$.\n\n<img_3695>\n\nFigure 1", (False, GUESS)),
+        ("12", "In total, 30 passed.\nSo the others failed.", (False, GUESS)),
+        ("12", "所以共有30名学生。然后我们检查。", (False, GUESS)),
         # a number of an earlier sentence is no reading of the last one
-        ("18", "There were 18 of them. In total, 30 passed the exam.", (False, GUESS)),
+        ("18", "There were 18 of them. In total, 30 passed the exam.", (False, "not equivalent")),
         # a power, an index or a percentage is no value of the sentence
-        ("2", "The area is x^2 for 30 of them.", (False, GUESS)),
+        ("2", "The area is x^2 for 30 of them.", (False, "not equivalent")),
         # a marked answer that differs: a certain FALSE
         ("12", "In total, 18 students out of 30 passed. The answer is 30.", (False, "not equivalent")),
     ],
@@ -86,4 +93,38 @@ def test_two_numbers_of_a_sentence(a: int, b: int, c: int, first: str, second: s
     v = grade(str(a), response, fallback=False)
     assert (v.correct, v.reason) == (False, OTHER), response
     v = grade(str(c), response, fallback=False)
-    assert (v.correct, v.reason) == (False, GUESS), response
+    assert (v.correct, v.reason) == (False, "not equivalent"), response
+
+
+_WORDS = st.lists(st.sampled_from(["eggs", "apples", "in total", "left", "dollars", "per week"]), max_size=3)
+_AFTER = st.sampled_from(
+    [
+        "So the others failed.",  # another sentence
+        "(see Fig. 2)",  # a caption's number
+        "\n\n<img_4019>\n\nFigure 3",  # a caption after an image tag
+        "Case 2 is similar.",
+        "所以答案不同。",
+    ]
+)
+
+
+@given(
+    value=st.integers(0, 10**6),
+    gold=st.integers(0, 10**6),
+    words=_WORDS,
+    end=st.sampled_from([".", "!", "", ".\n\n</s>", "。<eoa>"]),
+    after=_AFTER,
+)
+def test_a_last_number_is_certain_only_where_it_closes_the_text(
+    value: int, gold: int, words: list[str], end: str, after: str
+) -> None:
+    assume(value != gold)
+    sentence = f"Hence she has {value} {' '.join(words)}".rstrip()
+    closing = sentence + end
+    v = grade(str(gold), closing, fallback=False)
+    assert (v.method, v.correct, v.reason) == ("last_number", False, "not equivalent"), closing
+    followed = f"{sentence}. {after}"
+    w = grade(str(gold), followed, fallback=False)
+    assert (w.correct, w.decided_by, w.reason) == (False, "fast", GUESS), followed
+    # a matching last number is TRUE either way
+    assert grade(str(value), followed, fallback=False).correct, followed

@@ -43,7 +43,7 @@ def test_a_program_that_prints_without_output_states_no_value(response: str) -> 
         # an output shown, a marked answer, print() as a word of prose: read as before
         ("3", "```python\nprint(1 + 2)\n```\n```output\n4\n```", "not equivalent"),
         ("3", "x = 4\nprint(x)\nThe answer is 4.", "not equivalent"),
-        ("3", "We print 4 copies.", LAST_NUMBER_GUESS),
+        ("3", "We print 4 copies.", "not equivalent"),
         ("3", "x = 4\nprinted(x)", LAST_NUMBER_GUESS),
     ],
 )

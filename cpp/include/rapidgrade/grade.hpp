@@ -71,7 +71,7 @@ enum class Reason : std::uint8_t {
   kProgramWithoutOutput,   // no marked answer, a program's print() at the end and no output: UNKNOWN
   kTableCell,              // no marked answer, a reading from a cell of a table that differs: UNKNOWN
   kOneOfGoldValues,        // no marked answer, a value read that is one of a gold list's or union's: UNKNOWN
-  kLastNumberGuess,        // no marked answer, only the text's last number, which differs: UNKNOWN
+  kLastNumberGuess,        // no marked answer, a last number that does not close the text, differs: UNKNOWN
   kOtherShape,             // no marked answer, a reading of another shape than the gold (other_shape): UNKNOWN
   // Limits: not compared, neither correct nor sent to the fallback (decided_by="limit").
   kAnswerTooLong,   // the extracted answer is longer than Options::max_answer_bytes
