@@ -148,10 +148,11 @@ bool other_shape(Answer& gold, Answer& pred) {
     // "n=5" against 2n^{2}-2n+1: a value for a name of the gold's formula, an instance of it
     return constant_scalar(*p, top.kids[1]) && holds_symbol(*g, g->root, lhs.text);
   }
-  // "1+r^{4}=5": an equation with no name alone on a side (nor a function's value, "f(x)"), to
-  // be solved
+  // "1+r^{4}=5": an equation of names against a constant, with no name alone on a side (nor a
+  // function's value, "f(x)"), to be solved; not a simplification ("-(a+3) = -a-3", names on
+  // both sides), whose last member is its result
   return lhs.kind != expr::Kind::kFunc && rhs.kind != expr::Kind::kSymbol && rhs.kind != expr::Kind::kFunc &&
-         holds_a_name(*p, p->root);
+         constant_scalar(*p, top.kids[0]) != constant_scalar(*p, top.kids[1]) && holds_a_name(*p, p->root);
 }
 
 }  // namespace rapidgrade::grade::internal

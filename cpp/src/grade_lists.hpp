@@ -33,8 +33,9 @@ bool one_of_gold_values(Answer& gold, Answer& pred, const Options& options);
 /// is not the answer than a wrong one: a list of two or more values against one constant value
 /// (a listing of what the gold counts: "so is $1,2,3,4,5$" against 12); against a gold that is no
 /// constant value and no equation, an equation that gives a constant to a name of the gold ("for
-/// $n=5$" against 2n^{2}-2n+1: an instance) or that has no name alone on a side and no
-/// function's value there ("$1+r^{4}=5$": an equation still to solve).
+/// $n=5$" against 2n^{2}-2n+1: an instance) or that sets names against a constant with no name
+/// alone on a side and no function's value there ("$1+r^{4}=5$": an equation still to solve; not
+/// a simplification, "-(a+3) = -a-3", whose last member is its result).
 bool other_shape(Answer& gold, Answer& pred);
 
 }  // namespace rapidgrade::grade::internal

@@ -9,8 +9,10 @@ UNKNOWN with its own reason, kept by the fast path (the fallback would compare t
   ("so is $1,2,3,4,5$" against 12);
 * an equation that gives a constant to a name of the gold's formula: an instance of it ("given
   for $n=5$" against 2n^{2}-2n+1);
-* against a gold that is no equation and no constant, an equation with no name alone on a side
-  and no function's value there: a step still to solve ("we obtain $1+r^{4}=5$").
+* against a gold that is no equation and no constant, an equation that sets names against a
+  constant, with no name alone on a side and no function's value there: a step still to solve
+  ("we obtain $1+r^{4}=5$"); not a simplification ("$-(a+3)=-a-3$"), whose last member is its
+  result.
 
 A matching reading stays TRUE, and a marked answer of another shape stays a certain FALSE: the
 marker says it is the answer.
@@ -43,6 +45,9 @@ NOT_EQUIVALENT = (False, "fast", "not equivalent")
         # an equation still to solve
         ("a=2, a=-6-4\\sqrt{2}", r"Since the factors cancel, we obtain $1+r^{4}=5$.", (False, "fast", OTHER_SHAPE)),
         ("x^2+1", r"Thus $2x+3y=7$.", (False, "fast", OTHER_SHAPE)),
+        # a simplification (names on both sides): its last member is its result, compared as before
+        ("-3x+15", r"So $-(a+3)=-a-3$.", NOT_EQUIVALENT),
+        ("b^2-9a^2", r"Hence $-a^{6} \div a^{2}=-a^{4}$.", NOT_EQUIVALENT),
         # the gold's shape: certain as before
         ("12", r"Therefore the count is $13$.", NOT_EQUIVALENT),
         ("(1, 2)", r"Hence the pair is $(2, 1)$.", NOT_EQUIVALENT),
