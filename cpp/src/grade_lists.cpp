@@ -1,9 +1,10 @@
 // Lists in the grader (declarations in grade_lists.hpp).
 #include "grade_lists.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
+#include <string>
 #include <vector>
 
 #include "rapidgrade/equiv.hpp"
@@ -88,34 +89,6 @@ bool one_of_gold_values(Answer& gold, Answer& pred, const Options& options) {
   return false;
 }
 
-namespace {
-
-// Whether the subtree at `root` of `tree` holds the name `name` (a kSymbol).
-bool holds_symbol(const expr::Ast& tree, std::uint32_t root, std::string_view name) {
-  std::vector<std::uint32_t> todo{root};
-  while (!todo.empty()) {
-    const expr::Node& node = tree.at(todo.back());
-    todo.pop_back();
-    if (node.kind == expr::Kind::kSymbol && node.text == name) return true;
-    todo.insert(todo.end(), node.kids.begin(), node.kids.end());
-  }
-  return false;
-}
-
-// Whether the subtree at `root` of `tree` holds any name (a kSymbol).
-bool holds_a_name(const expr::Ast& tree, std::uint32_t root) {
-  std::vector<std::uint32_t> todo{root};
-  while (!todo.empty()) {
-    const expr::Node& node = tree.at(todo.back());
-    todo.pop_back();
-    if (node.kind == expr::Kind::kSymbol) return true;
-    todo.insert(todo.end(), node.kids.begin(), node.kids.end());
-  }
-  return false;
-}
-
-}  // namespace
-
 bool other_shape(Answer& gold, Answer& pred) {
   const expr::Ast* g = gold.tree();
   const expr::Ast* p = pred.tree();
@@ -146,13 +119,14 @@ bool other_shape(Answer& gold, Answer& pred) {
   const expr::Node& rhs = p->at(top.kids[1]);
   if (lhs.kind == expr::Kind::kSymbol) {
     // "n=5" against 2n^{2}-2n+1: a value for a name of the gold's formula, an instance of it
-    return constant_scalar(*p, top.kids[1]) && holds_symbol(*g, g->root, lhs.text);
+    const std::vector<std::string> names = expr::free_symbols(*g);
+    return constant_scalar(*p, top.kids[1]) && std::find(names.begin(), names.end(), lhs.text) != names.end();
   }
   // "1+r^{4}=5": an equation of names against a constant, with no name alone on a side (nor a
   // function's value, "f(x)"), to be solved; not a simplification ("-(a+3) = -a-3", names on
   // both sides), whose last member is its result
   return lhs.kind != expr::Kind::kFunc && rhs.kind != expr::Kind::kSymbol && rhs.kind != expr::Kind::kFunc &&
-         constant_scalar(*p, top.kids[0]) != constant_scalar(*p, top.kids[1]) && holds_a_name(*p, p->root);
+         constant_scalar(*p, top.kids[0]) != constant_scalar(*p, top.kids[1]) && !expr::free_symbols(*p).empty();
 }
 
 }  // namespace rapidgrade::grade::internal
