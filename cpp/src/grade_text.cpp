@@ -187,6 +187,13 @@ char choice_letter(std::string_view s) noexcept {
 
 namespace {
 
+// Whether text[k] ends a sentence that text goes on after: a line break, or '.', '!' or '?'
+// before a blank.
+bool ends_sentence(std::string_view text, std::size_t k) noexcept {
+  const char c = text[k];
+  return c == '\n' || ((c == '.' || c == '!' || c == '?') && k + 1 < text.size() && detail::is_space(text[k + 1]));
+}
+
 // The final sentence of text[0, end): after the last sentence end or line break in its last
 // kMaxFinalSentence bytes, without the closing punctuation.
 std::string_view final_sentence(std::string_view text, std::size_t end) noexcept {
@@ -195,8 +202,7 @@ std::string_view final_sentence(std::string_view text, std::size_t end) noexcept
   if (e > 0 && (text[e - 1] == '.' || text[e - 1] == '!' || text[e - 1] == '?')) --e;
   std::size_t b = e > kMaxFinalSentence ? e - kMaxFinalSentence : 0;
   for (std::size_t k = e; k > b; --k) {
-    const char c = text[k - 1];
-    if (c == '\n' || ((c == '.' || c == '!' || c == '?') && k < e && detail::is_space(text[k]))) {
+    if (ends_sentence(text, k - 1)) {
       b = k;
       break;
     }
@@ -234,7 +240,7 @@ bool closes_the_text(std::string_view text, std::size_t at, std::size_t end) noe
     if (text.compare(k, detail::kIdeographicFullStop.size(), detail::kIdeographicFullStop) == 0) {
       ended = true;
       k += detail::kIdeographicFullStop.size() - 1;
-    } else if (c == '\n' || ((c == '.' || c == '!' || c == '?') && (k + 1 == end || detail::is_space(text[k + 1])))) {
+    } else if (ends_sentence(text, k)) {
       ended = true;
     } else if (ended && (detail::is_letter(c) || static_cast<unsigned char>(c) >= 0x80)) {
       return false;  // a word of another sentence
