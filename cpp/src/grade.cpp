@@ -31,6 +31,7 @@ using internal::declines_to_answer;
 using internal::ellipses;
 using internal::Ellipses;
 using internal::ellipsis_at;
+using internal::ends_a_listing;
 using internal::ends_with_program_result;
 using internal::gold_is_list;
 using internal::gold_list_size;
@@ -120,7 +121,8 @@ const char* reason_text(Reason reason) noexcept {
              "table does not say";
     case Reason::kLastNumberGuess:
       return "undecided: no marked answer, and the answer read is the text's last number, which a label, a caption "
-             "or another sentence follows: a step of the text, not its stated answer";
+             "or another sentence follows, or which ends a listing of numbers: a step of the text, not its stated "
+             "answer";
     case Reason::kOtherShape:
       return "undecided: no marked answer, and the reading has another shape than the gold (a list against one "
              "value, a value for a name of the gold's formula, an equation to solve): a listing, an instance or a "
@@ -990,9 +992,11 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     // No marked answer. The text's last number states the answer when it closes the text ("So
     // she has 16 eggs left."); one that a label, a caption or another sentence follows is a step
     // of the text ("... > 1$. Therefore, there is no solution in Case 3.", "... the 25th are
-    // L-rows (see Fig. 4).") and differs from the gold without saying the response is wrong.
-    // Nor is a reading of another shape than the gold (other_shape) certain.
-    if (found->method == extract::Method::kLastNumber && !closes_the_text(response, found->end, response.size())) {
+    // L-rows (see Fig. 4).") and differs from the gold without saying the response is wrong; so is
+    // the last of a listing of numbers ("the squares 100, 256, 289, 324 use each digit"). Nor is
+    // a reading of another shape than the gold (other_shape) certain.
+    if (found->method == extract::Method::kLastNumber &&
+        (!closes_the_text(response, found->end, response.size()) || ends_a_listing(response, found->start))) {
       v.tri = equiv::Tri::kUnknown;
       v.reason = Reason::kLastNumberGuess;
     } else if (other_shape(gold.answer, pred)) {

@@ -249,6 +249,42 @@ bool closes_the_text(std::string_view text, std::size_t at, std::size_t end) noe
   return true;
 }
 
+namespace {
+
+// The most bytes ends_a_listing reads between two numbers of a listing.
+constexpr std::size_t kMaxListingGap = 32;
+
+// Whether the whole word `w` (ASCII, either case) ends text[0, k) after text[stop].
+bool word_ends_at(std::string_view text, std::size_t stop, std::size_t k, std::string_view w) noexcept {
+  if (k < stop + w.size() || !detail::istarts_with(text, k - w.size(), w)) return false;
+  return k - w.size() == 0 || !detail::is_letter(text[k - w.size() - 1]);
+}
+
+}  // namespace
+
+bool ends_a_listing(std::string_view text, std::size_t at) noexcept {
+  std::size_t k = std::min(at, text.size());
+  const std::size_t stop = k > kMaxListingGap ? k - kMaxListingGap : 0;
+  const auto skip = [&](std::string_view marks) {
+    while (k > stop && marks.find(text[k - 1]) != std::string_view::npos) --k;
+  };
+  bool joined = false;
+  skip(" \t$*");
+  for (const std::string_view word : {std::string_view("and"), std::string_view("or")}) {
+    if (!joined && word_ends_at(text, stop, k, word)) {
+      k -= word.size();
+      joined = true;
+      skip(" \t$*");
+    }
+  }
+  if (k > stop && text[k - 1] == ',') {
+    --k;
+    joined = true;
+  }
+  skip(" \t$*!%\\");
+  return joined && k > stop && detail::is_digit(text[k - 1]);
+}
+
 bool in_table_row(std::string_view text, std::size_t at) noexcept {
   if (at >= text.size()) return false;
   std::size_t b = text.rfind('\n', at);

@@ -50,6 +50,11 @@ bool in_table_row(std::string_view text, std::size_t at) noexcept;
 /// before a blank or the end, a line break) only blanks, punctuation and markup tags ("18 eggs.",
 /// "18.</s>"), no other sentence ("... > 1$. Therefore, there is no solution."). O(end - at).
 bool closes_the_text(std::string_view text, std::size_t at, std::size_t end) noexcept;
+/// Whether the number that starts at text[at] ends a listing of numbers: another number right
+/// before it, apart by a comma or the word "and" or "or" ("100, 256, 289, 324", "9 ! and 10 !",
+/// "3, 5, and 7"), with blanks, '$', '*' and a number's marks ('!', '%', "\%") between them.
+/// Reads at most kMaxListingGap bytes back.
+bool ends_a_listing(std::string_view text, std::size_t at) noexcept;
 
 /// Whether `s` holds a big operator (detail::kBigOperators: \sum, \prod).
 bool holds_big_operator(std::string_view s) noexcept;

@@ -7,7 +7,9 @@ last is a guess: a gold that is another number of that sentence is no certain FA
 FALSE when the last number closes the text ("... passed the exam."); when a label, a caption or
 another sentence follows it ("... the 25th are L-rows (see Fig. 4).", "... > 1$. Therefore, there
 is no solution in Case 3."), the number is a step of the text, and a FALSE is UNKNOWN with a
-reason of its own. The last number itself stays TRUE.
+reason of its own. So is a last number that ends a listing of numbers ("... the squares 100, 256,
+289, 324 use each digit.", "so neither does 9 ! and 10 !."): one value of several, no more the
+answer than the others. The last number itself stays TRUE.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from rapidgrade import extract_answer, grade
 OTHER = "undecided: the unmarked answer differs, but another reading of the final statement matches"
 GUESS = (
     "undecided: no marked answer, and the answer read is the text's last number, which a label, a caption or another "
-    "sentence follows: a step of the text, not its stated answer"
+    "sentence follows, or which ends a listing of numbers: a step of the text, not its stated answer"
 )
 
 
@@ -128,3 +130,50 @@ def test_a_last_number_is_certain_only_where_it_closes_the_text(
     assert (w.correct, w.decided_by, w.reason) == (False, "fast", GUESS), followed
     # a matching last number is TRUE either way
     assert grade(str(value), followed, fallback=False).correct, followed
+
+
+@pytest.mark.parametrize(
+    ("response", "last"),
+    [
+        ("Note that the perfect squares 100, 256, 289, 324 use each of the other digits.", "324"),
+        ("but 8 ! does not divide it, so neither does 9 ! and 10 !.", "10"),
+        ("The possible values are 3, 5, and 10.", "10"),
+        ("It grew by 5\\% or 10\\%.", "10\\%"),
+        ("The two numbers are 1,000 and 10.", "10"),
+    ],
+)
+def test_the_last_number_of_a_listing_is_no_certain_false(response: str, last: str) -> None:
+    v = grade("7", response, fallback=False)
+    assert (v.method, v.correct, v.decided_by, v.reason) == ("last_number", False, "fast", GUESS), v
+    # a matching last number stays TRUE
+    assert grade(last, response, fallback=False).correct, response
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "Day 2, she has 10 eggs.",  # a label's number and a blank: no listing
+        "So 3 + 10 = 10 eggs, and she keeps 10.",  # a clause, not a number, before "and"
+        "In 2019 or so she had 10.",
+    ],
+)
+def test_a_number_that_only_follows_a_connector_stays_certain(response: str) -> None:
+    v = grade("7", response, fallback=False)
+    assert (v.method, v.correct, v.reason) == ("last_number", False, "not equivalent"), v
+
+
+@given(
+    values=st.lists(st.integers(0, 10**6), min_size=2, max_size=6),
+    gold=st.integers(0, 10**6),
+    joiner=st.sampled_from([", ", ", and ", " and ", " or ", ", or "]),
+    mark=st.sampled_from(["", " !", "\\%"]),
+    lead=st.sampled_from(["The values are", "So we get", "Note that the squares", "Hence"]),
+)
+def test_a_listing_of_numbers(values: list[int], gold: int, joiner: str, mark: str, lead: str) -> None:
+    assume(gold not in values)
+    assume(mark != " !" or all(v < 10**4 for v in values))
+    written = [f"{v}{mark}" for v in values]
+    response = f"{lead} {', '.join(written[:-1])}{joiner}{written[-1]}."
+    v = grade(str(gold), response, fallback=False)
+    assert (v.correct, v.decided_by, v.reason) == (False, "fast", GUESS), response
+    assert grade(str(values[-1]), response, fallback=False).correct, response
