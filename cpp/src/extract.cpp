@@ -528,16 +528,20 @@ std::size_t line_words(std::string_view text, std::size_t k, std::size_t end) no
   return k;
 }
 
-// The start of a closing section of text[from, end) that checks or illustrates the answer (the
-// last line that opens with one of detail::kAsideOpeners), or kNpos: none, nothing but blanks
-// before it, an example with a paragraph after it, or a later paragraph that opens with one of
-// detail::kConclusionLeads. One pass over the line breaks.
-std::size_t aside_before(std::string_view text, std::size_t from, std::size_t end) noexcept {
-  std::size_t found = kNpos;
+// The last closing section of text[from, end) that checks or illustrates the answer: the last
+// line that opens with one of detail::kAsideOpeners (kNpos: none), and what follows it.
+struct Aside {
+  std::size_t start = kNpos;
   bool example = false;
   bool paragraph_after = false;  // a paragraph opens after the aside's line
-  bool concluded = false;        // ... with a conclusion
-  bool blank_line = false;       // the line before was blank
+  bool concluded = false;        // ... with a conclusion (detail::kConclusionLeads)
+};
+
+// The last aside of text[from, end), kNpos when only blanks stand before it. One pass over the
+// line breaks.
+Aside last_aside(std::string_view text, std::size_t from, std::size_t end) noexcept {
+  Aside a;
+  bool blank_line = false;  // the line before was blank
   for (std::size_t k = text.find('\n', from); k < end; k = text.find('\n', k + 1)) {
     const std::size_t b = line_words(text, k + 1, end);
     if (b >= end || text[b] == '\n' || text[b] == '\r') {
@@ -545,22 +549,28 @@ std::size_t aside_before(std::string_view text, std::size_t from, std::size_t en
       continue;
     }
     const detail::AsideOpener* aside =
-        line_opener(text, b, end, detail::kAsideOpeners, [](const detail::AsideOpener& a) { return a.phrase; });
+        line_opener(text, b, end, detail::kAsideOpeners, [](const detail::AsideOpener& o) { return o.phrase; });
     if (aside != nullptr) {
-      found = k + 1;
-      example = aside->example;
-      paragraph_after = concluded = false;
-    } else if (found != kNpos && blank_line) {
-      paragraph_after = true;
-      concluded = concluded || line_opener(text, b, end, detail::kConclusionLeads, same_phrase) != nullptr;
+      a = Aside{k + 1, aside->example, false, false};
+    } else if (a.start != kNpos && blank_line) {
+      a.paragraph_after = true;
+      a.concluded = a.concluded || line_opener(text, b, end, detail::kConclusionLeads, same_phrase) != nullptr;
     }
     blank_line = false;
   }
-  if (found == kNpos || concluded || (example && paragraph_after)) return kNpos;
-  for (std::size_t k = from; k < found; ++k) {
-    if (detail::is_letter(text[k]) || detail::is_digit(text[k])) return found;
+  if (a.start == kNpos) return a;
+  for (std::size_t k = from; k < a.start; ++k) {
+    if (detail::is_letter(text[k]) || detail::is_digit(text[k])) return a;
   }
-  return kNpos;
+  return Aside{};
+}
+
+// The start of a closing section of text[from, end) that checks or illustrates the answer
+// (last_aside), or kNpos: none, an example with a paragraph after it, or one that a later
+// paragraph opening with one of detail::kConclusionLeads follows.
+std::size_t aside_before(std::string_view text, std::size_t from, std::size_t end) noexcept {
+  const Aside a = last_aside(text, from, end);
+  return a.concluded || (a.example && a.paragraph_after) ? kNpos : a.start;
 }
 
 // The last number of s[from, ...), widened to what it belongs to (bold digits, a number object),
@@ -573,6 +583,22 @@ std::optional<Extraction> last_number_reading(std::string_view s, std::size_t fr
   read_count_sentence(s, from, e);
   read_bold_value(s, from, e);
   return e;
+}
+
+// With no marked answer read after it (e, a reading of the final statement): the reading of
+// the text before a check that conclusions follow (last_aside: "We check these answers in the
+// original equation.\n\nIf $x=10^{100}$, ...\n\nThus, ... $=10000$."), whose paragraphs may
+// conclude the check rather than the solution; none otherwise. At most one element.
+std::vector<Range> check_reading(std::string_view s, const Extraction& e) {
+  if (e.readings.end == 0) return {};
+  const Aside a = last_aside(s, e.readings.from, e.readings.end);
+  if (a.start == kNpos || a.example || !a.concluded || a.start > e.start) return {};
+  const std::string_view before = s.substr(0, a.start);
+  std::optional<Extraction> r =
+      final_span_reading(before, e.readings.from, math_spans(before, e.readings.from, Anchors{}));
+  if (!r) r = last_number_reading(before, e.readings.from);
+  if (!r || r->end <= r->start) return {};
+  return {Range{r->start, r->end}};
 }
 
 }  // namespace
@@ -631,7 +657,7 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy)
 }
 
 std::vector<Range> other_readings(std::string_view s, const Extraction& e) {
-  std::vector<Range> out;
+  std::vector<Range> out = check_reading(s, e);
   const std::vector<Box>& spans = e.readings.spans;
   if (e.method == Method::kLastNumber && e.readings.end > 0) {
     // the other numbers of its sentence, nearest first ("In total, 18 students out of 30

@@ -214,6 +214,51 @@ def test_any_closing_check_leaves_the_answer(answer: int, other: int, opener: st
     _assert_parity(text)
 
 
+# A check that conclusions follow ("We check ...\n\nIf $x=5$, then ...\n\nThus, ... $=16$."): its
+# paragraphs may conclude the check or the solution, so the final reading stays the one after it,
+# and the reading of the text before the check is another reading (extract.other_readings): a
+# gold that matches it makes a FALSE UNKNOWN, not certain.
+OTHER = "undecided: the unmarked answer differs, but another reading of the final statement matches"
+
+
+def _checked(answer: str, value: int, lead: str, opener: str) -> str:
+    return (
+        f"Squaring both sides gives a quadratic.\n\nTherefore, {answer}.\n\n"
+        f"{opener} these answers in the original equation.\n\n"
+        f"If $x=2$, then $(x+2)^{{2}}=16$.\n\n{lead} $(x+2)^{{2}}={value}$."
+    )
+
+
+@pytest.mark.parametrize(
+    ("gold", "answer"),
+    [("5, 7", "$x=5$ or $x=7$"), ("10^{100}, 10^{1/100}", "$x=10^{100}$ or $x=10^{1 / 100}$"), ("12", "$n = 12$")],
+)
+def test_the_answer_before_a_concluded_check_is_another_reading(gold: str, answer: str) -> None:
+    text = _checked(answer, 16, "Thus,", "We check")
+    v = grade(gold, text, fallback=False)
+    assert (v.correct, v.decided_by, v.reason) == (False, "fast", OTHER), v
+    # the final reading is still the last paragraph's, and a gold of neither is a certain FALSE
+    assert grade("16", text, fallback=False).correct
+    assert grade("3", text, fallback=False).reason == "not equivalent"
+
+
+@settings(deadline=None, max_examples=200)
+@given(
+    answer=st.integers(-999, 999),
+    value=st.integers(1000, 9999),
+    lead=st.sampled_from(["Thus,", "So", "Therefore,", "Hence"]),
+    opener=st.sampled_from(["We check", "Check", "Let's check", "We verify", "Verify"]),
+)
+def test_any_concluded_check_keeps_the_answer_before_it(answer: int, value: int, lead: str, opener: str) -> None:
+    text = _checked(f"$x = {answer}$", value, lead, opener)
+    v = grade(str(answer), text, fallback=False)
+    assert (v.correct, v.reason) == (False, OTHER), text
+    assert grade(str(value), text, fallback=False).correct, text
+    # an example is no check: what it illustrates is not read back
+    example = text.replace(f"{opener} these answers", "For example, take these answers")
+    assert grade(str(answer), example, fallback=False).reason == "not equivalent", example
+
+
 # A clause that closes the final sentence with a reason for the value stated right before it, or an
 # example of it (markers.hpp's kReasonClauses: since, because, given that, for example, for
 # instance, e.g.): the readers of an unmarked answer read the math before it. Only right after

@@ -167,9 +167,13 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy 
 /// sentence concludes with), then the last number when it lies outside the answer; for
 /// kLastNumber, the numbers of its sentence before it that stand alone as values (nearest first,
 /// 8 at most: "In total, 18 students out of 30 passed." -> 18), then the last math span with
-/// content, when it does not overlap the number. Empty for any other extraction (a method run
-/// alone included). Reads only the neighbourhood of those spans, the last number's line, and for
-/// kFinalSpan the text back from its end to its last number: O(n) at worst.
+/// content, when it does not overlap the number. First of all, for either, when `e` stands in a
+/// closing check that conclusions follow (a line opening with one of detail::kAsideOpeners, then
+/// paragraphs opening with one of detail::kConclusionLeads: "We check these answers ...\n\nThus,
+/// ... $=10000$."), the reading of the text before that check. Empty for any other extraction (a
+/// method run alone included). Reads only the neighbourhood of those spans, the last number's
+/// line, for kFinalSpan the text back from its end to its last number, and the text before a
+/// check: O(n) at worst.
 std::vector<Range> other_readings(std::string_view text, const Extraction& e);
 
 /// Where the sentence or line that starts at `j` ends: the first line break (a "\\" before it

@@ -92,6 +92,8 @@ inline constexpr std::string_view kAbbreviations[] = {"Mr", "Mrs", "Ms", "Dr", "
 /// it before the remarks in parentheses that close it (extract.cpp, final_statement_end): an
 /// example only as the last paragraph, and neither when a later paragraph opens with one of
 /// kConclusionLeads ("For example, we may take $a=197$. ...\n\nTherefore, the smallest size is 6.").
+/// A check that such paragraphs follow may conclude itself there ("Thus, ... $=10000$."): the
+/// reading before it is then another reading of the answer (extract::other_readings).
 struct AsideOpener {
   std::string_view phrase;
   bool example;  // an illustration, not a check
