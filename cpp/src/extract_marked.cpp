@@ -173,6 +173,57 @@ std::size_t after_marker(std::string_view s, std::size_t from, std::size_t i) no
   return kNpos;
 }
 
+// The longest value read before a kValueBefore marker ("$...$ is the answer"), in bytes.
+constexpr std::size_t kMaxValueBefore = 256;
+
+// The start of the whole word of `table` (ASCII, either case) that ends s[from, k) after blanks,
+// or kNpos. Phrases of two words ("must be") match with one blank between.
+template <std::size_t N>
+std::size_t word_before(std::string_view s, std::size_t from, std::size_t k,
+                        const std::string_view (&table)[N]) noexcept {
+  while (k > from && is_blank(s[k - 1])) --k;
+  for (const std::string_view w : table) {
+    if (k < from + w.size() || !istarts_with(s, k - w.size(), w)) continue;
+    const std::size_t b = k - w.size();
+    if (b == 0 || !is_letter(s[b - 1])) return b;
+  }
+  return kNpos;
+}
+
+// The value of a kValueBefore marker (detail/markers.hpp) whose "answer" starts at s[i], before
+// its words ("6 is the correct answer.", "$x=2$ must be the only answer,"), or an empty range:
+// a math span in '$' or a number (digits, '.', ',', '/', '%', a sign) that starts after a blank,
+// a line start or `from`, not after "if" or "whether". O(kMaxValueBefore).
+Range value_before_answer(std::string_view s, std::size_t from, std::size_t i) noexcept {
+  const std::size_t n = s.size();
+  std::size_t q = i + 6;
+  if (q < n && is_letter(s[q])) return Range{};  // "answers"
+  while (q < n && is_blank(s[q])) ++q;
+  if (q < n && std::string_view(".,;!\n\r").find(s[q]) == std::string_view::npos) return Range{};
+  std::size_t k = i;
+  if (const std::size_t a = word_before(s, from, k, detail::kValueBeforeAdjectives); a != kNpos) k = a;
+  k = word_before(s, from, k, detail::kValueBeforeDeterminers);
+  if (k != kNpos) k = word_before(s, from, k, detail::kValueBeforeVerbs);
+  if (k == kNpos) return Range{};
+  while (k > from && is_blank(s[k - 1])) --k;
+  const std::size_t end = k;
+  const std::size_t stop = end > from + kMaxValueBefore ? end - kMaxValueBefore : from;
+  if (end > stop && s[end - 1] == '$') {
+    k = end - 1;
+    while (k > stop && s[k - 1] != '$' && s[k - 1] != '\n') --k;
+    if (k == stop || s[k - 1] != '$' || (k > from + 1 && s[k - 2] == '$')) return Range{};
+    --k;
+  } else {
+    while (k > stop && (is_digit(s[k - 1]) || std::string_view(".,/%").find(s[k - 1]) != std::string_view::npos)) --k;
+    while (k < end && !is_digit(s[k])) ++k;  // the punctuation before the first digit is no value's
+    if (k == end) return Range{};
+    if (k > stop && s[k - 1] == '-') --k;
+  }
+  if (k > from && !is_space(s[k - 1])) return Range{};
+  if (word_before(s, from, k, detail::kValueBeforeConditions) != kNpos) return Range{};
+  return Range{k, end};
+}
+
 std::optional<Extraction> find_answer_is(std::string_view s, std::size_t from, const Anchors& anchors,
                                          std::size_t& marker) {
   const std::size_t n = s.size();
@@ -190,6 +241,15 @@ std::optional<Extraction> find_answer_is(std::string_view s, std::size_t from, c
     if (last != kNpos) {
       marker = i;
       break;
+    }
+    if (const Range before = value_before_answer(s, from, i); before.end > before.start) {
+      // "6 is the correct answer.": the value before the marker, and the chain it states
+      marker = i;
+      Phrase p;
+      p.answer = strip_answer_delimiters(s, before);
+      if (p.answer.end <= p.answer.start) return std::nullopt;
+      p.answer = span_answer(s, p.answer);
+      return marked(Method::kAnswerIs, p);
     }
   }
   if (last == kNpos) return std::nullopt;

@@ -15,7 +15,10 @@ hit wins (``strategy="auto"``):
    - ``answer_is``: "answer is", "answer is:", "answer:", "answer**:", "answer:**"
      (case-insensitive, "answer" starting a word, so "the answer is", "Final Answer:",
      "**Answer:**" all count); a heading line ``# Answer`` / ``**Final Answer**`` whose answer is
-     on the next lines; GSM8K's last line ``A: 18``; Chinese ``答案是 12``, ``答案为``,
+     on the next lines; the value before "is the answer" at a sentence's or a clause's end
+     ("Thus, 6 is the correct answer.", "Thus $x <= 2$ is our answer.": a number or a ``$``
+     span, then "is" or "must be", "the" or "our", at most one of "only", "correct", "final",
+     "right"; not after "if" or "whether"); GSM8K's last line ``A: 18``; Chinese ``答案是 12``, ``答案为``,
      ``答案：`` and a final clause ``所以…为 -3`` / ``因此…是 6`` that ends the text;
    - ``tagged``: ``<answer>...</answer>``; a GSM8K line ``#### X`` whose X is a plain number
      (digits, ``, . - + / $``, spaces) or a number followed by words (``#### 18 eggs``);

@@ -176,18 +176,91 @@ def _heading_before(s: str, start: int, i: int) -> bool:
     return True
 
 
+# markers.hpp's kValueBefore row and its words: "6 is the correct answer.", "623 must be the only
+# answer,", "$x=2$ is our final answer."
+_VALUE_BEFORE_VERBS = ("is", "must be")
+_VALUE_BEFORE_DETERMINERS = ("the", "our")
+_VALUE_BEFORE_ADJECTIVES = ("only", "correct", "final", "right")
+_VALUE_BEFORE_CONDITIONS = ("if", "whether")
+_MAX_VALUE_BEFORE = 256
+
+
+def _word_before(s: str, start: int, k: int, words: tuple[str, ...]) -> int | None:
+    while k > start and s[k - 1] in " \t":
+        k -= 1
+    for w in words:
+        b = k - len(w)
+        if b >= start and s[b:k].lower() == w and (b == 0 or not _is_letter(s[b - 1])):
+            return b
+    return None
+
+
+def _value_before(s: str, start: int, i: int) -> tuple[int, int] | None:
+    """The value before "answer" at s[i] of "X is the correct answer.", or None."""
+    q = i + 6
+    if q < len(s) and _is_letter(s[q]):
+        return None
+    while q < len(s) and s[q] in " \t":
+        q += 1
+    if q < len(s) and s[q] not in ".,;!\n\r":
+        return None
+    k: int | None = i
+    adjective = _word_before(s, start, i, _VALUE_BEFORE_ADJECTIVES)
+    if adjective is not None:
+        k = adjective
+    k = _word_before(s, start, k, _VALUE_BEFORE_DETERMINERS)
+    if k is not None:
+        k = _word_before(s, start, k, _VALUE_BEFORE_VERBS)
+    if k is None:
+        return None
+    while k > start and s[k - 1] in " \t":
+        k -= 1
+    end = k
+    stop = max(start, end - _MAX_VALUE_BEFORE)
+    if end > stop and s[end - 1] == "$":
+        open_ = s.rfind("$", stop, end - 1)
+        if open_ < 0 or "\n" in s[open_:end] or (open_ > start and s[open_ - 1] == "$"):
+            return None
+        k = open_
+    else:
+        while k > stop and ((s[k - 1].isascii() and s[k - 1].isdigit()) or s[k - 1] in ".,/%"):
+            k -= 1
+        while k < end and not (s[k].isascii() and s[k].isdigit()):
+            k += 1
+        if k == end:
+            return None
+        if k > stop and s[k - 1] == "-":
+            k -= 1
+    if k > start and s[k - 1] not in _SPACE:
+        return None
+    if _word_before(s, start, k, _VALUE_BEFORE_CONDITIONS) is not None:
+        return None
+    return k, end
+
+
 def _answer_is_at(s: str, start: int) -> tuple[RefExtraction, int] | None:
     last = marker = -1
+    before: tuple[int, int] | None = None
     for m in _MARKER.finditer(s, start):
         after = _AFTER_MARKER.match(s, m.end())
         if after is not None:
-            last, marker = after.end(), m.start()
+            last, marker, before = after.end(), m.start(), None
+            continue
+        value = _value_before(s, start, m.start())
+        if value is not None:
+            last, marker, before = -1, m.start(), value
             continue
         j = m.end() + 2 if s.startswith("**", m.end()) else m.end()
         while j < len(s) and s[j] in " \t":
             j += 1
         if j < len(s) and s[j] in "\n\r" and _heading_before(s, start, m.start()):
-            last, marker = j, m.start()
+            last, marker, before = j, m.start(), None
+    if before is not None:
+        a, b = _strip_delimiters(s, *before)
+        if b <= a:
+            return None
+        a, b = _span_answer(s, a, b)
+        return RefExtraction(s[a:b], a, b, "answer_is"), marker
     if last < 0:
         return None
     _, (a, b) = _marked_value(s, last)

@@ -24,6 +24,7 @@ from rapidgrade import extract_answer, grade, normalize_latex
         (r"So it is \boxed{18}.", "18", "boxed"),
         (r"So it is \fbox{18}.", "18", "boxed"),
         ("She sells 9 * 2 = 18.\nThe answer is 18 eggs.", "18", "answer_is"),
+        ("Thus, 6 is the correct answer.", "6", "answer_is"),
         ("Thus.\n**Final Answer:** 5", "5", "answer_is"),
         ("Thus.\n**Answer:** (B)", "(B)", "answer_is"),
         ("So the point is (8,-2).\n\n# Answer\n\n(8,-2)", "(8,-2)", "answer_is"),
@@ -75,6 +76,61 @@ def test_the_answer_to_a_named_question_is_the_answer_marker(text: str, answer: 
 def test_the_answer_to_words_no_marker_past_four_words_or_other_signs(text: str) -> None:
     found = extract_answer(text)
     assert found is not None and found.method != "answer_is"
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("Thus $x <= 2$ is our answer.", "x <= 2"),  # a case of math-verify's own tests
+        ("We are told there is one such number, so 623 must be the only answer.\n\nWhy? Since a=6.", "623"),
+        ("So -3.5 is the final answer", "-3.5"),
+        ("So $2 \\cdot 3 = 6$ is the right answer, as expected.", "6"),
+        ("Hence 12% is the answer; we are done.", "12%"),
+        ("The answer is 5. Checking again, 7 is the answer.", "7"),
+    ],
+)
+def test_a_value_before_is_the_answer(text: str, answer: str) -> None:
+    # the kValueBefore row: the value, the verb, a determiner and at most one adjective, then
+    # "answer" at a sentence's or a clause's end
+    found = extract_answer(text)
+    assert found is not None
+    assert (found.text, found.method) == (answer, "answer_is")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We check whether 5 is the answer. So it is 7.",  # a condition
+        "If 5 is the answer, then 7 is not.",
+        "Here 5 is the answer to part (a), and 7 follows.",  # more after "answer"
+        "So 5 is the answer we want, then 7.",
+        "Then 5 is an answer, and so is 7.",  # no determiner
+        "So x5 is the answer, with 7.",  # no value apart
+        "So 5 is the many answers, with 7.",
+    ],
+)
+def test_what_is_no_value_before_the_answer(text: str) -> None:
+    found = extract_answer(text)
+    assert found is not None and found.text == "7", found
+
+
+@given(
+    value=st.integers(-(10**6), 10**6),
+    verb=st.sampled_from(["is", "must be", "IS"]),
+    determiner=st.sampled_from(["the", "our"]),
+    adjective=st.sampled_from(["", "only ", "correct ", "final ", "right "]),
+    math=st.booleans(),
+    end=st.sampled_from([".", "", ",  as claimed.", "!", ".\n\nWhy? Because 9 > 8."]),
+)
+def test_any_value_before_the_answer(
+    value: int, verb: str, determiner: str, adjective: str, math: bool, end: str
+) -> None:
+    written = f"$x = {value}$" if math else str(value)
+    text = f"We find 17 cases. Hence {written} {verb} {determiner} {adjective}answer{end}"
+    found = extract_answer(text)
+    assert found is not None
+    assert (found.text, found.method) == (f"x = {value}" if math else str(value), "answer_is"), text
+    assert grade(str(value), text, fallback=False).correct, text
 
 
 def test_an_a_line_needs_a_blank_after_its_colon() -> None:

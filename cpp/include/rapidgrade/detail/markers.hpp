@@ -23,6 +23,7 @@ enum class MarkerShape : std::uint8_t {
   kLine,         // the rest of the line that starts with the marker
   kTagPair,      // an opening and a closing tag: what is between them (or to the line end)
   kFinalClause,  // a conclusion word and, later in the last sentence of the text, 为/是
+  kValueBefore,  // the value right before the marker, which closes its clause: "6 is the answer."
 };
 
 struct AnswerMarker {
@@ -38,6 +39,7 @@ inline constexpr AnswerMarker kAnswerMarkers[] = {
     {"\\boxed", MarkerShape::kBox, "boxed", "\\boxed{18}"},
     {"\\fbox", MarkerShape::kBox, "boxed", "\\fbox{18}"},
     {"the answer is", MarkerShape::kPhrase, "answer_is", "The answer is 18 eggs."},
+    {"is the answer", MarkerShape::kValueBefore, "answer_is", "Thus, 6 is the correct answer."},
     {"final answer:", MarkerShape::kPhrase, "answer_is", "**Final Answer:** 5"},
     {"answer:", MarkerShape::kPhrase, "answer_is", "**Answer:** (B)"},
     {"# Answer", MarkerShape::kSection, "answer_is", "# Answer\n\n(8,-2)"},
@@ -51,6 +53,16 @@ inline constexpr AnswerMarker kAnswerMarkers[] = {
     {"\xE6\x89\x80\xE4\xBB\xA5", MarkerShape::kFinalClause, "answer_is", "所以a的值为-3"},
     {"\xE5\x9B\xA0\xE6\xAD\xA4", MarkerShape::kFinalClause, "answer_is", "因此面积是6。"},
 };
+
+/// The words of the kValueBefore marker, between its value and "answer" (ASCII, matched ignoring
+/// case, whole words): a verb, a determiner, and at most one adjective ("6 is the correct answer",
+/// "623 must be the only answer", "$x=2$ is our final answer"). What follows "answer" is a
+/// sentence's or a clause's end: "5 is the answer to part (a)" and "5 is the answer we want" name
+/// no final answer, nor does a value after "if" or "whether" ("check whether 5 is the answer.").
+inline constexpr std::string_view kValueBeforeVerbs[] = {"is", "must be"};
+inline constexpr std::string_view kValueBeforeDeterminers[] = {"the", "our"};
+inline constexpr std::string_view kValueBeforeAdjectives[] = {"only", "correct", "final", "right"};
+inline constexpr std::string_view kValueBeforeConditions[] = {"if", "whether"};
 
 // The CJK pieces the extraction searches for (UTF-8).
 inline constexpr std::string_view kCjkAnswer = "\xE7\xAD\x94\xE6\xA1\x88";                              // 答案
