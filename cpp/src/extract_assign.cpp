@@ -1,5 +1,6 @@
 // The values that the final sentence of an unmarked answer assigns to distinct names (extract.hpp,
-// final_assignments): "so $p=3$ and $q=4$", "$d(6)=1/3, d(16)=1$, and $d(72)=1/9$".
+// final_assignments): "so $p=3$ and $q=4$", "$d(6)=1/3, d(16)=1$, and $d(72)=1/9$"; and those of
+// the premise that the answer concludes from (premise_assignments).
 #include <string_view>
 #include <vector>
 
@@ -171,6 +172,30 @@ std::vector<Range> final_assignments(std::string_view s, const Extraction& e, st
     --first;
   }
   for (std::size_t k = first; k <= last; ++k) {
+    if (!read_assignments(s, Range{spans[k].start, spans[k].end}, names, values)) return out;
+    if (values.size() > limit) return out;
+  }
+  if (values.size() >= 2) out = std::move(values);
+  return out;
+}
+
+std::vector<Range> premise_assignments(std::string_view s, const Extraction& e, std::size_t limit) {
+  std::vector<Range> names, values, out;
+  const std::vector<Box>& spans = e.readings.spans;
+  const std::size_t first = e.readings.first_span;
+  if (e.method != Method::kFinalSpan || first == 0 || first >= spans.size()) return out;
+  // a conclusion word right before the answer's first span, in its sentence
+  if (internal::sentence_break(s, spans[first - 1].outer_end, spans[first].outer_start) ||
+      !internal::introduced_as_conclusion(s, spans[first - 1].outer_end, spans[first].outer_start)) {
+    return out;
+  }
+  // the premise: the run of spans before it, back to a sentence break or another conclusion
+  std::size_t start = first - 1;
+  while (start > 0 && !internal::sentence_break(s, spans[start - 1].outer_end, spans[start].outer_start) &&
+         !internal::introduced_as_conclusion(s, spans[start - 1].outer_end, spans[start].outer_start)) {
+    --start;
+  }
+  for (std::size_t k = start; k < first; ++k) {
     if (!read_assignments(s, Range{spans[k].start, spans[k].end}, names, values)) return out;
     if (values.size() > limit) return out;
   }

@@ -640,12 +640,15 @@ bool sentence_numbers_match(PreparedGold& gold, std::string_view response, const
 // values (gold_list_size): the values its final sentence assigns to n distinct names
 // (extract::final_assignments: "so $p=3$ and $q=4$" against "3, 4"), compared as the gold's kind.
 // True, with `v` set to the TRUE verdict, when they match; `v` is left alone otherwise.
+// With `premise`, the values of the premise that the final span concludes from instead
+// (extract::premise_assignments).
 bool sentence_values_match(PreparedGold& gold, std::string_view response, const extract::Extraction& found,
-                           const Options& options, FastVerdict& v) {
+                           const Options& options, FastVerdict& v, bool premise = false) {
   expr::Kind kind = expr::Kind::kSet;
   const std::size_t n = gold_list_size(gold.answer, kind);
   if (n == 0) return false;
-  const std::vector<extract::Range> values = extract::final_assignments(response, found, n);
+  const std::vector<extract::Range> values =
+      premise ? extract::premise_assignments(response, found, n) : extract::final_assignments(response, found, n);
   if (values.size() != n) return false;
   std::string joined;
   for (const extract::Range& r : values) {
@@ -880,6 +883,15 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
         return v;
       }
       break;
+    }
+  }
+  if (v.tri == equiv::Tri::kFalse && found->method == extract::Method::kFinalSpan && gold_is_list(gold.answer)) {
+    // "Therefore, $a=\frac{1}{3}, b=-2$, and $c=5$, which gives $y=\log_{1/3}(x-2)+5$." against
+    // 1/3, -2, 5: the values of the premise are the gold's list, and which of premise and
+    // conclusion answers, the sentence does not say
+    if (FastVerdict premise; sentence_values_match(gold, response, *found, options, premise, true)) {
+      v.tri = equiv::Tri::kUnknown;
+      v.reason = Reason::kOtherReadingMatches;
     }
   }
   if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method) && in_table_row(response, found->start)) {

@@ -9,6 +9,11 @@ $d=-7$, then $a=27, b=20$ and $c=13$": the premise is not read). The numbers of 
 (``final_sentence_numbers``) hold the names' other numbers too ("the point $(1,3)$ ... so $p=3$"),
 so that reading does not apply there.
 
+A final span that a conclusion word introduces ("Therefore, $a=\frac{1}{3}, b=-2$, and $c=5$, which
+gives $y=\log_{1/3}(x-2)+5$.") has a premise of assignments (``extract::premise_assignments``):
+when those values are the gold list, the premise or the conclusion may be the answer, and a FALSE
+is UNKNOWN (another reading matches), not certain.
+
 Against a gold of one value, a final span that assigns values to several names ("With $T=650,
 k=13$.", the relay problems' given and answer) answers with its last assignment
 (``extract::assignment_parts``); an earlier one that matches leaves the pair UNKNOWN. So does a
@@ -79,6 +84,57 @@ def test_any_final_assignments_read_back(
     assert grade(gold, text, fallback=False).correct is True, text
     other = ", ".join(map(str, [stated[0] + 2000, *stated[1:]]))  # no value of the list
     assert grade(other, text, fallback=False).correct is not True, text
+
+
+# -- the premise of a conclusion ------------------------------------------------------------------
+
+OTHER = "undecided: the unmarked answer differs, but another reading of the final statement matches"
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        (
+            r"\frac{1}{3},-2,5",
+            "Therefore, $a=\\frac{1}{3}, b=-2$, and $c=5$, which gives $y=\\log _{1 / 3}(x-2)+5$.",
+        ),
+        ("(3, 4)", "So $p=3$ and $q=4$, which gives $p q=12$."),
+        ("3, 4", "Thus $p=3, q=4$ and so $p+q=7$."),
+    ],
+)
+def test_the_values_of_a_premise_are_another_reading(gold: str, response: str) -> None:
+    v = grade(gold, response, fallback=False)
+    assert (v.correct, v.decided_by, v.reason) == (False, "fast", OTHER), v
+
+
+@pytest.mark.parametrize(
+    ("gold", "response"),
+    [
+        ("3, 5", "So $p=3$ and $q=4$, which gives $p q=12$."),  # other values: still certain
+        ("3, 4", "So $p=3$ and $q=4$. Hence $p q=12$."),  # another sentence
+        ("3, 4", "So $p=3$ and $q \\le 4$, which gives $p q \\le 12$."),  # no assignment
+    ],
+)
+def test_what_is_no_premise_of_the_gold(gold: str, response: str) -> None:
+    v = grade(gold, "We solve the system.\n\n" + response, fallback=False)
+    assert v.reason != OTHER, v
+    assert v.correct is False, v
+
+
+@given(
+    names=_NAMES,
+    values=st.lists(st.integers(-999, 999), min_size=5, max_size=5),
+    conclusion=st.sampled_from(["which gives", "so", "hence", "and thus"]),
+)
+def test_any_premise_of_assignments(names: list[str], values: list[int], conclusion: str) -> None:
+    stated = values[: len(names)]
+    parts = [f"{name}={value}" for name, value in zip(names, stated)]
+    text = f"We solve the system.\n\nTherefore, ${', '.join(parts)}$, {conclusion} $F(t)=t^{{2}}+{stated[0]}$."
+    v = grade(", ".join(map(str, stated)), text, fallback=False)
+    assert (v.correct, v.reason) == (False, OTHER), text
+    other = grade(", ".join(map(str, [stated[0] + 2000, *stated[1:]])), text, fallback=False)
+    assert other.correct is False and other.reason != OTHER, text
+    assert grade(f"F(t)=t^{{2}}+{stated[0]}", text, fallback=False).correct, text
 
 
 # -- the last of several assignments, against one value -------------------------------------------

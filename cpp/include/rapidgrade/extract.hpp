@@ -207,6 +207,14 @@ std::vector<Range> final_sentence_numbers(std::string_view text, std::size_t lim
 /// of values. O(final sentence).
 std::vector<Range> final_assignments(std::string_view text, const Extraction& e, std::size_t limit);
 
+/// The values that the premise of the final sentence assigns, when `e` was found by kFinalSpan
+/// in `text` by the cascade and a conclusion word introduces its first span: "Therefore,
+/// $a=\frac{1}{3}, b=-2$, and $c=5$, which gives $y=\log_{1/3}(x-2)+5$." -> "\frac{1}{3}", "-2",
+/// "5". The run of spans before that word back to a sentence break or another conclusion word,
+/// read as final_assignments reads its spans; empty when any of them is no list of assignments,
+/// when fewer than two values, or past `limit` values. O(final sentence).
+std::vector<Range> premise_assignments(std::string_view text, const Extraction& e, std::size_t limit);
+
 /// Whether a word of detail::kStepLabels ("Step", "Lemma", "Figure", ...; any case, no command)
 /// and one blank or more come right before s[at], within s[from, at): a number there is a label
 /// ("Step 5:", "By Lemma 3"), no value. Reads back over that word only.
