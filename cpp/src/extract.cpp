@@ -675,6 +675,9 @@ std::vector<Range> other_readings(std::string_view s, const Extraction& e) {
   // spans)
   if (spans.empty()) return out;
   if (e.method == Method::kFinalSpan) {
+    // the last of alternatives that "or" joins, which may restate the others ("$2(27
+    // \mathrm{~cm}^{2}+32 \mathrm{~cm}^{2})$ or $118 \mathrm{~cm}^{2}$")
+    if (e.alternatives && e.parts.size() > 1) out.push_back(e.parts.back());
     // the other spans of the final sentence, back to the last sentence break or to the span
     // that the sentence concludes with ("..., solving for $a$ gives: $a = -2$", "Since $a^x = 3$,
     // therefore $a^{3x} = 27$"): the spans before a conclusion are the steps that led to it
