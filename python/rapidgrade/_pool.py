@@ -419,12 +419,13 @@ class WorkerPool:
                     continue
                 now = time.monotonic()
                 # The first moment a task in flight may be stopped; a spare should be warm by then.
-                stop_at = None if limit is None else min(s for _, _, s in in_flight.values()) + limit
+                first_sent = min(s for _, _, s in in_flight.values())
+                stop_at = None if limit is None else first_sent + limit
                 if ends is not None:
                     stop_at = ends if stop_at is None else min(stop_at, ends)
                 wait_for = None if stop_at is None else stop_at - now
                 if stop_at is not None and self._spares and not self._spare_wanted:
-                    spare_in = spare_due(stop_at, self._start_last) - now
+                    spare_in = spare_due(stop_at, self._start_last, first_sent) - now
                     if spare_in <= 0:
                         self._want_spare()
                     else:

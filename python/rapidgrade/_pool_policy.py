@@ -15,7 +15,10 @@ the way a ski renter buys skis:
   a task that hangs gets the tasks behind it another worker within one start-up.
 * **A spare** starts once a task in flight may be stopped at its deadline before a replacement
   could be warm (:func:`spare_due`): from then on the pool keeps one in reserve, and the next
-  task after a kill does not wait for a restart. Batches of quick tasks never pay for it.
+  task after a kill does not wait for a restart. A task is not near its deadline before it has
+  run for a share of its time limit (:data:`SPARE_AFTER_SHARE`), even where two start-ups
+  outlast the limit (a 5 s limit, start-ups of 2.5 s on a loaded machine): batches of quick
+  tasks never pay for a spare.
 
 The rules are pure functions of the pool's figures, so that they can be tested apart from the
 processes.
@@ -28,6 +31,11 @@ from collections.abc import Iterable
 #: A spare is asked for this many start-up times before a task's deadline (the margin covers a
 #: start-up that is slower than the last one measured, on a loaded machine).
 SPARE_MARGIN = 2.0
+
+#: The share of its time limit a task runs before a spare may be due: quick tasks (the fallback's
+#: take milliseconds) end before it, and a spare started then is still warm by the deadline unless
+#: a start-up takes most of the limit.
+SPARE_AFTER_SHARE = 0.1
 
 #: Weight of the newest task's time in the running mean of task times.
 MEAN_WEIGHT = 0.2
@@ -64,16 +72,23 @@ def another_worker_pays(waiting: int, workers: int, work_seconds: float, start_s
     return waiting > 0 and work_seconds > max(1, workers) * start_seconds
 
 
-def spare_due(stop_at: float, start_seconds: float) -> float:
+def spare_due(stop_at: float, start_seconds: float, sent_at: float | None = None) -> float:
     """The moment (same clock as *stop_at*) from which a spare should be starting.
 
-    *stop_at* is the earliest moment a task in flight may be stopped at its deadline. A spare
-    started :data:`SPARE_MARGIN` start-ups before it is warm when the task's worker is killed.
+    *stop_at* is the earliest moment a task in flight may be stopped at its deadline, and
+    *sent_at* the moment that task was sent. A spare started :data:`SPARE_MARGIN` start-ups
+    before *stop_at* is warm when the task's worker is killed; it is not due before the task has
+    run for :data:`SPARE_AFTER_SHARE` of its time (*sent_at* ``None``: no such floor).
 
     >>> spare_due(10.0, 2.0)
     6.0
+    >>> spare_due(5.0, 2.5, sent_at=0.0)  # two start-ups outlast the limit: due after 0.5 s
+    0.5
     """
-    return stop_at - SPARE_MARGIN * start_seconds
+    due = stop_at - SPARE_MARGIN * start_seconds
+    if sent_at is not None and stop_at > sent_at:
+        due = max(due, sent_at + SPARE_AFTER_SHARE * (stop_at - sent_at))
+    return due
 
 
 def updated_mean(mean: float, seconds: float) -> float:

@@ -367,6 +367,16 @@ def test_quick_tasks_start_one_worker_and_no_spare() -> None:
         assert len(p.worker_pids()) == 1 and p.stats().started == 1
 
 
+def test_quick_tasks_with_a_short_limit_start_no_spare() -> None:
+    # Two start-ups (3 s) outlast the 2 s limit, so a spare would be due before a task is sent;
+    # quick tasks end long before they have run a tenth of their limit, and none is started.
+    with WorkerPool(workers=2, spares=1, warmup=(tasks.slow_warm_up,)) as p:
+        results = p.run_many(tasks.square, [(i,) for i in range(4)], timeout=2.0)
+        assert [r.value for r in results] == [i * i for i in range(4)]
+        time.sleep(1.0)  # room for a start the supervisor may have begun
+        assert len(p.worker_pids()) == 1 and p.stats().started == 1
+
+
 def test_slow_tasks_grow_the_pool_to_all_its_workers() -> None:
     # Ten tasks of 0.5 s waiting outweigh a start-up (well under a second without warm-up).
     with WorkerPool(workers=2, spares=0) as p:

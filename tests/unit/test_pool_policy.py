@@ -8,7 +8,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from rapidgrade import _pool_policy
-from rapidgrade._pool_policy import SPARE_MARGIN, another_worker_pays, spare_due, updated_mean, work_ahead
+from rapidgrade._pool_policy import (
+    SPARE_AFTER_SHARE,
+    SPARE_MARGIN,
+    another_worker_pays,
+    spare_due,
+    updated_mean,
+    work_ahead,
+)
 
 _seconds = st.floats(min_value=1e-4, max_value=1e4, allow_nan=False)
 _counts = st.integers(min_value=0, max_value=10_000)
@@ -70,6 +77,26 @@ def test_a_spare_started_when_due_is_warm_at_the_deadline(stop_at: float, start:
     due = spare_due(stop_at, start)
     assert due <= stop_at
     assert due + start * (1.0 + slower * (SPARE_MARGIN - 1.0)) <= stop_at + 1e-9 * max(1.0, stop_at)
+
+
+@given(_seconds, _seconds, _seconds)
+def test_a_spare_is_not_due_before_a_task_has_run_a_while(sent_at: float, limit: float, start: float) -> None:
+    stop_at = sent_at + limit
+    due = spare_due(stop_at, start, sent_at)
+    # never earlier than without the floor, nor before the task has run its share of the limit
+    assert due >= spare_due(stop_at, start)
+    assert due >= sent_at + SPARE_AFTER_SHARE * limit - 1e-9 * max(1.0, stop_at)
+    # where a spare started SPARE_MARGIN start-ups ahead fits after that share, it is due then,
+    # and warm by the deadline as before
+    if SPARE_MARGIN * start <= (1.0 - SPARE_AFTER_SHARE) * limit:
+        assert due == spare_due(stop_at, start)
+
+
+def test_a_short_limit_does_not_make_quick_tasks_pay_for_a_spare() -> None:
+    # a 5 s limit and start-ups of 2.6 s: before, the spare was due at once, before the first
+    # task had run; now only after half a second of it
+    assert spare_due(5.0, 2.6) < 0.0
+    assert spare_due(5.0, 2.6, sent_at=0.0) == 0.5
 
 
 @given(st.lists(_seconds, min_size=1, max_size=50))
