@@ -188,7 +188,7 @@ def deadline_row() -> str:
     from rapidgrade._pool import WorkerPool
     from rapidgrade.fallback import WARMUP
 
-    slow = ("\\int e^{x^2}\\sin(x^3) dx", "so \\boxed{0}")
+    slow = ("\\int e^{x^2}\\sin(x^3)\\cos(x^4) dx", "so \\boxed{0}")
     pool = WorkerPool(workers=2, warmup=WARMUP)
     saved = rapidgrade._pool._default_pool
     rapidgrade._pool._default_pool = pool
