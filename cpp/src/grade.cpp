@@ -22,6 +22,7 @@ namespace {
 
 using detail::prefetch;
 using detail::trim;
+using internal::an_operand;
 using internal::argues_a_proof;
 using internal::choice_letter;
 using internal::closes_a_proof;
@@ -121,8 +122,8 @@ const char* reason_text(Reason reason) noexcept {
              "table does not say";
     case Reason::kLastNumberGuess:
       return "undecided: no marked answer, and the answer read is the text's last number, which a label, a caption "
-             "or another sentence follows, or which ends a listing of numbers: a step of the text, not its stated "
-             "answer";
+             "or another sentence follows or which ends a listing of numbers, or a last value that is an operand "
+             "(\"dividing by 5\"): a step of the text, not its stated answer";
     case Reason::kOtherShape:
       return "undecided: no marked answer, and the reading has another shape than the gold (a list against one "
              "value, a value for a name of the gold's formula, an equation to solve): a listing, an instance or a "
@@ -950,6 +951,13 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     v.tri = equiv::Tri::kUnknown;
     v.reason = Reason::kProofClose;
   }
+  if (v.tri == equiv::Tri::kTrue && extract::is_weak(found->method) && an_operand(response, found->start)) {
+    // No marked answer, and the last number or span read is an operand ("After possibly dividing
+    // by 5, we obtain infinitely many primitive triples.", "... modulo $7$."): an input of a step,
+    // equal to the gold or not
+    v.tri = equiv::Tri::kUnknown;
+    v.reason = Reason::kLastNumberGuess;
+  }
   if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method) && gold.answer.tree() != nullptr &&
       states_a_value(*gold.answer.tree()) && expr::top_level_relations(p).inequality) {
     // No marked answer, and the last math states a condition ("k \le 3", "S \leqslant
@@ -1005,10 +1013,12 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     // she has 16 eggs left."); one that a label, a caption or another sentence follows is a step
     // of the text ("... > 1$. Therefore, there is no solution in Case 3.", "... the 25th are
     // L-rows (see Fig. 4).") and differs from the gold without saying the response is wrong; so is
-    // the last of a listing of numbers ("the squares 100, 256, 289, 324 use each digit"). Nor is
-    // a reading of another shape than the gold (other_shape) certain.
-    if (found->method == extract::Method::kLastNumber &&
-        (!closes_the_text(response, found->end, response.size()) || ends_a_listing(response, found->start))) {
+    // the last of a listing of numbers ("the squares 100, 256, 289, 324 use each digit"), and a
+    // last value that is an operand ("... divisible by $8$."). Nor is a reading of another shape
+    // than the gold (other_shape) certain.
+    if ((found->method == extract::Method::kLastNumber &&
+         (!closes_the_text(response, found->end, response.size()) || ends_a_listing(response, found->start))) ||
+        an_operand(response, found->start)) {
       v.tri = equiv::Tri::kUnknown;
       v.reason = Reason::kLastNumberGuess;
     } else if (other_shape(gold.answer, pred)) {

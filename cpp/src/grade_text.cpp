@@ -285,6 +285,16 @@ bool ends_a_listing(std::string_view text, std::size_t at) noexcept {
   return joined && k > stop && detail::is_digit(text[k - 1]);
 }
 
+bool an_operand(std::string_view text, std::size_t at) noexcept {
+  std::size_t k = std::min(at, text.size());
+  const std::size_t stop = k > kMaxListingGap ? k - kMaxListingGap : 0;
+  while (k > stop && (detail::is_blank(text[k - 1]) || text[k - 1] == '$')) --k;
+  for (const std::string_view lead : detail::kOperandLeads) {
+    if (word_ends_at(text, stop, k, lead)) return true;
+  }
+  return false;
+}
+
 bool in_table_row(std::string_view text, std::size_t at) noexcept {
   if (at >= text.size()) return false;
   std::size_t b = text.rfind('\n', at);

@@ -56,6 +56,11 @@ bool closes_the_text(std::string_view text, std::size_t at, std::size_t end) noe
 /// Reads at most kMaxListingGap bytes back.
 bool ends_a_listing(std::string_view text, std::size_t at) noexcept;
 
+/// Whether the number that starts at text[at] is an operand of an operation stated in words
+/// (detail::kOperandLeads right before it, over blanks and '$'): "dividing by 5", "divisible by
+/// 3". Reads at most kMaxListingGap bytes back.
+bool an_operand(std::string_view text, std::size_t at) noexcept;
+
 /// Whether `s` holds a big operator (detail::kBigOperators: \sum, \prod).
 bool holds_big_operator(std::string_view s) noexcept;
 

@@ -9,7 +9,9 @@ another sentence follows it ("... the 25th are L-rows (see Fig. 4).", "... > 1$.
 is no solution in Case 3."), the number is a step of the text, and a FALSE is UNKNOWN with a
 reason of its own. So is a last number that ends a listing of numbers ("... the squares 100, 256,
 289, 324 use each digit.", "so neither does 9 ! and 10 !."): one value of several, no more the
-answer than the others. The last number itself stays TRUE.
+answer than the others. The last number itself stays TRUE, except where it is an operand ("After
+possibly dividing by 5, we obtain infinitely many triples.", "one of them must be a multiple of
+3."): the input of a step, which says nothing of the answer whether it equals the gold or not.
 """
 
 from __future__ import annotations
@@ -20,10 +22,15 @@ from hypothesis import strategies as st
 
 from rapidgrade import extract_answer, grade
 
+PROOF = (
+    "undecided: no marked answer, and the response argues a proof (we show, a lemma, by induction) or ends by closing "
+    "one (as required, a contradiction); its last math may be a step, not a stated answer"
+)
 OTHER = "undecided: the unmarked answer differs, but another reading of the final statement matches"
 GUESS = (
     "undecided: no marked answer, and the answer read is the text's last number, which a label, a caption or another "
-    "sentence follows, or which ends a listing of numbers: a step of the text, not its stated answer"
+    'sentence follows or which ends a listing of numbers, or a last value that is an operand ("dividing by 5"): a '
+    "step of the text, not its stated answer"
 )
 
 
@@ -177,3 +184,53 @@ def test_a_listing_of_numbers(values: list[int], gold: int, joiner: str, mark: s
     v = grade(str(gold), response, fallback=False)
     assert (v.correct, v.decided_by, v.reason) == (False, "fast", GUESS), response
     assert grade(str(values[-1]), response, fallback=False).correct, response
+
+
+@pytest.mark.parametrize(
+    ("response", "last"),
+    [
+        ("After possibly dividing by 5 , we obtain infinitely many primitive pretty triples, as required.", "5"),
+        ("At least one of these four odd elements must be a multiple of 3 .", "3"),
+        ("Hence $n^2 - 1$ is divisible by 8.", "8"),
+        ("Now reduce every term modulo $7$.", "7"),
+        ("Multiplying by 4, we get the other side.", "4"),
+        ("So the sum, when divided by 9, leaves the same remainder.", "9"),
+    ],
+)
+def test_a_last_number_that_is_an_operand_is_no_verdict_either_way(response: str, last: str) -> None:
+    for gold in (last, "11"):
+        v = grade(gold, response, fallback=False)
+        # a text that closes a proof ("as required") has a reason of its own for a differing value
+        reasons = (GUESS, PROOF) if gold == "11" else (GUESS,)
+        assert (v.correct, v.decided_by, v.reason in reasons) == (False, "fast", True), (gold, v)
+
+
+@pytest.mark.parametrize(
+    ("response", "last"),
+    [
+        ("So the price increased by 20.", "20"),  # by how much it changed is often the question
+        ("She divided the 12 apples.", "12"),
+        ("Tom had 12 marbles; Ann had a multiple of that, 36.", "36"),
+        ("The number of modules is 6.", "6"),
+    ],
+)
+def test_a_number_after_other_words_stays_the_reading(response: str, last: str) -> None:
+    assert grade(last, response, fallback=False).correct, response
+    v = grade("11", response, fallback=False)
+    assert (v.method, v.correct, v.reason) == ("last_number", False, "not equivalent"), v
+
+
+@given(
+    n=st.integers(0, 10**6),
+    gold=st.integers(0, 10**6),
+    lead=st.sampled_from(["divided by", "dividing by", "multiplied by", "divisible by", "modulo", "a multiple of"]),
+    dollar=st.booleans(),
+    before=st.sampled_from(["", "We have $x = 4$. ", "Consider the 12 numbers. "]),
+    after=st.sampled_from([".", " again.", ", and we go on."]),
+)
+def test_an_operand_read_last(n: int, gold: int, lead: str, dollar: bool, before: str, after: str) -> None:
+    number = f"${n}$" if dollar else str(n)
+    response = f"{before}The sum, {lead} {number}{after}"
+    for g in (n, gold):
+        v = grade(str(g), response, fallback=False)
+        assert (v.correct, v.decided_by, v.reason) == (False, "fast", GUESS), (g, response, v)

@@ -251,6 +251,17 @@ inline constexpr std::string_view kReferenceWords[] = {
     "until", "between", "from",  "exceeding", "beyond", "in",    "within", "exactly", "to",     "of",
 };
 
+/// Words right before a number that make it an operand of an operation stated in words ("after
+/// possibly dividing by 5, ...", "so n is divisible by 3", "taken modulo 7", "a multiple of 4"):
+/// ASCII, matched ignoring case as the last words before the number. With no marked answer, a
+/// text's last number read there is an input of a step, not the value the text computes, and a
+/// reading of it is UNKNOWN either way (grade.cpp, Reason::kLastNumberGuess). "Increased by" is
+/// not one: by how much something changed is often the question.
+inline constexpr std::string_view kOperandLeads[] = {
+    "divided by", "dividing by", "divide by",   "multiplied by", "multiplying by", "multiply by", "divisible by",
+    "modulo",     "mod",         "multiple of", "multiples of",  "divisor of",     "divisors of",
+};
+
 /// A CJK word that stands for a math symbol in an answer, and the symbol (UTF-8, folded to
 /// LaTeX by normalization's rule 0 afterwards).
 struct CjkMathWord {
