@@ -45,6 +45,7 @@ using internal::other_shape;
 using internal::plain_number;
 using internal::several_sentences;
 using internal::states_a_contradiction;
+using internal::states_value_of;
 using internal::sums_over_a_condition;
 using internal::trailing_letter;
 using internal::without_label;
@@ -94,7 +95,8 @@ const char* reason_text(Reason reason) noexcept {
     case Reason::kNoValue:
       return "undecided: one answer is a constant with no value (a function the grader does not know, or words) "
              "and the other a number, or applies a function with no definition that the other does not name, or "
-             "the answer is a lone name (\"the answer is $n$\") against a value";
+             "the answer is a lone name (\"the answer is $n$\") against a value or against the gold's value of that "
+             "name";
     case Reason::kLastMemberDiffers:
       return "undecided: the last member of the answer's equation differs; a member before it may be the answer";
     case Reason::kGoldEquation:
@@ -1001,10 +1003,12 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
   }
   if (v.tri == equiv::Tri::kFalse && v.reason == Reason::kNotEquivalent && pred.tree() != nullptr &&
       pred.tree()->at(pred.tree()->root).kind == expr::Kind::kSymbol && gold.answer.tree() != nullptr &&
-      constant_scalar(*gold.answer.tree(), gold.answer.tree()->root)) {
+      (constant_scalar(*gold.answer.tree(), gold.answer.tree()->root) ||
+       states_value_of(*gold.answer.tree(), gold.answer.tree()->root, pred.tree()->at(pred.tree()->root).text))) {
     // A lone name against a value ("... then the answer is $n$." after "$n=100$", "... is
-    // constant for all $x$."): a name states no value; the response may give it elsewhere, and
-    // no algebra finds it there
+    // constant for all $x$.") or against the gold's statement of that name's value ("It follows
+    // that $f$ is the identity function." against f(n)=n): a name states no value; the response
+    // may give it elsewhere or in words, and no algebra finds it there
     v.tri = equiv::Tri::kUnknown;
     v.reason = Reason::kNoValue;
   }

@@ -44,6 +44,13 @@ bool constant_scalar(const expr::Ast& tree, std::uint32_t root) {
   return true;
 }
 
+bool states_value_of(const expr::Ast& tree, std::uint32_t root, std::string_view name) {
+  const expr::Node& node = tree.at(root);
+  if (node.kind != expr::Kind::kRelation || node.kids.size() < 2) return false;
+  const expr::Node& first = tree.at(node.kids[0]);
+  return (first.kind == expr::Kind::kSymbol || first.kind == expr::Kind::kFunc) && first.text == name;
+}
+
 std::size_t gold_list_size(Answer& gold, expr::Kind& kind) {
   const expr::Ast* tree = gold.tree();
   if (tree == nullptr) return 0;

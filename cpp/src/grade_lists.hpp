@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 #include "rapidgrade/expr.hpp"
 #include "rapidgrade/grade.hpp"
@@ -13,6 +14,11 @@ namespace rapidgrade::grade::internal {
 /// Whether the subtree at `root` is a scalar value with no unknown: numbers and constants under
 /// arithmetic and functions, not a list, an interval, a relation, a symbol or words.
 bool constant_scalar(const expr::Ast& tree, std::uint32_t root);
+
+/// Whether the relation at `root` states the value of `name`: its first member is the name or a
+/// function of that name ("f(n)=n", "x = 5"). A lone name read against it names the unknown and
+/// states no value of it ("It follows that $f$ is the identity function.").
+bool states_value_of(const expr::Ast& tree, std::uint32_t root, std::string_view name);
 
 /// The number of values of a gold that is a list of n >= 2 (at most 16) constant scalar values,
 /// a set or a tuple ("\{9, 10\}", "(2, 3)", "9, 10" (a set)), with the kind; 0 for any other

@@ -187,6 +187,10 @@ def test_a_choice_letter_is_matched_only_to_a_named_choice(
         ("5", r"\boxed{x}"),
         ("-63", r"We want $S_{6}$."),
         (r"2 \sqrt{3}", r"\boxed{\alpha}"),
+        # a lone name against the gold's statement of its value: named, its value said in words
+        ("f(n)=n", r"It follows that $f$ is the identity function."),
+        ("f(x)=1/x", r"\boxed{f}"),
+        ("x = 5", r"So we solve for $x$."),
     ],
 )
 def test_a_constant_with_no_value_against_a_number_stays_undecided(gold: str, response: str) -> None:
@@ -207,6 +211,9 @@ def test_a_constant_with_no_value_against_a_number_stays_undecided(gold: str, re
         ("3", r"\boxed{\pi}", False, "not equivalent"),
         ("3", r"\boxed{2 n}", False, "not equivalent"),
         ("3", r"\boxed{x = 4}", False, "not equivalent"),
+        # a name that is not the one the gold's relation gives a value
+        ("f(n)=n", r"\boxed{g}", False, "not equivalent"),
+        ("x = 5", r"\boxed{y}", False, "not equivalent"),
     ],
 )
 def test_only_a_lone_name_against_a_value_is_undecided(gold: str, response: str, correct: bool, reason: str) -> None:
