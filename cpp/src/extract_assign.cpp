@@ -4,6 +4,7 @@
 #include <string_view>
 #include <vector>
 
+#include "expr_build.hpp"
 #include "extract_internal.hpp"
 #include "rapidgrade/detail/latex_vocab.hpp"
 
@@ -21,11 +22,17 @@ namespace {
 // Most assignments read from one list (a name is compared with each name before it).
 constexpr std::size_t kMaxAssignments = 64;
 
-// The end of a name at s[k]: one ASCII letter, then a subscript ("_1", "_{n+1}"), primes and an
-// argument list in parentheses ("d(6)", "f'(x)"), each at most once; kNpos when s[k] starts none.
+// The end of a name at s[k]: one ASCII letter or a letter command ("\alpha", the table of
+// expr::detail::kLetterCommands), then a subscript ("_1", "_{n+1}"), primes and an argument list
+// in parentheses ("d(6)", "f'(x)"), each at most once; kNpos when s[k] starts none.
 std::size_t name_end(std::string_view s, std::size_t k, std::size_t end) noexcept {
-  if (k >= end || !is_letter(s[k]) || (k + 1 < end && is_letter(s[k + 1]))) return kNpos;
   std::size_t q = k + 1;
+  if (k + 1 < end && s[k] == '\\') {
+    q = letters_end_in(s, k + 1, end);
+    if (q == k + 1 || !expr::detail::is_letter_command(s.substr(k + 1, q - k - 1))) return kNpos;
+  } else if (k >= end || !is_letter(s[k]) || (k + 1 < end && is_letter(s[k + 1]))) {
+    return kNpos;
+  }
   if (q + 1 < end && s[q] == '_') {
     if (s[q + 1] == '{') {
       q += 2;
@@ -103,10 +110,14 @@ bool equals_signs(std::string_view s, std::size_t from, std::size_t end, std::si
 
 // Appends to `names` and `values` the assignments of the math s[r): its parts at top-level
 // commas, each "name = ... = value" (the value is the last member), and to `parts` (when not
-// null) each part whole. False when a part is no such assignment, names a name already named, or
-// would make more than kMaxAssignments names. O(length of r + kMaxAssignments^2).
+// null) each part whole. False when a part is no such assignment, names a name already named
+// (unless `one_name` and every part so far names that one name with values that differ:
+// "$\alpha=90^{\circ}$ and $\alpha=60^{\circ}$", the values of one unknown: a premise's
+// reading only, which leaves a verdict UNKNOWN and never makes one TRUE), or would make more
+// than kMaxAssignments names.
+// O(length of r + kMaxAssignments^2).
 bool read_assignments(std::string_view s, Range r, std::vector<Range>& names, std::vector<Range>& values,
-                      std::vector<Range>* parts = nullptr) {
+                      std::vector<Range>* parts = nullptr, bool one_name = false) {
   std::vector<Range> pieces;
   if (!top_level_parts(s, r, pieces)) return false;
   for (const Range& p : pieces) {
@@ -120,9 +131,15 @@ bool read_assignments(std::string_view s, Range r, std::vector<Range>& names, st
     if (value.end <= value.start) return false;
     const std::string_view name = s.substr(p.start, n - p.start);
     if (names.size() >= kMaxAssignments) return false;
-    for (const Range& other : names) {
-      if (s.substr(other.start, other.end - other.start) == name) return false;
+    const std::string_view value_text = s.substr(value.start, value.end - value.start);
+    bool named = false, only_that_name = true;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      const bool same = s.substr(names[i].start, names[i].end - names[i].start) == name;
+      named = named || same;
+      only_that_name = only_that_name && same;
+      if (same && s.substr(values[i].start, values[i].end - values[i].start) == value_text) return false;
     }
+    if (named && !(one_name && only_that_name)) return false;
     names.push_back(Range{p.start, n});
     values.push_back(value);
     if (parts != nullptr) parts->push_back(p);
@@ -196,7 +213,7 @@ std::vector<Range> premise_assignments(std::string_view s, const Extraction& e, 
     --start;
   }
   for (std::size_t k = start; k < first; ++k) {
-    if (!read_assignments(s, Range{spans[k].start, spans[k].end}, names, values)) return out;
+    if (!read_assignments(s, Range{spans[k].start, spans[k].end}, names, values, nullptr, true)) return out;
     if (values.size() > limit) return out;
   }
   if (values.size() >= 2) out = std::move(values);

@@ -10,7 +10,8 @@ $d=-7$, then $a=27, b=20$ and $c=13$": the premise is not read). The numbers of 
 so that reading does not apply there.
 
 A final span that a conclusion word introduces ("Therefore, $a=\frac{1}{3}, b=-2$, and $c=5$, which
-gives $y=\log_{1/3}(x-2)+5$.") has a premise of assignments (``extract::premise_assignments``):
+gives $y=\log_{1/3}(x-2)+5$.", "both $\alpha=90^{\circ}$ and $\alpha=60^{\circ}$ yield ...": the
+values of one unknown) has a premise of assignments (``extract::premise_assignments``):
 when those values are the gold list, the premise or the conclusion may be the answer, and a FALSE
 is UNKNOWN (another reading matches), not certain.
 
@@ -100,6 +101,13 @@ OTHER = "undecided: the unmarked answer differs, but another reading of the fina
         ),
         ("(3, 4)", "So $p=3$ and $q=4$, which gives $p q=12$."),
         ("3, 4", "Thus $p=3, q=4$ and so $p+q=7$."),
+        # the values of one unknown, named by a letter command
+        (
+            "90^{\\circ}, 60^{\\circ}",
+            "On the other hand, both $\\alpha=90^{\\circ}$ and $\\alpha=60^{\\circ}$ yield "
+            "$\\angle B E K=45^{\\circ}$.",
+        ),
+        ("2, -2", "So both $x=2$ and $x=-2$ give $x^{2}=4$."),
     ],
 )
 def test_the_values_of_a_premise_are_another_reading(gold: str, response: str) -> None:
@@ -113,6 +121,9 @@ def test_the_values_of_a_premise_are_another_reading(gold: str, response: str) -
         ("3, 5", "So $p=3$ and $q=4$, which gives $p q=12$."),  # other values: still certain
         ("3, 4", "So $p=3$ and $q=4$. Hence $p q=12$."),  # another sentence
         ("3, 4", "So $p=3$ and $q \\le 4$, which gives $p q \\le 12$."),  # no assignment
+        ("2, 3", "So $x=2$, $y=5$ and $x=3$ give $F=1$."),  # a name again after another name
+        ("2, 2", "So $x=2$ and $x=2$ give $F=1$."),  # one name, the same value again
+        ("2, 3", "So $\\alpha=2$ and $\\max=3$ give $F=1$."),  # a command that names no letter
     ],
 )
 def test_what_is_no_premise_of_the_gold(gold: str, response: str) -> None:
