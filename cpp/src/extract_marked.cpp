@@ -498,6 +498,7 @@ std::optional<Extraction> find_marked(std::string_view s, std::size_t from, cons
   }
   if (best < 0) return std::nullopt;
   Extraction e = std::move(*found[best]);
+  e.marker = at[best];
   const std::string_view text = s.substr(e.start, e.end - e.start);
   for (int k = 0; k < 4; ++k) {
     if (k == best || !found[k]) continue;

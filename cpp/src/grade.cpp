@@ -53,6 +53,9 @@ using internal::without_label;
 // Bytes of a text's start (and of its end) that prefetch_text asks for.
 constexpr std::size_t kPrefetchBytes = 1024;
 
+// The most earlier "answer is" markers read back when the last one's answer differs.
+constexpr std::size_t kMaxEarlierMarkers = 4;
+
 }  // namespace
 
 std::string_view unwrap_answer(std::string_view s) noexcept {
@@ -942,6 +945,24 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     } else if (other_shape(gold.answer, pred)) {
       v.tri = equiv::Tri::kUnknown;
       v.reason = Reason::kOtherShape;
+    }
+  }
+  if (v.tri == equiv::Tri::kFalse && v.reason == Reason::kNotEquivalent &&
+      found->method == extract::Method::kAnswerIs) {
+    // The last "answer is" differs, and an earlier one's answer matches ("So the final answer is
+    // $n=960$. In general, if there are $N>1$ boxes, the answer is $n=...$.", a change of mind):
+    // which one answers, the text does not say. At most kMaxEarlierMarkers are read back.
+    std::size_t end = found->marker;
+    for (std::size_t k = 0; k < kMaxEarlierMarkers && end > 0 && end < found->start; ++k) {
+      const auto earlier = extract::extract_answer(response.substr(0, end), extract::Method::kAnswerIs);
+      if (!earlier || earlier->marker >= end) break;
+      Answer alternative = read_answer(extract::answer_text(response, *earlier), gold);
+      if (!alternative.text().empty() && compare(gold.answer, alternative, options).tri == equiv::Tri::kTrue) {
+        v.tri = equiv::Tri::kUnknown;
+        v.reason = Reason::kEarlierMarkerMatches;
+        break;
+      }
+      end = earlier->marker;
     }
   }
   return v;

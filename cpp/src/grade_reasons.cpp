@@ -75,6 +75,9 @@ const char* reason_text(Reason reason) noexcept {
       return "undecided: no marked answer, and the answer read is the text's last number, which a label, a caption "
              "or another sentence follows or which ends a listing of numbers, or a last value that is an operand "
              "(\"dividing by 5\"): a step of the text, not its stated answer";
+    case Reason::kEarlierMarkerMatches:
+      return "undecided: the last marked answer differs, but an earlier answer marker's answer matches (a general "
+             "answer after a particular one, or a change of mind)";
     case Reason::kOtherShape:
       return "undecided: no marked answer, and the reading has another shape than the gold (a list against one "
              "value, a value for a name of the gold's formula, an equation to solve): a listing, an instance or a "

@@ -36,12 +36,15 @@ hit wins (``strategy="auto"``):
    ``no solution``), or a restating sentence whose one number is the answer ("The answer is
    Melanie started with 18 vacuum cleaners." gives ``18``). Such a reading, one with several
    numbers and no math span, and one that another marker disagrees with are weak: grading
-   says UNKNOWN, not FALSE, when they do not match. A gold written as a phrase (``18 eggs``,
-   ``\$18.00``) is read as its number by the same grammar. When math bold marks numbers only
-   (``\mathbf{1 7}``: ARML's solutions bold their final value) and the last bold number comes in
-   a later math span than the one the "answer is" answer was read from ("so the answer is
-   ``$\min\{-m,-n\}$``. With ``$m=7, n=8$``, ... is ``$\mathbf{-8}$``."), that span is read as
-   ``final_span`` reads a bolded answer, with the marked answer as its rival.
+   says UNKNOWN, not FALSE, when they do not match. So does a last "answer is" whose answer
+   differs when one of the four markers of this rule before it matches ("So the final answer
+   is ``$n=960$``. In general, ... the answer is ``$n=...$``.", a change of mind). A gold
+   written as a phrase (``18 eggs``, ``\$18.00``) is read as its number by the same grammar.
+   When math bold marks numbers only (``\mathbf{1 7}``: ARML's solutions bold their final
+   value) and the last bold number comes in a later math span than the one the "answer is"
+   answer was read from ("so the answer is ``$\min\{-m,-n\}$``. With ``$m=7, n=8$``, ... is
+   ``$\mathbf{-8}$``."), that span is read as ``final_span`` reads a bolded answer, with the
+   marked answer as its rival.
 4. ``code_output``: the content of the last fenced block tagged ``output`` or ``text`` that
    comes after a fenced code block (program-of-thought answers).
 5. ``choice``: a multiple-choice letter A-J that closes the text, announced by "answer",

@@ -188,6 +188,53 @@ def test_markers_that_disagree_make_a_mismatch_uncertain() -> None:
     assert grade("8", "#### 7\nThe answer is: 8", fallback=False).correct is True
 
 
+EARLIER = (
+    "undecided: the last marked answer differs, but an earlier answer marker's answer matches (a general answer "
+    "after a particular one, or a change of mind)"
+)
+
+
+@pytest.mark.parametrize(
+    ("gold", "text"),
+    [
+        ("960", "So the final answer is $n=960$. In general, if there are $N>1$ boxes, the answer is $n=N^2-1$."),
+        ("5", "So the answer is 5. Let me check again. Thus the answer is 6."),
+        ("5", "The answer is 5.\n\nFinal Answer: 7"),
+        ("5", "The answer is 5. The answer is 6. The answer is 7. The answer is 8."),
+    ],
+)
+def test_an_earlier_answer_marker_that_matches_makes_a_mismatch_uncertain(gold: str, text: str) -> None:
+    v = grade(gold, text, fallback=False)
+    assert (v.correct, v.decided_by, v.reason) == (False, "fast", EARLIER), v
+
+
+@pytest.mark.parametrize(
+    ("gold", "text"),
+    [
+        ("4", "So the answer is 5. Thus the answer is 6."),  # no earlier answer matches
+        ("5", "The answer is 5. " + "The answer is 6. " * 5),  # past the four markers read back
+        ("5", "We have 5 apples. The answer is 6."),  # a number, no marker
+    ],
+)
+def test_a_last_marker_stays_certain_without_an_earlier_match(gold: str, text: str) -> None:
+    v = grade(gold, text, fallback=False)
+    assert (v.correct, v.reason) == (False, "not equivalent"), v
+
+
+@given(
+    earlier=st.integers(-999, 999),
+    last=st.integers(-999, 999),
+    marker=st.sampled_from(["The answer is {}.", "So the final answer is ${}$.", "Answer: {}", "The answer is: {}"]),
+    between=st.sampled_from([" ", "\n\n", " Wait, let me recheck the sum. "]),
+)
+def test_any_two_markers(earlier: int, last: int, marker: str, between: str) -> None:
+    text = marker.format(earlier) + between + "Therefore, the answer is " + str(last) + "."
+    assert grade(str(last), text, fallback=False).correct is True  # the last marker decides a match
+    if earlier != last:
+        v = grade(str(earlier), text, fallback=False)
+        assert (v.correct, v.reason) == (False, EARLIER), (text, v)
+
+
 @pytest.mark.parametrize(
     ("text", "answer"),
     [

@@ -85,6 +85,9 @@ struct Extraction {
   bool clean = true;
   /// The answers of the other markers that differ from this one in text (nearest the end first).
   std::vector<Range> rivals;
+  /// For an answer of the marker rules (kAnswerIs, kTagged, and the CJK markers): where its
+  /// marker starts (the text before it holds the earlier markers); 0 for any other.
+  std::size_t marker = 0;
   /// Kept by the cascade for other_readings() when a weak method found the answer: the math
   /// spans of the searched text (none kept by a method run alone, nor when the text has none),
   /// where the search began, and the first span of the answer.

@@ -73,6 +73,7 @@ enum class Reason : std::uint8_t {
   kOneOfGoldValues,        // no marked answer, a value read that is one of a gold list's or union's: UNKNOWN
   kLastNumberGuess,        // no marked answer, a last number that does not close the text, differs: UNKNOWN
   kOtherShape,             // no marked answer, a reading of another shape than the gold (other_shape): UNKNOWN
+  kEarlierMarkerMatches,   // the last "answer is" differs, an earlier one's answer matches: UNKNOWN
   // Limits: not compared, neither correct nor sent to the fallback (decided_by="limit").
   kAnswerTooLong,   // the extracted answer is longer than Options::max_answer_bytes
   kWorkLimit,       // equiv ran out of its work budget (equiv::Limit::kWork)
@@ -107,14 +108,16 @@ constexpr bool is_limit(Reason reason) noexcept {
 /// condition names (kSumOverSet), and it runs no program (kProgramWithoutOutput), and it reads
 /// the same cell of a table (kTableCell) or the same one of a gold list's values
 /// (kOneOfGoldValues), the same last number (kLastNumberGuess) and the same reading of another
-/// shape than the gold (kOtherShape).
+/// shape than the gold (kOtherShape), and it reads the same last "answer is" of a text whose
+/// earlier one matches (kEarlierMarkerMatches).
 constexpr bool fallback_cannot_help(Reason reason) noexcept {
   return reason == Reason::kWeakReading || reason == Reason::kOtherReadingMatches ||
          reason == Reason::kChoiceNotNamed || reason == Reason::kNoValue || reason == Reason::kLastMemberDiffers ||
          reason == Reason::kGoldEquation || reason == Reason::kConditionAgainstValue ||
          reason == Reason::kEllipsisList || reason == Reason::kProofClose || reason == Reason::kWordsAgainstMath ||
          reason == Reason::kSumOverSet || reason == Reason::kProgramWithoutOutput || reason == Reason::kTableCell ||
-         reason == Reason::kOneOfGoldValues || reason == Reason::kLastNumberGuess || reason == Reason::kOtherShape;
+         reason == Reason::kOneOfGoldValues || reason == Reason::kLastNumberGuess || reason == Reason::kOtherShape ||
+         reason == Reason::kEarlierMarkerMatches;
 }
 
 /// The one-line message of a reason, e.g. "same answer after normalization".
