@@ -12,7 +12,6 @@ namespace rapidgrade::extract::internal {
 using detail::is_blank;
 using detail::is_digit;
 using detail::is_letter;
-using detail::istarts_with;
 using detail::kNpos;
 using detail::starts_with;
 
@@ -80,9 +79,7 @@ bool quantifier_domain(std::string_view s, const Box& b) noexcept {
   while (e > 0 && is_blank(s[e - 1])) --e;
   if (e > 0 && s[e - 1] == ',') return true;
   for (const std::string_view w : detail::kQuantifierWords) {
-    if (e >= w.size() && istarts_with(s, e - w.size(), w) && (e == w.size() || !is_letter(s[e - w.size() - 1]))) {
-      return true;
-    }
+    if (detail::word_ends_at(s, 0, e, w)) return true;
   }
   return false;
 }

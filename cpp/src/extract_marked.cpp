@@ -183,9 +183,7 @@ std::size_t word_before(std::string_view s, std::size_t from, std::size_t k,
                         const std::string_view (&table)[N]) noexcept {
   while (k > from && is_blank(s[k - 1])) --k;
   for (const std::string_view w : table) {
-    if (k < from + w.size() || !istarts_with(s, k - w.size(), w)) continue;
-    const std::size_t b = k - w.size();
-    if (b == 0 || !is_letter(s[b - 1])) return b;
+    if (detail::word_ends_at(s, from, k, w)) return k - w.size();
   }
   return kNpos;
 }

@@ -254,12 +254,6 @@ namespace {
 // The most bytes ends_a_listing reads between two numbers of a listing.
 constexpr std::size_t kMaxListingGap = 32;
 
-// Whether the whole word `w` (ASCII, either case) ends text[0, k) after text[stop].
-bool word_ends_at(std::string_view text, std::size_t stop, std::size_t k, std::string_view w) noexcept {
-  if (k < stop + w.size() || !detail::istarts_with(text, k - w.size(), w)) return false;
-  return k - w.size() == 0 || !detail::is_letter(text[k - w.size() - 1]);
-}
-
 }  // namespace
 
 bool ends_a_listing(std::string_view text, std::size_t at) noexcept {
@@ -271,7 +265,7 @@ bool ends_a_listing(std::string_view text, std::size_t at) noexcept {
   bool joined = false;
   skip(" \t$*");
   for (const std::string_view word : {std::string_view("and"), std::string_view("or")}) {
-    if (!joined && word_ends_at(text, stop, k, word)) {
+    if (!joined && detail::word_ends_at(text, stop, k, word)) {
       k -= word.size();
       joined = true;
       skip(" \t$*");
@@ -290,7 +284,7 @@ bool an_operand(std::string_view text, std::size_t at) noexcept {
   const std::size_t stop = k > kMaxListingGap ? k - kMaxListingGap : 0;
   while (k > stop && (detail::is_blank(text[k - 1]) || text[k - 1] == '$')) --k;
   for (const std::string_view lead : detail::kOperandLeads) {
-    if (word_ends_at(text, stop, k, lead)) return true;
+    if (detail::word_ends_at(text, stop, k, lead)) return true;
   }
   return false;
 }

@@ -51,6 +51,14 @@ constexpr bool istarts_with(std::string_view s, std::size_t i, std::string_view 
   return true;
 }
 
+/// Whether the whole word (or phrase) `w` ends s[0, k) and starts at or after `from`: `w` stands
+/// there ignoring ASCII case, with no letter right before it ("so n is divisible by", k at its
+/// end, "divisible by" -> true; "modulo" before k does not end a word "mod").
+constexpr bool word_ends_at(std::string_view s, std::size_t from, std::size_t k, std::string_view w) noexcept {
+  if (k < from + w.size() || !istarts_with(s, k - w.size(), w)) return false;
+  return k == w.size() || !is_letter(s[k - w.size() - 1]);
+}
+
 /// True when `s` ends with `p`.
 constexpr bool ends_with(std::string_view s, std::string_view p) noexcept {
   return s.size() >= p.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
