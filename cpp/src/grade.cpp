@@ -870,13 +870,6 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     v.tri = equiv::Tri::kUnknown;
     v.reason = Reason::kProofClose;
   }
-  if (v.tri == equiv::Tri::kTrue && extract::is_weak(found->method) && an_operand(response, found->start)) {
-    // No marked answer, and the last number or span read is an operand ("After possibly dividing
-    // by 5, we obtain infinitely many primitive triples.", "... modulo $7$."): an input of a step,
-    // equal to the gold or not
-    v.tri = equiv::Tri::kUnknown;
-    v.reason = Reason::kLastNumberGuess;
-  }
   if (v.tri == equiv::Tri::kFalse && extract::is_weak(found->method) && gold.answer.tree() != nullptr &&
       states_a_value(*gold.answer.tree()) && expr::top_level_relations(p).inequality) {
     // No marked answer, and the last math states a condition ("k \le 3", "S \leqslant
@@ -929,17 +922,23 @@ FastVerdict grade(PreparedGold& gold, std::string_view response, const Options& 
     v.tri = equiv::Tri::kUnknown;
     v.reason = Reason::kNoValue;
   }
-  if (v.tri == equiv::Tri::kFalse && v.reason == Reason::kNotEquivalent && extract::is_weak(found->method)) {
+  const bool differs = v.tri == equiv::Tri::kFalse && v.reason == Reason::kNotEquivalent;
+  if ((differs || v.tri == equiv::Tri::kTrue) && extract::is_weak(found->method) &&
+      an_operand(response, found->start)) {
+    // No marked answer, and the last number or span read is an operand ("After possibly dividing
+    // by 5, we obtain infinitely many primitive triples.", "... divisible by $8$."): an input of a
+    // step, which says nothing of the answer whether it equals the gold or not
+    v.tri = equiv::Tri::kUnknown;
+    v.reason = Reason::kLastNumberGuess;
+  } else if (differs && extract::is_weak(found->method)) {
     // No marked answer. The text's last number states the answer when it closes the text ("So
     // she has 16 eggs left."); one that a label, a caption or another sentence follows is a step
     // of the text ("... > 1$. Therefore, there is no solution in Case 3.", "... the 25th are
     // L-rows (see Fig. 4).") and differs from the gold without saying the response is wrong; so is
-    // the last of a listing of numbers ("the squares 100, 256, 289, 324 use each digit"), and a
-    // last value that is an operand ("... divisible by $8$."). Nor is a reading of another shape
-    // than the gold (other_shape) certain.
-    if ((found->method == extract::Method::kLastNumber &&
-         (!closes_the_text(response, found->end, response.size()) || ends_a_listing(response, found->start))) ||
-        an_operand(response, found->start)) {
+    // the last of a listing of numbers ("the squares 100, 256, 289, 324 use each digit"). Nor is a
+    // reading of another shape than the gold (other_shape) certain.
+    if (found->method == extract::Method::kLastNumber &&
+        (!closes_the_text(response, found->end, response.size()) || ends_a_listing(response, found->start))) {
       v.tri = equiv::Tri::kUnknown;
       v.reason = Reason::kLastNumberGuess;
     } else if (other_shape(gold.answer, pred)) {
