@@ -167,8 +167,9 @@ std::optional<Extraction> extract_answer(std::string_view text, Method strategy 
 /// The other plausible readings of the final statement of `text` when the cascade of
 /// extract_answer(text) found `e` by a weak method (is_weak), in that order: for kFinalSpan, the
 /// last of alternatives that "or" joins (a restatement: "$2(27 \mathrm{~cm}^{2}+32
-/// \mathrm{~cm}^{2})$ or $118 \mathrm{~cm}^{2}$"), the other math spans of the final sentence (back to a sentence break or to the span that the
-/// sentence concludes with), then the last number when it lies outside the answer; for
+/// \mathrm{~cm}^{2})$ or $118 \mathrm{~cm}^{2}$"), the other math spans of the final sentence
+/// (back to a sentence break or to the span that the sentence concludes with), then the last
+/// number when it lies outside the answer; for
 /// kLastNumber, the numbers of its sentence before it that stand alone as values (nearest first,
 /// 8 at most: "In total, 18 students out of 30 passed." -> 18), then the last math span with
 /// content, when it does not overlap the number. First of all, for either, when `e` stands in a
